@@ -1,0 +1,1 @@
+"""The `gdl` command line (click): arguments, printing and prompting, no rules logic."""

@@ -1,0 +1,3 @@
+"""Entry point of the `gdl` command."""
+def main():
+    pass

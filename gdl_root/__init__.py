@@ -1,0 +1,1 @@
+"""gdl: a rules language and interpreter for board games (see README.md)."""

@@ -1,0 +1,1 @@
+"""Holds gdl.lark, the grammar of the rules language; nothing here runs."""

@@ -1,0 +1,139 @@
+"""The built-in functions of gdl: their signatures (for the checker) and implementations.
+
+Each entry gives the accepted argument counts, a function from the argument types to the
+result type (or an error text), and the implementation `impl(ctx, *args)`, where `ctx` is
+the running `Runtime` (board, state, random generator). Nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+from .types import ANY, BOOL, CELL, INT, PIECE, SEAT, STR, compatible, element, is_list, list_of
+
+CELLS = list_of(CELL)
+
+
+def _fixed(params, result):
+    def typer(args):
+        for i, (want, got) in enumerate(zip(params, args), 1):
+            if not compatible(want, got):
+                return f"argument {i} must be {_word(want)}, not {_word(got)}"
+        return result
+    return typer
+
+
+def _word(t):
+    from .types import describe
+    return describe(t)
+
+
+def _same_list(args):
+    if not is_list(args[0]) and args[0] != ANY:
+        return f"argument 1 must be a list, not {_word(args[0])}"
+    return args[0]
+
+
+def _len(args):
+    if not is_list(args[0]) and args[0] not in (ANY, STR):
+        return f"argument 1 must be a list or text, not {_word(args[0])}"
+    return INT
+
+
+def _text(args):
+    return STR
+
+
+def _pieces(args):
+    if args and not compatible(SEAT, args[0]):
+        return f"argument 1 must be a seat, not {_word(args[0])}"
+    return list_of(PIECE)
+
+
+def _roll(args):
+    for i, got in enumerate(args, 1):
+        if not compatible(INT, got):
+            return f"argument {i} must be a number, not {_word(got)}"
+    return INT
+
+
+def _pick(args):
+    if not is_list(args[0]) and args[0] != ANY:
+        return f"argument 1 must be a list, not {_word(args[0])}"
+    return element(args[0])
+
+
+class Builtin:
+    __slots__ = ("name", "arities", "typer", "impl", "doc")
+
+    def __init__(self, name, arities, typer, impl, doc):
+        self.name, self.arities, self.typer, self.impl, self.doc = name, arities, typer, impl, doc
+
+
+def _roll_impl(ctx, sides, count=1):
+    return sum(ctx.roll(sides) for _ in range(count))
+
+
+def _pieces_impl(ctx, seat=None):
+    pieces = ctx.state.pieces
+    if seat is None:
+        return [pid for pid, p in pieces.items() if p["alive"]]
+    return [pid for pid, p in pieces.items() if p["alive"] and p["owner"] == seat]
+
+
+def _clamp(lo, value, hi):
+    return max(lo, min(value, hi))
+
+
+BUILTINS = {b.name: b for b in [
+    Builtin("distance", (2,), _fixed((CELL, CELL), INT),
+            lambda ctx, a, b: ctx.board.distance(a, b), "steps between two cells"),
+    Builtin("neighbors", (1,), _fixed((CELL,), CELLS),
+            lambda ctx, c: ctx.board.neighbors(c), "adjacent cells (8 on square, 6 on hex)"),
+    Builtin("orthogonal", (1,), _fixed((CELL,), CELLS),
+            lambda ctx, c: ctx.board.orthogonal(c), "cells sharing a side"),
+    Builtin("line", (2,), _fixed((CELL, CELL), CELLS),
+            lambda ctx, a, b: ctx.board.line(a, b), "cells crossed from a to b, b included"),
+    Builtin("reach", (3,), _fixed((CELL, INT, CELLS), CELLS),
+            lambda ctx, c, n, stops: ctx.board.reach(c, n, stops),
+            "cells up to n steps along straight lines; may end on, never pass, a stop"),
+    Builtin("sight", (3,), _fixed((CELL, INT, CELLS), CELLS),
+            lambda ctx, c, n, blockers: ctx.board.sight(c, n, blockers),
+            "cells up to n steps along straight lines, stopping before a blocker"),
+    Builtin("clear_line", (3,), _fixed((CELL, CELL, CELLS), BOOL),
+            lambda ctx, a, b, blockers: ctx.board.clear_line(a, b, blockers),
+            "true when no blocker lies on the line from a to b"),
+    Builtin("cells", (0,), _fixed((), CELLS),
+            lambda ctx: list(ctx.board.all_cells), "every cell of the board"),
+    Builtin("row_cells", (1,), _fixed((INT,), CELLS),
+            lambda ctx, r: ctx.board.row_cells(r), "the cells of row r (1 = first)"),
+    Builtin("column_cells", (1,), _fixed((INT,), CELLS),
+            lambda ctx, c: ctx.board.column_cells(c), "the cells of column c (1 = a)"),
+    Builtin("row", (1,), _fixed((CELL,), INT),
+            lambda ctx, c: c // ctx.board.width + 1, "row number of a cell"),
+    Builtin("column", (1,), _fixed((CELL,), INT),
+            lambda ctx, c: c % ctx.board.width + 1, "column number of a cell (a = 1)"),
+    Builtin("pieces_at", (1,), _fixed((CELL,), list_of(PIECE)),
+            lambda ctx, c: list(ctx.state.at.get(c, ())), "pieces on a cell, oldest first"),
+    Builtin("pieces", (0, 1), _pieces, _pieces_impl, "pieces on the board (of one seat)"),
+    Builtin("alive", (1,), _fixed((PIECE,), BOOL),
+            lambda ctx, p: ctx.state.pieces[p]["alive"], "the piece has not been removed"),
+    Builtin("next", (1,), _fixed((SEAT,), SEAT),
+            lambda ctx, s: ctx.next_seat(s, 1), "the next seat still playing, clockwise"),
+    Builtin("previous", (1,), _fixed((SEAT,), SEAT),
+            lambda ctx, s: ctx.next_seat(s, -1), "the previous seat still playing"),
+    Builtin("opponents", (1,), _fixed((SEAT,), list_of(SEAT)),
+            lambda ctx, s: [o for o in ctx.live_seats() if o != s], "every other live seat"),
+    Builtin("roll", (1, 2), _roll, _roll_impl, "roll(sides) or roll(sides, dice): their sum"),
+    Builtin("shuffled", (1,), _same_list,
+            lambda ctx, xs: ctx.shuffled(xs), "a shuffled copy of a list"),
+    Builtin("pick", (1,), _pick,
+            lambda ctx, xs: xs[ctx.below(len(xs))] if xs else None, "one element at random"),
+    Builtin("len", (1,), _len, lambda ctx, xs: len(xs), "length of a list or text"),
+    Builtin("abs", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "absolute value"),
+    Builtin("min", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: min(a, b), "smaller"),
+    Builtin("max", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: max(a, b), "larger"),
+    Builtin("clamp", (3,), _fixed((INT, INT, INT), INT),
+            lambda ctx, lo, x, hi: _clamp(lo, x, hi), "x limited to lo..hi"),
+    Builtin("range", (2,), _fixed((INT, INT), list_of(INT)),
+            lambda ctx, a, b: list(range(a, b + 1)), "the numbers a to b, both included"),
+    Builtin("text", (1,), _text, None, "a value written as text"),
+]}

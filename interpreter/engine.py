@@ -1,0 +1,491 @@
+"""Engine: runs a compiled game. The OpenSpiel-shaped API every agent, test and the CLI use.
+
+    game.new_state(seed)            -> State after setup
+    game.current_player(state)      -> seat index, or TERMINAL
+    game.legal_actions(state)       -> sorted, deterministic list of actions
+    game.action_text(state, a)      -> the stable text a person types ("move Fighter#2 c4")
+    game.parse_action(state, text)  -> the legal action with that text, or IllegalAction (why)
+    game.apply(state, action)       -> mutates state; returns the chance/log events it caused
+    game.is_terminal / returns / view / concede
+
+An action is a tuple (action index within the current phase, argument values). All
+decisions are made one at a time; in a simultaneous phase each seat's choice is stored
+hidden until every seat has chosen, then all are revealed together.
+"""
+
+from __future__ import annotations
+
+from .compiler import Compiler, StopMove
+from .errors import GdlError, IllegalAction
+from .state import State, splitmix64
+from .types import CELL, INT, PIECE, SEAT, format_value
+
+TERMINAL = -1
+
+
+class Runtime:
+    """What compiled closures reach at run time: the current state and game tables."""
+
+    def __init__(self, game):
+        self.game = game
+        self.board = game.board
+        self.kinds = game.kinds
+        self.state = None
+
+    # randomness -------------------------------------------------------------------------
+    def next64(self):
+        self.state.rng, out = splitmix64(self.state.rng)
+        return out
+
+    def below(self, n):
+        return (self.next64() * n) >> 64
+
+    def roll(self, sides):
+        state = self.state
+        if sides < 1:
+            raise GdlError(f"cannot roll a die with {sides} sides")
+        if state.forced:
+            forced_sides, value = state.forced[0]
+            if forced_sides in (None, sides):
+                state.forced.pop(0)
+                state.events.append(["roll", sides, value, "fixed"])
+                return value
+        value = 1 + self.below(sides)
+        state.events.append(["roll", sides, value])
+        return value
+
+    def shuffled(self, items):
+        items = list(items)
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        self.state.events.append(["shuffle", len(items)])
+        return items
+
+    # seats -------------------------------------------------------------------------------
+    def live_seats(self):
+        return [s for s, out in enumerate(self.state.out) if not out]
+
+    def next_seat(self, seat, step):
+        n = len(self.state.out)
+        for k in range(1, n + 1):
+            other = (seat + step * k) % n
+            if not self.state.out[other]:
+                return other
+        return seat
+
+    # pieces ------------------------------------------------------------------------------
+    def create(self, kind, owner, cell):
+        state = self.state
+        number = state.numbers.get(kind, 0) + 1
+        state.numbers[kind] = number
+        pid = state.numbers.get("#", 0) + 1
+        state.numbers["#"] = pid
+        piece = {"id": pid, "kind": kind, "owner": owner, "cell": None, "alive": True,
+                 "label": f"{kind}#{number}"}
+        for name, value in self.game.piece_defaults:
+            piece[name] = list(value) if isinstance(value, list) else value
+        state.pieces[pid] = piece
+        if cell is not None:
+            self.place(pid, cell)
+        return pid
+
+    def place(self, pid, cell):
+        state = self.state
+        piece = state.pieces[pid]
+        if not piece["alive"]:
+            return
+        old = piece["cell"]
+        if old is not None:
+            state.at[old].remove(pid)
+            if not state.at[old]:
+                del state.at[old]
+        piece["cell"] = cell
+        if cell is not None:
+            state.at.setdefault(cell, []).append(pid)
+
+    def remove(self, pid):
+        piece = self.state.pieces[pid]
+        if piece["alive"]:
+            self.place(pid, None)
+            piece["alive"] = False
+
+    def move_along(self, me, pid, path):
+        pieces = self.state.pieces
+        triggers = self.game.triggers
+        for cell in list(path):
+            if not pieces[pid]["alive"]:
+                return
+            self.place(pid, cell)
+            for where, body, slots in triggers:
+                env = [me, pid, cell] + [None] * (slots - 3)
+                if where is None or where(env):
+                    try:
+                        body(env)
+                    except StopMove:
+                        return
+                if not pieces[pid]["alive"]:
+                    return
+
+    # flow --------------------------------------------------------------------------------
+    def enter_phase(self, name, args, seat, push):
+        state = self.state
+        phase = self.game.phases[name]
+        pending = [None] * len(state.out) if phase.mode == "simultaneous" else None
+        frame = [name, seat, list(args), pending]
+        if push or not state.frames:
+            state.frames.append(frame)
+        else:
+            state.frames[-1] = frame
+        if phase.mode == "turn":
+            self.start_turn(seat)
+        env = [seat] + list(args) + [None] * (phase.slots - 1 - len(args))
+        phase.enter(env)
+
+    def pop_phase(self):
+        if self.state.frames:
+            self.state.frames.pop()
+
+    def start_turn(self, seat):
+        state = self.state
+        state.turn += 1
+        state.current = seat
+        keep = []
+        for timer in state.timers:
+            if timer[0] == seat:
+                self.restore(timer[1], timer[2])
+            else:
+                keep.append(timer)
+        state.timers = keep
+
+    def add_timer(self, seat, place, old):
+        if place is not None:
+            self.state.timers.append([seat, place, old])
+
+    def restore(self, place, old):
+        state = self.state
+        if place[0] == "g":
+            state.globals[place[1]] = old
+        elif place[0] == "s":
+            state.seat_vars[place[1]][place[2]] = old
+        elif place[1] in state.pieces:
+            state.pieces[place[1]][place[2]] = old
+
+    # results -----------------------------------------------------------------------------
+    def declare_winners(self, seats):
+        if self.state.result is None:
+            self.state.result = {"winners": sorted(seats), "draw": not seats}
+
+    def eliminate(self, seat):
+        state = self.state
+        if state.result is not None or state.out[seat]:
+            return
+        state.out[seat] = True
+        state.events.append(["out", seat])
+        live = self.live_seats()
+        if len(live) <= 1:
+            self.declare_winners(live)
+
+    # arithmetic that must not raise a Python error -----------------------------------------
+    def divide(self, a, b, node):
+        if b == 0:
+            raise _runtime_error("division by zero", node)
+        return a // b
+
+    def modulo(self, a, b, node):
+        if b == 0:
+            raise _runtime_error("modulo by zero", node)
+        return a % b
+
+    # names for text ------------------------------------------------------------------------
+    def cell_name(self, cell):
+        return self.board.names[cell]
+
+    def piece_name(self, pid):
+        return self.state.pieces[pid]["label"]
+
+    def seat_name(self, seat):
+        return self.game.seats[seat]
+
+
+def _runtime_error(message, node):
+    span = node.span
+    return GdlError(f"run-time error: {message}", file=span.file, line=span.line,
+                    column=span.column, source_line=span.source_line)
+
+
+class Game:
+    """A compiled, runnable game."""
+
+    def __init__(self, checked, path, source_hash):
+        self.name = checked.game_name
+        self.path = path
+        self.source_hash = source_hash
+        self.seats = list(checked.seats)
+        self.board = checked.board
+        self.terrain = dict(checked.terrain)
+        self.kinds = checked.kinds
+        self.symbols = checked.symbols
+        self.global_defaults = [(n, v) for n, (v, _, _) in checked.vars["global"].items()]
+        self.seat_defaults = [(n, v) for n, (v, _, _) in checked.vars["seat"].items()]
+        self.piece_defaults = [(n, v) for n, (v, _, _) in checked.vars["piece"].items()]
+        self.var_types = {scope: {n: t for n, (_, t, _) in table.items()}
+                          for scope, table in checked.vars.items()}
+        self.rt = Runtime(self)
+        compiled = Compiler(checked, self.rt).compile_program()
+        (self.phases, self.setup, self.triggers, self.end_rules, self.visibility,
+         self.shows) = compiled
+
+    # ----- life cycle ---------------------------------------------------------------------
+    def new_state(self, seed=0, forced=()):
+        state = State()
+        state.rng = seed & ((1 << 64) - 1)
+        state.globals = {n: _copy(v) for n, v in self.global_defaults}
+        state.seat_vars = [{n: _copy(v) for n, v in self.seat_defaults} for _ in self.seats]
+        state.out = [False] * len(self.seats)
+        state.forced = [list(f) for f in forced]
+        self._run(state, self._setup_run)
+        return state
+
+    def _setup_run(self, state):
+        body, slots = self.setup
+        body([0] + [None] * (slots - 1))
+        if not state.frames and state.result is None:
+            raise GdlError("setup did not enter any phase: end it with 'goto PHASE for SEAT'")
+
+    def _run(self, state, fn, *args):
+        """Run engine work on `state` with the run-time bound, then check the end rules."""
+        rt = self.rt
+        previous, rt.state = rt.state, state
+        try:
+            fn(state, *args)
+            if state.result is None and state.turn > 0:
+                self._check_end(state)
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+            raise GdlError(f"run-time error in the rules ({type(exc).__name__}: {exc}); "
+                           "a rule used a removed piece, a missing value or a bad index") \
+                from exc
+        finally:
+            rt.state = previous
+
+    def _check_end(self, state):
+        rt = self.rt
+        for kind, cond, slots in self.end_rules:
+            if state.result is not None:
+                return
+            pad = [None] * (slots - 2)
+            if kind == "draw":
+                if cond([0, None] + pad):
+                    rt.declare_winners([])
+                continue
+            holding = [s for s in rt.live_seats() if cond([s, s] + pad)]
+            if kind == "lose":
+                for seat in holding:
+                    rt.eliminate(seat)
+            elif holding:
+                rt.declare_winners(holding)
+
+    # ----- queries --------------------------------------------------------------------------
+    def is_terminal(self, state):
+        return state.result is not None
+
+    def returns(self, state):
+        """Per seat: 1 for a win, -1 for a loss, 0 for a draw or an unfinished game."""
+        if state.result is None or state.result["draw"]:
+            return [0.0] * len(self.seats)
+        winners = state.result["winners"]
+        return [1.0 if s in winners else -1.0 for s in range(len(self.seats))]
+
+    def current_player(self, state):
+        if state.result is not None or not state.frames:
+            return TERMINAL
+        frame = state.frames[-1]
+        if frame[3] is not None:
+            for seat, choice in enumerate(frame[3]):
+                if choice is None and not state.out[seat]:
+                    return seat
+        return frame[1]
+
+    def phase_of(self, state):
+        return self.phases[state.frames[-1][0]]
+
+    def _env(self, state, phase, seat, slots):
+        frame = state.frames[-1]
+        return [seat] + frame[2] + [None] * (slots - 1 - len(frame[2]))
+
+    def legal_actions(self, state):
+        seat = self.current_player(state)
+        if seat == TERMINAL:
+            return []
+        phase = self.phase_of(state)
+        rt = self.rt
+        previous, rt.state = rt.state, state
+        out = []
+        try:
+            for action in phase.actions:
+                action.enumerate(self._env(state, phase, seat, action.slots), out)
+        finally:
+            rt.state = previous
+        return out
+
+    def action_text(self, state, action):
+        index, args = action
+        compiled = self.phase_of(state).actions[index]
+        rt = self.rt
+        previous, rt.state = rt.state, state
+        try:
+            parts = [compiled.name] + [format_value(v, t, rt)
+                                       for v, t in zip(args, compiled.arg_types)]
+        finally:
+            rt.state = previous
+        return " ".join(parts)
+
+    def parse_action(self, state, text):
+        """The legal action whose text is `text` (case and spacing ignored), else an
+        IllegalAction that says why."""
+        wanted = " ".join(text.lower().split())
+        legal = self.legal_actions(state)
+        for action in legal:
+            if self.action_text(state, action).lower() == wanted:
+                return action
+        raise IllegalAction(self.explain_illegal(state, wanted, legal))
+
+    def explain_illegal(self, state, wanted, legal):
+        if self.current_player(state) == TERMINAL:
+            return "the game is over"
+        phase = self.phase_of(state)
+        words = wanted.split()
+        names = [a.name for a in phase.actions]
+        if not words:
+            return "empty input"
+        by_name = {a.name: a for a in phase.actions}
+        compiled = by_name.get(words[0])
+        if compiled is None:
+            return (f"there is no action '{words[0]}' in phase '{phase.name}'; "
+                    f"actions here: {', '.join(names)}")
+        if len(words) - 1 != len(compiled.arg_types):
+            return (f"'{compiled.name}' takes {len(compiled.arg_types)} argument(s), "
+                    f"not {len(words) - 1}")
+        same = [a for a in legal if a[0] == compiled.index]
+        if not same:
+            return f"'{compiled.name}' is not possible now"
+        args = self._parse_args(state, compiled, words[1:])
+        if isinstance(args, str):
+            return args
+        return self._failed_condition(state, compiled, args)
+
+    def _parse_args(self, state, compiled, words):
+        values = []
+        for word, t in zip(words, compiled.arg_types):
+            value = self._parse_value(state, word, t)
+            if value is _NOTHING:
+                return f"'{word}' is not {_article(t)}"
+            values.append(value)
+        return values
+
+    def _parse_value(self, state, word, t):
+        if t == CELL:
+            cell = self.board.parse(word)
+            return _NOTHING if cell is None else cell
+        if t == PIECE:
+            for pid, piece in state.pieces.items():
+                if piece["label"].lower() == word:
+                    return pid
+            return _NOTHING
+        if t == SEAT:
+            lowered = [s.lower() for s in self.seats]
+            return lowered.index(word) if word in lowered else _NOTHING
+        if t == INT:
+            try:
+                return int(word)
+            except ValueError:
+                return _NOTHING
+        return word
+
+    def _failed_condition(self, state, compiled, args):
+        """Name the first rule that forbids an action whose arguments were well formed."""
+        rt = self.rt
+        previous, rt.state = rt.state, state
+        try:
+            seat = self.current_player(state)
+            phase = self.phase_of(state)
+            env = self._env(state, phase, seat, compiled.slots)
+            base = 1 + phase.nparams
+            for i, (name, source, domain) in enumerate(compiled.binders):
+                if args[i] not in list(domain(env)):
+                    text = format_value(args[i], compiled.arg_types[i], rt)
+                    return f"{text} is not a possible '{name}' now (not in {source})"
+                env[base + i] = args[i]
+            for source, cond in compiled.where_parts:
+                if not cond(env):
+                    return f"the rule '{source}' does not hold"
+            return "not a legal action now"
+        finally:
+            rt.state = previous
+
+    # ----- acting ---------------------------------------------------------------------------
+    def apply(self, state, action):
+        """Play one decision (an element of legal_actions) and return its events."""
+        state.events = []
+        self._run(state, self._apply_run, action)
+        state.decisions += 1
+        return state.events
+
+    def _apply_run(self, state, action):
+        seat = self.current_player(state)
+        if seat == TERMINAL:
+            raise IllegalAction("the game is over")
+        frame = state.frames[-1]
+        phase = self.phases[frame[0]]
+        if frame[3] is None:
+            self._run_action(state, phase, seat, action)
+            return
+        frame[3][seat] = [action[0], list(action[1])]
+        if any(choice is None and not state.out[s] for s, choice in enumerate(frame[3])):
+            return
+        choices = frame[3]
+        frame[3] = [None] * len(state.out)
+        for chooser, choice in enumerate(choices):
+            if choice is not None:
+                self._run_action(state, phase, chooser, (choice[0], tuple(choice[1])))
+        env = [frame[1]] + frame[2] + [None] * (phase.slots - 1 - len(frame[2]))
+        phase.reveal(env)
+
+    def _run_action(self, state, phase, seat, action):
+        index, args = action
+        compiled = phase.actions[index]
+        frame = state.frames[-1]
+        env = [seat] + frame[2] + list(args)
+        env += [None] * (compiled.slots - len(env))
+        compiled.body(env)
+
+    def concede(self, state, seat):
+        """A seat gives up at any time: it is out of the game."""
+        self._run(state, lambda st: self.rt.eliminate(seat))
+
+    # ----- views ----------------------------------------------------------------------------
+    def view(self, state, seat):
+        """What `seat` may see of `state`, as plain data (None = every seat's view)."""
+        from .view import make_view
+        rt = self.rt
+        previous, rt.state = rt.state, state
+        try:
+            return make_view(self, state, seat)
+        finally:
+            rt.state = previous
+
+
+class _Nothing:
+    pass
+
+
+_NOTHING = _Nothing()
+
+
+def _article(t):
+    from .types import describe
+    return describe(t)
+
+
+def _copy(value):
+    return list(value) if isinstance(value, list) else value

@@ -1,0 +1,63 @@
+"""The one error family of gdl.
+
+Every problem a user can cause (a malformed rule file, a rule that breaks a static check, an
+illegal action, a corrupt save or transcript) is a `GdlError`. It carries the file, line and
+column, and renders as `FILE:LINE:COL: error: MESSAGE`, the source line, a caret and hints.
+The command line catches `GdlError` only; anything else is a bug.
+"""
+
+from __future__ import annotations
+
+
+class GdlError(Exception):
+    """A user-facing error with an optional source position."""
+
+    def __init__(self, message, *, file=None, line=None, column=None, source_line=None, hints=()):
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        self.hints = tuple(hints)
+
+    def __str__(self):
+        return self.render()
+
+    def render(self):
+        where = ""
+        if self.file is not None:
+            where = f"{self.file}:"
+            if self.line is not None:
+                where += f"{self.line}:{self.column or 1}:"
+            where += " "
+        lines = [f"{where}error: {self.message}"]
+        if self.source_line is not None:
+            lines.append("    " + self.source_line.rstrip("\n"))
+            lines.append("    " + " " * max((self.column or 1) - 1, 0) + "^")
+        lines.extend(self.hints)
+        return "\n".join(lines)
+
+
+class GdlSyntaxError(GdlError):
+    """The text is not a well-formed rule file."""
+
+
+class GdlRuleError(GdlError):
+    """The rule file parses but breaks a static rule (unknown name, wrong type, ...)."""
+
+
+class IllegalAction(GdlError):
+    """A decision that is not among the legal actions of the current position."""
+
+
+class GdlDataError(GdlError):
+    """A save, transcript, moves file or scenario that cannot be read."""
+
+
+def error_at(cls, message, span, hints=()):
+    """Build an error of class `cls` located at an AST `span` (or nowhere when None)."""
+    if span is None:
+        return cls(message, hints=hints)
+    return cls(message, file=span.file, line=span.line, column=span.column,
+               source_line=span.source_line, hints=hints)

@@ -1,0 +1,399 @@
+"""Parser front end: rule-file text -> `ast.Program`. The only module that imports Lark.
+
+The grammar (`grammar/gdl.lark`) is built once, LALR with positions. A Transformer turns
+every tree into a frozen AST node with its span; its `__default__` raises, so no Lark tree
+ever leaves this module. Lark's exceptions become `GdlSyntaxError` with the position, the
+source line, a caret and what was expected, in words.
+"""
+
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+import lark
+from lark import Token, Transformer, v_args
+
+from . import ast
+from .errors import GdlSyntaxError
+
+# Terminal names as a person reads them in "expected ..." lists.
+_TERMINAL_WORDS = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "CELL": "a cell like @d5",
+    "LBRACE": "'{'", "RBRACE": "'}'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "COMMA": "','", "DOT": "'.'", "COLON": "':'", "EQUAL": "'='",
+    "MINUS": "'-'", "QUANT": "count, sum, exists, all, ...",
+    "$END": "end of file",
+}
+
+_START_WORDS = ("game", "extends", "seats", "param", "board", "terrain", "symbols", "kinds",
+                "var", "def", "fn", "phase", "on", "end", "setup", "show")
+
+
+@functools.lru_cache(maxsize=None)
+def _lark(start):
+    text = resources.files("gdl.grammar").joinpath("gdl.lark").read_text(encoding="utf-8")
+    return lark.Lark(text, parser="lalr", propagate_positions=True, start=start,
+                     maybe_placeholders=True)
+
+
+def parse_program(text, file="<string>"):
+    """Parse a whole rule file."""
+    return _parse(text, file, "start")
+
+
+def parse_expression(text, file="<string>"):
+    """Parse one expression (scenario expectations use this)."""
+    return _parse(text, file, "expr")
+
+
+def _parse(text, file, start):
+    lines = tuple(text.split("\n"))
+    _reject_binary(text, file, lines)
+    try:
+        tree = _lark(start).parse(text)
+    except lark.exceptions.UnexpectedInput as exc:
+        raise _syntax_error(exc, text, file, lines) from None
+    return _ToAst(file, lines).transform(tree)
+
+
+def _reject_binary(text, file, lines):
+    for number, line in enumerate(lines, 1):
+        for column, char in enumerate(line, 1):
+            if char == "\x00" or char == "\ufffd" or (ord(char) < 32 and char not in "\t\r"):
+                raise GdlSyntaxError(
+                    f"this is not a text rule file: character {ord(char):#04x} is not allowed",
+                    file=file, line=number, column=column, source_line=_printable(line))
+
+
+def _printable(line):
+    return "".join(c if c.isprintable() or c == "\t" else "?" for c in line)
+
+
+def _expected_words(names):
+    words = sorted({_TERMINAL_WORDS.get(name, _literal_word(name)) for name in names})
+    if len(words) > 8:
+        words = words[:8] + ["..."]
+    return ", ".join(words)
+
+
+def _literal_word(name):
+    try:
+        pattern = _lark("start").get_terminal(name).pattern
+    except KeyError:
+        return name
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return name.lower()
+
+
+def _syntax_error(exc, text, file, lines):
+    line, column = exc.line, exc.column
+    if line is None or line < 1:
+        line = len(lines)
+        column = len(lines[-1]) + 1
+    source_line = lines[line - 1] if 1 <= line <= len(lines) else None
+    if isinstance(exc, lark.exceptions.UnexpectedEOF) or (
+            isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END"):
+        expected = _expected_words(exc.expected)
+        line = len(lines)
+        while line > 1 and not lines[line - 1].strip():
+            line -= 1
+        column = len(lines[line - 1]) + 1
+        message = f"the file ended unexpectedly (an unclosed block?); expected {expected}"
+        return GdlSyntaxError(message, file=file, line=line, column=column,
+                              source_line=lines[line - 1])
+    if isinstance(exc, lark.exceptions.UnexpectedToken):
+        token = exc.token
+        expected = _expected_words(exc.accepts or exc.expected)
+        message = f"unexpected {_describe(token)}; expected {expected}"
+        hints = _keyword_hint(token, exc)
+        return GdlSyntaxError(message, file=file, line=line, column=column,
+                              source_line=source_line, hints=hints)
+    char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+    expected = _expected_words(exc.allowed or ())
+    message = f"unexpected character {char!r}; expected {expected}"
+    return GdlSyntaxError(message, file=file, line=line, column=column, source_line=source_line)
+
+
+def _describe(token):
+    if token.type == "NAME":
+        return f"name '{token}'"
+    return f"'{token}'"
+
+
+def _keyword_hint(token, exc):
+    """A misspelt keyword at the start of a declaration: say which one was meant."""
+    import difflib
+    if token.type != "NAME":
+        return ()
+    match = difflib.get_close_matches(str(token), _START_WORDS + (
+        "action", "where", "move", "place", "remove", "create", "goto", "call", "return",
+        "stop", "win", "lose", "draw", "log", "shuffle", "let", "for", "if", "else", "until",
+        "visible", "along"), n=1, cutoff=0.75)
+    if match:
+        return (f"did you mean '{match[0]}'?",)
+    return ()
+
+
+@v_args(meta=True)
+class _ToAst(Transformer):
+    """Lark tree -> AST. Each method is named after the grammar rule it converts."""
+
+    def __init__(self, file, lines):
+        super().__init__()
+        self.file = file
+        self.lines = lines
+
+    def _span(self, meta):
+        if getattr(meta, "empty", True):
+            return None
+        return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column,
+                        self.lines)
+
+    def __default__(self, data, children, meta):
+        raise AssertionError(f"grammar rule {data!r} has no AST conversion")
+
+    # declarations
+    def start(self, meta, items):
+        return ast.Program(tuple(items), span=self._span(meta))
+
+    def game_decl(self, meta, c):
+        return ast.GameDecl(_string(c[0]), span=self._span(meta))
+
+    def extends_decl(self, meta, c):
+        return ast.ExtendsDecl(_string(c[0]), span=self._span(meta))
+
+    def seats_decl(self, meta, c):
+        return ast.SeatsDecl(tuple(map(str, c)), span=self._span(meta))
+
+    def param_decl(self, meta, c):
+        return ast.ParamDecl(str(c[0]), c[1], span=self._span(meta))
+
+    def board_decl(self, meta, c):
+        return ast.BoardDecl(str(c[0]), tuple(x for x in c[1:] if x is not None),
+                             span=self._span(meta))
+
+    def terrain_decl(self, meta, c):
+        symbol = _string(c[2]) if c[2] is not None else "?"
+        return ast.TerrainDecl(str(c[0]), c[1], symbol, span=self._span(meta))
+
+    def symbols_decl(self, meta, c):
+        return ast.SymbolsDecl(tuple(map(str, c)), span=self._span(meta))
+
+    def kinds_decl(self, meta, c):
+        columns = tuple(str(x) for x in c if isinstance(x, Token))
+        rows = tuple(x for x in c if isinstance(x, ast.KindRow))
+        return ast.KindsDecl(columns, rows, span=self._span(meta))
+
+    def kind_row(self, meta, c):
+        return ast.KindRow(str(c[0]), tuple(c[1:]), span=self._span(meta))
+
+    def var_decl(self, meta, c):
+        scope, name = c[0]
+        return ast.VarDecl(scope, name, c[1], c[2], span=self._span(meta))
+
+    def global_name(self, meta, c):
+        return ("global", str(c[0]))
+
+    def scoped_name(self, meta, c):
+        return (str(c[0]), str(c[1]))
+
+    def visibility(self, meta, c):
+        return c[0]
+
+    def def_decl(self, meta, c):
+        return ast.DefDecl(str(c[0]), c[1] or (), tuple(c[2]), span=self._span(meta))
+
+    def fn_decl(self, meta, c):
+        return ast.FnDecl(str(c[0]), c[1] or (), c[2], span=self._span(meta))
+
+    def params(self, meta, c):
+        return tuple(map(str, c))
+
+    def phase_decl(self, meta, c):
+        name, params, mode, *items = c
+        enter, reveal, actions = [], [], []
+        for item in items:
+            if isinstance(item, ast.ActionDecl):
+                actions.append(item)
+            elif item[0] == "enter":
+                enter.extend(item[1])
+            else:
+                reveal.extend(item[1])
+        return ast.PhaseDecl(str(name), params or (), str(mode) if mode else None,
+                             tuple(enter), tuple(reveal), tuple(actions), span=self._span(meta))
+
+    def on_enter(self, meta, c):
+        return ("enter", c[0])
+
+    def on_reveal(self, meta, c):
+        return ("reveal", c[0])
+
+    def action_decl(self, meta, c):
+        name, *rest = c
+        body = rest[-1]
+        where = rest[-2]
+        binders = tuple(b for b in rest[:-2] if b is not None)
+        return ast.ActionDecl(str(name), binders, where, tuple(body), span=self._span(meta))
+
+    def binder(self, meta, c):
+        return ast.Binder(str(c[0]), c[1], span=self._span(meta))
+
+    def trigger_decl(self, meta, c):
+        return ast.TriggerDecl(str(c[0]), str(c[1]), c[2], tuple(c[3]), span=self._span(meta))
+
+    def end_decl(self, meta, c):
+        return ast.EndDecl(tuple(c), span=self._span(meta))
+
+    def end_rule(self, meta, c):
+        return ast.EndRule(str(c[0]), c[1], span=self._span(meta))
+
+    def setup_decl(self, meta, c):
+        return ast.SetupDecl(tuple(c[0]), span=self._span(meta))
+
+    def show_decl(self, meta, c):
+        return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta))
+
+    def _operator(self, meta, c):
+        return str(c[0])
+
+    phase_mode = end_kind = assign_op = comp_op = add_op = mul_op = _operator
+
+    def block(self, meta, c):
+        return tuple(c)
+
+    # statements
+    def assign(self, meta, c):
+        return ast.Assign(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
+
+    def target(self, meta, c):
+        return ast.Target(tuple(map(str, c)), span=self._span(meta))
+
+    def until(self, meta, c):
+        return c[0]
+
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(str(c[0]), c[1] or (), span=self._span(meta))
+
+    def if_stmt(self, meta, c):
+        otherwise = c[2]
+        if isinstance(otherwise, ast.If):
+            otherwise = (otherwise,)
+        return ast.If(c[0], tuple(c[1]), tuple(otherwise or ()), span=self._span(meta))
+
+    def for_stmt(self, meta, c):
+        return ast.For(str(c[0]), c[1], c[2], tuple(c[3]), span=self._span(meta))
+
+    def let_stmt(self, meta, c):
+        return ast.Let(str(c[0]), c[1], span=self._span(meta))
+
+    def move_stmt(self, meta, c):
+        return ast.Move(c[0], c[1], span=self._span(meta))
+
+    def place_stmt(self, meta, c):
+        return ast.Place(c[0], c[1], span=self._span(meta))
+
+    def remove_stmt(self, meta, c):
+        return ast.Remove(c[0], span=self._span(meta))
+
+    def create_stmt(self, meta, c):
+        return ast.Create(str(c[0]), c[1], c[2], span=self._span(meta))
+
+    def goto_stmt(self, meta, c):
+        return ast.Goto(str(c[0]), c[1] or (), c[2], False, span=self._span(meta))
+
+    def push_stmt(self, meta, c):
+        return ast.Goto(str(c[0]), c[1] or (), c[2], True, span=self._span(meta))
+
+    def return_stmt(self, meta, c):
+        return ast.Return(span=self._span(meta))
+
+    def stop_stmt(self, meta, c):
+        return ast.Stop(span=self._span(meta))
+
+    def win_stmt(self, meta, c):
+        return ast.Win(c[0], span=self._span(meta))
+
+    def lose_stmt(self, meta, c):
+        return ast.Lose(c[0], span=self._span(meta))
+
+    def draw_stmt(self, meta, c):
+        return ast.Draw(span=self._span(meta))
+
+    def log_stmt(self, meta, c):
+        return ast.Log(c[0], span=self._span(meta))
+
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(c[0], span=self._span(meta))
+
+    def args(self, meta, c):
+        return tuple(c)
+
+    # expressions
+    def cond_expr(self, meta, c):
+        return ast.CondExpr(c[0], c[1], c[2], span=self._span(meta))
+
+    def or_op(self, meta, c):
+        return ast.Or(c[0], c[1], span=self._span(meta))
+
+    def and_op(self, meta, c):
+        return ast.And(c[0], c[1], span=self._span(meta))
+
+    def not_op(self, meta, c):
+        return ast.Not(c[0], span=self._span(meta))
+
+    def compare_op(self, meta, c):
+        return ast.Compare(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    def in_op(self, meta, c):
+        return ast.In(c[0], c[1], False, span=self._span(meta))
+
+    def not_in_op(self, meta, c):
+        return ast.In(c[0], c[1], True, span=self._span(meta))
+
+    def binary_op(self, meta, c):
+        return ast.Binary(str(c[1]), c[0], c[2], span=self._span(meta))
+
+    def neg_op(self, meta, c):
+        return ast.Neg(c[0], span=self._span(meta))
+
+    def field(self, meta, c):
+        return ast.Field(c[0], str(c[1]), span=self._span(meta))
+
+    def call(self, meta, c):
+        return ast.Call(str(c[0]), c[1] or (), span=self._span(meta))
+
+    def quant(self, meta, c):
+        return ast.Quant(str(c[0]), str(c[1]), c[2], c[3], c[4], span=self._span(meta))
+
+    def number(self, meta, c):
+        return ast.Number(int(c[0]), span=self._span(meta))
+
+    def string(self, meta, c):
+        return ast.String(_string(c[0]), span=self._span(meta))
+
+    def cell(self, meta, c):
+        return ast.CellLit(str(c[0])[1:].lower(), span=self._span(meta))
+
+    def name(self, meta, c):
+        return ast.Name(str(c[0]), span=self._span(meta))
+
+    def true(self, meta, c):
+        return ast.Bool(True, span=self._span(meta))
+
+    def false(self, meta, c):
+        return ast.Bool(False, span=self._span(meta))
+
+    def none(self, meta, c):
+        return ast.NoneLit(span=self._span(meta))
+
+    def list(self, meta, c):
+        return ast.ListExpr(c[0] or (), span=self._span(meta))
+
+    def comprehension(self, meta, c):
+        return ast.Comprehension(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
+
+
+def _string(token):
+    return str(token)[1:-1]

@@ -1,0 +1,116 @@
+"""Game state as plain data, and the seeded random generator that lives inside it.
+
+A `State` holds everything that changes during a game: variables, pieces, the phase stack
+(the position in the turn structure), the random generator's state and the result. It
+round-trips exactly through JSON and copies cheaply. `at` (cell -> pieces) is an index
+rebuilt from the pieces, not saved.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from .errors import GdlDataError
+
+_MASK = (1 << 64) - 1
+
+
+def splitmix64(state):
+    """One step of SplitMix64: (new state, 64-bit output). Pure integer arithmetic, so the
+    same seed gives the same numbers on every Python version."""
+    state = (state + 0x9E3779B97F4A7C15) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return state, z ^ (z >> 31)
+
+
+FIELDS = ("globals", "seat_vars", "pieces", "numbers", "frames", "rng", "turn", "current",
+          "timers", "out", "result", "decisions")
+
+
+class State:
+    """One position of one game. Fields:
+
+    globals    name -> value
+    seat_vars  one dict per seat, name -> value
+    pieces     piece id -> {"id", "kind", "owner", "cell", "alive", "label", vars...}
+    numbers    kind -> last number given to a piece of that kind (labels Kind#n)
+    frames     phase stack, each [phase name, seat, args, pending simultaneous choices]
+    rng        random generator state (an integer)
+    turn       turns started so far; current: the seat whose turn it is
+    timers     [seat, place, old value]: values restored at that seat's next turn start
+    out        per seat: true once eliminated
+    result     None while playing, else {"winners": [...], "draw": bool}
+    decisions  decisions applied so far
+    """
+
+    __slots__ = FIELDS + ("at", "forced", "events")
+
+    def __init__(self):
+        self.globals = {}
+        self.seat_vars = []
+        self.pieces = {}
+        self.numbers = {}
+        self.frames = []
+        self.rng = 0
+        self.turn = 0
+        self.current = 0
+        self.timers = []
+        self.out = []
+        self.result = None
+        self.decisions = 0
+        self.at = {}
+        self.forced = []        # scenario-fixed dice: [sides or None, value], used first
+        self.events = []        # chance and log events since the last decision
+
+    def rebuild_index(self):
+        self.at = {}
+        for pid in sorted(self.pieces):
+            piece = self.pieces[pid]
+            if piece["alive"] and piece["cell"] is not None:
+                self.at.setdefault(piece["cell"], []).append(pid)
+
+    def clone(self):
+        other = State.__new__(State)
+        other.globals = copy.deepcopy(self.globals)
+        other.seat_vars = copy.deepcopy(self.seat_vars)
+        other.pieces = {pid: dict(p) for pid, p in self.pieces.items()}
+        other.numbers = dict(self.numbers)
+        other.frames = copy.deepcopy(self.frames)
+        other.rng = self.rng
+        other.turn = self.turn
+        other.current = self.current
+        other.timers = copy.deepcopy(self.timers)
+        other.out = list(self.out)
+        other.result = copy.deepcopy(self.result)
+        other.decisions = self.decisions
+        other.at = {cell: list(pids) for cell, pids in self.at.items()}
+        other.forced = [list(f) for f in self.forced]
+        other.events = []
+        return other
+
+    def to_data(self):
+        data = {name: getattr(self, name) for name in FIELDS}
+        data["pieces"] = [self.pieces[pid] for pid in sorted(self.pieces)]
+        return json.loads(json.dumps(data))
+
+    def to_json(self):
+        return json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text):
+        try:
+            data = json.loads(text)
+            state = cls()
+            for name in FIELDS:
+                setattr(state, name, data[name])
+            state.pieces = {int(p["id"]): p for p in data["pieces"]}
+        except (ValueError, KeyError, TypeError) as exc:
+            raise GdlDataError(f"not a saved gdl state: {exc}") from None
+        state.rebuild_index()
+        return state
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.to_data() == other.to_data()

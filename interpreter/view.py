@@ -1,0 +1,163 @@
+"""Per-seat views and their text rendering.
+
+`make_view(game, state, seat)` returns plain data holding only what `seat` may see:
+variables whose `visible to` condition fails for that seat are shown as "?", and the
+choices other seats made in a simultaneous phase stay hidden until the reveal. `render`
+draws a view as text; it reads nothing but the view, so it cannot leak.
+"""
+
+from __future__ import annotations
+
+from .types import format_value
+
+HIDDEN = "?"
+
+
+def make_view(game, state, seat):
+    rt = game.rt
+    everyone = seat is None
+
+    def shown(scope, name, value, t, owner):
+        rule = game.visibility.get((scope, name))
+        if rule is not None and not everyone:
+            cond, slots = rule
+            if not cond([seat, seat, owner] + [None] * (slots - 3)):
+                return HIDDEN
+        return format_value(value, t, rt)
+
+    types = game.var_types
+    view = {
+        "game": game.name,
+        "seat": None if everyone else game.seats[seat],
+        "turn": state.turn,
+        "current": game.seats[state.current],
+        "phase": state.frames[-1][0] if state.frames else None,
+        "deciding": None,
+        "globals": {n: shown("global", n, v, types["global"][n], None)
+                    for n, v in state.globals.items()},
+        "seats": [],
+        "pieces": [],
+        "result": _result_text(game, state),
+    }
+    player = game.current_player(state)
+    if player >= 0:
+        view["deciding"] = game.seats[player]
+    for s, name in enumerate(game.seats):
+        entry = {"name": name, "out": state.out[s],
+                 "vars": {n: shown("seat", n, v, types["seat"][n], s)
+                          for n, v in state.seat_vars[s].items()}}
+        view["seats"].append(entry)
+    if state.frames and state.frames[-1][3] is not None:
+        pending = state.frames[-1][3]
+        view["chosen"] = {game.seats[s]: (
+            "yes" if choice is not None and not (everyone or s == seat) else
+            _choice_text(game, state, choice) if choice is not None else "no")
+            for s, choice in enumerate(pending) if not state.out[s]}
+    show = game.shows.get("piece")
+    for pid in sorted(state.pieces):
+        piece = state.pieces[pid]
+        if not piece["alive"]:
+            continue
+        entry = {"label": piece["label"], "kind": piece["kind"],
+                 "owner": game.seats[piece["owner"]] if piece["owner"] is not None else None,
+                 "cell": None if piece["cell"] is None else game.board.names[piece["cell"]],
+                 "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"])
+                          for n, _ in game.piece_defaults}}
+        if show is not None:
+            expr, slots = show
+            entry["mark"] = expr([seat if seat is not None else 0, pid] + [None] * (slots - 2))
+        view["pieces"].append(entry)
+    return view
+
+
+def _choice_text(game, state, choice):
+    phase = game.phases[state.frames[-1][0]]
+    compiled = phase.actions[choice[0]]
+    return " ".join([compiled.name] + [format_value(v, t, game.rt) for v, t in
+                                       zip(choice[1], compiled.arg_types)])
+
+
+def _result_text(game, state):
+    if state.result is None:
+        return None
+    if state.result["draw"]:
+        return "draw"
+    return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
+
+
+def render(game, view):
+    """The view as text: the board, then seats and variables."""
+    lines = [f"{view['game']} - turn {view['turn']}, {view['current']} to play"
+             + (f" (phase {view['phase']}, {view['deciding']} decides)"
+                if view["deciding"] else "")]
+    lines.extend(render_board(game, view))
+    for seat in view["seats"]:
+        status = " (out)" if seat["out"] else ""
+        values = ", ".join(f"{k}={v}" for k, v in seat["vars"].items())
+        lines.append(f"  {seat['name']}{status}: {values}")
+    if view.get("chosen"):
+        lines.append("  chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items()))
+    if view["globals"]:
+        lines.append("  " + ", ".join(f"{k}={v}" for k, v in view["globals"].items()))
+    for piece in view["pieces"]:
+        changed = {k: v for k, v in piece["vars"].items() if v not in ("0", "false", "none")}
+        if changed:
+            lines.append(f"  {piece['label']} ({piece['owner']}): "
+                         + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    if view["result"]:
+        lines.append(f"  result: {view['result']}")
+    return "\n".join(lines)
+
+
+def _token(game, piece):
+    owner = piece["owner"][0] if piece["owner"] else "-"
+    mark = piece.get("mark") or piece["kind"][0]
+    return f"{owner}{mark}"
+
+
+def render_board(game, view):
+    board = game.board
+    cells = {}
+    for name, (terrain_cells, symbol) in game.terrain.items():
+        for cell in terrain_cells:
+            cells[cell] = symbol
+    for piece in view["pieces"]:
+        if piece["cell"] is None:
+            continue
+        cell = board.parse(piece["cell"])
+        token = _token(game, piece)
+        cells[cell] = token if cell not in cells or cells[cell] in _terrain_symbols(game) \
+            else cells[cell] + "+"
+    width = max([3] + [len(v) + 1 for v in cells.values()])
+    header = "    " + "".join(_col(board, c).center(width) for c in range(board.width))
+    out = [header]
+    for row in range(board.height - 1, -1, -1):
+        if board.kind == "hex":
+            out.extend(_hex_rows(board, row, cells, width))
+            continue
+        line = f"{row + 1:>3} " + "".join(
+            cells.get(row * board.width + c, ".").center(width) for c in range(board.width))
+        out.append(line.rstrip())
+    out.append(header)
+    return out
+
+
+def _hex_rows(board, row, cells, width):
+    """A hex row drawn as two text lines: even columns on the first, odd on the second
+    (odd columns sit half a hex lower)."""
+    top = f"{row + 1:>3} " + "".join(
+        (cells.get(row * board.width + c, ".") if c % 2 == 0 else "").center(width)
+        for c in range(board.width))
+    bottom = "    " + "".join(
+        (cells.get(row * board.width + c, ".") if c % 2 == 1 else "").center(width)
+        for c in range(board.width))
+    return [top.rstrip(), bottom.rstrip()]
+
+
+def _terrain_symbols(game):
+    return {symbol for _, symbol in game.terrain.values()}
+
+
+def _col(board, c):
+    from .boards import column_name
+    return column_name(c)
