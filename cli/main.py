@@ -1,3 +1,185 @@
-"""Entry point of the `gdl` command."""
+"""The `gdl` command: check, play, simulate, record, replay, test, bench.
+
+Thin by design: it parses arguments, prints and prompts; every rule lives in the
+interpreter. Only `GdlError` is caught; it prints `FILE:LINE:COL: error: ...` and exits 1.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import json
+import os
+import sys
+
+import click
+
+from gdl.interpreter.errors import GdlError
+
+
+def user_errors(fn):
+    """Turn a GdlError into its message on stderr and exit status 1."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except GdlError as exc:
+            click.echo(exc.render(), err=True)
+            sys.exit(1)
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main():
-    pass
+    """gdl: check, play, simulate, record and replay board games written in gdl."""
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+def check(files):
+    """Parse and check rule files; one line per valid file."""
+    from gdl.interpreter import load_game
+    failed = False
+    for path in files:
+        try:
+            game = load_game(path)
+        except GdlError as exc:
+            click.echo(exc.render(), err=True)
+            failed = True
+            continue
+        click.echo(f"{path}: ok: '{game.name}', {len(game.seats)} seats, "
+                   f"{len(game.phases)} phases, {game.board.kind} board "
+                   f"{game.board.width}x{game.board.height}")
+    sys.exit(1 if failed else 0)
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("--seed", default=0, show_default=True, help="Seed of the game's dice.")
+@click.option("--players", default="random", show_default=True,
+              help="Comma-separated, one per seat: human or random.")
+@click.option("--moves", type=click.Path(), help="A file of scripted decisions, played "
+              "first, one per line (action text or number).")
+@click.option("--max-turns", type=int, default=None, help="Stop after this many turns.")
+@user_errors
+def play(file, seed, players, moves, max_turns):
+    """Play a game in the terminal."""
+    from gdl.cli.playthrough import run_play
+    sys.exit(run_play(file, seed, players, moves, max_turns))
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("--games", default=100, show_default=True)
+@click.option("--seed", default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--players", default="random", show_default=True)
+@click.option("--max-turns", default=1000, show_default=True,
+              help="A game still running after this many turns is counted as capped.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@user_errors
+def simulate(file, games, seed, players, max_turns, as_json):
+    """Play many games with agents and summarise the results."""
+    from gdl.interpreter import load_game
+    from gdl.interpreter.simulate import simulate as run
+    game = load_game(file)
+    if not as_json and sys.stderr.isatty():
+        with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
+            summary = run(game, games, seed, players, max_turns, progress=bar.update)
+    else:
+        summary = run(game, games, seed, players, max_turns)
+    if as_json:
+        click.echo(json.dumps(summary, sort_keys=True))
+        return
+    click.echo(f"{summary['game']}: {games} games from seed {seed}")
+    click.echo(f"  finished {summary['finished']}, capped {summary['capped']} "
+               f"(at {max_turns} turns), draws {summary['draws']}")
+    for seat, wins in summary["wins"].items():
+        share = 100 * wins / games if games else 0
+        click.echo(f"  {seat} won {wins} ({share:.1f}%)")
+    click.echo(f"  {summary['mean_decisions']} decisions a game on average, "
+               f"{summary['decisions']} in all")
+    click.echo(f"  {summary['seconds']} s: {summary['games_per_second']} games/s, "
+               f"{summary['decisions_per_second']} decisions/s")
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("--seed", default=0, show_default=True)
+@click.option("--players", default="random", show_default=True)
+@click.option("--max-turns", type=int, default=None)
+@click.option("-o", "--output", type=click.Path(), help="Transcript file (default: stdout).")
+@user_errors
+def record(file, seed, players, max_turns, output):
+    """Play a game with agents and write its transcript."""
+    from gdl.interpreter import load_game
+    from gdl.interpreter.agents import make_agents
+    from gdl.interpreter.transcript import record as write
+    game = load_game(file)
+    agents = make_agents(players, len(game.seats), seed)
+    if "human" in agents:
+        raise GdlError("record plays agents only; use 'gdl play' for humans")
+    names = [a.name for a in agents]
+    text = write(file, seed, agents, names, output, max_turns)
+    if output:
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.argument("transcript", type=click.Path())
+@user_errors
+def replay(transcript):
+    """Re-run a transcript; exit 1 at the first step that differs."""
+    from gdl.interpreter.transcript import replay as run
+    steps = run(transcript)
+    click.echo(f"{transcript}: ok: {steps} decisions replay identically")
+
+
+@main.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@user_errors
+def test_command(paths):
+    """Run scenario files (folders are searched for *.scenario)."""
+    from gdl.interpreter.scenario import run_scenario
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            files.extend(sorted(glob.glob(os.path.join(path, "**", "*.scenario"),
+                                          recursive=True)))
+        else:
+            files.append(path)
+    passed = failed = 0
+    for path in files:
+        try:
+            failures = run_scenario(path)
+        except GdlError as exc:
+            failures = [exc.render()]
+        if failures:
+            failed += 1
+            for failure in failures:
+                click.echo(failure, err=True)
+        else:
+            passed += 1
+    click.echo(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed or not files else 0)
+
+
+@main.command()
+@click.argument("files", nargs=-1, type=click.Path())
+@click.option("--games", default=200, show_default=True)
+@click.option("--seed", default=1, show_default=True)
+@user_errors
+def bench(files, games, seed):
+    """Benchmark: load time and random-play decisions per second, per game."""
+    from gdl.interpreter.simulate import benchmark
+    files = files or sorted(glob.glob("games/*.gdl"))
+    click.echo(f"{'file':34} {'load ms':>8} {'games':>6} {'decisions':>10} {'decisions/s':>12}")
+    for path in files:
+        row = benchmark(path, games, seed)
+        click.echo(f"{path:34} {row['parse_check_ms']:>8} {row['games']:>6} "
+                   f"{row['decisions']:>10} {row['decisions_per_second']:>12}")
+
+
+if __name__ == "__main__":
+    main()

@@ -112,7 +112,7 @@ BUILTINS = {b.name: b for b in [
     Builtin("column", (1,), _fixed((CELL,), INT),
             lambda ctx, c: c % ctx.board.width + 1, "column number of a cell (a = 1)"),
     Builtin("pieces_at", (1,), _fixed((CELL,), list_of(PIECE)),
-            lambda ctx, c: list(ctx.state.at.get(c, ())), "pieces on a cell, oldest first"),
+            lambda ctx, c: tuple(ctx.state.at.get(c, ())), "pieces on a cell, oldest first"),
     Builtin("pieces", (0, 1), _pieces, _pieces_impl, "pieces on the board (of one seat)"),
     Builtin("alive", (1,), _fixed((PIECE,), BOOL),
             lambda ctx, p: ctx.state.pieces[p]["alive"], "the piece has not been removed"),

@@ -68,7 +68,10 @@ class Scope:
 
 
 def check_program(program):
-    return _Checker(program).run()
+    checker = _Checker(program)
+    checked = checker.run()
+    checked.expression_checker = checker.check_expression
+    return checked
 
 
 class _Checker:
@@ -151,6 +154,16 @@ class _Checker:
                 self._check_callable(decl, (ANY,) * len(decl.params))
         self._reachability()
         return self.out
+
+    def check_expression(self, expr, local_types, want=None):
+        """Check a stand-alone expression (a scenario's expectation) with extra locals;
+        returns (its type, number of slots, slot of each local)."""
+        counter = [0]
+        scope = Scope(counter)
+        scope.bind("me", SEAT)
+        slots = {name: scope.bind(name, t) for name, t in local_types.items()}
+        t = self._expect(expr, want, scope, "this") if want else self._expr(expr, scope)
+        return t, counter[0], slots
 
     # ----- declarations ---------------------------------------------------------------
     def _single(self, by_type, cls, required):

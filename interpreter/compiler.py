@@ -79,17 +79,30 @@ class Compiler:
         conjuncts = _conjuncts(decl.where)
         levels = [[] for _ in range(len(decl.binders) + 1)]
         where_parts = []
+        slots = self.c.slots[id(decl)]
+
+        def level_of(node):
+            used = self._locals(node)
+            return max([binder_slots.index(s) + 1 for s in used if s in binder_slots],
+                       default=0)
         for conj in conjuncts:
-            used = self._locals(conj)
-            level = max([binder_slots.index(s) + 1 for s in used if s in binder_slots],
-                        default=0)
+            level = level_of(conj)
             compiled = self.expr(conj)
-            levels[level].append(compiled)
             where_parts.append((conj.span.text if conj.span else "?", compiled))
+            if isinstance(conj, ast.In) and level_of(conj.collection) < level \
+                    and not self.constant(conj.collection)[0]:
+                # The collection does not change while the inner binders vary: compute
+                # it once per outer binding into a spare slot, test membership there.
+                spare = slots
+                slots += 1
+                levels[level_of(conj.collection)].append(
+                    _store_set(self.expr(conj.collection), spare))
+                compiled = _member(self.expr(conj.item), spare, conj.negated)
+            levels[level].append(compiled)
         tests = [_all_of(fs) for fs in levels]
         enumerate_fn = _enumerator(index, domains, binder_slots, tests)
         return CompiledAction(index, decl, arg_types, enumerate_fn, domains, where_parts,
-                              self.block(decl.body), self.c.slots[id(decl)])
+                              self.block(decl.body), slots)
 
     def _locals(self, expr):
         """Local slots an expression reads (to test a where-part as early as possible)."""
@@ -283,7 +296,36 @@ class Compiler:
 
     # ----- expressions ------------------------------------------------------------------
     def expr(self, node):
+        known, value = self.constant(node)
+        if known:
+            return lambda env: value
         return getattr(self, "expr_" + type(node).__name__)(node)
+
+    def constant(self, node):
+        """(True, value) when `node` has the same value in every game (folded once)."""
+        if isinstance(node, (ast.Number, ast.String, ast.Bool)):
+            return True, node.value
+        if isinstance(node, ast.NoneLit):
+            return True, None
+        if isinstance(node, (ast.CellLit, ast.Name)):
+            resolved = self.c.names.get(id(node))
+            if resolved and resolved[0] == "const":
+                value = resolved[1]
+                return True, tuple(value) if isinstance(value, list) else value
+            return False, None
+        if isinstance(node, ast.ListExpr):
+            parts = [self.constant(i) for i in node.items]
+            if all(known for known, _ in parts):
+                return True, tuple(v for _, v in parts)
+        if isinstance(node, ast.Binary) and node.op in "+-*":
+            (ka, a), (kb, b) = self.constant(node.left), self.constant(node.right)
+            if ka and kb:
+                if isinstance(a, tuple):
+                    return True, a + tuple(b)
+                return True, {"+": a + b if not isinstance(a, str) else a + b,
+                              "-": a - b if isinstance(a, int) else None,
+                              "*": a * b if isinstance(a, int) else None}[node.op]
+        return False, None
 
     def _text_of(self, node):
         value, t, rt = self.expr(node), self.c.types[id(node)], self.rt
@@ -429,6 +471,12 @@ class Compiler:
 
     def expr_In(self, node):
         item, collection = self.expr(node.item), self.expr(node.collection)
+        known, values = self.constant(node.collection)
+        if known and all(isinstance(v, (int, str, bool, type(None))) for v in values):
+            members = frozenset(values)
+            if node.negated:
+                return lambda env: item(env) not in members
+            return lambda env: item(env) in members
         if node.negated:
             return lambda env: item(env) not in collection(env)
         return lambda env: item(env) in collection(env)
@@ -546,13 +594,40 @@ def _all_of(fs):
     return lambda env: all(f(env) for f in fs)
 
 
+def _store_set(collection, slot):
+    def store(env):
+        env[slot] = set(collection(env))
+        return True
+    return store
+
+
+def _member(item, slot, negated):
+    if negated:
+        return lambda env: item(env) not in env[slot]
+    return lambda env: item(env) in env[slot]
+
+
 def _enumerator(index, domains, slots, tests):
     """Build (env, out) -> None that appends every legal (index, args) of one action."""
     pre = tests[0]
     arg_slots = tuple(slots)
 
-    def emit(env, out):
-        out.append((index, tuple(env[s] for s in arg_slots)))
+    if len(arg_slots) == 0:
+        def emit(env, out):
+            out.append((index, ()))
+    elif len(arg_slots) == 1:
+        (a,) = arg_slots
+
+        def emit(env, out):
+            out.append((index, (env[a],)))
+    elif len(arg_slots) == 2:
+        a, b = arg_slots
+
+        def emit(env, out):
+            out.append((index, (env[a], env[b])))
+    else:
+        def emit(env, out):
+            out.append((index, tuple(env[s] for s in arg_slots)))
 
     step = emit
     for level in range(len(domains) - 1, -1, -1):

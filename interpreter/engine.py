@@ -232,6 +232,7 @@ class Game:
         self.var_types = {scope: {n: t for n, (_, t, _) in table.items()}
                           for scope, table in checked.vars.items()}
         self.rt = Runtime(self)
+        self.checked = checked
         compiled = Compiler(checked, self.rt).compile_program()
         (self.phases, self.setup, self.triggers, self.end_rules, self.visibility,
          self.shows) = compiled
@@ -462,6 +463,34 @@ class Game:
     def concede(self, state, seat):
         """A seat gives up at any time: it is out of the game."""
         self._run(state, lambda st: self.rt.eliminate(seat))
+
+    def compile_expression(self, text, local_types, want=None, file="<expression>"):
+        """Parse, check and compile one expression with extra typed locals. Returns
+        (function(state, me, locals dict) -> value, its type)."""
+        from .parser import parse_expression
+        expr = parse_expression(text, file)
+        t, nslots, slots = self.checked.expression_checker(expr, local_types, want)
+        compiled = Compiler(self.checked, self.rt).expr(expr)
+        rt = self.rt
+
+        def evaluate(state, me, values):
+            env = [me] + [None] * (nslots - 1)
+            for name, slot in slots.items():
+                env[slot] = values[name]
+            previous, rt.state = rt.state, state
+            try:
+                return compiled(env)
+            finally:
+                rt.state = previous
+        return evaluate, t
+
+    def format(self, state, value, t):
+        rt = self.rt
+        previous, rt.state = rt.state, state
+        try:
+            return format_value(value, t, rt)
+        finally:
+            rt.state = previous
 
     # ----- views ----------------------------------------------------------------------------
     def view(self, state, seat):

@@ -34,7 +34,7 @@ _START_WORDS = ("game", "extends", "seats", "param", "board", "terrain", "symbol
 def _lark(start):
     text = resources.files("gdl.grammar").joinpath("gdl.lark").read_text(encoding="utf-8")
     return lark.Lark(text, parser="lalr", propagate_positions=True, start=start,
-                     maybe_placeholders=True)
+                     maybe_placeholders=True, cache=True)
 
 
 def parse_program(text, file="<string>"):

@@ -1,0 +1,102 @@
+"""`gdl play`: a playthrough in the terminal. Draws the deciding seat's view, lists the
+numbered legal actions, reads a number or an action's text, and explains a rejection."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gdl.interpreter import load_game
+from gdl.interpreter.agents import ScriptedAgent, make_agents, read_moves, resolve_input
+from gdl.interpreter.errors import IllegalAction
+from gdl.interpreter.transcript import event_text, result_text
+from gdl.interpreter.view import render
+
+HELP = """Type the number of an action or its text (e.g. the text shown after the number).
+  help     this text
+  board    draw the board again
+  concede  give up the game
+  quit     leave (Ctrl-D too)"""
+
+
+def run_play(file, seed, players, moves, max_turns):
+    game = load_game(file)
+    agents = make_agents(players, len(game.seats), seed)
+    script = ScriptedAgent(read_moves(moves), moves) if moves else None
+    state = game.new_state(seed)
+    kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
+                      for seat, a in zip(game.seats, agents))
+    click.echo(f"{game.name}: seed {seed}; {kinds}. Type 'help' at a prompt.")
+    shown_turn = None
+    while not game.is_terminal(state):
+        if max_turns is not None and state.turn > max_turns:
+            click.echo(f"stopped: more than {max_turns} turns")
+            return 0
+        seat = game.current_player(state)
+        agent = agents[seat]
+        human = agent == "human" and not (script and not script.exhausted)
+        if state.turn != shown_turn and not human:
+            shown_turn = state.turn
+            click.echo(render(game, game.view(state, seat)))
+        legal = game.legal_actions(state)
+        if script and not script.exhausted:
+            action, how = script.choose(game, state, legal), " (scripted)"
+        elif human:
+            action = ask_human(game, state, seat, legal)
+            if action is None:
+                click.echo("bye")
+                return 0
+            if action == "conceded":
+                continue
+            how = ""
+        else:
+            action, how = agent.choose(game, state, legal), ""
+        text = game.action_text(state, action)
+        events = game.apply(state, action)
+        click.echo(f"{game.seats[seat]}: {text}{how}")
+        for event in events:
+            click.echo("  " + event_text(game, event))
+    click.echo(render(game, game.view(state, None)))
+    click.echo(f"game over: {result_text(game, state)}")
+    return 0
+
+
+def ask_human(game, state, seat, legal):
+    """Prompt until a legal action is given; None on quit or end of input."""
+    click.echo(render(game, game.view(state, seat)))
+    list_actions(game, state, legal)
+    while True:
+        click.echo(f"{game.seats[seat]}> ", nl=False)
+        line = sys.stdin.readline()
+        if not line:
+            click.echo()
+            return None
+        text = line.strip()
+        if not text:
+            continue
+        if text == "quit":
+            return None
+        if text == "help":
+            click.echo(HELP)
+            continue
+        if text == "board":
+            click.echo(render(game, game.view(state, seat)))
+            list_actions(game, state, legal)
+            continue
+        if text == "concede":
+            game.concede(state, seat)
+            click.echo(f"{game.seats[seat]} concedes")
+            return "conceded"
+        try:
+            return resolve_input(game, state, legal, text)
+        except IllegalAction as exc:
+            click.echo(f"not accepted: {exc.message}")
+
+
+def list_actions(game, state, legal):
+    texts = [f"{i:>3}. {game.action_text(state, a)}" for i, a in enumerate(legal, 1)]
+    width = max(len(t) for t in texts) + 2
+    per_line = max(1, 96 // width)
+    for start in range(0, len(texts), per_line):
+        click.echo("".join(t.ljust(width) for t in texts[start:start + per_line]).rstrip())

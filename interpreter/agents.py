@@ -1,0 +1,97 @@
+"""Agents: who makes a seat's decisions. Each gets only the legal actions and the seat's
+view, never the full state.
+
+- `RandomAgent(seed)`: uniform over the legal actions, from its own SplitMix64 stream, so
+  the same seed gives the same choices on every Python version.
+- `ScriptedAgent(texts)`: plays listed action texts (or 1-based numbers) in order.
+"""
+
+from __future__ import annotations
+
+from .errors import GdlDataError, IllegalAction
+from .state import splitmix64
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed):
+        self.rng = (seed * 0x2545F4914F6CDD1D + 0x1234567) & ((1 << 64) - 1)
+
+    def choose(self, game, state, legal):
+        self.rng, out = splitmix64(self.rng)
+        return legal[(out * len(legal)) >> 64]
+
+
+class ScriptedAgent:
+    """Plays decisions from a list of (source line, text); `exhausted` once all are used."""
+
+    name = "scripted"
+
+    def __init__(self, lines, source="moves"):
+        self.lines = list(lines)
+        self.source = source
+        self.position = 0
+
+    @property
+    def exhausted(self):
+        return self.position >= len(self.lines)
+
+    def choose(self, game, state, legal):
+        number, text = self.lines[self.position]
+        self.position += 1
+        return resolve_input(game, state, legal, text, f"{self.source}:{number}")
+
+
+def resolve_input(game, state, legal, text, where=None):
+    """A typed decision (a 1-based number or an action's text) -> the legal action."""
+    text = text.strip()
+    if text.isdigit():
+        index = int(text)
+        if 1 <= index <= len(legal):
+            return legal[index - 1]
+        raise IllegalAction(f"{_at(where)}there is no action number {index}; choose 1 to "
+                            f"{len(legal)}")
+    try:
+        return game.parse_action(state, text)
+    except IllegalAction as exc:
+        raise IllegalAction(f"{_at(where)}'{text}' is not legal: {exc.message}") from None
+
+
+def _at(where):
+    return f"{where}: " if where else ""
+
+
+def read_moves(path):
+    """A moves file: one decision per line, '#' comments and blank lines ignored."""
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
+    lines = []
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.split(" #")[0].strip() if not line.lstrip().startswith("#") else ""
+        if line:
+            lines.append((number, line))
+    return lines
+
+
+def make_agents(spec, nseats, seed):
+    """'human,random' -> one entry per seat: an agent or the string 'human'."""
+    names = [s.strip() for s in spec.split(",")] if spec else []
+    if len(names) == 1:
+        names = names * nseats
+    if len(names) < nseats:
+        names += ["random"] * (nseats - len(names))
+    if len(names) != nseats:
+        raise GdlDataError(f"--players names {len(names)} players but the game has {nseats} "
+                           "seats")
+    agents = []
+    for seat, name in enumerate(names):
+        if name == "random":
+            agents.append(RandomAgent(seed * 31 + seat + 1))
+        elif name == "human":
+            agents.append("human")
+        else:
+            raise GdlDataError(f"unknown player type '{name}'; expected human or random")
+    return agents

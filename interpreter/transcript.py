@@ -1,0 +1,247 @@
+"""Transcripts: a game written as text a person can read and a diff can show.
+
+    # gdl transcript
+    game: Space War
+    rules: ../games/space_war.gdl          (relative to the transcript's folder)
+    rules-sha256: 3f1a...
+    seed: 5
+    players: random, random
+    ---
+    @ turn 1 blue | blue: home=south moved=0 | ... | Station#1 blue d2 ...
+    1 red (2) side south
+      roll d6 = 4
+    ...
+    result: red won
+
+Each decision line holds the step, the seat, the number of legal actions and the action's
+text; chance and log events follow it indented; a compact state line starts every turn.
+`replay` plays the recorded decisions again and reports the first line that differs.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from .agents import ScriptedAgent
+from .errors import GdlDataError, GdlError, IllegalAction
+from .loader import load_game
+
+HEADER = "# gdl transcript"
+
+
+def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=None):
+    """Play until the end (or the caps); yield transcript lines as they happen."""
+    lines = []
+
+    def emit(line):
+        lines.append(line)
+        if on_line:
+            on_line(line)
+    last_turn = None
+    while not game.is_terminal(state):
+        if state.turn != last_turn:
+            last_turn = state.turn
+            if max_turns is not None and state.turn > max_turns:
+                emit(f"capped: turn {state.turn} passed the cap of {max_turns}")
+                return lines, "capped"
+            if state.turn > 0:
+                emit(compact_state(game, state))
+        if max_decisions is not None and state.decisions >= max_decisions:
+            emit(f"capped: {state.decisions} decisions")
+            return lines, "capped"
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        if not legal:
+            raise GdlError(f"no legal action for {game.seats[seat]} in phase "
+                           f"'{state.frames[-1][0]}': the rules leave the game stuck")
+        agent = agents[seat]
+        action = agent.choose(game, state, legal)
+        text = game.action_text(state, action)
+        events = game.apply(state, action)
+        emit(f"{state.decisions} {game.seats[seat]} ({len(legal)}) {text}")
+        for event in events:
+            emit("  " + event_text(game, event))
+    emit(f"result: {result_text(game, state)}")
+    return lines, "finished"
+
+
+def event_text(game, event):
+    if event[0] == "roll":
+        fixed = " (fixed)" if len(event) > 3 else ""
+        return f"roll d{event[1]} = {event[2]}{fixed}"
+    if event[0] == "shuffle":
+        return f"shuffle {event[1]} items"
+    if event[0] == "out":
+        return f"out: {game.seats[event[1]]}"
+    return f"log: {event[1]}"
+
+
+def result_text(game, state):
+    if state.result is None:
+        return "unfinished"
+    if state.result["draw"]:
+        return "draw"
+    return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
+
+
+def compact_state(game, state):
+    """One line: turn, seat variables, then every piece with its non-default variables."""
+    view = game.view(state, None)
+    parts = [f"@ turn {view['turn']} {view['current']}"]
+    for seat in view["seats"]:
+        values = " ".join(f"{k}={v}" for k, v in seat["vars"].items())
+        parts.append(f"{seat['name']}{' (out)' if seat['out'] else ''}: {values}".strip())
+    if view["globals"]:
+        parts.append(" ".join(f"{k}={v}" for k, v in view["globals"].items()))
+    defaults = {n: game.format(state, v, game.var_types["piece"][n])
+                for n, v in game.piece_defaults}
+    pieces = []
+    for piece in view["pieces"]:
+        extra = "".join(f" {k}={v}" for k, v in piece["vars"].items() if v != defaults[k])
+        pieces.append(f"{piece['label']} {piece['owner']} {piece['cell']}{extra}")
+    parts.append(", ".join(pieces))
+    return " | ".join(parts)
+
+
+def header_lines(game, rules_path, out_dir, seed, players, max_turns=None):
+    rel = os.path.relpath(os.path.abspath(rules_path), os.path.abspath(out_dir or "."))
+    lines = [HEADER, f"game: {game.name}", f"rules: {rel.replace(os.sep, '/')}",
+             f"rules-sha256: {game.source_hash}", f"seed: {seed}",
+             f"players: {', '.join(players)}"]
+    if max_turns is not None:
+        lines.append(f"max-turns: {max_turns}")
+    return lines + ["---"]
+
+
+def record(rules_path, seed, agents, player_names, out_path, max_turns=None):
+    """Play one game and write its transcript atomically; returns the text."""
+    game = load_game(rules_path)
+    state = game.new_state(seed)
+    out_dir = os.path.dirname(os.path.abspath(out_path)) if out_path else os.getcwd()
+    lines, _ = play_game(game, state, agents, max_turns=max_turns)
+    head = header_lines(game, rules_path, out_dir, seed, player_names, max_turns)
+    text = "\n".join(head + lines) + "\n"
+    if out_path:
+        write_atomic(out_path, text)
+    return text
+
+
+def write_atomic(path, text):
+    """Write to a temporary file beside `path`, then rename: never a half-written file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".gdl-", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+class Transcript:
+    def __init__(self, path, header, body):
+        self.path = path
+        self.header = header
+        self.body = body            # [(line number, text)]
+
+
+def read_transcript(path):
+    try:
+        text = open(path, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GdlDataError(f"cannot read transcript {path}: {exc}") from None
+    lines = text.split("\n")
+    if not lines or lines[0] != HEADER or "---" not in lines:
+        raise GdlDataError(f"{path} is not a gdl transcript (it must start with "
+                           f"'{HEADER}' and have a '---' line)")
+    end = lines.index("---")
+    header = {}
+    for number, line in enumerate(lines[1:end], 2):
+        key, sep, value = line.partition(": ")
+        if not sep:
+            raise GdlDataError(f"{path}:{number}: malformed header line '{line}'")
+        header[key] = value
+    for key in ("rules", "rules-sha256", "seed", "players"):
+        if key not in header:
+            raise GdlDataError(f"{path}: the header has no '{key}:' line")
+    for key in ("seed", "max-turns"):
+        if key in header:
+            try:
+                header[key] = int(header[key])
+            except ValueError:
+                raise GdlDataError(f"{path}: {key} '{header[key]}' is not a number") from None
+    body = [(n, line) for n, line in enumerate(lines[end + 1:], end + 2) if line]
+    return Transcript(path, header, body)
+
+
+def decisions_of(transcript):
+    """(line number, action text) of every decision line."""
+    out = []
+    for number, line in transcript.body:
+        if line[:1].isdigit():
+            step, seat, count, *action = line.split(" ", 3)
+            if not action or not count.startswith("("):
+                raise GdlDataError(f"{transcript.path}:{number}: malformed decision line")
+            out.append((number, action[0]))
+    return out
+
+
+class Divergence(GdlError):
+    pass
+
+
+def replay(path):
+    """Replay a transcript; raise Divergence naming the first step that differs."""
+    transcript = read_transcript(path)
+    rules = os.path.normpath(os.path.join(os.path.dirname(path), transcript.header["rules"]))
+    game = load_game(rules)
+    decisions = decisions_of(transcript)
+    agent = ScriptedAgent(decisions, source=path)
+    state = game.new_state(transcript.header["seed"])
+    agents = [agent] * len(game.seats)
+    produced = []
+    try:
+        play_game(game, state, agents, on_line=produced.append,
+                  max_turns=transcript.header.get("max-turns"),
+                  max_decisions=len(decisions) if not _ends(transcript) else None)
+    except IllegalAction as exc:
+        produced.append(f"illegal: {exc.message}")
+    except IndexError:
+        produced.append("(the transcript ended before the game did)")
+    expected = [line for _, line in transcript.body]
+    numbers = [n for n, _ in transcript.body]
+    for i, (want, got) in enumerate(zip(expected, produced)):
+        if want != got:
+            raise Divergence(_difference(path, numbers[i], want, got, _step_of(expected, i)))
+    if len(expected) != len(produced):
+        i = min(len(expected), len(produced))
+        want = expected[i] if i < len(expected) else "(end of transcript)"
+        got = produced[i] if i < len(produced) else "(the game ended)"
+        raise Divergence(_difference(path, numbers[i] if i < len(numbers) else "end", want,
+                                     got, _step_of(expected, i)))
+    if game.source_hash != transcript.header["rules-sha256"]:
+        raise Divergence(f"{path}: the rule file changed since recording (sha256 "
+                         f"{game.source_hash[:12]} != {transcript.header['rules-sha256'][:12]})"
+                         f", although all {len(decisions)} decisions replay identically")
+    return len(decisions)
+
+
+def _ends(transcript):
+    return bool(transcript.body) and transcript.body[-1][1].startswith(("result:", "capped:"))
+
+
+def _step_of(expected, index):
+    for line in reversed(expected[:index + 1]):
+        if line[:1].isdigit():
+            return int(line.split(" ", 1)[0])
+    return 0
+
+
+def _difference(path, number, want, got, step):
+    return (f"{path}:{number}: replay differs at step {step}\n  recorded: {want}\n"
+            f"  replayed: {got}")
