@@ -367,9 +367,6 @@ class Game:
         if len(words) - 1 != len(compiled.arg_types):
             return (f"'{compiled.name}' takes {len(compiled.arg_types)} argument(s), "
                     f"not {len(words) - 1}")
-        same = [a for a in legal if a[0] == compiled.index]
-        if not same:
-            return f"'{compiled.name}' is not possible now"
         args = self._parse_args(state, compiled, words[1:])
         if isinstance(args, str):
             return args
