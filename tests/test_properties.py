@@ -1,0 +1,133 @@
+"""Hypothesis properties of random legal play on every shipped game, and of fuzzed input."""
+
+import glob
+import json
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gdl.interpreter import GdlError, load_game, load_source
+from gdl.interpreter.state import State
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
+LOADED = {}
+MAX_DECISIONS = 400
+
+
+def game_for(path):
+    if path not in LOADED:
+        LOADED[path] = load_game(path)
+    return LOADED[path]
+
+
+def play(game, seed, choices, check=None):
+    """Random legal play: `choices` picks among the legal actions; `check` sees each state."""
+    state = game.new_state(seed)
+    picks = iter(choices)
+    while not game.is_terminal(state) and state.decisions < MAX_DECISIONS:
+        legal = game.legal_actions(state)
+        assert legal, "a running game always offers a legal action"
+        index = next(picks, None)
+        action = legal[(index or 0) % len(legal)]
+        before = state.clone() if check else None
+        game.apply(state, action)
+        if check:
+            check(before, state)
+    return state
+
+
+def occupancy_ok(state):
+    cells = [p["cell"] for p in state.pieces.values() if p["alive"] and p["cell"] is not None]
+    return len(cells) == len(set(cells))
+
+
+def alive_counts(state, nseats):
+    counts = [0] * nseats
+    for piece in state.pieces.values():
+        if piece["alive"]:
+            counts[piece["owner"]] += 1
+    return counts
+
+
+SEEDS = st.integers(min_value=0, max_value=2**32)
+CHOICES = st.lists(st.integers(min_value=0, max_value=10**6), max_size=MAX_DECISIONS)
+PROPERTY = settings(max_examples=25, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+
+
+@pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
+@PROPERTY
+@given(seed=SEEDS, choices=CHOICES)
+def test_random_play_keeps_invariants(path, seed, choices):
+    game = game_for(path)
+
+    def check(before, after):
+        assert occupancy_ok(after), "no two pieces on one square"
+        if before.turn > 0:
+            grown = [b < a for b, a in zip(alive_counts(before, len(game.seats)),
+                                           alive_counts(after, len(game.seats)))]
+            assert not any(grown), "piece counts never grow during play"
+    play(game, seed, choices, check)
+
+
+@pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
+@PROPERTY
+@given(seed=SEEDS, choices=CHOICES, cut=st.integers(min_value=0, max_value=MAX_DECISIONS))
+def test_json_round_trip_and_copies_play_on_identically(path, seed, choices, cut):
+    game = game_for(path)
+    state = play(game, seed, choices[:cut])
+    text = state.to_json()
+    restored = State.from_json(text)
+    assert restored.to_json() == text
+    assert json.loads(text) == json.loads(restored.to_json())
+    copy = state.clone()
+    for index in choices[cut:cut + 60]:
+        if game.is_terminal(state):
+            break
+        legal = game.legal_actions(state)
+        assert legal == game.legal_actions(restored) == game.legal_actions(copy)
+        action = legal[index % len(legal)]
+        for s in (state, restored, copy):
+            game.apply(s, action)
+    assert state.to_json() == restored.to_json() == copy.to_json()
+
+
+@pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
+@PROPERTY
+@given(seed=SEEDS)
+def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
+    from gdl.interpreter.agents import make_agents
+    from gdl.interpreter.transcript import record, replay
+    game = game_for(path)
+    out = tmp_path_factory.mktemp("t") / "game.txt"
+    agents = make_agents("random", len(game.seats), seed)
+    record(path, seed, agents, ["random"] * len(game.seats), str(out), max_turns=40)
+    assert replay(str(out)) >= 1
+
+
+TOKENS = ["game", "\"x\"", "seats", "a", "b", ",", "board", "square", "hex", "(", ")", "8",
+          "{", "}", "phase", "p", "turn", "action", "m", "where", "x", "in", "[", "]",
+          "setup", "goto", "for", "me", "=", "==", "+", "var", "piece", ".", "@a1", "if",
+          "else", "not", "and", "count", ":", "end", "lose", "when", "true", "\n", "#c\n",
+          "kinds", "K", "terrain", "def", "fn", "call", "return", "move", "along", "\x00"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=60))
+def test_fuzzed_rule_files_only_raise_gdl_error(tokens):
+    try:
+        load_source(" ".join(tokens), "fuzz.gdl")
+    except GdlError:
+        pass
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_only_raises_gdl_error(text):
+    try:
+        load_source(text, "fuzz.gdl")
+    except GdlError:
+        pass
