@@ -96,6 +96,16 @@ class Board:
                 found.append(target)
         return found
 
+    def line(self, a, b):
+        """The cells crossed going from `a` to `b`, `b` included and `a` not. The same cells
+        are crossed in both directions (line of sight is symmetric)."""
+        if a == b:
+            return []
+        if a < b:
+            return self._line(a, b)
+        back = self._line(b, a)
+        return back[-2::-1] + [b]
+
     def clear_line(self, start, end, blockers):
         """True when no cell strictly between `start` and `end` on `line` is a blocker, and
         `end` itself is not one."""
@@ -128,9 +138,9 @@ class SquareBoard(Board):
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
         return max(abs(ac - bc), abs(ar - br))
 
-    def line(self, a, b):
-        """The cells a piece crosses from `a` to `b`, `b` included, `a` not: straight along a
-        direction when the two are aligned, otherwise the nearest cells to the segment."""
+    def _line(self, a, b):
+        """Straight along a direction when the two are aligned, otherwise the nearest cells
+        to the segment, halves rounded away from zero."""
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
         steps = max(abs(bc - ac), abs(br - ar))
         cells = []
@@ -168,16 +178,19 @@ class HexBoard(Board):
         dx, dz = ax - bx, az - bz
         return max(abs(dx), abs(dz), abs(dx + dz))
 
-    def line(self, a, b):
-        """Hex line drawing: cube interpolation with a small nudge, rounded to cells."""
+    def _line(self, a, b):
+        """Cube interpolation rounded to cells; on a tie between two cells the nudge goes
+        one way, or the other when the first leaves the board."""
         (ax, az), (bx, bz) = self.cube(a), self.cube(b)
         steps = self.distance(a, b)
         cells = []
         for k in range(1, steps + 1):
             t = k / steps
-            x = ax + (bx - ax) * t + 1e-6
-            z = az + (bz - az) * t + 2e-6
-            cells.append(self.from_cube(*_cube_round(x, z)))
+            x, z = ax + (bx - ax) * t, az + (bz - az) * t
+            cell = self.from_cube(*_cube_round(x + 1e-6, z + 2e-6))
+            if cell is None:
+                cell = self.from_cube(*_cube_round(x - 1e-6, z - 2e-6))
+            cells.append(cell)
         return cells
 
 

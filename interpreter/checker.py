@@ -174,8 +174,11 @@ class _Checker:
             raise error_at(GdlRuleError, f"'{word}' is declared twice; the first is at "
                            f"line {found[0].span.line}", found[1].span)
         if required and not found:
-            raise GdlRuleError(f"the rule file has no '{word}' declaration",
-                               file=self._file(), line=1, column=1,
+            message = f"the rule file has no '{word}' declaration"
+            if not self.program.items:
+                message = ("the rule file is empty: it needs at least 'seats', 'board' and "
+                           "'setup'")
+            raise GdlRuleError(message, file=self._file(), line=1, column=1,
                                source_line=self._first_line())
         return found[0] if found else None
 
@@ -266,7 +269,9 @@ class _Checker:
         table = self.out.vars[decl.scope]
         key = decl.name if decl.scope == "global" else f"{decl.scope}.{decl.name}"
         if decl.name in table or (decl.scope == "global" and decl.name in self.declared):
-            raise error_at(GdlRuleError, f"'{key}' is defined twice", decl.span)
+            first = table[decl.name][2] if decl.name in table else self.declared[decl.name]
+            raise error_at(GdlRuleError, f"'{key}' is defined twice; the first definition "
+                           f"is at line {first.span.line}", decl.span)
         if decl.scope == "global":
             self.declared[decl.name] = decl
         if decl.scope == "piece" and (decl.name in PIECE_PROPERTIES
@@ -445,6 +450,8 @@ class _Checker:
         elif not compatible(target_t, value_t):
             raise self._type_error(stmt.expr, f"'{'.'.join(stmt.target.names)}' holds "
                                    f"{describe(target_t)}", value_t)
+        else:
+            self._refine(stmt.target, target_t, value_t)
         if stmt.until is not None:
             self._expect(stmt.until, SEAT, scope, "'until turn of'")
 
@@ -482,6 +489,19 @@ class _Checker:
                            target.span, self._suggest(field, known))
         self.out.names[id(target)] = (scope_name, obj, field)
         return self.out.vars[scope_name][field][1]
+
+    def _refine(self, target, declared, assigned):
+        """A variable declared with `none` or `[]` takes the type of its first assignment
+        that says more (so its values print as cells, pieces, ...)."""
+        resolved = self.out.names.get(id(target))
+        if resolved is None or resolved[0] == "local":
+            return
+        scope = "global" if resolved[0] == "global" else resolved[0]
+        name = resolved[1] if scope == "global" else resolved[2]
+        better = join(declared, assigned)
+        if better is not None and better != declared and declared in (ANY, list_of(ANY)):
+            init, _, decl = self.out.vars[scope][name]
+            self.out.vars[scope][name] = (init, better, decl)
 
     def _stmt_CallStmt(self, stmt, scope):
         decl = self.out.defs.get(stmt.name)

@@ -424,6 +424,16 @@ class Compiler:
             return lambda env: body[0]([env[0]] + [a(env) for a in args] + pad)
         if node.name == "text":
             return self._text_of(node.args[0])
+        if node.name == "roll":
+            sides = args[0]
+            count = args[1] if len(args) > 1 else (lambda env: 1)
+
+            def roll(env):
+                n, k = sides(env), count(env)
+                if n < 1 or k < 0:
+                    raise _located(f"cannot roll {k} dice of {n} sides", node)
+                return sum(rt.roll(n) for _ in range(k))
+            return roll
         impl = BUILTINS[node.name].impl
         if len(args) == 0:
             return lambda env: impl(rt)
@@ -496,6 +506,13 @@ class Compiler:
     def expr_CondExpr(self, node):
         cond, a, b = self.expr(node.cond), self.expr(node.then), self.expr(node.otherwise)
         return lambda env: a(env) if cond(env) else b(env)
+
+
+def _located(message, node):
+    from .errors import GdlError
+    span = node.span
+    return GdlError(f"run-time error: {message}", file=span.file, line=span.line,
+                    column=span.column, source_line=span.source_line)
 
 
 def _true(env):

@@ -131,6 +131,9 @@ class Runtime:
     def enter_phase(self, name, args, seat, push):
         state = self.state
         phase = self.game.phases[name]
+        if not isinstance(seat, int) or not 0 <= seat < len(state.out):
+            raise GdlError(f"phase '{name}' was entered for no seat (the seat expression "
+                           f"gave {seat!r})")
         pending = [None] * len(state.out) if phase.mode == "simultaneous" else None
         frame = [name, seat, list(args), pending]
         if push or not state.frames:
@@ -143,20 +146,22 @@ class Runtime:
         phase.enter(env)
 
     def pop_phase(self):
-        if self.state.frames:
-            self.state.frames.pop()
+        if len(self.state.frames) <= 1:
+            raise GdlError("'return' from the only phase left: 'return' ends a phase entered "
+                           "with 'call'; use 'goto' to move on")
+        self.state.frames.pop()
 
     def start_turn(self, seat):
         state = self.state
         state.turn += 1
         state.current = seat
         keep = []
-        for timer in state.timers:
+        for timer in reversed(state.timers):     # newest first: the oldest value wins
             if timer[0] == seat:
                 self.restore(timer[1], timer[2])
             else:
                 keep.append(timer)
-        state.timers = keep
+        state.timers = keep[::-1]
 
     def add_timer(self, seat, place, old):
         if place is not None:
@@ -236,6 +241,7 @@ class Game:
         compiled = Compiler(checked, self.rt).compile_program()
         (self.phases, self.setup, self.triggers, self.end_rules, self.visibility,
          self.shows) = compiled
+        self.has_turns = any(p.mode == "turn" for p in self.phases.values())
 
     # ----- life cycle ---------------------------------------------------------------------
     def new_state(self, seed=0, forced=()):
@@ -260,12 +266,18 @@ class Game:
         previous, rt.state = rt.state, state
         try:
             fn(state, *args)
-            if state.result is None and state.turn > 0:
+            if state.result is None and (state.turn > 0 or not self.has_turns):
                 self._check_end(state)
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
             raise GdlError(f"run-time error in the rules ({type(exc).__name__}: {exc}); "
                            "a rule used a removed piece, a missing value or a bad index") \
                 from exc
+        except RecursionError:
+            raise GdlError("run-time error in the rules: a fn or def calls itself without "
+                           "end") from None
+        except StopMove:
+            raise GdlError("run-time error in the rules: 'stop' ran outside an 'on enter' "
+                           "trigger of a move") from None
         finally:
             rt.state = previous
 

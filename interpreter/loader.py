@@ -27,9 +27,13 @@ def read_text(path):
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        end = data.find(b"\n", exc.start)
+        shown = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace")
+        shown = "".join(c if c.isprintable() else "?" for c in shown)
         raise GdlSyntaxError(f"this is not a text rule file: byte {data[exc.start]:#04x} "
-                             "is not UTF-8", file=path, line=line, column=column) from None
+                             "is not UTF-8", file=path, line=line,
+                             column=exc.start - start + 1, source_line=shown) from None
 
 
 def load_source(text, path="<string>"):

@@ -48,6 +48,8 @@ def parse_expression(text, file="<string>"):
 
 
 def _parse(text, file, start):
+    if text.startswith("\ufeff"):          # a byte-order mark some editors write
+        text = text[1:]
     lines = tuple(text.split("\n"))
     _reject_binary(text, file, lines)
     try:
@@ -113,6 +115,8 @@ def _syntax_error(exc, text, file, lines):
     char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
     expected = _expected_words(exc.allowed or ())
     message = f"unexpected character {char!r}; expected {expected}"
+    if char == '"':
+        message = "unclosed string: a string must end with '\"' on the same line"
     return GdlSyntaxError(message, file=file, line=line, column=column, source_line=source_line)
 
 
@@ -125,8 +129,12 @@ def _describe(token):
 def _keyword_hint(token, exc):
     """A misspelt keyword at the start of a declaration: say which one was meant."""
     import difflib
-    if token.type != "NAME":
+    history = getattr(exc, "token_history", None) or ()
+    previous = history[-1] if history else None
+    if token.type != "NAME" and not (previous is not None and previous.type == "NAME"):
         return ()
+    if previous is not None and previous.type == "NAME" and token.type in ("NAME", "CELL"):
+        token = previous
     match = difflib.get_close_matches(str(token), _START_WORDS + (
         "action", "where", "move", "place", "remove", "create", "goto", "call", "return",
         "stop", "win", "lose", "draw", "log", "shuffle", "let", "for", "if", "else", "until",
@@ -156,7 +164,7 @@ class _ToAst(Transformer):
 
     # declarations
     def start(self, meta, items):
-        return ast.Program(tuple(items), span=self._span(meta))
+        return ast.Program(tuple(items), span=ast.Span(self.file, 1, 1, 1, 1, self.lines))
 
     def game_decl(self, meta, c):
         return ast.GameDecl(_string(c[0]), span=self._span(meta))

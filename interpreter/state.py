@@ -94,6 +94,7 @@ class State:
     def to_data(self):
         data = {name: getattr(self, name) for name in FIELDS}
         data["pieces"] = [self.pieces[pid] for pid in sorted(self.pieces)]
+        data["stacks"] = [[cell, pids] for cell, pids in sorted(self.at.items()) if len(pids) > 1]
         return json.loads(json.dumps(data))
 
     def to_json(self):
@@ -107,9 +108,13 @@ class State:
             for name in FIELDS:
                 setattr(state, name, data[name])
             state.pieces = {int(p["id"]): p for p in data["pieces"]}
-        except (ValueError, KeyError, TypeError) as exc:
+            state.rebuild_index()
+            for cell, pids in data.get("stacks", []):
+                if sorted(pids) != sorted(state.at.get(cell, [])):
+                    raise ValueError(f"the stack on cell {cell} does not match its pieces")
+                state.at[cell] = list(pids)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise GdlDataError(f"not a saved gdl state: {exc}") from None
-        state.rebuild_index()
         return state
 
     def __eq__(self, other):
