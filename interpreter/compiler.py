@@ -49,6 +49,8 @@ class Compiler:
         self.c = checked
         self.rt = rt
         self.fn_cache = {}
+        self._hoist = None
+        self._impure_fns = None
 
     # ----- program ----------------------------------------------------------------------
     def compile_program(self):
@@ -75,6 +77,7 @@ class Compiler:
     def action(self, index, decl, nparams):
         binder_slots = list(range(1 + nparams, 1 + nparams + len(decl.binders)))
         domains = [self.expr(b.domain) for b in decl.binders]
+        plain_domains = list(domains)      # unfiltered, to explain an illegal action
         arg_types = [_element(self.c.types[id(b.domain)]) for b in decl.binders]
         conjuncts = _conjuncts(decl.where)
         levels = [[] for _ in range(len(decl.binders) + 1)]
@@ -87,22 +90,46 @@ class Compiler:
                        default=0)
         for conj in conjuncts:
             level = level_of(conj)
-            compiled = self.expr(conj)
-            where_parts.append((conj.span.text if conj.span else "?", compiled))
-            if isinstance(conj, ast.In) and level_of(conj.collection) < level \
-                    and not self.constant(conj.collection)[0]:
-                # The collection does not change while the inner binders vary: compute
-                # it once per outer binding into a spare slot, test membership there.
-                spare = slots
-                slots += 1
-                levels[level_of(conj.collection)].append(
-                    _store_set(self.expr(conj.collection), spare))
-                compiled = _member(self.expr(conj.item), spare, conj.negated)
-            levels[level].append(compiled)
+            where_parts.append((conj.span.text if conj.span else "?", self.expr(conj)))
+            # The enumerating copy memoises sub-expressions that depend only on outer
+            # binders: computed once per outer binding, on first use (see `_memo`).
+            self._hoist = hoist = _Hoist(level_of, level, slots)
+            try:
+                if not self._domain_filter(conj, level, binder_slots, domains, hoist):
+                    levels[level].append(self.expr(conj))
+            finally:
+                self._hoist = None
+            slots = hoist.slots
+            for reset_level, reset in hoist.resets:
+                levels[reset_level].insert(0, reset)
         tests = [_all_of(fs) for fs in levels]
         enumerate_fn = _enumerator(index, domains, binder_slots, tests)
-        return CompiledAction(index, decl, arg_types, enumerate_fn, domains, where_parts,
+        return CompiledAction(index, decl, arg_types, enumerate_fn, plain_domains, where_parts,
                               self.block(decl.body), slots)
+
+    def _domain_filter(self, conj, level, binder_slots, domains, hoist):
+        """`x in S` (or `not in`) on the binder bound at this level, with S fixed for the
+        outer binders: filter the binder's domain by S, computed once per outer binding."""
+        if not isinstance(conj, ast.In) or not isinstance(conj.item, ast.Name) or level == 0:
+            return False
+        resolved = self.c.names.get(id(conj.item))
+        if resolved != ("local", binder_slots[level - 1]):
+            return False
+        collection_level = hoist.level_of(conj.collection)
+        if collection_level >= level or not self._pure(conj.collection):
+            return False
+        members = self._memo(conj.collection, collection_level, hoist, convert=_as_set)
+        domain = domains[level - 1]
+        if conj.negated:
+            def filtered(env):
+                excluded = members(env)
+                return [v for v in domain(env) if v not in excluded]
+        else:
+            def filtered(env):
+                allowed = members(env)
+                return [v for v in domain(env) if v in allowed]
+        domains[level - 1] = filtered
+        return True
 
     def _locals(self, expr):
         """Local slots an expression reads (to test a where-part as early as possible)."""
@@ -299,7 +326,35 @@ class Compiler:
         known, value = self.constant(node)
         if known:
             return lambda env: value
+        hoist = self._hoist
+        if hoist is not None and not _cheap(node) and self._pure(node):
+            level = hoist.level_of(node)
+            if level < hoist.level:
+                return self._memo(node, level, hoist)
         return getattr(self, "expr_" + type(node).__name__)(node)
+
+    def _memo(self, node, level, hoist, convert=None):
+        """Compile `node` to be computed at most once per binding of the binders it uses
+        (lazily, so it runs only where the unhoisted code would have run)."""
+        slot = hoist.slots
+        hoist.slots += 1
+        outer, hoist.level = hoist.level, level
+        try:
+            inner = getattr(self, "expr_" + type(node).__name__)(node)
+        finally:
+            hoist.level = outer
+        hoist.resets.append((level, _resetter(slot)))
+        return _memoised(inner, slot, convert)
+
+    def _pure(self, node):
+        """No dice, shuffles or random picks inside (directly or through a fn)."""
+        if self._impure_fns is None:
+            self._impure_fns = _impure_functions(self.c.fns)
+        for child in _walk_expr(node):
+            if isinstance(child, ast.Call) and (child.name in _RANDOM
+                                                or child.name in self._impure_fns):
+                return False
+        return True
 
     def constant(self, node):
         """(True, value) when `node` has the same value in every game (folded once)."""
@@ -480,6 +535,15 @@ class Compiler:
         }[node.op]
 
     def expr_In(self, node):
+        hoist = self._hoist
+        if hoist is not None and not _cheap(node.collection) and self._pure(node.collection) \
+                and hoist.level_of(node.collection) < hoist.level:
+            item = self.expr(node.item)
+            members = self._memo(node.collection, hoist.level_of(node.collection), hoist,
+                                 convert=_as_set)
+            if node.negated:
+                return lambda env: item(env) not in members(env)
+            return lambda env: item(env) in members(env)
         item, collection = self.expr(node.item), self.expr(node.collection)
         known, values = self.constant(node.collection)
         if known and all(isinstance(v, (int, str, bool, type(None))) for v in values):
@@ -611,17 +675,80 @@ def _all_of(fs):
     return lambda env: all(f(env) for f in fs)
 
 
-def _store_set(collection, slot):
-    def store(env):
-        env[slot] = set(collection(env))
+class _Hoist:
+    """Book-keeping while compiling one where-part for enumeration: the level (number of
+    binders bound) it runs at, spare slots for memoised values, and their resets."""
+
+    def __init__(self, level_of, level, slots):
+        self.level_of = level_of
+        self.level = level
+        self.slots = slots
+        self.resets = []
+
+
+_UNSET = object()
+_RANDOM = {"roll", "pick", "shuffled"}
+
+
+def _resetter(slot):
+    def reset(env):
+        env[slot] = _UNSET
         return True
-    return store
+    return reset
 
 
-def _member(item, slot, negated):
-    if negated:
-        return lambda env: item(env) not in env[slot]
-    return lambda env: item(env) in env[slot]
+def _memoised(inner, slot, convert):
+    if convert is None:
+        def memo(env):
+            value = env[slot]
+            if value is _UNSET:
+                value = env[slot] = inner(env)
+            return value
+    else:
+        def memo(env):
+            value = env[slot]
+            if value is _UNSET:
+                value = env[slot] = convert(inner(env))
+            return value
+    return memo
+
+
+def _as_set(values):
+    try:
+        return frozenset(values)
+    except TypeError:
+        return list(values)
+
+
+def _cheap(node):
+    if isinstance(node, (ast.Name, ast.Number, ast.String, ast.Bool, ast.NoneLit,
+                         ast.CellLit)):
+        return True
+    return isinstance(node, ast.Field) and isinstance(node.obj, ast.Name)
+
+
+def _walk_expr(node):
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(_children(current))
+
+
+def _impure_functions(fns):
+    """Names of user fns that roll dice or shuffle, directly or through other fns."""
+    impure = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, decl in fns.items():
+            if name in impure:
+                continue
+            if any(isinstance(n, ast.Call) and (n.name in _RANDOM or n.name in impure)
+                   for n in _walk_expr(decl.expr)):
+                impure.add(name)
+                changed = True
+    return impure
 
 
 def _enumerator(index, domains, slots, tests):
