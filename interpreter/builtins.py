@@ -126,7 +126,7 @@ BUILTINS = {b.name: b for b in [
     Builtin("shuffled", (1,), _same_list,
             lambda ctx, xs: ctx.shuffled(xs), "a shuffled copy of a list"),
     Builtin("pick", (1,), _pick,
-            lambda ctx, xs: xs[ctx.below(len(xs))] if xs else None, "one element at random"),
+            lambda ctx, xs: ctx.pick(xs), "one element at random (none from [])"),
     Builtin("len", (1,), _len, lambda ctx, xs: len(xs), "length of a list or text"),
     Builtin("abs", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "absolute value"),
     Builtin("min", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: min(a, b), "smaller"),

@@ -525,6 +525,12 @@ class Compiler:
 
     def expr_Compare(self, node):
         a, b = self.expr(node.left), self.expr(node.right)
+        if isinstance(self.c.types[id(node.left)], tuple) or \
+                isinstance(self.c.types[id(node.right)], tuple):
+            same = lambda env: list(a(env)) == list(b(env))     # tuples and lists alike
+            if node.op == "==":
+                return same
+            return lambda env: not same(env)
         return {
             "==": lambda env: a(env) == b(env),
             "!=": lambda env: a(env) != b(env),

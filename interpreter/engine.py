@@ -54,6 +54,13 @@ class Runtime:
         state.events.append(["roll", sides, value])
         return value
 
+    def pick(self, items):
+        if not items:
+            return None
+        index = self.below(len(items))
+        self.state.events.append(["pick", len(items), index + 1])
+        return items[index]
+
     def shuffled(self, items):
         items = list(items)
         for i in range(len(items) - 1, 0, -1):
@@ -260,14 +267,16 @@ class Game:
         if not state.frames and state.result is None:
             raise GdlError("setup did not enter any phase: end it with 'goto PHASE for SEAT'")
 
-    def _run(self, state, fn, *args):
-        """Run engine work on `state` with the run-time bound, then check the end rules."""
+    def _run(self, state, fn, *args, check_end=True):
+        """Run engine work on `state` with the run-time bound, then check the end rules.
+        Python errors raised by a rule become GdlError."""
         rt = self.rt
         previous, rt.state = rt.state, state
         try:
-            fn(state, *args)
-            if state.result is None and (state.turn > 0 or not self.has_turns):
+            result = fn(state, *args)
+            if check_end and state.result is None and (state.turn > 0 or not self.has_turns):
                 self._check_end(state)
+            return result
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
             raise GdlError(f"run-time error in the rules ({type(exc).__name__}: {exc}); "
                            "a rule used a removed piece, a missing value or a bad index") \
@@ -291,8 +300,11 @@ class Game:
                 if cond([0, None] + pad):
                     rt.declare_winners([])
                 continue
-            holding = [s for s in rt.live_seats() if cond([s, s] + pad)]
+            live = rt.live_seats()
+            holding = [s for s in live if cond([s, s] + pad)]
             if kind == "lose":
+                if holding and holding == live:
+                    rt.declare_winners([])      # everyone still playing loses at once
                 for seat in holding:
                     rt.eliminate(seat)
             elif holding:
@@ -331,14 +343,12 @@ class Game:
         if seat == TERMINAL:
             return []
         phase = self.phase_of(state)
-        rt = self.rt
-        previous, rt.state = rt.state, state
         out = []
-        try:
+
+        def enumerate_all(state):
             for action in phase.actions:
                 action.enumerate(self._env(state, phase, seat, action.slots), out)
-        finally:
-            rt.state = previous
+        self._run(state, enumerate_all, check_end=False)
         return out
 
     def action_text(self, state, action):
@@ -382,7 +392,8 @@ class Game:
         args = self._parse_args(state, compiled, words[1:])
         if isinstance(args, str):
             return args
-        return self._failed_condition(state, compiled, args)
+        return self._run(state, lambda st: self._failed_condition(st, compiled, args),
+                         check_end=False)
 
     def _parse_args(self, state, compiled, words):
         values = []
@@ -410,6 +421,9 @@ class Game:
                 return int(word)
             except ValueError:
                 return _NOTHING
+        for name in list(self.symbols) + list(self.kinds):
+            if name.lower() == word:
+                return name
         return word
 
     def _failed_condition(self, state, compiled, args):

@@ -13,7 +13,7 @@ import os
 from . import ast
 from .checker import check_program
 from .engine import Game
-from .errors import GdlError, GdlSyntaxError
+from .errors import GdlError, GdlRuleError, GdlSyntaxError
 from .parser import parse_program
 
 
@@ -105,9 +105,23 @@ def merge(base, variant):
     return ast.Program(tuple(items), span=variant.span)
 
 
+def _base_rows(items):
+    return {row.name for item in items if isinstance(item, ast.KindsDecl) for row in item.rows}
+
+
 def _merge_kinds(items, table):
     """A variant's kinds table replaces base rows of the same kind, column by column."""
     rows = {row.name: row for row in table.rows}
+    base_columns = {c for item in items if isinstance(item, ast.KindsDecl) for c in item.columns}
+    for column in table.columns:
+        if base_columns and column not in base_columns and any(r in _base_rows(items)
+                                                                for r in rows):
+            import difflib
+            close = difflib.get_close_matches(column, sorted(base_columns), n=1)
+            raise GdlRuleError(f"the base table has no column '{column}'", file=table.span.file,
+                               line=table.span.line, column=table.span.column,
+                               source_line=table.span.source_line,
+                               hints=[f"did you mean '{close[0]}'?"] if close else [])
     out = []
     for item in items:
         if isinstance(item, ast.KindsDecl):

@@ -72,6 +72,8 @@ def event_text(game, event):
         return f"roll d{event[1]} = {event[2]}{fixed}"
     if event[0] == "shuffle":
         return f"shuffle {event[1]} items"
+    if event[0] == "pick":
+        return f"pick {event[2]} of {event[1]}"
     if event[0] == "out":
         return f"out: {game.seats[event[1]]}"
     return f"log: {event[1]}"
