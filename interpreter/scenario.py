@@ -8,17 +8,17 @@ what must then hold. One instruction per line; `#` starts a comment.
     play side south                        play a legal action by its text
     roll 6 4                               the next d6 rolled shows 4 ("roll any 4": any die)
     clear                                  remove every piece (numbering restarts)
-    piece Fighter blue d4 damage=1         create a piece, optionally setting variables
+    piece Pawn blue d4 damage=1            create a piece, optionally setting variables
     set blue.moved = 1                     set a variable (global, SEAT.var or LABEL.var)
     phase play for blue                    make PHASE the current phase of SEAT (entering it)
     concede red                            a seat gives up
-    expect Fighter#1 at d8                 a piece is on a cell
-    expect Fighter#1 removed               a piece is gone
-    expect legal move Fighter#1 d8         an action is legal now
+    expect Pawn#1 at d8                    a piece is on a cell
+    expect Pawn#1 removed                  a piece is gone
+    expect legal move Pawn#1 d8            an action is legal now
     expect illegal end because "moved > 0" an action is illegal (reason contains the text)
     expect winner red | expect draw | expect playing
-    expect phase warp for blue             the current phase (and who decides)
-    expect Fighter#2.damage == 1           any gdl condition; pieces by label
+    expect phase pick for blue             the current phase (and who decides)
+    expect Pawn#2.damage == 1              any gdl condition; pieces by label
 
 `run_scenario(path)` returns the failed expectations as `FILE:LINE: expected ..., got ...`.
 A malformed line raises GdlDataError naming its file and line.
@@ -84,7 +84,7 @@ class ScenarioRun:
         return cell
 
     def expression(self, text, want=None):
-        """Compile a gdl expression where labels like Fighter#2 stand for pieces."""
+        """Compile a gdl expression where labels like Pawn#2 stand for pieces."""
         state = self.need_state()
         values = {}
 
@@ -336,7 +336,7 @@ def _split_compare(text, op):
 
 
 def _strip_comment(line):
-    """Drop a # comment, keeping # inside piece labels (Fighter#2) and quoted text."""
+    """Drop a # comment, keeping # inside piece labels (Pawn#2) and quoted text."""
     out, quoted = [], False
     for i, char in enumerate(line):
         if char == '"':
