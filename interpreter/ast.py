@@ -97,7 +97,7 @@ class Call:
 @node
 class Quant:
     """`op(name in domain where cond : value)` with op in count, sum, exists, all, min_of,
-    max_of, first."""
+    max_of, first, sorted (the elements ordered by value, stably)."""
     op: str
     name: str
     domain: object
@@ -335,6 +335,7 @@ class PhaseDecl:
     on_enter: tuple
     on_reveal: tuple
     actions: tuple
+    on_resume: tuple = ()
 
 @node
 class TriggerDecl:
@@ -363,6 +364,14 @@ class ShowDecl:
     what: str
     param: str
     expr: object
+
+@node
+class HideDecl:
+    """`hide piece(p) when cond`: a piece the viewer may not identify (`viewer` bound)."""
+    what: str
+    param: str
+    expr: object
+
 
 @node
 class Program:

@@ -43,6 +43,7 @@ class Checked:
         self.setup = ()
         self.setup_node = None
         self.shows = {}
+        self.hides = {}
         self.types = {}             # id(expr node) -> type
         self.names = {}             # id(Name / Field / Call / target node) -> resolution
         self.slots = {}             # id(unit node) -> number of local slots
@@ -129,8 +130,12 @@ class _Checker:
         self.out.triggers = by_type.get(ast.TriggerDecl, [])
         for decl in by_type.get(ast.EndDecl, []):
             self.out.end_rules.extend(decl.rules)
+        for decl in by_type.get(ast.HideDecl, []):
+            if decl.what != "piece" or decl.what in self.out.hides:
+                raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'", decl.span)
+            self.out.hides[decl.what] = decl
         for decl in by_type.get(ast.ShowDecl, []):
-            if decl.what not in ("piece",):
+            if decl.what != "piece":
                 raise error_at(GdlRuleError, f"'show {decl.what}' is unknown; expected "
                                "'show piece(p) = ...'", decl.span)
             self.out.shows[decl.what] = decl
@@ -149,6 +154,9 @@ class _Checker:
         for decl in self.out.shows.values():
             self._unit(decl, [(decl.param, PIECE)],
                        lambda scope, d=decl: self._expect(d.expr, STR, scope, "'show'"))
+        for decl in self.out.hides.values():
+            self._unit(decl, [(decl.param, PIECE), ("viewer", SEAT)],
+                       lambda scope, d=decl: self._expect(d.expr, BOOL, scope, "'hide'"))
         for decl in list(self.out.fns.values()) + list(self.out.defs.values()):
             if decl.name not in self.out.fn_params:
                 self._check_callable(decl, (ANY,) * len(decl.params))
@@ -389,6 +397,7 @@ class _Checker:
         def body(scope):
             self._block(phase.on_enter, scope.child())
             self._block(phase.on_reveal, scope.child())
+            self._block(phase.on_resume, scope.child())
         self._unit(phase, params, body)
         names = set()
         for action in phase.actions:
@@ -699,6 +708,11 @@ class _Checker:
             if e.value is not None:
                 return self._expr(e.value, inner)
             return element(t)
+        if e.op == "sorted":
+            if e.value is None:
+                raise error_at(GdlRuleError, "sorted(x in xs: key) needs ': key'", e.span)
+            self._expect(e.value, INT, inner, "sorted(...: key)")
+            return t
         if e.value is None:
             raise error_at(GdlRuleError, f"{e.op}(x in xs: value) needs ': value'", e.span)
         self._expect(e.value, INT, inner, f"{e.op}(...: value)")
@@ -840,7 +854,7 @@ class _Checker:
         for name, decl in self.out.defs.items():
             units["def " + name] = decl.body
         for name, phase in self.out.phases.items():
-            units["phase " + name] = phase.on_enter + phase.on_reveal + tuple(
+            units["phase " + name] = phase.on_enter + phase.on_reveal + phase.on_resume + tuple(
                 s for a in phase.actions for s in a.body)
         for i, trigger in enumerate(self.out.triggers):
             units[f"trigger {i}"] = trigger.body

@@ -34,7 +34,8 @@ class CompiledAction:
 
 
 class CompiledPhase:
-    def __init__(self, name, mode, nparams, enter, reveal, actions, slots):
+    def __init__(self, name, mode, nparams, enter, reveal, actions, slots, resume):
+        self.resume = resume
         self.name = name
         self.mode = mode
         self.nparams = nparams
@@ -66,13 +67,16 @@ class Compiler:
                 if decl.visible is not None:
                     visibility[(scope, name)] = (self.expr(decl.visible), c.slots[id(decl)])
         shows = {what: (self.expr(d.expr), c.slots[id(d)]) for what, d in c.shows.items()}
+        shows.update({"hide " + what: (self.expr(d.expr), c.slots[id(d)])
+                      for what, d in c.hides.items()})
         return phases, setup, triggers, end_rules, visibility, shows
 
     def phase(self, decl):
         slots = self.c.slots[id(decl)]
         actions = [self.action(i, a, len(decl.params)) for i, a in enumerate(decl.actions)]
         return CompiledPhase(decl.name, decl.mode, len(decl.params), self.block(decl.on_enter),
-                             self.block(decl.on_reveal), actions, slots)
+                             self.block(decl.on_reveal), actions, slots,
+                             self.block(decl.on_resume))
 
     def action(self, index, decl, nparams):
         binder_slots = list(range(1 + nparams, 1 + nparams + len(decl.binders)))
@@ -646,6 +650,18 @@ def _max_of(domain, where, value, slot):
     return lambda env: max(values(env), default=0)
 
 
+def _sorted(domain, where, value, slot):
+    def ordered(env):
+        keyed = []
+        for item in domain(env):
+            env[slot] = item
+            if where(env):
+                keyed.append((value(env), len(keyed), item))
+        keyed.sort(key=lambda entry: entry[:2])
+        return [item for _, _, item in keyed]
+    return ordered
+
+
 def _first(domain, where, value, slot):
     def first(env):
         for item in domain(env):
@@ -657,7 +673,7 @@ def _first(domain, where, value, slot):
 
 
 _QUANTS = {"count": _count, "exists": _exists, "all": _all, "sum": _sum, "min_of": _min_of,
-           "max_of": _max_of, "first": _first}
+           "max_of": _max_of, "first": _first, "sorted": _sorted}
 
 
 def _element(t):

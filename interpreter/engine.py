@@ -153,10 +153,14 @@ class Runtime:
         phase.enter(env)
 
     def pop_phase(self):
-        if len(self.state.frames) <= 1:
+        state = self.state
+        if len(state.frames) <= 1:
             raise GdlError("'return' from the only phase left: 'return' ends a phase entered "
                            "with 'call'; use 'goto' to move on")
-        self.state.frames.pop()
+        state.frames.pop()
+        frame = state.frames[-1]
+        phase = self.game.phases[frame[0]]
+        phase.resume([frame[1]] + frame[2] + [None] * (phase.slots - 1 - len(frame[2])))
 
     def start_turn(self, seat):
         state = self.state

@@ -27,7 +27,7 @@ _TERMINAL_WORDS = {
 }
 
 _START_WORDS = ("game", "extends", "seats", "param", "board", "terrain", "symbols", "kinds",
-                "var", "def", "fn", "phase", "on", "end", "setup", "show")
+                "var", "def", "fn", "phase", "on", "end", "setup", "show", "hide")
 
 
 @functools.lru_cache(maxsize=None)
@@ -221,22 +221,25 @@ class _ToAst(Transformer):
 
     def phase_decl(self, meta, c):
         name, params, mode, *items = c
-        enter, reveal, actions = [], [], []
+        hooks = {"enter": [], "reveal": [], "resume": []}
+        actions = []
         for item in items:
             if isinstance(item, ast.ActionDecl):
                 actions.append(item)
-            elif item[0] == "enter":
-                enter.extend(item[1])
             else:
-                reveal.extend(item[1])
+                hooks[item[0]].extend(item[1])
         return ast.PhaseDecl(str(name), params or (), str(mode) if mode else None,
-                             tuple(enter), tuple(reveal), tuple(actions), span=self._span(meta))
+                             tuple(hooks["enter"]), tuple(hooks["reveal"]), tuple(actions),
+                             tuple(hooks["resume"]), span=self._span(meta))
 
     def on_enter(self, meta, c):
         return ("enter", c[0])
 
     def on_reveal(self, meta, c):
         return ("reveal", c[0])
+
+    def on_resume(self, meta, c):
+        return ("resume", c[0])
 
     def action_decl(self, meta, c):
         name, *rest = c
@@ -262,6 +265,9 @@ class _ToAst(Transformer):
 
     def show_decl(self, meta, c):
         return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta))
+
+    def hide_decl(self, meta, c):
+        return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta))
 
     def _operator(self, meta, c):
         return str(c[0])

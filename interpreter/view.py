@@ -54,9 +54,17 @@ def make_view(game, state, seat):
             _choice_text(game, state, choice) if choice is not None else "no")
             for s, choice in enumerate(pending) if not state.out[s]}
     show = game.shows.get("piece")
+    hide = None if everyone else game.shows.get("hide piece")
+    hidden = []
     for pid in sorted(state.pieces):
         piece = state.pieces[pid]
         if not piece["alive"]:
+            continue
+        owner = game.seats[piece["owner"]] if piece["owner"] is not None else None
+        cell_name = None if piece["cell"] is None else game.board.names[piece["cell"]]
+        if hide is not None and hide[0]([seat, pid, seat] + [None] * (hide[1] - 3)):
+            hidden.append({"label": HIDDEN, "kind": HIDDEN, "owner": owner, "cell": cell_name,
+                           "vars": {}, "mark": HIDDEN})
             continue
         entry = {"label": piece["label"], "kind": piece["kind"],
                  "owner": game.seats[piece["owner"]] if piece["owner"] is not None else None,
@@ -67,6 +75,8 @@ def make_view(game, state, seat):
             expr, slots = show
             entry["mark"] = expr([seat if seat is not None else 0, pid] + [None] * (slots - 2))
         view["pieces"].append(entry)
+    # Hidden pieces come last, in an order that says nothing about which they are.
+    view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]))))
     return view
 
 

@@ -1,0 +1,61 @@
+"""`on resume`, `hide piece(p) when`, the `sorted` quantifier, `reversed` and `last`."""
+
+import json
+
+from gdl.interpreter import load_source
+
+GAME = """
+game "additions"
+seats a, b
+board square(4, 1)
+kinds (power) { Coin = 1 }
+var resumed = 0
+var order = [a]
+var piece.secret = 7
+hide piece(p) when p.owner != viewer and p != last(pieces_at(p.cell))
+setup {
+  create Coin for a at @a1
+  create Coin for a at @a1
+  create Coin for b at @d1
+  order = sorted(s in seats: 0 - len(pieces(s)) * 0 + (if s == a then 2 else 1))
+  goto main for a
+}
+phase main turn {
+  on resume { resumed += 1 }
+  action ask() { call reply for next(me) }
+  action pass() { goto main for next(me) }
+}
+phase reply {
+  action ok() { return }
+}
+"""
+
+
+def test_on_resume_runs_when_a_called_phase_returns():
+    game = load_source(GAME, "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.parse_action(state, "ask"))
+    assert game.current_player(state) == 1
+    game.apply(state, game.parse_action(state, "ok"))
+    assert state.globals["resumed"] == 1
+    assert game.current_player(state) == 0
+
+
+def test_sorted_orders_by_key_stably():
+    game = load_source(GAME, "t.gdl")
+    state = game.new_state(0)
+    assert state.globals["order"] == [1, 0]       # b (key 1) before a (key 2)
+
+
+def test_hidden_pieces_show_no_label_and_no_variables():
+    game = load_source(GAME, "t.gdl")
+    state = game.new_state(0)
+    view = game.view(state, 1)                    # b looks at a's stack of two coins
+    labels = [p["label"] for p in view["pieces"]]
+    assert labels == ["Coin#2", "Coin#3", "?"]    # only the top coin of a's stack is known
+    hidden = view["pieces"][-1]
+    assert hidden == {"label": "?", "kind": "?", "owner": "a", "cell": "a1", "vars": {},
+                      "mark": "?"}
+    own = game.view(state, 0)
+    assert [p["label"] for p in own["pieces"]] == ["Coin#1", "Coin#2", "Coin#3"]
+    assert "Coin#1" not in json.dumps(view)
