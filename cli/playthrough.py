@@ -40,6 +40,7 @@ def run_play(file, seed, players, moves, max_turns):
             shown_turn = state.turn
             click.echo(render(game, game.view(state, seat)))
         legal = game.legal_actions(state)
+        private = game.is_private(state) and "human" in agents
         if script and not script.exhausted:
             action, how = script.choose(game, state, legal), " (scripted)"
         elif human:
@@ -54,6 +55,8 @@ def run_play(file, seed, players, moves, max_turns):
             action, how = agent.choose(game, state, legal), ""
         text = game.action_text(state, action)
         events = game.apply(state, action)
+        if private and not human:
+            text = "(a secret choice)"
         click.echo(f"{game.seats[seat]}: {text}{how}")
         for event in events:
             click.echo("  " + event_text(game, event))

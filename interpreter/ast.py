@@ -327,8 +327,9 @@ class ActionDecl:
 
 @node
 class PhaseDecl:
-    """A phase: mode is None, 'turn' (entering it starts its seat's turn) or
-    'simultaneous' (every seat chooses in secret, then all are revealed)."""
+    """A phase: mode is None, 'turn' (entering it starts its seat's turn),
+    'simultaneous' (every seat chooses in secret, then all are revealed) or 'secret' (the
+    deciding seat's actions are not shown to the other seats)."""
     name: str
     params: tuple
     mode: object

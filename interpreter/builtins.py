@@ -61,6 +61,14 @@ def _pick(args):
     return element(args[0])
 
 
+def _take(args):
+    if not is_list(args[0]) and args[0] != ANY:
+        return f"argument 1 must be a list, not {_word(args[0])}"
+    if not compatible(INT, args[1]):
+        return f"argument 2 must be a number, not {_word(args[1])}"
+    return args[0]
+
+
 class Builtin:
     __slots__ = ("name", "arities", "typer", "impl", "doc")
 
@@ -131,6 +139,10 @@ BUILTINS = {b.name: b for b in [
             lambda ctx, xs: list(xs)[::-1], "the list in reverse order"),
     Builtin("last", (1,), _pick,
             lambda ctx, xs: xs[-1] if xs else None, "the last element (none from [])"),
+    Builtin("take", (2,), _take, lambda ctx, xs, n: list(xs)[:max(n, 0)],
+            "the first n elements"),
+    Builtin("unique", (1,), _same_list, lambda ctx, xs: list(dict.fromkeys(xs)),
+            "the list without repeats, first occurrences kept"),
     Builtin("len", (1,), _len, lambda ctx, xs: len(xs), "length of a list or text"),
     Builtin("abs", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "absolute value"),
     Builtin("min", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: min(a, b), "smaller"),

@@ -338,6 +338,15 @@ class Game:
     def phase_of(self, state):
         return self.phases[state.frames[-1][0]]
 
+    def is_private(self, state):
+        """Is the next decision one the other seats may not see (a simultaneous or a
+        secret phase)?"""
+        return bool(state.frames) and self.phase_of(state).mode in ("simultaneous", "secret")
+
+    def has_hidden_information(self):
+        return bool(self.visibility) or "hide piece" in self.shows or any(
+            p.mode in ("simultaneous", "secret") for p in self.phases.values())
+
     def _env(self, state, phase, seat, slots):
         frame = state.frames[-1]
         return [seat] + frame[2] + [None] * (slots - 1 - len(frame[2]))

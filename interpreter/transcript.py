@@ -47,6 +47,9 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
                 return lines, "capped"
             if state.turn > 0:
                 emit(compact_state(game, state))
+                if game.has_hidden_information():
+                    for seat in range(len(game.seats)):
+                        emit(compact_state(game, state, seat))
         if max_decisions is not None and state.decisions >= max_decisions:
             emit(f"capped: {state.decisions} decisions")
             return lines, "capped"
@@ -87,10 +90,14 @@ def result_text(game, state):
     return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
 
 
-def compact_state(game, state):
-    """One line: turn, seat variables, then every piece with its non-default variables."""
-    view = game.view(state, None)
-    parts = [f"@ turn {view['turn']} {view['current']}"]
+def compact_state(game, state, seat=None):
+    """One line: turn, seat variables, then every piece with its non-default variables;
+    all of it (seat None), or only what `seat` may see."""
+    view = game.view(state, seat)
+    if seat is None:
+        parts = [f"@ turn {view['turn']} {view['current']}"]
+    else:
+        parts = [f"  view of {view['seat']}"]
     for seat in view["seats"]:
         values = " ".join(f"{k}={v}" for k, v in seat["vars"].items())
         parts.append(f"{seat['name']}{' (out)' if seat['out'] else ''}: {values}".strip())
@@ -101,6 +108,9 @@ def compact_state(game, state):
     pieces = []
     for piece in view["pieces"]:
         extra = "".join(f" {k}={v}" for k, v in piece["vars"].items() if v != defaults[k])
+        if piece["label"] == "?":
+            pieces.append(f"? {piece['owner']} {piece['cell']}")
+            continue
         pieces.append(f"{piece['label']} {piece['owner']} {piece['cell']}{extra}")
     parts.append(", ".join(pieces))
     return " | ".join(parts)

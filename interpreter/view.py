@@ -8,6 +8,7 @@ draws a view as text; it reads nothing but the view, so it cannot leak.
 
 from __future__ import annotations
 
+from .boards import column_name
 from .types import format_value
 
 HIDDEN = "?"
@@ -119,42 +120,47 @@ def render(game, view):
     return "\n".join(lines)
 
 
-def _token(game, piece):
+def _token(piece):
     owner = piece["owner"][0] if piece["owner"] else "-"
     mark = piece.get("mark") or piece["kind"][0]
     return f"{owner}{mark}"
 
 
 def render_board(game, view):
+    """The board as text. A cell shows its top piece (the last to arrive), followed by
+    "+N" when N more pieces share it; a legend lists every such crowded cell."""
     board = game.board
     cells = {}
-    for name, (terrain_cells, symbol) in game.terrain.items():
+    for terrain_cells, symbol in game.terrain.values():
         for cell in terrain_cells:
             cells[cell] = symbol
+    stacks = {}
     for piece in view["pieces"]:
-        if piece["cell"] is None:
-            continue
-        cell = board.parse(piece["cell"])
-        token = _token(game, piece)
-        cells[cell] = token if cell not in cells or cells[cell] in _terrain_symbols(game) \
-            else cells[cell] + "+"
+        if piece["cell"] is not None:
+            stacks.setdefault(board.parse(piece["cell"]), []).append(_token(piece))
+    for cell, tokens in stacks.items():
+        cells[cell] = tokens[-1] + (f"+{len(tokens) - 1}" if len(tokens) > 1 else "")
     width = max([3] + [len(v) + 1 for v in cells.values()])
-    header = "    " + "".join(_col(board, c).center(width) for c in range(board.width))
+    header = "    " + "".join(column_name(c).center(width) for c in range(board.width))
     out = [header]
-    for row in range(board.height - 1, -1, -1):
-        if board.kind == "hex":
+    if board.kind == "hex":
+        for row in range(board.height):
             out.extend(_hex_rows(board, row, cells, width))
-            continue
-        line = f"{row + 1:>3} " + "".join(
-            cells.get(row * board.width + c, ".").center(width) for c in range(board.width))
-        out.append(line.rstrip())
+    else:
+        for row in range(board.height - 1, -1, -1):
+            line = f"{row + 1:>3} " + "".join(
+                cells.get(row * board.width + c, ".").center(width) for c in range(board.width))
+            out.append(line.rstrip())
     out.append(header)
+    for cell in sorted(stacks, key=lambda c: board.names[c]):
+        if len(stacks[cell]) > 1:
+            out.append(f"  {board.names[cell]}: {' '.join(stacks[cell])}")
     return out
 
 
 def _hex_rows(board, row, cells, width):
-    """A hex row drawn as two text lines: even columns on the first, odd on the second
-    (odd columns sit half a hex lower)."""
+    """A hex row as two text lines, rows going down the screen: even columns on the
+    first line, odd columns (which sit half a hex lower) on the second."""
     top = f"{row + 1:>3} " + "".join(
         (cells.get(row * board.width + c, ".") if c % 2 == 0 else "").center(width)
         for c in range(board.width))
@@ -162,12 +168,3 @@ def _hex_rows(board, row, cells, width):
         (cells.get(row * board.width + c, ".") if c % 2 == 1 else "").center(width)
         for c in range(board.width))
     return [top.rstrip(), bottom.rstrip()]
-
-
-def _terrain_symbols(game):
-    return {symbol for _, symbol in game.terrain.values()}
-
-
-def _col(board, c):
-    from .boards import column_name
-    return column_name(c)
