@@ -206,7 +206,8 @@ class Remove:
 
 @node
 class Create:
-    kind: str
+    """`create KIND for SEAT at CELL`; KIND is any expression of type kind."""
+    kind: object
     owner: object
     cell: object
 

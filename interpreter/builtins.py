@@ -69,6 +69,12 @@ def _take(args):
     return args[0]
 
 
+def _nth(args):
+    if not compatible(INT, args[1]):
+        return f"argument 2 must be a number, not {_word(args[1])}"
+    return _pick(args[:1])
+
+
 class Builtin:
     __slots__ = ("name", "arities", "typer", "impl", "doc")
 
@@ -139,6 +145,8 @@ BUILTINS = {b.name: b for b in [
             lambda ctx, xs: list(xs)[::-1], "the list in reverse order"),
     Builtin("last", (1,), _pick,
             lambda ctx, xs: xs[-1] if xs else None, "the last element (none from [])"),
+    Builtin("nth", (2,), _nth, lambda ctx, xs, n: xs[n - 1] if 1 <= n <= len(xs) else None,
+            "the n-th element, counting from 1 (none when there is no such element)"),
     Builtin("take", (2,), _take, lambda ctx, xs, n: list(xs)[:max(n, 0)],
             "the first n elements"),
     Builtin("unique", (1,), _same_list, lambda ctx, xs: list(dict.fromkeys(xs)),

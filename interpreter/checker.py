@@ -554,9 +554,11 @@ class _Checker:
         self._expect(stmt.piece, PIECE, scope, "'remove'")
 
     def _stmt_Create(self, stmt, scope):
-        if stmt.kind not in self.out.kinds:
-            raise error_at(GdlRuleError, f"unknown piece kind '{stmt.kind}'", stmt.span,
-                           self._suggest(stmt.kind, self.out.kinds))
+        if isinstance(stmt.kind, ast.Name) and stmt.kind.name not in self.out.kinds \
+                and stmt.kind.name not in scope.names:
+            raise error_at(GdlRuleError, f"unknown piece kind '{stmt.kind.name}'", stmt.span,
+                           self._suggest(stmt.kind.name, self.out.kinds))
+        self._expect(stmt.kind, KIND, scope, "'create'")
         self._expect(stmt.owner, SEAT, scope, "'create ... for'")
         self._expect(stmt.cell, CELL, scope, "'create ... at'")
 

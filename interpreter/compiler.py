@@ -283,8 +283,9 @@ class Compiler:
         return lambda env: rt.remove(piece(env))
 
     def stmt_Create(self, node):
-        owner, cell, rt, kind = self.expr(node.owner), self.expr(node.cell), self.rt, node.kind
-        return lambda env: rt.create(kind, owner(env), cell(env))
+        owner, cell, rt, kind = self.expr(node.owner), self.expr(node.cell), self.rt, \
+            self.expr(node.kind)
+        return lambda env: rt.create(kind(env), owner(env), cell(env))
 
     def stmt_Goto(self, node):
         args = [self.expr(a) for a in node.args]

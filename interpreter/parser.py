@@ -312,7 +312,7 @@ class _ToAst(Transformer):
         return ast.Remove(c[0], span=self._span(meta))
 
     def create_stmt(self, meta, c):
-        return ast.Create(str(c[0]), c[1], c[2], span=self._span(meta))
+        return ast.Create(c[0], c[1], c[2], span=self._span(meta))
 
     def goto_stmt(self, meta, c):
         return ast.Goto(str(c[0]), c[1] or (), c[2], False, span=self._span(meta))

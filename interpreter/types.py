@@ -44,9 +44,12 @@ def compatible(expected, actual):
 
 def join(a, b):
     """The type of a value that may be of type `a` or `b` (None when they cannot mix)."""
-    if a == ANY or b == NONE:
-        return a if a != ANY else b
-    if b == ANY or a == NONE:
+    if a == ANY or b == ANY:
+        other = b if a == ANY else a
+        return ANY if other == NONE else other
+    if b == NONE:
+        return a
+    if a == NONE:
         return b
     if is_list(a) and is_list(b):
         inner = join(a[1], b[1])

@@ -1,0 +1,31 @@
+"""Space War invariants under random legal play: no two pieces on a square after any
+decision, and piece counts never grow once play has started."""
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gdl.interpreter import load_game
+from test_properties import CHOICES, SEEDS, play
+
+GAME = load_game(os.path.join(os.path.dirname(__file__), "..", "games", "space_war.gdl"))
+
+
+def alive_counts(state):
+    counts = [0, 0]
+    for piece in state.pieces.values():
+        if piece["alive"]:
+            counts[piece["owner"]] += 1
+    return counts
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, choices=CHOICES)
+def test_no_two_pieces_on_a_square_and_counts_never_grow(seed, choices):
+    def check(before, after):
+        cells = [p["cell"] for p in after.pieces.values() if p["alive"]]
+        assert len(cells) == len(set(cells)), "no two pieces on one square"
+        if before.turn > 0:
+            assert all(b >= a for b, a in zip(alive_counts(before), alive_counts(after)))
+    play(GAME, seed, choices, check)
