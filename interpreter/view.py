@@ -139,7 +139,9 @@ def render_board(game, view):
         if piece["cell"] is not None:
             stacks.setdefault(board.parse(piece["cell"]), []).append(_token(piece))
     for cell, tokens in stacks.items():
-        cells[cell] = tokens[-1] + (f"+{len(tokens) - 1}" if len(tokens) > 1 else "")
+        known = [t for t in tokens if not t.endswith(HIDDEN)]
+        top = known[-1] if known else tokens[-1]
+        cells[cell] = top + (f"+{len(tokens) - 1}" if len(tokens) > 1 else "")
     width = max([3] + [len(v) + 1 for v in cells.values()])
     header = "    " + "".join(column_name(c).center(width) for c in range(board.width))
     out = [header]
