@@ -9,6 +9,7 @@ what must then hold. One instruction per line; `#` starts a comment.
     roll 6 4                               the next d6 rolled shows 4 ("roll any 4": any die)
     clear                                  remove every piece (numbering restarts)
     piece Pawn blue d4 damage=1            create a piece, optionally setting variables
+    piece Rock none c3                     a piece that belongs to no seat
     set blue.moved = 1                     set a variable (global, SEAT.var or LABEL.var)
     phase play for blue                    make PHASE the current phase of SEAT (entering it)
     concede red                            a seat gives up
@@ -168,7 +169,8 @@ class ScenarioRun:
         parts = rest.split()
         if len(parts) < 3:
             raise self.error("expected 'piece KIND SEAT CELL [var=value ...]'")
-        kind, seat, cell = parts[0], self.seat(parts[1]), self.cell(parts[2])
+        kind, cell = parts[0], self.cell(parts[2])
+        seat = None if parts[1] == "none" else self.seat(parts[1])
         if kind not in self.game.kinds:
             raise self.error(f"unknown piece kind '{kind}'")
         rt = self.game.rt
