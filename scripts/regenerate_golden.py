@@ -16,6 +16,8 @@ CASES = [
     ("games/space_war.gdl", 1, "random"),
     ("games/space_war.gdl", 2, "random"),
     ("games/space_war.gdl", 3, "random"),
+    ("games/galaxy_of_d.gdl", 1, "random"),
+    ("games/galaxy_of_d_quick.gdl", 1, "random"),
 ]
 
 

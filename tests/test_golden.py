@@ -10,6 +10,7 @@ import pytest
 from gdl.interpreter.transcript import Divergence, replay
 
 GOLDEN = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "golden", "*.txt")))
+SPACE_WAR_1 = os.path.join(os.path.dirname(__file__), "golden", "space_war_seed1.txt")
 
 
 def test_there_are_golden_transcripts():
@@ -31,7 +32,7 @@ def _copy_with_rules(tmp_path, golden):
 
 
 def test_an_edited_decision_is_named(tmp_path):
-    transcript, _ = _copy_with_rules(tmp_path, GOLDEN[0])
+    transcript, _ = _copy_with_rules(tmp_path, SPACE_WAR_1)
     lines = transcript.read_text().split("\n")
     index = next(i for i, line in enumerate(lines) if line.startswith("5 "))
     step, seat, count, _ = lines[index].split(" ", 3)
@@ -45,7 +46,7 @@ def test_an_edited_decision_is_named(tmp_path):
 
 
 def test_an_edited_rule_file_is_named(tmp_path):
-    transcript, rules = _copy_with_rules(tmp_path, GOLDEN[0])
+    transcript, rules = _copy_with_rules(tmp_path, SPACE_WAR_1)
     rules.write_text(rules.read_text().replace("param laser_range = 4", "param laser_range = 2"))
     with pytest.raises(Divergence) as info:
         replay(str(transcript))
@@ -53,7 +54,7 @@ def test_an_edited_rule_file_is_named(tmp_path):
 
 
 def test_a_comment_edit_still_fails_on_the_hash(tmp_path):
-    transcript, rules = _copy_with_rules(tmp_path, GOLDEN[0])
+    transcript, rules = _copy_with_rules(tmp_path, SPACE_WAR_1)
     rules.write_text(rules.read_text() + "\n# a harmless comment\n")
     with pytest.raises(Divergence) as info:
         replay(str(transcript))
