@@ -348,6 +348,14 @@ class TriggerDecl:
     body: tuple
 
 @node
+class OutDecl:
+    """`on out(s) { ... }`: runs when seat `s` leaves the game (lost, conceded) while the
+    others play on."""
+    seat: str
+    body: tuple
+
+
+@node
 class EndRule:
     kind: str
     expr: object

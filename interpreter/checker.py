@@ -39,6 +39,7 @@ class Checked:
         self.defs = {}
         self.phases = {}
         self.triggers = []
+        self.outs = []
         self.end_rules = []
         self.setup = ()
         self.setup_node = None
@@ -128,6 +129,7 @@ class _Checker:
         self.out.setup = setups.body
         self.out.setup_node = setups
         self.out.triggers = by_type.get(ast.TriggerDecl, [])
+        self.out.outs = by_type.get(ast.OutDecl, [])
         for decl in by_type.get(ast.EndDecl, []):
             self.out.end_rules.extend(decl.rules)
         for decl in by_type.get(ast.HideDecl, []):
@@ -149,6 +151,9 @@ class _Checker:
             self._phase(pending.pop(name))
         for trigger in self.out.triggers:
             self._trigger(trigger)
+        for hook in self.out.outs:
+            self._unit(hook, [(hook.seat, SEAT)], lambda scope, h=hook: self._block(
+                h.body, scope.child()))
         for rule in self.out.end_rules:
             self._end_rule(rule)
         for decl in self.out.shows.values():
@@ -860,6 +865,8 @@ class _Checker:
                 s for a in phase.actions for s in a.body)
         for i, trigger in enumerate(self.out.triggers):
             units[f"trigger {i}"] = trigger.body
+        for i, hook in enumerate(self.out.outs):
+            units[f"trigger out {i}"] = hook.body
         edges = {unit: set() for unit in units}
         for unit, body in units.items():
             for node in _walk(body):
@@ -868,7 +875,8 @@ class _Checker:
                 elif isinstance(node, ast.CallStmt):
                     edges[unit].add("def " + node.name)
         seen = set()
-        todo = ["setup"] + [f"trigger {i}" for i in range(len(self.out.triggers))]
+        todo = ["setup"] + [f"trigger {i}" for i in range(len(self.out.triggers))] + [
+            f"trigger out {i}" for i in range(len(self.out.outs))]
         while todo:
             unit = todo.pop()
             if unit in seen:

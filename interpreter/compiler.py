@@ -61,6 +61,7 @@ class Compiler:
         triggers = [(self.expr(t.where) if t.where is not None else None, self.block(t.body),
                      c.slots[id(t)]) for t in c.triggers]
         end_rules = [(r.kind, self.expr(r.expr), c.slots[id(r)]) for r in c.end_rules]
+        self.rt.out_hooks = [(self.block(h.body), c.slots[id(h)]) for h in c.outs]
         visibility = {}
         for scope, table in c.vars.items():
             for name, (_, _, decl) in table.items():

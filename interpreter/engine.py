@@ -31,6 +31,7 @@ class Runtime:
         self.board = game.board
         self.kinds = game.kinds
         self.state = None
+        self.out_hooks = []
 
     # randomness -------------------------------------------------------------------------
     def next64(self):
@@ -201,6 +202,9 @@ class Runtime:
         live = self.live_seats()
         if len(live) <= 1:
             self.declare_winners(live)
+            return
+        for body, slots in self.out_hooks:
+            body([seat, seat] + [None] * (slots - 2))
 
     # arithmetic that must not raise a Python error -----------------------------------------
     def divide(self, a, b, node):

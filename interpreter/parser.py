@@ -251,6 +251,9 @@ class _ToAst(Transformer):
     def binder(self, meta, c):
         return ast.Binder(str(c[0]), c[1], span=self._span(meta))
 
+    def out_decl(self, meta, c):
+        return ast.OutDecl(str(c[0]), tuple(c[1]), span=self._span(meta))
+
     def trigger_decl(self, meta, c):
         return ast.TriggerDecl(str(c[0]), str(c[1]), c[2], tuple(c[3]), span=self._span(meta))
 

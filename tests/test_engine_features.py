@@ -524,15 +524,14 @@ def test_concede_by_a_waiting_seat():
     assert game.current_player(state) == TERMINAL
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "after the seat that must decide concedes, current_player still names that "
-    "eliminated seat and it keeps its legal actions; expected the decision to pass on"))
 def test_concede_by_the_deciding_seat_passes_the_decision():
+    """`on out(s)` hands the turn on when the deciding seat concedes."""
     game = rule("standing3.gdl")
     state = game.new_state(0)
     game.concede(state, 0)
     assert state.result is None
-    assert game.current_player(state) != 0
+    assert game.current_player(state) == 1
+    assert state.turn == 2
 
 
 # ----- boards ---------------------------------------------------------------------------------
