@@ -154,6 +154,11 @@ def render_board(game, view):
                 cells.get(row * board.width + c, ".").center(width) for c in range(board.width))
             out.append(line.rstrip())
     out.append(header)
+    key = [f"{stats['symbol']} {kind}" for kind, stats in game.kinds.items()
+           if isinstance(stats.get("symbol"), str)]
+    if key:
+        out.append("  key: " + ", ".join(key) + "; a piece is drawn as its owner's initial "
+                   "and its mark")
     for cell in sorted(stacks, key=lambda c: board.names[c]):
         if len(stacks[cell]) > 1:
             out.append(f"  {board.names[cell]}: {' '.join(stacks[cell])}")
