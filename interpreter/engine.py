@@ -15,6 +15,8 @@ hidden until every seat has chosen, then all are revealed together.
 
 from __future__ import annotations
 
+import contextlib
+
 from .compiler import Compiler, StopMove
 from .errors import GdlError, IllegalAction
 from .state import State, splitmix64
@@ -25,6 +27,15 @@ TERMINAL = -1
 
 class Runtime:
     """What compiled closures reach at run time: the current state and game tables."""
+
+    @contextlib.contextmanager
+    def bound(self, state):
+        """Run the enclosed code with `state` as the state the rules see."""
+        previous, self.state = self.state, state
+        try:
+            yield self
+        finally:
+            self.state = previous
 
     def __init__(self, game):
         self.game = game
@@ -371,14 +382,9 @@ class Game:
     def action_text(self, state, action):
         index, args = action
         compiled = self.phase_of(state).actions[index]
-        rt = self.rt
-        previous, rt.state = rt.state, state
-        try:
-            parts = [compiled.name] + [format_value(v, t, rt)
-                                       for v, t in zip(args, compiled.arg_types)]
-        finally:
-            rt.state = previous
-        return " ".join(parts)
+        with self.rt.bound(state) as rt:
+            return " ".join([compiled.name] + [format_value(v, t, rt)
+                                               for v, t in zip(args, compiled.arg_types)])
 
     def parse_action(self, state, text):
         """The legal action whose text is `text` (case and spacing ignored), else an
@@ -445,24 +451,19 @@ class Game:
 
     def _failed_condition(self, state, compiled, args):
         """Name the first rule that forbids an action whose arguments were well formed."""
-        rt = self.rt
-        previous, rt.state = rt.state, state
-        try:
-            seat = self.current_player(state)
-            phase = self.phase_of(state)
-            env = self._env(state, phase, seat, compiled.slots)
-            base = 1 + phase.nparams
-            for i, (name, source, domain) in enumerate(compiled.binders):
-                if args[i] not in list(domain(env)):
-                    text = format_value(args[i], compiled.arg_types[i], rt)
-                    return f"{text} is not a possible '{name}' now (not in {source})"
-                env[base + i] = args[i]
-            for source, cond in compiled.where_parts:
-                if not cond(env):
-                    return f"the rule '{source}' does not hold"
-            return "not a legal action now"
-        finally:
-            rt.state = previous
+        seat = self.current_player(state)
+        phase = self.phase_of(state)
+        env = self._env(state, phase, seat, compiled.slots)
+        base = 1 + phase.nparams
+        for i, (name, source, domain) in enumerate(compiled.binders):
+            if args[i] not in list(domain(env)):
+                text = format_value(args[i], compiled.arg_types[i], self.rt)
+                return f"{text} is not a possible '{name}' now (not in {source})"
+            env[base + i] = args[i]
+        for source, cond in compiled.where_parts:
+            if not cond(env):
+                return f"the rule '{source}' does not hold"
+        return "not a legal action now"
 
     # ----- acting ---------------------------------------------------------------------------
     def apply(self, state, action):
@@ -517,31 +518,20 @@ class Game:
             env = [me] + [None] * (nslots - 1)
             for name, slot in slots.items():
                 env[slot] = values[name]
-            previous, rt.state = rt.state, state
-            try:
+            with rt.bound(state):
                 return compiled(env)
-            finally:
-                rt.state = previous
         return evaluate, t
 
     def format(self, state, value, t):
-        rt = self.rt
-        previous, rt.state = rt.state, state
-        try:
+        with self.rt.bound(state) as rt:
             return format_value(value, t, rt)
-        finally:
-            rt.state = previous
 
     # ----- views ----------------------------------------------------------------------------
     def view(self, state, seat):
         """What `seat` may see of `state`, as plain data (None = every seat's view)."""
         from .view import make_view
-        rt = self.rt
-        previous, rt.state = rt.state, state
-        try:
+        with self.rt.bound(state):
             return make_view(self, state, seat)
-        finally:
-            rt.state = previous
 
 
 class _Nothing:

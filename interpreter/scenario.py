@@ -173,12 +173,8 @@ class ScenarioRun:
         seat = None if parts[1] == "none" else self.seat(parts[1])
         if kind not in self.game.kinds:
             raise self.error(f"unknown piece kind '{kind}'")
-        rt = self.game.rt
-        previous, rt.state = rt.state, state
-        try:
+        with self.game.rt.bound(state) as rt:
             pid = rt.create(kind, seat, cell)
-        finally:
-            rt.state = previous
         for assignment in parts[3:]:
             name, _, value = assignment.partition("=")
             if name not in self.game.var_types["piece"]:
@@ -219,12 +215,8 @@ class ScenarioRun:
         if not match or match.group(1) not in self.game.phases:
             raise self.error(f"expected 'phase NAME for SEAT' with a phase of the rule file")
         state.frames = []
-        rt = self.game.rt
-        previous, rt.state = rt.state, state
-        try:
+        with self.game.rt.bound(state) as rt:
             rt.enter_phase(match.group(1), [], self.seat(match.group(2)), False)
-        finally:
-            rt.state = previous
 
     def do_concede(self, rest):
         self.game.concede(self.need_state(), self.seat(rest))
