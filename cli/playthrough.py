@@ -25,6 +25,8 @@ def run_play(file, seed, players, moves, max_turns):
     agents = make_agents(players, len(game.seats), seed)
     script = ScriptedAgent(read_moves(moves), moves) if moves else None
     state = game.new_state(seed)
+    humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
+    watcher = humans[0] if len(humans) == 1 else None     # whose eyes the table shows
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
                       for seat, a in zip(game.seats, agents))
     click.echo(f"{game.name}: seed {seed}; {kinds}. Type 'help' at a prompt.")
@@ -38,7 +40,7 @@ def run_play(file, seed, players, moves, max_turns):
         human = agent == "human" and not (script and not script.exhausted)
         if state.turn != shown_turn and not human:
             shown_turn = state.turn
-            click.echo(render(game, game.view(state, seat)))
+            click.echo(render(game, game.view(state, watcher)))
         legal = game.legal_actions(state)
         private = game.is_private(state) and "human" in agents
         if script and not script.exhausted:
@@ -53,14 +55,14 @@ def run_play(file, seed, players, moves, max_turns):
             how = ""
         else:
             action, how = agent.choose(game, state, legal), ""
-        text = game.action_text(state, action)
+        text = game.action_text(state, action, None if seat == watcher else watcher)
         events = game.apply(state, action)
         if private and not human:
-            text = "(a secret choice)"
+            text, events = "(a secret choice)", []
         click.echo(f"{game.seats[seat]}: {text}{how}")
         for event in events:
             click.echo("  " + event_text(game, event))
-    click.echo(render(game, game.view(state, None)))
+    click.echo(render(game, game.view(state, watcher)))
     click.echo(f"game over: {result_text(game, state)}")
     return 0
 

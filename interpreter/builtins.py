@@ -86,9 +86,12 @@ def _roll_impl(ctx, sides, count=1):
     return sum(ctx.roll(sides) for _ in range(count))
 
 
-def _pieces_impl(ctx, seat=None):
+_EVERY = object()
+
+
+def _pieces_impl(ctx, seat=_EVERY):
     pieces = ctx.state.pieces
-    if seat is None:
+    if seat is _EVERY:
         return [pid for pid, p in pieces.items() if p["alive"]]
     return [pid for pid, p in pieces.items() if p["alive"] and p["owner"] == seat]
 
@@ -127,7 +130,8 @@ BUILTINS = {b.name: b for b in [
             lambda ctx, c: c % ctx.board.width + 1, "column number of a cell (a = 1)"),
     Builtin("pieces_at", (1,), _fixed((CELL,), list_of(PIECE)),
             lambda ctx, c: tuple(ctx.state.at.get(c, ())), "pieces on a cell, oldest first"),
-    Builtin("pieces", (0, 1), _pieces, _pieces_impl, "pieces on the board (of one seat)"),
+    Builtin("pieces", (0, 1), _pieces, _pieces_impl,
+            "living pieces: all, or of one seat (pieces(none): those of no seat)"),
     Builtin("alive", (1,), _fixed((PIECE,), BOOL),
             lambda ctx, p: ctx.state.pieces[p]["alive"], "the piece has not been removed"),
     Builtin("next", (1,), _fixed((SEAT,), SEAT),

@@ -740,6 +740,9 @@ class _Checker:
                 return self.out.kind_columns[name]
             known = list(PIECE_PROPERTIES) + list(self.out.vars["piece"]) + list(
                 self.out.kind_columns)
+            if obj_t == ANY and name in self.out.vars["seat"]:      # an untyped parameter
+                self.out.names[id(e)] = ("seat_var", name)
+                return self.out.vars["seat"][name][1]
         elif obj_t == SEAT:
             if name in self.out.vars["seat"]:
                 self.out.names[id(e)] = ("seat_var", name)

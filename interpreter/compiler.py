@@ -533,7 +533,7 @@ class Compiler:
         a, b = self.expr(node.left), self.expr(node.right)
         if isinstance(self.c.types[id(node.left)], tuple) or \
                 isinstance(self.c.types[id(node.right)], tuple):
-            same = lambda env: list(a(env)) == list(b(env))     # tuples and lists alike
+            same = lambda env: _plain(a(env)) == _plain(b(env))   # tuples and lists alike
             if node.op == "==":
                 return same
             return lambda env: not same(env)
@@ -557,6 +557,9 @@ class Compiler:
                 return lambda env: item(env) not in members(env)
             return lambda env: item(env) in members(env)
         item, collection = self.expr(node.item), self.expr(node.collection)
+        if isinstance(self.c.types[id(node.item)], tuple):           # a list in a list
+            negated = node.negated
+            return lambda env: (_plain(item(env)) in _plain(collection(env))) != negated
         known, values = self.constant(node.collection)
         if known and all(isinstance(v, (int, str, bool, type(None))) for v in values):
             members = frozenset(values)
@@ -582,6 +585,13 @@ class Compiler:
     def expr_CondExpr(self, node):
         cond, a, b = self.expr(node.cond), self.expr(node.then), self.expr(node.otherwise)
         return lambda env: a(env) if cond(env) else b(env)
+
+
+def _plain(value):
+    """Tuples (constants) and lists (built during play) as one comparable form."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _located(message, node):

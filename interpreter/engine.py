@@ -96,6 +96,8 @@ class Runtime:
     # pieces ------------------------------------------------------------------------------
     def create(self, kind, owner, cell):
         state = self.state
+        if kind not in self.kinds:
+            raise GdlError(f"run-time error: 'create' was given no piece kind ({kind!r})")
         number = state.numbers.get(kind, 0) + 1
         state.numbers[kind] = number
         pid = state.numbers.get("#", 0) + 1
@@ -379,12 +381,23 @@ class Game:
         self._run(state, enumerate_all, check_end=False)
         return out
 
-    def action_text(self, state, action):
+    def action_text(self, state, action, viewer=None):
+        """The action's text; for a `viewer` seat, pieces hidden from it read "?"."""
         index, args = action
         compiled = self.phase_of(state).actions[index]
         with self.rt.bound(state) as rt:
-            return " ".join([compiled.name] + [format_value(v, t, rt)
-                                               for v, t in zip(args, compiled.arg_types)])
+            return " ".join([compiled.name] + [
+                "?" if t == PIECE and viewer is not None and self.hidden_from(state, v, viewer)
+                else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
+
+    def hidden_from(self, state, pid, viewer):
+        """Does the `hide piece` rule keep piece `pid` from seat `viewer`?"""
+        rule = self.shows.get("hide piece")
+        if rule is None or not state.pieces[pid]["alive"]:
+            return False
+        cond, slots = rule
+        with self.rt.bound(state):
+            return bool(cond([viewer, pid, viewer] + [None] * (slots - 3)))
 
     def parse_action(self, state, text):
         """The legal action whose text is `text` (case and spacing ignored), else an
@@ -503,6 +516,7 @@ class Game:
 
     def concede(self, state, seat):
         """A seat gives up at any time: it is out of the game."""
+        state.events = []
         self._run(state, lambda st: self.rt.eliminate(seat))
 
     def compile_expression(self, text, local_types, want=None, file="<expression>"):
@@ -530,8 +544,7 @@ class Game:
     def view(self, state, seat):
         """What `seat` may see of `state`, as plain data (None = every seat's view)."""
         from .view import make_view
-        with self.rt.bound(state):
-            return make_view(self, state, seat)
+        return self._run(state, lambda st: make_view(self, st, seat), check_end=False)
 
 
 class _Nothing:

@@ -111,7 +111,7 @@ def compact_state(game, state, seat=None):
         if piece["label"] == "?":
             pieces.append(f"? {piece['owner']} {piece['cell']}")
             continue
-        pieces.append(f"{piece['label']} {piece['owner']} {piece['cell']}{extra}")
+        pieces.append(f"{piece['label']} {piece['owner']} {piece['cell'] or 'off'}{extra}")
     parts.append(", ".join(pieces))
     return " | ".join(parts)
 

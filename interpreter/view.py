@@ -57,28 +57,36 @@ def make_view(game, state, seat):
     show = game.shows.get("piece")
     hide = None if everyone else game.shows.get("hide piece")
     hidden = []
-    for pid in sorted(state.pieces):
+    for pid in _board_order(state):
         piece = state.pieces[pid]
-        if not piece["alive"]:
-            continue
-        owner = game.seats[piece["owner"]] if piece["owner"] is not None else None
+        owner = game.seats[piece["owner"]] if piece["owner"] is not None else "none"
         cell_name = None if piece["cell"] is None else game.board.names[piece["cell"]]
         if hide is not None and hide[0]([seat, pid, seat] + [None] * (hide[1] - 3)):
             hidden.append({"label": HIDDEN, "kind": HIDDEN, "owner": owner, "cell": cell_name,
                            "vars": {}, "mark": HIDDEN})
             continue
-        entry = {"label": piece["label"], "kind": piece["kind"],
-                 "owner": game.seats[piece["owner"]] if piece["owner"] is not None else None,
-                 "cell": None if piece["cell"] is None else game.board.names[piece["cell"]],
+        entry = {"label": piece["label"], "kind": piece["kind"], "owner": owner,
+                 "cell": cell_name,
                  "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"])
                           for n, _ in game.piece_defaults}}
         if show is not None:
             expr, slots = show
             entry["mark"] = expr([seat if seat is not None else 0, pid] + [None] * (slots - 2))
+        elif isinstance(game.kinds[piece["kind"]].get("symbol"), str):
+            entry["mark"] = game.kinds[piece["kind"]]["symbol"]
         view["pieces"].append(entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]))))
     return view
+
+
+def _board_order(state):
+    """Living pieces: those on the board cell by cell in arrival order (the last one of a
+    cell is its top), then those off the board."""
+    on_board = [pid for cell in sorted(state.at) for pid in state.at[cell]]
+    off_board = [pid for pid in sorted(state.pieces)
+                 if state.pieces[pid]["alive"] and state.pieces[pid]["cell"] is None]
+    return on_board + off_board
 
 
 def _choice_text(game, state, choice):
@@ -121,7 +129,7 @@ def render(game, view):
 
 
 def _token(piece):
-    owner = piece["owner"][0] if piece["owner"] else "-"
+    owner = piece["owner"][0] if piece["owner"] != "none" else "-"
     mark = piece.get("mark") or piece["kind"][0]
     return f"{owner}{mark}"
 
