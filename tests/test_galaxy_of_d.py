@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gdl.interpreter import load_game
-from gdl.interpreter.scenario import ScenarioRun, run_scenario
+from gdl.interpreter.scenario import ScenarioRun
 from gdl.interpreter.view import render
 
 TESTS = Path(__file__).parent
