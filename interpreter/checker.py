@@ -166,6 +166,7 @@ class _Checker:
             if decl.name not in self.out.fn_params:
                 self._check_callable(decl, (ANY,) * len(decl.params))
         self._reachability()
+        self._calls_last()
         return self.out
 
     def check_expression(self, expr, local_types, want=None):
@@ -857,6 +858,52 @@ class _Checker:
             raise self._type_error(e.otherwise, f"both branches must have one type; the "
                                    f"'then' branch is {describe(a)}", b)
         return joined
+
+    # ----- 'call' comes last --------------------------------------------------------------
+    def _calls_last(self):
+        """A `call` starts a phase whose decisions come after the current action; any
+        statement after it would run first, which is never what a rule means. So a
+        `call` (or a procedure that may call) must be the last thing its code does."""
+        calling = set()
+        changed = True
+        while changed:
+            changed = False
+            for name, decl in self.out.defs.items():
+                if name not in calling and self._may_call(decl.body, calling):
+                    calling.add(name)
+                    changed = True
+        bodies = [self.out.setup] + [d.body for d in self.out.defs.values()]
+        for phase in self.out.phases.values():
+            bodies += [phase.on_enter, phase.on_reveal, phase.on_resume]
+            bodies += [a.body for a in phase.actions]
+        bodies += [t.body for t in self.out.triggers] + [h.body for h in self.out.outs]
+        for body in bodies:
+            self._tail(body, calling)
+
+    def _may_call(self, statements, calling):
+        for node in _walk(statements):
+            if (isinstance(node, ast.Goto) and node.push) or (
+                    isinstance(node, ast.CallStmt) and node.name in calling):
+                return True
+        return False
+
+    def _tail(self, statements, calling):
+        for i, stmt in enumerate(statements):
+            if not self._may_call((stmt,), calling):
+                continue
+            if isinstance(stmt, ast.For):
+                raise error_at(GdlRuleError, "a 'call' cannot be inside a 'for' loop: the "
+                               "called phase's decisions come after this code has finished",
+                               stmt.span)
+            if i != len(statements) - 1:
+                nxt = statements[i + 1]
+                raise error_at(GdlRuleError, "this would run before the 'call' on line "
+                               f"{stmt.span.line} is answered: a 'call' must come last; move "
+                               "this into the called phase or an 'on resume' block",
+                               nxt.span)
+            if isinstance(stmt, ast.If):
+                self._tail(stmt.then, calling)
+                self._tail(stmt.otherwise, calling)
 
     # ----- reachability ----------------------------------------------------------------
     def _reachability(self):

@@ -304,12 +304,30 @@ CALL_THEN_READ = textwrap.dedent("""\
     """)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "the statements after 'call' run at once, before the called seat has chosen, so "
-    "'seen' stays 0; expected them to run after 'return' (or the checker to reject "
-    "statements after a 'call')"))
-def test_statements_after_call_see_the_answer():
-    game = load_source(CALL_THEN_READ, "call.gdl")
+def test_statements_after_call_are_refused():
+    """A `call` must come last: what followed it would run before the called seat
+    answers (the checker's rule, since decisions cannot suspend a running action)."""
+    with pytest.raises(GdlError) as info:
+        load_source(CALL_THEN_READ, "call.gdl")
+    assert str(info.value) == (
+        "call.gdl:12:5: error: this would run before the 'call' on line 11 is answered: a "
+        "'call' must come last; move this into the called phase or an 'on resume' block\n"
+        "        seen = answer\n"
+        "        ^")
+
+
+def test_on_resume_reads_the_answer():
+    text = CALL_THEN_READ.replace("""
+    call reply for b
+    seen = answer
+""", """
+    call reply for b
+  }
+  on resume {
+    seen = answer
+""")
+    assert "on resume" in text
+    game = load_source(text, "call.gdl")
     state = game.new_state(0)
     act(game, state, "ask")
     act(game, state, "pick 7")
