@@ -30,7 +30,7 @@ def run_play(file, seed, players, moves, max_turns):
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
                       for seat, a in zip(game.seats, agents))
     click.echo(f"{game.name}: seed {seed}; {kinds}. Type 'help' at a prompt.")
-    shown_turn = None
+    shown_turn = secret_run = None
     while not game.is_terminal(state):
         if max_turns is not None and state.turn > max_turns:
             click.echo(f"stopped: more than {max_turns} turns")
@@ -58,7 +58,12 @@ def run_play(file, seed, players, moves, max_turns):
         text = game.action_text(state, action, None if seat == watcher else watcher)
         events = game.apply(state, action)
         if private and not human:
-            text, events = "(a secret choice)", []
+            # Not even how many choices: one line for a seat's whole run of secret choices.
+            if secret_run != seat:
+                click.echo(f"{game.seats[seat]}: chooses in secret")
+            secret_run = seat
+            continue
+        secret_run = None
         click.echo(f"{game.seats[seat]}: {text}{how}")
         for event in events:
             click.echo("  " + event_text(game, event))

@@ -115,6 +115,9 @@ class _Checker:
         self._kinds(by_type)
         for decl in by_type.get(ast.VarDecl, []):
             self._var(decl)
+        for decl in by_type.get(ast.VarDecl, []):
+            if decl.visible is not None:
+                self._visibility(decl)
         for decl in by_type.get(ast.FnDecl, []) + by_type.get(ast.DefDecl, []):
             self._declare(decl.name, decl)
             if decl.name in BUILTINS:
@@ -294,13 +297,17 @@ class _Checker:
                            "property or table column of the same name", decl.span)
         value, t = self._const(decl.expr)
         table[decl.name] = (value, ANY if t == NONE else t, decl)
-        if decl.visible is not None:
-            def check_visibility(scope, decl=decl):
-                scope.bind("viewer", SEAT)
-                if decl.scope != "global":
-                    scope.bind("owner", SEAT)
-                self._expect(decl.visible, BOOL, scope, "a visibility condition")
-            self._unit(decl, (), check_visibility)
+
+    def _visibility(self, decl):
+        """`visible to COND`: `viewer` is the seat looking; for seat and piece variables
+        `owner` is the owning seat and `it` the seat or piece the variable belongs to."""
+        def check(scope):
+            scope.bind("viewer", SEAT)
+            if decl.scope != "global":
+                scope.bind("owner", SEAT)
+                scope.bind("it", PIECE if decl.scope == "piece" else SEAT)
+            self._expect(decl.visible, BOOL, scope, "a visibility condition")
+        self._unit(decl, (), check)
 
     def _check_params_unique(self, params, decl):
         seen = set()
@@ -415,12 +422,16 @@ class _Checker:
 
     def _action(self, phase, action, params):
         def body(scope):
-            for binder in action.binders:
+            # Binders take the slots right after the phase parameters, whatever the
+            # domains themselves bind (a comprehension's variable, say).
+            first = scope.counter[0]
+            scope.counter[0] += len(action.binders)
+            for i, binder in enumerate(action.binders):
                 t = self._expr(binder.domain, scope)
                 if not is_list(t) and t != ANY:
                     raise self._type_error(binder.domain, f"'{binder.name} in ...' needs a "
                                            "list", t)
-                scope.bind(binder.name, element(t))
+                scope.names[binder.name] = (first + i, element(t))
             if action.where is not None:
                 self._expect(action.where, BOOL, scope, "a 'where' condition")
             self._block(action.body, scope.child())

@@ -26,6 +26,7 @@ import tempfile
 from .agents import ScriptedAgent
 from .errors import GdlDataError, GdlError, IllegalAction
 from .loader import load_game
+from .view import HIDDEN
 
 HEADER = "# gdl transcript"
 
@@ -49,7 +50,7 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
                 emit(compact_state(game, state))
                 if game.has_hidden_information():
                     for seat in range(len(game.seats)):
-                        emit(compact_state(game, state, seat))
+                        emit(seat_view_line(game, state, seat))
         if max_decisions is not None and state.decisions >= max_decisions:
             emit(f"capped: {state.decisions} decisions")
             return lines, "capped"
@@ -90,14 +91,33 @@ def result_text(game, state):
     return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
 
 
-def compact_state(game, state, seat=None):
-    """One line: turn, seat variables, then every piece with its non-default variables;
-    all of it (seat None), or only what `seat` may see."""
+def seat_view_line(game, state, seat):
+    """What `seat` may not see of the state line above it: hidden variables, hidden
+    pieces (by owner and cell) and secret choices not yet revealed."""
     view = game.view(state, seat)
-    if seat is None:
-        parts = [f"@ turn {view['turn']} {view['current']}"]
-    else:
-        parts = [f"  view of {view['seat']}"]
+    hidden = [f"{s['name']}.{k}" for s in view["seats"] for k, v in s["vars"].items()
+              if v == HIDDEN]
+    hidden += [k for k, v in view["globals"].items() if v == HIDDEN]
+    unknown = {}
+    for piece in view["pieces"]:
+        if piece["label"] == HIDDEN:
+            where = f"at {piece['cell']}" if piece["cell"] else "off the board"
+            key = (piece["owner"], where)
+            unknown[key] = unknown.get(key, 0) + 1
+        else:
+            hidden += [f"{piece['label']}.{k}" for k, v in piece["vars"].items() if v == HIDDEN]
+    hidden += [f"{count} {'pieces' if count > 1 else 'piece'} of {owner} {where}"
+               for (owner, where), count in unknown.items()]
+    if view.get("chosen"):
+        hidden += [f"{name}'s choice" for name, c in view["chosen"].items() if c == "yes"]
+    return f"  view of {view['seat']}: " + ("hides " + ", ".join(hidden) if hidden
+                                            else "sees everything")
+
+
+def compact_state(game, state):
+    """One line: turn, seat variables, then every piece with its non-default variables."""
+    view = game.view(state, None)
+    parts = [f"@ turn {view['turn']} {view['current']}"]
     for seat in view["seats"]:
         values = " ".join(f"{k}={v}" for k, v in seat["vars"].items())
         parts.append(f"{seat['name']}{' (out)' if seat['out'] else ''}: {values}".strip())
@@ -108,9 +128,6 @@ def compact_state(game, state, seat=None):
     pieces = []
     for piece in view["pieces"]:
         extra = "".join(f" {k}={v}" for k, v in piece["vars"].items() if v != defaults[k])
-        if piece["label"] == "?":
-            pieces.append(f"? {piece['owner']} {piece['cell']}")
-            continue
         pieces.append(f"{piece['label']} {piece['owner']} {piece['cell'] or 'off'}{extra}")
     parts.append(", ".join(pieces))
     return " | ".join(parts)
@@ -143,6 +160,9 @@ def write_atomic(path, text):
     """Write to a temporary file beside `path`, then rename: never a half-written file."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".gdl-", dir=folder)
+    mask = os.umask(0)
+    os.umask(mask)
+    os.chmod(tmp, 0o666 & ~mask)           # an ordinary file, not mkstemp's private one
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)

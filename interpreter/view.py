@@ -18,11 +18,11 @@ def make_view(game, state, seat):
     rt = game.rt
     everyone = seat is None
 
-    def shown(scope, name, value, t, owner):
+    def shown(scope, name, value, t, owner, it=None):
         rule = game.visibility.get((scope, name))
         if rule is not None and not everyone:
             cond, slots = rule
-            if not cond([seat, seat, owner] + [None] * (slots - 3)):
+            if not cond([seat, seat, owner, it] + [None] * (slots - 4)):
                 return HIDDEN
         return format_value(value, t, rt)
 
@@ -45,7 +45,7 @@ def make_view(game, state, seat):
         view["deciding"] = game.seats[player]
     for s, name in enumerate(game.seats):
         entry = {"name": name, "out": state.out[s],
-                 "vars": {n: shown("seat", n, v, types["seat"][n], s)
+                 "vars": {n: shown("seat", n, v, types["seat"][n], s, s)
                           for n, v in state.seat_vars[s].items()}}
         view["seats"].append(entry)
     if state.frames and state.frames[-1][3] is not None:
@@ -67,7 +67,7 @@ def make_view(game, state, seat):
             continue
         entry = {"label": piece["label"], "kind": piece["kind"], "owner": owner,
                  "cell": cell_name,
-                 "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"])
+                 "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
                           for n, _ in game.piece_defaults}}
         if show is not None:
             expr, slots = show

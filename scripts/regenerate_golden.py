@@ -18,6 +18,8 @@ CASES = [
     ("games/space_war.gdl", 3, "random"),
     ("games/galaxy_of_d.gdl", 1, "random"),
     ("games/galaxy_of_d_quick.gdl", 1, "random"),
+    ("games/game.gdl", 82, "random"),
+    ("games/game.gdl", 164, "random"),
 ]
 
 
