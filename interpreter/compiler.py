@@ -98,7 +98,7 @@ class Compiler:
             where_parts.append((conj.span.text if conj.span else "?", self.expr(conj)))
             # The enumerating copy memoises sub-expressions that depend only on outer
             # binders: computed once per outer binding, on first use (see `_memo`).
-            self._hoist = hoist = _Hoist(level_of, level, slots)
+            self._hoist = hoist = _Hoist(level_of, level, slots, self._bound_inside(conj))
             try:
                 if not self._domain_filter(conj, level, binder_slots, domains, hoist):
                     levels[level].append(self.expr(conj))
@@ -121,7 +121,7 @@ class Compiler:
         if resolved != ("local", binder_slots[level - 1]):
             return False
         collection_level = hoist.level_of(conj.collection)
-        if collection_level >= level or not self._pure(conj.collection):
+        if collection_level >= level or not self._hoistable(conj.collection, hoist):
             return False
         members = self._memo(conj.collection, collection_level, hoist, convert=_as_set)
         domain = domains[level - 1]
@@ -333,11 +333,23 @@ class Compiler:
         if known:
             return lambda env: value
         hoist = self._hoist
-        if hoist is not None and not _cheap(node) and self._pure(node):
+        if hoist is not None and not _cheap(node) and self._hoistable(node, hoist):
             level = hoist.level_of(node)
             if level < hoist.level:
                 return self._memo(node, level, hoist)
         return getattr(self, "expr_" + type(node).__name__)(node)
+
+    def _hoistable(self, node, hoist):
+        """Pure, and reading no variable that an enclosing quantifier or comprehension of
+        the same where-part binds (that value changes inside the where-part)."""
+        if not self._pure(node):
+            return False
+        outside = self._locals(node) - self._bound_inside(node)
+        return not (outside & hoist.bound)
+
+    def _bound_inside(self, node):
+        return {self.c.names[id(n)][1] for n in _walk_expr(node)
+                if isinstance(n, (ast.Quant, ast.Comprehension))}
 
     def _memo(self, node, level, hoist, convert=None):
         """Compile `node` to be computed at most once per binding of the binders it uses
@@ -476,7 +488,11 @@ class Compiler:
             if key not in self.fn_cache:
                 holder = [None]
                 self.fn_cache[key] = holder
-                holder[0] = self.expr(decl.expr)
+                outer, self._hoist = self._hoist, None    # a fn body has its own slots
+                try:
+                    holder[0] = self.expr(decl.expr)
+                finally:
+                    self._hoist = outer
             body = self.fn_cache[key]
             pad = [None] * (slots - 1 - len(args))
             if len(args) == 1:
@@ -548,7 +564,8 @@ class Compiler:
 
     def expr_In(self, node):
         hoist = self._hoist
-        if hoist is not None and not _cheap(node.collection) and self._pure(node.collection) \
+        if hoist is not None and not _cheap(node.collection) \
+                and self._hoistable(node.collection, hoist) \
                 and hoist.level_of(node.collection) < hoist.level:
             item = self.expr(node.item)
             members = self._memo(node.collection, hoist.level_of(node.collection), hoist,
@@ -713,11 +730,12 @@ class _Hoist:
     """Book-keeping while compiling one where-part for enumeration: the level (number of
     binders bound) it runs at, spare slots for memoised values, and their resets."""
 
-    def __init__(self, level_of, level, slots):
+    def __init__(self, level_of, level, slots, bound):
         self.level_of = level_of
         self.level = level
         self.slots = slots
         self.resets = []
+        self.bound = bound      # slots the where-part binds itself (quantifiers, lists)
 
 
 _UNSET = object()
