@@ -9,7 +9,7 @@ import click
 
 from gdl.interpreter import load_game
 from gdl.interpreter.agents import ScriptedAgent, make_agents, read_moves, resolve_input
-from gdl.interpreter.errors import IllegalAction
+from gdl.interpreter.errors import GdlError, IllegalAction
 from gdl.interpreter.transcript import event_text, result_text
 from gdl.interpreter.view import render
 
@@ -38,10 +38,13 @@ def run_play(file, seed, players, moves, max_turns):
         seat = game.current_player(state)
         agent = agents[seat]
         human = agent == "human" and not (script and not script.exhausted)
-        if state.turn != shown_turn and not human:
+        if state.turn != shown_turn and not human and len(humans) < 2:
             shown_turn = state.turn
             click.echo(render(game, game.view(state, watcher)))
         legal = game.legal_actions(state)
+        if not legal:
+            raise GdlError(f"no legal action for {game.seats[seat]} in phase "
+                           f"'{state.frames[-1][0]}': the rules leave the game stuck")
         private = game.is_private(state) and "human" in agents
         if script and not script.exhausted:
             action, how = script.choose(game, state, legal), " (scripted)"
@@ -75,7 +78,7 @@ def run_play(file, seed, players, moves, max_turns):
 def ask_human(game, state, seat, legal):
     """Prompt until a legal action is given; None on quit or end of input."""
     click.echo(render(game, game.view(state, seat)))
-    list_actions(game, state, legal)
+    list_actions(game, state, legal, seat)
     while True:
         click.echo(f"{game.seats[seat]}> ", nl=False)
         line = sys.stdin.readline()
@@ -92,7 +95,7 @@ def ask_human(game, state, seat, legal):
             continue
         if text == "board":
             click.echo(render(game, game.view(state, seat)))
-            list_actions(game, state, legal)
+            list_actions(game, state, legal, seat)
             continue
         if text == "concede":
             game.concede(state, seat)
@@ -104,8 +107,8 @@ def ask_human(game, state, seat, legal):
             click.echo(f"not accepted: {exc.message}")
 
 
-def list_actions(game, state, legal):
-    texts = [f"{i:>3}. {game.action_text(state, a)}" for i, a in enumerate(legal, 1)]
+def list_actions(game, state, legal, seat):
+    texts = [f"{i:>3}. {game.action_text(state, a, seat)}" for i, a in enumerate(legal, 1)]
     width = max(len(t) for t in texts) + 2
     per_line = max(1, 96 // width)
     for start in range(0, len(texts), per_line):

@@ -79,7 +79,7 @@ class Board:
         stops = set(stops)
         found = []
         for ray in self.rays[cell]:
-            for target in ray[:steps]:
+            for target in ray[:max(steps, 0)]:
                 found.append(target)
                 if target in stops:
                     break
@@ -90,7 +90,7 @@ class Board:
         blockers = set(blockers)
         found = []
         for ray in self.rays[cell]:
-            for target in ray[:steps]:
+            for target in ray[:max(steps, 0)]:
                 if target in blockers:
                     break
                 found.append(target)

@@ -19,6 +19,7 @@ from .types import (ANY, BOOL, CELL, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, 
                     describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND}
+_BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
 
@@ -348,7 +349,9 @@ class _Checker:
         if isinstance(expr, ast.Binary):
             (a, ta), (b, tb) = self._const(expr.left), self._const(expr.right)
             if expr.op == "+" and is_list(ta) and is_list(tb):
-                return a + b, join(ta, tb) or ta
+                if join(ta, tb) is None:
+                    raise self._type_error(expr.right, f"cannot join {describe(ta)} with", tb)
+                return a + b, join(ta, tb)
             if ta != INT or tb != INT:
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
@@ -652,7 +655,7 @@ class _Checker:
         if resolved is None:
             known = (list(scope.names) + list(self.out.params) + list(self.out.terrain)
                      + list(self.out.symbols) + list(self.out.kinds) + self.out.seats
-                     + list(self.out.vars["global"]) + ["current", "turn_number", "seats"])
+                     + list(self.out.vars["global"]) + list(_BUILTIN_VALUES))
             hint = []
             if name in BUILTINS or name in self.out.fns:
                 hint = [f"hint: '{name}' is a function; call it as {name}(...)"]
@@ -677,6 +680,10 @@ class _Checker:
             return ("global", name), self.out.vars["global"][name][1]
         if name == "current":
             return ("current",), SEAT
+        if name == "deciding":
+            return ("deciding",), SEAT
+        if name == "current_phase":
+            return ("current_phase",), STR
         if name == "turn_number":
             return ("turn_number",), INT
         if name == "seats":
@@ -944,6 +951,9 @@ class _Checker:
                 continue
             seen.add(unit)
             todo.extend(edges.get(unit, ()))
+        if not any(unit.startswith("phase ") for unit in seen) and self.out.end_rules == []:
+            raise error_at(GdlRuleError, "setup never enters a phase: end it with "
+                           "'goto PHASE for SEAT'", self.out.setup_node.span)
         for name, phase in self.out.phases.items():
             inherited = phase.span is not None and phase.span.file != self._file()
             if "phase " + name not in seen and not inherited:   # a variant may drop phases

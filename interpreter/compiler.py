@@ -435,6 +435,10 @@ class Compiler:
             return lambda env: rt.state.globals[name]
         if kind == "current":
             return lambda env: rt.state.current
+        if kind == "deciding":
+            return lambda env: rt.state.frames[-1][1] if rt.state.frames else None
+        if kind == "current_phase":
+            return lambda env: rt.state.frames[-1][0] if rt.state.frames else ""
         if kind == "turn_number":
             return lambda env: rt.state.turn
         return lambda env: rt.live_seats()

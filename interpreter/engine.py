@@ -163,8 +163,7 @@ class Runtime:
             state.frames[-1] = frame
         if phase.mode == "turn":
             self.start_turn(seat)
-        env = [seat] + list(args) + [None] * (phase.slots - 1 - len(args))
-        phase.enter(env)
+        phase.enter(frame_env(seat, frame[2], phase.slots))
 
     def pop_phase(self):
         state = self.state
@@ -174,7 +173,7 @@ class Runtime:
         state.frames.pop()
         frame = state.frames[-1]
         phase = self.game.phases[frame[0]]
-        phase.resume([frame[1]] + frame[2] + [None] * (phase.slots - 1 - len(frame[2])))
+        phase.resume(frame_env(frame[1], frame[2], phase.slots))
 
     def start_turn(self, seat):
         state = self.state
@@ -239,6 +238,12 @@ class Runtime:
 
     def seat_name(self, seat):
         return self.game.seats[seat]
+
+
+def frame_env(seat, values, slots):
+    """Local slots of code running in a phase frame: `me`, then the phase's arguments (and
+    an action's), then room for the rest."""
+    return [seat] + list(values) + [None] * (slots - 1 - len(values))
 
 
 def _runtime_error(message, node):
@@ -366,7 +371,7 @@ class Game:
 
     def _env(self, state, phase, seat, slots):
         frame = state.frames[-1]
-        return [seat] + frame[2] + [None] * (slots - 1 - len(frame[2]))
+        return frame_env(seat, frame[2], slots)
 
     def legal_actions(self, state):
         seat = self.current_player(state)
@@ -396,16 +401,21 @@ class Game:
         if rule is None or not state.pieces[pid]["alive"]:
             return False
         cond, slots = rule
-        with self.rt.bound(state):
-            return bool(cond([viewer, pid, viewer] + [None] * (slots - 3)))
+        return self._run(state, lambda st: bool(cond([viewer, pid, viewer] +
+                                                     [None] * (slots - 3))), check_end=False)
 
     def parse_action(self, state, text):
         """The legal action whose text is `text` (case and spacing ignored), else an
         IllegalAction that says why."""
-        wanted = " ".join(text.lower().split())
+        typed = " ".join(text.split())
+        wanted = typed.lower()
         legal = self.legal_actions(state)
-        for action in legal:
-            if self.action_text(state, action).lower() == wanted:
+        texts = [self.action_text(state, action) for action in legal]
+        for text_of, action in zip(texts, legal):       # exact spelling first
+            if text_of == typed:
+                return action
+        for text_of, action in zip(texts, legal):
+            if text_of.lower() == wanted:
                 return action
         raise IllegalAction(self.explain_illegal(state, wanted, legal))
 
@@ -493,31 +503,42 @@ class Game:
         frame = state.frames[-1]
         phase = self.phases[frame[0]]
         if frame[3] is None:
-            self._run_action(state, phase, seat, action)
+            self._run_action(phase, frame, seat, action)
             return
         frame[3][seat] = [action[0], list(action[1])]
-        if any(choice is None and not state.out[s] for s, choice in enumerate(frame[3])):
-            return
-        choices = frame[3]
-        frame[3] = [None] * len(state.out)
-        for chooser, choice in enumerate(choices):
-            if choice is not None:
-                self._run_action(state, phase, chooser, (choice[0], tuple(choice[1])))
-        env = [frame[1]] + frame[2] + [None] * (phase.slots - 1 - len(frame[2]))
-        phase.reveal(env)
+        self._reveal_if_complete(state)
 
-    def _run_action(self, state, phase, seat, action):
+    def _reveal_if_complete(self, state):
+        """Once every live seat of a simultaneous phase has chosen: apply the choices in
+        seat order, then the phase's `on reveal`. A choice that leaves the phase (or ends
+        the game) ends the reveal there."""
+        frame = state.frames[-1] if state.frames else None
+        if frame is None or frame[3] is None or any(
+                choice is None and not state.out[s] for s, choice in enumerate(frame[3])):
+            return
+        phase = self.phases[frame[0]]
+        choices, frame[3] = frame[3], [None] * len(state.out)
+        for chooser, choice in enumerate(choices):
+            if choice is not None and not state.out[chooser]:
+                self._run_action(phase, frame, chooser, (choice[0], tuple(choice[1])))
+                if state.result is not None or not state.frames or state.frames[-1] is not frame:
+                    return
+        phase.reveal(frame_env(frame[1], frame[2], phase.slots))
+
+    def _run_action(self, phase, frame, seat, action):
         index, args = action
         compiled = phase.actions[index]
-        frame = state.frames[-1]
-        env = [seat] + frame[2] + list(args)
-        env += [None] * (compiled.slots - len(env))
+        env = frame_env(seat, frame[2] + list(args), compiled.slots)
         compiled.body(env)
 
     def concede(self, state, seat):
         """A seat gives up at any time: it is out of the game."""
         state.events = []
-        self._run(state, lambda st: self.rt.eliminate(seat))
+
+        def leave(state):
+            self.rt.eliminate(seat)
+            self._reveal_if_complete(state)     # it may have been the last to choose
+        self._run(state, leave)
 
     def compile_expression(self, text, local_types, want=None, file="<expression>"):
         """Parse, check and compile one expression with extra typed locals. Returns
@@ -532,8 +553,7 @@ class Game:
             env = [me] + [None] * (nslots - 1)
             for name, slot in slots.items():
                 env[slot] = values[name]
-            with rt.bound(state):
-                return compiled(env)
+            return self._run(state, lambda st: compiled(env), check_end=False)
         return evaluate, t
 
     def format(self, state, value, t):

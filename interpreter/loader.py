@@ -38,8 +38,12 @@ def read_text(path):
 
 def load_source(text, path="<string>"):
     """Parse, merge with the extended base (if any), check and compile `text`."""
-    program, digest = _program(text, path, seen=())
-    return Game(check_program(program), path, digest)
+    try:
+        program, digest = _program(text, path, seen=())
+        return Game(check_program(program), path, digest)
+    except RecursionError:
+        raise GdlRuleError("the rule file nests expressions or blocks too deeply to read",
+                           file=path) from None
 
 
 def load_game(path):

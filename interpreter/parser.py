@@ -56,7 +56,15 @@ def _parse(text, file, start):
         tree = _lark(start).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, file, lines) from None
-    return _ToAst(file, lines).transform(tree)
+    try:
+        return _ToAst(file, lines).transform(tree)
+    except lark.exceptions.VisitError as exc:       # e.g. a number too long to convert
+        meta = getattr(exc.obj, "meta", None)
+        line = getattr(meta, "line", 1)
+        raise GdlSyntaxError(f"cannot read this: {exc.orig_exc}", file=file, line=line,
+                             column=getattr(meta, "column", 1),
+                             source_line=lines[line - 1] if line <= len(lines) else None) \
+            from None
 
 
 def _reject_binary(text, file, lines):

@@ -213,7 +213,10 @@ class ScenarioRun:
         state = self.need_state()
         match = re.fullmatch(r"(\w+)\s+for\s+(\w+)", rest)
         if not match or match.group(1) not in self.game.phases:
-            raise self.error(f"expected 'phase NAME for SEAT' with a phase of the rule file")
+            raise self.error("expected 'phase NAME for SEAT' with a phase of the rule file")
+        if self.game.phases[match.group(1)].nparams:
+            raise self.error(f"phase '{match.group(1)}' takes arguments; a scenario can only "
+                             "start a phase without them")
         state.frames = []
         with self.game.rt.bound(state) as rt:
             rt.enter_phase(match.group(1), [], self.seat(match.group(2)), False)
@@ -256,7 +259,10 @@ class ScenarioRun:
         because = None
         match = re.fullmatch(r'(.*?)\s+because\s+(".*")', text)
         if match:
-            text, because = match.group(1), shlex.split(match.group(2))[0]
+            try:
+                text, because = match.group(1), shlex.split(match.group(2))[0]
+            except ValueError:
+                raise self.error('expected \'because "TEXT"\' with one quoted text') from None
         try:
             self.game.parse_action(self.state, text)
             if not legal:

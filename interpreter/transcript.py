@@ -152,7 +152,10 @@ def record(rules_path, seed, agents, player_names, out_path, max_turns=None):
     head = header_lines(game, rules_path, out_dir, seed, player_names, max_turns)
     text = "\n".join(head + lines) + "\n"
     if out_path:
-        write_atomic(out_path, text)
+        try:
+            write_atomic(out_path, text)
+        except OSError as exc:
+            raise GdlDataError(f"cannot write {out_path}: {exc.strerror}") from None
     return text
 
 
@@ -217,7 +220,7 @@ def decisions_of(transcript):
     for number, line in transcript.body:
         if line[:1].isdigit():
             step, seat, count, *action = line.split(" ", 3)
-            if not action or not count.startswith("("):
+            if not action or not count.startswith("(") or not step.isdigit():
                 raise GdlDataError(f"{transcript.path}:{number}: malformed decision line")
             out.append((number, action[0]))
     return out
@@ -230,9 +233,9 @@ class Divergence(GdlError):
 def replay(path):
     """Replay a transcript; raise Divergence naming the first step that differs."""
     transcript = read_transcript(path)
+    decisions = decisions_of(transcript)          # a corrupt transcript is refused whole
     rules = os.path.normpath(os.path.join(os.path.dirname(path), transcript.header["rules"]))
     game = load_game(rules)
-    decisions = decisions_of(transcript)
     agent = ScriptedAgent(decisions, source=path)
     state = game.new_state(transcript.header["seed"])
     agents = [agent] * len(game.seats)

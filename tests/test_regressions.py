@@ -61,3 +61,101 @@ phase p { action go(x in pieces(me), to in neighbors(x.cell)) { return } }
     with pytest.raises(GdlError) as info:
         game.legal_actions(state)
     assert "run-time error in the rules" in info.value.message
+
+
+# ----- found by review -------------------------------------------------------------------
+
+SIMULTANEOUS = """
+game "bids"
+seats a, b, c
+board square(1, 1)
+var seat.bid = 0
+var reveals = 0
+setup { goto bid(5) for a }
+phase bid(v) simultaneous {
+  action offer(n in [1, 2, 3]) {
+    me.bid = n
+    if n == 3 { goto after for me }
+  }
+  on reveal { reveals += v }
+}
+phase after { action ok() { goto after for me } }
+"""
+
+
+def test_a_conceding_last_chooser_lets_the_others_be_revealed():
+    game = load_source(SIMULTANEOUS, "bids.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.parse_action(state, "offer 1"))
+    game.apply(state, game.parse_action(state, "offer 2"))
+    game.concede(state, 2)
+    assert [v["bid"] for v in state.seat_vars] == [1, 2, 0]
+    assert state.globals["reveals"] == 5
+    assert game.current_player(state) == 0
+
+
+def test_a_choice_that_leaves_the_phase_ends_the_reveal():
+    game = load_source(SIMULTANEOUS, "bids.gdl")
+    state = game.new_state(0)
+    for text in ("offer 3", "offer 2", "offer 1"):
+        game.apply(state, game.parse_action(state, text))
+    assert state.frames[-1][0] == "after"
+    assert [v["bid"] for v in state.seat_vars] == [3, 0, 0]
+    assert state.globals["reveals"] == 0
+
+
+def test_case_distinct_names_replay(tmp_path):
+    rules = tmp_path / "case.gdl"
+    rules.write_text('seats a, A\nboard square(1, 1)\nvar n = 0\nsetup { goto p for a }\n'
+                     'phase p turn { action give(s in seats) { n += 1  goto p for s } }\n'
+                     'end { win when n >= 6 }\n')
+    from gdl.interpreter.agents import make_agents
+    from gdl.interpreter.transcript import record, replay
+    out = tmp_path / "case.txt"
+    for seed in range(4):
+        record(str(rules), seed, make_agents("random", 2, seed), ["random"] * 2, str(out))
+        assert replay(str(out)) == 6
+
+
+@pytest.mark.parametrize("text, message", [
+    ("seats a, b\nboard square(1, 1)\nsetup { }\n",
+     "setup never enters a phase: end it with 'goto PHASE for SEAT'"),
+    ("seats a, b\nboard square(1, 1)\nparam q = [@a1] + [1]\nsetup { goto p for a }\n"
+     "phase p { }\n", "type mismatch: cannot join list of a cell with, but this is list "
+     "of a number"),
+    ("seats a, b\nboard square(1, 1)\nparam q = " + "9" * 5000 + "\n", "cannot read this"),
+    ("seats a, b\nboard square(1, 1)\nparam q = " + "-" * 3000 + "1\n", "too deeply"),
+])
+def test_more_bad_rule_files_are_gdl_errors(text, message):
+    with pytest.raises(GdlError) as info:
+        load_source(text, "bad.gdl")
+    assert message in info.value.message
+
+
+def test_negative_reach_is_empty():
+    from gdl.interpreter.boards import SquareBoard
+    board = SquareBoard(8, 8)
+    assert board.reach(board.parse("d4"), -2, []) == []
+    assert board.sight(board.parse("d4"), -2, []) == []
+
+
+def test_transcript_with_a_bad_step_number_is_refused(tmp_path):
+    from gdl.interpreter.errors import GdlDataError
+    from gdl.interpreter.transcript import replay
+    path = tmp_path / "t.txt"
+    path.write_text("# gdl transcript\ngame: x\nrules: x.gdl\nrules-sha256: 0\nseed: 1\n"
+                    "players: random\n---\n3x a (2) go 2\n")
+    with pytest.raises(GdlDataError) as info:
+        replay(str(path))
+    assert "malformed decision line" in info.value.message
+
+
+def test_record_into_a_missing_folder_is_an_error():
+    import subprocess
+    import sys
+    result = subprocess.run([sys.executable, "-m", "gdl.cli.main", "record", RULES.replace(
+        "regressions.gdl", "../../games/space_war.gdl"), "-o", "/nonexistent/dir/t.txt"],
+        capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "cannot write /nonexistent/dir/t.txt" in result.stderr
+    assert "Traceback" not in result.stderr
