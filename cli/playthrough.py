@@ -10,7 +10,7 @@ import click
 from gdl.interpreter import load_game
 from gdl.interpreter.agents import ScriptedAgent, make_agents, read_moves, resolve_input
 from gdl.interpreter.errors import GdlError, IllegalAction
-from gdl.interpreter.transcript import event_text, result_text
+from gdl.interpreter.transcript import event_text
 from gdl.interpreter.view import render
 
 HELP = """Type the number of an action or its text (e.g. the text shown after the number).
@@ -71,7 +71,7 @@ def run_play(file, seed, players, moves, max_turns):
         for event in events:
             click.echo("  " + event_text(game, event))
     click.echo(render(game, game.view(state, watcher)))
-    click.echo(f"game over: {result_text(game, state)}")
+    click.echo(f"game over: {game.result_text(state)}")
     return 0
 
 

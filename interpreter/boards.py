@@ -25,13 +25,6 @@ def column_name(index):
     return name
 
 
-def column_index(name):
-    value = 0
-    for char in name:
-        value = value * 26 + (ord(char) - ord("a") + 1)
-    return value - 1
-
-
 class Board:
     """What both topologies share: naming, rays, reach, sight and line of sight."""
 

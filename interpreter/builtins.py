@@ -82,10 +82,6 @@ class Builtin:
         self.name, self.arities, self.typer, self.impl, self.doc = name, arities, typer, impl, doc
 
 
-def _roll_impl(ctx, sides, count=1):
-    return sum(ctx.roll(sides) for _ in range(count))
-
-
 _EVERY = object()
 
 
@@ -140,7 +136,8 @@ BUILTINS = {b.name: b for b in [
             lambda ctx, s: ctx.next_seat(s, -1), "the previous seat still playing"),
     Builtin("opponents", (1,), _fixed((SEAT,), list_of(SEAT)),
             lambda ctx, s: [o for o in ctx.live_seats() if o != s], "every other live seat"),
-    Builtin("roll", (1, 2), _roll, _roll_impl, "roll(sides) or roll(sides, dice): their sum"),
+    Builtin("roll", (1, 2), _roll, None, "roll(sides) or roll(sides, dice): their sum "
+            "(compiled in compiler.py, which knows where a bad die was asked for)"),
     Builtin("shuffled", (1,), _same_list,
             lambda ctx, xs: ctx.shuffled(xs), "a shuffled copy of a list"),
     Builtin("pick", (1,), _pick,

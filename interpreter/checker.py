@@ -83,7 +83,6 @@ class _Checker:
         self.out = Checked()
         self.declared = {}          # name -> decl node, for duplicate detection
         self.param_nodes = {}
-        self.checked_units = set()
         self.phase_param_types = {}
 
     # ----- entry ---------------------------------------------------------------------

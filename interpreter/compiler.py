@@ -395,7 +395,7 @@ class Compiler:
             if ka and kb:
                 if isinstance(a, tuple):
                     return True, a + tuple(b)
-                return True, {"+": a + b if not isinstance(a, str) else a + b,
+                return True, {"+": a + b,
                               "-": a - b if isinstance(a, int) else None,
                               "*": a * b if isinstance(a, int) else None}[node.op]
         return False, None

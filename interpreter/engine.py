@@ -347,6 +347,14 @@ class Game:
         winners = state.result["winners"]
         return [1.0 if s in winners else -1.0 for s in range(len(self.seats))]
 
+    def result_text(self, state):
+        """'blue won', 'a and b won', 'draw' or 'unfinished'."""
+        if state.result is None:
+            return "unfinished"
+        if state.result["draw"]:
+            return "draw"
+        return " and ".join(self.seats[s] for s in state.result["winners"]) + " won"
+
     def current_player(self, state):
         if state.result is not None or not state.frames:
             return TERMINAL

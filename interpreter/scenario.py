@@ -275,8 +275,7 @@ class ScenarioRun:
 
     def expect_result(self, words):
         result = self.state.result
-        got = ("still playing" if result is None else "a draw" if result["draw"] else
-               "winner " + " and ".join(self.game.seats[s] for s in result["winners"]))
+        got = "still playing" if result is None else self.game.result_text(self.state)
         if words[0] == "playing":
             if result is not None:
                 self.fail("the game still playing", got)
@@ -308,9 +307,8 @@ class ScenarioRun:
         except GdlError as exc:
             raise self.error(f"bad expression '{text}': {exc.message}") from None
         if isinstance(expr, ast.Compare):
-            left_text, right_text = _split_compare(text, expr.op)
+            left_text, _ = _split_compare(text, expr.op)
             left, lt = self.expression(left_text)
-            right, _ = self.expression(right_text)
             check, _ = self.expression(text, BOOL)
             if not check():
                 self.fail(text, f"{left_text} = {self.game.format(self.state, left(), lt)}")

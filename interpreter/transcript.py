@@ -66,7 +66,7 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
         emit(f"{state.decisions} {game.seats[seat]} ({len(legal)}) {text}")
         for event in events:
             emit("  " + event_text(game, event))
-    emit(f"result: {result_text(game, state)}")
+    emit(f"result: {game.result_text(state)}")
     return lines, "finished"
 
 
@@ -81,14 +81,6 @@ def event_text(game, event):
     if event[0] == "out":
         return f"out: {game.seats[event[1]]}"
     return f"log: {event[1]}"
-
-
-def result_text(game, state):
-    if state.result is None:
-        return "unfinished"
-    if state.result["draw"]:
-        return "draw"
-    return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
 
 
 def seat_view_line(game, state, seat):

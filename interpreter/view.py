@@ -38,7 +38,7 @@ def make_view(game, state, seat):
                     for n, v in state.globals.items()},
         "seats": [],
         "pieces": [],
-        "result": _result_text(game, state),
+        "result": game.result_text(state) if state.result is not None else None,
     }
     player = game.current_player(state)
     if player >= 0:
@@ -94,14 +94,6 @@ def _choice_text(game, state, choice):
     compiled = phase.actions[choice[0]]
     return " ".join([compiled.name] + [format_value(v, t, game.rt) for v, t in
                                        zip(choice[1], compiled.arg_types)])
-
-
-def _result_text(game, state):
-    if state.result is None:
-        return None
-    if state.result["draw"]:
-        return "draw"
-    return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
 
 
 def render(game, view):
