@@ -9,7 +9,8 @@ import click
 
 from gdl.interpreter import load_game
 from gdl.interpreter.agents import ScriptedAgent, make_agents, read_moves, resolve_input
-from gdl.interpreter.errors import GdlError, IllegalAction
+from gdl.interpreter.errors import IllegalAction
+from gdl.interpreter.playing import AGAIN, STOP, run_game
 from gdl.interpreter.transcript import event_text
 from gdl.interpreter.view import render
 
@@ -30,48 +31,54 @@ def run_play(file, seed, players, moves, max_turns):
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
                       for seat, a in zip(game.seats, agents))
     click.echo(f"{game.name}: seed {seed}; {kinds}. Type 'help' at a prompt.")
-    shown_turn = secret_run = None
-    while not game.is_terminal(state):
-        if max_turns is not None and state.turn > max_turns:
-            click.echo(f"stopped: more than {max_turns} turns")
-            return 0
+    how = {}            # per decision: " (scripted)", "" or None for a human's own
+    secret_run = [None]
+
+    def scripted():
+        return script is not None and not script.exhausted
+
+    def turn_start(state):
         seat = game.current_player(state)
-        agent = agents[seat]
-        human = agent == "human" and not (script and not script.exhausted)
-        if state.turn != shown_turn and not human and len(humans) < 2:
-            shown_turn = state.turn
+        if len(humans) < 2 and (scripted() or agents[seat] != "human"):
             click.echo(render(game, game.view(state, watcher)))
-        legal = game.legal_actions(state)
-        if not legal:
-            raise GdlError(f"no legal action for {game.seats[seat]} in phase "
-                           f"'{state.frames[-1][0]}': the rules leave the game stuck")
-        private = game.is_private(state) and "human" in agents
-        if script and not script.exhausted:
-            action, how = script.choose(game, state, legal), " (scripted)"
-        elif human:
+
+    def choose(seat, legal):
+        how["private"] = game.is_private(state) and bool(humans)
+        if scripted():
+            how["tag"] = " (scripted)"
+            return script.choose(game, state, legal)
+        if agents[seat] == "human":
+            how["tag"] = None
             action = ask_human(game, state, seat, legal)
             if action is None:
                 click.echo("bye")
-                return 0
-            if action == "conceded":
-                continue
-            how = ""
-        else:
-            action, how = agent.choose(game, state, legal), ""
-        text = game.action_text(state, action, None if seat == watcher else watcher)
-        events = game.apply(state, action)
-        if private and not human:
+                return STOP
+            return AGAIN if action == "conceded" else action
+        how["tag"] = ""
+        return agents[seat].choose(game, state, legal)
+
+    def decided(seat, legal, action, said, events):
+        if how["private"] and how["tag"] is not None:
             # Not even how many choices: one line for a seat's whole run of secret choices.
-            if secret_run != seat:
+            if secret_run[0] != seat:
                 click.echo(f"{game.seats[seat]}: chooses in secret")
-            secret_run = seat
-            continue
-        secret_run = None
-        click.echo(f"{game.seats[seat]}: {text}{how}")
+            secret_run[0] = seat
+            return
+        secret_run[0] = None
+        click.echo(f"{game.seats[seat]}: {said}{how['tag'] or ''}")
         for event in events:
             click.echo("  " + event_text(game, event))
-    click.echo(render(game, game.view(state, watcher)))
-    click.echo(f"game over: {game.result_text(state)}")
+
+    status, sentence = run_game(
+        game, state, choose, max_turns=max_turns, on_turn=turn_start,
+        describe=lambda seat, action: game.action_text(
+            state, action, None if seat == watcher else watcher),
+        on_decision=decided)
+    if status == "capped":
+        click.echo(f"stopped: {sentence}")
+    elif status == "finished":
+        click.echo(render(game, game.view(state, watcher)))
+        click.echo(f"game over: {sentence}")
     return 0
 
 

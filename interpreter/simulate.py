@@ -10,7 +10,9 @@ from __future__ import annotations
 import time
 
 from .agents import make_agents
+from .errors import GdlDataError
 from .loader import load_game
+from .playing import run_game
 
 DEFAULT_MAX_TURNS = 1000
 
@@ -20,18 +22,11 @@ def play_one(game, seed, spec, max_turns):
     state = game.new_state(seed)
     agents = make_agents(spec, len(game.seats), seed)
     if "human" in agents:
-        from .errors import GdlDataError
         raise GdlDataError("simulate plays without humans: use random players")
-    legal_actions, apply, current = game.legal_actions, game.apply, game.current_player
-    while state.result is None:
-        if state.turn > max_turns:
-            return state, False
-        legal = legal_actions(state)
-        if not legal:
-            from .errors import GdlError
-            raise GdlError(f"seed {seed}: no legal action in phase '{state.frames[-1][0]}'")
-        apply(state, agents[current(state)].choose(game, state, legal))
-    return state, True
+    status, _ = run_game(game, state,
+                         lambda seat, legal: agents[seat].choose(game, state, legal),
+                         max_turns=max_turns)
+    return state, status == "finished"
 
 
 def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, progress=None):

@@ -26,48 +26,39 @@ import tempfile
 from .agents import ScriptedAgent
 from .errors import GdlDataError, GdlError, IllegalAction
 from .loader import load_game
+from .playing import run_game
 from .view import HIDDEN
 
 HEADER = "# gdl transcript"
 
 
 def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=None):
-    """Play until the end (or the caps); yield transcript lines as they happen."""
+    """Play until the end (or the caps); return the transcript lines and the outcome."""
     lines = []
 
     def emit(line):
         lines.append(line)
         if on_line:
             on_line(line)
-    last_turn = None
-    while not game.is_terminal(state):
-        if state.turn != last_turn:
-            last_turn = state.turn
-            if max_turns is not None and state.turn > max_turns:
-                emit(f"capped: turn {state.turn} passed the cap of {max_turns}")
-                return lines, "capped"
-            if state.turn > 0:
-                emit(compact_state(game, state))
-                if game.has_hidden_information():
-                    for seat in range(len(game.seats)):
-                        emit(seat_view_line(game, state, seat))
-        if max_decisions is not None and state.decisions >= max_decisions:
-            emit(f"capped: {state.decisions} decisions")
-            return lines, "capped"
-        seat = game.current_player(state)
-        legal = game.legal_actions(state)
-        if not legal:
-            raise GdlError(f"no legal action for {game.seats[seat]} in phase "
-                           f"'{state.frames[-1][0]}': the rules leave the game stuck")
-        agent = agents[seat]
-        action = agent.choose(game, state, legal)
-        text = game.action_text(state, action)
-        events = game.apply(state, action)
-        emit(f"{state.decisions} {game.seats[seat]} ({len(legal)}) {text}")
+
+    def turn_start(state):
+        if state.turn > 0:
+            emit(compact_state(game, state))
+            if game.has_hidden_information():
+                for seat in range(len(game.seats)):
+                    emit(seat_view_line(game, state, seat))
+
+    def decided(seat, legal, action, said, events):
+        emit(f"{state.decisions} {game.seats[seat]} ({len(legal)}) {said}")
         for event in events:
             emit("  " + event_text(game, event))
-    emit(f"result: {game.result_text(state)}")
-    return lines, "finished"
+
+    status, sentence = run_game(
+        game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
+        max_turns=max_turns, max_decisions=max_decisions, on_turn=turn_start,
+        describe=lambda seat, action: game.action_text(state, action), on_decision=decided)
+    emit(f"{'result' if status == 'finished' else status}: {sentence}")
+    return lines, status
 
 
 def event_text(game, event):

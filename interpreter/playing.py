@@ -1,0 +1,45 @@
+"""The one game loop that every driver uses: simulations, transcripts and `gdl play`.
+
+`run_game` asks a chooser for each decision until the game ends or a cap is reached, and
+tells the caller about turn starts and decisions through optional callbacks.
+"""
+
+from __future__ import annotations
+
+from .errors import GdlError
+
+STOP = object()     # a chooser's answer: leave the game now (the player quit)
+AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again
+
+
+def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn=None,
+             describe=None, on_decision=None):
+    """Play `state` on. `choose(seat, legal)` returns one of `legal`, STOP or AGAIN.
+    `on_turn(state)` runs at each turn start; `describe(seat, action)` before the action
+    is applied (its answer is passed on); `on_decision(seat, legal, action, said, events)`
+    after it. Returns ("finished" | "stopped" | "capped", a sentence)."""
+    last_turn = None
+    while state.result is None:
+        if state.turn != last_turn:
+            last_turn = state.turn
+            if max_turns is not None and state.turn > max_turns:
+                return "capped", f"turn {state.turn} passed the cap of {max_turns}"
+            if on_turn is not None:
+                on_turn(state)
+        if max_decisions is not None and state.decisions >= max_decisions:
+            return "capped", f"{state.decisions} decisions"
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        if not legal:
+            raise GdlError(f"no legal action for {game.seats[seat]} in phase "
+                           f"'{state.frames[-1][0]}': the rules leave the game stuck")
+        action = choose(seat, legal)
+        if action is STOP:
+            return "stopped", "a player left"
+        if action is AGAIN:
+            continue
+        said = describe(seat, action) if describe is not None else None
+        events = game.apply(state, action)
+        if on_decision is not None:
+            on_decision(seat, legal, action, said, events)
+    return "finished", game.result_text(state)
