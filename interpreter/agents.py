@@ -1,5 +1,6 @@
-"""Agents: who makes a seat's decisions. Each gets only the legal actions and the seat's
-view, never the full state.
+"""Agents: who makes a seat's decisions. `choose(game, state, legal)` gets the state so
+an agent can ask for its seat's view (`game.view(state, seat)`); the agents here use only
+the legal actions, and an agent that plays fair reads nothing but its view.
 
 - `RandomAgent(seed)`: uniform over the legal actions, from its own SplitMix64 stream, so
   the same seed gives the same choices on every Python version.

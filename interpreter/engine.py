@@ -43,6 +43,7 @@ class Runtime:
         self.kinds = game.kinds
         self.state = None
         self.out_hooks = []
+        self.running = None     # the action whose effects are running (for error places)
 
     # randomness -------------------------------------------------------------------------
     def next64(self):
@@ -298,15 +299,20 @@ class Game:
         Python errors raised by a rule become GdlError."""
         rt = self.rt
         previous, rt.state = rt.state, state
+        rt.running = None
         try:
             result = fn(state, *args)
             if check_end and state.result is None and (state.turn > 0 or not self.has_turns):
                 self._check_end(state)
             return result
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+            span = rt.running.span if rt.running is not None else None
+            where = {"file": span.file, "line": span.line, "column": span.column,
+                     "source_line": span.source_line} if span is not None else {}
             raise GdlError(f"run-time error in the rules ({type(exc).__name__}: {exc}); "
-                           "a rule used a removed piece, a missing value or a bad index") \
-                from exc
+                           "a rule used a removed piece, a missing value or a bad index"
+                           + (f" (in action '{rt.running.name}')" if span else ""),
+                           **where) from exc
         except RecursionError:
             raise GdlError("run-time error in the rules: a fn or def calls itself without "
                            "end") from None
@@ -537,7 +543,9 @@ class Game:
         index, args = action
         compiled = phase.actions[index]
         env = frame_env(seat, frame[2] + list(args), compiled.slots)
+        self.rt.running = compiled
         compiled.body(env)
+        self.rt.running = None
 
     def concede(self, state, seat):
         """A seat gives up at any time: it is out of the game."""
