@@ -59,3 +59,25 @@ def test_hidden_pieces_show_no_label_and_no_variables():
     own = game.view(state, 0)
     assert [p["label"] for p in own["pieces"]] == ["Coin#1", "Coin#2", "Coin#3"]
     assert "Coin#1" not in json.dumps(view)
+
+
+def test_visibility_can_depend_on_the_piece_itself():
+    """`it` in `visible to`: a token's faces show to the seats that peeked at it."""
+    import os
+    from gdl.interpreter import load_game
+    game = load_game(os.path.join(os.path.dirname(__file__), "rules", "peek.gdl"))
+    state = game.new_state(0)
+    game.apply(state, game.parse_action(state, "look Token#1"))     # seat a peeks
+    assert game.view(state, 0)["pieces"][0]["vars"]["faces"] == "6"
+    assert game.view(state, 1)["pieces"][0]["vars"]["faces"] == "?"
+
+
+def test_deciding_and_current_phase():
+    game = load_source(GAME.replace("var resumed = 0", "var resumed = 0\nvar seen = \"\"")
+                       .replace("action ok() { return }",
+                                "action ok() { seen = current_phase + text(deciding)  return }"),
+                       "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.parse_action(state, "ask"))
+    game.apply(state, game.parse_action(state, "ok"))
+    assert state.globals["seen"] == "replyb"
