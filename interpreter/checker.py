@@ -19,6 +19,7 @@ from .types import (ANY, BOOL, CELL, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, 
                     describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND}
+SHOW_PARAMS = {"piece": PIECE, "row": INT}     # what `show X(p)` draws, and p's type
 _BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
@@ -140,9 +141,9 @@ class _Checker:
                 raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'", decl.span)
             self.out.hides[decl.what] = decl
         for decl in by_type.get(ast.ShowDecl, []):
-            if decl.what != "piece":
+            if decl.what not in SHOW_PARAMS:
                 raise error_at(GdlRuleError, f"'show {decl.what}' is unknown; expected "
-                               "'show piece(p) = ...'", decl.span)
+                               "'show piece(p) = ...' or 'show row(r) = ...'", decl.span)
             self.out.shows[decl.what] = decl
 
         self._unit(setups, (), lambda scope: self._block(setups.body, scope))
@@ -160,7 +161,7 @@ class _Checker:
         for rule in self.out.end_rules:
             self._end_rule(rule)
         for decl in self.out.shows.values():
-            self._unit(decl, [(decl.param, PIECE)],
+            self._unit(decl, [(decl.param, SHOW_PARAMS[decl.what])],
                        lambda scope, d=decl: self._expect(d.expr, STR, scope, "'show'"))
         for decl in self.out.hides.values():
             self._unit(decl, [(decl.param, PIECE), ("viewer", SEAT)],

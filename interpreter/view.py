@@ -121,9 +121,9 @@ def render(game, view):
 
 
 def _token(piece):
-    owner = piece["owner"][0] if piece["owner"] != "none" else "-"
+    """Owner's initial and the piece's mark; a piece of no seat shows its mark alone."""
     mark = piece.get("mark") or piece["kind"][0]
-    return f"{owner}{mark}"
+    return mark if piece["owner"] == "none" else f"{piece['owner'][0]}{mark}"
 
 
 def render_board(game, view):
@@ -152,7 +152,7 @@ def render_board(game, view):
         for row in range(board.height - 1, -1, -1):
             line = f"{row + 1:>3} " + "".join(
                 cells.get(row * board.width + c, ".").center(width) for c in range(board.width))
-            out.append(line.rstrip())
+            out.append((line + "  " + _row_label(game, view, row + 1)).rstrip())
     out.append(header)
     key = [f"{stats['symbol']} {kind}" for kind, stats in game.kinds.items()
            if isinstance(stats.get("symbol"), str)]
@@ -163,6 +163,16 @@ def render_board(game, view):
         if len(stacks[cell]) > 1:
             out.append(f"  {board.names[cell]}: {' '.join(stacks[cell])}")
     return out
+
+
+def _row_label(game, view, row):
+    """`show row(r) = TEXT`: a label drawn after row r (1 = first)."""
+    rule = game.shows.get("row")
+    if rule is None:
+        return ""
+    expr, slots = rule
+    viewer = game.seats.index(view["seat"]) if view["seat"] else 0
+    return expr([viewer, row] + [None] * (slots - 2))
 
 
 def _hex_rows(board, row, cells, width):
