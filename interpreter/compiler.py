@@ -27,7 +27,7 @@ class CompiledAction:
         self.enumerate = enumerate_fn   # (env, out) -> appends (index, args)
         self.binders = [(b.name, b.domain.span.text if b.domain.span else "?", domain)
                         for b, domain in zip(decl.binders, domains)]
-        self.where_parts = where_parts  # [(source text, closure)] in source order
+        self.where_parts = where_parts  # [(source text, closure, level)] in source order
         self.body = body
         self.slots = slots
         self.span = decl.span
@@ -95,7 +95,7 @@ class Compiler:
                        default=0)
         for conj in conjuncts:
             level = level_of(conj)
-            where_parts.append((conj.span.text if conj.span else "?", self.expr(conj)))
+            where_parts.append((conj.span.text if conj.span else "?", self.expr(conj), level))
             # The enumerating copy memoises sub-expressions that depend only on outer
             # binders: computed once per outer binding, on first use (see `_memo`).
             self._hoist = hoist = _Hoist(level_of, level, slots, self._bound_inside(conj))

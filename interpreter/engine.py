@@ -492,14 +492,18 @@ class Game:
         phase = self.phase_of(state)
         env = self._env(state, phase, seat, compiled.slots)
         base = 1 + phase.nparams
-        for i, (name, source, domain) in enumerate(compiled.binders):
-            if args[i] not in list(domain(env)):
-                text = format_value(args[i], compiled.arg_types[i], self.rt)
-                return f"{text} is not a possible '{name}' now (not in {source})"
-            env[base + i] = args[i]
-        for source, cond in compiled.where_parts:
-            if not cond(env):
-                return f"the rule '{source}' does not hold"
+        # Binder by binder, as listing does: a where-part is tested as soon as the binders
+        # it reads are bound, so it can guard the domains after it.
+        for level in range(len(compiled.binders) + 1):
+            if level > 0:
+                name, source, domain = compiled.binders[level - 1]
+                if args[level - 1] not in list(domain(env)):
+                    text = format_value(args[level - 1], compiled.arg_types[level - 1], self.rt)
+                    return f"{text} is not a possible '{name}' now (not in {source})"
+                env[base + level - 1] = args[level - 1]
+            for source, cond, part_level in compiled.where_parts:
+                if part_level == level and not cond(env):
+                    return f"the rule '{source}' does not hold"
         return "not a legal action now"
 
     # ----- acting ---------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def naive_legal(game, state):
 
     def walk(compiled, env, i, base):
         if i == len(compiled.binders):
-            if all(cond(env) for _, cond in compiled.where_parts):
+            if all(cond(env) for _, cond, _ in compiled.where_parts):
                 out.append((compiled.index, tuple(env[base:base + i])))
             return
         for value in list(compiled.binders[i][2](env)):
