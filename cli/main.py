@@ -94,10 +94,12 @@ def simulate(file, games, seed, players, max_turns, as_json):
     click.echo(f"  finished {summary['finished']}, capped {summary['capped']} "
                f"(at {max_turns} turns), draws {summary['draws']}")
     for seat, wins in summary["wins"].items():
-        share = 100 * wins / games if games else 0
-        click.echo(f"  {seat} won {wins} ({share:.1f}%)")
-    click.echo(f"  {summary['mean_decisions']} decisions a game on average, "
-               f"{summary['decisions']} in all")
+        share, low, high = summary["win_share"][seat]
+        click.echo(f"  {seat} won {wins} ({100 * share:.1f}% of finished games, 95% interval "
+                   f"{100 * low:.1f}-{100 * high:.1f}%)")
+    click.echo(f"  {summary['mean_decisions']} decisions and {summary['mean_turns']} turns a "
+               f"game on average (turns {summary['min_turns']} to "
+               f"{summary['max_turns_played']}), {summary['decisions']} decisions in all")
     click.echo(f"  {summary['seconds']} s: {summary['games_per_second']} games/s, "
                f"{summary['decisions_per_second']} decisions/s")
 

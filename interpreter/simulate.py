@@ -1,8 +1,10 @@
 """Many games for balance: seeds, caps and a summary; and the benchmark figures.
 
 `simulate(game, games, seed, spec, max_turns)` plays `games` games (game i uses seed
-`seed + i`) and returns a summary dict: games, finished, capped, wins per seat, draws,
-mean_decisions, decisions, seconds, games_per_second, decisions_per_second.
+`seed + i`) and returns a summary dict: games, finished, capped, wins per seat, win_share
+per seat (share of finished games with its 95% interval), draws, mean_decisions,
+mean_turns, min_turns, max_turns_played, decisions, seconds, games_per_second,
+decisions_per_second.
 """
 
 from __future__ import annotations
@@ -32,10 +34,12 @@ def play_one(game, seed, spec, max_turns):
 def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, progress=None):
     wins = {name: 0 for name in game.seats}
     finished = capped = draws = decisions = 0
+    turns = []
     started = time.perf_counter()
     for i in range(games):
         state, done = play_one(game, seed + i, spec, max_turns)
         decisions += state.decisions
+        turns.append(state.turn)
         if not done:
             capped += 1
         else:
@@ -51,11 +55,25 @@ def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, pr
         "game": game.name, "games": games, "finished": finished, "capped": capped,
         "wins": wins, "draws": draws,
         "mean_decisions": round(decisions / games, 2) if games else 0,
+        "mean_turns": round(sum(turns) / games, 2) if games else 0,
+        "min_turns": min(turns, default=0), "max_turns_played": max(turns, default=0),
+        "win_share": {name: wilson(n, finished) for name, n in wins.items()},
         "decisions": decisions, "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2) if seconds else 0,
         "decisions_per_second": round(decisions / seconds) if seconds else 0,
         "seed": seed, "max_turns": max_turns,
     }
+
+
+def wilson(successes, trials, z=1.96):
+    """A win share with its 95% Wilson interval: [share, low, high], 3 decimals."""
+    if trials == 0:
+        return [0.0, 0.0, 0.0]
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * ((p * (1 - p) / trials + z * z / (4 * trials * trials)) ** 0.5) / denominator
+    return [round(p, 3), round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
 
 
 def benchmark(path, games=200, seed=1):

@@ -176,3 +176,11 @@ phase main {
     with pytest.raises(IllegalAction) as info:
         game.parse_action(state, "go Pawn#1 b1")
     assert info.value.message == "the rule 'p.cell != none' does not hold"
+
+
+def test_wilson_interval():
+    from gdl.interpreter.simulate import wilson
+    assert wilson(0, 0) == [0.0, 0.0, 0.0]
+    assert wilson(90, 100) == [0.9, 0.826, 0.945]
+    share, low, high = wilson(50, 100)
+    assert share == 0.5 and low < 0.5 < high and round(low + high, 3) == 1.0
