@@ -6,6 +6,7 @@
     game.action_text(state, a)      -> the stable text a person types ("move Pawn#2 c4")
     game.parse_action(state, text)  -> the legal action with that text, or IllegalAction (why)
     game.apply(state, action)       -> mutates state; returns the chance/log events it caused
+                                       (refuses an action that is not legal)
     game.is_terminal / returns / view / concede
 
 An action is a tuple (action index within the current phase, argument values). All
@@ -507,8 +508,12 @@ class Game:
         return "not a legal action now"
 
     # ----- acting ---------------------------------------------------------------------------
-    def apply(self, state, action):
-        """Play one decision (an element of legal_actions) and return its events."""
+    def apply(self, state, action, check=True):
+        """Play one decision and return its events. With `check`, an action that is not
+        among the legal actions is refused (IllegalAction); drivers that took the action
+        from `legal_actions` themselves pass check=False and skip listing them again."""
+        if check and tuple(action) not in self.legal_actions(state):
+            raise IllegalAction(f"{action!r} is not a legal action now")
         state.events = []
         self._run(state, self._apply_run, action)
         state.decisions += 1

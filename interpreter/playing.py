@@ -39,7 +39,7 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
         if action is AGAIN:
             continue
         said = describe(seat, action) if describe is not None else None
-        events = game.apply(state, action)
+        events = game.apply(state, action, check=False)
         if on_decision is not None:
             on_decision(seat, legal, action, said, events)
     return "finished", game.result_text(state)

@@ -184,3 +184,12 @@ def test_wilson_interval():
     assert wilson(90, 100) == [0.9, 0.826, 0.945]
     share, low, high = wilson(50, 100)
     assert share == 0.5 and low < 0.5 < high and round(low + high, 3) == 1.0
+
+
+def test_apply_refuses_an_illegal_action():
+    game = load_game(RULES)
+    state = game.new_state(1)
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(state, (0, ("South",)))        # 's != South' forbids it
+    assert state.to_json() == before
