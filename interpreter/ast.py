@@ -220,6 +220,13 @@ class Goto:
     push: bool
 
 @node
+class Give:
+    """`give PIECE to SEAT`: the piece changes owner (a captured piece, a taken moon)."""
+    piece: object
+    seat: object
+
+
+@node
 class Return:
     pass
 

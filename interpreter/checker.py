@@ -570,6 +570,10 @@ class _Checker:
         self._expect(stmt.piece, PIECE, scope, "'place'")
         self._expect(stmt.cell, CELL, scope, "'at'")
 
+    def _stmt_Give(self, stmt, scope):
+        self._expect(stmt.piece, PIECE, scope, "'give'")
+        self._expect(stmt.seat, SEAT, scope, "'give ... to'")
+
     def _stmt_Remove(self, stmt, scope):
         self._expect(stmt.piece, PIECE, scope, "'remove'")
 

@@ -279,6 +279,13 @@ class Compiler:
         piece, cell, rt = self.expr(node.piece), self.expr(node.cell), self.rt
         return lambda env: rt.place(piece(env), cell(env))
 
+    def stmt_Give(self, node):
+        piece, seat, rt = self.expr(node.piece), self.expr(node.seat), self.rt
+
+        def give(env):
+            rt.state.pieces[piece(env)]["owner"] = seat(env)
+        return give
+
     def stmt_Remove(self, node):
         piece, rt = self.expr(node.piece), self.rt
         return lambda env: rt.remove(piece(env))

@@ -145,7 +145,8 @@ def _keyword_hint(token, exc):
         token = previous
     match = difflib.get_close_matches(str(token), _START_WORDS + (
         "action", "where", "move", "place", "remove", "create", "goto", "call", "return",
-        "stop", "win", "lose", "draw", "log", "shuffle", "let", "for", "if", "else", "until",
+        "stop", "win", "lose", "draw", "log", "shuffle", "give", "let", "for", "if", "else",
+        "until",
         "visible", "along"), n=1, cutoff=0.75)
     if match:
         return (f"did you mean '{match[0]}'?",)
@@ -330,6 +331,9 @@ class _ToAst(Transformer):
 
     def push_stmt(self, meta, c):
         return ast.Goto(str(c[0]), c[1] or (), c[2], True, span=self._span(meta))
+
+    def give_stmt(self, meta, c):
+        return ast.Give(c[0], c[1], span=self._span(meta))
 
     def return_stmt(self, meta, c):
         return ast.Return(span=self._span(meta))

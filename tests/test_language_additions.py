@@ -81,3 +81,14 @@ def test_deciding_and_current_phase():
     game.apply(state, game.parse_action(state, "ask"))
     game.apply(state, game.parse_action(state, "ok"))
     assert state.globals["seen"] == "replyb"
+
+
+def test_give_changes_a_pieces_owner():
+    game = load_source(GAME.replace("action pass() { goto main for next(me) }",
+                                    "action take() { give first(q in pieces(b)) to me }\n"
+                                    "  action pass() { goto main for next(me) }"), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.parse_action(state, "take"))
+    assert [p["owner"] for p in state.pieces.values()] == [0, 0, 0]
+    # b no longer owns Coin#3, so it is a's top piece on d1; a's a1 stack still hides one
+    assert [p["label"] for p in game.view(state, 1)["pieces"]] == ["Coin#2", "Coin#3", "?"]
