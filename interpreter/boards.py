@@ -70,9 +70,10 @@ class Board:
         """Cells along each straight line from `cell`, up to `steps` away; a line may end on
         a cell of `stops` but never pass it."""
         stops = set(stops)
+        steps = max(steps, 0)
         found = []
         for ray in self.rays[cell]:
-            for target in ray[:max(steps, 0)]:
+            for target in ray[:steps]:
                 found.append(target)
                 if target in stops:
                     break
@@ -81,9 +82,10 @@ class Board:
     def sight(self, cell, steps, blockers):
         """Cells along each straight line up to `steps` away, stopping before a blocker."""
         blockers = set(blockers)
+        steps = max(steps, 0)
         found = []
         for ray in self.rays[cell]:
-            for target in ray[:max(steps, 0)]:
+            for target in ray[:steps]:
                 if target in blockers:
                     break
                 found.append(target)
