@@ -221,7 +221,7 @@ class Goto:
 
 @node
 class Give:
-    """`give PIECE to SEAT`: the piece changes owner (a captured piece, a taken moon)."""
+    """`give PIECE to SEAT`: the piece changes owner (a captured piece, a conquered territory)."""
     piece: object
     seat: object
 

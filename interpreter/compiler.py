@@ -457,16 +457,7 @@ class Compiler:
     def expr_Comprehension(self, node):
         domain, value = self.expr(node.domain), self.expr(node.expr)
         where = self.expr(node.where) if node.where is not None else _true
-        slot = self.c.names[id(node)][1]
-
-        def comprehension(env):
-            out = []
-            for item in domain(env):
-                env[slot] = item
-                if where(env):
-                    out.append(value(env))
-            return out
-        return comprehension
+        return _values(domain, where, value, self.c.names[id(node)][1])
 
     def expr_Quant(self, node):
         domain = self.expr(node.domain)
