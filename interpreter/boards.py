@@ -63,6 +63,11 @@ class Board:
                 return tuple(cells)
             cells.append(cell)
 
+    def ray_table(self, what, stops):
+        """`reach` or `sight` with constant stops, as a table keyed by (cell, steps) and
+        filled on first use; its values are tuples, so no caller can change another's."""
+        return _RayTable(getattr(self, what), stops)
+
     def neighbors(self, cell):
         return list(self.neighbor_table[cell])
 
@@ -187,6 +192,17 @@ class HexBoard(Board):
                 cell = self.from_cube(*_cube_round(x - 1e-6, z - 2e-6))
             cells.append(cell)
         return cells
+
+
+class _RayTable(dict):
+    def __init__(self, compute, stops):
+        super().__init__()
+        self.compute = compute
+        self.stops = stops
+
+    def __missing__(self, key):
+        value = self[key] = tuple(self.compute(key[0], key[1], self.stops))
+        return value
 
 
 def _round_half_away(numerator, denominator):

@@ -83,6 +83,32 @@ class Builtin:
 
 
 _EVERY = object()
+UNSET = object()        # a memoised value not computed yet (generated listings)
+
+
+def sorted_by(pairs):
+    """[(key, item)] -> the items ordered by key, stably."""
+    pairs.sort(key=_key)
+    return [item for _, item in pairs]
+
+
+def _key(pair):
+    return pair[0]
+
+
+def as_set(values):
+    """A list as a set for fast `in`, when its values can be hashed."""
+    try:
+        return frozenset(values)
+    except TypeError:
+        return list(values)
+
+
+def plain(value):
+    """Tuples (constants) and lists (built during play) as one comparable form."""
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value
 
 
 def _pieces_impl(ctx, seat=_EVERY):
@@ -137,7 +163,7 @@ BUILTINS = {b.name: b for b in [
     Builtin("opponents", (1,), _fixed((SEAT,), list_of(SEAT)),
             lambda ctx, s: [o for o in ctx.live_seats() if o != s], "every other live seat"),
     Builtin("roll", (1, 2), _roll, None, "roll(sides) or roll(sides, dice): their sum "
-            "(compiled in compiler.py, which knows where a bad die was asked for)"),
+            "(generated as a call of the runtime's roll_dice)"),
     Builtin("shuffled", (1,), _same_list,
             lambda ctx, xs: ctx.shuffled(xs), "a shuffled copy of a list"),
     Builtin("pick", (1,), _pick,

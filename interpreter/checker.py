@@ -1,10 +1,12 @@
-"""Static checker: `ast.Program` -> `Checked` (symbol tables, a type for every expression,
-a resolution for every name), or a `GdlRuleError` at the first problem.
+"""Static checker: `ast.Program` -> `program.Program` (the resolved, typed program), or a
+`GdlRuleError` at the first problem.
 
 It checks names (with "did you mean"), types, the number of arguments, duplicate
-definitions and that every phase can be reached from `setup`. Parameters, tables, terrain
-and initial values are constants, evaluated here. The compiler trusts what this module
-recorded and never re-checks it.
+definitions and that every phase can be reached from `setup`, and builds the resolved
+program as it goes: every expression becomes a `program` node with its type, every name a
+local slot or a resolved reference. Parameters, tables, terrain and initial values are
+constants, evaluated here. The code generator trusts what this module built and never
+re-checks it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import difflib
 
 from . import ast
+from . import program as ir
 from .boards import BOARD_KINDS
 from .builtins import BUILTINS
 from .errors import GdlError, GdlRuleError, error_at
@@ -22,36 +25,6 @@ PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND}
 SHOW_PARAMS = {"piece": PIECE, "row": INT}     # what `show X(p)` draws, and p's type
 _BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
-
-
-class Checked:
-    """Everything the compiler needs to know about a checked program."""
-
-    def __init__(self):
-        self.game_name = "game"
-        self.seats = []
-        self.symbols = set()
-        self.params = {}            # name -> (value, type)
-        self.board = None
-        self.terrain = {}           # name -> (tuple of cells, symbol)
-        self.kind_columns = {}      # column -> type
-        self.kinds = {}             # kind -> {column: value}
-        self.vars = {"global": {}, "seat": {}, "piece": {}}   # name -> (init, type, decl)
-        self.fns = {}
-        self.defs = {}
-        self.phases = {}
-        self.triggers = []
-        self.outs = []
-        self.end_rules = []
-        self.setup = ()
-        self.setup_node = None
-        self.shows = {}
-        self.hides = {}
-        self.types = {}             # id(expr node) -> type
-        self.names = {}             # id(Name / Field / Call / target node) -> resolution
-        self.slots = {}             # id(unit node) -> number of local slots
-        self.keep = []              # nodes made by the checker, kept alive for their ids
-        self.fn_params = {}         # fn/def name -> tuple of param types
 
 
 class Scope:
@@ -72,19 +45,36 @@ class Scope:
 
 
 def check_program(program):
-    checker = _Checker(program)
-    checked = checker.run()
-    checked.expression_checker = checker.check_expression
-    return checked
+    """Check a parsed rule file; returns the resolved `program.Program`."""
+    return _Checker(program).run()
+
+
+def check_expression(resolved, expr, local_types, want=None):
+    """Check a stand-alone expression (a scenario's expectation) against a checked program,
+    with extra typed locals in slots 1..n. Returns the resolved expression."""
+    checker = _Checker(ast.Program(()))
+    checker.out = resolved
+    checker.fn_types = {name: fn.type for name, fn in resolved.fns.items()}
+    checker.fn_params = {name: fn.param_types for name, fn in resolved.fns.items()}
+    scope = Scope([0])
+    scope.bind("me", SEAT)
+    for name, t in local_types.items():
+        scope.bind(name, t)
+    return checker._expect(expr, want, scope, "this") if want else checker._expr(expr, scope)
 
 
 class _Checker:
     def __init__(self, program):
         self.program = program
-        self.out = Checked()
+        self.out = ir.Program()
         self.declared = {}          # name -> decl node, for duplicate detection
         self.param_nodes = {}
         self.phase_param_types = {}
+        self.fn_decls = {}          # name -> ast.FnDecl
+        self.def_decls = {}         # name -> ast.DefDecl
+        self.phase_decls = {}       # name -> ast.PhaseDecl
+        self.fn_params = {}         # fn/def name -> parameter types from its first use
+        self.fn_types = {}          # fn name -> result type
 
     # ----- entry ---------------------------------------------------------------------
     def run(self):
@@ -124,64 +114,55 @@ class _Checker:
             if decl.name in BUILTINS:
                 raise error_at(GdlRuleError, f"'{decl.name}' is a built-in function and "
                                "cannot be redefined", decl.span)
-            (self.out.fns if isinstance(decl, ast.FnDecl) else self.out.defs)[decl.name] = decl
+            table = self.fn_decls if isinstance(decl, ast.FnDecl) else self.def_decls
+            table[decl.name] = decl
             self._check_params_unique(decl.params, decl)
         for decl in by_type.get(ast.PhaseDecl, []):
             self._declare(decl.name, decl)
-            self.out.phases[decl.name] = decl
-        setups = self._single(by_type, ast.SetupDecl, required=True)
-        self.out.setup = setups.body
-        self.out.setup_node = setups
-        self.out.triggers = by_type.get(ast.TriggerDecl, [])
-        self.out.outs = by_type.get(ast.OutDecl, [])
-        for decl in by_type.get(ast.EndDecl, []):
-            self.out.end_rules.extend(decl.rules)
-        for decl in by_type.get(ast.HideDecl, []):
-            if decl.what != "piece" or decl.what in self.out.hides:
+            self.phase_decls[decl.name] = decl
+        setup = self._single(by_type, ast.SetupDecl, required=True)
+        self.setup_decl = setup
+        end_rules = [rule for decl in by_type.get(ast.EndDecl, []) for rule in decl.rules]
+        hides = by_type.get(ast.HideDecl, [])
+        for decl in hides:
+            if decl.what != "piece" or len(hides) > 1:
                 raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'", decl.span)
-            self.out.hides[decl.what] = decl
+        shows = {}
         for decl in by_type.get(ast.ShowDecl, []):
             if decl.what not in SHOW_PARAMS:
                 raise error_at(GdlRuleError, f"'show {decl.what}' is unknown; expected "
                                "'show piece(p) = ...' or 'show row(r) = ...'", decl.span)
-            self.out.shows[decl.what] = decl
+            shows[decl.what] = decl
 
-        self._unit(setups, (), lambda scope: self._block(setups.body, scope))
-        pending = dict(self.out.phases)
+        out = self.out
+        out.setup = self._block(setup.body, _scope(()))
+        pending = dict(self.phase_decls)
         while pending:
             ready = [n for n, d in pending.items()
                      if not d.params or n in self.phase_param_types]
             name = ready[0] if ready else next(iter(pending))
-            self._phase(pending.pop(name))
-        for trigger in self.out.triggers:
-            self._trigger(trigger)
-        for hook in self.out.outs:
-            self._unit(hook, [(hook.seat, SEAT)], lambda scope, h=hook: self._block(
-                h.body, scope.child()))
-        for rule in self.out.end_rules:
-            self._end_rule(rule)
-        for decl in self.out.shows.values():
-            self._unit(decl, [(decl.param, SHOW_PARAMS[decl.what])],
-                       lambda scope, d=decl: self._expect(d.expr, STR, scope, "'show'"))
-        for decl in self.out.hides.values():
-            self._unit(decl, [(decl.param, PIECE), ("viewer", SEAT)],
-                       lambda scope, d=decl: self._expect(d.expr, BOOL, scope, "'hide'"))
-        for decl in list(self.out.fns.values()) + list(self.out.defs.values()):
-            if decl.name not in self.out.fn_params:
+            out.phases[name] = self._phase(pending.pop(name))
+        out.phases = {name: out.phases[name] for name in self.phase_decls}
+        self.trigger_decls = by_type.get(ast.TriggerDecl, [])
+        self.out_decls = by_type.get(ast.OutDecl, [])
+        out.triggers = [self._trigger(t) for t in self.trigger_decls]
+        out.outs = [ir.OutHook(self._block(h.body, _scope([(h.seat, SEAT)])), span=h.span)
+                    for h in self.out_decls]
+        out.end_rules = [self._end_rule(rule) for rule in end_rules]
+        for what, decl in shows.items():
+            scope = _scope([(decl.param, SHOW_PARAMS[what])])
+            out.shows[what] = ir.Rule((decl.param,), self._expect(decl.expr, STR, scope,
+                                                                  "'show'"), span=decl.span)
+        for decl in hides:
+            scope = _scope([(decl.param, PIECE), ("viewer", SEAT)])
+            out.hide = ir.Rule((decl.param, "viewer"), self._expect(
+                decl.expr, BOOL, scope, "'hide'"), span=decl.span)
+        for decl in list(self.fn_decls.values()) + list(self.def_decls.values()):
+            if decl.name not in self.fn_params:
                 self._check_callable(decl, (ANY,) * len(decl.params))
-        self._reachability()
+        self._reachability(end_rules)
         self._calls_last()
-        return self.out
-
-    def check_expression(self, expr, local_types, want=None):
-        """Check a stand-alone expression (a scenario's expectation) with extra locals;
-        returns (its type, number of slots, slot of each local)."""
-        counter = [0]
-        scope = Scope(counter)
-        scope.bind("me", SEAT)
-        slots = {name: scope.bind(name, t) for name, t in local_types.items()}
-        t = self._expect(expr, want, scope, "this") if want else self._expr(expr, scope)
-        return t, counter[0], slots
+        return out
 
     # ----- declarations ---------------------------------------------------------------
     def _single(self, by_type, cls, required):
@@ -287,7 +268,7 @@ class _Checker:
         table = self.out.vars[decl.scope]
         key = decl.name if decl.scope == "global" else f"{decl.scope}.{decl.name}"
         if decl.name in table or (decl.scope == "global" and decl.name in self.declared):
-            first = table[decl.name][2] if decl.name in table else self.declared[decl.name]
+            first = table[decl.name] if decl.name in table else self.declared[decl.name]
             raise error_at(GdlRuleError, f"'{key}' is defined twice; the first definition "
                            f"is at line {first.span.line}", decl.span)
         if decl.scope == "global":
@@ -297,18 +278,18 @@ class _Checker:
             raise error_at(GdlRuleError, f"'piece.{decl.name}' clashes with a piece "
                            "property or table column of the same name", decl.span)
         value, t = self._const(decl.expr)
-        table[decl.name] = (value, ANY if t == NONE else t, decl)
+        table[decl.name] = ir.Variable(decl.name, value, ANY if t == NONE else t,
+                                       span=decl.span)
 
     def _visibility(self, decl):
         """`visible to COND`: `viewer` is the seat looking; for seat and piece variables
         `owner` is the owning seat and `it` the seat or piece the variable belongs to."""
-        def check(scope):
-            scope.bind("viewer", SEAT)
-            if decl.scope != "global":
-                scope.bind("owner", SEAT)
-                scope.bind("it", PIECE if decl.scope == "piece" else SEAT)
-            self._expect(decl.visible, BOOL, scope, "a visibility condition")
-        self._unit(decl, (), check)
+        params = [("viewer", SEAT)]
+        if decl.scope != "global":
+            params += [("owner", SEAT), ("it", PIECE if decl.scope == "piece" else SEAT)]
+        expr = self._expect(decl.visible, BOOL, _scope(params), "a visibility condition")
+        rule = ir.Rule(tuple(name for name, _ in params), expr, span=decl.visible.span)
+        self.out.vars[decl.scope][decl.name].visible = rule
 
     def _check_params_unique(self, params, decl):
         seen = set()
@@ -396,117 +377,124 @@ class _Checker:
         return cell
 
     # ----- code units --------------------------------------------------------------------
-    def _unit(self, node, params, body):
-        counter = [0]
-        scope = Scope(counter)
-        scope.bind("me", SEAT)
-        for name, t in params:
-            scope.bind(name, t)
-        body(scope)
-        self.out.slots[id(node)] = counter[0]
-
     def _phase(self, phase):
         self._check_params_unique(phase.params, phase)
         types = self.phase_param_types.get(phase.name, (ANY,) * len(phase.params))
         params = list(zip(phase.params, types))
-
-        def body(scope):
-            self._block(phase.on_enter, scope.child())
-            self._block(phase.on_reveal, scope.child())
-            self._block(phase.on_resume, scope.child())
-        self._unit(phase, params, body)
+        scope = _scope(params)
+        on_enter = self._block(phase.on_enter, scope.child())
+        on_reveal = self._block(phase.on_reveal, scope.child())
+        on_resume = self._block(phase.on_resume, scope.child())
         names = set()
-        for action in phase.actions:
+        actions = []
+        for index, action in enumerate(phase.actions):
             if action.name in names:
                 raise error_at(GdlRuleError, f"action '{action.name}' is defined twice in "
                                f"phase '{phase.name}'", action.span)
             names.add(action.name)
-            self._action(phase, action, params)
+            actions.append(self._action(action, index, params))
+        return ir.Phase(phase.name, phase.mode, tuple(phase.params), on_enter, on_reveal,
+                        on_resume, tuple(actions), span=phase.span)
 
-    def _action(self, phase, action, params):
-        def body(scope):
-            # Binders take the slots right after the phase parameters, whatever the
-            # domains themselves bind (a comprehension's variable, say).
-            first = scope.counter[0]
-            scope.counter[0] += len(action.binders)
-            for i, binder in enumerate(action.binders):
-                t = self._expr(binder.domain, scope)
-                if not is_list(t) and t != ANY:
-                    raise self._type_error(binder.domain, f"'{binder.name} in ...' needs a "
-                                           "list", t)
-                scope.names[binder.name] = (first + i, element(t))
-            if action.where is not None:
-                self._expect(action.where, BOOL, scope, "a 'where' condition")
-            self._block(action.body, scope.child())
-        self._unit(action, params, body)
+    def _action(self, action, index, params):
+        scope = _scope(params)
+        # Binders take the slots right after the phase parameters, whatever the domains
+        # themselves bind (a comprehension's variable, say).
+        first = scope.counter[0]
+        scope.counter[0] += len(action.binders)
+        binders = []
+        for i, binder in enumerate(action.binders):
+            domain = self._expr(binder.domain, scope)
+            if not is_list(domain.type) and domain.type != ANY:
+                raise self._type_error(binder.domain, f"'{binder.name} in ...' needs a list",
+                                       domain.type)
+            scope.names[binder.name] = (first + i, element(domain.type))
+            binders.append(ir.Binder(binder.name, first + i, domain, _source(binder.domain),
+                                     element(domain.type), span=binder.span))
+        parts = []
+        if action.where is not None:
+            where = self._expect(action.where, BOOL, scope.child(), "a 'where' condition")
+            slots = [b.slot for b in binders]
+            for conj in _conjuncts(where):
+                level = max((slots.index(s) + 1 for s in ir.locals_read(conj) if s in slots),
+                            default=0)
+                parts.append(ir.WherePart(conj, level, _source(conj), span=conj.span))
+        body = self._block(action.body, scope.child())
+        return ir.Action(action.name, index, tuple(binders), tuple(parts), body,
+                         span=action.span)
 
     def _trigger(self, trigger):
-        def body(scope):
-            if trigger.where is not None:
-                self._expect(trigger.where, BOOL, scope, "a 'where' condition")
-            self._block(trigger.body, scope.child())
-        self._unit(trigger, [(trigger.piece, PIECE), (trigger.cell, CELL)], body)
+        scope = _scope([(trigger.piece, PIECE), (trigger.cell, CELL)])
+        where = None
+        if trigger.where is not None:
+            where = self._expect(trigger.where, BOOL, scope, "a 'where' condition")
+        return ir.Trigger(where, self._block(trigger.body, scope.child()), span=trigger.span)
 
     def _end_rule(self, rule):
         params = [("seat", SEAT)] if rule.kind != "draw" else []
-        self._unit(rule, params, lambda scope: self._expect(rule.expr, BOOL, scope,
-                                                            f"a '{rule.kind} when' condition"))
+        expr = self._expect(rule.expr, BOOL, _scope(params), f"a '{rule.kind} when' condition")
+        return ir.EndRule(rule.kind, expr, span=rule.span)
 
     def _check_callable(self, decl, arg_types):
-        self.out.fn_params[decl.name] = tuple(arg_types)
-        params = list(zip(decl.params, arg_types))
+        self.fn_params[decl.name] = tuple(arg_types)
+        scope = _scope(list(zip(decl.params, arg_types)))
         if isinstance(decl, ast.FnDecl):
-            result = []
-            self._unit(decl, params, lambda scope: result.append(self._expr(decl.expr, scope)))
-            self.out.types[id(decl)] = result[0]
+            body = self._expr(decl.expr, scope)
+            self.fn_types[decl.name] = body.type
+            self.out.fns[decl.name] = ir.Fn(decl.name, tuple(decl.params), tuple(arg_types),
+                                            body, body.type, span=decl.span)
         else:
-            self._unit(decl, params, lambda scope: self._block(decl.body, scope))
+            self.out.defs[decl.name] = ir.Def(decl.name, tuple(decl.params), (),
+                                              span=decl.span)     # for recursive calls
+            self.out.defs[decl.name] = ir.Def(decl.name, tuple(decl.params),
+                                              self._block(decl.body, scope), span=decl.span)
 
     # ----- statements ------------------------------------------------------------------
     def _block(self, statements, scope):
-        for statement in statements:
-            getattr(self, "_stmt_" + type(statement).__name__)(statement, scope)
+        return tuple(getattr(self, "_stmt_" + type(statement).__name__)(statement, scope)
+                     for statement in statements)
 
     def _stmt_Assign(self, stmt, scope):
-        target_t = self._target(stmt.target, scope)
-        value_t = self._expr(stmt.expr, scope)
+        place, target_t = self._target(stmt.target, scope)
+        value = self._expr(stmt.expr, scope)
         if stmt.op in ("+=", "-="):
             if not compatible(INT, target_t):
                 raise self._type_error(stmt.target, f"'{stmt.op}' needs a number variable",
                                        target_t)
-            if not compatible(INT, value_t):
-                raise self._type_error(stmt.expr, f"'{stmt.op}' needs a number", value_t)
-        elif not compatible(target_t, value_t):
+            if not compatible(INT, value.type):
+                raise self._type_error(stmt.expr, f"'{stmt.op}' needs a number", value.type)
+        elif not compatible(target_t, value.type):
             raise self._type_error(stmt.expr, f"'{'.'.join(stmt.target.names)}' holds "
-                                   f"{describe(target_t)}", value_t)
+                                   f"{describe(target_t)}", value.type)
         else:
-            self._refine(stmt.target, target_t, value_t)
+            self._refine(place, target_t, value.type)
+        until = None
         if stmt.until is not None:
-            self._expect(stmt.until, SEAT, scope, "'until turn of'")
+            until = self._expect(stmt.until, SEAT, scope, "'until turn of'")
+        return ir.Assign(place, stmt.op, value, until, span=stmt.span)
 
     def _target(self, target, scope):
+        """(the place a target names, its type)."""
         first = target.names[0]
         if len(target.names) == 1:
             if first in scope.names:
                 slot, t = scope.names[first]
                 if first == "me":
                     raise error_at(GdlRuleError, "'me' cannot be assigned", target.span)
-                self.out.names[id(target)] = ("local", slot)
-                return t
+                return ir.LocalPlace(slot, span=target.span), t
             if first in self.out.vars["global"]:
-                self.out.names[id(target)] = ("global", first)
-                return self.out.vars["global"][first][1]
+                return (ir.GlobalPlace(first, span=target.span),
+                        self.out.vars["global"][first].type)
             raise error_at(GdlRuleError, f"'{first}' is not a variable that can be assigned",
                            target.span, self._suggest(first, list(scope.names) +
                                                       list(self.out.vars["global"])))
-        obj = ast.Name(first, span=target.span)
+        obj_ast = ast.Name(first, span=target.span)
         for name in target.names[1:-1]:
-            obj = ast.Field(obj, name, span=target.span)
-        self.out.keep.append(obj)
-        obj_t = self._expr(obj, scope)
+            obj_ast = ast.Field(obj_ast, name, span=target.span)
+        obj = self._expr(obj_ast, scope)
         field = target.names[-1]
-        scope_name = {PIECE: "piece", SEAT: "seat"}.get(obj_t)
-        if obj_t == ANY:
+        scope_name = {PIECE: "piece", SEAT: "seat"}.get(obj.type)
+        if obj.type == ANY:
             scope_name = "piece" if field in self.out.vars["piece"] else "seat"
         if scope_name is None or field not in self.out.vars[scope_name]:
             if scope_name == "piece" and (field in PIECE_PROPERTIES
@@ -514,372 +502,388 @@ class _Checker:
                 raise error_at(GdlRuleError, f"'{field}' of a piece cannot be assigned; use "
                                "move, place or remove", target.span)
             known = list(self.out.vars[scope_name]) if scope_name else []
-            raise error_at(GdlRuleError, f"{describe(obj_t)} has no variable '{field}'",
+            raise error_at(GdlRuleError, f"{describe(obj.type)} has no variable '{field}'",
                            target.span, self._suggest(field, known))
-        self.out.names[id(target)] = (scope_name, obj, field)
-        return self.out.vars[scope_name][field][1]
+        cls = ir.PieceVarPlace if scope_name == "piece" else ir.SeatVarPlace
+        return cls(obj, field, span=target.span), self.out.vars[scope_name][field].type
 
-    def _refine(self, target, declared, assigned):
+    def _refine(self, place, declared, assigned):
         """A variable declared with `none` or `[]` takes the type of its first assignment
         that says more (so its values print as cells, pieces, ...)."""
-        resolved = self.out.names.get(id(target))
-        if resolved is None or resolved[0] == "local":
+        if isinstance(place, ir.LocalPlace):
             return
-        scope = "global" if resolved[0] == "global" else resolved[0]
-        name = resolved[1] if scope == "global" else resolved[2]
+        scope = {ir.GlobalPlace: "global", ir.PieceVarPlace: "piece",
+                 ir.SeatVarPlace: "seat"}[type(place)]
         better = join(declared, assigned)
         if better is not None and better != declared and declared in (ANY, list_of(ANY)):
-            init, _, decl = self.out.vars[scope][name]
-            self.out.vars[scope][name] = (init, better, decl)
+            self.out.vars[scope][place.name].type = better
 
     def _stmt_CallStmt(self, stmt, scope):
-        decl = self.out.defs.get(stmt.name)
+        decl = self.def_decls.get(stmt.name)
         if decl is None:
             hint = (f"'{stmt.name}' is a function; a statement calls a 'def'"
-                    if stmt.name in self.out.fns or stmt.name in BUILTINS else None)
+                    if stmt.name in self.fn_decls or stmt.name in BUILTINS else None)
             raise error_at(GdlRuleError, f"unknown procedure '{stmt.name}'", stmt.span,
                            [f"hint: {hint}"] if hint else
-                           self._suggest(stmt.name, self.out.defs))
-        self._call_user(decl, stmt.args, scope, stmt)
+                           self._suggest(stmt.name, self.def_decls))
+        return ir.CallDef(stmt.name, self._call_user(stmt.name, stmt.args, scope, stmt),
+                          span=stmt.span)
 
     def _stmt_If(self, stmt, scope):
-        self._expect(stmt.cond, BOOL, scope, "an 'if' condition")
-        self._block(stmt.then, scope.child())
-        self._block(stmt.otherwise, scope.child())
+        cond = self._expect(stmt.cond, BOOL, scope, "an 'if' condition")
+        return ir.If(cond, self._block(stmt.then, scope.child()),
+                     self._block(stmt.otherwise, scope.child()), span=stmt.span)
 
     def _stmt_For(self, stmt, scope):
-        t = self._expr(stmt.domain, scope)
-        if not is_list(t) and t != ANY:
-            raise self._type_error(stmt.domain, "'for ... in' needs a list", t)
+        domain = self._expr(stmt.domain, scope)
+        if not is_list(domain.type) and domain.type != ANY:
+            raise self._type_error(stmt.domain, "'for ... in' needs a list", domain.type)
         inner = scope.child()
-        inner.bind(stmt.name, element(t))
+        slot = inner.bind(stmt.name, element(domain.type))
+        where = None
         if stmt.where is not None:
-            self._expect(stmt.where, BOOL, inner, "a 'where' condition")
-        self._block(stmt.body, inner)
-        self.out.names[id(stmt)] = ("local", inner.names[stmt.name][0])
+            where = self._expect(stmt.where, BOOL, inner, "a 'where' condition")
+        return ir.For(slot, domain, where, self._block(stmt.body, inner), span=stmt.span)
 
     def _stmt_Let(self, stmt, scope):
-        t = self._expr(stmt.expr, scope)
-        self.out.names[id(stmt)] = ("local", scope.bind(stmt.name, t))
+        value = self._expr(stmt.expr, scope)
+        return ir.Let(scope.bind(stmt.name, value.type), value, span=stmt.span)
 
     def _stmt_Move(self, stmt, scope):
-        self._expect(stmt.piece, PIECE, scope, "'move'")
-        self._expect(stmt.path, list_of(CELL), scope, "'along'")
+        return ir.Move(self._expect(stmt.piece, PIECE, scope, "'move'"),
+                       self._expect(stmt.path, list_of(CELL), scope, "'along'"),
+                       span=stmt.span)
 
     def _stmt_Place(self, stmt, scope):
-        self._expect(stmt.piece, PIECE, scope, "'place'")
-        self._expect(stmt.cell, CELL, scope, "'at'")
+        return ir.PlaceAt(self._expect(stmt.piece, PIECE, scope, "'place'"),
+                          self._expect(stmt.cell, CELL, scope, "'at'"), span=stmt.span)
 
     def _stmt_Give(self, stmt, scope):
-        self._expect(stmt.piece, PIECE, scope, "'give'")
-        self._expect(stmt.seat, SEAT, scope, "'give ... to'")
+        return ir.Give(self._expect(stmt.piece, PIECE, scope, "'give'"),
+                       self._expect(stmt.seat, SEAT, scope, "'give ... to'"), span=stmt.span)
 
     def _stmt_Remove(self, stmt, scope):
-        self._expect(stmt.piece, PIECE, scope, "'remove'")
+        return ir.Remove(self._expect(stmt.piece, PIECE, scope, "'remove'"), span=stmt.span)
 
     def _stmt_Create(self, stmt, scope):
         if isinstance(stmt.kind, ast.Name) and stmt.kind.name not in self.out.kinds \
                 and stmt.kind.name not in scope.names:
             raise error_at(GdlRuleError, f"unknown piece kind '{stmt.kind.name}'", stmt.span,
                            self._suggest(stmt.kind.name, self.out.kinds))
-        self._expect(stmt.kind, KIND, scope, "'create'")
-        self._expect(stmt.owner, SEAT, scope, "'create ... for'")
-        self._expect(stmt.cell, CELL, scope, "'create ... at'")
+        return ir.Create(self._expect(stmt.kind, KIND, scope, "'create'"),
+                         self._expect(stmt.owner, SEAT, scope, "'create ... for'"),
+                         self._expect(stmt.cell, CELL, scope, "'create ... at'"),
+                         span=stmt.span)
 
     def _stmt_Goto(self, stmt, scope):
-        phase = self.out.phases.get(stmt.phase)
+        phase = self.phase_decls.get(stmt.phase)
         if phase is None:
             raise error_at(GdlRuleError, f"unknown phase '{stmt.phase}'", stmt.span,
-                           self._suggest(stmt.phase, self.out.phases))
+                           self._suggest(stmt.phase, self.phase_decls))
         if len(stmt.args) != len(phase.params):
             raise error_at(GdlRuleError, f"phase '{phase.name}' takes {len(phase.params)} "
                            f"argument(s), not {len(stmt.args)}", stmt.span)
-        types = tuple(self._expr(arg, scope) for arg in stmt.args)
-        known = self.phase_param_types.setdefault(phase.name, types)
-        for i, (want, got, arg) in enumerate(zip(known, types, stmt.args)):
-            if not compatible(want, got):
+        args = tuple(self._expr(arg, scope) for arg in stmt.args)
+        known = self.phase_param_types.setdefault(phase.name, tuple(a.type for a in args))
+        for i, (want, got, arg) in enumerate(zip(known, args, stmt.args)):
+            if not compatible(want, got.type):
                 raise self._type_error(arg, f"argument {i + 1} of phase '{phase.name}' was "
-                                       f"{describe(want)} at its first use", got)
-        self._expect(stmt.seat, SEAT, scope, "'for'")
+                                       f"{describe(want)} at its first use", got.type)
+        seat = self._expect(stmt.seat, SEAT, scope, "'for'")
+        return ir.Goto(stmt.phase, args, seat, stmt.push, span=stmt.span)
 
     def _stmt_Return(self, stmt, scope):
-        pass
+        return ir.Return(span=stmt.span)
 
-    _stmt_Stop = _stmt_Draw = _stmt_Return
+    def _stmt_Stop(self, stmt, scope):
+        return ir.Stop(span=stmt.span)
+
+    def _stmt_Draw(self, stmt, scope):
+        return ir.Draw(span=stmt.span)
 
     def _stmt_Win(self, stmt, scope):
-        self._expect(stmt.seat, SEAT, scope, "'win'")
+        return ir.Win(self._expect(stmt.seat, SEAT, scope, "'win'"), span=stmt.span)
 
     def _stmt_Lose(self, stmt, scope):
-        self._expect(stmt.seat, SEAT, scope, "'lose'")
+        return ir.Lose(self._expect(stmt.seat, SEAT, scope, "'lose'"), span=stmt.span)
 
     def _stmt_Log(self, stmt, scope):
-        self._expr(stmt.expr, scope)
+        return ir.Log(_as_text(self._expr(stmt.expr, scope)), span=stmt.span)
 
     def _stmt_Shuffle(self, stmt, scope):
-        t = self._target(stmt.target, scope)
+        place, t = self._target(stmt.target, scope)
         if not is_list(t):
             raise self._type_error(stmt.target, "'shuffle' needs a list variable", t)
+        return ir.Shuffle(place, span=stmt.span)
 
     # ----- expressions -----------------------------------------------------------------
     def _expect(self, expr, want, scope, what):
-        t = self._expr(expr, scope)
-        if not compatible(want, t):
-            raise self._type_error(expr, f"{what} needs {describe(want)}", t)
-        return t
+        checked = self._expr(expr, scope)
+        if not compatible(want, checked.type):
+            raise self._type_error(expr, f"{what} needs {describe(want)}", checked.type)
+        return checked
 
     def _expr(self, expr, scope):
-        t = getattr(self, "_expr_" + type(expr).__name__)(expr, scope)
-        self.out.types[id(expr)] = t
-        return t
+        return getattr(self, "_expr_" + type(expr).__name__)(expr, scope)
 
     def _expr_Number(self, e, scope):
-        return INT
+        return ir.Const(e.value, type=INT, span=e.span)
 
     def _expr_String(self, e, scope):
-        return STR
+        return ir.Const(e.value, type=STR, span=e.span)
 
     def _expr_Bool(self, e, scope):
-        return BOOL
+        return ir.Const(e.value, type=BOOL, span=e.span)
 
     def _expr_NoneLit(self, e, scope):
-        return NONE
+        return ir.Const(None, type=NONE, span=e.span)
 
     def _expr_CellLit(self, e, scope):
-        self.out.names[id(e)] = ("const", self._cell(e))
-        return CELL
+        return ir.Const(self._cell(e), type=CELL, span=e.span)
 
     def _expr_Name(self, e, scope):
         name = e.name
         if name in scope.names:
             slot, t = scope.names[name]
-            self.out.names[id(e)] = ("local", slot)
-            return t
-        resolved = self._global_name(name)
+            return ir.Local(slot, name, type=t, span=e.span)
+        resolved = self._global_name(name, e.span)
         if resolved is None:
             known = (list(scope.names) + list(self.out.params) + list(self.out.terrain)
                      + list(self.out.symbols) + list(self.out.kinds) + self.out.seats
                      + list(self.out.vars["global"]) + list(_BUILTIN_VALUES))
             hint = []
-            if name in BUILTINS or name in self.out.fns:
+            if name in BUILTINS or name in self.fn_decls or name in self.out.fns:
                 hint = [f"hint: '{name}' is a function; call it as {name}(...)"]
             raise error_at(GdlRuleError, f"unknown name '{name}'", e.span,
                            hint or self._suggest(name, known))
-        self.out.names[id(e)] = resolved[0]
-        return resolved[1]
+        return resolved
 
-    def _global_name(self, name):
-        if name in self.out.params:
-            value, t = self.out.params[name]
-            return ("const", value), t
-        if name in self.out.terrain:
-            return ("const", self.out.terrain[name][0]), list_of(CELL)
-        if name in self.out.symbols:
-            return ("const", name), SYMBOL
-        if name in self.out.kinds:
-            return ("const", name), KIND
-        if name in self.out.seats:
-            return ("const", self.out.seats.index(name)), SEAT
-        if name in self.out.vars["global"]:
-            return ("global", name), self.out.vars["global"][name][1]
-        if name == "current":
-            return ("current",), SEAT
-        if name == "deciding":
-            return ("deciding",), SEAT
-        if name == "current_phase":
-            return ("current_phase",), STR
-        if name == "turn_number":
-            return ("turn_number",), INT
-        if name == "seats":
-            return ("seats",), list_of(SEAT)
+    def _global_name(self, name, span):
+        out = self.out
+        if name in out.params:
+            value, t = out.params[name]
+            return ir.Const(_frozen(value), type=t, span=span)
+        if name in out.terrain:
+            return ir.Const(out.terrain[name][0], type=list_of(CELL), span=span)
+        if name in out.symbols:
+            return ir.Const(name, type=SYMBOL, span=span)
+        if name in out.kinds:
+            return ir.Const(name, type=KIND, span=span)
+        if name in out.seats:
+            return ir.Const(out.seats.index(name), type=SEAT, span=span)
+        if name in out.vars["global"]:
+            return ir.Global(name, type=out.vars["global"][name].type, span=span)
+        types = {"current": SEAT, "deciding": SEAT, "current_phase": STR,
+                 "turn_number": INT, "seats": list_of(SEAT)}
+        if name in types:
+            return ir.StateValue(name, type=types[name], span=span)
         return None
 
     def _expr_ListExpr(self, e, scope):
         t = ANY
+        items = []
         for item in e.items:
-            item_t = self._expr(item, scope)
-            joined = join(t, item_t)
+            checked = self._expr(item, scope)
+            joined = join(t, checked.type)
             if joined is None:
                 raise self._type_error(item, f"a list holds one type of value: "
-                                       f"{describe(t)}", item_t)
+                                       f"{describe(t)}", checked.type)
             t = joined
-        return list_of(t)
+            items.append(checked)
+        if all(isinstance(i, ir.Const) for i in items):
+            return ir.Const(tuple(i.value for i in items), type=list_of(t), span=e.span)
+        return ir.ListOf(tuple(items), type=list_of(t), span=e.span)
+
+    def _binding(self, e, scope, what):
+        """The domain of a comprehension or quantifier, and the scope with its variable."""
+        domain = self._expr(e.domain, scope)
+        if not is_list(domain.type) and domain.type != ANY:
+            raise self._type_error(e.domain, what, domain.type)
+        inner = scope.child()
+        slot = inner.bind(e.name, element(domain.type))
+        where = None
+        if e.where is not None:
+            where = self._expect(e.where, BOOL, inner, "a 'where' condition")
+        return domain, slot, inner, where
 
     def _expr_Comprehension(self, e, scope):
-        t = self._expr(e.domain, scope)
-        if not is_list(t) and t != ANY:
-            raise self._type_error(e.domain, "'for ... in' needs a list", t)
-        inner = scope.child()
-        self.out.names[id(e)] = ("local", inner.bind(e.name, element(t)))
-        if e.where is not None:
-            self._expect(e.where, BOOL, inner, "a 'where' condition")
-        return list_of(self._expr(e.expr, inner))
+        domain, slot, inner, where = self._binding(e, scope, "'for ... in' needs a list")
+        value = self._expr(e.expr, inner)
+        return ir.Comprehension(slot, e.name, domain, where, value, type=list_of(value.type),
+                                span=e.span)
 
     def _expr_Quant(self, e, scope):
-        t = self._expr(e.domain, scope)
-        if not is_list(t) and t != ANY:
-            raise self._type_error(e.domain, f"'{e.op}(... in ...)' needs a list", t)
-        inner = scope.child()
-        self.out.names[id(e)] = ("local", inner.bind(e.name, element(t)))
-        if e.where is not None:
-            self._expect(e.where, BOOL, inner, "a 'where' condition")
+        domain, slot, inner, where = self._binding(e, scope,
+                                                   f"'{e.op}(... in ...)' needs a list")
+        value = None
         if e.op == "all":
             if e.value is None:
                 raise error_at(GdlRuleError, "all(x in xs: condition) needs ': condition'",
                                e.span)
-            self._expect(e.value, BOOL, inner, "all(...: condition)")
-            return BOOL
-        if e.op in ("count", "exists"):
+            value = self._expect(e.value, BOOL, inner, "all(...: condition)")
+            t = BOOL
+        elif e.op in ("count", "exists"):
             if e.value is not None:
                 raise error_at(GdlRuleError, f"{e.op}(...) takes no ': value' part; use "
                                "'where'", e.value.span)
-            return QUANT_TYPES[e.op]
-        if e.op == "first":
+            t = QUANT_TYPES[e.op]
+        elif e.op == "first":
+            t = element(domain.type)
             if e.value is not None:
-                return self._expr(e.value, inner)
-            return element(t)
-        if e.op == "sorted":
+                value = self._expr(e.value, inner)
+                t = value.type
+        elif e.op == "sorted":
             if e.value is None:
                 raise error_at(GdlRuleError, "sorted(x in xs: key) needs ': key'", e.span)
-            self._expect(e.value, INT, inner, "sorted(...: key)")
-            return t
-        if e.value is None:
-            raise error_at(GdlRuleError, f"{e.op}(x in xs: value) needs ': value'", e.span)
-        self._expect(e.value, INT, inner, f"{e.op}(...: value)")
-        return INT
+            value = self._expect(e.value, INT, inner, "sorted(...: key)")
+            t = domain.type
+        else:
+            if e.value is None:
+                raise error_at(GdlRuleError, f"{e.op}(x in xs: value) needs ': value'",
+                               e.span)
+            value = self._expect(e.value, INT, inner, f"{e.op}(...: value)")
+            t = INT
+        return ir.Quant(e.op, slot, e.name, domain, where, value, type=t, span=e.span)
 
     def _expr_Field(self, e, scope):
-        obj_t = self._expr(e.obj, scope)
-        name = e.name
-        if obj_t == PIECE or obj_t == ANY:
+        obj = self._expr(e.obj, scope)
+        name, vars_ = e.name, self.out.vars
+        span = e.span
+        if obj.type == PIECE or obj.type == ANY:
             if name in PIECE_PROPERTIES:
-                self.out.names[id(e)] = ("piece_prop", name)
-                return PIECE_PROPERTIES[name]
-            if name in self.out.vars["piece"]:
-                self.out.names[id(e)] = ("piece_var", name)
-                return self.out.vars["piece"][name][1]
+                return ir.PieceField(obj, name, type=PIECE_PROPERTIES[name], span=span)
+            if name in vars_["piece"]:
+                return ir.PieceField(obj, name, type=vars_["piece"][name].type, span=span)
             if name in self.out.kind_columns:
-                self.out.names[id(e)] = ("piece_stat", name)
-                return self.out.kind_columns[name]
-            known = list(PIECE_PROPERTIES) + list(self.out.vars["piece"]) + list(
+                return ir.PieceStat(obj, name, type=self.out.kind_columns[name], span=span)
+            known = list(PIECE_PROPERTIES) + list(vars_["piece"]) + list(
                 self.out.kind_columns)
-            if obj_t == ANY and name in self.out.vars["seat"]:      # an untyped parameter
-                self.out.names[id(e)] = ("seat_var", name)
-                return self.out.vars["seat"][name][1]
-        elif obj_t == SEAT:
-            if name in self.out.vars["seat"]:
-                self.out.names[id(e)] = ("seat_var", name)
-                return self.out.vars["seat"][name][1]
-            known = list(self.out.vars["seat"])
-        elif obj_t == KIND:
+            if obj.type == ANY and name in vars_["seat"]:      # an untyped parameter
+                return ir.SeatVar(obj, name, type=vars_["seat"][name].type, span=span)
+        elif obj.type == SEAT:
+            if name in vars_["seat"]:
+                return ir.SeatVar(obj, name, type=vars_["seat"][name].type, span=span)
+            known = list(vars_["seat"])
+        elif obj.type == KIND:
             if name in self.out.kind_columns:
-                self.out.names[id(e)] = ("kind_stat", name)
-                return self.out.kind_columns[name]
+                return ir.KindStat(obj, name, type=self.out.kind_columns[name], span=span)
             known = list(self.out.kind_columns)
         else:
-            raise error_at(GdlRuleError, f"{describe(obj_t)} has no fields (asked for "
-                           f"'.{name}')", e.span)
-        raise error_at(GdlRuleError, f"{describe(obj_t)} has no field '{name}'", e.span,
+            raise error_at(GdlRuleError, f"{describe(obj.type)} has no fields (asked for "
+                           f"'.{name}')", span)
+        raise error_at(GdlRuleError, f"{describe(obj.type)} has no field '{name}'", span,
                        self._suggest(name, known))
 
     def _expr_Call(self, e, scope):
-        if e.name in self.out.fns:
-            self.out.names[id(e)] = ("fn", e.name)
-            return self._call_user(self.out.fns[e.name], e.args, scope, e)
+        if e.name in self.fn_types or e.name in self.fn_decls:
+            args = self._call_user(e.name, e.args, scope, e)
+            return ir.CallFn(e.name, args, type=self.fn_types.get(e.name, ANY), span=e.span)
         builtin = BUILTINS.get(e.name)
         if builtin is None:
             hint = (f"hint: '{e.name}' is a procedure (def); call it as a statement"
-                    if e.name in self.out.defs else None)
+                    if e.name in self.def_decls else None)
             raise error_at(GdlRuleError, f"unknown function '{e.name}'", e.span,
                            [hint] if hint else self._suggest(e.name, list(BUILTINS) +
-                                                             list(self.out.fns)))
+                                                             list(self.fn_decls)))
         if len(e.args) not in builtin.arities:
             counts = " or ".join(map(str, builtin.arities))
             raise error_at(GdlRuleError, f"{e.name}() takes {counts} argument(s), not "
                            f"{len(e.args)}", e.span)
-        arg_types = [self._expr(arg, scope) for arg in e.args]
-        result = builtin.typer(arg_types)
+        args = tuple(self._expr(arg, scope) for arg in e.args)
+        result = builtin.typer([a.type for a in args])
         if isinstance(result, str) and result not in (INT, BOOL, STR, SYMBOL, CELL, PIECE,
                                                      SEAT, KIND, NONE, ANY):
             raise error_at(GdlRuleError, f"{e.name}(): {result}", e.span)
-        self.out.names[id(e)] = ("builtin", e.name)
-        return result
+        if e.name == "text":
+            return ir.Text(args[0], type=STR, span=e.span)
+        return ir.CallBuiltin(e.name, args, type=result, span=e.span)
 
-    def _call_user(self, decl, args, scope, at):
-        if len(args) != len(decl.params):
-            kind = "function" if isinstance(decl, ast.FnDecl) else "procedure"
-            raise error_at(GdlRuleError, f"{kind} '{decl.name}' takes {len(decl.params)} "
-                           f"argument(s), not {len(args)}", at.span)
-        arg_types = tuple(self._expr(arg, scope) for arg in args)
-        known = self.out.fn_params.get(decl.name)
+    def _call_user(self, name, args, scope, at):
+        """The checked arguments of a call of a user fn or def. A fn or def takes the
+        parameter types of its first use."""
+        known = self.fn_params.get(name)
+        decl = self.fn_decls.get(name) or self.def_decls.get(name)
+        count = len(known) if known is not None else len(decl.params)
+        if len(args) != count:
+            kind = "function" if name in self.fn_types or name in self.fn_decls else \
+                "procedure"
+            raise error_at(GdlRuleError, f"{kind} '{name}' takes {count} argument(s), not "
+                           f"{len(args)}", at.span)
+        checked = tuple(self._expr(arg, scope) for arg in args)
         if known is None:
-            self._check_callable(decl, arg_types)
+            self._check_callable(decl, tuple(a.type for a in checked))
         else:
-            for i, (want, got, arg) in enumerate(zip(known, arg_types, args)):
-                if not compatible(want, got):
-                    raise self._type_error(arg, f"argument {i + 1} of '{decl.name}' was "
-                                           f"{describe(want)} at its first use", got)
-        return self.out.types.get(id(decl), ANY)
+            for i, (want, got, arg) in enumerate(zip(known, checked, args)):
+                if not compatible(want, got.type):
+                    raise self._type_error(arg, f"argument {i + 1} of '{name}' was "
+                                           f"{describe(want)} at its first use", got.type)
+        return checked
 
     def _expr_Binary(self, e, scope):
         a, b = self._expr(e.left, scope), self._expr(e.right, scope)
         if e.op == "+":
-            if compatible(STR, a) and compatible(STR, b) and STR in (a, b):
-                return STR
-            if is_list(a) and is_list(b):
-                joined = join(a, b)
+            if compatible(STR, a.type) and compatible(STR, b.type) and STR in (a.type, b.type):
+                return ir.Concat(_as_text(a), _as_text(b), type=STR, span=e.span)
+            if is_list(a.type) and is_list(b.type):
+                joined = join(a.type, b.type)
                 if joined is None:
-                    raise self._type_error(e.right, f"cannot join {describe(a)} with", b)
-                return joined
-        for side, t in ((e.left, a), (e.right, b)):
-            if not compatible(INT, t):
-                raise self._type_error(side, f"'{e.op}' needs numbers", t)
-        return INT
+                    raise self._type_error(e.right, f"cannot join {describe(a.type)} with",
+                                           b.type)
+                return _fold(ir.Binary(e.op, a, b, type=joined, span=e.span))
+        for side, checked in ((e.left, a), (e.right, b)):
+            if not compatible(INT, checked.type):
+                raise self._type_error(side, f"'{e.op}' needs numbers", checked.type)
+        return _fold(ir.Binary(e.op, a, b, type=INT, span=e.span))
 
     def _expr_Neg(self, e, scope):
-        self._expect(e.operand, INT, scope, "'-'")
-        return INT
+        operand = self._expect(e.operand, INT, scope, "'-'")
+        if isinstance(operand, ir.Const) and isinstance(operand.value, int):
+            return ir.Const(-operand.value, type=INT, span=e.span)
+        return ir.Neg(operand, type=INT, span=e.span)
 
     def _expr_Compare(self, e, scope):
         a, b = self._expr(e.left, scope), self._expr(e.right, scope)
         if e.op in ("==", "!="):
-            if join(a, b) is None:
-                raise self._type_error(e.right, f"cannot compare {describe(a)} with", b)
+            if join(a.type, b.type) is None:
+                raise self._type_error(e.right, f"cannot compare {describe(a.type)} with",
+                                       b.type)
         else:
-            for side, t in ((e.left, a), (e.right, b)):
-                if not compatible(INT, t):
-                    raise self._type_error(side, f"'{e.op}' compares numbers", t)
-        return BOOL
+            for side, checked in ((e.left, a), (e.right, b)):
+                if not compatible(INT, checked.type):
+                    raise self._type_error(side, f"'{e.op}' compares numbers", checked.type)
+        lists = is_list(a.type) or is_list(b.type)
+        return ir.Compare(e.op, a, b, lists, type=BOOL, span=e.span)
 
     def _expr_In(self, e, scope):
         item = self._expr(e.item, scope)
         collection = self._expr(e.collection, scope)
-        if not is_list(collection) and collection != ANY:
-            raise self._type_error(e.collection, "'in' needs a list on its right", collection)
-        if join(item, element(collection)) is None:
-            raise self._type_error(e.item, f"the list holds {describe(element(collection))}",
-                                   item)
-        return BOOL
+        if not is_list(collection.type) and collection.type != ANY:
+            raise self._type_error(e.collection, "'in' needs a list on its right",
+                                   collection.type)
+        if join(item.type, element(collection.type)) is None:
+            raise self._type_error(e.item, f"the list holds "
+                                   f"{describe(element(collection.type))}", item.type)
+        return ir.In(item, collection, e.negated, type=BOOL, span=e.span)
 
     def _expr_And(self, e, scope):
-        self._expect(e.left, BOOL, scope, "'and'")
-        self._expect(e.right, BOOL, scope, "'and'")
-        return BOOL
+        return ir.And(self._expect(e.left, BOOL, scope, "'and'"),
+                      self._expect(e.right, BOOL, scope, "'and'"), type=BOOL, span=e.span)
 
-    _expr_Or = _expr_And
+    def _expr_Or(self, e, scope):
+        return ir.Or(self._expect(e.left, BOOL, scope, "'or'"),
+                     self._expect(e.right, BOOL, scope, "'or'"), type=BOOL, span=e.span)
 
     def _expr_Not(self, e, scope):
-        self._expect(e.operand, BOOL, scope, "'not'")
-        return BOOL
+        return ir.Not(self._expect(e.operand, BOOL, scope, "'not'"), type=BOOL, span=e.span)
 
     def _expr_CondExpr(self, e, scope):
-        self._expect(e.cond, BOOL, scope, "'if ... then'")
+        cond = self._expect(e.cond, BOOL, scope, "'if ... then'")
         a, b = self._expr(e.then, scope), self._expr(e.otherwise, scope)
-        joined = join(a, b)
+        joined = join(a.type, b.type)
         if joined is None:
             raise self._type_error(e.otherwise, f"both branches must have one type; the "
-                                   f"'then' branch is {describe(a)}", b)
-        return joined
+                                   f"'then' branch is {describe(a.type)}", b.type)
+        return ir.Cond(cond, a, b, type=joined, span=e.span)
 
     # ----- 'call' comes last --------------------------------------------------------------
     def _calls_last(self):
@@ -890,15 +894,15 @@ class _Checker:
         changed = True
         while changed:
             changed = False
-            for name, decl in self.out.defs.items():
+            for name, decl in self.def_decls.items():
                 if name not in calling and self._may_call(decl.body, calling):
                     calling.add(name)
                     changed = True
-        bodies = [self.out.setup] + [d.body for d in self.out.defs.values()]
-        for phase in self.out.phases.values():
+        bodies = [self.setup_decl.body] + [d.body for d in self.def_decls.values()]
+        for phase in self.phase_decls.values():
             bodies += [phase.on_enter, phase.on_reveal, phase.on_resume]
             bodies += [a.body for a in phase.actions]
-        bodies += [t.body for t in self.out.triggers] + [h.body for h in self.out.outs]
+        bodies += [t.body for t in self.trigger_decls] + [h.body for h in self.out_decls]
         for body in bodies:
             self._tail(body, calling)
 
@@ -928,16 +932,16 @@ class _Checker:
                 self._tail(stmt.otherwise, calling)
 
     # ----- reachability ----------------------------------------------------------------
-    def _reachability(self):
-        units = {"setup": self.out.setup}
-        for name, decl in self.out.defs.items():
+    def _reachability(self, end_rules):
+        units = {"setup": self.setup_decl.body}
+        for name, decl in self.def_decls.items():
             units["def " + name] = decl.body
-        for name, phase in self.out.phases.items():
+        for name, phase in self.phase_decls.items():
             units["phase " + name] = phase.on_enter + phase.on_reveal + phase.on_resume + tuple(
                 s for a in phase.actions for s in a.body)
-        for i, trigger in enumerate(self.out.triggers):
+        for i, trigger in enumerate(self.trigger_decls):
             units[f"trigger {i}"] = trigger.body
-        for i, hook in enumerate(self.out.outs):
+        for i, hook in enumerate(self.out_decls):
             units[f"trigger out {i}"] = hook.body
         edges = {unit: set() for unit in units}
         for unit, body in units.items():
@@ -947,18 +951,18 @@ class _Checker:
                 elif isinstance(node, ast.CallStmt):
                     edges[unit].add("def " + node.name)
         seen = set()
-        todo = ["setup"] + [f"trigger {i}" for i in range(len(self.out.triggers))] + [
-            f"trigger out {i}" for i in range(len(self.out.outs))]
+        todo = ["setup"] + [f"trigger {i}" for i in range(len(self.trigger_decls))] + [
+            f"trigger out {i}" for i in range(len(self.out_decls))]
         while todo:
             unit = todo.pop()
             if unit in seen:
                 continue
             seen.add(unit)
             todo.extend(edges.get(unit, ()))
-        if not any(unit.startswith("phase ") for unit in seen) and self.out.end_rules == []:
+        if not any(unit.startswith("phase ") for unit in seen) and not end_rules:
             raise error_at(GdlRuleError, "setup never enters a phase: end it with "
-                           "'goto PHASE for SEAT'", self.out.setup_node.span)
-        for name, phase in self.out.phases.items():
+                           "'goto PHASE for SEAT'", self.setup_decl.span)
+        for name, phase in self.phase_decls.items():
             inherited = phase.span is not None and phase.span.file != self._file()
             if "phase " + name not in seen and not inherited:   # a variant may drop phases
                 raise error_at(GdlRuleError, f"phase '{name}' can never be reached: no "
@@ -983,3 +987,45 @@ def _walk(statements):
             yield from _walk(statement.otherwise)
         elif isinstance(statement, ast.For):
             yield from _walk(statement.body)
+
+
+def _scope(params):
+    """The scope of a code unit: `me` in slot 0, then its parameters."""
+    scope = Scope([0])
+    scope.bind("me", SEAT)
+    for name, t in params:
+        scope.bind(name, t)
+    return scope
+
+
+def _source(node):
+    return node.span.text if node.span else "?"
+
+
+def _conjuncts(expr):
+    if isinstance(expr, ir.And):
+        return _conjuncts(expr.left) + _conjuncts(expr.right)
+    return [expr]
+
+
+def _as_text(expr):
+    return expr if expr.type == STR else ir.Text(expr, type=STR, span=expr.span)
+
+
+def _frozen(value):
+    """Constant lists as tuples, so no rule can change a constant."""
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _fold(binary):
+    """A Binary of two constants is a constant (a division by zero is left for run time,
+    which names the place)."""
+    a, b = binary.left, binary.right
+    if isinstance(a, ir.Const) and isinstance(b, ir.Const) and a.value is not None \
+            and b.value is not None:
+        value = ir.fold_binary(binary.op, a.value, b.value)
+        if value is not None:
+            return ir.Const(_frozen(value), type=binary.type, span=binary.span)
+    return binary

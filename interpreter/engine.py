@@ -12,18 +12,27 @@
 An action is a tuple (action index within the current phase, argument values). All
 decisions are made one at a time; in a simultaneous phase each seat's choice is stored
 hidden until every seat has chosen, then all are revealed together.
+
+The rules run as the Python functions `codegen` wrote for them. A fault while they run (a
+value that is none, a die of no sides, an index out of range) becomes a `GdlRuntimeError`
+at the rule-file expression that failed: see `_located`.
 """
 
 from __future__ import annotations
 
 import contextlib
 
-from .compiler import Compiler, StopMove
-from .errors import GdlError, IllegalAction
+from . import codegen
+from . import program
+from .errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault
 from .state import State, splitmix64
-from .types import CELL, INT, PIECE, SEAT, format_value
+from .types import CELL, INT, PIECE, SEAT, describe, format_value
 
 TERMINAL = -1
+
+
+class StopMove(Exception):
+    """Raised by `stop` inside an `on enter` trigger: the moving piece stops here."""
 
 
 class Runtime:
@@ -43,8 +52,7 @@ class Runtime:
         self.board = game.board
         self.kinds = game.kinds
         self.state = None
-        self.out_hooks = []
-        self.running = None     # the action whose effects are running (for error places)
+        self.changed = 0        # state categories changed since the end rules last ran
 
     # randomness -------------------------------------------------------------------------
     def next64(self):
@@ -54,10 +62,13 @@ class Runtime:
     def below(self, n):
         return (self.next64() * n) >> 64
 
+    def roll_dice(self, sides, count):
+        if not isinstance(sides, int) or not isinstance(count, int) or sides < 1 or count < 0:
+            raise RuleFault(f"cannot roll {count} dice of {sides} sides")
+        return sum(self.roll(sides) for _ in range(count))
+
     def roll(self, sides):
         state = self.state
-        if sides < 1:
-            raise GdlError(f"cannot roll a die with {sides} sides")
         if state.forced:
             forced_sides, value = state.forced[0]
             if forced_sides in (None, sides):
@@ -99,7 +110,8 @@ class Runtime:
     def create(self, kind, owner, cell):
         state = self.state
         if kind not in self.kinds:
-            raise GdlError(f"run-time error: 'create' was given no piece kind ({kind!r})")
+            raise RuleFault(f"'create' was given no piece kind ({kind!r})")
+        self.changed |= codegen.PIECES | codegen.CELLS | codegen.PIECE_VARS
         number = state.numbers.get(kind, 0) + 1
         state.numbers[kind] = number
         pid = state.numbers.get("#", 0) + 1
@@ -113,11 +125,21 @@ class Runtime:
             self.place(pid, cell)
         return pid
 
+    def piece(self, pid):
+        piece = self.state.pieces.get(pid)
+        if piece is None:
+            raise RuleFault("this is not a piece (it is none)" if pid is None else
+                            f"there is no piece {pid!r}")
+        return piece
+
     def place(self, pid, cell):
         state = self.state
-        piece = state.pieces[pid]
+        piece = self.piece(pid)
         if not piece["alive"]:
             return
+        if cell is not None and not (isinstance(cell, int) and 0 <= cell < self.board.size):
+            raise RuleFault(f"{cell!r} is not a cell")
+        self.changed |= codegen.CELLS
         old = piece["cell"]
         if old is not None:
             state.at[old].remove(pid)
@@ -128,26 +150,29 @@ class Runtime:
             state.at.setdefault(cell, []).append(pid)
 
     def remove(self, pid):
-        piece = self.state.pieces[pid]
+        piece = self.piece(pid)
         if piece["alive"]:
             self.place(pid, None)
             piece["alive"] = False
+            self.changed |= codegen.PIECES
+
+    def give(self, pid, seat):
+        self.piece(pid)["owner"] = seat
+        self.changed |= codegen.PIECES
 
     def move_along(self, me, pid, path):
-        pieces = self.state.pieces
-        triggers = self.game.triggers
+        piece = self.piece(pid)
+        state = self.state
         for cell in list(path):
-            if not pieces[pid]["alive"]:
+            if not piece["alive"]:
                 return
             self.place(pid, cell)
-            for where, body, slots in triggers:
-                env = [me, pid, cell] + [None] * (slots - 3)
-                if where is None or where(env):
-                    try:
-                        body(env)
-                    except StopMove:
-                        return
-                if not pieces[pid]["alive"]:
+            for trigger in self.game.triggers:
+                try:
+                    trigger(state, me, pid, cell)
+                except StopMove:
+                    return
+                if not piece["alive"]:
                     return
 
     # flow --------------------------------------------------------------------------------
@@ -155,27 +180,28 @@ class Runtime:
         state = self.state
         phase = self.game.phases[name]
         if not isinstance(seat, int) or not 0 <= seat < len(state.out):
-            raise GdlError(f"phase '{name}' was entered for no seat (the seat expression "
-                           f"gave {seat!r})")
+            raise RuleFault(f"phase '{name}' was entered for no seat (the seat expression "
+                            f"gave {'none' if seat is None else repr(seat)})")
         pending = [None] * len(state.out) if phase.mode == "simultaneous" else None
-        frame = [name, seat, list(args), pending]
+        frame = {"phase": name, "seat": seat, "args": list(args), "pending": pending}
         if push or not state.frames:
             state.frames.append(frame)
         else:
             state.frames[-1] = frame
+        self.changed |= codegen.FLOW
         if phase.mode == "turn":
             self.start_turn(seat)
-        phase.enter(frame_env(seat, frame[2], phase.slots))
+        phase.on_enter(state, seat, *frame["args"])
 
     def pop_phase(self):
         state = self.state
         if len(state.frames) <= 1:
-            raise GdlError("'return' from the only phase left: 'return' ends a phase entered "
-                           "with 'call'; use 'goto' to move on")
+            raise RuleFault("'return' from the only phase left: 'return' ends a phase "
+                            "entered with 'call'; use 'goto' to move on")
         state.frames.pop()
+        self.changed |= codegen.FLOW
         frame = state.frames[-1]
-        phase = self.game.phases[frame[0]]
-        phase.resume(frame_env(frame[1], frame[2], phase.slots))
+        self.game.phases[frame["phase"]].on_resume(state, frame["seat"], *frame["args"])
 
     def start_turn(self, seat):
         state = self.state
@@ -183,18 +209,18 @@ class Runtime:
         state.current = seat
         keep = []
         for timer in reversed(state.timers):     # newest first: the oldest value wins
-            if timer[0] == seat:
-                self.restore(timer[1], timer[2])
+            if timer["seat"] == seat:
+                self.restore(timer["place"], timer["old"])
             else:
                 keep.append(timer)
         state.timers = keep[::-1]
 
     def add_timer(self, seat, place, old):
-        if place is not None:
-            self.state.timers.append([seat, place, old])
+        self.state.timers.append({"seat": seat, "place": place, "old": old})
 
     def restore(self, place, old):
         state = self.state
+        self.changed |= codegen.GLOBALS | codegen.SEAT_VARS | codegen.PIECE_VARS
         if place[0] == "g":
             state.globals[place[1]] = old
         elif place[0] == "s":
@@ -212,24 +238,14 @@ class Runtime:
         if state.result is not None or state.out[seat]:
             return
         state.out[seat] = True
+        self.changed |= codegen.FLOW
         state.events.append(["out", seat])
         live = self.live_seats()
         if len(live) <= 1:
             self.declare_winners(live)
             return
-        for body, slots in self.out_hooks:
-            body([seat, seat] + [None] * (slots - 2))
-
-    # arithmetic that must not raise a Python error -----------------------------------------
-    def divide(self, a, b, node):
-        if b == 0:
-            raise _runtime_error("division by zero", node)
-        return a // b
-
-    def modulo(self, a, b, node):
-        if b == 0:
-            raise _runtime_error("modulo by zero", node)
-        return a % b
+        for hook in self.game.out_hooks:
+            hook(state, seat, seat)
 
     # names for text ------------------------------------------------------------------------
     def cell_name(self, cell):
@@ -242,40 +258,75 @@ class Runtime:
         return self.game.seats[seat]
 
 
-def frame_env(seat, values, slots):
-    """Local slots of code running in a phase frame: `me`, then the phase's arguments (and
-    an action's), then room for the rest."""
-    return [seat] + list(values) + [None] * (slots - 1 - len(values))
+class CompiledAction:
+    """One action of a phase, as generated functions: `listing(S, me, *phase_args, out)`
+    appends its legal (index, args); `body(S, me, *phase_args, *args)` plays it; `domains`
+    and `parts` (with the text and binder level of each where-part) explain a refusal."""
+
+    def __init__(self, action, units, phase):
+        key = (phase.name, action.index)
+        self.index = action.index
+        self.name = action.name
+        self.arg_types = [b.type for b in action.binders]
+        self.binders = [(b.name, b.text) for b in action.binders]
+        self.listing = units[("list",) + key]
+        self.body = units[("act",) + key]
+        self.domains = [units[("domain",) + key + (i,)] for i in range(len(action.binders))]
+        self.parts = [(p.text, units[("part",) + key + (i,)], p.level)
+                      for i, p in enumerate(action.where_parts)]
 
 
-def _runtime_error(message, node):
-    span = node.span
-    return GdlError(f"run-time error: {message}", file=span.file, line=span.line,
-                    column=span.column, source_line=span.source_line)
+class CompiledPhase:
+    def __init__(self, phase, units):
+        self.name = phase.name
+        self.mode = phase.mode
+        self.nparams = len(phase.params)
+        self.on_enter = units[("on_enter", phase.name)]
+        self.on_reveal = units[("on_reveal", phase.name)]
+        self.on_resume = units[("on_resume", phase.name)]
+        self.actions = [CompiledAction(a, units, phase) for a in phase.actions]
 
 
 class Game:
     """A compiled, runnable game."""
 
-    def __init__(self, checked, path, source_hash):
-        self.name = checked.game_name
+    def __init__(self, program, path, source_hash):
+        self.program = program
+        self.name = program.game_name
         self.path = path
         self.source_hash = source_hash
-        self.seats = list(checked.seats)
-        self.board = checked.board
-        self.terrain = dict(checked.terrain)
-        self.kinds = checked.kinds
-        self.symbols = checked.symbols
-        self.global_defaults = [(n, v) for n, (v, _, _) in checked.vars["global"].items()]
-        self.seat_defaults = [(n, v) for n, (v, _, _) in checked.vars["seat"].items()]
-        self.piece_defaults = [(n, v) for n, (v, _, _) in checked.vars["piece"].items()]
-        self.var_types = {scope: {n: t for n, (_, t, _) in table.items()}
-                          for scope, table in checked.vars.items()}
+        self.seats = list(program.seats)
+        self.board = program.board
+        self.terrain = dict(program.terrain)
+        self.kinds = program.kinds
+        self.symbols = program.symbols
+        self.global_defaults = [(n, v.init) for n, v in program.vars["global"].items()]
+        self.seat_defaults = [(n, v.init) for n, v in program.vars["seat"].items()]
+        self.piece_defaults = [(n, v.init) for n, v in program.vars["piece"].items()]
+        self.var_types = {scope: {n: v.type for n, v in table.items()}
+                          for scope, table in program.vars.items()}
         self.rt = Runtime(self)
-        self.checked = checked
-        compiled = Compiler(checked, self.rt).compile_program()
-        (self.phases, self.setup, self.triggers, self.end_rules, self.visibility,
-         self.shows) = compiled
+        end_reads = [codegen.reads(r.expr, program.fns) for r in program.end_rules]
+        watched = 0
+        for mask in end_reads:
+            watched |= mask
+        self.source, units, lines = codegen.generate(program, path, watched)
+        self._sources = {}
+        self._module = {}
+        namespace = self._module = self._load(self.source, lines, path)
+        fns = {key: namespace[unit.name] for key, unit in units.items()}
+        self.phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
+        self.setup = fns["setup"]
+        self.triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
+        self.out_hooks = [fns[("out", i)] for i in range(len(program.outs))]
+        self.end_rules = [(r.kind, fns[("end", i)], mask)
+                          for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
+        self.visibility = {(scope, name): fns[("visible", scope, name)]
+                           for scope, table in program.vars.items()
+                           for name, var in table.items() if var.visible is not None}
+        self.shows = {what: fns[("show", what)] for what in program.shows}
+        if program.hide is not None:
+            self.shows["hide piece"] = fns["hide"]
         self.has_turns = any(p.mode == "turn" for p in self.phases.values())
 
     # ----- life cycle ---------------------------------------------------------------------
@@ -290,51 +341,100 @@ class Game:
         return state
 
     def _setup_run(self, state):
-        body, slots = self.setup
-        body([0] + [None] * (slots - 1))
+        self.setup(state, 0)
         if not state.frames and state.result is None:
             raise GdlError("setup did not enter any phase: end it with 'goto PHASE for SEAT'")
 
     def _run(self, state, fn, *args, check_end=True):
-        """Run engine work on `state` with the run-time bound, then check the end rules.
-        Python errors raised by a rule become GdlError."""
+        """Run engine work on `state`, then check the end rules. A fault in the rules
+        becomes a GdlRuntimeError at the rule-file expression that failed."""
         rt = self.rt
         previous, rt.state = rt.state, state
-        rt.running = None
         try:
+            if check_end:
+                rt.changed = 0
             result = fn(state, *args)
             if check_end and state.result is None and (state.turn > 0 or not self.has_turns):
                 self._check_end(state)
             return result
+        except RuleFault as exc:
+            raise self._located(exc, str(exc)) from None
+        except RecursionError as exc:
+            raise self._located(exc, "a fn or def calls itself without end") from None
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-            span = rt.running.span if rt.running is not None else None
-            where = {"file": span.file, "line": span.line, "column": span.column,
-                     "source_line": span.source_line} if span is not None else {}
-            raise GdlError(f"run-time error in the rules ({type(exc).__name__}: {exc}); "
-                           "a rule used a removed piece, a missing value or a bad index"
-                           + (f" (in action '{rt.running.name}')" if span else ""),
-                           **where) from exc
-        except RecursionError:
-            raise GdlError("run-time error in the rules: a fn or def calls itself without "
-                           "end") from None
+            where = self._rule_frame(exc)
+            if where is None:
+                raise                       # not the rules' fault: a bug of gdl
+            raise self._located(exc, None, anywhere=False) from None
         except StopMove:
-            raise GdlError("run-time error in the rules: 'stop' ran outside an 'on enter' "
-                           "trigger of a move") from None
+            raise GdlRuntimeError("run-time error: 'stop' ran outside an 'on enter' trigger "
+                                  "of a move") from None
         finally:
             rt.state = previous
 
+    def _load(self, source, lines, name):
+        """Compile generated source once and run it; returns its module namespace."""
+        filename = f"{codegen.FILE_PREFIX}{name}:{len(self._sources)}>"
+        self._sources[filename] = lines
+        namespace = dict(self._module)          # an expression calls the game's fns
+        namespace.update(_namespace(self, lines))
+        exec(compile(source, filename, "exec"), namespace)
+        return namespace
+
+    def function_of(self, expr, nparams, name="expression"):
+        """A resolved expression as a function (state, me, *values) -> value, for tools
+        (scenario expectations); run it with `evaluate`."""
+        source, lines = codegen.generate_expression(self.program, expr, nparams, name,
+                                                    self.path)
+        return self._load(source, lines, name)[name]
+
+    def _rule_frame(self, exc, anywhere=False):
+        """(file, line, start, end) in the generated code where a fault happened: the
+        innermost generated frame. A Python fault counts only when it happened in the
+        rules' code or in a built-in function they called (else None: a bug of gdl);
+        `anywhere` accepts any frames below (for faults gdl raised itself)."""
+        found = None
+        tb = exc.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_filename.startswith(codegen.FILE_PREFIX):
+                positions = list(code.co_positions())
+                index = tb.tb_lasti // 2
+                _, _, start, end = positions[index] if index < len(positions) else (0, 0, 0, 0)
+                found = (code.co_filename, tb.tb_lineno, start or 0, end or 0)
+            elif found is not None and not anywhere:
+                if not code.co_filename.endswith(("builtins.py", "boards.py")):
+                    return None
+            tb = tb.tb_next
+        return found
+
+    def _located(self, exc, message, anywhere=True):
+        where = self._rule_frame(exc, anywhere)
+        node = None
+        if where is not None:
+            node = self._sources[where[0]].place_of(*where[1:])
+        if message is None:
+            message = _fault_words(exc, node)
+        span = node.span if node is not None else None
+        if span is None:
+            return GdlRuntimeError(f"run-time error: {message}")
+        return GdlRuntimeError(f"run-time error: {message}", file=span.file, line=span.line,
+                               column=span.column, source_line=span.source_line)
+
     def _check_end(self, state):
         rt = self.rt
-        for kind, cond, slots in self.end_rules:
+        changed = (rt.changed | codegen.ALWAYS) if state.end_checked else -1
+        for kind, cond, mask in self.end_rules:
             if state.result is not None:
                 return
-            pad = [None] * (slots - 2)
+            if not (mask & changed):
+                continue        # nothing it reads changed since it last held false
             if kind == "draw":
-                if cond([0, None] + pad):
+                if cond(state, 0):
                     rt.declare_winners([])
                 continue
             live = rt.live_seats()
-            holding = [s for s in live if cond([s, s] + pad)]
+            holding = [s for s in live if cond(state, s, s)]
             if kind == "lose":
                 if holding and holding == live:
                     rt.declare_winners([])      # everyone still playing loses at once
@@ -342,6 +442,7 @@ class Game:
                     rt.eliminate(seat)
             elif holding:
                 rt.declare_winners(holding)
+        state.end_checked = True
 
     # ----- queries --------------------------------------------------------------------------
     def is_terminal(self, state):
@@ -366,14 +467,14 @@ class Game:
         if state.result is not None or not state.frames:
             return TERMINAL
         frame = state.frames[-1]
-        if frame[3] is not None:
-            for seat, choice in enumerate(frame[3]):
+        if frame["pending"] is not None:
+            for seat, choice in enumerate(frame["pending"]):
                 if choice is None and not state.out[seat]:
                     return seat
-        return frame[1]
+        return frame["seat"]
 
     def phase_of(self, state):
-        return self.phases[state.frames[-1][0]]
+        return self.phases[state.frames[-1]["phase"]]
 
     def is_private(self, state):
         """Is the next decision one the other seats may not see (a simultaneous or a
@@ -384,21 +485,17 @@ class Game:
         return bool(self.visibility) or "hide piece" in self.shows or any(
             p.mode in ("simultaneous", "secret") for p in self.phases.values())
 
-    def _env(self, state, phase, seat, slots):
-        frame = state.frames[-1]
-        return frame_env(seat, frame[2], slots)
-
     def legal_actions(self, state):
         seat = self.current_player(state)
         if seat == TERMINAL:
             return []
-        phase = self.phase_of(state)
-        out = []
+        return self._run(state, self._list, seat, check_end=False)
 
-        def enumerate_all(state):
-            for action in phase.actions:
-                action.enumerate(self._env(state, phase, seat, action.slots), out)
-        self._run(state, enumerate_all, check_end=False)
+    def _list(self, state, seat):
+        out = []
+        args = state.frames[-1]["args"]
+        for action in self.phase_of(state).actions:
+            action.listing(state, seat, *args, out)
         return out
 
     def action_text(self, state, action, viewer=None):
@@ -415,9 +512,8 @@ class Game:
         rule = self.shows.get("hide piece")
         if rule is None or not state.pieces[pid]["alive"]:
             return False
-        cond, slots = rule
-        return self._run(state, lambda st: bool(cond([viewer, pid, viewer] +
-                                                     [None] * (slots - 3))), check_end=False)
+        return self._run(state, lambda st: bool(rule(st, viewer, pid, viewer)),
+                         check_end=False)
 
     def parse_action(self, state, text):
         """The legal action whose text is `text` (case and spacing ignored), else an
@@ -461,7 +557,7 @@ class Game:
         for word, t in zip(words, compiled.arg_types):
             value = self._parse_value(state, word, t)
             if value is _NOTHING:
-                return f"'{word}' is not {_article(t)}"
+                return f"'{word}' is not {describe(t)}"
             values.append(value)
         return values
 
@@ -490,20 +586,20 @@ class Game:
     def _failed_condition(self, state, compiled, args):
         """Name the first rule that forbids an action whose arguments were well formed."""
         seat = self.current_player(state)
-        phase = self.phase_of(state)
-        env = self._env(state, phase, seat, compiled.slots)
-        base = 1 + phase.nparams
+        frame_args = state.frames[-1]["args"]
+        bound = [None] * len(args)
         # Binder by binder, as listing does: a where-part is tested as soon as the binders
         # it reads are bound, so it can guard the domains after it.
-        for level in range(len(compiled.binders) + 1):
+        for level in range(len(args) + 1):
             if level > 0:
-                name, source, domain = compiled.binders[level - 1]
-                if args[level - 1] not in list(domain(env)):
+                name, source = compiled.binders[level - 1]
+                domain = compiled.domains[level - 1](state, seat, *frame_args, *bound)
+                if args[level - 1] not in list(domain):
                     text = format_value(args[level - 1], compiled.arg_types[level - 1], self.rt)
                     return f"{text} is not a possible '{name}' now (not in {source})"
-                env[base + level - 1] = args[level - 1]
-            for source, cond, part_level in compiled.where_parts:
-                if part_level == level and not cond(env):
+                bound[level - 1] = args[level - 1]
+            for source, cond, part_level in compiled.parts:
+                if part_level == level and not cond(state, seat, *frame_args, *bound):
                     return f"the rule '{source}' does not hold"
         return "not a legal action now"
 
@@ -524,11 +620,11 @@ class Game:
         if seat == TERMINAL:
             raise IllegalAction("the game is over")
         frame = state.frames[-1]
-        phase = self.phases[frame[0]]
-        if frame[3] is None:
+        phase = self.phases[frame["phase"]]
+        if frame["pending"] is None:
             self._run_action(phase, frame, seat, action)
             return
-        frame[3][seat] = [action[0], list(action[1])]
+        frame["pending"][seat] = [action[0], list(action[1])]
         self._reveal_if_complete(state)
 
     def _reveal_if_complete(self, state):
@@ -536,25 +632,22 @@ class Game:
         seat order, then the phase's `on reveal`. A choice that leaves the phase (or ends
         the game) ends the reveal there."""
         frame = state.frames[-1] if state.frames else None
-        if frame is None or frame[3] is None or any(
-                choice is None and not state.out[s] for s, choice in enumerate(frame[3])):
+        if frame is None or frame["pending"] is None or any(
+                choice is None and not state.out[s] for s, choice in
+                enumerate(frame["pending"])):
             return
-        phase = self.phases[frame[0]]
-        choices, frame[3] = frame[3], [None] * len(state.out)
+        phase = self.phases[frame["phase"]]
+        choices, frame["pending"] = frame["pending"], [None] * len(state.out)
         for chooser, choice in enumerate(choices):
             if choice is not None and not state.out[chooser]:
                 self._run_action(phase, frame, chooser, (choice[0], tuple(choice[1])))
                 if state.result is not None or not state.frames or state.frames[-1] is not frame:
                     return
-        phase.reveal(frame_env(frame[1], frame[2], phase.slots))
+        phase.on_reveal(state, frame["seat"], *frame["args"])
 
     def _run_action(self, phase, frame, seat, action):
         index, args = action
-        compiled = phase.actions[index]
-        env = frame_env(seat, frame[2] + list(args), compiled.slots)
-        self.rt.running = compiled
-        compiled.body(env)
-        self.rt.running = None
+        phase.actions[index].body(self.rt.state, seat, *frame["args"], *args)
 
     def concede(self, state, seat):
         """A seat gives up at any time: it is out of the game."""
@@ -565,21 +658,10 @@ class Game:
             self._reveal_if_complete(state)     # it may have been the last to choose
         self._run(state, leave)
 
-    def compile_expression(self, text, local_types, want=None, file="<expression>"):
-        """Parse, check and compile one expression with extra typed locals. Returns
-        (function(state, me, locals dict) -> value, its type)."""
-        from .parser import parse_expression
-        expr = parse_expression(text, file)
-        t, nslots, slots = self.checked.expression_checker(expr, local_types, want)
-        compiled = Compiler(self.checked, self.rt).expr(expr)
-        rt = self.rt
-
-        def evaluate(state, me, values):
-            env = [me] + [None] * (nslots - 1)
-            for name, slot in slots.items():
-                env[slot] = values[name]
-            return self._run(state, lambda st: compiled(env), check_end=False)
-        return evaluate, t
+    def evaluate(self, state, function, *args):
+        """Run a generated function (a scenario's expression, say) on `state`, with rule
+        faults reported at their rule-file place."""
+        return self._run(state, lambda st: function(st, *args), check_end=False)
 
     def format(self, state, value, t):
         with self.rt.bound(state) as rt:
@@ -592,16 +674,56 @@ class Game:
         return self._run(state, lambda st: make_view(self, st, seat), check_end=False)
 
 
+def _namespace(game, lines):
+    """The module globals generated code runs with."""
+    from .builtins import sorted_by, as_set, plain, UNSET
+    rt = game.rt
+    names = codegen.builtin_names()
+    names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
+                 _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo,
+                 _text=lambda value, t: format_value(value, t, rt))
+    names.update(lines.constants)
+    for name, value in lines.constants.items():
+        if name.startswith("R"):
+            names[name] = game.board.ray_table(*value)
+    return names
+
+
+def _divide(a, b):
+    if b == 0:
+        raise RuleFault("division by zero")
+    return a // b
+
+
+def _modulo(a, b):
+    if b == 0:
+        raise RuleFault("modulo by zero")
+    return a % b
+
+
+def _fault_words(exc, node):
+    """A Python fault in the rules' code, in words."""
+    none = (isinstance(exc, KeyError) and exc.args and exc.args[0] is None) or (
+        isinstance(exc, TypeError) and "NoneType" in str(exc))
+    if isinstance(node, program.CallBuiltin):
+        what = "a value that is none" if none else "these values"
+        return f"{node.name}() cannot work with {what}"
+    if isinstance(node, (program.PieceField, program.PieceStat)) and none:
+        return f"'{node.span.text}' reads a field of no piece (the piece is none)"
+    if isinstance(node, program.SeatVar) and none:
+        return f"'{node.span.text}' reads a variable of no seat (the seat is none)"
+    if none:
+        return "a value here is none"
+    if isinstance(exc, IndexError):
+        return "an index is out of range"
+    return "this cannot be computed with these values"
+
+
 class _Nothing:
     pass
 
 
 _NOTHING = _Nothing()
-
-
-def _article(t):
-    from .types import describe
-    return describe(t)
 
 
 def _copy(value):

@@ -51,6 +51,16 @@ class IllegalAction(GdlError):
     """A decision that is not among the legal actions of the current position."""
 
 
+class GdlRuntimeError(GdlError):
+    """A rule did something impossible while the game ran (a value that is none, a die of
+    no sides); located at the rule-file expression."""
+
+
+class RuleFault(Exception):
+    """Raised inside the running rules' helpers for a rule that did something impossible;
+    the engine turns it into a GdlRuntimeError at the expression that caused it."""
+
+
 class GdlDataError(GdlError):
     """A save, transcript, moves file or scenario that cannot be read."""
 

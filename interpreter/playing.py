@@ -32,7 +32,7 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
         legal = game.legal_actions(state)
         if not legal:
             raise GdlError(f"no legal action for {game.seats[seat]} in phase "
-                           f"'{state.frames[-1][0]}': the rules leave the game stuck")
+                           f"'{state.frames[-1]['phase']}': the rules leave the game stuck")
         action = choose(seat, legal)
         if action is STOP:
             return "stopped", "a player left"

@@ -34,6 +34,7 @@ import shlex
 from . import ast
 from .errors import GdlDataError, GdlError, IllegalAction
 from .loader import load_game
+from .expressions import compile_expression
 from .parser import parse_expression
 from .types import BOOL, PIECE
 
@@ -95,11 +96,11 @@ class ScenarioRun:
             return name
         rewritten = _LABEL.sub(local, text)
         try:
-            fn, t = self.game.compile_expression(rewritten, {n: PIECE for n in values}, want,
-                                                 file=self.path)
+            fn, t = compile_expression(self.game, rewritten, {n: PIECE for n in values}, want,
+                                       file=self.path)
         except GdlError as exc:
             raise self.error(f"bad expression '{text}': {exc.message}") from None
-        return (lambda: fn(state, state.current, values)), t
+        return (lambda: fn(state, state.current, *values.values())), t
 
     # ----- instructions ---------------------------------------------------------------------
     def run(self):
@@ -294,7 +295,7 @@ class ScenarioRun:
         if not match:
             raise self.error("expected 'expect phase NAME [for SEAT]'")
         state = self.state
-        name = state.frames[-1][0] if state.frames else "none"
+        name = state.frames[-1]["phase"] if state.frames else "none"
         decider = self.game.current_player(state)
         got = f"phase {name}" + (f" for {self.game.seats[decider]}" if decider >= 0 else "")
         if name != match.group(1) or (match.group(2) and (

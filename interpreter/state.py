@@ -37,16 +37,17 @@ class State:
     seat_vars  one dict per seat, name -> value
     pieces     piece id -> {"id", "kind", "owner", "cell", "alive", "label", vars...}
     numbers    kind -> last number given to a piece of that kind (labels Kind#n)
-    frames     phase stack, each [phase name, seat, args, pending simultaneous choices]
+    frames     phase stack, each {"phase", "seat", "args", "pending"} (pending: the
+               choices of a simultaneous phase, one per seat, else None)
     rng        random generator state (an integer)
     turn       turns started so far; current: the seat whose turn it is
-    timers     [seat, place, old value]: values restored at that seat's next turn start
+    timers     {"seat", "place", "old"}: values restored at that seat's next turn start
     out        per seat: true once eliminated
     result     None while playing, else {"winners": [...], "draw": bool}
     decisions  decisions applied so far
     """
 
-    __slots__ = FIELDS + ("at", "forced", "events")
+    __slots__ = FIELDS + ("at", "forced", "events", "end_checked")
 
     def __init__(self):
         self.globals = {}
@@ -64,6 +65,7 @@ class State:
         self.at = {}
         self.forced = []        # scenario-fixed dice: [sides or None, value], used first
         self.events = []        # chance and log events since the last decision
+        self.end_checked = False    # the end rules ran since anything changed outside play
 
     def rebuild_index(self):
         self.at = {}
@@ -89,6 +91,7 @@ class State:
         other.at = {cell: list(pids) for cell, pids in self.at.items()}
         other.forced = [list(f) for f in self.forced]
         other.events = []
+        other.end_checked = self.end_checked
         return other
 
     def to_data(self):

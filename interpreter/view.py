@@ -21,8 +21,9 @@ def make_view(game, state, seat):
     def shown(scope, name, value, t, owner, it=None):
         rule = game.visibility.get((scope, name))
         if rule is not None and not everyone:
-            cond, slots = rule
-            if not cond([seat, seat, owner, it] + [None] * (slots - 4)):
+            visible = rule(state, seat, seat) if scope == "global" else rule(
+                state, seat, seat, owner, it)
+            if not visible:
                 return HIDDEN
         return format_value(value, t, rt)
 
@@ -32,7 +33,7 @@ def make_view(game, state, seat):
         "seat": None if everyone else game.seats[seat],
         "turn": state.turn,
         "current": game.seats[state.current],
-        "phase": state.frames[-1][0] if state.frames else None,
+        "phase": state.frames[-1]["phase"] if state.frames else None,
         "deciding": None,
         "globals": {n: shown("global", n, v, types["global"][n], None)
                     for n, v in state.globals.items()},
@@ -48,8 +49,8 @@ def make_view(game, state, seat):
                  "vars": {n: shown("seat", n, v, types["seat"][n], s, s)
                           for n, v in state.seat_vars[s].items()}}
         view["seats"].append(entry)
-    if state.frames and state.frames[-1][3] is not None:
-        pending = state.frames[-1][3]
+    if state.frames and state.frames[-1]["pending"] is not None:
+        pending = state.frames[-1]["pending"]
         view["chosen"] = {game.seats[s]: (
             "yes" if choice is not None and not (everyone or s == seat) else
             _choice_text(game, state, choice) if choice is not None else "no")
@@ -61,7 +62,7 @@ def make_view(game, state, seat):
         piece = state.pieces[pid]
         owner = game.seats[piece["owner"]] if piece["owner"] is not None else "none"
         cell_name = None if piece["cell"] is None else game.board.names[piece["cell"]]
-        if hide is not None and hide[0]([seat, pid, seat] + [None] * (hide[1] - 3)):
+        if hide is not None and hide(state, seat, pid, seat):
             hidden.append({"label": HIDDEN, "kind": HIDDEN, "owner": owner, "cell": cell_name,
                            "vars": {}, "mark": HIDDEN})
             continue
@@ -70,8 +71,7 @@ def make_view(game, state, seat):
                  "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
                           for n, _ in game.piece_defaults}}
         if show is not None:
-            expr, slots = show
-            entry["mark"] = expr([seat if seat is not None else 0, pid] + [None] * (slots - 2))
+            entry["mark"] = show(state, seat if seat is not None else 0, pid)
         elif isinstance(game.kinds[piece["kind"]].get("symbol"), str):
             entry["mark"] = game.kinds[piece["kind"]]["symbol"]
         view["pieces"].append(entry)
@@ -90,7 +90,7 @@ def _board_order(state):
 
 
 def _choice_text(game, state, choice):
-    phase = game.phases[state.frames[-1][0]]
+    phase = game.phases[state.frames[-1]["phase"]]
     compiled = phase.actions[choice[0]]
     return " ".join([compiled.name] + [format_value(v, t, game.rt) for v, t in
                                        zip(choice[1], compiled.arg_types)])
@@ -170,9 +170,8 @@ def _row_label(game, view, row):
     rule = game.shows.get("row")
     if rule is None:
         return ""
-    expr, slots = rule
     viewer = game.seats.index(view["seat"]) if view["seat"] else 0
-    return expr([viewer, row] + [None] * (slots - 2))
+    return rule(game.rt.state, viewer, row)
 
 
 def _hex_rows(board, row, cells, width):

@@ -254,7 +254,7 @@ def test_call_asks_another_seat_and_return_comes_back():
     assert game.current_player(state) == 0
     turn = state.turn
     act(game, state, "ask 3")
-    assert [f[0] for f in state.frames] == ["main", "reply"]
+    assert [f["phase"] for f in state.frames] == ["main", "reply"]
     assert game.current_player(state) == 1
     assert texts(game, state) == ["pick 1", "pick 2", "pick 3"]
     with pytest.raises(GdlError) as err:
@@ -262,7 +262,7 @@ def test_call_asks_another_seat_and_return_comes_back():
     assert str(err.value) == "error: 4 is not a possible 'x' now (not in range(1, n))"
 
     act(game, state, "pick 2")
-    assert [f[0] for f in state.frames] == ["main"]
+    assert [f["phase"] for f in state.frames] == ["main"]
     assert game.current_player(state) == 0
     assert state.turn == turn                      # returning starts no new turn
     assert state.globals == {"asked": 3, "answer": 2, "answered_by": 1}

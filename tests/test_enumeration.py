@@ -15,24 +15,23 @@ GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
 
 
 def naive_legal(game, state):
+    """Every combination of the binders' domains (each domain computed with the binders
+    before it bound) whose where-parts all hold, tested with nothing skipped or memoised."""
     seat = game.current_player(state)
     phase = game.phase_of(state)
-    frame = state.frames[-1]
+    frame_args = state.frames[-1]["args"]
     out = []
 
-    def walk(compiled, env, i, base):
+    def walk(compiled, bound, i):
         if i == len(compiled.binders):
-            if all(cond(env) for _, cond, _ in compiled.where_parts):
-                out.append((compiled.index, tuple(env[base:base + i])))
+            if all(cond(state, seat, *frame_args, *bound) for _, cond, _ in compiled.parts):
+                out.append((compiled.index, tuple(bound)))
             return
-        for value in list(compiled.binders[i][2](env)):
-            env[base + i] = value
-            walk(compiled, env, i + 1, base)
+        for value in list(compiled.domains[i](state, seat, *frame_args, *bound)):
+            walk(compiled, bound[:i] + [value] + bound[i + 1:], i + 1)
 
-    with game.rt.bound(state):
-        for compiled in phase.actions:
-            env = [seat] + frame[2] + [None] * (compiled.slots - 1 - len(frame[2]))
-            walk(compiled, env, 0, 1 + len(frame[2]))
+    for compiled in phase.actions:
+        game.evaluate(state, lambda st, c=compiled: walk(c, [None] * len(c.binders), 0))
     return out
 
 

@@ -267,7 +267,7 @@ def check_invariants(game, before, after):
             assert base["damage"] >= old[pid]["damage"]
     assert all(after.pieces[pid]["alive"] for pid in old)
     # survivors heal (6.2.5): outside a Combat no ship or Pirate carries damage
-    if after.frames and after.frames[-1][0] not in ("combat", "absorb"):
+    if after.frames and after.frames[-1]["phase"] not in ("combat", "absorb"):
         assert all(p["damage"] == 0 for p in after.pieces.values()
                    if p["alive"] and p["kind"] != "Starbase")
     # the Cargo Price never changes once play has started (5.1.6)
@@ -288,7 +288,7 @@ def test_random_games_keep_the_rules_and_end_with_one_winner(name, seed, choices
     while not game.is_terminal(state):
         assert state.decisions < MAX_DECISIONS
         legal = game.legal_actions(state)
-        assert legal, f"no legal action in phase {state.frames[-1][0]}"
+        assert legal, f"no legal action in phase {state.frames[-1]['phase']}"
         index = next(picks, None)
         if index is None:
             index = rng.randrange(len(legal))

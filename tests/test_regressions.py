@@ -60,7 +60,11 @@ phase p { action go(x in pieces(me), to in neighbors(x.cell)) { return } }
     state = game.new_state(0)
     with pytest.raises(GdlError) as info:
         game.legal_actions(state)
-    assert "run-time error in the rules" in info.value.message
+    assert str(info.value) == (
+        "t.gdl:7:44: error: run-time error: neighbors() cannot work with a value that is "
+        "none\n"
+        "    phase p { action go(x in pieces(me), to in neighbors(x.cell)) { return } }\n"
+        "                                               ^")
 
 
 # ----- found by review -------------------------------------------------------------------
@@ -99,7 +103,7 @@ def test_a_choice_that_leaves_the_phase_ends_the_reveal():
     state = game.new_state(0)
     for text in ("offer 3", "offer 2", "offer 1"):
         game.apply(state, game.parse_action(state, text))
-    assert state.frames[-1][0] == "after"
+    assert state.frames[-1]["phase"] == "after"
     assert [v["bid"] for v in state.seat_vars] == [3, 0, 0]
     assert state.globals["reveals"] == 0
 

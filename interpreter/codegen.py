@@ -1,0 +1,708 @@
+"""Code generator: a resolved `program.Program` -> the Python source of one module, and
+that module compiled and loaded once per game.
+
+Every code unit becomes a plain Python function whose first two arguments are the state
+`S` and the seat `me`, followed by the unit's parameters; locals are Python locals named
+after their slots (`v3`). `gdl compile FILE` prints the source, so a maintainer can read
+exactly what runs.
+
+- An action's listing is nested `for` loops, one per binder; each `where` part is tested
+  as soon as the binders it reads are bound. Inside a part, a sub-expression that depends
+  only on outer binders is computed at most once per outer binding, on first use
+  (`_m` variables), so short-circuiting still guards it.
+- Geometry with constant stops (`reach`, `sight`) reads tables filled once per board.
+- Each generated line remembers which rule-file expression each stretch of it came from,
+  so a fault while rules run is reported at that expression (see `locate`).
+"""
+
+from __future__ import annotations
+
+from . import program as ir
+from .builtins import BUILTINS
+from .types import STR, is_list
+
+FILE_PREFIX = "<gdl "
+_RANDOM = {"roll", "pick", "shuffled"}
+_FRESH = {"pieces", "pieces_at", "cells", "neighbors", "orthogonal", "line", "reach", "sight",
+          "row_cells", "column_cells", "range", "opponents", "reversed", "take", "unique",
+          "shuffled"}       # built-ins that return a new list or an immutable one
+
+
+class Frag:
+    """Generated code for one resolved node: text pieces and nested fragments."""
+
+    __slots__ = ("node", "parts")
+
+    def __init__(self, node, parts):
+        self.node = node
+        self.parts = parts
+
+
+def F(node, *parts):
+    return Frag(node, parts)
+
+
+class Unit:
+    """A generated function: its Python name and the rule-file node it came from."""
+
+    def __init__(self, name, node):
+        self.name = name
+        self.node = node
+
+
+class Source:
+    """The module being written: lines, and for each line the stretches of it that came
+    from rule-file nodes (start column, end column, node)."""
+
+    def __init__(self):
+        self.lines = []
+        self.places = {}            # line number (1-based) -> [(start, end, node)]
+        self.constants = {}         # Python name -> value
+        self._const_names = {}
+
+    def emit(self, indent, *parts):
+        text = []
+        places = []
+        column = [4 * indent]
+
+        def flat(part):
+            if isinstance(part, str):
+                text.append(part)
+                column[0] += len(part)
+                return
+            start = column[0]
+            for p in part.parts:
+                flat(p)
+            if getattr(part.node, "span", None) is not None:
+                places.append((start, column[0], part.node))
+        for part in parts:
+            flat(part)
+        self.lines.append("    " * indent + "".join(text))
+        if places:
+            self.places[len(self.lines)] = places
+
+    def constant(self, value, hint="C"):
+        """A module-level name holding `value` (one name per distinct value)."""
+        key = (hint, repr(value))
+        if key not in self._const_names:
+            name = f"{hint}{len(self._const_names)}"
+            self._const_names[key] = name
+            self.constants[name] = value
+        return self._const_names[key]
+
+    def text(self):
+        return "\n".join(self.lines) + "\n"
+
+    def place_of(self, line, start, end):
+        """The innermost rule-file node (with a span) covering columns start..end of a
+        generated line."""
+        best = None
+        for s, e, span in self.places.get(line, ()):
+            if s <= start and end <= e and (best is None or e - s < best[1] - best[0]):
+                best = (s, e, span)
+        if best is None and self.places.get(line):
+            best = max(self.places[line], key=lambda p: p[1] - p[0])
+        return best[2] if best else None
+
+
+class Generator:
+    def __init__(self, prog, file):
+        self.prog = prog
+        self.file = file
+        self.src = Source()
+        self.impure = _impure_fns(prog.fns)
+        self.memo = None            # while listing: the memo state of the current part
+        self.uses = set()           # module names a unit body uses (P, G, V)
+        self.watched = 0            # state categories whose changes must be marked
+
+    def pure(self, node):
+        return _pure_in(node, self.impure)
+
+    # ----- the module ------------------------------------------------------------------
+    def module(self, watched=0):
+        self.watched = watched
+        prog = self.prog
+        units = {}
+        for fn in prog.fns.values():
+            units[("fn", fn.name)] = self.function(
+                f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
+                lambda fn=fn: self.return_(fn.body))
+        for d in prog.defs.values():
+            units[("def", d.name)] = self.function(
+                f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
+                lambda d=d: self.block(d.body, 1))
+        units["setup"] = self.function("setup", [], None, lambda: self.block(prog.setup, 1))
+        for phase in prog.phases.values():
+            params = ["v%d" % (i + 1) for i in range(len(phase.params))]
+            for hook in ("on_enter", "on_reveal", "on_resume"):
+                units[(hook, phase.name)] = self.function(
+                    f"{hook}_{phase.name}", params, phase,
+                    lambda body=getattr(phase, hook): self.block(body, 1))
+            for action in phase.actions:
+                self.action(phase, action, params, units)
+        for i, trigger in enumerate(prog.triggers):
+            units[("trigger", i)] = self.function(f"trigger_{i}", ["v1", "v2"], trigger,
+                                                  lambda t=trigger: self.trigger(t))
+        for i, hook in enumerate(prog.outs):
+            units[("out", i)] = self.function(f"out_{i}", ["v1"], hook,
+                                              lambda h=hook: self.block(h.body, 1))
+        for i, rule in enumerate(prog.end_rules):
+            params = ["v1"] if rule.kind != "draw" else []
+            units[("end", i)] = self.function(f"end_{i}", params, rule,
+                                              lambda r=rule: self.return_(r.expr))
+        for scope, table in prog.vars.items():
+            for name, var in table.items():
+                if var.visible is not None:
+                    units[("visible", scope, name)] = self.rule(f"visible_{scope}_{name}",
+                                                                var.visible)
+        for what, rule in prog.shows.items():
+            units[("show", what)] = self.rule(f"show_{what}", rule)
+        if prog.hide is not None:
+            units["hide"] = self.rule("hide_piece", prog.hide)
+        return units
+
+    def function(self, name, params, node, body):
+        """Write `def name(S, me, params...)` with the body `body()` writes."""
+        self.uses = set()
+        header_at = len(self.src.lines)
+        self.src.emit(0, f"def {name}(S, me{''.join(', ' + p for p in params)}):")
+        body()
+        prologue = [f"    {short} = S.{field}" for short, field in
+                    (("P", "pieces"), ("G", "globals"), ("V", "seat_vars"))
+                    if short in self.uses]
+        self._insert(header_at + 1, prologue)
+        self.src.emit(0, "")
+        return Unit(name, node)
+
+    def _insert(self, at, lines):
+        """Insert prologue lines, shifting the recorded places below them."""
+        if not lines:
+            return
+        src = self.src
+        src.lines[at:at] = lines
+        moved = {}
+        for line, places in src.places.items():
+            moved[line + len(lines) if line > at else line] = places
+        src.places = moved
+
+    def rule(self, name, rule):
+        params = ["v%d" % (i + 1) for i in range(len(rule.params))]
+        return self.function(name, params, rule, lambda: self.return_(rule.expr))
+
+    def return_(self, expr):
+        self.src.emit(1, "return ", self.ex(expr))
+
+    def trigger(self, trigger):
+        if trigger.where is not None:
+            self.src.emit(1, "if not (", self.ex(trigger.where), "):")
+            self.src.emit(2, "return False")
+        self.block(trigger.body, 1)
+        self.src.emit(1, "return True")
+
+    # ----- actions ---------------------------------------------------------------------
+    def action(self, phase, action, params, units):
+        key = f"{phase.name}_{action.name}"
+        binders = ["v%d" % b.slot for b in action.binders]
+        units[("act", phase.name, action.index)] = self.function(
+            f"act_{key}", params + binders, action, lambda: self.block(action.body, 1))
+        units[("list", phase.name, action.index)] = self.function(
+            f"list_{key}", params + ["out"], action, lambda: self.listing(action))
+        # For explaining an illegal action: each domain and part on its own, every binder
+        # a parameter (those not yet bound are None).
+        for i, binder in enumerate(action.binders):
+            units[("domain", phase.name, action.index, i)] = self.function(
+                f"domain_{key}_{i}", params + binders, binder,
+                lambda b=binder: self.return_(b.domain))
+        for i, part in enumerate(action.where_parts):
+            units[("part", phase.name, action.index, i)] = self.function(
+                f"part_{key}_{i}", params + binders, part,
+                lambda p=part: self.return_(p.expr))
+
+    def listing(self, action):
+        """Nested loops appending (index, args) for every legal binding."""
+        memo = _Memo(self)
+        memo.bind(action)
+        levels = len(action.binders)
+        by_level = [[p for p in action.where_parts if p.level == k] for k in range(levels + 1)]
+        for k in range(levels + 1):
+            indent = k + 1
+            memo.open_level(k, indent)
+            for part in by_level[k]:
+                self.memo = memo.for_part(part)
+                code = self.ex(part.expr)
+                self.memo = None
+                self.src.emit(indent, "if not (", code, "):")
+                self.src.emit(indent + 1, "return" if k == 0 else "continue")
+            if k < levels:
+                binder = action.binders[k]
+                self.memo = memo.for_domain(k + 1, binder.domain)
+                domain = self.ex(binder.domain)
+                self.memo = None
+                self.src.emit(indent, f"for v{binder.slot} in ", domain, ":")
+        args = "".join(f"v{b.slot}, " for b in action.binders)
+        self.src.emit(levels + 1, f"out.append(({action.index}, ({args})))")
+
+    # ----- statements ------------------------------------------------------------------
+    def block(self, statements, indent):
+        if not statements:
+            self.src.emit(indent, "pass")
+        for statement in statements:
+            getattr(self, "st_" + type(statement).__name__)(statement, indent)
+
+    def st_Assign(self, s, indent):
+        value = self.ex(s.expr)
+        op = s.op
+        place = s.place
+        if isinstance(place, ir.LocalPlace):
+            self.src.emit(indent, F(s, f"v{place.slot} {op} ", value))
+            return
+        target, timer = self.place(place, indent)
+        if s.until is not None:
+            self.src.emit(indent, F(s, "rt.add_timer(", self.ex(s.until), f", {timer}, "
+                                    f"{target})"))
+        self.src.emit(indent, F(s, f"{target} {op} ", value))
+        self.mark(place, indent)
+
+    def place(self, place, indent):
+        """(Python target text, timer place text) of a global, piece or seat variable; the
+        object is evaluated once, into a temporary."""
+        name = repr(place.name)
+        if isinstance(place, ir.GlobalPlace):
+            self.uses.add("G")
+            return f"G[{name}]", f"['g', {name}]"
+        obj = self.ex(place.obj)
+        self.src.emit(indent, F(place, "_o = ", obj))
+        if isinstance(place, ir.PieceVarPlace):
+            self.uses.add("P")
+            return f"P[_o][{name}]", f"['p', _o, {name}]"
+        self.uses.add("V")
+        return f"V[_o][{name}]", f"['s', _o, {name}]"
+
+    def mark(self, place, indent):
+        bit = {ir.GlobalPlace: GLOBALS, ir.PieceVarPlace: PIECE_VARS,
+               ir.SeatVarPlace: SEAT_VARS}[type(place)]
+        if self.watched & bit:
+            self.src.emit(indent, f"rt.changed |= {bit}")
+
+    def st_Shuffle(self, s, indent):
+        if isinstance(s.place, ir.LocalPlace):
+            target = f"v{s.place.slot}"
+        else:
+            target, _ = self.place(s.place, indent)
+        self.src.emit(indent, F(s, f"{target} = rt.shuffled({target})"))
+        if not isinstance(s.place, ir.LocalPlace):
+            self.mark(s.place, indent)
+
+    def st_CallDef(self, s, indent):
+        self.src.emit(indent, F(s, f"def_{s.name}(S, me", *self.args(s.args), ")"))
+
+    def args(self, args):
+        out = []
+        for a in args:
+            out += [", ", self.ex(a)]
+        return out
+
+    def st_If(self, s, indent):
+        self.src.emit(indent, "if ", self.ex(s.cond), ":")
+        self.block(s.then, indent + 1)
+        if s.otherwise:
+            self.src.emit(indent, "else:")
+            self.block(s.otherwise, indent + 1)
+
+    def st_For(self, s, indent):
+        domain = self.ex(s.domain)
+        if not _fresh(s.domain):
+            domain = F(s.domain, "list(", domain, ")")
+        self.src.emit(indent, f"for v{s.slot} in ", domain, ":")
+        if s.where is not None:
+            self.src.emit(indent + 1, "if not (", self.ex(s.where), "):")
+            self.src.emit(indent + 2, "continue")
+        self.block(s.body, indent + 1)
+
+    def st_Let(self, s, indent):
+        self.src.emit(indent, F(s, f"v{s.slot} = ", self.ex(s.expr)))
+
+    def _call(self, s, indent, method, *exprs):
+        parts = [F(s, f"rt.{method}(")]
+        for i, e in enumerate(exprs):
+            parts += [", " if i else "", self.ex(e)]
+        self.src.emit(indent, F(s, *parts, ")"))
+
+    def st_Move(self, s, indent):
+        self.src.emit(indent, F(s, "rt.move_along(me, ", self.ex(s.piece), ", ",
+                                self.ex(s.path), ")"))
+
+    def st_PlaceAt(self, s, indent):
+        self._call(s, indent, "place", s.piece, s.cell)
+
+    def st_Give(self, s, indent):
+        self._call(s, indent, "give", s.piece, s.seat)
+
+    def st_Remove(self, s, indent):
+        self._call(s, indent, "remove", s.piece)
+
+    def st_Create(self, s, indent):
+        self._call(s, indent, "create", s.kind, s.owner, s.cell)
+
+    def st_Goto(self, s, indent):
+        self.src.emit(indent, F(s, f"rt.enter_phase({s.phase!r}, [", *self.args(s.args)[1:],
+                                "], ", self.ex(s.seat), f", {s.push})"))
+
+    def st_Return(self, s, indent):
+        self.src.emit(indent, F(s, "rt.pop_phase()"))
+
+    def st_Stop(self, s, indent):
+        self.src.emit(indent, F(s, "raise StopMove()"))
+
+    def st_Win(self, s, indent):
+        self.src.emit(indent, F(s, "rt.declare_winners([", self.ex(s.seat), "])"))
+
+    def st_Lose(self, s, indent):
+        self._call(s, indent, "eliminate", s.seat)
+
+    def st_Draw(self, s, indent):
+        self.src.emit(indent, F(s, "rt.declare_winners([])"))
+
+    def st_Log(self, s, indent):
+        self.src.emit(indent, F(s, "S.events.append(['log', ", self.ex(s.text), "])"))
+
+    # ----- expressions -----------------------------------------------------------------
+    def ex(self, node):
+        memo = self.memo
+        if memo is not None:
+            hoisted = memo.hoist(node)
+            if hoisted is not None:
+                return hoisted
+        return getattr(self, "ex_" + type(node).__name__)(node)
+
+    def ex_Const(self, n):
+        v = n.value
+        if v is None or isinstance(v, (bool, int, str)):
+            return F(n, repr(v))
+        return F(n, self.src.constant(v))
+
+    def ex_Local(self, n):
+        return F(n, f"v{n.slot}" if n.slot else "me")
+
+    def ex_Global(self, n):
+        self.uses.add("G")
+        return F(n, f"G[{n.name!r}]")
+
+    def ex_StateValue(self, n):
+        return F(n, {"current": "S.current", "turn_number": "S.turn",
+                     "deciding": "(S.frames[-1]['seat'] if S.frames else None)",
+                     "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
+                     "seats": "rt.live_seats()"}[n.what])
+
+    def ex_PieceField(self, n):
+        self.uses.add("P")
+        return F(n, "P[", self.ex(n.obj), f"][{n.name!r}]")
+
+    def ex_PieceStat(self, n):
+        self.uses.add("P")
+        column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
+                                   "K")
+        return F(n, f"{column}[P[", self.ex(n.obj), "]['kind']]")
+
+    def ex_KindStat(self, n):
+        column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
+                                   "K")
+        return F(n, f"{column}[", self.ex(n.obj), "]")
+
+    def ex_SeatVar(self, n):
+        self.uses.add("V")
+        return F(n, "V[", self.ex(n.obj), f"][{n.name!r}]")
+
+    def ex_ListOf(self, n):
+        parts = []
+        for i, item in enumerate(n.items):
+            parts += [", " if i else "", self.ex(item)]
+        return F(n, "[", *parts, "]")
+
+    def _loop(self, slot, domain, where):
+        """` for vN in DOMAIN if WHERE` (no memos in a comprehension's iterable)."""
+        saved, self.memo = self.memo, None
+        try:
+            dom = self.ex(domain)
+        finally:
+            self.memo = saved
+        parts = [f" for v{slot} in ", dom]
+        if where is not None:
+            parts += [" if ", self.ex(where)]
+        return parts
+
+    def ex_Comprehension(self, n):
+        return F(n, "[", self.ex(n.expr), *self._loop(n.slot, n.domain, n.where), "]")
+
+    def ex_Quant(self, n):
+        loop = self._loop(n.slot, n.domain, n.where)
+        op = n.op
+        if op == "count":
+            return F(n, "sum(1", *loop, ")")
+        if op == "exists":
+            return F(n, "any(True", *loop, ")")
+        if op == "all":
+            return F(n, "all(", self.ex(n.value), *loop, ")")
+        if op == "sum":
+            return F(n, "sum(", self.ex(n.value), *loop, ")")
+        if op in ("min_of", "max_of"):
+            return F(n, f"{op[:3]}((", self.ex(n.value), *loop, "), default=0)")
+        if op == "first":
+            value = self.ex(n.value) if n.value is not None else f"v{n.slot}"
+            return F(n, "next((", value, *loop, "), None)")
+        return F(n, "_sorted_by([(", self.ex(n.value), f", v{n.slot})", *loop, "])")
+
+    def ex_CallFn(self, n):
+        return F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
+
+    def ex_CallBuiltin(self, n):
+        name = n.name
+        args = [self.ex(a) for a in n.args]
+        if name == "roll":
+            count = args[1] if len(args) > 1 else "1"
+            return F(n, "rt.roll_dice(", args[0], ", ", count, ")")
+        if name in ("reach", "sight") and isinstance(n.args[2], ir.Const):
+            table = self.src.constant((name, frozenset(n.args[2].value)), "R")
+            return F(n, f"{table}[", args[0], ", ", args[1], "]")
+        if name == "pieces_at":
+            return F(n, "tuple(S.at.get(", args[0], ", ()))")
+        if name == "alive":
+            self.uses.add("P")
+            return F(n, "P[", args[0], "]['alive']")
+        if name == "len":
+            return F(n, "len(", args[0], ")")
+        if name in ("min", "max", "abs"):
+            return F(n, f"{name}(", *_joined(args), ")")
+        parts = []
+        for a in args:
+            parts += [", ", a]
+        return F(n, f"B_{name}(rt", *parts, ")")
+
+    def ex_Text(self, n):
+        inner = self.ex(n.expr)
+        if n.expr.type == STR:
+            return inner
+        return F(n, "_text(", inner, f", {self.src.constant(n.expr.type, 'T')})")
+
+    def ex_Concat(self, n):
+        return F(n, "(", self.ex(n.left), " + ", self.ex(n.right), ")")
+
+    def ex_Binary(self, n):
+        a, b = self.ex(n.left), self.ex(n.right)
+        if n.op == "+" and is_list(n.left.type):
+            return F(n, "(list(", a, ") + list(", b, "))")
+        if n.op in "/%":
+            return F(n, "_divide(" if n.op == "/" else "_modulo(", a, ", ", b, ")")
+        return F(n, "(", a, f" {n.op} ", b, ")")
+
+    def ex_Neg(self, n):
+        return F(n, "(-", self.ex(n.operand), ")")
+
+    def ex_Compare(self, n):
+        a, b = self.ex(n.left), self.ex(n.right)
+        if n.lists:
+            a, b = F(n.left, "_plain(", a, ")"), F(n.right, "_plain(", b, ")")
+        return F(n, "(", a, f" {n.op} ", b, ")")
+
+    def ex_In(self, n):
+        item = self.ex(n.item)
+        word = " not in " if n.negated else " in "
+        if is_list(n.item.type):
+            return F(n, "(_plain(", item, ")", word, "_plain(", self.ex(n.collection), "))")
+        coll = n.collection
+        if isinstance(coll, ir.Const) and all(isinstance(v, (int, str, bool, type(None)))
+                                               for v in coll.value):
+            members = self.src.constant(frozenset(coll.value), "S")
+            return F(n, "(", item, f"{word}{members})")
+        return F(n, "(", item, word, self.ex_set(coll), ")")
+
+    def ex_set(self, coll):
+        """The collection of an `in`, as a set when it is memoised (looked up often)."""
+        memo = self.memo
+        if memo is not None:
+            hoisted = memo.hoist(coll, as_set=True)
+            if hoisted is not None:
+                return hoisted
+        return getattr(self, "ex_" + type(coll).__name__)(coll)
+
+    def ex_And(self, n):
+        return F(n, "(", self.ex(n.left), " and ", self.ex(n.right), ")")
+
+    def ex_Or(self, n):
+        return F(n, "(", self.ex(n.left), " or ", self.ex(n.right), ")")
+
+    def ex_Not(self, n):
+        return F(n, "(not ", self.ex(n.operand), ")")
+
+    def ex_Cond(self, n):
+        return F(n, "(", self.ex(n.then), " if ", self.ex(n.cond), " else ",
+                 self.ex(n.otherwise), ")")
+
+
+# ----- memoised sub-expressions of a listing ------------------------------------------------
+
+class _Memo:
+    """While writing one action's listing: which binder level each sub-expression needs,
+    and the `_m` variables that hold sub-expressions computed once per outer binding."""
+
+    def __init__(self, gen):
+        self.gen = gen
+        self.count = 0
+        self.level_slots = {}       # binder slot -> its level (1-based)
+        self.level = 0              # the level of the part being written
+        self.inside = set()         # slots bound inside the part (quantifiers)
+        self.resets = {}            # level -> line index where its resets go
+        self.indents = {}
+
+    def open_level(self, k, indent):
+        self.resets[k] = len(self.gen.src.lines)
+        self.indents[k] = indent
+
+    def for_part(self, part):
+        self.level = part.level
+        self.inside = {n.slot for n in ir.walk(part.expr)
+                       if isinstance(n, (ir.Quant, ir.Comprehension))}
+        return self
+
+    def for_domain(self, level, domain):
+        self.level = level - 1
+        self.inside = {n.slot for n in ir.walk(domain)
+                       if isinstance(n, (ir.Quant, ir.Comprehension))}
+        return self
+
+    def bind(self, action):
+        self.level_slots = {b.slot: i + 1 for i, b in enumerate(action.binders)}
+
+    def level_of(self, node):
+        return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
+
+    def hoist(self, node, as_set=False):
+        """A `_m` variable for `node` when it can be computed at an outer level."""
+        if _cheap(node) or not self.gen.pure(node):
+            return None
+        read = ir.locals_read(node)
+        if read & self.inside:
+            return None
+        level = self.level_of(node)
+        if level >= self.level:
+            return None
+        name = f"_m{self.count}"
+        self.count += 1
+        saved = self.gen.memo
+        self.gen.memo = None
+        try:
+            inner = getattr(self.gen, "ex_" + type(node).__name__)(node)
+        finally:
+            self.gen.memo = saved
+        if as_set and not is_list(_element(node.type)):
+            inner = F(node, "_as_set(", inner, ")")
+        src = self.gen.src
+        at = self.resets[level]
+        self.gen._insert(at, ["    " * self.indents[level] + f"{name} = _UNSET"])
+        for k in self.resets:
+            if k > level or (k == level and self.resets[k] > at):
+                self.resets[k] += 1
+        src_line = F(node, f"({name} if {name} is not _UNSET else ({name} := ", inner, "))")
+        return src_line
+
+
+def _element(t):
+    return t[1] if is_list(t) else t
+
+
+def _cheap(node):
+    return isinstance(node, (ir.Const, ir.Local, ir.Global, ir.StateValue)) or (
+        isinstance(node, (ir.PieceField, ir.SeatVar)) and isinstance(node.obj, ir.Local))
+
+
+def _fresh(domain):
+    return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
+        isinstance(domain, ir.CallBuiltin) and domain.name in _FRESH) or (
+        isinstance(domain, ir.Quant) and domain.op == "sorted")
+
+
+def _joined(args):
+    out = []
+    for i, a in enumerate(args):
+        out += [", " if i else "", a]
+    return out
+
+
+def _impure_fns(fns):
+    """Names of user fns that roll dice or shuffle, directly or through other fns."""
+    impure = set()
+    changed = True
+    while changed:
+        changed = False
+        for name, fn in fns.items():
+            if name not in impure and not _pure_in(fn.body, impure):
+                impure.add(name)
+                changed = True
+    return impure
+
+
+def _pure_in(node, impure):
+    for n in ir.walk(node):
+        if isinstance(n, ir.CallBuiltin) and n.name in _RANDOM:
+            return False
+        if isinstance(n, ir.CallFn) and n.name in impure:
+            return False
+    return True
+
+
+# ----- what end rules read -------------------------------------------------------------------
+
+PIECES, CELLS, PIECE_VARS, SEAT_VARS, GLOBALS, FLOW = 1, 2, 4, 8, 16, 32
+ALWAYS = 1 << 10
+
+
+def reads(node, fns, seen=None):
+    """The state categories an expression reads (through fns too); ALWAYS when it rolls
+    dice or reads something not tracked."""
+    seen = set() if seen is None else seen
+    mask = 0
+    for n in ir.walk(node):
+        if isinstance(n, ir.PieceField):
+            mask |= {"cell": CELLS, "owner": PIECES, "kind": PIECES}.get(n.name, PIECE_VARS)
+        elif isinstance(n, ir.PieceStat):
+            mask |= PIECES
+        elif isinstance(n, ir.SeatVar):
+            mask |= SEAT_VARS
+        elif isinstance(n, ir.Global):
+            mask |= GLOBALS
+        elif isinstance(n, ir.StateValue):
+            mask |= FLOW
+        elif isinstance(n, ir.CallFn) and n.name not in seen:
+            seen.add(n.name)
+            mask |= reads(fns[n.name].body, fns, seen)
+        elif isinstance(n, ir.CallBuiltin):
+            if n.name in _RANDOM:
+                mask |= ALWAYS
+            elif n.name in ("pieces", "alive"):
+                mask |= PIECES
+            elif n.name == "pieces_at":
+                mask |= PIECES | CELLS
+            elif n.name in ("next", "previous", "opponents"):
+                mask |= FLOW
+    return mask
+
+
+def generate(prog, file, watched):
+    """(source text, units by key, Source) of a checked program; `watched` are the state
+    categories whose changes assignments must mark in `rt.changed`."""
+    gen = Generator(prog, file)
+    units = gen.module(watched)
+    return gen.src.text(), units, gen.src
+
+
+def generate_expression(prog, expr, nparams, name, file):
+    """(source text, Source) of one function `name(S, me, v1..vn)` returning `expr`."""
+    gen = Generator(prog, file)
+    gen.function(name, ["v%d" % (i + 1) for i in range(nparams)], expr,
+                 lambda: gen.return_(expr))
+    return gen.src.text(), gen.src
+
+
+def builtin_names():
+    """Module names of the built-in implementations (`B_name`)."""
+    return {f"B_{name}": b.impl for name, b in BUILTINS.items() if b.impl is not None}
