@@ -68,6 +68,10 @@ class Board:
         filled on first use; its values are tuples, so no caller can change another's."""
         return _RayTable(getattr(self, what), stops)
 
+    def line_table(self):
+        """`line` as a table keyed by (from, to), filled on first use; tuples."""
+        return _RayTable(lambda a, b, _: self.line(a, b), None)
+
     def neighbors(self, cell):
         return list(self.neighbor_table[cell])
 

@@ -7,6 +7,7 @@ the running `Runtime` (board, state, random generator). Nothing here knows any g
 
 from __future__ import annotations
 
+from .state import ALL
 from .types import ANY, BOOL, CELL, INT, PIECE, SEAT, STR, compatible, element, is_list, list_of
 
 CELLS = list_of(CELL)
@@ -112,10 +113,8 @@ def plain(value):
 
 
 def _pieces_impl(ctx, seat=_EVERY):
-    pieces = ctx.state.pieces
-    if seat is _EVERY:
-        return [pid for pid, p in pieces.items() if p["alive"]]
-    return [pid for pid, p in pieces.items() if p["alive"] and p["owner"] == seat]
+    """Living pieces in id order, from the state's index (a tuple nobody can change)."""
+    return ctx.state.owned.get(ALL if seat is _EVERY else seat, ())
 
 
 def _clamp(lo, value, hi):

@@ -114,6 +114,8 @@ class Generator:
         self.memo = None            # while listing: the memo state of the current part
         self.uses = set()           # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
+        self.iterating = None       # the domain being written of a quantifier
+        self.inlined = {}           # slot -> code of the argument, inside an inlined fn
 
     def pure(self, node):
         return _pure_in(node, self.impure)
@@ -190,6 +192,26 @@ class Generator:
         return self.function(name, params, rule, lambda: self.return_(rule.expr))
 
     def return_(self, expr):
+        """`return expr`; a quantifier (or its negation) at the top becomes a loop that
+        returns as soon as the answer is known, which is faster than a generator."""
+        negated = isinstance(expr, ir.Not) and isinstance(expr.operand, ir.Quant)
+        quant = expr.operand if negated else expr
+        if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and not self.inlined:
+            found = quant.op == "exists"        # the answer when the loop finds a case
+            self.iterating = quant.domain
+            domain = self.ex(quant.domain)
+            self.iterating = None
+            self.src.emit(1, f"for v{quant.slot} in ", domain, ":")
+            cond = quant.where
+            if quant.op == "all":
+                test = F(quant.value, "not ", self.ex(quant.value))
+                cond_code = test if cond is None else F(quant, self.ex(cond), " and ", test)
+            else:
+                cond_code = self.ex(cond) if cond is not None else "True"
+            self.src.emit(2, "if ", cond_code, ":")
+            self.src.emit(3, F(expr, f"return {found != negated}"))
+            self.src.emit(1, f"return {(not found) != negated}")
+            return
         self.src.emit(1, "return ", self.ex(expr))
 
     def trigger(self, trigger):
@@ -270,13 +292,16 @@ class Generator:
         if isinstance(place, ir.GlobalPlace):
             self.uses.add("G")
             return f"G[{name}]", f"['g', {name}]"
-        obj = self.ex(place.obj)
-        self.src.emit(indent, F(place, "_o = ", obj))
+        if isinstance(place.obj, ir.Local):
+            obj = "me" if place.obj.slot == 0 else f"v{place.obj.slot}"
+        else:
+            self.src.emit(indent, F(place, "_o = ", self.ex(place.obj)))
+            obj = "_o"
         if isinstance(place, ir.PieceVarPlace):
             self.uses.add("P")
-            return f"P[_o][{name}]", f"['p', _o, {name}]"
+            return f"P[{obj}][{name}]", f"['p', {obj}, {name}]"
         self.uses.add("V")
-        return f"V[_o][{name}]", f"['s', _o, {name}]"
+        return f"V[{obj}][{name}]", f"['s', {obj}, {name}]"
 
     def mark(self, place, indent):
         bit = {ir.GlobalPlace: GLOBALS, ir.PieceVarPlace: PIECE_VARS,
@@ -382,6 +407,8 @@ class Generator:
         return F(n, self.src.constant(v))
 
     def ex_Local(self, n):
+        if self.inlined and n.slot in self.inlined:
+            return self.inlined[n.slot]
         return F(n, f"v{n.slot}" if n.slot else "me")
 
     def ex_Global(self, n):
@@ -422,10 +449,12 @@ class Generator:
     def _loop(self, slot, domain, where):
         """` for vN in DOMAIN if WHERE` (no memos in a comprehension's iterable)."""
         saved, self.memo = self.memo, None
+        self.iterating = domain
         try:
             dom = self.ex(domain)
         finally:
             self.memo = saved
+            self.iterating = None
         parts = [f" for v{slot} in ", dom]
         if where is not None:
             parts += [" if ", self.ex(where)]
@@ -453,7 +482,25 @@ class Generator:
         return F(n, "_sorted_by([(", self.ex(n.value), f", v{n.slot})", *loop, "])")
 
     def ex_CallFn(self, n):
+        fn = self.prog.fns[n.name]
+        if self.inlinable(fn, n):
+            saved = self.inlined, self.memo
+            self.inlined = {i + 1: self.ex(a) for i, a in enumerate(n.args)}
+            self.memo = None        # the body's slots are the fn's, not this unit's
+            try:
+                return F(n, self.ex(fn.body))
+            finally:
+                self.inlined, self.memo = saved
         return F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
+
+    def inlinable(self, fn, call):
+        """A small fn whose arguments cost nothing to repeat is written in place: no call,
+        no frame. It must bind no locals of its own and call no fn."""
+        if self.inlined or not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
+            return False
+        nodes = list(ir.walk(fn.body))
+        return len(nodes) <= 12 and not any(
+            isinstance(x, (ir.Quant, ir.Comprehension, ir.CallFn)) for x in nodes)
 
     def ex_CallBuiltin(self, n):
         name = n.name
@@ -465,7 +512,14 @@ class Generator:
             table = self.src.constant((name, frozenset(n.args[2].value)), "R")
             return F(n, f"{table}[", args[0], ", ", args[1], "]")
         if name == "pieces_at":
+            if self.iterating is n:         # a quantifier's domain: no copy needed
+                return F(n, "S.at.get(", args[0], ", ())")
             return F(n, "tuple(S.at.get(", args[0], ", ()))")
+        if name == "pieces":
+            return F(n, "S.owned.get(", args[0], ", ())") if args else F(n, "S.owned['*']")
+        if name == "line":
+            table = self.src.constant(("line",), "L")
+            return F(n, f"{table}[", args[0], ", ", args[1], "]")
         if name == "alive":
             self.uses.add("P")
             return F(n, "P[", args[0], "]['alive']")

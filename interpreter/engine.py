@@ -25,7 +25,7 @@ import contextlib
 from . import codegen
 from . import program
 from .errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault
-from .state import State, splitmix64
+from .state import ALL, State, splitmix64
 from .types import CELL, INT, PIECE, SEAT, describe, format_value
 
 TERMINAL = -1
@@ -121,6 +121,9 @@ class Runtime:
         for name, value in self.game.piece_defaults:
             piece[name] = list(value) if isinstance(value, list) else value
         state.pieces[pid] = piece
+        owned = state.owned
+        owned[ALL] = owned[ALL] + (pid,)         # ids only grow: the order stays by id
+        owned[owner] = owned.get(owner, ()) + (pid,)
         if cell is not None:
             self.place(pid, cell)
         return pid
@@ -154,10 +157,18 @@ class Runtime:
         if piece["alive"]:
             self.place(pid, None)
             piece["alive"] = False
+            owned = self.state.owned
+            owned[ALL] = tuple(p for p in owned[ALL] if p != pid)
+            owned[piece["owner"]] = tuple(p for p in owned[piece["owner"]] if p != pid)
             self.changed |= codegen.PIECES
 
     def give(self, pid, seat):
-        self.piece(pid)["owner"] = seat
+        piece = self.piece(pid)
+        if piece["alive"]:
+            owned = self.state.owned
+            owned[piece["owner"]] = tuple(p for p in owned[piece["owner"]] if p != pid)
+            owned[seat] = tuple(sorted(owned.get(seat, ()) + (pid,)))
+        piece["owner"] = seat
         self.changed |= codegen.PIECES
 
     def move_along(self, me, pid, path):
@@ -686,6 +697,8 @@ def _namespace(game, lines):
     for name, value in lines.constants.items():
         if name.startswith("R"):
             names[name] = game.board.ray_table(*value)
+        elif name.startswith("L"):
+            names[name] = game.board.line_table()
     return names
 
 

@@ -163,7 +163,8 @@ class ScenarioRun:
         state = self.need_state()
         state.pieces = {}
         state.numbers = {}
-        state.at = {}
+        state.rebuild_index()
+        state.end_checked = False
 
     def do_piece(self, rest):
         state = self.need_state()

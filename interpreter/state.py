@@ -2,7 +2,8 @@
 
 A `State` holds everything that changes during a game: variables, pieces, the phase stack
 (the position in the turn structure), the random generator's state and the result. It
-round-trips exactly through JSON and copies cheaply. `at` (cell -> pieces) is an index
+round-trips exactly through JSON and copies cheaply. `at` (cell -> pieces) and `owned`
+(owner -> living pieces, and None -> every living piece under the key `ALL`) are indexes
 rebuilt from the pieces, not saved.
 """
 
@@ -26,6 +27,8 @@ def splitmix64(state):
     return state, z ^ (z >> 31)
 
 
+ALL = "*"       # the key of every living piece in `State.owned`
+
 FIELDS = ("globals", "seat_vars", "pieces", "numbers", "frames", "rng", "turn", "current",
           "timers", "out", "result", "decisions")
 
@@ -47,7 +50,7 @@ class State:
     decisions  decisions applied so far
     """
 
-    __slots__ = FIELDS + ("at", "forced", "events", "end_checked")
+    __slots__ = FIELDS + ("at", "owned", "forced", "events", "end_checked")
 
     def __init__(self):
         self.globals = {}
@@ -63,16 +66,22 @@ class State:
         self.result = None
         self.decisions = 0
         self.at = {}
+        self.owned = {ALL: ()}
         self.forced = []        # scenario-fixed dice: [sides or None, value], used first
         self.events = []        # chance and log events since the last decision
         self.end_checked = False    # the end rules ran since anything changed outside play
 
     def rebuild_index(self):
         self.at = {}
+        owned = {ALL: []}
         for pid in sorted(self.pieces):
             piece = self.pieces[pid]
-            if piece["alive"] and piece["cell"] is not None:
-                self.at.setdefault(piece["cell"], []).append(pid)
+            if piece["alive"]:
+                owned[ALL].append(pid)
+                owned.setdefault(piece["owner"], []).append(pid)
+                if piece["cell"] is not None:
+                    self.at.setdefault(piece["cell"], []).append(pid)
+        self.owned = {owner: tuple(pids) for owner, pids in owned.items()}
 
     def clone(self):
         other = State.__new__(State)
@@ -89,6 +98,7 @@ class State:
         other.result = copy.deepcopy(self.result)
         other.decisions = self.decisions
         other.at = {cell: list(pids) for cell, pids in self.at.items()}
+        other.owned = dict(self.owned)
         other.forced = [list(f) for f in self.forced]
         other.events = []
         other.end_checked = self.end_checked
