@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import program as ir
 from .builtins import BUILTINS
-from .types import STR, is_list
+from .types import PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
 _RANDOM = {"roll", "pick", "shuffled"}
@@ -115,7 +115,8 @@ class Generator:
         self.uses = set()           # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
         self.iterating = None       # the domain being written of a quantifier
-        self.inlined = {}           # slot -> code of the argument, inside an inlined fn
+        self.inlined = {}           # fn slot -> the caller's argument, in an inlined fn
+        self.records = set()        # slots of pieces whose record is in `p<slot>`
 
     def pure(self, node):
         return _pure_in(node, self.impure)
@@ -128,7 +129,7 @@ class Generator:
         for fn in prog.fns.values():
             units[("fn", fn.name)] = self.function(
                 f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
-                lambda fn=fn: self.return_(fn.body))
+                lambda fn=fn: self.return_(fn.body), _piece_slots(fn.param_types, 1))
         for d in prog.defs.values():
             units[("def", d.name)] = self.function(
                 f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
@@ -163,18 +164,32 @@ class Generator:
             units["hide"] = self.rule("hide_piece", prog.hide)
         return units
 
-    def function(self, name, params, node, body):
-        """Write `def name(S, me, params...)` with the body `body()` writes."""
+    def function(self, name, params, node, body, piece_params=()):
+        """Write `def name(S, me, params...)` with the body `body()` writes;
+        `piece_params` are the slots of parameters that hold pieces."""
         self.uses = set()
+        self.records = set()
         header_at = len(self.src.lines)
         self.src.emit(0, f"def {name}(S, me{''.join(', ' + p for p in params)}):")
+        if node is not None:
+            self.record(piece_params, node, 1)
         body()
         prologue = [f"    {short} = S.{field}" for short, field in
                     (("P", "pieces"), ("G", "globals"), ("V", "seat_vars"))
-                    if short in self.uses]
+                    if short in self.uses or (short == "P" and self.records)]
         self._insert(header_at + 1, prologue)
         self.src.emit(0, "")
         return Unit(name, node)
+
+    def record(self, slots, node, indent):
+        """`p<slot> = P.get(v<slot>)` for each piece slot whose fields `node` reads, so
+        each field read is one dict look-up (a none piece gives none: reading its field
+        is then the fault, as it would be without the record)."""
+        used = {n.obj.slot for n in ir.walk(node) if isinstance(
+            n, (ir.PieceField, ir.PieceStat, ir.PieceVarPlace)) and isinstance(n.obj, ir.Local)}
+        for slot in sorted(set(slots) & used):
+            self.src.emit(indent, f"p{slot} = P.get(v{slot})")
+            self.records.add(slot)
 
     def _insert(self, at, lines):
         """Insert prologue lines, shifting the recorded places below them."""
@@ -226,7 +241,8 @@ class Generator:
         key = f"{phase.name}_{action.name}"
         binders = ["v%d" % b.slot for b in action.binders]
         units[("act", phase.name, action.index)] = self.function(
-            f"act_{key}", params + binders, action, lambda: self.block(action.body, 1))
+            f"act_{key}", params + binders, action, lambda: self.block(action.body, 1),
+            [b.slot for b in action.binders if b.type == PIECE])
         units[("list", phase.name, action.index)] = self.function(
             f"list_{key}", params + ["out"], action, lambda: self.listing(action))
         # For explaining an illegal action: each domain and part on its own, every binder
@@ -261,6 +277,8 @@ class Generator:
                 domain = self.ex(binder.domain)
                 self.memo = None
                 self.src.emit(indent, f"for v{binder.slot} in ", domain, ":")
+                if binder.type == PIECE:
+                    self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
         self.src.emit(levels + 1, f"out.append(({action.index}, ({args})))")
 
@@ -298,6 +316,8 @@ class Generator:
             self.src.emit(indent, F(place, "_o = ", self.ex(place.obj)))
             obj = "_o"
         if isinstance(place, ir.PieceVarPlace):
+            if isinstance(place.obj, ir.Local) and place.obj.slot in self.records:
+                return f"p{place.obj.slot}[{name}]", f"['p', {obj}, {name}]"
             self.uses.add("P")
             return f"P[{obj}][{name}]", f"['p', {obj}, {name}]"
         self.uses.add("V")
@@ -339,6 +359,8 @@ class Generator:
         if not _fresh(s.domain):
             domain = F(s.domain, "list(", domain, ")")
         self.src.emit(indent, f"for v{s.slot} in ", domain, ":")
+        if _element(s.domain.type) == PIECE:
+            self.record([s.slot], s, indent + 1)
         if s.where is not None:
             self.src.emit(indent + 1, "if not (", self.ex(s.where), "):")
             self.src.emit(indent + 2, "continue")
@@ -346,6 +368,7 @@ class Generator:
 
     def st_Let(self, s, indent):
         self.src.emit(indent, F(s, f"v{s.slot} = ", self.ex(s.expr)))
+        self.records.discard(s.slot)
 
     def _call(self, s, indent, method, *exprs):
         parts = [F(s, f"rt.{method}(")]
@@ -408,7 +431,10 @@ class Generator:
 
     def ex_Local(self, n):
         if self.inlined and n.slot in self.inlined:
-            return self.inlined[n.slot]
+            target = self.inlined[n.slot]
+            if isinstance(target, ir.Const):
+                return F(n, self.ex_Const(target))
+            n = target
         return F(n, f"v{n.slot}" if n.slot else "me")
 
     def ex_Global(self, n):
@@ -421,15 +447,24 @@ class Generator:
                      "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
                      "seats": "rt.live_seats()"}[n.what])
 
-    def ex_PieceField(self, n):
+    def piece_record(self, obj):
+        """Code for the record (dict) of a piece."""
+        slot = None
+        if isinstance(obj, ir.Local):
+            target = self.inlined.get(obj.slot, obj) if self.inlined else obj
+            slot = target.slot if isinstance(target, ir.Local) else None
+        if slot in self.records:
+            return F(obj, f"p{slot}")
         self.uses.add("P")
-        return F(n, "P[", self.ex(n.obj), f"][{n.name!r}]")
+        return F(obj, "P[", self.ex(obj), "]")
+
+    def ex_PieceField(self, n):
+        return F(n, self.piece_record(n.obj), f"[{n.name!r}]")
 
     def ex_PieceStat(self, n):
-        self.uses.add("P")
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
                                    "K")
-        return F(n, f"{column}[P[", self.ex(n.obj), "]['kind']]")
+        return F(n, f"{column}[", self.piece_record(n.obj), "['kind']]")
 
     def ex_KindStat(self, n):
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
@@ -485,7 +520,7 @@ class Generator:
         fn = self.prog.fns[n.name]
         if self.inlinable(fn, n):
             saved = self.inlined, self.memo
-            self.inlined = {i + 1: self.ex(a) for i, a in enumerate(n.args)}
+            self.inlined = {i + 1: a for i, a in enumerate(n.args)}
             self.memo = None        # the body's slots are the fn's, not this unit's
             try:
                 return F(n, self.ex(fn.body))
@@ -665,14 +700,20 @@ def _element(t):
 
 
 def _cheap(node):
-    return isinstance(node, (ir.Const, ir.Local, ir.Global, ir.StateValue)) or (
-        isinstance(node, (ir.PieceField, ir.SeatVar)) and isinstance(node.obj, ir.Local))
+    """Faster to compute again than to memoise: no call, no loop."""
+    return not any(isinstance(n, (ir.CallFn, ir.CallBuiltin, ir.Quant, ir.Comprehension,
+                                  ir.Text, ir.ListOf))
+                   for n in ir.walk(node))
 
 
 def _fresh(domain):
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
         isinstance(domain, ir.CallBuiltin) and domain.name in _FRESH) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
+
+
+def _piece_slots(types, first):
+    return [first + i for i, t in enumerate(types) if t == PIECE]
 
 
 def _joined(args):
