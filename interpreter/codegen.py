@@ -264,13 +264,17 @@ class Generator:
         by_level = [[p for p in action.where_parts if p.level == k] for k in range(levels + 1)]
         for k in range(levels + 1):
             indent = k + 1
-            memo.open_level(k, indent)
             for part in by_level[k]:
                 self.memo = memo.for_part(part)
-                code = self.ex(part.expr)
+                expr = part.expr
+                if isinstance(expr, ir.Not):        # `if not (not x)` reads `if x`
+                    code, test = self.ex(expr.operand), "if "
+                else:
+                    code, test = self.ex(expr), "if not "
                 self.memo = None
-                self.src.emit(indent, "if not (", code, "):")
+                self.src.emit(indent, test, code, ":")
                 self.src.emit(indent + 1, "return" if k == 0 else "continue")
+            memo.open_level(k, indent)         # values deeper parts need go here
             if k < levels:
                 binder = action.binders[k]
                 self.memo = memo.for_domain(k + 1, binder.domain)
@@ -280,7 +284,7 @@ class Generator:
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
-        self.src.emit(levels + 1, f"out.append(({action.index}, ({args})))")
+        self.src.emit(levels + 1, f"out(({action.index}, ({args})))")
 
     # ----- statements ------------------------------------------------------------------
     def block(self, statements, indent):
@@ -666,37 +670,58 @@ class _Memo:
         return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
 
     def hoist(self, node, as_set=False):
-        """A `_m` variable for `node` when it can be computed at an outer level."""
-        if _cheap(node) or not self.gen.pure(node):
+        """Code for `node` computed at an outer level: a `_m` variable filled on first use,
+        or, for a test that only reads fields (which cannot roll dice or fail where the
+        loop above it did not), a `_c` variable computed once per outer binding."""
+        eager = _field_test(node)
+        if (_cheap(node) and not eager) or not self.gen.pure(node):
             return None
-        read = ir.locals_read(node)
-        if read & self.inside:
+        if ir.locals_read(node) & self.inside:
             return None
         level = self.level_of(node)
         if level >= self.level:
             return None
-        name = f"_m{self.count}"
-        self.count += 1
         saved = self.gen.memo
         self.gen.memo = None
         try:
             inner = getattr(self.gen, "ex_" + type(node).__name__)(node)
         finally:
             self.gen.memo = saved
+        name = f"{'_c' if eager else '_m'}{self.count}"
+        self.count += 1
+        if eager:
+            self._insert(level, F(node, f"{name} = ", inner))
+            return F(node, name)
         if as_set and not is_list(_element(node.type)):
             inner = F(node, "_as_set(", inner, ")")
+        self._insert(level, f"{name} = _UNSET")
+        return F(node, f"({name} if {name} is not _UNSET else ({name} := ", inner, "))")
+
+    def _insert(self, level, code):
+        """Write a line at the start of a level's loop body (or of the function)."""
         src = self.gen.src
         at = self.resets[level]
-        self.gen._insert(at, ["    " * self.indents[level] + f"{name} = _UNSET"])
+        src.emit(self.indents[level], code)
+        line = src.lines.pop()
+        places = src.places.pop(len(src.lines) + 1, None)
+        self.gen._insert(at, [line])
+        if places:
+            src.places[at + 1] = places
         for k in self.resets:
             if k > level or (k == level and self.resets[k] > at):
                 self.resets[k] += 1
-        src_line = F(node, f"({name} if {name} is not _UNSET else ({name} := ", inner, "))")
-        return src_line
 
 
 def _element(t):
     return t[1] if is_list(t) else t
+
+
+def _field_test(node):
+    """A comparison or condition over fields and locals only (not a bare name)."""
+    return isinstance(node, (ir.Compare, ir.Not, ir.And, ir.Or)) and all(
+        isinstance(n, (ir.Const, ir.Local, ir.PieceField, ir.PieceStat, ir.KindStat,
+                       ir.SeatVar, ir.Global, ir.StateValue, ir.Compare, ir.Not, ir.And,
+                       ir.Or)) and not getattr(n, "lists", False) for n in ir.walk(node))
 
 
 def _cheap(node):

@@ -270,8 +270,8 @@ class Runtime:
 
 
 class CompiledAction:
-    """One action of a phase, as generated functions: `listing(S, me, *phase_args, out)`
-    appends its legal (index, args); `body(S, me, *phase_args, *args)` plays it; `domains`
+    """One action of a phase, as generated functions: `listing(S, me, *phase_args, add)`
+    calls `add` with each legal (index, args); `body(S, me, *phase_args, *args)` plays it; `domains`
     and `parts` (with the text and binder level of each where-part) explain a refusal."""
 
     def __init__(self, action, units, phase):
@@ -504,9 +504,11 @@ class Game:
 
     def _list(self, state, seat):
         out = []
-        args = state.frames[-1]["args"]
-        for action in self.phase_of(state).actions:
-            action.listing(state, seat, *args, out)
+        append = out.append
+        frame = state.frames[-1]
+        args = frame["args"]
+        for action in self.phases[frame["phase"]].actions:
+            action.listing(state, seat, *args, append)
         return out
 
     def action_text(self, state, action, viewer=None):
