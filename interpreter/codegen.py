@@ -265,6 +265,8 @@ class Generator:
         for k in range(levels + 1):
             indent = k + 1
             for part in by_level[k]:
+                if k == 0 and self.quantifier_guard(part.expr):
+                    continue
                 self.memo = memo.for_part(part)
                 expr = part.expr
                 if isinstance(expr, ir.Not):        # `if not (not x)` reads `if x`
@@ -285,6 +287,33 @@ class Generator:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
         self.src.emit(levels + 1, f"out(({action.index}, ({args})))")
+
+    def quantifier_guard(self, expr):
+        """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
+        one), written as a loop that returns as soon as the guard fails."""
+        negated = isinstance(expr, ir.Not)
+        quant = expr.operand if negated else expr
+        if not isinstance(quant, ir.Quant) or quant.op not in ("exists", "all"):
+            return False
+        # The loop looks for a witness: an item that decides the quantifier.
+        self.iterating = quant.domain
+        domain = self.ex(quant.domain)
+        self.iterating = None
+        if quant.op == "all":
+            test = F(quant.value, "not ", self.ex(quant.value))
+            witness = test if quant.where is None else F(quant, self.ex(quant.where), " and ",
+                                                         test)
+        else:
+            witness = self.ex(quant.where) if quant.where is not None else "True"
+        # exists holds with a witness; all fails with one
+        fails_with_witness = negated if quant.op == "exists" else not negated
+        self.src.emit(1, f"for v{quant.slot} in ", domain, ":")
+        self.src.emit(2, "if ", witness, ":")
+        self.src.emit(3, F(expr, "return") if fails_with_witness else "break")
+        if not fails_with_witness:
+            self.src.emit(1, "else:")
+            self.src.emit(2, F(expr, "return"))
+        return True
 
     # ----- statements ------------------------------------------------------------------
     def block(self, statements, indent):
