@@ -68,9 +68,15 @@ class Board:
         filled on first use; its values are tuples, so no caller can change another's."""
         return _RayTable(getattr(self, what), stops)
 
-    def line_table(self):
-        """`line` as a table keyed by (from, to), filled on first use; tuples."""
-        return _RayTable(lambda a, b, _: self.line(a, b), None)
+    def table(self, what):
+        """A geometry function as a table filled on first use: `line` and `distance`
+        keyed by (from, to), `neighbors` and `orthogonal` by cell. Lists come as tuples,
+        so no caller can change another's."""
+        if what in ("neighbors", "orthogonal"):
+            return [tuple(getattr(self, what)(cell)) for cell in self.all_cells]
+        if what == "line":
+            return _RayTable(lambda a, b, _: self.line(a, b), None)
+        return _Table(self.distance)
 
     def neighbors(self, cell):
         return list(self.neighbor_table[cell])
@@ -206,6 +212,16 @@ class _RayTable(dict):
 
     def __missing__(self, key):
         value = self[key] = tuple(self.compute(key[0], key[1], self.stops))
+        return value
+
+
+class _Table(dict):
+    def __init__(self, compute):
+        super().__init__()
+        self.compute = compute
+
+    def __missing__(self, key):
+        value = self[key] = self.compute(*key)
         return value
 
 

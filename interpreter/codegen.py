@@ -227,6 +227,19 @@ class Generator:
             self.src.emit(3, F(expr, f"return {found != negated}"))
             self.src.emit(1, f"return {(not found) != negated}")
             return
+        if isinstance(expr, ir.Quant) and expr.op == "first" and not self.inlined:
+            self.iterating = expr.domain
+            domain = self.ex(expr.domain)
+            self.iterating = None
+            self.src.emit(1, f"for v{expr.slot} in ", domain, ":")
+            value = self.ex(expr.value) if expr.value is not None else f"v{expr.slot}"
+            if expr.where is not None:
+                self.src.emit(2, "if ", self.ex(expr.where), ":")
+                self.src.emit(3, "return ", value)
+            else:
+                self.src.emit(2, "return ", value)
+            self.src.emit(1, "return None")
+            return
         self.src.emit(1, "return ", self.ex(expr))
 
     def trigger(self, trigger):
@@ -585,9 +598,12 @@ class Generator:
             return F(n, "tuple(S.at.get(", args[0], ", ()))")
         if name == "pieces":
             return F(n, "S.owned.get(", args[0], ", ())") if args else F(n, "S.owned['*']")
-        if name == "line":
-            table = self.src.constant(("line",), "L")
+        if name in ("line", "distance"):
+            table = self.src.constant((name,), "L")
             return F(n, f"{table}[", args[0], ", ", args[1], "]")
+        if name in ("neighbors", "orthogonal"):
+            table = self.src.constant((name,), "L")
+            return F(n, f"{table}[", args[0], "]")
         if name == "alive":
             self.uses.add("P")
             return F(n, "P[", args[0], "]['alive']")

@@ -700,7 +700,7 @@ def _namespace(game, lines):
         if name.startswith("R"):
             names[name] = game.board.ray_table(*value)
         elif name.startswith("L"):
-            names[name] = game.board.line_table()
+            names[name] = game.board.table(*value)
     return names
 
 
