@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import program as ir
 from .builtins import BUILTINS
-from .types import PIECE, STR, is_list
+from .types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
 _RANDOM = {"roll", "pick", "shuffled"}
@@ -146,6 +146,10 @@ class Generator:
         for i, trigger in enumerate(prog.triggers):
             units[("trigger", i)] = self.function(f"trigger_{i}", ["v1", "v2"], trigger,
                                                   lambda t=trigger: self.trigger(t))
+            if trigger.where is None or _reads_only_cell(trigger.where, prog.fns):
+                units[("trigger_cell", i)] = self.function(
+                    f"trigger_cell_{i}", ["v1", "v2"], trigger,
+                    lambda t=trigger: self.return_(t.where or ir.Const(True, type=BOOL)))
         for i, hook in enumerate(prog.outs):
             units[("out", i)] = self.function(f"out_{i}", ["v1"], hook,
                                               lambda h=hook: self.block(h.body, 1))
@@ -737,10 +741,12 @@ class _Memo:
         if eager:
             self._insert(level, F(node, f"{name} = ", inner))
             return F(node, name)
+        unset = "_UNSET"
         if as_set and not is_list(_element(node.type)):
             inner = F(node, "_as_set(", inner, ")")
-        self._insert(level, f"{name} = _UNSET")
-        return F(node, f"({name} if {name} is not _UNSET else ({name} := ", inner, "))")
+            unset = "None"          # a set is never none: a cheaper test
+        self._insert(level, f"{name} = {unset}")
+        return F(node, f"({name} if {name} is not {unset} else ({name} := ", inner, "))")
 
     def _insert(self, level, code):
         """Write a line at the start of a level's loop body (or of the function)."""
@@ -780,6 +786,12 @@ def _fresh(domain):
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
         isinstance(domain, ir.CallBuiltin) and domain.name in _FRESH) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
+
+
+def _reads_only_cell(where, fns):
+    """Does a trigger's condition depend on nothing but the cell entered (slot 2)?"""
+    return ir.locals_read(where) <= {2} and reads(where, fns) == 0 and _pure_in(where, set())\
+        and not any(isinstance(n, ir.CallFn) for n in ir.walk(where))
 
 
 def _piece_slots(types, first):

@@ -174,7 +174,12 @@ class Runtime:
     def move_along(self, me, pid, path):
         piece = self.piece(pid)
         state = self.state
-        for cell in list(path):
+        path = list(path)
+        quiet = self.game.trigger_cells
+        if path and quiet is not None and quiet.isdisjoint(path):
+            self.place(pid, path[-1])       # no trigger can fire on the way
+            return
+        for cell in path:
             if not piece["alive"]:
                 return
             self.place(pid, cell)
@@ -329,6 +334,7 @@ class Game:
         self.phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
         self.setup = fns["setup"]
         self.triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
+        self.trigger_cells = self._trigger_cells(fns, len(program.triggers))
         self.out_hooks = [fns[("out", i)] for i in range(len(program.outs))]
         self.end_rules = [(r.kind, fns[("end", i)], mask)
                           for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
@@ -339,6 +345,18 @@ class Game:
         if program.hide is not None:
             self.shows["hide piece"] = fns["hide"]
         self.has_turns = any(p.mode == "turn" for p in self.phases.values())
+
+    def _trigger_cells(self, fns, count):
+        """The cells on which some `on enter` trigger may fire, when every trigger's
+        condition depends on the cell alone (else None): a move that crosses none of them
+        can go straight to its last cell."""
+        cells = set()
+        for i in range(count):
+            condition = fns.get(("trigger_cell", i))
+            if condition is None:
+                return None
+            cells.update(c for c in self.board.all_cells if condition(None, 0, None, c))
+        return frozenset(cells)
 
     # ----- life cycle ---------------------------------------------------------------------
     def new_state(self, seed=0, forced=()):
