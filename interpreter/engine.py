@@ -386,20 +386,25 @@ class Game:
             if check_end and state.result is None and (state.turn > 0 or not self.has_turns):
                 self._check_end(state)
             return result
-        except RuleFault as exc:
-            raise self._located(exc, str(exc)) from None
-        except RecursionError as exc:
-            raise self._located(exc, "a fn or def calls itself without end") from None
-        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
-            where = self._rule_frame(exc)
-            if where is None:
-                raise                       # not the rules' fault: a bug of gdl
-            raise self._located(exc, None, anywhere=False) from None
-        except StopMove:
-            raise GdlRuntimeError("run-time error: 'stop' ran outside an 'on enter' trigger "
-                                  "of a move") from None
+        except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
+                AttributeError, ValueError) as exc:
+            raise self._fault(exc) from None
         finally:
             rt.state = previous
+
+    def _fault(self, exc):
+        """The user's error for an exception raised while rules ran; an exception that is
+        not the rules' fault is a bug of gdl and is raised again as it is."""
+        if isinstance(exc, RuleFault):
+            return self._located(exc, str(exc))
+        if isinstance(exc, RecursionError):
+            return self._located(exc, "a fn or def calls itself without end")
+        if isinstance(exc, StopMove):
+            return GdlRuntimeError("run-time error: 'stop' ran outside an 'on enter' "
+                                   "trigger of a move")
+        if self._rule_frame(exc) is None:
+            raise exc
+        return self._located(exc, None, anywhere=False)
 
     def _load(self, source, lines, name):
         """Compile generated source once and run it; returns its module namespace."""
@@ -518,15 +523,20 @@ class Game:
         seat = self.current_player(state)
         if seat == TERMINAL:
             return []
-        return self._run(state, self._list, seat, check_end=False)
-
-    def _list(self, state, seat):
         out = []
         append = out.append
         frame = state.frames[-1]
         args = frame["args"]
-        for action in self.phases[frame["phase"]].actions:
-            action.listing(state, seat, *args, append)
+        rt = self.rt
+        previous, rt.state = rt.state, state
+        try:
+            for action in self.phases[frame["phase"]].actions:
+                action.listing(state, seat, *args, append)
+        except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
+                ValueError) as exc:
+            raise self._fault(exc) from None
+        finally:
+            rt.state = previous
         return out
 
     def action_text(self, state, action, viewer=None):
