@@ -2,13 +2,14 @@
 
 Thin by design: it parses arguments, prints and prompts; every rule lives in the
 interpreter. Only `GdlError` is caught; it prints `FILE:LINE:COL: error: ...` and exits 1.
+
+Each command imports what it uses when it runs, so `gdl check` does not pay for agents,
+simulation, transcripts or JSON (tests/test_startup.py keeps it so).
 """
 
 from __future__ import annotations
 
 import functools
-import glob
-import json
 import os
 import sys
 
@@ -75,22 +76,38 @@ def play(file, seed, players, moves, max_turns):
 @click.option("--players", default="random", show_default=True)
 @click.option("--max-turns", default=1000, show_default=True,
               help="A game still running after this many turns is counted as capped.")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: one per core); 1 plays in this process. "
+              "The results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @user_errors
-def simulate(file, games, seed, players, max_turns, as_json):
-    """Play many games with agents and summarise the results."""
+def simulate(file, games, seed, players, max_turns, workers, as_json):
+    """Play many games with agents and summarise the results.
+
+    Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
     from gdl.interpreter import load_game
     from gdl.interpreter.simulate import simulate as run
     game = load_game(file)
+    options = {"workers": workers or os.cpu_count() or 1, "path": file}
     if not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            summary = run(game, games, seed, players, max_turns, progress=bar.update)
+            summary, _ = run(game, games, seed, players, max_turns, progress=bar.update,
+                             **options)
     else:
-        summary = run(game, games, seed, players, max_turns)
+        summary, _ = run(game, games, seed, players, max_turns, **options)
     if as_json:
+        import json
         click.echo(json.dumps(summary, sort_keys=True))
-        return
-    click.echo(f"{summary['game']}: {games} games from seed {seed}")
+    else:
+        print_summary(summary, games, seed, max_turns)
+    if summary["interrupted"]:
+        sys.exit(130)
+
+
+def print_summary(summary, games, seed, max_turns):
+    played = (f"interrupted after {summary['games']} of {games} games"
+              if summary["interrupted"] else f"{games} games")
+    click.echo(f"{summary['game']}: {played} from seed {seed}")
     click.echo(f"  finished {summary['finished']}, capped {summary['capped']} "
                f"(at {max_turns} turns), draws {summary['draws']}")
     for seat, wins in summary["wins"].items():
@@ -100,7 +117,9 @@ def simulate(file, games, seed, players, max_turns, as_json):
     click.echo(f"  {summary['mean_decisions']} decisions and {summary['mean_turns']} turns a "
                f"game on average (turns {summary['min_turns']} to "
                f"{summary['max_turns_played']}), {summary['decisions']} decisions in all")
-    click.echo(f"  {summary['seconds']} s: {summary['games_per_second']} games/s, "
+    workers = summary["workers"]
+    click.echo(f"  {summary['seconds']} s with {workers} worker{'s' if workers > 1 else ''}: "
+               f"{summary['games_per_second']} games/s, "
                f"{summary['decisions_per_second']} decisions/s")
 
 
@@ -143,6 +162,7 @@ def replay(transcript):
 @user_errors
 def test_command(paths):
     """Run scenario files (folders are searched for *.scenario)."""
+    import glob
     from gdl.interpreter.scenario import run_scenario
     files = []
     for path in paths:
@@ -174,6 +194,7 @@ def test_command(paths):
 @user_errors
 def bench(files, games, seed):
     """Benchmark: load time and random-play decisions per second, per game."""
+    import glob
     from gdl.interpreter.simulate import benchmark
     files = files or sorted(glob.glob("games/*.gdl"))
     click.echo(f"{'file':34} {'load ms':>8} {'games':>6} {'decisions':>10} {'decisions/s':>12}")

@@ -2,9 +2,25 @@
 
 Pipeline: text -> parser (Lark) -> ast -> checker -> compiler -> engine. Entry points:
 `load_game(path)` and `load_source(text, path)` return a runnable `engine.Game`.
+
+The pipeline is imported on first use of `load_game` or `load_source` (PEP 562), so a
+program that needs only a part of the package (the errors, the agents) does not pay for
+the rest.
 """
 
 from .errors import GdlError
-from .loader import load_game, load_source
 
 __all__ = ["GdlError", "load_game", "load_source"]
+
+
+def __getattr__(name):
+    if name in ("load_game", "load_source"):
+        from . import loader
+        value = getattr(loader, name)
+        globals()[name] = value     # later look-ups find it without this function
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

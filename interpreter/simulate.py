@@ -1,64 +1,238 @@
-"""Many games for balance: seeds, caps and a summary; and the benchmark figures.
+"""Many games for balance: seeds, caps, worker processes and a summary; and the benchmark.
 
-`simulate(game, games, seed, spec, max_turns)` plays `games` games (game i uses seed
-`seed + i`) and returns a summary dict: games, finished, capped, wins per seat, win_share
-per seat (share of finished games with its 95% interval), draws, mean_decisions,
-mean_turns, min_turns, max_turns_played, decisions, seconds, games_per_second,
-decisions_per_second.
+`simulate(game, games, seed, spec, max_turns, workers=1, path=None, progress=None)` plays
+`games` games and returns `(summary, records)`. Game i always uses seed `seed + i`, so
+the records (one dict per game, in game order: seed, winners, draw, turns, decisions,
+capped) and the summary are the same for a seed whatever the number of workers; only the
+fields that say how the run went (seconds, games_per_second, decisions_per_second,
+workers) differ.
+
+With `workers` > 1 the games are played in that many worker processes (spawned, so the
+same on every platform). Each worker loads the rule file at `path` once and plays chunks
+of consecutive game indices; the results are put back in game order. Ctrl-C
+(KeyboardInterrupt) during a run stops it: the workers finish the game they are playing
+and stop, and the summary covers the games finished so far, with `interrupted` true.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import signal
+import threading
 import time
+from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 
 from .agents import make_agents
-from .errors import GdlDataError
+from .errors import GdlDataError, GdlError
 from .loader import load_game
 from .playing import run_game
 
 DEFAULT_MAX_TURNS = 1000
+CHUNKS_PER_WORKER = 8   # at least this many chunks a worker, so the load evens out
+MAX_CHUNK = 32          # and at most this many games a chunk, so Ctrl-C and progress are prompt
+
+# The timing fields of a summary, and `workers`: how the run went, not what it found.
+RUN_FIELDS = ("seconds", "games_per_second", "decisions_per_second", "workers")
 
 
 def play_one(game, seed, spec, max_turns):
-    """One game with agents built from `spec`; returns (state, finished?)."""
+    """One game with agents built from `spec`; returns its record."""
     state = game.new_state(seed)
     agents = make_agents(spec, len(game.seats), seed)
-    if "human" in agents:
-        raise GdlDataError("simulate plays without humans: use random players")
     status, _ = run_game(game, state,
                          lambda seat, legal: agents[seat].choose(game, state, legal),
                          max_turns=max_turns)
-    return state, status == "finished"
+    finished = status == "finished"
+    return {"seed": seed,
+            "winners": [game.seats[s] for s in state.result["winners"]] if finished else [],
+            "draw": finished and state.result["draw"],
+            "turns": state.turn, "decisions": state.decisions, "capped": not finished}
 
 
-def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, progress=None):
-    wins = {name: 0 for name in game.seats}
-    finished = capped = draws = decisions = 0
-    turns = []
+def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None):
+    """Play game i (seed `seed + i`) for each i in `indices`, appending each record to
+    `records` as it finishes (so an interruption keeps them); `after_game()` runs after each
+    game, and `stopped()` is asked before each one."""
+    for i in indices:
+        if stopped is not None and stopped():
+            return
+        try:
+            records.append(play_one(game, seed + i, spec, max_turns))
+        except GdlError as exc:
+            exc.hints += (f"in simulated game {i + 1}, seed {seed + i} (gdl record with "
+                          f"--seed {seed + i} plays it again)",)
+            raise
+        if after_game is not None:
+            after_game()
+
+
+def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, workers=1,
+             path=None, progress=None):
+    """Play `games` games; returns (summary, records). `progress(n)` is told of every n
+    finished games. `workers` > 1 needs `path`, the rule file `game` was loaded from."""
+    if "human" in make_agents(spec, len(game.seats), seed):
+        raise GdlDataError("simulate plays without humans: use random players")
+    chunk = chunk_size(games, workers)
+    chunks = [(first, min(first + chunk, games)) for first in range(0, games, chunk)]
+    workers = max(1, min(workers, len(chunks)))
     started = time.perf_counter()
-    for i in range(games):
-        state, done = play_one(game, seed + i, spec, max_turns)
-        decisions += state.decisions
-        turns.append(state.turn)
-        if not done:
-            capped += 1
-        else:
-            finished += 1
-            if state.result["draw"]:
-                draws += 1
-            for seat in state.result["winners"]:
-                wins[game.seats[seat]] += 1
-        if progress:
-            progress(1)
+    if workers == 1:
+        records, interrupted = _in_process(game, games, seed, spec, max_turns, progress)
+    else:
+        if path is None:
+            raise ValueError("simulate with workers needs the rule file's path")
+        records, interrupted = _in_pool(path, chunks, workers, seed, spec, max_turns, progress)
     seconds = time.perf_counter() - started
+    return summarise(game, records, games, seed, max_turns, seconds, workers,
+                     interrupted), records
+
+
+def chunk_size(games, workers):
+    """Games a worker plays per task: small enough to share the work out evenly, large
+    enough that handing out tasks costs little next to playing them."""
+    return max(1, min(MAX_CHUNK, -(-games // (workers * CHUNKS_PER_WORKER))))
+
+
+def _in_process(game, games, seed, spec, max_turns, progress):
+    records = []
+    try:
+        play_games(game, range(games), seed, spec, max_turns, records,
+                   after_game=(lambda: progress(1)) if progress else None)
+    except KeyboardInterrupt:
+        return records, True
+    return records, False
+
+
+def _in_pool(path, chunks, workers, seed, spec, max_turns, progress):
+    """Play `chunks` ((first, last) index ranges) in worker processes; returns (records in
+    game order, interrupted?). A rule error stops the run: the chunks after the failing one
+    are dropped, the ones before it still run, and the first error in game order is
+    raised, as a run in one process would raise it."""
+    context = multiprocessing.get_context("spawn")
+    done, errors, futures, interrupted = {}, {}, {}, False
+    executor = stop = None
+    try:
+        # Made before Ctrl-C is held: making the first one starts multiprocessing's
+        # resource tracker, which unblocks Ctrl-C when it has started.
+        stop = context.Event()
+        with _sigint_held():    # started workers inherit the mask and never see Ctrl-C
+            executor = ProcessPoolExecutor(workers, mp_context=context,
+                                           initializer=_start_worker,
+                                           initargs=(path, spec, max_turns, stop))
+            for first, last in chunks:
+                futures[executor.submit(_play_chunk, first, last, seed)] = first
+        for future in as_completed(futures):
+            _collect(future, futures, done, errors, progress)
+    except KeyboardInterrupt:
+        interrupted = True
+        with _sigint_ignored():     # a second Ctrl-C must not cut the clean-up short
+            if stop is not None:
+                stop.set()
+            for future in futures:
+                future.cancel()
+            for future in futures:
+                if futures[future] not in done and futures[future] not in errors:
+                    _collect(future, futures, done, errors, None)
+    finally:
+        if executor is not None:
+            with _sigint_ignored():
+                executor.shutdown(wait=True, cancel_futures=True)
+    if errors:
+        raise errors[min(errors)]
+    return [record for first in sorted(done) for record in done[first]], interrupted
+
+
+def _collect(future, futures, done, errors, progress):
+    """File a finished chunk's records (or its error, dropping the chunks after it)."""
+    first = futures[future]
+    try:
+        records = future.result()
+    except CancelledError:
+        return
+    except GdlError as exc:
+        errors[first] = exc
+        for other, other_first in futures.items():
+            if other_first > first:
+                other.cancel()
+        return
+    done[first] = records
+    if progress and records:
+        progress(len(records))
+
+
+@contextlib.contextmanager
+def _sigint_held():
+    """Hold Ctrl-C back (POSIX): processes started meanwhile inherit the mask; the parent
+    gets a held Ctrl-C when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """Ignore Ctrl-C for the block (only the main thread may set signal handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+# ----- in a worker process ----------------------------------------------------------------
+_worker = {}    # this worker's game (or the error loading it), players, cap and stop flag
+
+
+def _start_worker(path, spec, max_turns, stop):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
+    try:
+        _worker["game"] = load_game(path)
+    except GdlError as exc:
+        _worker["error"] = exc      # raised by each task, so the parent reports it
+    _worker.update(spec=spec, max_turns=max_turns, stop=stop)
+
+
+def _play_chunk(first, last, seed):
+    if "error" in _worker:
+        raise _worker["error"]
+    records = []
+    play_games(_worker["game"], range(first, last), seed, _worker["spec"],
+               _worker["max_turns"], records, stopped=_worker["stop"].is_set)
+    return records
+
+
+# ----- summary ------------------------------------------------------------------------------
+def summarise(game, records, requested, seed, max_turns, seconds, workers, interrupted):
+    """The summary of `records` (in game order) of a run of `requested` games."""
+    games = len(records)
+    wins = {name: 0 for name in game.seats}
+    finished = draws = decisions = 0
+    turns = [record["turns"] for record in records]
+    for record in records:
+        decisions += record["decisions"]
+        if not record["capped"]:
+            finished += 1
+            draws += record["draw"]
+            for name in record["winners"]:
+                wins[name] += 1
     return {
-        "game": game.name, "games": games, "finished": finished, "capped": capped,
+        "game": game.name, "games": games, "games_requested": requested,
+        "interrupted": interrupted, "finished": finished, "capped": games - finished,
         "wins": wins, "draws": draws,
         "mean_decisions": round(decisions / games, 2) if games else 0,
         "mean_turns": round(sum(turns) / games, 2) if games else 0,
         "min_turns": min(turns, default=0), "max_turns_played": max(turns, default=0),
         "win_share": {name: wilson(n, finished) for name, n in wins.items()},
-        "decisions": decisions, "seconds": round(seconds, 3),
+        "decisions": decisions, "seconds": round(seconds, 3), "workers": workers,
         "games_per_second": round(games / seconds, 2) if seconds else 0,
         "decisions_per_second": round(decisions / seconds) if seconds else 0,
         "seed": seed, "max_turns": max_turns,
@@ -77,14 +251,15 @@ def wilson(successes, trials, z=1.96):
 
 
 def benchmark(path, games=200, seed=1):
-    """Load (parse + check + compile) milliseconds, best of 5, and random-play decisions per second."""
+    """Load (parse + check + compile) milliseconds, best of 5, and random-play decisions
+    per second in this one process."""
     best = None
     for _ in range(5):
         started = time.perf_counter()
         game = load_game(path)
         elapsed = time.perf_counter() - started
         best = elapsed if best is None else min(best, elapsed)
-    summary = simulate(game, games, seed)
+    summary, _ = simulate(game, games, seed)
     return {"file": path, "game": game.name, "parse_check_ms": round(best * 1000, 1),
             "games": games, "decisions": summary["decisions"],
             "decisions_per_second": summary["decisions_per_second"],

@@ -3,14 +3,14 @@
 A `State` holds everything that changes during a game: variables, pieces, the phase stack
 (the position in the turn structure), the random generator's state and the result. It
 round-trips exactly through JSON and copies cheaply. `at` (cell -> pieces) and `owned`
-(owner -> living pieces, and None -> every living piece under the key `ALL`) are indexes
-rebuilt from the pieces, not saved.
+(owner -> living pieces in id order, and `ALL` -> every living piece) are indexes rebuilt
+from the pieces, not saved. (`json` is imported where a state is saved or loaded, so
+loading a rule file does not pay for it.)
 """
 
 from __future__ import annotations
 
 import copy
-import json
 
 from .errors import GdlDataError
 
@@ -108,13 +108,16 @@ class State:
         data = {name: getattr(self, name) for name in FIELDS}
         data["pieces"] = [self.pieces[pid] for pid in sorted(self.pieces)]
         data["stacks"] = [[cell, pids] for cell, pids in sorted(self.at.items()) if len(pids) > 1]
+        import json
         return json.loads(json.dumps(data))
 
     def to_json(self):
+        import json
         return json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text):
+        import json
         try:
             data = json.loads(text)
             state = cls()

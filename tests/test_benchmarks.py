@@ -1,0 +1,107 @@
+"""The benchmark scripts in benchmarks/ run and print what they promise.
+
+Structure only, never speed: tiny settings, a few seconds in all.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT / "benchmarks" / "space_war_reference.py"
+COMPARE = ROOT / "benchmarks" / "compare_revisions.py"
+BENCH_DIR = Path(os.environ.get("GDL_BENCH_DIR") or ROOT.parent / "shared" / "bench")
+
+needs_bench = pytest.mark.skipif(not (BENCH_DIR / "space_war_ref.py").is_file(),
+                                 reason=f"no Space War reference in {BENCH_DIR}")
+needs_git = pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
+                               reason="not a git checkout")
+
+
+def run(script, *args, env=None):
+    return subprocess.run([sys.executable, str(script), *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, **(env or {})})
+
+
+def positive(value):
+    return isinstance(value, (int, float)) and value > 0
+
+
+def check_side(side, pairs):
+    assert len(side["runs"]) == pairs
+    for run_ in side["runs"]:
+        assert positive(run_["decisions"]) and positive(run_["seconds"])
+    assert positive(side["decisions_per_second_median"])
+    assert positive(side["us_per_decision_median"])
+
+
+@needs_bench
+def test_space_war_reference_json():
+    proc = run(REFERENCE, "--pairs", "1", "--games", "5", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert (result["pairs"], result["games"], result["seed"], result["max_turns"]) == (1, 5, 1, 1000)
+    for name in ("reference", "gdl"):
+        check_side(result[name], 1)
+        assert all(r["games"] == 5 for r in result[name]["runs"])
+    assert len(result["ratios"]) == 1 and positive(result["ratios"][0])
+    assert positive(result["ratio_median"])
+
+
+@needs_bench
+def test_space_war_reference_text():
+    proc = run(REFERENCE, "--pairs", "1", "--games", "3")
+    assert proc.returncode == 0, proc.stderr
+    for text in ("decisions/s (median)", "us/decision point (median)", "reference", "gdl",
+                 "gdl/ref, us per decision point:"):
+        assert text in proc.stdout
+
+
+def test_space_war_reference_missing(tmp_path):
+    proc = run(REFERENCE, "--pairs", "1", "--games", "1", env={"GDL_BENCH_DIR": str(tmp_path)})
+    assert proc.returncode != 0
+    assert "space_war_ref.py" in proc.stderr and "GDL_BENCH_DIR" in proc.stderr
+    proc = run(REFERENCE, "--bench-dir", str(tmp_path / "nowhere"))
+    assert proc.returncode != 0 and "missing" in proc.stderr
+
+
+@needs_git
+def test_compare_revisions_json(tmp_path):
+    proc = run(COMPARE, "HEAD", "--games", "5", "--pairs", "1", "games/space_war.gdl", "--json",
+               env={"TMPDIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert (result["games"], result["pairs"], result["seed"]) == (5, 1, 1)
+    assert result["old"]["rev"] == "HEAD" and len(result["old"]["commit"]) == 40
+    assert result["new"]["commit"] == ""          # the working tree
+    assert result["new"]["code"].startswith(str(ROOT))
+    assert [row["file"] for row in result["files"]] == ["games/space_war.gdl"]
+    row = result["files"][0]
+    check_side(row["old"], 1)
+    check_side(row["new"], 1)
+    assert positive(row["speedup_median"]) and len(row["speedups"]) == 1
+    assert not list(tmp_path.glob("gdl-compare-*"))  # the exported tree is gone
+
+
+@needs_git
+def test_compare_revisions_text_two_revisions(tmp_path):
+    proc = run(COMPARE, "HEAD", "HEAD", "--games", "2", "--pairs", "1", "games/space_war.gdl",
+               env={"TMPDIR": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert "games/space_war.gdl" in proc.stdout and "speed-up" in proc.stdout
+    assert not list(tmp_path.glob("gdl-compare-*"))
+
+
+@needs_git
+def test_compare_revisions_bad_input_cleans_up(tmp_path):
+    env = {"TMPDIR": str(tmp_path)}
+    proc = run(COMPARE, "no-such-revision-xyz", "--games", "1", env=env)
+    assert proc.returncode == 2 and "not a revision" in proc.stderr
+    proc = run(COMPARE, "HEAD", "games/no_such_game.gdl", "--games", "1", env=env)
+    assert proc.returncode == 2 and "does not exist" in proc.stderr
+    assert not list(tmp_path.glob("gdl-compare-*"))

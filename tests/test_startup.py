@@ -1,0 +1,64 @@
+"""Start-up: each command imports only what it uses, so `gdl check` stays quick.
+
+Structural, not timed: a fresh interpreter runs the command and lists `sys.modules`. (The
+time itself is measured by hand: `time .venv/bin/gdl check games/space_war.gdl`.)
+"""
+
+import glob
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+GAMES = sorted(os.path.relpath(path, ROOT) for path in glob.glob(os.path.join(ROOT, "games",
+                                                                               "*.gdl")))
+
+# What `gdl check` has no use for: playing, simulating, transcripts, scenarios, views.
+NOT_FOR_CHECK = ("gdl.interpreter.agents", "gdl.interpreter.simulate",
+                 "gdl.interpreter.transcript", "gdl.interpreter.scenario",
+                 "gdl.interpreter.playing", "gdl.interpreter.view", "gdl.cli.playthrough",
+                 "multiprocessing", "concurrent.futures")
+
+RUN_CHECK = """
+import sys
+from gdl.cli.main import main
+try:
+    main(["check", sys.argv[1]])
+except SystemExit as exit:
+    assert exit.code == 0, exit.code
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+def modules_after(code, *args):
+    result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                            text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.splitlines()[-1].split())
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_check_imports_nothing_it_does_not_use(path):
+    modules = modules_after(RUN_CHECK, path)
+    assert "gdl.interpreter.loader" in modules     # the check did run
+    assert sorted(name for name in NOT_FOR_CHECK if name in modules) == []
+
+
+def test_the_command_line_alone_loads_no_rule_machinery():
+    # `gdl --help`, and every command before it starts, pays only for click.
+    modules = modules_after("import sys, gdl.cli.main; print(' '.join(sys.modules))")
+    assert not {"lark", "gdl.interpreter.loader", "gdl.interpreter.parser", "json"} & modules
+
+
+def test_the_package_loads_its_pipeline_on_first_use():
+    code = ("import sys, gdl.interpreter as gi; before = 'gdl.interpreter.loader' in "
+            "sys.modules; gi.load_game; print(before, 'gdl.interpreter.loader' in sys.modules, "
+            "'load_game' in dir(gi))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=60)
+    assert result.stdout.split() == ["False", "True", "True"], result.stderr
+    import gdl.interpreter
+    with pytest.raises(AttributeError, match="has no attribute 'load_everything'"):
+        gdl.interpreter.load_everything
