@@ -1,4 +1,4 @@
-"""The `gdl` command: check, play, simulate, record, replay, test, bench.
+"""The `gdl` command: check, compile, play, simulate, record, replay, test, bench.
 
 Thin by design: it parses arguments, prints and prompts; every rule lives in the
 interpreter. Only `GdlError` is caught; it prints `FILE:LINE:COL: error: ...` and exits 1.
@@ -52,6 +52,15 @@ def check(files):
                    f"{len(game.phases)} phases, {game.board.kind} board "
                    f"{game.board.width}x{game.board.height}")
     sys.exit(1 if failed else 0)
+
+
+@main.command("compile")
+@click.argument("file", type=click.Path())
+@user_errors
+def compile_command(file):
+    """Print the Python that gdl generates for a rule file (what actually runs)."""
+    from gdl.interpreter.loader import generated_python
+    click.echo(generated_python(file), nl=False)
 
 
 @main.command()
