@@ -444,9 +444,7 @@ class _Checker:
             self.out.fns[decl.name] = ir.Fn(decl.name, tuple(decl.params), tuple(arg_types),
                                             body, body.type, span=decl.span)
         else:
-            self.out.defs[decl.name] = ir.Def(decl.name, tuple(decl.params), (),
-                                              span=decl.span)     # for recursive calls
-            self.out.defs[decl.name] = ir.Def(decl.name, tuple(decl.params),
+            self.out.defs[decl.name] = ir.Def(decl.name, tuple(decl.params), tuple(arg_types),
                                               self._block(decl.body, scope), span=decl.span)
 
     # ----- statements ------------------------------------------------------------------

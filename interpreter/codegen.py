@@ -133,7 +133,7 @@ class Generator:
         for d in prog.defs.values():
             units[("def", d.name)] = self.function(
                 f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
-                lambda d=d: self.block(d.body, 1))
+                lambda d=d: self.block(d.body, 1), _piece_slots(d.param_types, 1))
         units["setup"] = self.function("setup", [], None, lambda: self.block(prog.setup, 1))
         for phase in prog.phases.values():
             params = ["v%d" % (i + 1) for i in range(len(phase.params))]
@@ -362,6 +362,8 @@ class Generator:
             return f"G[{name}]", f"['g', {name}]"
         if isinstance(place.obj, ir.Local):
             obj = "me" if place.obj.slot == 0 else f"v{place.obj.slot}"
+        elif isinstance(place.obj, ir.Const) and isinstance(place.obj.value, int):
+            obj = repr(place.obj.value)
         else:
             self.src.emit(indent, F(place, "_o = ", self.ex(place.obj)))
             obj = "_o"
@@ -609,8 +611,7 @@ class Generator:
             table = self.src.constant((name,), "L")
             return F(n, f"{table}[", args[0], "]")
         if name == "alive":
-            self.uses.add("P")
-            return F(n, "P[", args[0], "]['alive']")
+            return F(n, self.piece_record(n.args[0]), "['alive']")
         if name == "len":
             return F(n, "len(", args[0], ")")
         if name in ("min", "max", "abs"):

@@ -295,8 +295,10 @@ class Fn:
 
 @node
 class Def:
+    """`def name(params) { body }`; params are slots 1..n, typed by the first call."""
     name: str
     params: tuple
+    param_types: tuple
     body: tuple
 
 @node
