@@ -40,6 +40,7 @@ def main():
 def check(files):
     """Parse and check rule files; one line per valid file."""
     from gdl.interpreter import load_game
+    from gdl.interpreter.introspect import describe
     failed = False
     for path in files:
         try:
@@ -48,9 +49,7 @@ def check(files):
             click.echo(exc.render(), err=True)
             failed = True
             continue
-        click.echo(f"{path}: ok: '{game.name}', {len(game.seats)} seats, "
-                   f"{len(game.phases)} phases, {game.board.kind} board "
-                   f"{game.board.width}x{game.board.height}")
+        click.echo(f"{path}: ok: {describe(game)}")
     sys.exit(1 if failed else 0)
 
 

@@ -10,6 +10,7 @@ import click
 from gdl.interpreter import load_game
 from gdl.interpreter.agents import ScriptedAgent, make_agents, read_moves, resolve_input
 from gdl.interpreter.errors import IllegalAction
+from gdl.interpreter.introspect import is_private
 from gdl.interpreter.playing import AGAIN, STOP, run_game
 from gdl.interpreter.transcript import event_text
 from gdl.interpreter.view import render
@@ -43,7 +44,7 @@ def run_play(file, seed, players, moves, max_turns):
             click.echo(render(game, game.view(state, watcher)))
 
     def choose(seat, legal):
-        how["private"] = game.is_private(state) and bool(humans)
+        how["private"] = is_private(game, state) and bool(humans)
         if scripted():
             how["tag"] = " (scripted)"
             return script.choose(game, state, legal)

@@ -9,6 +9,12 @@
                                        (refuses an action that is not legal)
     game.is_terminal / returns / view / concede
 
+and, as data, `game.name`, `game.seats` (the seat names; len(seats) players), `game.path`
+and `game.source_hash`. That is all that is public on a `Game`; the interpreter's own tools
+(views, transcripts, scenarios, the CLI) reach the rest through `introspect` alone. The
+engine imports neither parser nor checker: a scenario's expressions are compiled in
+`expressions`.
+
 An action is a tuple (action index within the current phase, argument values). All
 decisions are made one at a time; in a simultaneous phase each seat's choice is stored
 hidden until every seat has chosen, then all are revealed together.
@@ -49,8 +55,8 @@ class Runtime:
 
     def __init__(self, game):
         self.game = game
-        self.board = game.board
-        self.kinds = game.kinds
+        self.board = game._board
+        self.kinds = game._kinds
         self.state = None
         self.changed = 0        # state categories changed since the end rules last ran
 
@@ -118,7 +124,7 @@ class Runtime:
         state.numbers["#"] = pid
         piece = {"id": pid, "kind": kind, "owner": owner, "cell": None, "alive": True,
                  "label": f"{kind}#{number}"}
-        for name, value in self.game.piece_defaults:
+        for name, value in self.game._piece_defaults:
             piece[name] = list(value) if isinstance(value, list) else value
         state.pieces[pid] = piece
         owned = state.owned
@@ -175,7 +181,7 @@ class Runtime:
         piece = self.piece(pid)
         state = self.state
         path = list(path)
-        quiet = self.game.trigger_cells
+        quiet = self.game._trigger_cells
         if path and quiet is not None and quiet.isdisjoint(path):
             self.place(pid, path[-1])       # no trigger can fire on the way
             return
@@ -183,7 +189,7 @@ class Runtime:
             if not piece["alive"]:
                 return
             self.place(pid, cell)
-            for trigger in self.game.triggers:
+            for trigger in self.game._triggers:
                 try:
                     trigger(state, me, pid, cell)
                 except StopMove:
@@ -194,7 +200,7 @@ class Runtime:
     # flow --------------------------------------------------------------------------------
     def enter_phase(self, name, args, seat, push):
         state = self.state
-        phase = self.game.phases[name]
+        phase = self.game._phases[name]
         if not isinstance(seat, int) or not 0 <= seat < len(state.out):
             raise RuleFault(f"phase '{name}' was entered for no seat (the seat expression "
                             f"gave {'none' if seat is None else repr(seat)})")
@@ -217,7 +223,7 @@ class Runtime:
         state.frames.pop()
         self.changed |= codegen.FLOW
         frame = state.frames[-1]
-        self.game.phases[frame["phase"]].on_resume(state, frame["seat"], *frame["args"])
+        self.game._phases[frame["phase"]].on_resume(state, frame["seat"], *frame["args"])
 
     def start_turn(self, seat):
         state = self.state
@@ -260,7 +266,7 @@ class Runtime:
         if len(live) <= 1:
             self.declare_winners(live)
             return
-        for hook in self.game.out_hooks:
+        for hook in self.game._out_hooks:
             hook(state, seat, seat)
 
     # names for text ------------------------------------------------------------------------
@@ -304,49 +310,50 @@ class CompiledPhase:
 
 
 class Game:
-    """A compiled, runnable game."""
+    """A compiled, runnable game: the public API of the module docstring; every other
+    member is private (see `introspect`)."""
 
     def __init__(self, program, path, source_hash):
-        self.program = program
+        self._program = program
         self.name = program.game_name
         self.path = path
         self.source_hash = source_hash
         self.seats = list(program.seats)
-        self.board = program.board
-        self.terrain = dict(program.terrain)
-        self.kinds = program.kinds
-        self.symbols = program.symbols
-        self.global_defaults = [(n, v.init) for n, v in program.vars["global"].items()]
-        self.seat_defaults = [(n, v.init) for n, v in program.vars["seat"].items()]
-        self.piece_defaults = [(n, v.init) for n, v in program.vars["piece"].items()]
-        self.var_types = {scope: {n: v.type for n, v in table.items()}
-                          for scope, table in program.vars.items()}
-        self.rt = Runtime(self)
+        self._board = program.board
+        self._terrain = dict(program.terrain)
+        self._kinds = program.kinds
+        self._symbols = program.symbols
+        self._global_defaults = [(n, v.init) for n, v in program.vars["global"].items()]
+        self._seat_defaults = [(n, v.init) for n, v in program.vars["seat"].items()]
+        self._piece_defaults = [(n, v.init) for n, v in program.vars["piece"].items()]
+        self._var_types = {scope: {n: v.type for n, v in table.items()}
+                           for scope, table in program.vars.items()}
+        self._rt = Runtime(self)
         end_reads = [codegen.reads(r.expr, program.fns) for r in program.end_rules]
         watched = 0
         for mask in end_reads:
             watched |= mask
-        self.source, units, lines = codegen.generate(program, path, watched)
+        self._python_source, units, lines = codegen.generate(program, path, watched)
         self._sources = {}
         self._module = {}
-        namespace = self._module = self._load(self.source, lines, path)
+        namespace = self._module = self._load(self._python_source, lines, path)
         fns = {key: namespace[unit.name] for key, unit in units.items()}
-        self.phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
-        self.setup = fns["setup"]
-        self.triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
-        self.trigger_cells = self._trigger_cells(fns, len(program.triggers))
-        self.out_hooks = [fns[("out", i)] for i in range(len(program.outs))]
-        self.end_rules = [(r.kind, fns[("end", i)], mask)
-                          for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
-        self.visibility = {(scope, name): fns[("visible", scope, name)]
-                           for scope, table in program.vars.items()
-                           for name, var in table.items() if var.visible is not None}
-        self.shows = {what: fns[("show", what)] for what in program.shows}
+        self._phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
+        self._setup = fns["setup"]
+        self._triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
+        self._trigger_cells = self._find_trigger_cells(fns, len(program.triggers))
+        self._out_hooks = [fns[("out", i)] for i in range(len(program.outs))]
+        self._end_rules = [(r.kind, fns[("end", i)], mask)
+                           for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
+        self._visibility = {(scope, name): fns[("visible", scope, name)]
+                            for scope, table in program.vars.items()
+                            for name, var in table.items() if var.visible is not None}
+        self._shows = {what: fns[("show", what)] for what in program.shows}
         if program.hide is not None:
-            self.shows["hide piece"] = fns["hide"]
-        self.has_turns = any(p.mode == "turn" for p in self.phases.values())
+            self._shows["hide piece"] = fns["hide"]
+        self._has_turns = any(p.mode == "turn" for p in self._phases.values())
 
-    def _trigger_cells(self, fns, count):
+    def _find_trigger_cells(self, fns, count):
         """The cells on which some `on enter` trigger may fire, when every trigger's
         condition depends on the cell alone (else None): a move that crosses none of them
         can go straight to its last cell."""
@@ -355,35 +362,35 @@ class Game:
             condition = fns.get(("trigger_cell", i))
             if condition is None:
                 return None
-            cells.update(c for c in self.board.all_cells if condition(None, 0, None, c))
+            cells.update(c for c in self._board.all_cells if condition(None, 0, None, c))
         return frozenset(cells)
 
     # ----- life cycle ---------------------------------------------------------------------
     def new_state(self, seed=0, forced=()):
         state = State()
         state.rng = seed & ((1 << 64) - 1)
-        state.globals = {n: _copy(v) for n, v in self.global_defaults}
-        state.seat_vars = [{n: _copy(v) for n, v in self.seat_defaults} for _ in self.seats]
+        state.globals = {n: _copy(v) for n, v in self._global_defaults}
+        state.seat_vars = [{n: _copy(v) for n, v in self._seat_defaults} for _ in self.seats]
         state.out = [False] * len(self.seats)
         state.forced = [list(f) for f in forced]
         self._run(state, self._setup_run)
         return state
 
     def _setup_run(self, state):
-        self.setup(state, 0)
+        self._setup(state, 0)
         if not state.frames and state.result is None:
             raise GdlError("setup did not enter any phase: end it with 'goto PHASE for SEAT'")
 
     def _run(self, state, fn, *args, check_end=True):
         """Run engine work on `state`, then check the end rules. A fault in the rules
         becomes a GdlRuntimeError at the rule-file expression that failed."""
-        rt = self.rt
+        rt = self._rt
         previous, rt.state = rt.state, state
         try:
             if check_end:
                 rt.changed = 0
             result = fn(state, *args)
-            if check_end and state.result is None and (state.turn > 0 or not self.has_turns):
+            if check_end and state.result is None and (state.turn > 0 or not self._has_turns):
                 self._check_end(state)
             return result
         except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
@@ -415,10 +422,10 @@ class Game:
         exec(compile(source, filename, "exec"), namespace)
         return namespace
 
-    def function_of(self, expr, nparams, name="expression"):
+    def _function_of(self, expr, nparams, name="expression"):
         """A resolved expression as a function (state, me, *values) -> value, for tools
-        (scenario expectations); run it with `evaluate`."""
-        source, lines = codegen.generate_expression(self.program, expr, nparams, name,
+        (scenario expectations); run it with `_evaluate`."""
+        source, lines = codegen.generate_expression(self._program, expr, nparams, name,
                                                     self.path)
         return self._load(source, lines, name)[name]
 
@@ -456,9 +463,9 @@ class Game:
                                column=span.column, source_line=span.source_line)
 
     def _check_end(self, state):
-        rt = self.rt
+        rt = self._rt
         changed = (rt.changed | codegen.ALWAYS) if state.end_checked else -1
-        for kind, cond, mask in self.end_rules:
+        for kind, cond, mask in self._end_rules:
             if state.result is not None:
                 return
             if not (mask & changed):
@@ -489,14 +496,6 @@ class Game:
         winners = state.result["winners"]
         return [1.0 if s in winners else -1.0 for s in range(len(self.seats))]
 
-    def result_text(self, state):
-        """'blue won', 'a and b won', 'draw' or 'unfinished'."""
-        if state.result is None:
-            return "unfinished"
-        if state.result["draw"]:
-            return "draw"
-        return " and ".join(self.seats[s] for s in state.result["winners"]) + " won"
-
     def current_player(self, state):
         if state.result is not None or not state.frames:
             return TERMINAL
@@ -507,17 +506,8 @@ class Game:
                     return seat
         return frame["seat"]
 
-    def phase_of(self, state):
-        return self.phases[state.frames[-1]["phase"]]
-
-    def is_private(self, state):
-        """Is the next decision one the other seats may not see (a simultaneous or a
-        secret phase)?"""
-        return bool(state.frames) and self.phase_of(state).mode in ("simultaneous", "secret")
-
-    def has_hidden_information(self):
-        return bool(self.visibility) or "hide piece" in self.shows or any(
-            p.mode in ("simultaneous", "secret") for p in self.phases.values())
+    def _phase_of(self, state):
+        return self._phases[state.frames[-1]["phase"]]
 
     def legal_actions(self, state):
         seat = self.current_player(state)
@@ -527,10 +517,10 @@ class Game:
         append = out.append
         frame = state.frames[-1]
         args = frame["args"]
-        rt = self.rt
+        rt = self._rt
         previous, rt.state = rt.state, state
         try:
-            for action in self.phases[frame["phase"]].actions:
+            for action in self._phases[frame["phase"]].actions:
                 action.listing(state, seat, *args, append)
         except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
                 ValueError) as exc:
@@ -542,15 +532,15 @@ class Game:
     def action_text(self, state, action, viewer=None):
         """The action's text; for a `viewer` seat, pieces hidden from it read "?"."""
         index, args = action
-        compiled = self.phase_of(state).actions[index]
-        with self.rt.bound(state) as rt:
+        compiled = self._phase_of(state).actions[index]
+        with self._rt.bound(state) as rt:
             return " ".join([compiled.name] + [
-                "?" if t == PIECE and viewer is not None and self.hidden_from(state, v, viewer)
+                "?" if t == PIECE and viewer is not None and self._hidden_from(state, v, viewer)
                 else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
 
-    def hidden_from(self, state, pid, viewer):
+    def _hidden_from(self, state, pid, viewer):
         """Does the `hide piece` rule keep piece `pid` from seat `viewer`?"""
-        rule = self.shows.get("hide piece")
+        rule = self._shows.get("hide piece")
         if rule is None or not state.pieces[pid]["alive"]:
             return False
         return self._run(state, lambda st: bool(rule(st, viewer, pid, viewer)),
@@ -569,12 +559,12 @@ class Game:
         for text_of, action in zip(texts, legal):
             if text_of.lower() == wanted:
                 return action
-        raise IllegalAction(self.explain_illegal(state, wanted, legal))
+        raise IllegalAction(self._explain_illegal(state, wanted, legal))
 
-    def explain_illegal(self, state, wanted, legal):
+    def _explain_illegal(self, state, wanted, legal):
         if self.current_player(state) == TERMINAL:
             return "the game is over"
-        phase = self.phase_of(state)
+        phase = self._phase_of(state)
         words = wanted.split()
         names = [a.name for a in phase.actions]
         if not words:
@@ -604,7 +594,7 @@ class Game:
 
     def _parse_value(self, state, word, t):
         if t == CELL:
-            cell = self.board.parse(word)
+            cell = self._board.parse(word)
             return _NOTHING if cell is None else cell
         if t == PIECE:
             for pid, piece in state.pieces.items():
@@ -619,7 +609,7 @@ class Game:
                 return int(word)
             except ValueError:
                 return _NOTHING
-        for name in list(self.symbols) + list(self.kinds):
+        for name in list(self._symbols) + list(self._kinds):
             if name.lower() == word:
                 return name
         return word
@@ -636,7 +626,8 @@ class Game:
                 name, source = compiled.binders[level - 1]
                 domain = compiled.domains[level - 1](state, seat, *frame_args, *bound)
                 if args[level - 1] not in list(domain):
-                    text = format_value(args[level - 1], compiled.arg_types[level - 1], self.rt)
+                    text = format_value(args[level - 1], compiled.arg_types[level - 1],
+                                        self._rt)
                     return f"{text} is not a possible '{name}' now (not in {source})"
                 bound[level - 1] = args[level - 1]
             for source, cond, part_level in compiled.parts:
@@ -661,7 +652,7 @@ class Game:
         if seat == TERMINAL:
             raise IllegalAction("the game is over")
         frame = state.frames[-1]
-        phase = self.phases[frame["phase"]]
+        phase = self._phases[frame["phase"]]
         if frame["pending"] is None:
             self._run_action(phase, frame, seat, action)
             return
@@ -677,7 +668,7 @@ class Game:
                 choice is None and not state.out[s] for s, choice in
                 enumerate(frame["pending"])):
             return
-        phase = self.phases[frame["phase"]]
+        phase = self._phases[frame["phase"]]
         choices, frame["pending"] = frame["pending"], [None] * len(state.out)
         for chooser, choice in enumerate(choices):
             if choice is not None and not state.out[chooser]:
@@ -688,25 +679,21 @@ class Game:
 
     def _run_action(self, phase, frame, seat, action):
         index, args = action
-        phase.actions[index].body(self.rt.state, seat, *frame["args"], *args)
+        phase.actions[index].body(self._rt.state, seat, *frame["args"], *args)
 
     def concede(self, state, seat):
         """A seat gives up at any time: it is out of the game."""
         state.events = []
 
         def leave(state):
-            self.rt.eliminate(seat)
+            self._rt.eliminate(seat)
             self._reveal_if_complete(state)     # it may have been the last to choose
         self._run(state, leave)
 
-    def evaluate(self, state, function, *args):
+    def _evaluate(self, state, function, *args):
         """Run a generated function (a scenario's expression, say) on `state`, with rule
         faults reported at their rule-file place."""
         return self._run(state, lambda st: function(st, *args), check_end=False)
-
-    def format(self, state, value, t):
-        with self.rt.bound(state) as rt:
-            return format_value(value, t, rt)
 
     # ----- views ----------------------------------------------------------------------------
     def view(self, state, seat):
@@ -718,7 +705,7 @@ class Game:
 def _namespace(game, lines):
     """The module globals generated code runs with."""
     from .builtins import sorted_by, as_set, plain, UNSET
-    rt = game.rt
+    rt = game._rt
     names = codegen.builtin_names()
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo,
@@ -726,9 +713,9 @@ def _namespace(game, lines):
     names.update(lines.constants)
     for name, value in lines.constants.items():
         if name.startswith("R"):
-            names[name] = game.board.ray_table(*value)
+            names[name] = game._board.ray_table(*value)
         elif name.startswith("L"):
-            names[name] = game.board.table(*value)
+            names[name] = game._board.table(*value)
     return names
 
 

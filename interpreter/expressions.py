@@ -5,14 +5,12 @@ the loader that uses the parser and checker, so the engine needs neither."""
 from __future__ import annotations
 
 from .checker import check_expression
+from .introspect import expression_function, resolved_program
 from .parser import parse_expression
 
 
 def compile_expression(game, text, local_types, want=None, file="<expression>"):
     """(function(state, me, *values in the order of `local_types`) -> value, its type)."""
-    expr = check_expression(game.program, parse_expression(text, file), local_types, want)
-    function = game.function_of(expr, len(local_types))
-
-    def evaluate(state, me, *values):
-        return game.evaluate(state, function, me, *values)
-    return evaluate, expr.type
+    expr = check_expression(resolved_program(game), parse_expression(text, file), local_types,
+                            want)
+    return expression_function(game, expr, len(local_types)), expr.type

@@ -7,6 +7,7 @@ tells the caller about turn starts and decisions through optional callbacks.
 from __future__ import annotations
 
 from .errors import GdlError
+from .introspect import result_text
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
 AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again
@@ -42,4 +43,4 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
         events = game.apply(state, action, check=False)
         if on_decision is not None:
             on_decision(seat, legal, action, said, events)
-    return "finished", game.result_text(state)
+    return "finished", result_text(game, state)

@@ -31,7 +31,7 @@ import os
 import re
 import shlex
 
-from . import ast
+from . import ast, introspect
 from .errors import GdlDataError, GdlError, IllegalAction
 from .loader import load_game
 from .expressions import compile_expression
@@ -80,7 +80,7 @@ class ScenarioRun:
         raise self.error(f"no piece labelled {label}")
 
     def cell(self, name):
-        cell = self.game.board.parse(name)
+        cell = introspect.board(self.game).parse(name)
         if cell is None:
             raise self.error(f"'{name}' is not a cell of the board")
         return cell
@@ -173,13 +173,12 @@ class ScenarioRun:
             raise self.error("expected 'piece KIND SEAT CELL [var=value ...]'")
         kind, cell = parts[0], self.cell(parts[2])
         seat = None if parts[1] == "none" else self.seat(parts[1])
-        if kind not in self.game.kinds:
+        if kind not in introspect.kinds(self.game):
             raise self.error(f"unknown piece kind '{kind}'")
-        with self.game.rt.bound(state) as rt:
-            pid = rt.create(kind, seat, cell)
+        pid = introspect.create_piece(self.game, state, kind, seat, cell)
         for assignment in parts[3:]:
             name, _, value = assignment.partition("=")
-            if name not in self.game.var_types["piece"]:
+            if name not in introspect.variable_types(self.game, "piece"):
                 raise self.error(f"pieces have no variable '{name}'")
             fn, _ = self.expression(value)
             state.pieces[pid][name] = fn()
@@ -203,7 +202,7 @@ class ScenarioRun:
         owner, field = target.rsplit(".", 1)
         if "#" in owner:
             piece = state.pieces[self.piece(owner)]
-            if field not in self.game.var_types["piece"]:
+            if field not in introspect.variable_types(self.game, "piece"):
                 raise self.error(f"pieces have no variable '{field}'")
             return piece, field
         variables = state.seat_vars[self.seat(owner)]
@@ -214,14 +213,14 @@ class ScenarioRun:
     def do_phase(self, rest):
         state = self.need_state()
         match = re.fullmatch(r"(\w+)\s+for\s+(\w+)", rest)
-        if not match or match.group(1) not in self.game.phases:
+        phases = introspect.phase_parameters(self.game)
+        if not match or match.group(1) not in phases:
             raise self.error("expected 'phase NAME for SEAT' with a phase of the rule file")
-        if self.game.phases[match.group(1)].nparams:
+        if phases[match.group(1)]:
             raise self.error(f"phase '{match.group(1)}' takes arguments; a scenario can only "
                              "start a phase without them")
         state.frames = []
-        with self.game.rt.bound(state) as rt:
-            rt.enter_phase(match.group(1), [], self.seat(match.group(2)), False)
+        introspect.enter_phase(self.game, state, match.group(1), self.seat(match.group(2)))
 
     def do_concede(self, rest):
         self.game.concede(self.need_state(), self.seat(rest))
@@ -236,15 +235,16 @@ class ScenarioRun:
             piece = state.pieces[pid]
             where = "removed" if not piece["alive"] else (
                 "off the board" if piece["cell"] is None else
-                f"at {self.game.board.names[piece['cell']]}")
+                f"at {introspect.board(self.game).names[piece['cell']]}")
             if not piece["alive"] or piece["cell"] != cell:
                 self.fail(f"{words[0]} at {words[2]}", where)
             return
         if len(words) == 2 and words[1] == "removed" and "#" in words[0]:
             piece = state.pieces[self.piece(words[0])]
             if piece["alive"]:
-                self.fail(f"{words[0]} removed", f"it is at {self.game.board.names[piece['cell']]}"
-                          if piece["cell"] is not None else "it is alive")
+                where = ("it is alive" if piece["cell"] is None else
+                         f"it is at {introspect.board(self.game).names[piece['cell']]}")
+                self.fail(f"{words[0]} removed", where)
             return
         if words[0] in ("legal", "illegal"):
             self.expect_legality(words[0] == "legal", rest[len(words[0]):].strip())
@@ -277,7 +277,7 @@ class ScenarioRun:
 
     def expect_result(self, words):
         result = self.state.result
-        got = "still playing" if result is None else self.game.result_text(self.state)
+        got = "still playing" if result is None else introspect.result_text(self.game, self.state)
         if words[0] == "playing":
             if result is not None:
                 self.fail("the game still playing", got)
@@ -313,7 +313,9 @@ class ScenarioRun:
             left, lt = self.expression(left_text)
             check, _ = self.expression(text, BOOL)
             if not check():
-                self.fail(text, f"{left_text} = {self.game.format(self.state, left(), lt)}")
+                value = left()
+                with introspect.formatting(self.game, self.state) as value_text:
+                    self.fail(text, f"{left_text} = {value_text(value, lt)}")
             return
         check, _ = self.expression(text, BOOL)
         if not check():

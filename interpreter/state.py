@@ -135,3 +135,27 @@ class State:
 
     def __eq__(self, other):
         return isinstance(other, State) and self.to_data() == other.to_data()
+
+    def __str__(self):
+        """A short summary for people. Seats are numbers: a state does not know their
+        names (`game.view(state, None)` and `view.render` give the full picture)."""
+        phases = " > ".join(f"{frame['phase']} for seat {frame['seat']}"
+                            for frame in self.frames) or "none"
+        living = sum(1 for piece in self.pieces.values() if piece["alive"])
+        values = ", ".join(f"{name}={value!r}" for name, value in self.globals.items())
+        return "\n".join([
+            f"turn {self.turn} (seat {self.current}), {self.decisions} decisions",
+            f"  phases: {phases}",
+            f"  result: {_result_words(self.result)}",
+            f"  pieces: {living} living",
+            f"  globals: {values or 'none'}",
+        ])
+
+
+def _result_words(result):
+    if result is None:
+        return "playing"
+    if result["draw"]:
+        return "draw"
+    winners = result["winners"]
+    return f"seat{'s' if len(winners) > 1 else ''} {', '.join(map(str, winners))} won"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import tempfile
 
+from . import introspect
 from .agents import ScriptedAgent
 from .errors import GdlDataError, GdlError, IllegalAction
 from .loader import load_game
@@ -44,7 +45,7 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
     def turn_start(state):
         if state.turn > 0:
             emit(compact_state(game, state))
-            if game.has_hidden_information():
+            if introspect.has_hidden_information(game):
                 for seat in range(len(game.seats)):
                     emit(seat_view_line(game, state, seat))
 
@@ -106,8 +107,9 @@ def compact_state(game, state):
         parts.append(f"{seat['name']}{' (out)' if seat['out'] else ''}: {values}".strip())
     if view["globals"]:
         parts.append(" ".join(f"{k}={v}" for k, v in view["globals"].items()))
-    defaults = {n: game.format(state, v, game.var_types["piece"][n])
-                for n, v in game.piece_defaults}
+    types = introspect.variable_types(game, "piece")
+    with introspect.formatting(game, state) as text:
+        defaults = {n: text(v, types[n]) for n, v in introspect.piece_defaults(game)}
     pieces = []
     for piece in view["pieces"]:
         extra = "".join(f" {k}={v}" for k, v in piece["vars"].items() if v != defaults[k])

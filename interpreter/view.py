@@ -3,31 +3,37 @@
 `make_view(game, state, seat)` returns plain data holding only what `seat` may see:
 variables whose `visible to` condition fails for that seat are shown as "?", and the
 choices other seats made in a simultaneous phase stay hidden until the reveal. `render`
-draws a view as text; it reads nothing but the view, so it cannot leak.
+draws a view as text; it reads nothing but the view, so it cannot leak. What these need
+of the game beyond its public API they ask of `introspect`.
 """
 
 from __future__ import annotations
 
+from . import introspect
 from .boards import column_name
-from .types import format_value
 
 HIDDEN = "?"
 
 
 def make_view(game, state, seat):
-    rt = game.rt
+    with introspect.formatting(game, state) as text:
+        return _view(game, state, seat, text)
+
+
+def _view(game, state, seat, text):
     everyone = seat is None
 
     def shown(scope, name, value, t, owner, it=None):
-        rule = game.visibility.get((scope, name))
+        rule = introspect.visibility_rule(game, scope, name)
         if rule is not None and not everyone:
             visible = rule(state, seat, seat) if scope == "global" else rule(
                 state, seat, seat, owner, it)
             if not visible:
                 return HIDDEN
-        return format_value(value, t, rt)
+        return text(value, t)
 
-    types = game.var_types
+    types = {scope: introspect.variable_types(game, scope)
+             for scope in ("global", "seat", "piece")}
     view = {
         "game": game.name,
         "seat": None if everyone else game.seats[seat],
@@ -39,7 +45,7 @@ def make_view(game, state, seat):
                     for n, v in state.globals.items()},
         "seats": [],
         "pieces": [],
-        "result": game.result_text(state) if state.result is not None else None,
+        "result": introspect.result_text(game, state) if state.result is not None else None,
     }
     player = game.current_player(state)
     if player >= 0:
@@ -53,15 +59,17 @@ def make_view(game, state, seat):
         pending = state.frames[-1]["pending"]
         view["chosen"] = {game.seats[s]: (
             "yes" if choice is not None and not (everyone or s == seat) else
-            _choice_text(game, state, choice) if choice is not None else "no")
+            game.action_text(state, choice) if choice is not None else "no")
             for s, choice in enumerate(pending) if not state.out[s]}
-    show = game.shows.get("piece")
-    hide = None if everyone else game.shows.get("hide piece")
+    show = introspect.show_rule(game, "piece")
+    hide = None if everyone else introspect.show_rule(game, "hide piece")
+    kinds = introspect.kinds(game)
+    cell_names = introspect.board(game).names
     hidden = []
     for pid in _board_order(state):
         piece = state.pieces[pid]
         owner = game.seats[piece["owner"]] if piece["owner"] is not None else "none"
-        cell_name = None if piece["cell"] is None else game.board.names[piece["cell"]]
+        cell_name = None if piece["cell"] is None else cell_names[piece["cell"]]
         if hide is not None and hide(state, seat, pid, seat):
             hidden.append({"label": HIDDEN, "kind": HIDDEN, "owner": owner, "cell": cell_name,
                            "vars": {}, "mark": HIDDEN})
@@ -69,11 +77,11 @@ def make_view(game, state, seat):
         entry = {"label": piece["label"], "kind": piece["kind"], "owner": owner,
                  "cell": cell_name,
                  "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
-                          for n, _ in game.piece_defaults}}
+                          for n, _ in introspect.piece_defaults(game)}}
         if show is not None:
             entry["mark"] = show(state, seat if seat is not None else 0, pid)
-        elif isinstance(game.kinds[piece["kind"]].get("symbol"), str):
-            entry["mark"] = game.kinds[piece["kind"]]["symbol"]
+        elif isinstance(kinds[piece["kind"]].get("symbol"), str):
+            entry["mark"] = kinds[piece["kind"]]["symbol"]
         view["pieces"].append(entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]))))
@@ -87,13 +95,6 @@ def _board_order(state):
     off_board = [pid for pid in sorted(state.pieces)
                  if state.pieces[pid]["alive"] and state.pieces[pid]["cell"] is None]
     return on_board + off_board
-
-
-def _choice_text(game, state, choice):
-    phase = game.phases[state.frames[-1]["phase"]]
-    compiled = phase.actions[choice[0]]
-    return " ".join([compiled.name] + [format_value(v, t, game.rt) for v, t in
-                                       zip(choice[1], compiled.arg_types)])
 
 
 def render(game, view):
@@ -129,9 +130,9 @@ def _token(piece):
 def render_board(game, view):
     """The board as text. A cell shows its top piece (the last to arrive), followed by
     "+N" when N more pieces share it; a legend lists every such crowded cell."""
-    board = game.board
+    board = introspect.board(game)
     cells = {}
-    for terrain_cells, symbol in game.terrain.values():
+    for terrain_cells, symbol in introspect.terrain(game).values():
         for cell in terrain_cells:
             cells[cell] = symbol
     stacks = {}
@@ -154,7 +155,7 @@ def render_board(game, view):
                 cells.get(row * board.width + c, ".").center(width) for c in range(board.width))
             out.append((line + "  " + _row_label(game, view, row + 1)).rstrip())
     out.append(header)
-    key = [f"{stats['symbol']} {kind}" for kind, stats in game.kinds.items()
+    key = [f"{stats['symbol']} {kind}" for kind, stats in introspect.kinds(game).items()
            if isinstance(stats.get("symbol"), str)]
     if key:
         out.append("  key: " + ", ".join(key) + "; a piece is drawn as its owner's initial "
@@ -167,11 +168,8 @@ def render_board(game, view):
 
 def _row_label(game, view, row):
     """`show row(r) = TEXT`: a label drawn after row r (1 = first)."""
-    rule = game.shows.get("row")
-    if rule is None:
-        return ""
     viewer = game.seats.index(view["seat"]) if view["seat"] else 0
-    return rule(game.rt.state, viewer, row)
+    return introspect.row_label(game, viewer, row)
 
 
 def _hex_rows(board, row, cells, width):

@@ -28,7 +28,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gdl.interpreter import load_game
+from gdl.interpreter import introspect, load_game
 from gdl.interpreter.scenario import ScenarioRun
 from gdl.interpreter.view import render
 
@@ -250,7 +250,7 @@ def starbases(state):
 
 
 def check_invariants(game, before, after):
-    supply = {k: game.kinds[k]["supply"] for k in SHIP_KINDS}
+    supply = {k: introspect.kinds(game)[k]["supply"] for k in SHIP_KINDS}
     for s, variables in enumerate(after.seat_vars):
         # money is never negative
         assert variables["money"] >= 0, f"{game.seats[s]} has ${variables['money']}"

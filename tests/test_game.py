@@ -25,13 +25,14 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gdl.interpreter import load_game
+from gdl.interpreter import introspect, load_game
 from gdl.interpreter.agents import RandomAgent
 from gdl.interpreter.view import render
 
 ROOT = Path(__file__).parent.parent
 PATH = ROOT / "games" / "game.gdl"
 GAME = load_game(str(PATH))
+KINDS = introspect.kinds(GAME)
 SEATS = GAME.seats
 SECRET = ("spent", "attack_die", "defence_die", "diplomacy", "peeked")
 TOKENS = ("DiceToken", "IpecToken")
@@ -89,7 +90,7 @@ def check_view_hides(state, seat):
     for token in tokens:
         if token["moon"] is None:
             continue
-        mark = marks[GAME.board.names[token["moon"]]]
+        mark = marks[introspect.board(GAME).names[token["moon"]]]
         face = mark[1:-1] if token["kind"] == "DiceToken" else mark[-1]
         assert (face != "?") == may_see(state, seat, token)
     for other, name in enumerate(SEATS):
@@ -110,7 +111,7 @@ def check_view_hides(state, seat):
 def test_no_seat_sees_another_allocation_before_the_reveal():
     state = after_research(3)
     play(state, "attack_die D8", "diplomacy a1")
-    assert GAME.is_private(state)
+    assert introspect.is_private(GAME, state)
     for seat in (1, 2, 3):
         view = GAME.view(state, seat)
         text = json.dumps(view) + render(GAME, view)
@@ -171,8 +172,8 @@ def check_invariants(state):
     budget = []
     for values in state.seat_vars:
         spendable = min(values["points"], MAX_SPEND)
-        dice = [GAME.kinds[values["attack_die"]]["price"] if values["attack_die"] else 0,
-                GAME.kinds[values["defence_die"]]["price"] if values["defence_die"] != "D4"
+        dice = [KINDS[values["attack_die"]]["price"] if values["attack_die"] else 0,
+                KINDS[values["defence_die"]]["price"] if values["defence_die"] != "D4"
                 else 0]
         assert values["spent"] == sum(dice) + len(values["diplomacy"])
         assert values["spent"] <= spendable, "points spent never exceed points available"
@@ -189,7 +190,7 @@ def check_invariants(state):
         held = [p for p in lands if p["ctrl"] == seat]
         if not state.out[seat]:
             assert values["territories"] == len(held)
-            assert values["value"] == sum(GAME.kinds[p["kind"]]["worth"] for p in held)
+            assert values["value"] == sum(KINDS[p["kind"]]["worth"] for p in held)
     # Tokens: all kept; one Dice and one IPEC token next to each uncontrolled moon only.
     dice = pieces_of(state, ("DiceToken",))
     ipec = pieces_of(state, ("IpecToken",))

@@ -1,0 +1,153 @@
+"""What the interpreter's own tools may know of a `Game` beyond its public, OpenSpiel-shaped
+API: the one place outside the engine that reads a game's private members.
+
+An agent needs only the public API (`new_state`, `legal_actions`, `apply`, `view`, ...).
+The tools around it (views, transcripts, scenario files, the command line) also need the
+game's description (board, piece kinds, variables, phases), the rules that draw it, and a
+few ways to set up a position by hand; they ask for them here, by function:
+
+    describe(game)                         one line: seats, phases, board kind and size
+    python_source(game)                    the Python the code generator wrote
+    result_text(game, state)               'blue won', 'a and b won', 'draw', 'unfinished'
+    is_private(game, state)                the next decision is secret or simultaneous
+    has_hidden_information(game)           some rule hides something from some seat
+    with formatting(game, state) as text:  text(value, type): a run-time value as the rule
+                                           files write it
+    board(game), kinds(game), terrain(game), phase_parameters(game),
+    variable_types(game, scope), piece_defaults(game)         the game's description
+    visibility_rule(game, scope, name), show_rule(game, what), row_label(game, seat, row)
+    create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
+    resolved_program(game), expression_function(game, expr, n)       scenario expressions
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from .types import format_value
+
+_PRIVATE_MODES = ("simultaneous", "secret")
+
+
+# ----- the game as a whole ------------------------------------------------------------------
+def describe(game):
+    """What `gdl check` says of a game: "'Space War', 2 seats, 3 phases, square board 8x8"."""
+    board = game._board
+    return (f"'{game.name}', {len(game.seats)} seats, {len(game._phases)} phases, "
+            f"{board.kind} board {board.width}x{board.height}")
+
+
+def python_source(game):
+    """The Python source the code generator wrote for the game's rules."""
+    return game._python_source
+
+
+def has_hidden_information(game):
+    """Does some rule keep something from some seat (a `visible to` variable, a `hide
+    piece` rule, a secret or simultaneous phase)?"""
+    return bool(game._visibility) or "hide piece" in game._shows or any(
+        phase.mode in _PRIVATE_MODES for phase in game._phases.values())
+
+
+# ----- a position ---------------------------------------------------------------------------
+def result_text(game, state):
+    """'blue won', 'a and b won', 'draw' or 'unfinished'."""
+    if state.result is None:
+        return "unfinished"
+    if state.result["draw"]:
+        return "draw"
+    return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
+
+
+def is_private(game, state):
+    """Is the next decision one the other seats may not see (a simultaneous or a secret
+    phase)?"""
+    return bool(state.frames) and game._phase_of(state).mode in _PRIVATE_MODES
+
+
+@contextlib.contextmanager
+def formatting(game, state):
+    """Within the block, `text(value, t)` is the text of `value`, of static type `t`, in
+    `state` (cells, pieces and seats by name)."""
+    with game._rt.bound(state) as names:
+        yield lambda value, t: format_value(value, t, names)
+
+
+# ----- the game's description ---------------------------------------------------------------
+def board(game):
+    """The board (`boards.SquareBoard` or `boards.HexBoard`): cell names, geometry."""
+    return game._board
+
+
+def kinds(game):
+    """Piece kind -> its row of the kinds table (column -> value)."""
+    return game._kinds
+
+
+def terrain(game):
+    """Terrain name -> (its cells, its symbol)."""
+    return game._terrain
+
+
+def phase_parameters(game):
+    """Phase name -> the number of parameters it takes, in declaration order."""
+    return {name: phase.nparams for name, phase in game._phases.items()}
+
+
+def variable_types(game, scope):
+    """Variable name -> type, for `scope` "global", "seat" or "piece"."""
+    return game._var_types[scope]
+
+
+def piece_defaults(game):
+    """(name, initial value) of every piece variable, in declaration order."""
+    return game._piece_defaults
+
+
+# ----- the rules that draw the game ---------------------------------------------------------
+def visibility_rule(game, scope, name):
+    """The `visible to` condition of a variable as a generated function, or None."""
+    return game._visibility.get((scope, name))
+
+
+def show_rule(game, what):
+    """The `show piece` or `hide piece` rule as a generated function, or None."""
+    return game._shows.get(what)
+
+
+def row_label(game, viewer, row):
+    """The `show row(r)` label of board row `row` (1 = first) for seat `viewer`; "" when
+    the game has no such rule."""
+    rule = game._shows.get("row")
+    if rule is None:
+        return ""
+    return rule(game._rt.state, viewer, row)
+
+
+# ----- setting up a position by hand (scenario files) ---------------------------------------
+def create_piece(game, state, kind, owner, cell):
+    """Create a piece of `kind` for seat `owner` (None: no seat) on `cell`; its id."""
+    with game._rt.bound(state) as rt:
+        return rt.create(kind, owner, cell)
+
+
+def enter_phase(game, state, name, seat):
+    """Make phase `name` (one without parameters) the current phase of `seat`, running
+    its `on enter`, in place of the current phase."""
+    with game._rt.bound(state) as rt:
+        rt.enter_phase(name, [], seat, False)
+
+
+def resolved_program(game):
+    """The checked program the game was compiled from, to check an expression against."""
+    return game._program
+
+
+def expression_function(game, expr, nparams):
+    """A checked expression as a function (state, me, *values) -> value; a fault in it is
+    reported at its place in the rule file, as a rule's would be."""
+    function = game._function_of(expr, nparams)
+
+    def evaluate(state, me, *values):
+        return game._evaluate(state, function, me, *values)
+    return evaluate
