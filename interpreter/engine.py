@@ -742,6 +742,11 @@ def _fault_words(exc, node):
         return f"'{node.span.text}' reads a field of no piece (the piece is none)"
     if isinstance(node, program.SeatVar) and none:
         return f"'{node.span.text}' reads a variable of no seat (the seat is none)"
+    text = node.span.text if node is not None and node.span is not None else ""
+    if none and isinstance(exc, KeyError) and text:
+        return f"'{text}' is none here, not a piece"
+    if none and text:
+        return f"'{text}' uses a value that is none"
     if none:
         return "a value here is none"
     if isinstance(exc, IndexError):

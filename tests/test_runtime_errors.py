@@ -1,0 +1,112 @@
+"""A fault while rules run is reported at the rule-file expression that failed, in words,
+as a GdlRuntimeError; a Python exception that is not the rules' fault stays loud."""
+
+import pytest
+
+from gdl.interpreter import load_source
+from gdl.interpreter.errors import GdlError, GdlRuntimeError
+
+BASE = """game "t"
+seats a, b
+board square(3, 3)
+kinds (speed) {{ Pawn = 1 }}
+var n = 0
+{extra}
+setup {{
+  create Pawn for a at @a1
+  goto main for a
+}}
+phase main {{
+  action go() {{
+    {body}
+  }}
+}}
+"""
+
+
+def _fault(body, extra=""):
+    game = load_source(BASE.format(body=body, extra=extra), "t.gdl")
+    state = game.new_state(0)
+    with pytest.raises(GdlRuntimeError) as info:
+        game.apply(state, game.legal_actions(state)[0])
+    return str(info.value)
+
+
+@pytest.mark.parametrize("body, extra, expected", [
+    ("let p = first(q in pieces(a): q)\n    remove p\n    n = distance(p.cell, @a1)", "",
+     "t.gdl:15:9: error: run-time error: distance() cannot work with a value that is none\n"
+     "        n = distance(p.cell, @a1)\n"
+     "            ^"),
+    ("let p = first(q in pieces(b): q)\n    n = n + p.speed", "",
+     "t.gdl:14:13: error: run-time error: 'p' is none here, not a piece\n"
+     "        n = n + p.speed\n"
+     "                ^"),
+    ("n = nth([1, 2], 3) + 1", "",
+     "t.gdl:13:9: error: run-time error: 'nth([1, 2], 3) + 1' uses a value that is none\n"
+     "        n = nth([1, 2], 3) + 1\n"
+     "            ^"),
+    ("n = 5 / (n - n)", "",
+     "t.gdl:13:9: error: run-time error: division by zero\n"
+     "        n = 5 / (n - n)\n"
+     "            ^"),
+    ("n = 5 % n", "",
+     "t.gdl:13:9: error: run-time error: modulo by zero\n"
+     "        n = 5 % n\n"
+     "            ^"),
+    ("n = roll(n)", "",
+     "t.gdl:13:9: error: run-time error: cannot roll 1 dice of 0 sides\n"
+     "        n = roll(n)\n"
+     "            ^"),
+    ("n = f(1)", "fn f(x) = f(x) + 1",
+     "t.gdl:6:11: error: run-time error: a fn or def calls itself without end\n"
+     "    fn f(x) = f(x) + 1\n"
+     "              ^"),
+    ("goto main for none", "",
+     "t.gdl:13:5: error: run-time error: phase 'main' was entered for no seat (the seat "
+     "expression gave none)\n"
+     "        goto main for none\n"
+     "        ^"),
+    ("remove first(q in pieces(b): q)", "",
+     "t.gdl:13:5: error: run-time error: this is not a piece (it is none)\n"
+     "        remove first(q in pieces(b): q)\n"
+     "        ^"),
+    ("n = len(opponents(first(q in pieces(b): q).owner))", "",
+     "t.gdl:13:23: error: run-time error: 'first(q in pieces(b): q)' is none here, not a "
+     "piece\n"
+     "        n = len(opponents(first(q in pieces(b): q).owner))\n"
+     "                          ^"),
+])
+def test_a_fault_names_its_expression(body, extra, expected):
+    assert _fault(body, extra) == expected
+
+
+def test_a_fault_while_listing_names_the_domain():
+    text = BASE.format(extra="", body="return").replace(
+        "action go()", "action go(p in pieces(me), c in neighbors(p.cell))").replace(
+        "create Pawn for a at @a1", "create Pawn for a at none")
+    game = load_source(text, "t.gdl")
+    state = game.new_state(0)
+    with pytest.raises(GdlRuntimeError) as info:
+        game.legal_actions(state)
+    assert info.value.line == 12 and "neighbors() cannot work" in info.value.message
+
+
+def test_no_python_exception_name_reaches_the_user():
+    message = _fault("n = nth([1, 2], 3) + 1")
+    for word in ("TypeError", "KeyError", "NoneType", "Traceback"):
+        assert word not in message
+
+
+def test_a_bug_of_gdl_is_not_turned_into_a_rule_error():
+    """A Python exception raised by the engine's own code (not the rules, not a built-in
+    they called) propagates as it is."""
+    game = load_source(BASE.format(extra="", body="remove first(q in pieces(a): q)"),
+                       "t.gdl")
+    state = game.new_state(0)
+
+    def broken(pid):
+        raise KeyError("engine bug")
+    game._rt.remove = broken
+    with pytest.raises(KeyError) as info:
+        game.apply(state, game.legal_actions(state)[0])
+    assert not isinstance(info.value, GdlError)
