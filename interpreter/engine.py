@@ -143,20 +143,22 @@ class Runtime:
 
     def place(self, pid, cell):
         state = self.state
-        piece = self.piece(pid)
+        piece = state.pieces.get(pid) or self.piece(pid)
         if not piece["alive"]:
             return
-        if cell is not None and not (isinstance(cell, int) and 0 <= cell < self.board.size):
+        if cell is not None and (cell.__class__ is not int or not 0 <= cell < self.board.size):
             raise RuleFault(f"{cell!r} is not a cell")
         self.changed |= codegen.CELLS
+        at = state.at
         old = piece["cell"]
         if old is not None:
-            state.at[old].remove(pid)
-            if not state.at[old]:
-                del state.at[old]
-        piece["cell"] = cell
+            stack = at[old]
+            stack.remove(pid)
+            if not stack:
+                del at[old]
         if cell is not None:
-            state.at.setdefault(cell, []).append(pid)
+            at.setdefault(cell, []).append(pid)
+        piece["cell"] = cell
 
     def remove(self, pid):
         piece = self.piece(pid)
@@ -652,9 +654,10 @@ class Game:
         if seat == TERMINAL:
             raise IllegalAction("the game is over")
         frame = state.frames[-1]
-        phase = self._phases[frame["phase"]]
         if frame["pending"] is None:
-            self._run_action(phase, frame, seat, action)
+            index, args = action
+            self._phases[frame["phase"]].actions[index].body(state, seat, *frame["args"],
+                                                             *args)
             return
         frame["pending"][seat] = [action[0], list(action[1])]
         self._reveal_if_complete(state)
