@@ -109,6 +109,7 @@ class Generator:
     def __init__(self, prog, file):
         self.prog = prog
         self.file = file
+        self.defined = set()        # names of the functions written so far
         self.src = Source()
         self.impure = _impure_fns(prog.fns)
         self.memo = None            # while listing: the memo state of the current part
@@ -173,6 +174,11 @@ class Generator:
         `piece_params` are the slots of parameters that hold pieces."""
         self.uses = set()
         self.records = set()
+        base, count = name, 1
+        while name in self.defined:         # phase `a` + action `b_c` and `a_b` + `c`
+            count += 1
+            name = f"{base}_{count}"
+        self.defined.add(name)
         header_at = len(self.src.lines)
         self.src.emit(0, f"def {name}(S, me{''.join(', ' + p for p in params)}):")
         if node is not None:
