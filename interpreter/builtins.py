@@ -105,6 +105,14 @@ def as_set(values):
         return list(values)
 
 
+def last(xs):
+    return xs[-1] if xs else None
+
+
+def nth(xs, n):
+    return xs[n - 1] if 1 <= n <= len(xs) else None
+
+
 def plain(value):
     """Tuples (constants) and lists (built during play) as one comparable form."""
     if isinstance(value, (list, tuple)):
@@ -170,8 +178,8 @@ BUILTINS = {b.name: b for b in [
     Builtin("reversed", (1,), _same_list,
             lambda ctx, xs: list(xs)[::-1], "the list in reverse order"),
     Builtin("last", (1,), _pick,
-            lambda ctx, xs: xs[-1] if xs else None, "the last element (none from [])"),
-    Builtin("nth", (2,), _nth, lambda ctx, xs, n: xs[n - 1] if 1 <= n <= len(xs) else None,
+            lambda ctx, xs: last(xs), "the last element (none from [])"),
+    Builtin("nth", (2,), _nth, lambda ctx, xs, n: nth(xs, n),
             "the n-th element, counting from 1 (none when there is no such element)"),
     Builtin("take", (2,), _take, lambda ctx, xs, n: list(xs)[:max(n, 0)],
             "the first n elements"),

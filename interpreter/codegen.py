@@ -23,6 +23,7 @@ from .types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
 _RANDOM = {"roll", "pick", "shuffled"}
+_READERS = {"last", "nth", "len", "take", "unique", "reversed"}     # only read their list
 _FRESH = {"pieces", "pieces_at", "cells", "neighbors", "orthogonal", "line", "reach", "sight",
           "row_cells", "column_cells", "range", "opponents", "reversed", "take", "unique",
           "shuffled"}       # built-ins that return a new list or an immutable one
@@ -597,7 +598,22 @@ class Generator:
 
     def ex_CallBuiltin(self, n):
         name = n.name
-        args = [self.ex(a) for a in n.args]
+        if name in _READERS and n.args:     # reads its list: a pieces_at needs no copy
+            saved, self.iterating = self.iterating, n.args[0]
+            try:
+                args = [self.ex(a) for a in n.args]
+            finally:
+                self.iterating = saved
+        else:
+            args = [self.ex(a) for a in n.args]
+        board = self.prog.board
+        if name == "cells":
+            return F(n, self.src.constant(tuple(board.all_cells)))
+        if name in ("row", "column"):
+            op = "//" if name == "row" else "%"
+            return F(n, "((", args[0], f") {op} {board.width} + 1)")
+        if name in ("last", "nth"):
+            return F(n, f"_{name}(", *_joined(args), ")")
         if name == "roll":
             count = args[1] if len(args) > 1 else "1"
             return F(n, "rt.roll_dice(", args[0], ", ", count, ")")
@@ -605,7 +621,7 @@ class Generator:
             table = self.src.constant((name, frozenset(n.args[2].value)), "R")
             return F(n, f"{table}[", args[0], ", ", args[1], "]")
         if name == "pieces_at":
-            if self.iterating is n:         # a quantifier's domain: no copy needed
+            if self.iterating is n:         # only read (a loop, last(), len()): no copy
                 return F(n, "S.at.get(", args[0], ", ())")
             return F(n, "tuple(S.at.get(", args[0], ", ()))")
         if name == "pieces":

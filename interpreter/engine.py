@@ -707,9 +707,10 @@ class Game:
 
 def _namespace(game, lines):
     """The module globals generated code runs with."""
-    from .builtins import sorted_by, as_set, plain, UNSET
+    from .builtins import UNSET, as_set, last, nth, plain, sorted_by
     rt = game._rt
     names = codegen.builtin_names()
+    names.update(_last=last, _nth=nth)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo,
                  _text=lambda value, t: format_value(value, t, rt))
