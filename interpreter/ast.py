@@ -1,16 +1,17 @@
-"""AST of the gdl language: frozen attrs nodes built by the parser from the Lark tree.
+"""AST of the gdl language: frozen record nodes built by the parser from the Lark tree.
 
 Every node carries a `span` (file, line, column) that is excluded from equality, so two
 parses of the same text compare equal wherever they came from. Names follow the grammar:
-rule `phase_decl` builds `PhaseDecl`. Children are tuples.
+rule `phase_decl` builds `PhaseDecl`. Children are tuples. Nodes are declared as attrs
+classes would be, but made by `records`: attrs' behaviour without its start-up cost.
 """
 
 from __future__ import annotations
 
-import attrs
+from . import records
 
 
-@attrs.frozen
+@records.frozen
 class Span:
     """Where a node starts in its source file; `lines` is the whole text split in lines."""
 
@@ -19,7 +20,7 @@ class Span:
     column: int
     end_line: int = 0
     end_column: int = 0
-    lines: tuple = attrs.field(repr=False, eq=False, default=())
+    lines: tuple = records.field(repr=False, eq=False, default=())
 
     @property
     def source_line(self):
@@ -38,8 +39,8 @@ class Span:
 def node(cls):
     """Declare an AST node: frozen, with a trailing `span` that equality ignores."""
     cls.__annotations__["span"] = "Span | None"
-    cls.span = attrs.field(default=None, eq=False, repr=False, kw_only=True)
-    return attrs.frozen(cls)
+    cls.span = records.field(default=None, eq=False, repr=False, kw_only=True)
+    return records.frozen(cls)
 
 
 # ----- expressions ---------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 Every name is resolved (a local slot, a global, a piece or seat variable, a table column, a
 built-in), every expression carries its static type and source span, and constant
-sub-expressions are folded. Nodes are frozen attrs classes; equality ignores spans. Nothing
-here refers to the Lark tree or the AST: the code generator and the engine see only this.
+sub-expressions are folded. Nodes are frozen record classes (declared as attrs classes would
+be, but made by `records`: attrs' behaviour without its start-up cost); equality ignores
+spans. Nothing here refers to the Lark tree or the AST: the code generator and the engine see
+only this.
 
 Locals of a code unit are numbered slots; slot 0 is always `me` (the seat the code runs
 for). A unit's parameters take the slots after it, in order.
@@ -11,19 +13,19 @@ for). A unit's parameters take the slots after it, in order.
 
 from __future__ import annotations
 
-import attrs
+from . import records
 
 
 def node(cls):
     """A resolved node: frozen, with keyword-only `type` (expressions) and `span`."""
     cls.__annotations__["span"] = "object"
-    cls.span = attrs.field(default=None, eq=False, repr=False, kw_only=True)
-    return attrs.frozen(cls)
+    cls.span = records.field(default=None, eq=False, repr=False, kw_only=True)
+    return records.frozen(cls)
 
 
 def expression(cls):
     cls.__annotations__["type"] = "object"
-    cls.type = attrs.field(kw_only=True)
+    cls.type = records.field(kw_only=True)
     return node(cls)
 
 
@@ -361,7 +363,7 @@ class Rule:
     expr: object
 
 
-@attrs.define
+@records.define
 class Variable:
     """A declared variable: its initial value, type and visibility rule (or None)."""
     name: str
@@ -371,26 +373,26 @@ class Variable:
     span: object = None
 
 
-@attrs.define
+@records.define
 class Program:
     """A checked game: tables and constants, and every code unit resolved."""
     game_name: str = "game"
-    seats: list = attrs.Factory(list)
-    symbols: set = attrs.Factory(set)
-    params: dict = attrs.Factory(dict)          # name -> (value, type)
+    seats: list = records.Factory(list)
+    symbols: set = records.Factory(set)
+    params: dict = records.Factory(dict)        # name -> (value, type)
     board: object = None
-    terrain: dict = attrs.Factory(dict)         # name -> (tuple of cells, symbol)
-    kind_columns: dict = attrs.Factory(dict)    # column -> type
-    kinds: dict = attrs.Factory(dict)           # kind -> {column: value}
-    vars: dict = attrs.Factory(lambda: {"global": {}, "seat": {}, "piece": {}})
-    fns: dict = attrs.Factory(dict)             # name -> Fn
-    defs: dict = attrs.Factory(dict)            # name -> Def
-    phases: dict = attrs.Factory(dict)          # name -> Phase
-    triggers: list = attrs.Factory(list)
-    outs: list = attrs.Factory(list)
-    end_rules: list = attrs.Factory(list)
+    terrain: dict = records.Factory(dict)       # name -> (tuple of cells, symbol)
+    kind_columns: dict = records.Factory(dict)  # column -> type
+    kinds: dict = records.Factory(dict)         # kind -> {column: value}
+    vars: dict = records.Factory(lambda: {"global": {}, "seat": {}, "piece": {}})
+    fns: dict = records.Factory(dict)           # name -> Fn
+    defs: dict = records.Factory(dict)          # name -> Def
+    phases: dict = records.Factory(dict)        # name -> Phase
+    triggers: list = records.Factory(list)
+    outs: list = records.Factory(list)
+    end_rules: list = records.Factory(list)
     setup: tuple = ()
-    shows: dict = attrs.Factory(dict)           # 'piece' / 'row' -> Rule
+    shows: dict = records.Factory(dict)         # 'piece' / 'row' -> Rule
     hide: object = None                         # Rule or None
 
 
@@ -398,15 +400,15 @@ class Program:
 
 def children(node):
     """The nodes directly below `node` (expressions, statements, places)."""
-    for field in attrs.fields(type(node)):
-        if field.name in ("span", "type"):
+    for name in records.fields(type(node)):
+        if name in ("span", "type"):
             continue
-        value = getattr(node, field.name)
+        value = getattr(node, name)
         if isinstance(value, tuple):
             for item in value:
-                if attrs.has(type(item)):
+                if isinstance(item, records.Record):
                     yield item
-        elif attrs.has(type(value)):
+        elif isinstance(value, records.Record):
             yield value
 
 
