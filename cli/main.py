@@ -39,17 +39,16 @@ def main():
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 def check(files):
     """Parse and check rule files; one line per valid file."""
-    from gdl.interpreter import load_game
-    from gdl.interpreter.introspect import describe
+    from gdl.interpreter.loader import check_file, summary
     failed = False
     for path in files:
         try:
-            game = load_game(path)
+            resolved = check_file(path)
         except GdlError as exc:
             click.echo(exc.render(), err=True)
             failed = True
             continue
-        click.echo(f"{path}: ok: {describe(game)}")
+        click.echo(f"{path}: ok: {summary(resolved)}")
     sys.exit(1 if failed else 0)
 
 

@@ -11,8 +11,6 @@ re-checks it.
 
 from __future__ import annotations
 
-import difflib
-
 from . import ast
 from . import program as ir
 from .boards import BOARD_KINDS
@@ -972,6 +970,7 @@ class _Checker:
                         f"{describe(got)}", node.span)
 
     def _suggest(self, name, known):
+        import difflib                  # only when a name is wrong: keeps `gdl check` quick
         match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
         return [f"did you mean '{match[0]}'?"] if match else []
 

@@ -6,7 +6,6 @@ The tools around it (views, transcripts, scenario files, the command line) also 
 game's description (board, piece kinds, variables, phases), the rules that draw it, and a
 few ways to set up a position by hand; they ask for them here, by function:
 
-    describe(game)                         one line: seats, phases, board kind and size
     python_source(game)                    the Python the code generator wrote
     result_text(game, state)               'blue won', 'a and b won', 'draw', 'unfinished'
     is_private(game, state)                the next decision is secret or simultaneous
@@ -30,13 +29,6 @@ _PRIVATE_MODES = ("simultaneous", "secret")
 
 
 # ----- the game as a whole ------------------------------------------------------------------
-def describe(game):
-    """What `gdl check` says of a game: "'Space War', 2 seats, 3 phases, square board 8x8"."""
-    board = game._board
-    return (f"'{game.name}', {len(game.seats)} seats, {len(game._phases)} phases, "
-            f"{board.kind} board {board.width}x{board.height}")
-
-
 def python_source(game):
     """The Python source the code generator wrote for the game's rules."""
     return game._python_source
