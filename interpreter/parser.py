@@ -1,9 +1,12 @@
 """Parser front end: rule-file text -> `ast.Program`. The only module that imports Lark.
 
-The grammar (`grammar/gdl.lark`) is built once, LALR with positions. A Transformer turns
-every tree into a frozen AST node with its span; its `__default__` raises, so no Lark tree
+The grammar (`grammar/gdl.lark`) is built once, LALR with positions. `_ToAst` turns every
+tree into a frozen AST node with its span; a rule it does not know raises, so no Lark tree
 ever leaves this module. Lark's exceptions become `GdlSyntaxError` with the position, the
 source line, a caret and what was expected, in words.
+
+Lark is imported only when a text is parsed: a rule file parsed before comes from the parse
+cache (`parse_cache`), and a `gdl check` of it never loads Lark.
 """
 
 from __future__ import annotations
@@ -12,10 +15,7 @@ import functools
 import pkgutil
 import re
 
-import lark
-from lark import Token, Transformer, v_args
-
-from . import ast
+from . import ast, parse_cache
 from .errors import GdlSyntaxError
 
 # Terminal names as a person reads them in "expected ..." lists.
@@ -36,13 +36,14 @@ def _lark(start):
     # pkgutil rather than importlib.resources: Lark imports pkgutil anyway, and
     # importlib.resources would add some 4 ms to every start.
     text = pkgutil.get_data("gdl.grammar", "gdl.lark").decode("utf-8")
+    import lark
     return lark.Lark(text, parser="lalr", propagate_positions=True, start=start,
                      maybe_placeholders=True, cache=True)
 
 
 def parse_program(text, file="<string>"):
-    """Parse a whole rule file."""
-    return _parse(text, file, "start")
+    """Parse a whole rule file, or read the result of an earlier parse from the cache."""
+    return parse_cache.cached(text, file, functools.partial(_parse, text, file, "start"))
 
 
 def parse_expression(text, file="<string>"):
@@ -51,6 +52,7 @@ def parse_expression(text, file="<string>"):
 
 
 def _parse(text, file, start):
+    import lark
     if text.startswith("\ufeff"):          # a byte-order mark some editors write
         text = text[1:]
     lines = tuple(text.split("\n"))
@@ -59,15 +61,7 @@ def _parse(text, file, start):
         tree = _lark(start).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, file, lines) from None
-    try:
-        return _ToAst(file, lines).transform(tree)
-    except lark.exceptions.VisitError as exc:       # e.g. a number too long to convert
-        meta = getattr(exc.obj, "meta", None)
-        line = getattr(meta, "line", 1)
-        raise GdlSyntaxError(f"cannot read this: {exc.orig_exc}", file=file, line=line,
-                             column=getattr(meta, "column", 1),
-                             source_line=lines[line - 1] if line <= len(lines) else None) \
-            from None
+    return _ToAst(file, lines, lark.Tree).transform(tree)
 
 
 # What a text file does not hold: control characters other than tab, carriage return and
@@ -108,6 +102,7 @@ def _literal_word(name):
 
 
 def _syntax_error(exc, text, file, lines):
+    import lark
     line, column = exc.line, exc.column
     if line is None or line < 1:
         line = len(lines)
@@ -163,23 +158,31 @@ def _keyword_hint(token, exc):
     return ()
 
 
-@v_args(meta=True)
-class _ToAst(Transformer):
-    """Lark tree -> AST. Each method is named after the grammar rule it converts."""
+class _ToAst:
+    """Lark tree -> AST. Each method is named after the grammar rule it converts, and takes
+    the rule's position (`meta`) and its children, converted already (tokens stay tokens).
+    Lark's own Transformer is not used: subclassing it would import Lark with this module."""
 
-    def __init__(self, file, lines):
-        super().__init__(visit_tokens=False)    # no token callbacks; skipping them is faster
+    def __init__(self, file, lines, tree_class):
         self.file = file
         self.lines = lines
+        self.tree_class = tree_class
+
+    def transform(self, tree):
+        children = []
+        for child in tree.children:     # a loop, not a comprehension: one frame a level
+            children.append(self.transform(child) if isinstance(child, self.tree_class)
+                            else child)
+        convert = getattr(type(self), tree.data, None)
+        if convert is None:
+            raise AssertionError(f"grammar rule {tree.data!r} has no AST conversion")
+        return convert(self, tree.meta, children)
 
     def _span(self, meta):
         if getattr(meta, "empty", True):
             return None
         return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column,
                         self.lines)
-
-    def __default__(self, data, children, meta):
-        raise AssertionError(f"grammar rule {data!r} has no AST conversion")
 
     # declarations
     def start(self, meta, items):
@@ -209,7 +212,7 @@ class _ToAst(Transformer):
         return ast.SymbolsDecl(tuple(map(str, c)), span=self._span(meta))
 
     def kinds_decl(self, meta, c):
-        columns = tuple(str(x) for x in c if isinstance(x, Token))
+        columns = tuple(str(x) for x in c if not isinstance(x, ast.KindRow))
         rows = tuple(x for x in c if isinstance(x, ast.KindRow))
         return ast.KindsDecl(columns, rows, span=self._span(meta))
 
@@ -407,7 +410,13 @@ class _ToAst(Transformer):
         return ast.Quant(str(c[0]), str(c[1]), c[2], c[3], c[4], span=self._span(meta))
 
     def number(self, meta, c):
-        return ast.Number(int(c[0]), span=self._span(meta))
+        try:
+            value = int(c[0])
+        except ValueError as exc:       # more digits than Python converts to a number
+            raise GdlSyntaxError(f"cannot read this: {exc}", file=self.file, line=meta.line,
+                                 column=meta.column, source_line=self.lines[meta.line - 1]) \
+                from None
+        return ast.Number(value, span=self._span(meta))
 
     def string(self, meta, c):
         return ast.String(_string(c[0]), span=self._span(meta))

@@ -37,9 +37,9 @@ print(" ".join(sorted(sys.modules)))
 """
 
 
-def modules_after(code, *args):
+def modules_after(code, *args, **environment):
     result = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
-                            text=True, cwd=ROOT, timeout=60)
+                            text=True, cwd=ROOT, timeout=60, env={**os.environ, **environment})
     assert result.returncode == 0, result.stderr
     return set(result.stdout.splitlines()[-1].split())
 
@@ -72,10 +72,21 @@ def test_the_package_loads_its_pipeline_on_first_use():
 def test_check_loads_the_parser_from_lark_cache():
     # Building the LALR tables from the grammar takes some 200 ms; a start with the cache
     # written (by the first run) only reads them back, and never compiles the grammar.
-    modules_after(RUN_CHECK, GAMES[0])
+    # (Without the parse cache, which would spare Lark altogether.)
+    modules_after(RUN_CHECK, GAMES[0], GDL_NO_CACHE="1")
     no_grammar_build = ("import lark.lark\n"
                         "def refuse(*args, **kwargs):\n"
                         "    raise AssertionError('the grammar was compiled, not cached')\n"
                         "lark.lark.load_grammar = refuse\n")
-    modules = modules_after(no_grammar_build + RUN_CHECK, GAMES[0])
+    modules = modules_after(no_grammar_build + RUN_CHECK, GAMES[0], GDL_NO_CACHE="1")
     assert "gdl.interpreter.parser" in modules
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_a_second_check_reads_the_parse_cache_and_never_imports_lark(path, tmp_path):
+    # Importing Lark, loading its tables and parsing cost some 80 ms for the largest game;
+    # a rule file checked before (the same text, the same parser) is read from the cache.
+    cache = {"GDL_CACHE_DIR": str(tmp_path / "cache"), "GDL_NO_CACHE": ""}
+    assert "lark" in modules_after(RUN_CHECK, path, **cache)
+    modules = modules_after(RUN_CHECK, path, **cache)
+    assert "gdl.interpreter.checker" in modules and "lark" not in modules
