@@ -301,8 +301,6 @@ class Generator:
                 self.src.emit(indent, test, code, ":")
                 self.src.emit(indent + 1, "return" if k == 0 else "continue")
             memo.open_level(k, indent)         # values deeper parts need go here
-            if k == levels - 1 and self.comprehension_level(action, memo, by_level[levels]):
-                return
             if k < levels:
                 binder = action.binders[k]
                 self.memo = memo.for_domain(k + 1, binder.domain)
@@ -312,32 +310,7 @@ class Generator:
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
-        self.src.emit(levels + 1, f"out.append(({action.index}, ({args})))")
-
-    def comprehension_level(self, action, memo, parts):
-        """The last binder as a list comprehension added to `out` (faster than a loop
-        that appends), when its parts need no statement: no piece record, no guard loop."""
-        binder = action.binders[-1]
-        reads_record = any(isinstance(n, (ir.PieceField, ir.PieceStat, ir.PieceVarPlace))
-                           and isinstance(n.obj, ir.Local) and n.obj.slot == binder.slot
-                           for n in ir.walk(action))
-        if binder.type == PIECE and reads_record:
-            return False
-        indent = len(action.binders)
-        self.memo = memo.for_domain(indent, binder.domain)
-        domain = self.ex(binder.domain)
-        conditions = []
-        for part in parts:
-            self.memo = memo.for_part(part)
-            conditions += [" if ", self.ex(part.expr)]
-        self.memo = None
-        args = "".join(f"v{b.slot}, " for b in action.binders)
-        if "_m" in _flat(domain):   # no memo (an assignment) in a comprehension's iterable
-            self.src.emit(indent, "_domain = ", domain)
-            domain = "_domain"
-        self.src.emit(indent, f"out += [({action.index}, ({args})) for v{binder.slot} in ",
-                      domain, *conditions, "]")
-        return True
+        self.src.emit(levels + 1, f"out(({action.index}, ({args})))")
 
     def quantifier_guard(self, expr):
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
@@ -811,13 +784,6 @@ class _Memo:
         for k in self.resets:
             if k > level or (k == level and self.resets[k] > at):
                 self.resets[k] += 1
-
-
-def _flat(code):
-    """The text of generated code (a string or a Frag)."""
-    if isinstance(code, str):
-        return code
-    return "".join(_flat(part) for part in code.parts)
 
 
 def _element(t):

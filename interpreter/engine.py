@@ -283,8 +283,8 @@ class Runtime:
 
 
 class CompiledAction:
-    """One action of a phase, as generated functions: `listing(S, me, *phase_args, out)`
-    adds each legal (index, args) to the list `out`; `body(S, me, *phase_args, *args)` plays it; `domains`
+    """One action of a phase, as generated functions: `listing(S, me, *phase_args, add)`
+    calls `add` with each legal (index, args); `body(S, me, *phase_args, *args)` plays it; `domains`
     and `parts` (with the text and binder level of each where-part) explain a refusal."""
 
     def __init__(self, action, units, phase):
@@ -516,13 +516,14 @@ class Game:
         if seat == TERMINAL:
             return []
         out = []
+        append = out.append
         frame = state.frames[-1]
         args = frame["args"]
         rt = self._rt
         previous, rt.state = rt.state, state
         try:
             for action in self._phases[frame["phase"]].actions:
-                action.listing(state, seat, *args, out)
+                action.listing(state, seat, *args, append)
         except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
                 ValueError) as exc:
             raise self._fault(exc) from None
