@@ -345,6 +345,8 @@ class Game:
         self._triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
         self._trigger_cells = self._find_trigger_cells(fns, len(program.triggers))
         self._out_hooks = [fns[("out", i)] for i in range(len(program.outs))]
+        # What the end rules read; a rule that rolls dice runs after every decision.
+        self._end_mask = -1 if watched & codegen.ALWAYS else watched
         self._end_rules = [(r.kind, fns[("end", i)], mask)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
         self._visibility = {(scope, name): fns[("visible", scope, name)]
@@ -392,7 +394,8 @@ class Game:
             if check_end:
                 rt.changed = 0
             result = fn(state, *args)
-            if check_end and state.result is None and (state.turn > 0 or not self._has_turns):
+            if check_end and state.result is None and (state.turn > 0 or not self._has_turns) \
+                    and (rt.changed & self._end_mask or not state.end_checked):
                 self._check_end(state)
             return result
         except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
