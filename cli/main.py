@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from gdl.interpreter.errors import GdlError
+from gdl.interpreter.language.errors import GdlError
 
 
 def user_errors(fn):
@@ -93,7 +93,7 @@ def simulate(file, games, seed, players, max_turns, workers, as_json):
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
     from gdl.interpreter import load_game
-    from gdl.interpreter.simulate import simulate as run
+    from gdl.interpreter.play.simulate import simulate as run
     game = load_game(file)
     options = {"workers": workers or os.cpu_count() or 1, "path": file}
     if not as_json and sys.stderr.isatty():
@@ -140,8 +140,8 @@ def print_summary(summary, games, seed, max_turns):
 def record(file, seed, players, max_turns, output):
     """Play a game with agents and write its transcript."""
     from gdl.interpreter import load_game
-    from gdl.interpreter.agents import make_agents
-    from gdl.interpreter.transcript import record as write
+    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.transcript import record as write
     game = load_game(file)
     agents = make_agents(players, len(game.seats), seed)
     if "human" in agents:
@@ -159,7 +159,7 @@ def record(file, seed, players, max_turns, output):
 @user_errors
 def replay(transcript):
     """Re-run a transcript; exit 1 at the first step that differs."""
-    from gdl.interpreter.transcript import replay as run
+    from gdl.interpreter.play.transcript import replay as run
     steps = run(transcript)
     click.echo(f"{transcript}: ok: {steps} decisions replay identically")
 
@@ -170,7 +170,7 @@ def replay(transcript):
 def test_command(paths):
     """Run scenario files (folders are searched for *.scenario)."""
     import glob
-    from gdl.interpreter.scenario import run_scenario
+    from gdl.interpreter.play.scenario import run_scenario
     files = []
     for path in paths:
         if os.path.isdir(path):
@@ -202,7 +202,7 @@ def test_command(paths):
 def bench(files, games, seed):
     """Benchmark: load time and random-play decisions per second, per game."""
     import glob
-    from gdl.interpreter.simulate import benchmark
+    from gdl.interpreter.play.simulate import benchmark
     files = files or sorted(glob.glob("games/*.gdl"))
     click.echo(f"{'file':34} {'load ms':>8} {'games':>6} {'decisions':>10} {'decisions/s':>12}")
     for path in files:

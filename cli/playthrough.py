@@ -8,12 +8,12 @@ import sys
 import click
 
 from gdl.interpreter import load_game
-from gdl.interpreter.agents import ScriptedAgent, make_agents, read_moves, resolve_input
-from gdl.interpreter.errors import IllegalAction
-from gdl.interpreter.introspect import is_private
-from gdl.interpreter.playing import AGAIN, STOP, run_game
-from gdl.interpreter.transcript import event_text
-from gdl.interpreter.view import render
+from gdl.interpreter.language.errors import IllegalAction
+from gdl.interpreter.play.agents import ScriptedAgent, make_agents, read_moves, resolve_input
+from gdl.interpreter.play.playing import AGAIN, STOP, run_game
+from gdl.interpreter.play.transcript import event_text
+from gdl.interpreter.runtime.introspect import is_private
+from gdl.interpreter.runtime.view import render
 
 HELP = """Type the number of an action or its text (e.g. the text shown after the number).
   help     this text

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 
-from . import ast
-from .checker import check_program
-from .errors import GdlError, GdlRuleError, GdlSyntaxError
-from .introspect import python_source
-from .parser import parse_program
+from .language import ast
+from .language.checker import check_program
+from .language.errors import GdlError, GdlRuleError, GdlSyntaxError
+from .language.parser import parse_program
+from .runtime.introspect import python_source
 
 
 def read_text(path):
@@ -37,7 +37,7 @@ def read_text(path):
 
 def load_source(text, path="<string>"):
     """Parse, merge with the extended base (if any), check and compile `text`."""
-    from .engine import Game
+    from .runtime.engine import Game
     resolved, digest = _checked(text, path)
     return Game(resolved, path, digest)
 

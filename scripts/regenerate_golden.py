@@ -4,9 +4,9 @@ change). Usage: python scripts/regenerate_golden.py   (run from the repository r
 import os
 import sys
 
-from gdl.interpreter.agents import make_agents
 from gdl.interpreter.loader import load_game
-from gdl.interpreter.transcript import record
+from gdl.interpreter.play.agents import make_agents
+from gdl.interpreter.play.transcript import record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GOLDEN = os.path.join(ROOT, "tests", "golden")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gdl.interpreter import GdlError, load_game, load_source
-from gdl.interpreter.errors import GdlRuleError, GdlSyntaxError
+from gdl.interpreter.language.errors import GdlRuleError, GdlSyntaxError
 
 SPACE_WAR = Path(__file__).parent.parent / "games" / "space_war.gdl"
 

@@ -75,7 +75,7 @@ end { draw when turn_number > 2 }
 
 def test_end_rules_run_again_after_a_state_is_loaded():
     """A state from JSON may have been edited: every end rule runs once after it."""
-    from gdl.interpreter.state import State
+    from gdl.interpreter.runtime.state import State
     game = _game("""
 var score = 0
 setup { goto play for x }
@@ -115,7 +115,7 @@ def test_a_trigger_that_reads_the_state_fires_on_every_cell_it_should():
 
 
 def test_geometry_from_a_table_can_be_kept_in_a_variable_and_saved():
-    from gdl.interpreter.state import State
+    from gdl.interpreter.runtime.state import State
     game = _game("""
 var cells_seen = []
 setup { goto play for x }

@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from gdl.interpreter import GdlError, introspect, load_game, load_source
-from gdl.interpreter.engine import TERMINAL
-from gdl.interpreter.state import State
-from gdl.interpreter.view import render
+from gdl.interpreter import GdlError, load_game, load_source
+from gdl.interpreter.runtime import introspect
+from gdl.interpreter.runtime.engine import TERMINAL
+from gdl.interpreter.runtime.state import State
+from gdl.interpreter.runtime.view import render
 
 TESTS = Path(__file__).parent
 RULES = TESTS / "rules"

@@ -28,9 +28,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gdl.interpreter import introspect, load_game
-from gdl.interpreter.scenario import ScenarioRun
-from gdl.interpreter.view import render
+from gdl.interpreter import load_game
+from gdl.interpreter.play.scenario import ScenarioRun
+from gdl.interpreter.runtime import introspect
+from gdl.interpreter.runtime.view import render
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent

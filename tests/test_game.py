@@ -25,9 +25,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gdl.interpreter import introspect, load_game
-from gdl.interpreter.agents import RandomAgent
-from gdl.interpreter.view import render
+from gdl.interpreter import load_game
+from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.runtime import introspect
+from gdl.interpreter.runtime.view import render
 
 ROOT = Path(__file__).parent.parent
 PATH = ROOT / "games" / "game.gdl"

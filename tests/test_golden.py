@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from gdl.interpreter.transcript import Divergence, replay
+from gdl.interpreter.play.transcript import Divergence, replay
 
 GOLDEN = sorted(glob.glob(os.path.join(os.path.dirname(__file__), "golden", "*.txt")))
 SPACE_WAR_1 = os.path.join(os.path.dirname(__file__), "golden", "space_war_seed1.txt")

@@ -1,6 +1,6 @@
-"""The parse cache (`interpreter/parse_cache.py`): a rule file parsed before is read back, equal
-to a fresh parse down to every span, without Lark; whatever goes wrong with the cache, the
-text is parsed and the user sees nothing of it."""
+"""The parse cache (`interpreter/language/parse_cache.py`): a rule file parsed before is read
+back, equal to a fresh parse down to every span, without Lark; whatever goes wrong with the
+cache, the text is parsed and the user sees nothing of it."""
 
 import glob
 import os
@@ -9,8 +9,8 @@ import pkgutil
 
 import pytest
 
-from gdl.interpreter import ast, parse_cache, parser, records
-from gdl.interpreter.errors import GdlSyntaxError
+from gdl.interpreter.language import ast, parse_cache, parser, records
+from gdl.interpreter.language.errors import GdlSyntaxError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gdl.interpreter import GdlError, load_game, load_source
-from gdl.interpreter.state import State
+from gdl.interpreter.runtime.state import State
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
@@ -92,8 +92,8 @@ def test_json_round_trip_and_copies_play_on_identically(path, seed, choices, cut
 @PROPERTY
 @given(seed=SEEDS)
 def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
-    from gdl.interpreter.agents import make_agents
-    from gdl.interpreter.transcript import record, replay
+    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.transcript import record, replay
     game = game_for(path)
     out = tmp_path_factory.mktemp("t") / "game.txt"
     agents = make_agents("random", len(game.seats), seed)

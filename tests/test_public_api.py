@@ -8,8 +8,8 @@ import subprocess
 import sys
 
 from gdl.interpreter import load_source
-from gdl.interpreter.engine import Game
-from gdl.interpreter.state import State
+from gdl.interpreter.runtime.engine import Game
+from gdl.interpreter.runtime.state import State
 
 ROOT = pathlib.Path(__file__).parent.parent
 
@@ -18,10 +18,10 @@ GAME_METHODS = ["action_text", "apply", "concede", "current_player", "is_termina
 GAME_DATA = ["name", "path", "seats", "source_hash"]
 
 # The tools around the engine: they use the public API and `introspect`, nothing private.
-TOOLS = ["interpreter/agents.py", "interpreter/expressions.py", "interpreter/loader.py",
-         "interpreter/playing.py", "interpreter/scenario.py", "interpreter/simulate.py",
-         "interpreter/transcript.py", "interpreter/view.py", "cli/main.py",
-         "cli/playthrough.py"]
+TOOLS = ["interpreter/play/agents.py", "interpreter/play/expressions.py",
+         "interpreter/loader.py", "interpreter/play/playing.py", "interpreter/play/scenario.py",
+         "interpreter/play/simulate.py", "interpreter/play/transcript.py",
+         "interpreter/runtime/view.py", "cli/main.py", "cli/playthrough.py"]
 
 RULES = """
 game "Tally"
@@ -68,13 +68,13 @@ def test_state_copies_and_saves_itself():
 
 
 def test_the_engine_loads_without_parser_or_checker():
-    code = "import sys, gdl.interpreter.engine; print(' '.join(sorted(sys.modules)))"
+    code = "import sys, gdl.interpreter.runtime.engine; print(' '.join(sorted(sys.modules)))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     modules = set(result.stdout.split())
-    assert "gdl.interpreter.engine" in modules
-    assert not {"lark", "gdl.interpreter.parser", "gdl.interpreter.checker",
+    assert "gdl.interpreter.runtime.engine" in modules
+    assert not {"lark", "gdl.interpreter.language.parser", "gdl.interpreter.language.checker",
                 "gdl.interpreter.loader"} & modules
 
 

@@ -1,13 +1,13 @@
-"""Node classes (`interpreter/records.py`): the behaviour of attrs' frozen and mutable classes,
-which the AST and the resolved program are declared with."""
+"""Node classes (`interpreter/language/records.py`): the behaviour of attrs' frozen and mutable
+classes, which the AST and the resolved program are declared with."""
 
 import copy
 import pickle
 
 import pytest
 
-from gdl.interpreter import ast, records
-from gdl.interpreter import program as ir
+from gdl.interpreter.language import ast, records
+from gdl.interpreter.language import program as ir
 
 SPAN = ast.Span("a.gdl", 3, 5, 3, 9, ("", "", "    x + 1"))
 OTHER_SPAN = ast.Span("b.gdl", 1, 1)

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from gdl.interpreter import GdlError, load_game, load_source
-from gdl.interpreter.errors import IllegalAction
+from gdl.interpreter.language.errors import IllegalAction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RULES = os.path.join(HERE, "rules", "regressions.gdl")
@@ -113,8 +113,8 @@ def test_case_distinct_names_replay(tmp_path):
     rules.write_text('seats a, A\nboard square(1, 1)\nvar n = 0\nsetup { goto p for a }\n'
                      'phase p turn { action give(s in seats) { n += 1  goto p for s } }\n'
                      'end { win when n >= 6 }\n')
-    from gdl.interpreter.agents import make_agents
-    from gdl.interpreter.transcript import record, replay
+    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.transcript import record, replay
     out = tmp_path / "case.txt"
     for seed in range(4):
         record(str(rules), seed, make_agents("random", 2, seed), ["random"] * 2, str(out))
@@ -137,15 +137,15 @@ def test_more_bad_rule_files_are_gdl_errors(text, message):
 
 
 def test_negative_reach_is_empty():
-    from gdl.interpreter.boards import SquareBoard
+    from gdl.interpreter.language.boards import SquareBoard
     board = SquareBoard(8, 8)
     assert board.reach(board.parse("d4"), -2, []) == []
     assert board.sight(board.parse("d4"), -2, []) == []
 
 
 def test_transcript_with_a_bad_step_number_is_refused(tmp_path):
-    from gdl.interpreter.errors import GdlDataError
-    from gdl.interpreter.transcript import replay
+    from gdl.interpreter.language.errors import GdlDataError
+    from gdl.interpreter.play.transcript import replay
     path = tmp_path / "t.txt"
     path.write_text("# gdl transcript\ngame: x\nrules: x.gdl\nrules-sha256: 0\nseed: 1\n"
                     "players: random\n---\n3x a (2) go 2\n")
@@ -183,7 +183,7 @@ phase main {
 
 
 def test_wilson_interval():
-    from gdl.interpreter.simulate import wilson
+    from gdl.interpreter.play.simulate import wilson
     assert wilson(0, 0) == [0.0, 0.0, 0.0]
     assert wilson(90, 100) == [0.9, 0.826, 0.945]
     share, low, high = wilson(50, 100)

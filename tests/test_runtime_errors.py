@@ -4,7 +4,7 @@ as a GdlRuntimeError; a Python exception that is not the rules' fault stays loud
 import pytest
 
 from gdl.interpreter import load_source
-from gdl.interpreter.errors import GdlError, GdlRuntimeError
+from gdl.interpreter.language.errors import GdlError, GdlRuntimeError
 
 BASE = """game "t"
 seats a, b

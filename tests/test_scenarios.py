@@ -1,6 +1,6 @@
 """Scenario files: every `tests/scenarios/**/*.scenario` is one test.
 
-A scenario (format: the docstring of gdl.interpreter.scenario) sets up a position, plays
+A scenario (format: the docstring of gdl.interpreter.play.scenario) sets up a position, plays
 actions and states what must then hold; `run_scenario` returns the failed expectations, so
 a passing scenario returns []. The test id is the file's path relative to tests/scenarios.
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gdl.interpreter.scenario import run_scenario
+from gdl.interpreter.play.scenario import run_scenario
 
 TESTS = Path(__file__).parent
 SCENARIOS = TESTS / "scenarios"

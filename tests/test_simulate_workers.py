@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from gdl.cli.main import main
 from gdl.interpreter import GdlError, load_game
-from gdl.interpreter import simulate as simulation
-from gdl.interpreter.simulate import RUN_FIELDS, simulate, summarise
+from gdl.interpreter.play import simulate as simulation
+from gdl.interpreter.play.simulate import RUN_FIELDS, simulate, summarise
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")

@@ -17,10 +17,11 @@ GAMES = sorted(os.path.relpath(path, ROOT) for path in glob.glob(os.path.join(RO
                                                                                "*.gdl")))
 
 # What `gdl check` has no use for: playing, simulating, transcripts, scenarios, views.
-NOT_FOR_CHECK = ("gdl.interpreter.agents", "gdl.interpreter.simulate",
-                 "gdl.interpreter.transcript", "gdl.interpreter.scenario",
-                 "gdl.interpreter.playing", "gdl.interpreter.view", "gdl.cli.playthrough",
-                 "multiprocessing", "concurrent.futures")
+NOT_FOR_CHECK = ("gdl.interpreter.play", "gdl.interpreter.play.agents",
+                 "gdl.interpreter.play.simulate", "gdl.interpreter.play.transcript",
+                 "gdl.interpreter.play.scenario", "gdl.interpreter.play.playing",
+                 "gdl.interpreter.runtime.view", "gdl.cli.playthrough", "multiprocessing",
+                 "concurrent.futures")
 
 # Nor what would only slow its start: attrs (the node classes are `records`, see there) and
 # importlib.resources (the grammar is read with pkgutil, which Lark imports anyway).
@@ -54,7 +55,8 @@ def test_check_imports_nothing_it_does_not_use(path):
 def test_the_command_line_alone_loads_no_rule_machinery():
     # `gdl --help`, and every command before it starts, pays only for click.
     modules = modules_after("import sys, gdl.cli.main; print(' '.join(sys.modules))")
-    assert not {"lark", "gdl.interpreter.loader", "gdl.interpreter.parser", "json"} & modules
+    assert not {"lark", "gdl.interpreter.loader", "gdl.interpreter.language.parser",
+                "json"} & modules
 
 
 def test_the_package_loads_its_pipeline_on_first_use():
@@ -79,7 +81,7 @@ def test_check_loads_the_parser_from_lark_cache():
                         "    raise AssertionError('the grammar was compiled, not cached')\n"
                         "lark.lark.load_grammar = refuse\n")
     modules = modules_after(no_grammar_build + RUN_CHECK, GAMES[0], GDL_NO_CACHE="1")
-    assert "gdl.interpreter.parser" in modules
+    assert "gdl.interpreter.language.parser" in modules
 
 
 @pytest.mark.parametrize("path", GAMES)
@@ -89,4 +91,4 @@ def test_a_second_check_reads_the_parse_cache_and_never_imports_lark(path, tmp_p
     cache = {"GDL_CACHE_DIR": str(tmp_path / "cache"), "GDL_NO_CACHE": ""}
     assert "lark" in modules_after(RUN_CHECK, path, **cache)
     modules = modules_after(RUN_CHECK, path, **cache)
-    assert "gdl.interpreter.checker" in modules and "lark" not in modules
+    assert "gdl.interpreter.language.checker" in modules and "lark" not in modules

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 
-from .errors import GdlDataError
+from ..language.builtins import ALL
+from ..language.errors import GdlDataError
 
 _MASK = (1 << 64) - 1
 
@@ -26,8 +27,6 @@ def splitmix64(state):
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
     return state, z ^ (z >> 31)
 
-
-ALL = "*"       # the key of every living piece in `State.owned`
 
 FIELDS = ("globals", "seat_vars", "pieces", "numbers", "frames", "rng", "turn", "current",
           "timers", "out", "result", "decisions")

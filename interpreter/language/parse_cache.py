@@ -4,7 +4,8 @@
 milliseconds, where a parse imports Lark, loads its tables and parses (some 80 ms for the
 largest shipped game). An entry is named by the sha256 of the text, the file name as given
 (the spans hold it) and a version key: the bytes of the grammar and of every module whose
-code shapes the AST, Lark's version and Python's. A change to any of them gives new names;
+code shapes the AST, Lark's version and Python's, and the package the AST classes live in
+(a pickle names them by module path). A change to any of them gives new names;
 the old entries are pruned in time, as the least recently used.
 
 Entries live in a per-user directory: `$GDL_CACHE_DIR`, else `$XDG_CACHE_HOME/gdl`, else
@@ -85,6 +86,7 @@ def _version():
     """A hash of what every parse depends on; None when a source cannot be read (an install
     without them), which turns the cache off."""
     key = hashlib.sha256(sys.implementation.cache_tag.encode())
+    key.update(__package__.encode())
     try:
         sources = [pkgutil.get_data(package, name) for package, name in _SOURCES]
         sources.append(_lark_init())

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 
-from .types import format_value
+from ..language.types import format_value
 
 _PRIVATE_MODES = ("simultaneous", "secret")
 

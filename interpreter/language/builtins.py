@@ -7,10 +7,13 @@ the running `Runtime` (board, state, random generator). Nothing here knows any g
 
 from __future__ import annotations
 
-from .state import ALL
 from .types import ANY, BOOL, CELL, INT, PIECE, SEAT, STR, compatible, element, is_list, list_of
 
 CELLS = list_of(CELL)
+
+# The key of every living piece in `State.owned`: `pieces()` without a seat reads it. Defined
+# here, not in the runtime's state module, so the language never imports the runtime.
+ALL = "*"
 
 
 def _fixed(params, result):

@@ -9,8 +9,8 @@ the legal actions, and an agent that plays fair reads nothing but its view.
 
 from __future__ import annotations
 
-from .errors import GdlDataError, IllegalAction
-from .state import splitmix64
+from ..language.errors import GdlDataError, IllegalAction
+from ..runtime.state import splitmix64
 
 
 class RandomAgent:

@@ -23,9 +23,9 @@ import threading
 import time
 from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 
+from ..language.errors import GdlDataError, GdlError
+from ..loader import load_game
 from .agents import make_agents
-from .errors import GdlDataError, GdlError
-from .loader import load_game
 from .playing import run_game
 
 DEFAULT_MAX_TURNS = 1000

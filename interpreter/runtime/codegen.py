@@ -17,9 +17,9 @@ exactly what runs.
 
 from __future__ import annotations
 
-from . import program as ir
-from .builtins import BUILTINS
-from .types import BOOL, PIECE, STR, is_list
+from ..language import program as ir
+from ..language.builtins import BUILTINS
+from ..language.types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
 _RANDOM = {"roll", "pick", "shuffled"}

@@ -23,12 +23,12 @@ from __future__ import annotations
 import os
 import tempfile
 
-from . import introspect
+from ..language.errors import GdlDataError, GdlError, IllegalAction
+from ..loader import load_game
+from ..runtime import introspect
+from ..runtime.view import HIDDEN
 from .agents import ScriptedAgent
-from .errors import GdlDataError, GdlError, IllegalAction
-from .loader import load_game
 from .playing import run_game
-from .view import HIDDEN
 
 HEADER = "# gdl transcript"
 

@@ -31,12 +31,13 @@ import os
 import re
 import shlex
 
-from . import ast, introspect
-from .errors import GdlDataError, GdlError, IllegalAction
-from .loader import load_game
+from ..language import ast
+from ..language.errors import GdlDataError, GdlError, IllegalAction
+from ..language.parser import parse_expression
+from ..language.types import BOOL, PIECE
+from ..loader import load_game
+from ..runtime import introspect
 from .expressions import compile_expression
-from .parser import parse_expression
-from .types import BOOL, PIECE
 
 _LABEL = re.compile(r"\b([A-Za-z_]\w*)#(\d+)\b")
 

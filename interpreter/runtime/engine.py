@@ -29,10 +29,10 @@ from __future__ import annotations
 import contextlib
 
 from . import codegen
-from . import program
-from .errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault
+from ..language import program
+from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault
+from ..language.types import CELL, INT, PIECE, SEAT, describe, format_value
 from .state import ALL, State, splitmix64
-from .types import CELL, INT, PIECE, SEAT, describe, format_value
 
 TERMINAL = -1
 
@@ -710,7 +710,7 @@ class Game:
 
 def _namespace(game, lines):
     """The module globals generated code runs with."""
-    from .builtins import UNSET, as_set, last, nth, plain, sorted_by
+    from ..language.builtins import UNSET, as_set, last, nth, plain, sorted_by
     rt = game._rt
     names = codegen.builtin_names()
     names.update(_last=last, _nth=nth)

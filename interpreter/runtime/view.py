@@ -10,7 +10,7 @@ of the game beyond its public API they ask of `introspect`.
 from __future__ import annotations
 
 from . import introspect
-from .boards import column_name
+from ..language.boards import column_name
 
 HIDDEN = "?"
 

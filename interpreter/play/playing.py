@@ -6,8 +6,8 @@ tells the caller about turn starts and decisions through optional callbacks.
 
 from __future__ import annotations
 
-from .errors import GdlError
-from .introspect import result_text
+from ..language.errors import GdlError
+from ..runtime.introspect import result_text
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
 AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again

@@ -1,0 +1,79 @@
+"""The interpreter's folders are its stages, and imports run one way: `language/` (text ->
+checked program) imports nothing of `runtime/`, `play/` or the loader; `runtime/` (checked
+program -> running game) nothing of `play/` or the loader. Read from the source with `ast`,
+so an import inside a function counts as much as one at the top."""
+
+import ast
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).parent.parent
+PACKAGE = "gdl.interpreter"
+INTERPRETER = ROOT / "interpreter"
+
+# stage -> the modules and packages it must never import
+FORBIDDEN = {
+    "language": (f"{PACKAGE}.runtime", f"{PACKAGE}.play", f"{PACKAGE}.loader"),
+    "runtime": (f"{PACKAGE}.play", f"{PACKAGE}.loader"),
+}
+
+
+def module_name(path):
+    """interpreter/runtime/engine.py -> gdl.interpreter.runtime.engine (a package: its own
+    name)."""
+    parts = path.relative_to(INTERPRETER).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join((PACKAGE, *parts))
+
+
+def imported(path):
+    """(line, module) for every module an import statement in `path` may load: relative
+    imports resolved against the file's package, and for `from X import a` both X and X.a
+    (a may be a submodule)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                base = ".".join(base + ([node.module] if node.module else []))
+            else:
+                base = node.module
+            found.append((node.lineno, base))
+            found += [(node.lineno, f"{base}.{alias.name}") for alias in node.names]
+    return found
+
+
+def violations(stage):
+    out = []
+    for path in sorted((INTERPRETER / stage).rglob("*.py")):
+        for line, target in imported(path):
+            if any(target == bad or target.startswith(bad + ".") for bad in FORBIDDEN[stage]):
+                out.append(f"{path.relative_to(ROOT)}:{line}: imports {target}")
+    return out
+
+
+@pytest.mark.parametrize("stage", sorted(FORBIDDEN))
+def test_imports_run_one_way(stage):
+    assert violations(stage) == []
+
+
+def test_the_import_reader_sees_relative_and_absolute_imports():
+    # Not vacuous: the runtime's imports of the language are found, resolved.
+    engine = {target for _, target in imported(INTERPRETER / "runtime" / "engine.py")}
+    assert {f"{PACKAGE}.language.errors", f"{PACKAGE}.runtime.codegen",
+            f"{PACKAGE}.language.builtins"} <= engine
+    scenario = {target for _, target in imported(INTERPRETER / "play" / "scenario.py")}
+    assert f"{PACKAGE}.loader" in scenario
+
+
+def test_every_stage_is_a_package_with_a_docstring():
+    for stage in ("language", "runtime", "play"):
+        init = INTERPRETER / stage / "__init__.py"
+        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), stage
