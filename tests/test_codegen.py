@@ -125,3 +125,90 @@ phase play { action look() { cells_seen = reach(@a1, 2, [])  goto play for y } }
     _play(game, state, "look")
     assert list(state.globals["cells_seen"]) == [1, 2]
     assert State.from_json(state.to_json()) == state
+
+
+# ----- found by review: shortcuts that changed what a game does ------------------------------
+
+PAWNS = """
+var piece.hp = 0
+var piece.target = none
+kinds (speed) { Pawn = 1 }
+setup {
+  create Pawn for x at @a1
+  create Pawn for y at @b1
+  goto play for x
+}
+"""
+
+
+def test_a_reassigned_piece_local_is_not_read_through_a_stale_record():
+    game = _game(PAWNS + """
+phase play { action hit(p in pieces(me)) {
+  p = first(q in pieces() where q.owner != me)
+  p.hp = 7
+  log text(p.owner)
+} }
+""")
+    state = game.new_state(0)
+    _play(game, state, "hit Pawn#1")
+    assert state.pieces[2]["hp"] == 7 and state.pieces[1]["hp"] == 0
+    assert state.events == [["log", "y"]]
+
+
+def test_a_test_of_an_outer_binder_runs_only_where_the_rule_asks_for_it():
+    """`p.target.hp` of a piece with no target is never read when `c == @a1` holds."""
+    game = _game(PAWNS + """
+phase play { action hit(p in pieces(me), c in cells()) where c == p.cell
+                                                       and (c == @a1 or p.target.hp > 0) {
+  return
+} }
+""")
+    state = game.new_state(0)
+    assert [game.action_text(state, a) for a in game.legal_actions(state)] == ["hit Pawn#1 a1"]
+
+
+def test_an_end_rule_that_rolls_dice_runs_after_a_decision_that_changed_nothing():
+    game = _game("""
+setup { goto play for x }
+phase play turn { action wait() { } }
+end { draw when roll(6) == 6 }
+""")
+    state = game.new_state(0, forced=[[6, 1], [6, 6]])
+    _play(game, state, "wait")
+    assert state.result == {"winners": [], "draw": True}
+
+
+def test_what_the_end_rules_change_is_seen_after_the_next_decision():
+    game = load_source("""game "t"
+seats a, b, c
+board square(3, 3)
+var gone = 0
+var seat.bad = 0
+setup { goto play for a }
+phase play turn {
+  action doom() { c.bad = 1 }
+  action wait() { }
+}
+on out(s) { gone += 1 }
+end {
+  win when gone > 0 and seat == a
+  lose when seat.bad > 0
+}
+""", "t.gdl")
+    state = game.new_state(0)
+    _play(game, state, "doom")
+    assert state.out == [False, False, True] and state.result is None
+    _play(game, state, "wait")
+    assert state.result == {"winners": [0], "draw": False}
+
+
+def test_a_trigger_condition_that_fails_on_some_cell_does_not_stop_loading():
+    game = _game("""
+kinds (speed) { Pawn = 1 }
+setup { create Pawn for x at @b1  goto play for x }
+phase play { action go(p in pieces(me)) { move p along [@c1] } }
+on enter(p, c) where 10 / (column(c) - 1) > 2 { log "hi" }
+""")
+    state = game.new_state(0)
+    _play(game, state, "go Pawn#1")
+    assert state.events == [["log", "hi"]]

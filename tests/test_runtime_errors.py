@@ -110,3 +110,32 @@ def test_a_bug_of_gdl_is_not_turned_into_a_rule_error():
     with pytest.raises(KeyError) as info:
         game.apply(state, game.legal_actions(state)[0])
     assert not isinstance(info.value, GdlError)
+
+
+def test_a_fault_in_code_the_engine_calls_is_located():
+    """A fault in an `on enter` block run by `goto` (the engine between two generated
+    frames) is still the rules' fault, at its place."""
+    text = BASE.format(extra="", body="goto other for a") + """
+phase other {
+  on enter { n = first(q in pieces(b): q).speed }
+  action stay() { return }
+}
+"""
+    game = load_source(text, "t.gdl")
+    state = game.new_state(0)
+    with pytest.raises(GdlRuntimeError) as info:
+        game.apply(state, game.legal_actions(state)[0])
+    assert (info.value.line, info.value.column) == (18, 18)
+    assert info.value.message == ("run-time error: 'first(q in pieces(b): q)' is none here, "
+                                  "not a piece")
+
+
+@pytest.mark.parametrize("body, message", [
+    ("lose first(q in pieces(b): q).owner", "run-time error: 'first(q in pieces(b): q)' is "
+                                            "none here, not a piece"),
+    ("let s = if n > 0 then a else none\n    lose s", "run-time error: none is not a seat"),
+    ("let xs = if n > 0 then [@a1] else none\n    move first(q in pieces(a): q) along xs",
+     "run-time error: there is no path to move along (it is none)"),
+])
+def test_a_runtime_helper_given_none_is_a_located_rule_error(body, message):
+    assert message in _fault(body)

@@ -183,6 +183,7 @@ class ScenarioRun:
                 raise self.error(f"pieces have no variable '{name}'")
             fn, _ = self.expression(value)
             state.pieces[pid][name] = fn()
+        state.end_checked = False       # an edit: every end rule runs after the next play
 
     def do_set(self, rest):
         state = self.need_state()
@@ -193,6 +194,7 @@ class ScenarioRun:
         fn, _ = self.expression(value)
         container, key = self.place(target)
         container[key] = fn()
+        state.end_checked = False
 
     def place(self, target):
         state = self.state
@@ -222,6 +224,7 @@ class ScenarioRun:
                              "start a phase without them")
         state.frames = []
         introspect.enter_phase(self.game, state, match.group(1), self.seat(match.group(2)))
+        state.end_checked = False
 
     def do_concede(self, rest):
         self.game.concede(self.need_state(), self.seat(rest))

@@ -198,7 +198,8 @@ class Generator:
         is then the fault, as it would be without the record)."""
         used = {n.obj.slot for n in ir.walk(node) if isinstance(
             n, (ir.PieceField, ir.PieceStat, ir.PieceVarPlace)) and isinstance(n.obj, ir.Local)}
-        for slot in sorted(set(slots) & used):
+        assigned = {n.slot for n in ir.walk(node) if isinstance(n, ir.LocalPlace)}
+        for slot in sorted(set(slots) & used - assigned):     # a reassigned local: no record
             self.src.emit(indent, f"p{slot} = P.get(v{slot})")
             self.records.add(slot)
 
@@ -742,13 +743,12 @@ class _Memo:
         return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
 
     def hoist(self, node, as_set=False):
-        """Code for `node` computed at an outer level: a `_m` variable filled on first use,
-        or, for a test that only reads fields (which cannot roll dice or fail where the
-        loop above it did not), a `_c` variable computed once per outer binding."""
-        eager = _field_test(node)
-        if (_cheap(node) and not eager) or not self.gen.pure(node):
+        """Code for `node` computed at an outer level, in a `_m` variable filled on first
+        use (so a test that short-circuits before it still guards it)."""
+        if _cheap(node) or not self.gen.pure(node):
             return None
-        if ir.locals_read(node) & self.inside:
+        own = {n.slot for n in ir.walk(node) if isinstance(n, (ir.Quant, ir.Comprehension))}
+        if (ir.locals_read(node) - own) & self.inside:
             return None
         level = self.level_of(node)
         if level >= self.level:
@@ -759,11 +759,8 @@ class _Memo:
             inner = getattr(self.gen, "ex_" + type(node).__name__)(node)
         finally:
             self.gen.memo = saved
-        name = f"{'_c' if eager else '_m'}{self.count}"
+        name = f"_m{self.count}"
         self.count += 1
-        if eager:
-            self._insert(level, F(node, f"{name} = ", inner))
-            return F(node, name)
         unset = "_UNSET"
         if as_set and not is_list(_element(node.type)):
             inner = F(node, "_as_set(", inner, ")")
@@ -788,14 +785,6 @@ class _Memo:
 
 def _element(t):
     return t[1] if is_list(t) else t
-
-
-def _field_test(node):
-    """A comparison or condition over fields and locals only (not a bare name)."""
-    return isinstance(node, (ir.Compare, ir.Not, ir.And, ir.Or)) and all(
-        isinstance(n, (ir.Const, ir.Local, ir.PieceField, ir.PieceStat, ir.KindStat,
-                       ir.SeatVar, ir.Global, ir.StateValue, ir.Compare, ir.Not, ir.And,
-                       ir.Or)) and not getattr(n, "lists", False) for n in ir.walk(node))
 
 
 def _cheap(node):

@@ -93,6 +93,8 @@ class Runtime:
         return items[index]
 
     def shuffled(self, items):
+        if items is None:
+            raise RuleFault("there is no list to shuffle (it is none)")
         items = list(items)
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
@@ -182,6 +184,8 @@ class Runtime:
     def move_along(self, me, pid, path):
         piece = self.piece(pid)
         state = self.state
+        if path is None:
+            raise RuleFault("there is no path to move along (it is none)")
         path = list(path)
         quiet = self.game._trigger_cells
         if path and quiet is not None and quiet.isdisjoint(path):
@@ -259,6 +263,8 @@ class Runtime:
 
     def eliminate(self, seat):
         state = self.state
+        if seat.__class__ is not int or not 0 <= seat < len(state.out):
+            raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
         if state.result is not None or state.out[seat]:
             return
         state.out[seat] = True
@@ -366,7 +372,10 @@ class Game:
             condition = fns.get(("trigger_cell", i))
             if condition is None:
                 return None
-            cells.update(c for c in self._board.all_cells if condition(None, 0, None, c))
+            try:
+                cells.update(c for c in self._board.all_cells if condition(None, 0, None, c))
+            except Exception:   # noqa: BLE001 - only a probe: on any fault, moves take
+                return None     # every step and the fault is reported where it happens
         return frozenset(cells)
 
     # ----- life cycle ---------------------------------------------------------------------
@@ -395,7 +404,8 @@ class Game:
                 rt.changed = 0
             result = fn(state, *args)
             if check_end and state.result is None and (state.turn > 0 or not self._has_turns) \
-                    and (rt.changed & self._end_mask or not state.end_checked):
+                    and (rt.changed & self._end_mask or self._end_mask == -1
+                         or not state.end_checked):
                 self._check_end(state)
             return result
         except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
@@ -440,6 +450,7 @@ class Game:
         rules' code or in a built-in function they called (else None: a bug of gdl);
         `anywhere` accepts any frames below (for faults gdl raised itself)."""
         found = None
+        library_only = True     # every frame below the innermost generated one
         tb = exc.__traceback__
         while tb is not None:
             code = tb.tb_frame.f_code
@@ -448,11 +459,12 @@ class Game:
                 index = tb.tb_lasti // 2
                 _, _, start, end = positions[index] if index < len(positions) else (0, 0, 0, 0)
                 found = (code.co_filename, tb.tb_lineno, start or 0, end or 0)
-            elif found is not None and not anywhere:
-                if not code.co_filename.endswith(("builtins.py", "boards.py")):
-                    return None
+                library_only = True
+            elif found is not None and not code.co_filename.endswith(("builtins.py",
+                                                                        "boards.py")):
+                library_only = False
             tb = tb.tb_next
-        return found
+        return found if anywhere or library_only else None
 
     def _located(self, exc, message, anywhere=True):
         where = self._rule_frame(exc, anywhere)
@@ -470,6 +482,7 @@ class Game:
     def _check_end(self, state):
         rt = self._rt
         changed = (rt.changed | codegen.ALWAYS) if state.end_checked else -1
+        rt.changed = 0
         for kind, cond, mask in self._end_rules:
             if state.result is not None:
                 return
@@ -488,7 +501,9 @@ class Game:
                     rt.eliminate(seat)
             elif holding:
                 rt.declare_winners(holding)
-        state.end_checked = True
+        # What the rules themselves changed (a seat out, an `on out` hook) was not seen by
+        # the rules before them: all run again after the next decision.
+        state.end_checked = rt.changed == 0
 
     # ----- queries --------------------------------------------------------------------------
     def is_terminal(self, state):
