@@ -856,3 +856,22 @@ def test_end_rules_hold_without_turn_phases():
             break
         act(game, state, "tick")
     assert state.result == {"winners": [0], "draw": False}
+
+
+def test_a_row_label_may_read_the_state():
+    """`show row(r)` is computed as the view is made, with the state bound, so a label can
+    show a variable; the text drawing reads it from the view."""
+    from gdl.interpreter.runtime.view import render
+    game = load_source("""game "t"
+seats a, b
+board square(2, 2)
+var score = 3
+show row(r) = "row " + text(r) + " score " + text(score)
+setup { goto p for a }
+phase p { action go() { score += 1 } }
+""", "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    view = game.view(state, 0)
+    assert view["row_labels"] == ["row 1 score 4", "row 2 score 4"]
+    assert "row 2 score 4" in render(game, view)

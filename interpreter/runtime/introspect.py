@@ -14,7 +14,7 @@ few ways to set up a position by hand; they ask for them here, by function:
                                            files write it
     board(game), kinds(game), terrain(game), phase_parameters(game),
     variable_types(game, scope), piece_defaults(game)         the game's description
-    visibility_rule(game, scope, name), show_rule(game, what), row_label(game, seat, row)
+    visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat)
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
 """
@@ -107,13 +107,13 @@ def show_rule(game, what):
     return game._shows.get(what)
 
 
-def row_label(game, viewer, row):
-    """The `show row(r)` label of board row `row` (1 = first) for seat `viewer`; "" when
-    the game has no such rule."""
+def row_labels(game, state, viewer):
+    """The `show row(r)` labels of every board row (row 1 first) for seat `viewer`, or
+    None when the game has no such rule. Run inside the engine (as views are made)."""
     rule = game._shows.get("row")
     if rule is None:
-        return ""
-    return rule(game._rt.state, viewer, row)
+        return None
+    return [rule(state, viewer, row) for row in range(1, game._board.height + 1)]
 
 
 # ----- setting up a position by hand (scenario files) ---------------------------------------

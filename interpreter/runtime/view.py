@@ -47,6 +47,9 @@ def _view(game, state, seat, text):
         "pieces": [],
         "result": introspect.result_text(game, state) if state.result is not None else None,
     }
+    labels = introspect.row_labels(game, state, 0 if everyone else seat)
+    if labels is not None:
+        view["row_labels"] = labels     # `show row(r)`, made here where the state is known
     player = game.current_player(state)
     if player >= 0:
         view["deciding"] = game.seats[player]
@@ -167,9 +170,9 @@ def render_board(game, view):
 
 
 def _row_label(game, view, row):
-    """`show row(r) = TEXT`: a label drawn after row r (1 = first)."""
-    viewer = game.seats.index(view["seat"]) if view["seat"] else 0
-    return introspect.row_label(game, viewer, row)
+    """`show row(r) = TEXT`: a label drawn after row r (1 = first), from the view."""
+    labels = view.get("row_labels")
+    return labels[row - 1] if labels else ""
 
 
 def _hex_rows(board, row, cells, width):
