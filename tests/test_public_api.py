@@ -110,3 +110,13 @@ def test_str_of_a_state_is_a_readable_summary():
         "  pieces: 1 living",
         "  globals: score=2, label='x'",
     ])
+
+
+def test_equal_states_hash_alike_and_a_changed_one_differs():
+    from gdl.interpreter import load_game
+    game = load_game(str(ROOT / "games" / "space_war.gdl"))
+    state = game.new_state(3)
+    copy = state.clone()
+    assert copy == state and hash(copy) == hash(state) and len({state, copy}) == 1
+    game.apply(copy, game.legal_actions(copy)[0])
+    assert copy != state and len({state, copy}) == 2

@@ -135,6 +135,11 @@ class State:
     def __eq__(self, other):
         return isinstance(other, State) and self.to_data() == other.to_data()
 
+    def __hash__(self):
+        """Equal states hash alike (a position's hash, for tables of positions); a state
+        changed after it was put in a set or dict is another position."""
+        return hash(self.to_json())
+
     def __str__(self):
         """A short summary for people. Seats are numbers: a state does not know their
         names (`game.view(state, None)` and `view.render` give the full picture)."""
