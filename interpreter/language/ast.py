@@ -221,6 +221,15 @@ class Goto:
     push: bool
 
 @node
+class CallEach:
+    """`call P(args) for each x in SEATS where COND`: P for each seat in turn."""
+    phase: str
+    args: tuple
+    name: str
+    seats: object
+    where: object
+
+@node
 class Give:
     """`give PIECE to SEAT`: the piece changes owner (a captured piece, a conquered territory)."""
     piece: object
@@ -277,8 +286,12 @@ class ParamDecl:
 
 @node
 class BoardDecl:
+    """`board KIND(w, h) [directions N] [holes(c) where COND]`."""
     kind: str
     args: tuple
+    directions: object = None
+    hole_param: object = None
+    hole_expr: object = None
 
 @node
 class TerrainDecl:
@@ -346,6 +359,7 @@ class PhaseDecl:
     on_reveal: tuple
     actions: tuple
     on_resume: tuple = ()
+    auto: bool = False
 
 @node
 class TriggerDecl:

@@ -4,10 +4,15 @@ A board turns cell names (`d5`) into small integers and answers geometric questi
 them; the engine and the rule files only ever see those integers. Every answer is computed
 from tables built once per board, so the built-ins the rule files call are cheap.
 
-- `SquareBoard(width, height)`: columns a, b, c, ... and rows 1, 2, 3, ...; eight
-  directions; distance is the number of king steps (Chebyshev).
+- `SquareBoard(width, height, directions=8)`: columns a, b, c, ... and rows 1, 2, 3, ...;
+  eight directions (distance in king steps) or four (distance in rook steps).
 - `HexBoard(width, height)`: columns a, b, ... and rows 1, 2, ... in "odd-q" offset layout
   (odd columns shifted down half a hex); six directions; hex distance.
+
+A board may have holes (`with_holes`): cells of the rectangle that do not exist. They keep
+their numbers (so `row` and `column` stay arithmetic) but cannot be named, are in no list of
+cells, and stop every ray. Directions are numbered clockwise from north, as the board's
+`direction_names` list them.
 """
 
 from __future__ import annotations
@@ -29,19 +34,72 @@ class Board:
     """What both topologies share: naming, rays, reach, sight and line of sight."""
 
     kind = "board"
-    directions: tuple = ()
+    DIRECTIONS: dict = {}       # number of directions -> ((vector, name), ...) clockwise
 
-    def __init__(self, width, height):
+    def __init__(self, width, height, directions=None):
         if not (1 <= width <= 100 and 1 <= height <= 100):
             raise GdlError(f"a board must be 1 to 100 cells on each side, not {width}x{height}")
+        if directions is None:
+            directions = max(self.DIRECTIONS)
+        if directions not in self.DIRECTIONS:
+            counts = " or ".join(map(str, sorted(self.DIRECTIONS)))
+            raise GdlError(f"a {self.kind} board has {counts} directions, not {directions}")
+        chosen = self.DIRECTIONS[directions]
+        self.directions = tuple(vector for vector, _ in chosen)
+        self.direction_names = tuple(name for _, name in chosen)
         self.width = width
         self.height = height
         self.size = width * height
         self.names = [column_name(i % width) + str(i // width + 1) for i in range(self.size)]
-        self.by_name = {name: i for i, name in enumerate(self.names)}
-        self.all_cells = tuple(range(self.size))
-        self.rays = [tuple(self._ray(i, d) for d in self.directions) for i in self.all_cells]
+        self.holes = frozenset()
+        self._build()
+
+    def with_holes(self, holes):
+        """The same board without the cells of `holes`."""
+        self.holes = frozenset(holes)
+        self._build()
+        return self
+
+    def _build(self):
+        holes = self.holes
+        self.by_name = {name: i for i, name in enumerate(self.names) if i not in holes}
+        self.all_cells = tuple(i for i in range(self.size) if i not in holes)
+        empty = ((),) * len(self.directions)
+        self.rays = [empty if i in holes else tuple(self._ray(i, d) for d in self.directions)
+                     for i in range(self.size)]
         self.neighbor_table = [tuple(ray[0] for ray in rays if ray) for rays in self.rays]
+        self.intersection_cells = tuple(c for c in self.all_cells
+                                        if len(self.neighbor_table[c]) >= 3)
+        self._directions_between = {}
+
+    def step(self, cell, direction):
+        """The cell one step along a direction vector, None off the board or in a hole."""
+        found = self._step(cell, direction)
+        return None if found in self.holes else found
+
+    # directions --------------------------------------------------------------------------
+    def step_dir(self, cell, d):
+        """One step along direction number `d`: a cell, or None."""
+        ray = self.rays[cell][d]
+        return ray[0] if ray else None
+
+    def ray(self, cell, d, steps):
+        return list(self.rays[cell][d][:max(steps, 0)])
+
+    def turn(self, d, k):
+        return (d + k) % len(self.directions)
+
+    def exits(self, cell):
+        return [d for d, ray in enumerate(self.rays[cell]) if ray]
+
+    def direction(self, a, b):
+        """The direction along which `b` lies straight from `a`, or None."""
+        key = (a, b)
+        found = self._directions_between.get(key, self)
+        if found is self:
+            found = next((d for d, ray in enumerate(self.rays[a]) if b in ray), None)
+            self._directions_between[key] = found
+        return found
 
     def coords(self, cell):
         return cell % self.width, cell // self.width
@@ -112,9 +170,13 @@ class Board:
         if a == b:
             return []
         if a < b:
-            return self._line(a, b)
-        back = self._line(b, a)
-        return back[-2::-1] + [b]
+            cells = self._line(a, b)
+        else:
+            back = self._line(b, a)
+            cells = back[-2::-1] + [b]
+        if self.holes:
+            cells = [c for c in cells if c not in self.holes]
+        return cells
 
     def clear_line(self, start, end, blockers):
         """True when no cell strictly between `start` and `end` on `line` is a blocker, and
@@ -125,27 +187,35 @@ class Board:
     def row_cells(self, row):
         if not 1 <= row <= self.height:
             return []
-        return list(range((row - 1) * self.width, row * self.width))
+        return [c for c in range((row - 1) * self.width, row * self.width)
+                if c not in self.holes]
 
     def column_cells(self, column):
         if not 1 <= column <= self.width:
             return []
-        return list(range(column - 1, self.size, self.width))
+        return [c for c in range(column - 1, self.size, self.width) if c not in self.holes]
+
+
+_COMPASS = (((0, 1), "north"), ((1, 1), "north_east"), ((1, 0), "east"),
+            ((1, -1), "south_east"), ((0, -1), "south"), ((-1, -1), "south_west"),
+            ((-1, 0), "west"), ((-1, 1), "north_west"))
 
 
 class SquareBoard(Board):
     kind = "square"
-    directions = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+    DIRECTIONS = {8: _COMPASS, 4: _COMPASS[::2]}
 
-    def step(self, cell, direction):
+    def _step(self, cell, direction):
         column, row = self.coords(cell)
         return self.at(column + direction[0], row + direction[1])
 
     def orthogonal(self, cell):
-        return [self.rays[cell][d][0] for d in (0, 2, 4, 6) if self.rays[cell][d]]
+        return [c for c in (self.step(cell, v) for v, _ in _COMPASS[::2]) if c is not None]
 
     def distance(self, a, b):
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
+        if len(self.directions) == 4:
+            return abs(ac - bc) + abs(ar - br)
         return max(abs(ac - bc), abs(ar - br))
 
     def _line(self, a, b):
@@ -163,8 +233,9 @@ class SquareBoard(Board):
 
 class HexBoard(Board):
     kind = "hex"
-    # cube directions (x, z) with y = -x - z
-    directions = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+    # cube directions (x, z) with y = -x - z; named as the drawing shows them (row 1 on top)
+    DIRECTIONS = {6: (((0, -1), "north"), ((1, -1), "north_east"), ((1, 0), "south_east"),
+                      ((0, 1), "south"), ((-1, 1), "south_west"), ((-1, 0), "north_west"))}
 
     def cube(self, cell):
         column, row = self.coords(cell)
@@ -176,7 +247,7 @@ class HexBoard(Board):
         row = z + (x - (x & 1)) // 2
         return self.at(x, row)
 
-    def step(self, cell, direction):
+    def _step(self, cell, direction):
         x, z = self.cube(cell)
         return self.from_cube(x + direction[0], z + direction[1])
 

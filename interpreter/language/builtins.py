@@ -7,7 +7,8 @@ the running `Runtime` (board, state, random generator). Nothing here knows any g
 
 from __future__ import annotations
 
-from .types import ANY, BOOL, CELL, INT, PIECE, SEAT, STR, compatible, element, is_list, list_of
+from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, compatible,
+                    element, is_list, list_of)
 
 CELLS = list_of(CELL)
 
@@ -77,6 +78,67 @@ def _nth(args):
     if not compatible(INT, args[1]):
         return f"argument 2 must be a number, not {_word(args[1])}"
     return _pick(args[:1])
+
+
+# Placements of dice considered at most, so that no rule file can make listing hang.
+MAX_PLACEMENTS = 100_000
+
+
+def placements(dice, slots):
+    """Every way to put all of `dice` on the `slots`, each once: a tuple of (slot, dice on it,
+    low first) pairs in slot order, for the slots that get dice. Equal dice give one
+    placement, not several."""
+    from .errors import RuleFault
+    if dice is None or slots is None:
+        raise RuleFault("placements() needs dice and slots, not none")
+    dice = sorted(dice)
+    slots = list(slots)
+    if len(slots) ** len(dice) > MAX_PLACEMENTS:
+        raise RuleFault(f"{len(dice)} dice on {len(slots)} slots are more than "
+                        f"{MAX_PLACEMENTS} placements")
+    found = {}
+    choice = [0] * len(dice)
+    while True:
+        on = [[] for _ in slots]
+        for die, slot in zip(dice, choice):
+            on[slot].append(die)
+        key = tuple((slot, tuple(values)) for slot, values in zip(slots, on) if values)
+        found.setdefault(key, None)
+        k = len(choice) - 1         # the next choice, the last die changing fastest
+        while k >= 0 and choice[k] == len(slots) - 1:
+            choice[k] = 0
+            k -= 1
+        if k < 0:
+            return list(found)
+        choice[k] += 1
+
+
+def placed(placement, slot):
+    from .errors import RuleFault
+    if placement is None:
+        raise RuleFault("placed() was given no placement (it is none)")
+    for name, dice in placement:
+        if name == slot:
+            return list(dice)
+    return []
+
+
+def seats_round(ctx, seat, step):
+    """The seats still playing, from `seat` (included when it plays) round the table."""
+    from .errors import RuleFault
+    out = ctx.state.out
+    if seat.__class__ is not int or not 0 <= seat < len(out):
+        raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
+    n = len(out)
+    return [(seat + step * k) % n for k in range(n) if not out[(seat + step * k) % n]]
+
+
+def _placements(args):
+    if not compatible(list_of(INT), args[0]):
+        return f"argument 1 must be a list of numbers (the dice), not {_word(args[0])}"
+    if not compatible(list_of(SYMBOL), args[1]):
+        return f"argument 2 must be a list of symbols (the slots), not {_word(args[1])}"
+    return list_of(PLACEMENT)
 
 
 class Builtin:
@@ -197,4 +259,41 @@ BUILTINS = {b.name: b for b in [
     Builtin("range", (2,), _fixed((INT, INT), list_of(INT)),
             lambda ctx, a, b: list(range(a, b + 1)), "the numbers a to b, both included"),
     Builtin("text", (1,), _text, None, "a value written as text"),
+    Builtin("total", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: sum(xs),
+            "the sum of a list of numbers"),
+    # directions
+    Builtin("directions", (0,), _fixed((), list_of(DIR)),
+            lambda ctx: list(range(len(ctx.board.directions))),
+            "the board's directions, clockwise from north"),
+    Builtin("step", (2,), _fixed((CELL, DIR), CELL),
+            lambda ctx, c, d: ctx.board.step_dir(c, d),
+            "the next cell along a direction (none off the board or in a hole)"),
+    Builtin("ray", (3,), _fixed((CELL, DIR, INT), CELLS),
+            lambda ctx, c, d, n: ctx.board.ray(c, d, n),
+            "up to n cells along a direction, stopping at the edge or a hole"),
+    Builtin("turn", (2,), _fixed((DIR, INT), DIR), lambda ctx, d, k: ctx.board.turn(d, k),
+            "a direction turned k steps clockwise (negative: anticlockwise)"),
+    Builtin("opposite", (1,), _fixed((DIR,), DIR),
+            lambda ctx, d: ctx.board.turn(d, len(ctx.board.directions) // 2),
+            "the direction turned half round"),
+    Builtin("direction", (2,), _fixed((CELL, CELL), DIR),
+            lambda ctx, a, b: ctx.board.direction(a, b),
+            "the direction from a to b when b lies straight along one, else none"),
+    Builtin("exits", (1,), _fixed((CELL,), list_of(DIR)),
+            lambda ctx, c: ctx.board.exits(c), "the directions leading to a cell from c"),
+    Builtin("intersections", (0,), _fixed((), CELLS),
+            lambda ctx: list(ctx.board.intersection_cells),
+            "cells with three or more neighbours along the board's directions"),
+    # seat order
+    Builtin("clockwise_from", (1,), _fixed((SEAT,), list_of(SEAT)),
+            lambda ctx, s: seats_round(ctx, s, 1),
+            "the seats still playing in seat order, from s round the table"),
+    Builtin("counterclockwise_from", (1,), _fixed((SEAT,), list_of(SEAT)),
+            lambda ctx, s: seats_round(ctx, s, -1),
+            "the seats still playing in reverse seat order, from s round the table"),
+    # dice placed after rolling
+    Builtin("placements", (2,), _placements, lambda ctx, dice, slots: placements(dice, slots),
+            "every way to put all the dice on the slots (equal dice: one way)"),
+    Builtin("placed", (2,), _fixed((PLACEMENT, SYMBOL), list_of(INT)),
+            lambda ctx, pl, slot: placed(pl, slot), "the dice a placement puts on a slot"),
 ]}

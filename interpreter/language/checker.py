@@ -16,8 +16,8 @@ from . import program as ir
 from .boards import BOARD_KINDS
 from .builtins import BUILTINS
 from .errors import GdlError, GdlRuleError, error_at
-from .types import (ANY, BOOL, CELL, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, compatible,
-                    describe, element, is_list, join, list_of)
+from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
+                    compatible, describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND}
 SHOW_PARAMS = {"piece": PIECE, "row": INT}     # what `show X(p)` draws, and p's type
@@ -219,9 +219,79 @@ class _Checker:
                 raise self._type_error(arg, "a board size must be a number", t)
             size.append(value)
         try:
-            self.out.board = BOARD_KINDS[decl.kind](*size)
+            board = BOARD_KINDS[decl.kind](*size, decl.directions)
         except GdlError as exc:
             raise error_at(GdlRuleError, exc.message, decl.span) from None
+        if decl.hole_expr is not None:
+            holes = []
+            for cell in range(board.size):
+                value, t = self._cell_test(decl.hole_expr, decl.hole_param, cell, board)
+                if t != BOOL:
+                    raise self._type_error(decl.hole_expr, "'holes(...) where' needs "
+                                           "true/false", t)
+                if value:
+                    holes.append(cell)
+            if len(holes) == board.size:
+                raise error_at(GdlRuleError, "every cell of the board is a hole",
+                               decl.hole_expr.span)
+            board.with_holes(holes)
+        self.out.board = board
+
+    def _cell_test(self, expr, name, cell, board):
+        """Evaluate the `holes(c) where ...` condition for one cell: constants, `c`,
+        `row(c)`, `column(c)`, arithmetic, comparisons, `in`, `and`, `or`, `not`."""
+        def test(e):
+            return self._cell_test(e, name, cell, board)
+        if isinstance(expr, ast.Name) and expr.name == name:
+            return cell, CELL
+        if isinstance(expr, ast.Call) and expr.name in ("row", "column") and len(expr.args) == 1:
+            value, t = test(expr.args[0])
+            if t != CELL:
+                raise self._type_error(expr.args[0], f"{expr.name}() needs a cell", t)
+            column, row = board.coords(value)
+            return (row if expr.name == "row" else column) + 1, INT
+        if isinstance(expr, ast.Binary):
+            (a, ta), (b, tb) = test(expr.left), test(expr.right)
+            if ta != INT or tb != INT:
+                raise self._type_error(expr, f"'{expr.op}' needs numbers",
+                                       ta if ta != INT else tb)
+            if expr.op in "/%" and b == 0:
+                raise error_at(GdlRuleError, "division by zero", expr.span)
+            return {"+": a + b, "-": a - b, "*": a * b, "/": a // (b or 1),
+                    "%": a % (b or 1)}[expr.op], INT
+        if isinstance(expr, ast.Compare):
+            (a, ta), (b, tb) = test(expr.left), test(expr.right)
+            if expr.op in ("==", "!="):
+                return (a == b) == (expr.op == "=="), BOOL
+            if ta != INT or tb != INT:
+                raise self._type_error(expr, f"'{expr.op}' needs numbers",
+                                       ta if ta != INT else tb)
+            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[expr.op], BOOL
+        if isinstance(expr, ast.In):
+            (a, _), (b, tb) = test(expr.item), test(expr.collection)
+            if not is_list(tb):
+                raise self._type_error(expr.collection, "'in' needs a list", tb)
+            return (a in b) != expr.negated, BOOL
+        if isinstance(expr, (ast.And, ast.Or)):
+            (a, ta), (b, tb) = test(expr.left), test(expr.right)
+            for value_t, part in ((ta, expr.left), (tb, expr.right)):
+                if value_t != BOOL:
+                    raise self._type_error(part, "'and'/'or' need true/false", value_t)
+            return (a and b) if isinstance(expr, ast.And) else (a or b), BOOL
+        if isinstance(expr, ast.Not):
+            value, t = test(expr.operand)
+            if t != BOOL:
+                raise self._type_error(expr.operand, "'not' needs true/false", t)
+            return not value, BOOL
+        if isinstance(expr, ast.ListExpr):
+            return [test(item)[0] for item in expr.items], list_of(ANY)
+        if isinstance(expr, ast.CellLit):
+            found = board.parse(expr.name)
+            if found is None:
+                raise error_at(GdlRuleError, f"@{expr.name} is not a cell of the "
+                               f"{board.width}x{board.height} {board.kind} board", expr.span)
+            return found, CELL
+        return self._const(expr)
 
     def _param(self, name):
         if name in self.out.params:
@@ -353,6 +423,8 @@ class _Checker:
                 return list(self.out.terrain[expr.name][0]), list_of(CELL)
             if expr.name in self.out.kinds or self._is_kind_name(expr.name):
                 return expr.name, KIND
+            if self.out.board is not None and expr.name in self.out.board.direction_names:
+                return self.out.board.direction_names.index(expr.name), DIR
             known = list(self.param_nodes) + list(self.out.symbols) + self.out.seats
             raise error_at(GdlRuleError, f"unknown name '{expr.name}' in a constant",
                            expr.span, self._suggest(expr.name, known))
@@ -370,6 +442,9 @@ class _Checker:
         cell = self.out.board.parse(expr.name)
         if cell is None:
             b = self.out.board
+            if expr.name.lower() in b.names:
+                raise error_at(GdlRuleError, f"@{expr.name} is a hole of the board, not a "
+                               "cell", expr.span)
             raise error_at(GdlRuleError, f"@{expr.name} is not a cell of the {b.width}x"
                            f"{b.height} {b.kind} board", expr.span)
         return cell
@@ -391,8 +466,11 @@ class _Checker:
                                f"phase '{phase.name}'", action.span)
             names.add(action.name)
             actions.append(self._action(action, index, params))
+        if phase.auto and phase.mode == "simultaneous":
+            raise error_at(GdlRuleError, "a simultaneous phase cannot be 'auto': every seat "
+                           "chooses in secret", phase.span)
         return ir.Phase(phase.name, phase.mode, tuple(phase.params), on_enter, on_reveal,
-                        on_resume, tuple(actions), span=phase.span)
+                        on_resume, tuple(actions), phase.auto, span=phase.span)
 
     def _action(self, action, index, params):
         scope = _scope(params)
@@ -571,7 +649,20 @@ class _Checker:
                          self._expect(stmt.cell, CELL, scope, "'create ... at'"),
                          span=stmt.span)
 
-    def _stmt_Goto(self, stmt, scope):
+    def _stmt_CallEach(self, stmt, scope):
+        args = self._phase_args(stmt, scope)
+        seats = self._expect(stmt.seats, list_of(SEAT), scope, "'call ... for each ... in'")
+        rule = None
+        if stmt.where is not None:
+            # Tested when each seat's turn comes, after this code has finished: it may read
+            # the seat, `me` and the game, but none of this code's locals.
+            inner = _scope([(stmt.name, SEAT)])
+            rule = len(self.out.each_rules)
+            self.out.each_rules.append(ir.Rule((stmt.name,), self._expect(
+                stmt.where, BOOL, inner, "a 'where' condition"), span=stmt.where.span))
+        return ir.CallEach(stmt.phase, args, seats, rule, span=stmt.span)
+
+    def _phase_args(self, stmt, scope):
         phase = self.phase_decls.get(stmt.phase)
         if phase is None:
             raise error_at(GdlRuleError, f"unknown phase '{stmt.phase}'", stmt.span,
@@ -585,6 +676,10 @@ class _Checker:
             if not compatible(want, got.type):
                 raise self._type_error(arg, f"argument {i + 1} of phase '{phase.name}' was "
                                        f"{describe(want)} at its first use", got.type)
+        return args
+
+    def _stmt_Goto(self, stmt, scope):
+        args = self._phase_args(stmt, scope)
         seat = self._expect(stmt.seat, SEAT, scope, "'for'")
         return ir.Goto(stmt.phase, args, seat, stmt.push, span=stmt.span)
 
@@ -646,7 +741,8 @@ class _Checker:
         if resolved is None:
             known = (list(scope.names) + list(self.out.params) + list(self.out.terrain)
                      + list(self.out.symbols) + list(self.out.kinds) + self.out.seats
-                     + list(self.out.vars["global"]) + list(_BUILTIN_VALUES))
+                     + list(self.out.vars["global"]) + list(_BUILTIN_VALUES)
+                     + list(self.out.board.direction_names))
             hint = []
             if name in BUILTINS or name in self.fn_decls or name in self.out.fns:
                 hint = [f"hint: '{name}' is a function; call it as {name}(...)"]
@@ -669,6 +765,8 @@ class _Checker:
             return ir.Const(out.seats.index(name), type=SEAT, span=span)
         if name in out.vars["global"]:
             return ir.Global(name, type=out.vars["global"][name].type, span=span)
+        if name in out.board.direction_names:
+            return ir.Const(out.board.direction_names.index(name), type=DIR, span=span)
         types = {"current": SEAT, "deciding": SEAT, "current_phase": STR,
                  "turn_number": INT, "seats": list_of(SEAT)}
         if name in types:
@@ -787,8 +885,7 @@ class _Checker:
                            f"{len(e.args)}", e.span)
         args = tuple(self._expr(arg, scope) for arg in e.args)
         result = builtin.typer([a.type for a in args])
-        if isinstance(result, str) and result not in (INT, BOOL, STR, SYMBOL, CELL, PIECE,
-                                                     SEAT, KIND, NONE, ANY):
+        if isinstance(result, str) and result not in SCALARS:
             raise error_at(GdlRuleError, f"{e.name}(): {result}", e.span)
         if e.name == "text":
             return ir.Text(args[0], type=STR, span=e.span)
@@ -904,7 +1001,7 @@ class _Checker:
 
     def _may_call(self, statements, calling):
         for node in _walk(statements):
-            if (isinstance(node, ast.Goto) and node.push) or (
+            if (isinstance(node, ast.Goto) and node.push) or isinstance(node, ast.CallEach) or (
                     isinstance(node, ast.CallStmt) and node.name in calling):
                 return True
         return False
@@ -942,7 +1039,7 @@ class _Checker:
         edges = {unit: set() for unit in units}
         for unit, body in units.items():
             for node in _walk(body):
-                if isinstance(node, ast.Goto):
+                if isinstance(node, (ast.Goto, ast.CallEach)):
                     edges[unit].add("phase " + node.phase)
                 elif isinstance(node, ast.CallStmt):
                     edges[unit].add("def " + node.name)

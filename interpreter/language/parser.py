@@ -201,8 +201,18 @@ class _ToAst:
         return ast.ParamDecl(str(c[0]), c[1], span=self._span(meta))
 
     def board_decl(self, meta, c):
-        return ast.BoardDecl(str(c[0]), tuple(x for x in c[1:] if x is not None),
+        holes = c[3] or (None, None)
+        return ast.BoardDecl(str(c[0]), c[1] or (), c[2], holes[0], holes[1],
                              span=self._span(meta))
+
+    def board_directions(self, meta, c):
+        return int(c[0])
+
+    def board_holes(self, meta, c):
+        return (str(c[0]), c[1])
+
+    def auto(self, meta, c):
+        return True
 
     def terrain_decl(self, meta, c):
         symbol = _string(c[2]) if c[2] is not None else "?"
@@ -242,7 +252,7 @@ class _ToAst:
         return tuple(map(str, c))
 
     def phase_decl(self, meta, c):
-        name, params, mode, *items = c
+        name, params, mode, auto, *items = c
         hooks = {"enter": [], "reveal": [], "resume": []}
         actions = []
         for item in items:
@@ -252,7 +262,7 @@ class _ToAst:
                 hooks[item[0]].extend(item[1])
         return ast.PhaseDecl(str(name), params or (), str(mode) if mode else None,
                              tuple(hooks["enter"]), tuple(hooks["reveal"]), tuple(actions),
-                             tuple(hooks["resume"]), span=self._span(meta))
+                             tuple(hooks["resume"]), bool(auto), span=self._span(meta))
 
     def on_enter(self, meta, c):
         return ("enter", c[0])
@@ -344,6 +354,10 @@ class _ToAst:
 
     def push_stmt(self, meta, c):
         return ast.Goto(str(c[0]), c[1] or (), c[2], True, span=self._span(meta))
+
+    def call_each_stmt(self, meta, c):
+        return ast.CallEach(str(c[0]), c[1] or (), str(c[2]), c[3], c[4],
+                            span=self._span(meta))
 
     def give_stmt(self, meta, c):
         return ast.Give(c[0], c[1], span=self._span(meta))

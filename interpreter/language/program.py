@@ -256,6 +256,15 @@ class Goto:
     push: bool
 
 @node
+class CallEach:
+    """`call P(args) for each x in SEATS where ...`: P runs for each seat in turn; `rule`
+    is the index of the where-condition in `Program.each_rules` (None without one)."""
+    phase: str
+    args: tuple
+    seats: object
+    rule: object
+
+@node
 class Return:
     pass
 
@@ -337,6 +346,7 @@ class Phase:
     on_reveal: tuple
     on_resume: tuple
     actions: tuple
+    auto: bool = False
 
 @node
 class Trigger:
@@ -394,6 +404,7 @@ class Program:
     setup: tuple = ()
     shows: dict = records.Factory(dict)         # 'piece' / 'row' -> Rule
     hide: object = None                         # Rule or None
+    each_rules: list = records.Factory(list)    # the where-conditions of `call ... for each`
 
 
 # ----- walking ---------------------------------------------------------------------------

@@ -168,6 +168,8 @@ class Generator:
             units[("show", what)] = self.rule(f"show_{what}", rule)
         if prog.hide is not None:
             units["hide"] = self.rule("hide_piece", prog.hide)
+        for i, rule in enumerate(prog.each_rules):
+            units[("each", i)] = self.rule(f"each_{i}", rule)
         return units
 
     def function(self, name, params, node, body, piece_params=()):
@@ -455,6 +457,10 @@ class Generator:
     def st_Goto(self, s, indent):
         self.src.emit(indent, F(s, f"rt.enter_phase({s.phase!r}, [", *self.args(s.args)[1:],
                                 "], ", self.ex(s.seat), f", {s.push})"))
+
+    def st_CallEach(self, s, indent):
+        self.src.emit(indent, F(s, f"rt.call_each(me, {s.phase!r}, [", *self.args(s.args)[1:],
+                                "], ", self.ex(s.seats), f", {s.rule})"))
 
     def st_Return(self, s, indent):
         self.src.emit(indent, F(s, "rt.pop_phase()"))

@@ -31,10 +31,14 @@ import contextlib
 from . import codegen
 from ..language import program
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault
-from ..language.types import CELL, INT, PIECE, SEAT, describe, format_value
+from ..language.types import (CELL, DIR, INT, PIECE, PLACEMENT, SEAT, describe, format_value,
+                              parse_placement)
 from .state import ALL, State, splitmix64
 
 TERMINAL = -1
+
+
+MAX_AUTO = 10_000          # actions an `auto` phase may play after one decision
 
 
 class StopMove(Exception):
@@ -204,7 +208,7 @@ class Runtime:
                     return
 
     # flow --------------------------------------------------------------------------------
-    def enter_phase(self, name, args, seat, push):
+    def enter_phase(self, name, args, seat, push, each=None):
         state = self.state
         phase = self.game._phases[name]
         if not isinstance(seat, int) or not 0 <= seat < len(state.out):
@@ -212,6 +216,10 @@ class Runtime:
                             f"gave {'none' if seat is None else repr(seat)})")
         pending = [None] * len(state.out) if phase.mode == "simultaneous" else None
         frame = {"phase": name, "seat": seat, "args": list(args), "pending": pending}
+        if each is None and not push and state.frames:
+            each = state.frames[-1].get("each")     # a `goto` stays in the seat's turn
+        if each is not None:
+            frame["each"] = each
         if push or not state.frames:
             state.frames.append(frame)
         else:
@@ -223,13 +231,48 @@ class Runtime:
 
     def pop_phase(self):
         state = self.state
-        if len(state.frames) <= 1:
+        each = state.frames[-1].get("each") if state.frames else None
+        if each is None and len(state.frames) <= 1:
             raise RuleFault("'return' from the only phase left: 'return' ends a phase "
                             "entered with 'call'; use 'goto' to move on")
         state.frames.pop()
         self.changed |= codegen.FLOW
+        if each is not None and self.next_of_each(each):
+            return
+        self.resume()
+
+    def resume(self):
+        state = self.state
+        if not state.frames:
+            raise RuleFault("'call ... for each' from setup has no phase to return to")
         frame = state.frames[-1]
         self.game._phases[frame["phase"]].on_resume(state, frame["seat"], *frame["args"])
+
+    def call_each(self, me, name, args, seats, rule):
+        """`call P for each s in SEATS where ...`: P for the first seat that qualifies; each
+        `return` from it moves on to the next (next_of_each); after the last, the calling
+        phase resumes. When none qualifies the calling phase resumes at once."""
+        if seats is None:
+            raise RuleFault("'call ... for each' was given no list of seats (it is none)")
+        each = {"phase": name, "args": list(args), "rest": list(seats), "rule": rule,
+                "me": me}
+        if not self.next_of_each(each):
+            self.resume()
+
+    def next_of_each(self, each):
+        """Enter the phase of a `call ... for each` for the next seat still playing whose
+        condition holds now; False when none is left."""
+        state = self.state
+        rule = None if each["rule"] is None else self.game._each_rules[each["rule"]]
+        while each["rest"]:
+            seat = each["rest"].pop(0)
+            if not isinstance(seat, int) or not 0 <= seat < len(state.out):
+                raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
+            if state.out[seat] or (rule is not None and not rule(state, each["me"], seat)):
+                continue
+            self.enter_phase(each["phase"], each["args"], seat, True, each)
+            return True
+        return False
 
     def start_turn(self, seat):
         state = self.state
@@ -310,6 +353,7 @@ class CompiledPhase:
     def __init__(self, phase, units):
         self.name = phase.name
         self.mode = phase.mode
+        self.auto = phase.auto
         self.nparams = len(phase.params)
         self.on_enter = units[("on_enter", phase.name)]
         self.on_reveal = units[("on_reveal", phase.name)]
@@ -362,6 +406,7 @@ class Game:
         if program.hide is not None:
             self._shows["hide piece"] = fns["hide"]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
+        self._each_rules = [fns[("each", i)] for i in range(len(program.each_rules))]
 
     def _find_trigger_cells(self, fns, count):
         """The cells on which some `on enter` trigger may fire, when every trigger's
@@ -387,6 +432,7 @@ class Game:
         state.out = [False] * len(self.seats)
         state.forced = [list(f) for f in forced]
         self._run(state, self._setup_run)
+        self._auto(state)
         return state
 
     def _setup_run(self, state):
@@ -594,10 +640,15 @@ class Game:
         if compiled is None:
             return (f"there is no action '{words[0]}' in phase '{phase.name}'; "
                     f"actions here: {', '.join(names)}")
-        if len(words) - 1 != len(compiled.arg_types):
-            return (f"'{compiled.name}' takes {len(compiled.arg_types)} argument(s), "
-                    f"not {len(words) - 1}")
-        args = self._parse_args(state, compiled, words[1:])
+        types = compiled.arg_types
+        words = words[1:]
+        if types and types[-1] == PLACEMENT and len(words) >= len(types):
+            # the last argument, a placement, is written in several words
+            words = words[:len(types) - 1] + [" ".join(words[len(types) - 1:])]
+        if len(words) != len(types):
+            return (f"'{compiled.name}' takes {len(types)} argument(s), "
+                    f"not {len(words)}")
+        args = self._parse_args(state, compiled, words)
         if isinstance(args, str):
             return args
         return self._run(state, lambda st: self._failed_condition(st, compiled, args),
@@ -629,6 +680,12 @@ class Game:
                 return int(word)
             except ValueError:
                 return _NOTHING
+        if t == DIR:
+            names = self._board.direction_names
+            return names.index(word) if word in names else _NOTHING
+        if t == PLACEMENT:
+            found = parse_placement(word.split(), sorted(self._symbols))
+            return _NOTHING if found is None else found
         for name in list(self._symbols) + list(self._kinds):
             if name.lower() == word:
                 return name
@@ -665,7 +722,25 @@ class Game:
         state.events = []
         self._run(state, self._apply_run, action)
         state.decisions += 1
+        self._auto(state)
         return state.events
+
+    def _auto(self, state):
+        """In an `auto` phase, play the only legal action of the deciding seat, again and
+        again, each with an `auto` event; a bounded number of times per decision."""
+        for _ in range(MAX_AUTO):
+            if state.result is not None or not state.frames:
+                return
+            frame = state.frames[-1]
+            if frame["pending"] is not None or not self._phases[frame["phase"]].auto:
+                return
+            legal = self.legal_actions(state)
+            if len(legal) != 1:
+                return
+            state.events.append(["auto", frame["seat"], self.action_text(state, legal[0])])
+            self._run(state, self._apply_run, legal[0])
+        raise GdlRuntimeError(f"phase '{state.frames[-1]['phase']}' played more than "
+                              f"{MAX_AUTO} actions on its own ('auto') after one decision")
 
     def _apply_run(self, state, action):
         seat = self.current_player(state)

@@ -134,7 +134,7 @@ def render_board(game, view):
     """The board as text. A cell shows its top piece (the last to arrive), followed by
     "+N" when N more pieces share it; a legend lists every such crowded cell."""
     board = introspect.board(game)
-    cells = {}
+    cells = dict.fromkeys(board.holes, "")        # a hole of the board is drawn blank
     for terrain_cells, symbol in introspect.terrain(game).values():
         for cell in terrain_cells:
             cells[cell] = symbol
