@@ -20,6 +20,9 @@ CASES = [
     ("games/galaxy_of_d_quick.gdl", 1, "random"),
     ("games/game.gdl", 82, "random"),
     ("games/game.gdl", 164, "random"),
+    ("games/galaxy_grid.gdl", 1, "random"),
+    ("games/galaxy_grid_2.gdl", 1, "random"),
+    ("games/galaxy_grid_3.gdl", 1, "random"),
 ]
 
 

@@ -1,0 +1,71 @@
+"""Galaxy Grid invariants under random legal play, for 2, 3 and 4 seats: shields never above
+the console's boxes, tokens, VMines and Blast Hole markers conserved, one tank per seat and
+never two tanks on one space between rounds; and random games end or reach the cap.
+The rules themselves are tested by tests/scenarios/galaxy_grid/."""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from gdl.interpreter import load_game
+from gdl.interpreter.play.simulate import simulate
+from test_properties import CHOICES, SEEDS, play
+
+GAMES = os.path.join(os.path.dirname(__file__), "..", "games")
+FILES = ["galaxy_grid.gdl", "galaxy_grid_2.gdl", "galaxy_grid_3.gdl"]
+LOADED = {name: load_game(os.path.join(GAMES, name)) for name in FILES}
+
+
+def kinds_on_board(state, kind):
+    return sum(1 for p in state.pieces.values()
+               if p["alive"] and p["kind"] == kind and p["cell"] is not None)
+
+
+def check_invariants(state):
+    seats = state.seat_vars
+    g = state.globals
+    assert all(s["shield"] <= 5 for s in seats), "a shield above its maximum"
+    assert g["tokens_left"] + sum(s["tokens"] for s in seats) == 30, "tokens not conserved"
+    assert g["vmines_left"] + sum(s["vmines"] for s in seats) + kinds_on_board(
+        state, "VMine") == 15, "VMines not conserved"
+    assert g["blasts_left"] + kinds_on_board(state, "BlastHole") == 10, \
+        "Blast Hole markers not conserved"
+    tanks = [p for p in state.pieces.values() if p["kind"] == "Tank"]
+    assert sorted(p["owner"] for p in tanks) == list(range(len(seats))), "one tank per seat"
+    assert all(p["alive"] for p in tanks)
+    if state.frames and state.frames[-1]["phase"] == "placing" and state.result is None:
+        cells = [p["cell"] for p in tanks if p["cell"] is not None]
+        assert len(cells) == len(set(cells)), "two tanks on one space between rounds"
+
+
+@pytest.mark.parametrize("name", FILES)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, choices=CHOICES)
+def test_random_play_keeps_the_invariants(name, seed, choices):
+    play(LOADED[name], seed, choices, lambda before, after: check_invariants(after))
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_random_games_finish_with_one_winner(name):
+    summary, _ = simulate(LOADED[name], games=40, seed=7)
+    assert summary["finished"] + summary["capped"] == 40
+    assert summary["draws"] == 0
+    assert sum(summary["wins"].values()) == summary["finished"]
+
+
+def test_most_movement_steps_are_played_by_the_engine():
+    """`drive` and `blast` are auto phases: a forced step is never asked of a player."""
+    game = LOADED["galaxy_grid.gdl"]
+    state = game.new_state(3)
+    asked_one = 0
+    decisions = 0
+    while not game.is_terminal(state) and decisions < 300:
+        legal = game.legal_actions(state)
+        frame = state.frames[-1]
+        if frame["phase"] in ("drive", "blast"):
+            asked_one += len(legal) == 1
+        game.apply(state, legal[decisions % len(legal)])
+        decisions += 1
+    assert decisions > 50
+    assert asked_one == 0
