@@ -7,6 +7,7 @@ the running `Runtime` (board, state, random generator). Nothing here knows any g
 
 from __future__ import annotations
 
+from .errors import RuleFault
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, compatible,
                     element, is_list, list_of)
 
@@ -84,13 +85,27 @@ def _nth(args):
 MAX_PLACEMENTS = 100_000
 
 
+_PLACEMENTS = {}
+
+
 def placements(dice, slots):
+    """`placements_of`, remembered: a game asks for the same few rolls again and again. The
+    answer is a tuple of tuples, so no caller can change another's."""
+    if dice is None or slots is None:
+        raise RuleFault("placements() needs dice and slots, not none")
+    key = (tuple(dice), tuple(slots))
+    found = _PLACEMENTS.get(key)
+    if found is None:
+        if len(_PLACEMENTS) > 4096:
+            _PLACEMENTS.clear()
+        found = _PLACEMENTS[key] = tuple(placements_of(dice, slots))
+    return found
+
+
+def placements_of(dice, slots):
     """Every way to put all of `dice` on the `slots`, each once: a tuple of (slot, dice on it,
     low first) pairs in slot order, for the slots that get dice. Equal dice give one
     placement, not several."""
-    from .errors import RuleFault
-    if dice is None or slots is None:
-        raise RuleFault("placements() needs dice and slots, not none")
     dice = sorted(dice)
     slots = list(slots)
     if len(slots) ** len(dice) > MAX_PLACEMENTS:
@@ -114,7 +129,6 @@ def placements(dice, slots):
 
 
 def placed(placement, slot):
-    from .errors import RuleFault
     if placement is None:
         raise RuleFault("placed() was given no placement (it is none)")
     for name, dice in placement:
@@ -125,7 +139,6 @@ def placed(placement, slot):
 
 def seats_round(ctx, seat, step):
     """The seats still playing, from `seat` (included when it plays) round the table."""
-    from .errors import RuleFault
     out = ctx.state.out
     if seat.__class__ is not int or not 0 <= seat < len(out):
         raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
