@@ -12,7 +12,7 @@ from gdl.interpreter.language.errors import IllegalAction
 from gdl.interpreter.play.agents import ScriptedAgent, make_agents, read_moves, resolve_input
 from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play.transcript import event_text
-from gdl.interpreter.runtime.introspect import is_private
+from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
 from gdl.interpreter.runtime.view import render
 
 HELP = """Type the number of an action or its text (e.g. the text shown after the number).
@@ -45,6 +45,9 @@ def run_play(file, seed, players, moves, max_turns):
 
     def choose(seat, legal):
         how["private"] = is_private(game, state) and bool(humans)
+        # In a simultaneous phase a choice does nothing until all have chosen; what happens
+        # then (the reveal of every choice, and what they cause) is public.
+        how["simultaneous"] = is_simultaneous(game, state)
         if scripted():
             how["tag"] = " (scripted)"
             return script.choose(game, state, legal)
@@ -64,6 +67,9 @@ def run_play(file, seed, players, moves, max_turns):
             if secret_run[0] != seat:
                 click.echo(f"{game.seats[seat]}: chooses in secret")
             secret_run[0] = seat
+            if how["simultaneous"]:
+                for event in events:
+                    click.echo("  " + event_text(game, event))
             return
         secret_run[0] = None
         click.echo(f"{game.seats[seat]}: {said}{how['tag'] or ''}")

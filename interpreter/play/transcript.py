@@ -72,6 +72,8 @@ def event_text(game, event):
         return f"pick {event[2]} of {event[1]}"
     if event[0] == "out":
         return f"out: {game.seats[event[1]]}"
+    if event[0] == "reveal":
+        return f"reveal: {game.seats[event[1]]} {event[2]}"
     if event[0] == "auto":
         return f"auto: {game.seats[event[1]]} {event[2]}"
     return f"log: {event[1]}"

@@ -765,7 +765,12 @@ class Game:
                 enumerate(frame["pending"])):
             return
         phase = self._phases[frame["phase"]]
-        choices, frame["pending"] = frame["pending"], [None] * len(state.out)
+        choices = frame["pending"]
+        for chooser, choice in enumerate(choices):      # every choice is public from now on
+            if choice is not None and not state.out[chooser]:
+                state.events.append(["reveal", chooser, self.action_text(
+                    state, (choice[0], tuple(choice[1])))])
+        frame["pending"] = [None] * len(state.out)
         for chooser, choice in enumerate(choices):
             if choice is not None and not state.out[chooser]:
                 self._run_action(phase, frame, chooser, (choice[0], tuple(choice[1])))

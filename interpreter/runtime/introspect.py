@@ -57,6 +57,12 @@ def is_private(game, state):
     return bool(state.frames) and game._phase_of(state).mode in _PRIVATE_MODES
 
 
+def is_simultaneous(game, state):
+    """Is the next decision a choice in a simultaneous phase (which does nothing until every
+    seat has chosen, and is then revealed to all)?"""
+    return bool(state.frames) and state.frames[-1]["pending"] is not None
+
+
 @contextlib.contextmanager
 def formatting(game, state):
     """Within the block, `text(value, t)` is the text of `value`, of static type `t`, in
