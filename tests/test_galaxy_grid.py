@@ -69,3 +69,33 @@ def test_most_movement_steps_are_played_by_the_engine():
         decisions += 1
     assert decisions > 50
     assert asked_one == 0
+
+
+def test_placements_are_secret_until_all_have_placed_then_announced():
+    game = LOADED["galaxy_grid_2.gdl"]
+    state = game.new_state(5)
+    red_choice = game.legal_actions(state)[0]
+    red_text = game.action_text(state, red_choice)
+    events = game.apply(state, red_choice)
+    assert events == []                     # nothing happens, nothing is told
+    assert state.seat_vars[0]["move"] == 0  # the console is filled only at the reveal
+    green_choice = game.legal_actions(state)[-1]
+    events = game.apply(state, green_choice)
+    reveals = [e for e in events if e[0] == "reveal"]
+    assert reveals == [["reveal", 0, red_text],
+                       ["reveal", 1, "place Fire 2+3 Direction 1"]]
+
+
+def test_a_human_sees_the_reveal_and_the_forced_steps():
+    import subprocess
+    import sys
+    result = subprocess.run(
+        [sys.executable, "-m", "gdl.cli.main", "play", "games/galaxy_grid_2.gdl",
+         "--players", "human,random", "--seed", "5", "--max-turns", "1"],
+        input="place Move 3+5 Direction 2\n", capture_output=True, text=True,
+        cwd=os.path.join(os.path.dirname(__file__), ".."))
+    out = result.stdout
+    assert "green: chooses in secret" in out
+    assert "reveal: red place Move 3+5 Direction 2" in out
+    assert "reveal: green place Move 1 Fire 3 Direction 2" in out
+    assert "auto: red go north" in out
