@@ -130,8 +130,9 @@ class Board:
         """A geometry function as a table filled on first use: `line` and `distance`
         keyed by (from, to), `neighbors` and `orthogonal` by cell. Lists come as tuples,
         so no caller can change another's."""
-        if what in ("neighbors", "orthogonal"):
-            return [tuple(getattr(self, what)(cell)) for cell in self.all_cells]
+        if what in ("neighbors", "orthogonal"):     # indexed by cell number, holes too
+            return [() if cell in self.holes else tuple(getattr(self, what)(cell))
+                    for cell in range(self.size)]
         if what == "line":
             return _RayTable(lambda a, b, _: self.line(a, b), None)
         return _Table(self.distance)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .errors import RuleFault
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, compatible,
-                    element, is_list, list_of)
+                    element, is_list, list_of, placement_pairs, placement_text)
 
 CELLS = list_of(CELL)
 
@@ -86,11 +86,12 @@ MAX_PLACEMENTS = 100_000
 
 
 _PLACEMENTS = {}
+_PAIRS = {}
 
 
 def placements(dice, slots):
     """`placements_of`, remembered: a game asks for the same few rolls again and again. The
-    answer is a tuple of tuples, so no caller can change another's."""
+    answer is a tuple, so no caller can change another's."""
     if dice is None or slots is None:
         raise RuleFault("placements() needs dice and slots, not none")
     key = (tuple(dice), tuple(slots))
@@ -103,22 +104,25 @@ def placements(dice, slots):
 
 
 def placements_of(dice, slots):
-    """Every way to put all of `dice` on the `slots`, each once: a tuple of (slot, dice on it,
-    low first) pairs in slot order, for the slots that get dice. Equal dice give one
-    placement, not several."""
+    """Every way to put all of `dice` on the `slots`, each as its text (`Move 2+5
+    Direction 3`: the slots that get dice, in the order of `slots`, dice low first). Equal
+    dice give one placement, not several; no slots for some dice give none."""
     dice = sorted(dice)
     slots = list(slots)
+    if not dice:
+        return [placement_text(())]
+    if not slots:
+        return []
     if len(slots) ** len(dice) > MAX_PLACEMENTS:
         raise RuleFault(f"{len(dice)} dice on {len(slots)} slots are more than "
-                        f"{MAX_PLACEMENTS} placements")
+                        f"{MAX_PLACEMENTS} ways to try")
     found = {}
     choice = [0] * len(dice)
     while True:
         on = [[] for _ in slots]
         for die, slot in zip(dice, choice):
             on[slot].append(die)
-        key = tuple((slot, tuple(values)) for slot, values in zip(slots, on) if values)
-        found.setdefault(key, None)
+        found.setdefault(placement_text(zip(slots, on)), None)
         k = len(choice) - 1         # the next choice, the last die changing fastest
         while k >= 0 and choice[k] == len(slots) - 1:
             choice[k] = 0
@@ -129,12 +133,17 @@ def placements_of(dice, slots):
 
 
 def placed(placement, slot):
-    if placement is None:
-        raise RuleFault("placed() was given no placement (it is none)")
-    for name, dice in placement:
-        if name == slot:
-            return list(dice)
-    return []
+    """The dice a placement (its text) puts on a slot, low first; [] for none."""
+    pairs = _PAIRS.get(placement)
+    if pairs is None:
+        pairs = placement_pairs(placement)
+        if pairs is None:
+            raise RuleFault("placed() was given no placement" if placement is None else
+                            f"placed(): {placement!r} is not a placement of dice")
+        if len(_PAIRS) > 4096:
+            _PAIRS.clear()
+        _PAIRS[placement] = pairs = dict(pairs)
+    return list(pairs.get(slot, ()))
 
 
 def seats_round(ctx, seat, step):

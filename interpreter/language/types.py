@@ -2,8 +2,8 @@
 
 A type is a string ('int', 'bool', 'str', 'symbol', 'cell', 'piece', 'seat', 'kind',
 'dir', 'placement', 'none', 'any') or ('list', element type). At run time cells, pieces,
-seats and directions are small integers and a placement is a tuple of (slot, dice) pairs; the
-static type says how to print them.
+seats and directions are small integers and a placement of dice is its text (`Move 2+5
+Direction 3`, a string that survives a save unchanged); the static type says how to print them.
 """
 
 from __future__ import annotations
@@ -78,30 +78,67 @@ def format_value(value, t, names):
         return "true" if value else "false"
     if t == DIR:
         return names.board.direction_names[value]
-    if t == PLACEMENT:
-        return placement_text(value)
     return str(value)
 
 
-def placement_text(value):
-    """`Move 2+5 Direction 3`: each slot that holds dice, its dice joined by '+'."""
-    return " ".join(f"{slot} {'+'.join(map(str, dice))}" for slot, dice in value)
+NO_DICE = "nothing"      # the text of a placement of no dice
+
+
+def placement_text(pairs):
+    """`Move 2+5 Direction 3`: each slot that holds dice, in the order given, its dice low
+    first joined by '+'; `nothing` when no slot holds any."""
+    text = " ".join(f"{slot} {'+'.join(map(str, sorted(dice)))}" for slot, dice in pairs
+                    if dice)
+    return text or NO_DICE
+
+
+def placement_pairs(text):
+    """The (slot, dice) pairs of a placement's text; None when it is not one."""
+    if text is None:
+        return None
+    words = text.split()
+    if words == [NO_DICE]:
+        return ()
+    if not words or len(words) % 2:
+        return None
+    pairs = []
+    for slot, dice in zip(words[::2], words[1::2]):
+        try:
+            pairs.append((slot, tuple(sorted(int(d) for d in dice.split("+")))))
+        except ValueError:
+            return None
+    return tuple(pairs)
+
+
+class TypedPlacement(str):
+    """A placement as a player typed it: equal to every placement text with the same dice on
+    the same slots, whatever the order of slots and dice (`Direction 3 Move 5+2` is
+    `Move 2+5 Direction 3`)."""
+
+    key = frozenset()
+
+    def __eq__(self, other):
+        if not isinstance(other, str):
+            return False
+        pairs = placement_pairs(other)
+        return pairs is not None and frozenset(
+            (slot.lower(), dice) for slot, dice in pairs) == self.key
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = str.__hash__
 
 
 def parse_placement(words, slots):
-    """The placement written `Move 2+5 Direction 3` (words already split), in the order
-    written, or None; `slots` are the slot names it may use (matched ignoring case)."""
-    if not words or len(words) % 2:
+    """The placement a player typed (words already split) as a TypedPlacement, or None;
+    `slots` are the slot names it may use (matched ignoring case)."""
+    pairs = placement_pairs(" ".join(words))
+    known = {slot.lower(): slot for slot in slots}
+    if pairs is None or any(slot.lower() not in known for slot, _ in pairs):
         return None
-    by_lower = {slot.lower(): slot for slot in slots}
-    found = {}
-    for slot_word, dice_word in zip(words[::2], words[1::2]):
-        slot = by_lower.get(slot_word.lower())
-        try:
-            dice = tuple(sorted(int(d) for d in dice_word.split("+")))
-        except ValueError:
-            return None
-        if slot is None or slot in found:
-            return None
-        found[slot] = dice
-    return tuple(found.items())
+    if len({slot.lower() for slot, _ in pairs}) != len(pairs):
+        return None
+    typed = TypedPlacement(placement_text((known[slot.lower()], dice) for slot, dice in pairs))
+    typed.key = frozenset((slot.lower(), dice) for slot, dice in pairs)
+    return typed

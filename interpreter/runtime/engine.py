@@ -625,7 +625,34 @@ class Game:
         for text_of, action in zip(texts, legal):
             if text_of.lower() == wanted:
                 return action
+        read = self._read_typed(state, wanted)      # the same values written another way
+        if read is not None:
+            for action in legal:
+                if action[0] == read[0] and list(action[1]) == read[1]:
+                    return action
         raise IllegalAction(self._explain_illegal(state, wanted, legal))
+
+    def _read_typed(self, state, wanted):
+        """(action index, argument values) of a typed text, or None when it does not read."""
+        phase = self._phase_of(state) if state.frames else None
+        words = wanted.split()
+        compiled = next((a for a in phase.actions if a.name == words[0]), None) if (
+            phase and words) else None
+        if compiled is None:
+            return None
+        words = self._argument_words(compiled, words[1:])
+        if len(words) != len(compiled.arg_types):
+            return None
+        args = self._parse_args(state, compiled, words)
+        return None if isinstance(args, str) else (compiled.index, args)
+
+    @staticmethod
+    def _argument_words(compiled, words):
+        """The words of each argument: a placement, the last argument, takes the rest."""
+        types = compiled.arg_types
+        if types and types[-1] == PLACEMENT and len(words) >= len(types):
+            return words[:len(types) - 1] + [" ".join(words[len(types) - 1:])]
+        return words
 
     def _explain_illegal(self, state, wanted, legal):
         if self.current_player(state) == TERMINAL:
@@ -641,10 +668,7 @@ class Game:
             return (f"there is no action '{words[0]}' in phase '{phase.name}'; "
                     f"actions here: {', '.join(names)}")
         types = compiled.arg_types
-        words = words[1:]
-        if types and types[-1] == PLACEMENT and len(words) >= len(types):
-            # the last argument, a placement, is written in several words
-            words = words[:len(types) - 1] + [" ".join(words[len(types) - 1:])]
+        words = self._argument_words(compiled, words[1:])
         if len(words) != len(types):
             return (f"'{compiled.name}' takes {len(types)} argument(s), "
                     f"not {len(words)}")
@@ -790,6 +814,7 @@ class Game:
             self._rt.eliminate(seat)
             self._reveal_if_complete(state)     # it may have been the last to choose
         self._run(state, leave)
+        self._auto(state)
 
     def _evaluate(self, state, function, *args):
         """Run a generated function (a scenario's expression, say) on `state`, with rule
