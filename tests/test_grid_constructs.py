@@ -846,3 +846,26 @@ def test_random_games_end_and_round_trip(name):
             game.apply(state, action)
             assert State.from_json(state.to_json()).to_json() == state.to_json()
         assert state.result is not None, f"{name} seed {seed} did not end"
+
+
+def test_a_scenario_entering_an_auto_phase_plays_the_forced_actions(tmp_path):
+    """Blue's courier on a2 heading north with 1 fuel: a3 is the only way, then `park` the
+    only action; red's, on g6 heading south with 3 fuel, goes to the crossing g4 and waits
+    there for red's choice. The scenario's `phase` line plays all of it."""
+    scenario = tmp_path / "forced.scenario"
+    scenario.write_text("\n".join([
+        f"rules {ROOT / 'tests' / 'rules' / 'auto.gdl'}",
+        "clear",
+        "piece Courier blue a2 heading=north",
+        "piece Courier red g6 heading=south",
+        "roll 3 1",
+        "roll 3 3",
+        "phase drive for blue",
+        "expect Courier#1 at a3",
+        "expect Courier#2 at g4",
+        "expect phase drive for red",
+        "expect red.fuel == 1",
+        ""]))
+    result = gdl("test", str(scenario))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout

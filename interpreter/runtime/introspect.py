@@ -131,9 +131,11 @@ def create_piece(game, state, kind, owner, cell):
 
 def enter_phase(game, state, name, seat):
     """Make phase `name` (one without parameters) the current phase of `seat`, running
-    its `on enter`, in place of the current phase."""
+    its `on enter`, in place of the current phase; then, as after a decision, an `auto`
+    phase plays the actions that are the only legal one."""
     with game._rt.bound(state) as rt:
         rt.enter_phase(name, [], seat, False)
+    game._auto(state)
 
 
 def resolved_program(game):
