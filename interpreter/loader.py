@@ -110,7 +110,7 @@ def _sha256(text):
 
 def _key(item):
     if isinstance(item, (ast.ParamDecl, ast.TerrainDecl, ast.FnDecl, ast.DefDecl,
-                         ast.PhaseDecl)):
+                         ast.PhaseDecl, ast.ZoneDecl)):
         return (type(item).__name__, item.name)
     if isinstance(item, ast.VarDecl):
         return ("var", item.scope, item.name)

@@ -221,6 +221,13 @@ class Goto:
     push: bool
 
 @node
+class Put:
+    """`put PIECE into ZONE [of SEAT]`: off the board, into a zone."""
+    piece: object
+    zone: str
+    seat: object
+
+@node
 class CallEach:
     """`call P(args) for each x in SEATS where COND`: P for each seat in turn."""
     phase: str
@@ -322,6 +329,7 @@ class VarDecl:
     name: str
     expr: object
     visible: object
+    column: object = None       # `var piece.NAME from COLUMN`: the kind's value
 
 @node
 class DefDecl:
@@ -396,6 +404,13 @@ class ShowDecl:
     what: str
     param: str
     expr: object
+
+@node
+class ZoneDecl:
+    """`zone NAME [per seat] [visible to COND]`: a place off the board for pieces."""
+    name: str
+    per_seat: bool
+    visible: object
 
 @node
 class HideDecl:

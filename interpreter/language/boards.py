@@ -17,6 +17,8 @@ cells, and stop every ray. Directions are numbered clockwise from north, as the 
 
 from __future__ import annotations
 
+import math
+
 from .errors import GdlError
 
 
@@ -71,6 +73,7 @@ class Board:
         self.intersection_cells = tuple(c for c in self.all_cells
                                         if len(self.neighbor_table[c]) >= 3)
         self._directions_between = {}
+        self._within = {}
 
     def step(self, cell, direction):
         """The cell one step along a direction vector, None off the board or in a hole."""
@@ -91,6 +94,39 @@ class Board:
 
     def exits(self, cell):
         return [d for d, ray in enumerate(self.rays[cell]) if ray]
+
+    # measuring -----------------------------------------------------------------------------
+    def within(self, cell, steps):
+        """Every cell (the centre included) at distance `steps` or less, row by row."""
+        key = (cell, steps)
+        found = self._within.get(key)
+        if found is None:
+            if len(self._within) > 50_000:
+                self._within.clear()
+            found = self._within[key] = tuple(c for c in self.all_cells
+                                              if self.distance(cell, c) <= steps)
+        return found
+
+    def toward(self, a, b, steps):
+        """The cell `steps` along the line from a toward b (b when it is closer)."""
+        path = self.line(a, b)
+        if steps <= 0:
+            return a
+        return path[min(steps, len(path)) - 1] if path else a
+
+    def edge_distance(self, cell):
+        column, row = self.coords(cell)
+        return min(column, row, self.width - 1 - column, self.height - 1 - row)
+
+    def nearest_edge(self, cell):
+        """The direction (north, east, south or west, as numbered here) of the nearest edge;
+        on a tie the first of them clockwise from north."""
+        column, row = self.coords(cell)
+        gaps = {"north": self.height - 1 - row, "east": self.width - 1 - column,
+                "south": row, "west": column}
+        best = min(gaps.values())
+        name = next(n for n in ("north", "east", "south", "west") if gaps[n] == best)
+        return self.direction_names.index(name) if name in self.direction_names else None
 
     def direction(self, a, b):
         """The direction along which `b` lies straight from `a`, or None."""
@@ -232,6 +268,35 @@ class SquareBoard(Board):
         return cells
 
 
+class TableBoard(SquareBoard):
+    """A tabletop measured in inches (or any unit): cells are 1x1 squares, named as on a
+    square board, and the distance between two is the straight line between their centres,
+    rounded up, so `distance(a, b) <= r` exactly when b lies within r of a."""
+    kind = "table"
+    DIRECTIONS = {8: _COMPASS}
+
+    def distance(self, a, b):
+        (ac, ar), (bc, br) = self.coords(a), self.coords(b)
+        squared = (ac - bc) ** 2 + (ar - br) ** 2
+        root = math.isqrt(squared)
+        return root if root * root == squared else root + 1
+
+    def toward(self, a, b, steps):
+        """The cell `steps` along the straight line from a toward b, never beyond b: the
+        exact point rounded to the nearest cell (halves away from a)."""
+        length = self.distance(a, b)
+        if length == 0 or steps >= length:
+            return b
+        (ac, ar), (bc, br) = self.coords(a), self.coords(b)
+        squared = (ac - bc) ** 2 + (ar - br) ** 2
+        # the exact point: a + (b - a) * steps / sqrt(squared), in integers scaled by 2**20
+        scale = 1 << 20
+        norm = math.isqrt(squared * scale * scale)
+        column = ac + _round_half_away((bc - ac) * steps * scale, norm)
+        row = ar + _round_half_away((br - ar) * steps * scale, norm)
+        return self.at(column, row)
+
+
 class HexBoard(Board):
     kind = "hex"
     # cube directions (x, z) with y = -x - z; named as the drawing shows them (row 1 on top)
@@ -314,4 +379,4 @@ def _cube_round(x, z):
     return rx, rz
 
 
-BOARD_KINDS = {"square": SquareBoard, "hex": HexBoard}
+BOARD_KINDS = {"square": SquareBoard, "hex": HexBoard, "table": TableBoard}

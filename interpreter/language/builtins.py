@@ -8,8 +8,8 @@ the running `Runtime` (board, state, random generator). Nothing here knows any g
 from __future__ import annotations
 
 from .errors import RuleFault
-from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, compatible,
-                    element, is_list, list_of, placement_pairs, placement_text)
+from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
+                    compatible, element, is_list, list_of, placement_pairs, placement_text)
 
 CELLS = list_of(CELL)
 
@@ -163,6 +163,44 @@ def _placements(args):
     return list_of(PLACEMENT)
 
 
+MAX_DICE = 10_000        # dice one `rolls` or `successes` may roll
+
+
+def dice_pool(ctx, count, sides):
+    """`count` dice of `sides` sides, each a roll event, as a list."""
+    if count.__class__ is not int or sides.__class__ is not int or sides < 1 \
+            or not 0 <= count <= MAX_DICE:
+        raise RuleFault(f"cannot roll {count!r} dice of {sides!r} sides (0 to {MAX_DICE} "
+                        "dice of 1 side or more)")
+    return [ctx.roll(sides) for _ in range(count)]
+
+
+def _pieces_in(args):
+    if not compatible(ZONE, args[0]):
+        return f"argument 1 must be a zone, not {_word(args[0])}"
+    if len(args) > 1 and not compatible(SEAT, args[1]):
+        return f"argument 2 must be a seat, not {_word(args[1])}"
+    return list_of(PIECE)
+
+
+def pieces_in(ctx, zone, seat=None):
+    """The pieces in a zone (of a seat, for a zone per seat), in the order they came."""
+    per_seat = ctx.game._zones.get(zone)
+    if per_seat is None:
+        raise RuleFault(f"{zone!r} is not a zone")
+    if per_seat != (seat is not None):
+        raise RuleFault(f"zone '{zone}' is {'per seat: say whose' if per_seat else 'shared'}"
+                        f" ({'pieces_in(' + zone + ', SEAT)' if per_seat else 'no seat'})")
+    found = []
+    pieces = ctx.state.pieces
+    for pid in ctx.state.owned[ALL]:
+        where = pieces[pid].get("zone")
+        if where is not None and where[0] == zone and where[1] == seat:
+            found.append((where[2], pid))
+    found.sort()
+    return [pid for _, pid in found]
+
+
 class Builtin:
     __slots__ = ("name", "arities", "typer", "impl", "doc")
 
@@ -283,6 +321,27 @@ BUILTINS = {b.name: b for b in [
     Builtin("text", (1,), _text, None, "a value written as text"),
     Builtin("total", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: sum(xs),
             "the sum of a list of numbers"),
+    # zones
+    Builtin("pieces_in", (1, 2), _pieces_in, pieces_in,
+            "the pieces in a zone (shared), or in a seat's zone (per seat), oldest first"),
+    # dice pools
+    Builtin("rolls", (2,), _fixed((INT, INT), list_of(INT)),
+            lambda ctx, n, sides: dice_pool(ctx, n, sides), "n dice of `sides` sides"),
+    Builtin("successes", (3,), _fixed((INT, INT, INT), INT),
+            lambda ctx, n, sides, at_least: sum(
+                1 for die in dice_pool(ctx, n, sides) if die >= at_least),
+            "roll n dice of `sides` sides: how many show at_least or more"),
+    # measuring
+    Builtin("within", (2,), _fixed((CELL, INT), CELLS),
+            lambda ctx, c, r: ctx.board.within(c, r), "every cell at distance r or less"),
+    Builtin("toward", (3,), _fixed((CELL, CELL, INT), CELL),
+            lambda ctx, a, b, n: ctx.board.toward(a, b, n),
+            "the cell n along the straight line from a toward b (b when closer)"),
+    Builtin("edge_distance", (1,), _fixed((CELL,), INT),
+            lambda ctx, c: ctx.board.edge_distance(c), "cells from c to the nearest edge"),
+    Builtin("nearest_edge", (1,), _fixed((CELL,), DIR),
+            lambda ctx, c: ctx.board.nearest_edge(c),
+            "the direction of the nearest edge (north, east, south or west)"),
     # directions
     Builtin("directions", (0,), _fixed((), list_of(DIR)),
             lambda ctx: list(range(len(ctx.board.directions))),

@@ -17,9 +17,9 @@ from .boards import BOARD_KINDS
 from .builtins import BUILTINS
 from .errors import GdlError, GdlRuleError, error_at
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
-                    compatible, describe, element, is_list, join, list_of)
+                    ZONE, compatible, describe, element, is_list, join, list_of)
 
-PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND}
+PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT}     # what `show X(p)` draws, and p's type
 _BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
@@ -102,11 +102,20 @@ class _Checker:
                 raise self._type_error(decl.expr, "terrain must be a list of cells", t)
             self.out.terrain[decl.name] = (tuple(value), decl.symbol)
         self._kinds(by_type)
+        for decl in by_type.get(ast.ZoneDecl, []):
+            self._declare(decl.name, decl)
+            self.out.zones[decl.name] = ir.Zone(decl.name, decl.per_seat, span=decl.span)
         for decl in by_type.get(ast.VarDecl, []):
             self._var(decl)
         for decl in by_type.get(ast.VarDecl, []):
             if decl.visible is not None:
                 self._visibility(decl)
+        for decl in by_type.get(ast.ZoneDecl, []):
+            if decl.visible is not None:
+                expr = self._expect(decl.visible, BOOL, _scope(
+                    [("viewer", SEAT), ("owner", SEAT)]), "a visibility condition")
+                self.out.zones[decl.name].visible = ir.Rule(("viewer", "owner"), expr,
+                                                            span=decl.visible.span)
         for decl in by_type.get(ast.FnDecl, []) + by_type.get(ast.DefDecl, []):
             self._declare(decl.name, decl)
             if decl.name in BUILTINS:
@@ -345,6 +354,18 @@ class _Checker:
                                       or decl.name in self.out.kind_columns):
             raise error_at(GdlRuleError, f"'piece.{decl.name}' clashes with a piece "
                            "property or table column of the same name", decl.span)
+        if decl.column is not None:
+            if decl.scope != "piece":
+                raise error_at(GdlRuleError, f"only a piece variable can start from its "
+                               f"kind's table ('var piece.{decl.name} from {decl.column}')",
+                               decl.span)
+            if decl.column not in self.out.kind_columns:
+                raise error_at(GdlRuleError, f"the kinds have no column '{decl.column}'",
+                               decl.span, self._suggest(decl.column, self.out.kind_columns))
+            t = self.out.kind_columns[decl.column]
+            table[decl.name] = ir.Variable(decl.name, None, ANY if t == NONE else t,
+                                           span=decl.span, column=decl.column)
+            return
         value, t = self._const(decl.expr)
         table[decl.name] = ir.Variable(decl.name, value, ANY if t == NONE else t,
                                        span=decl.span)
@@ -649,6 +670,22 @@ class _Checker:
                          self._expect(stmt.cell, CELL, scope, "'create ... at'"),
                          span=stmt.span)
 
+    def _stmt_Put(self, stmt, scope):
+        zone = self.out.zones.get(stmt.zone)
+        if zone is None:
+            raise error_at(GdlRuleError, f"unknown zone '{stmt.zone}'", stmt.span,
+                           self._suggest(stmt.zone, self.out.zones))
+        if zone.per_seat and stmt.seat is None:
+            raise error_at(GdlRuleError, f"zone '{zone.name}' is per seat: say whose "
+                           f"('put ... into {zone.name} of SEAT')", stmt.span)
+        if not zone.per_seat and stmt.seat is not None:
+            raise error_at(GdlRuleError, f"zone '{zone.name}' is shared: it has no 'of SEAT'",
+                           stmt.seat.span)
+        seat = None if stmt.seat is None else self._expect(stmt.seat, SEAT, scope,
+                                                           "'put ... of'")
+        return ir.Put(self._expect(stmt.piece, PIECE, scope, "'put'"), zone.name, seat,
+                      span=stmt.span)
+
     def _stmt_CallEach(self, stmt, scope):
         args = self._phase_args(stmt, scope)
         seats = self._expect(stmt.seats, list_of(SEAT), scope, "'call ... for each ... in'")
@@ -742,7 +779,7 @@ class _Checker:
             known = (list(scope.names) + list(self.out.params) + list(self.out.terrain)
                      + list(self.out.symbols) + list(self.out.kinds) + self.out.seats
                      + list(self.out.vars["global"]) + list(_BUILTIN_VALUES)
-                     + list(self.out.board.direction_names))
+                     + list(self.out.board.direction_names) + list(self.out.zones))
             hint = []
             if name in BUILTINS or name in self.fn_decls or name in self.out.fns:
                 hint = [f"hint: '{name}' is a function; call it as {name}(...)"]
@@ -761,6 +798,8 @@ class _Checker:
             return ir.Const(name, type=SYMBOL, span=span)
         if name in out.kinds:
             return ir.Const(name, type=KIND, span=span)
+        if name in out.zones:
+            return ir.Const(name, type=ZONE, span=span)
         if name in out.seats:
             return ir.Const(out.seats.index(name), type=SEAT, span=span)
         if name in out.vars["global"]:

@@ -28,6 +28,7 @@ _TERMINAL_WORDS = {
 }
 
 _START_WORDS = ("game", "extends", "seats", "param", "board", "terrain", "symbols", "kinds",
+                "zone",
                 "var", "def", "fn", "phase", "on", "end", "setup", "show", "hide")
 
 
@@ -233,6 +234,10 @@ class _ToAst:
         scope, name = c[0]
         return ast.VarDecl(scope, name, c[1], c[2], span=self._span(meta))
 
+    def var_from_decl(self, meta, c):
+        scope, name = c[0]
+        return ast.VarDecl(scope, name, None, c[2], str(c[1]), span=self._span(meta))
+
     def global_name(self, meta, c):
         return ("global", str(c[0]))
 
@@ -354,6 +359,15 @@ class _ToAst:
 
     def push_stmt(self, meta, c):
         return ast.Goto(str(c[0]), c[1] or (), c[2], True, span=self._span(meta))
+
+    def put_stmt(self, meta, c):
+        return ast.Put(c[0], str(c[1]), c[2], span=self._span(meta))
+
+    def zone_decl(self, meta, c):
+        return ast.ZoneDecl(str(c[0]), bool(c[1]), c[2], span=self._span(meta))
+
+    def per_seat(self, meta, c):
+        return True
 
     def call_each_stmt(self, meta, c):
         return ast.CallEach(str(c[0]), c[1] or (), str(c[2]), c[3], c[4],

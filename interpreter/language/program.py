@@ -256,6 +256,13 @@ class Goto:
     push: bool
 
 @node
+class Put:
+    """`put PIECE into ZONE [of SEAT]` (seat None for a shared zone)."""
+    piece: object
+    zone: str
+    seat: object
+
+@node
 class CallEach:
     """`call P(args) for each x in SEATS where ...`: P runs for each seat in turn; `rule`
     is the index of the where-condition in `Program.each_rules` (None without one)."""
@@ -381,6 +388,17 @@ class Variable:
     type: object
     visible: object = None
     span: object = None
+    column: object = None       # a piece variable that starts as its kind's value here
+
+
+@records.define
+class Zone:
+    """A zone off the board; `visible` (a Rule of viewer and owner, or None) says who may
+    identify the pieces in it."""
+    name: str
+    per_seat: bool
+    visible: object = None
+    span: object = None
 
 
 @records.define
@@ -405,6 +423,7 @@ class Program:
     shows: dict = records.Factory(dict)         # 'piece' / 'row' -> Rule
     hide: object = None                         # Rule or None
     each_rules: list = records.Factory(list)    # the where-conditions of `call ... for each`
+    zones: dict = records.Factory(dict)         # name -> Zone
 
 
 # ----- walking ---------------------------------------------------------------------------

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 INT, BOOL, STR, SYMBOL, CELL, PIECE, SEAT, KIND, NONE, ANY = (
     "int", "bool", "str", "symbol", "cell", "piece", "seat", "kind", "none", "any")
-DIR, PLACEMENT = "dir", "placement"
-SCALARS = (INT, BOOL, STR, SYMBOL, CELL, PIECE, SEAT, KIND, NONE, ANY, DIR, PLACEMENT)
+DIR, PLACEMENT, ZONE = "dir", "placement", "zone"
+SCALARS = (INT, BOOL, STR, SYMBOL, CELL, PIECE, SEAT, KIND, NONE, ANY, DIR, PLACEMENT, ZONE)
 
 
 def list_of(element):
@@ -32,7 +32,7 @@ def describe(t):
     return {INT: "a number", BOOL: "true/false", STR: "text", SYMBOL: "a symbol",
             CELL: "a cell", PIECE: "a piece", SEAT: "a seat", KIND: "a piece kind",
             NONE: "none", ANY: "anything", DIR: "a direction",
-            PLACEMENT: "a placement of dice"}[t]
+            PLACEMENT: "a placement of dice", ZONE: "a zone"}[t]
 
 
 def compatible(expected, actual):
@@ -40,7 +40,7 @@ def compatible(expected, actual):
     if expected == ANY or actual == ANY:
         return True
     if actual == NONE:
-        return expected in (CELL, PIECE, SEAT, SYMBOL, KIND, NONE, DIR, PLACEMENT) or is_list(
+        return expected in (CELL, PIECE, SEAT, SYMBOL, KIND, NONE, DIR, PLACEMENT, ZONE) or is_list(
             expected)
     if is_list(expected) and is_list(actual):
         return compatible(expected[1], actual[1])

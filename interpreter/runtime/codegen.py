@@ -22,11 +22,13 @@ from ..language.builtins import BUILTINS
 from ..language.types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
-_RANDOM = {"roll", "pick", "shuffled"}
+_RANDOM = {"roll", "pick", "shuffled", "rolls", "successes"}
 _READERS = {"last", "nth", "len", "take", "unique", "reversed"}     # only read their list
 _FRESH = {"pieces", "pieces_at", "cells", "neighbors", "orthogonal", "line", "reach", "sight",
           "row_cells", "column_cells", "range", "opponents", "reversed", "take", "unique",
-          "shuffled"}       # built-ins that return a new list or an immutable one
+          "shuffled", "within", "rolls", "directions", "exits", "ray", "intersections",
+          "placements", "placed", "clockwise_from", "counterclockwise_from"}
+# (the built-ins above return a new list or an immutable one)
 
 
 class Frag:
@@ -170,6 +172,9 @@ class Generator:
             units["hide"] = self.rule("hide_piece", prog.hide)
         for i, rule in enumerate(prog.each_rules):
             units[("each", i)] = self.rule(f"each_{i}", rule)
+        for name, zone in prog.zones.items():
+            if zone.visible is not None:
+                units[("zone", name)] = self.rule(f"zone_visible_{name}", zone.visible)
         return units
 
     def function(self, name, params, node, body, piece_params=()):
@@ -458,6 +463,10 @@ class Generator:
         self.src.emit(indent, F(s, f"rt.enter_phase({s.phase!r}, [", *self.args(s.args)[1:],
                                 "], ", self.ex(s.seat), f", {s.push})"))
 
+    def st_Put(self, s, indent):
+        seat = "None" if s.seat is None else self.ex(s.seat)
+        self.src.emit(indent, F(s, "rt.put(", self.ex(s.piece), f", {s.zone!r}, ", seat, ")"))
+
     def st_CallEach(self, s, indent):
         self.src.emit(indent, F(s, f"rt.call_each(me, {s.phase!r}, [", *self.args(s.args)[1:],
                                 "], ", self.ex(s.seats), f", {s.rule})"))
@@ -525,6 +534,8 @@ class Generator:
         return F(obj, "P[", self.ex(obj), "]")
 
     def ex_PieceField(self, n):
+        if n.name == "zone":                # only a piece in a zone has the key
+            return F(n, "_zone(", self.piece_record(n.obj), ")")
         return F(n, self.piece_record(n.obj), f"[{n.name!r}]")
 
     def ex_PieceStat(self, n):

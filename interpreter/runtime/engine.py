@@ -132,6 +132,9 @@ class Runtime:
                  "label": f"{kind}#{number}"}
         for name, value in self.game._piece_defaults:
             piece[name] = list(value) if isinstance(value, list) else value
+        for name, column in self.game._piece_columns:
+            value = self.kinds[kind][column]
+            piece[name] = list(value) if isinstance(value, (list, tuple)) else value
         state.pieces[pid] = piece
         owned = state.owned
         owned[ALL] = owned[ALL] + (pid,)         # ids only grow: the order stays by id
@@ -164,17 +167,34 @@ class Runtime:
                 del at[old]
         if cell is not None:
             at.setdefault(cell, []).append(pid)
+            if "zone" in piece:
+                del piece["zone"]
         piece["cell"] = cell
 
     def remove(self, pid):
         piece = self.piece(pid)
         if piece["alive"]:
             self.place(pid, None)
+            piece.pop("zone", None)
             piece["alive"] = False
             owned = self.state.owned
             owned[ALL] = tuple(p for p in owned[ALL] if p != pid)
             owned[piece["owner"]] = tuple(p for p in owned[piece["owner"]] if p != pid)
             self.changed |= codegen.PIECES
+
+    def put(self, pid, zone, seat):
+        """Off the board into a zone (of `seat`, for a zone per seat), as its newest piece."""
+        piece = self.piece(pid)
+        if not piece["alive"]:
+            return
+        if seat is not None and (seat.__class__ is not int or
+                                 not 0 <= seat < len(self.state.out)):
+            raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
+        self.place(pid, None)
+        numbers = self.state.numbers
+        numbers["@"] = stamp = numbers.get("@", 0) + 1
+        piece["zone"] = [zone, seat, stamp]
+        self.changed |= codegen.PIECES | codegen.CELLS
 
     def give(self, pid, seat):
         piece = self.piece(pid)
@@ -378,6 +398,8 @@ class Game:
         self._global_defaults = [(n, v.init) for n, v in program.vars["global"].items()]
         self._seat_defaults = [(n, v.init) for n, v in program.vars["seat"].items()]
         self._piece_defaults = [(n, v.init) for n, v in program.vars["piece"].items()]
+        self._piece_columns = [(n, v.column) for n, v in program.vars["piece"].items()
+                               if v.column is not None]
         self._var_types = {scope: {n: v.type for n, v in table.items()}
                            for scope, table in program.vars.items()}
         self._rt = Runtime(self)
@@ -407,6 +429,9 @@ class Game:
             self._shows["hide piece"] = fns["hide"]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
         self._each_rules = [fns[("each", i)] for i in range(len(program.each_rules))]
+        self._zones = {name: zone.per_seat for name, zone in program.zones.items()}
+        self._zone_rules = {name: fns[("zone", name)] for name, zone in program.zones.items()
+                            if zone.visible is not None}
 
     def _find_trigger_cells(self, fns, count):
         """The cells on which some `on enter` trigger may fire, when every trigger's
@@ -605,9 +630,19 @@ class Game:
                 else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
 
     def _hidden_from(self, state, pid, viewer):
-        """Does the `hide piece` rule keep piece `pid` from seat `viewer`?"""
+        """Does the `hide piece` rule, or the zone the piece is in, keep piece `pid` from
+        seat `viewer`?"""
         rule = self._shows.get("hide piece")
-        if rule is None or not state.pieces[pid]["alive"]:
+        piece = state.pieces[pid]
+        if not piece["alive"]:
+            return False
+        zone = piece.get("zone")
+        if zone is not None and zone[0] in self._zone_rules:
+            zone_rule = self._zone_rules[zone[0]]
+            if not self._run(state, lambda st: bool(zone_rule(st, viewer, viewer, zone[1])),
+                             check_end=False):
+                return True
+        if rule is None:
             return False
         return self._run(state, lambda st: bool(rule(st, viewer, pid, viewer)),
                          check_end=False)
@@ -833,7 +868,7 @@ def _namespace(game, lines):
     from ..language.builtins import UNSET, as_set, last, nth, plain, sorted_by
     rt = game._rt
     names = codegen.builtin_names()
-    names.update(_last=last, _nth=nth)
+    names.update(_last=last, _nth=nth, _zone=_zone)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo,
                  _text=lambda value, t: format_value(value, t, rt))
@@ -844,6 +879,14 @@ def _namespace(game, lines):
         elif name.startswith("L"):
             names[name] = game._board.table(*value)
     return names
+
+
+def _zone(piece):
+    """The zone a piece record is in, or None (not the record of a piece: a fault)."""
+    if piece is None:
+        raise KeyError(None)
+    where = piece.get("zone")
+    return None if where is None else where[0]
 
 
 def _divide(a, b):

@@ -108,6 +108,12 @@ def visibility_rule(game, scope, name):
     return game._visibility.get((scope, name))
 
 
+def hidden_from(game, state, pid, viewer):
+    """May seat `viewer` not identify piece `pid` (the `hide piece` rule, or the zone the
+    piece is in)?"""
+    return game._hidden_from(state, pid, viewer)
+
+
 def show_rule(game, what):
     """The `show piece` or `hide piece` rule as a generated function, or None."""
     return game._shows.get(what)

@@ -65,7 +65,6 @@ def _view(game, state, seat, text):
             game.action_text(state, choice) if choice is not None else "no")
             for s, choice in enumerate(pending) if not state.out[s]}
     show = introspect.show_rule(game, "piece")
-    hide = None if everyone else introspect.show_rule(game, "hide piece")
     kinds = introspect.kinds(game)
     cell_names = introspect.board(game).names
     hidden = []
@@ -73,12 +72,15 @@ def _view(game, state, seat, text):
         piece = state.pieces[pid]
         owner = game.seats[piece["owner"]] if piece["owner"] is not None else "none"
         cell_name = None if piece["cell"] is None else cell_names[piece["cell"]]
-        if hide is not None and hide(state, seat, pid, seat):
+        zone = piece.get("zone")
+        place = {} if zone is None else {"zone": zone[0] if zone[1] is None else
+                                         f"{zone[0]} of {game.seats[zone[1]]}"}
+        if not everyone and introspect.hidden_from(game, state, pid, seat):
             hidden.append({"label": HIDDEN, "kind": HIDDEN, "owner": owner, "cell": cell_name,
-                           "vars": {}, "mark": HIDDEN})
+                           **place, "vars": {}, "mark": HIDDEN})
             continue
         entry = {"label": piece["label"], "kind": piece["kind"], "owner": owner,
-                 "cell": cell_name,
+                 "cell": cell_name, **place,
                  "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
                           for n, _ in introspect.piece_defaults(game)}}
         if show is not None:
@@ -87,7 +89,8 @@ def _view(game, state, seat, text):
             entry["mark"] = kinds[piece["kind"]]["symbol"]
         view["pieces"].append(entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
-    view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]))))
+    view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]),
+                                                        e.get("zone", ""))))
     return view
 
 
@@ -95,9 +98,15 @@ def _board_order(state):
     """Living pieces: those on the board cell by cell in arrival order (the last one of a
     cell is its top), then those off the board."""
     on_board = [pid for cell in sorted(state.at) for pid in state.at[cell]]
-    off_board = [pid for pid in sorted(state.pieces)
+    off_board = [pid for pid in sorted(state.pieces, key=lambda p: _zone_order(state, p))
                  if state.pieces[pid]["alive"] and state.pieces[pid]["cell"] is None]
     return on_board + off_board
+
+
+def _zone_order(state, pid):
+    """Off the board: pieces in no zone by id, then those in zones in the order they came."""
+    zone = state.pieces[pid].get("zone")
+    return (0, pid) if zone is None else (1, zone[2])
 
 
 def render(game, view):
@@ -119,6 +128,12 @@ def render(game, view):
         if changed:
             lines.append(f"  {piece['label']} ({piece['owner']}): "
                          + ", ".join(f"{k}={v}" for k, v in changed.items()))
+    zones = {}
+    for piece in view["pieces"]:
+        if "zone" in piece:
+            zones.setdefault(piece["zone"], []).append(piece["label"])
+    for zone, labels in zones.items():
+        lines.append(f"  {zone}: " + ", ".join(labels))
     if view["result"]:
         lines.append(f"  result: {view['result']}")
     return "\n".join(lines)
