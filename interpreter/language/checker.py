@@ -429,6 +429,25 @@ class _Checker:
                 raise error_at(GdlRuleError, "division by zero", expr.span)
             return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
                     "%": a % b if b else 0}[expr.op], INT
+        if isinstance(expr, ast.Comprehension) and isinstance(expr.domain, ast.Call) \
+                and expr.domain.name == "cells" and not expr.domain.args \
+                and isinstance(expr.expr, ast.Name) and expr.expr.name == expr.name:
+            # `[c for c in cells() where COND]`: the cells for which COND holds, COND as in
+            # `holes(c) where` (constants, row(c), column(c), arithmetic, comparisons, ...)
+            board = self.out.board
+            if board is None:
+                raise error_at(GdlRuleError, "cells cannot be listed before the board is "
+                               "known", expr.span)
+            found = []
+            for cell in board.all_cells:
+                keep, t = (True, BOOL) if expr.where is None else self._cell_test(
+                    expr.where, expr.name, cell, board)
+                if t != BOOL:
+                    raise self._type_error(expr.where, "a 'where' condition needs "
+                                           "true/false", t)
+                if keep:
+                    found.append(cell)
+            return found, list_of(CELL)
         if isinstance(expr, ast.Name):
             if expr.name in self.param_nodes:
                 found = self._param(expr.name)
