@@ -103,9 +103,19 @@ class Board:
         if found is None:
             if len(self._within) > 50_000:
                 self._within.clear()
-            found = self._within[key] = tuple(c for c in self.all_cells
-                                              if self.distance(cell, c) <= steps)
+            found = self._within[key] = tuple(self._within_box(cell, steps))
         return found
+
+    def _within_box(self, cell, steps):
+        """Cells at distance `steps` or less, looked for only in the square around `cell`
+        (a step changes the row and the column by one at most, on every kind of board)."""
+        column, row = self.coords(cell)
+        holes = self.holes
+        for r in range(max(0, row - steps), min(self.height, row + steps + 1)):
+            for c in range(max(0, column - steps), min(self.width, column + steps + 1)):
+                other = r * self.width + c
+                if other not in holes and self.distance(cell, other) <= steps:
+                    yield other
 
     def toward(self, a, b, steps):
         """The cell `steps` along the line from a toward b (b when it is closer)."""
@@ -246,6 +256,24 @@ class SquareBoard(Board):
         column, row = self.coords(cell)
         return self.at(column + direction[0], row + direction[1])
 
+    def _ray(self, cell, direction):
+        """The cells from `cell` along a direction vector to the edge or the first hole,
+        by arithmetic (a board of 48x36 has some 14,000 rays to build)."""
+        dx, dy = direction
+        column, row = self.coords(cell)
+        far = self.width + self.height
+        length = min(self.width - 1 - column if dx > 0 else column if dx < 0 else far,
+                     self.height - 1 - row if dy > 0 else row if dy < 0 else far)
+        if length <= 0:
+            return ()
+        delta = dy * self.width + dx
+        cells = tuple(range(cell + delta, cell + delta * (length + 1), delta))
+        if self.holes:
+            for i, other in enumerate(cells):
+                if other in self.holes:
+                    return cells[:i]
+        return cells
+
     def orthogonal(self, cell):
         return [c for c in (self.step(cell, v) for v, _ in _COMPASS[::2]) if c is not None]
 
@@ -280,6 +308,18 @@ class TableBoard(SquareBoard):
         squared = (ac - bc) ** 2 + (ar - br) ** 2
         root = math.isqrt(squared)
         return root if root * root == squared else root + 1
+
+    def _within_box(self, cell, steps):
+        """Row by row, the columns whose centre is within `steps` of `cell`'s."""
+        column, row = self.coords(cell)
+        holes = self.holes
+        for r in range(max(0, row - steps), min(self.height, row + steps + 1)):
+            room = steps * steps - (r - row) ** 2
+            reach = math.isqrt(room)
+            for c in range(max(0, column - reach), min(self.width, column + reach + 1)):
+                other = r * self.width + c
+                if other not in holes:
+                    yield other
 
     def toward(self, a, b, steps):
         """The cell `steps` along the straight line from a toward b, never beyond b: the

@@ -232,75 +232,80 @@ class _Checker:
         except GdlError as exc:
             raise error_at(GdlRuleError, exc.message, decl.span) from None
         if decl.hole_expr is not None:
-            holes = []
-            for cell in range(board.size):
-                value, t = self._cell_test(decl.hole_expr, decl.hole_param, cell, board)
-                if t != BOOL:
-                    raise self._type_error(decl.hole_expr, "'holes(...) where' needs "
-                                           "true/false", t)
-                if value:
-                    holes.append(cell)
+            holes = self._cells_where(decl.hole_expr, decl.hole_param, board,
+                                      "'holes(...) where'")
             if len(holes) == board.size:
                 raise error_at(GdlRuleError, "every cell of the board is a hole",
                                decl.hole_expr.span)
             board.with_holes(holes)
         self.out.board = board
 
-    def _cell_test(self, expr, name, cell, board):
-        """Evaluate the `holes(c) where ...` condition for one cell: constants, `c`,
-        `row(c)`, `column(c)`, arithmetic, comparisons, `in`, `and`, `or`, `not`."""
-        def test(e):
-            return self._cell_test(e, name, cell, board)
+    def _cells_where(self, expr, name, board, what):
+        """The cells of `board` for which `expr` (with `name` the cell) holds: constants,
+        the cell, `row(c)`, `column(c)`, arithmetic, comparisons, `in`, `and`, `or`, `not`.
+        The condition is turned into a Python function once, then run for every cell."""
+        test, t = self._cell_function(expr, name, board)
+        if t != BOOL:
+            raise self._type_error(expr, f"{what} needs true/false", t)
+        return [cell for cell in range(board.size) if cell not in board.holes and test(cell)]
+
+    def _cell_function(self, expr, name, board):
+        """(function of a cell, static type) for a condition of `_cells_where`."""
+        def sub(e):
+            return self._cell_function(e, name, board)
         if isinstance(expr, ast.Name) and expr.name == name:
-            return cell, CELL
+            return (lambda cell: cell), CELL
         if isinstance(expr, ast.Call) and expr.name in ("row", "column") and len(expr.args) == 1:
-            value, t = test(expr.args[0])
+            arg, t = sub(expr.args[0])
             if t != CELL:
                 raise self._type_error(expr.args[0], f"{expr.name}() needs a cell", t)
-            column, row = board.coords(value)
-            return (row if expr.name == "row" else column) + 1, INT
+            width = board.width
+            if expr.name == "row":
+                return (lambda cell: arg(cell) // width + 1), INT
+            return (lambda cell: arg(cell) % width + 1), INT
         if isinstance(expr, ast.Binary):
-            (a, ta), (b, tb) = test(expr.left), test(expr.right)
+            (a, ta), (b, tb) = sub(expr.left), sub(expr.right)
             if ta != INT or tb != INT:
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
-            if expr.op in "/%" and b == 0:
-                raise error_at(GdlRuleError, "division by zero", expr.span)
-            return {"+": a + b, "-": a - b, "*": a * b, "/": a // (b or 1),
-                    "%": a % (b or 1)}[expr.op], INT
+            return _BINARY[expr.op](a, b, expr, self), INT
         if isinstance(expr, ast.Compare):
-            (a, ta), (b, tb) = test(expr.left), test(expr.right)
-            if expr.op in ("==", "!="):
-                return (a == b) == (expr.op == "=="), BOOL
-            if ta != INT or tb != INT:
+            (a, ta), (b, tb) = sub(expr.left), sub(expr.right)
+            if expr.op not in ("==", "!=") and (ta != INT or tb != INT):
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
-            return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[expr.op], BOOL
+            compare = _COMPARE[expr.op]
+            return (lambda cell: compare(a(cell), b(cell))), BOOL
         if isinstance(expr, ast.In):
-            (a, _), (b, tb) = test(expr.item), test(expr.collection)
+            (a, _), (b, tb) = sub(expr.item), sub(expr.collection)
             if not is_list(tb):
                 raise self._type_error(expr.collection, "'in' needs a list", tb)
-            return (a in b) != expr.negated, BOOL
-        if isinstance(expr, (ast.And, ast.Or)):
-            (a, ta), (b, tb) = test(expr.left), test(expr.right)
-            for value_t, part in ((ta, expr.left), (tb, expr.right)):
-                if value_t != BOOL:
-                    raise self._type_error(part, "'and'/'or' need true/false", value_t)
-            return (a and b) if isinstance(expr, ast.And) else (a or b), BOOL
-        if isinstance(expr, ast.Not):
-            value, t = test(expr.operand)
-            if t != BOOL:
-                raise self._type_error(expr.operand, "'not' needs true/false", t)
-            return not value, BOOL
-        if isinstance(expr, ast.ListExpr):
-            return [test(item)[0] for item in expr.items], list_of(ANY)
+            negated = expr.negated
+            return (lambda cell: (a(cell) in b(cell)) != negated), BOOL
+        if isinstance(expr, (ast.And, ast.Or, ast.Not)):
+            parts = [expr.operand] if isinstance(expr, ast.Not) else [expr.left, expr.right]
+            tests = []
+            for part in parts:
+                test, t = sub(part)
+                if t != BOOL:
+                    raise self._type_error(part, "'and', 'or' and 'not' need true/false", t)
+                tests.append(test)
+            if isinstance(expr, ast.Not):
+                return (lambda cell: not tests[0](cell)), BOOL
+            if isinstance(expr, ast.And):
+                return (lambda cell: tests[0](cell) and tests[1](cell)), BOOL
+            return (lambda cell: tests[0](cell) or tests[1](cell)), BOOL
         if isinstance(expr, ast.CellLit):
             found = board.parse(expr.name)
             if found is None:
                 raise error_at(GdlRuleError, f"@{expr.name} is not a cell of the "
                                f"{board.width}x{board.height} {board.kind} board", expr.span)
-            return found, CELL
-        return self._const(expr)
+            return (lambda cell: found), CELL
+        if isinstance(expr, ast.ListExpr):
+            items = [sub(item)[0] for item in expr.items]
+            return (lambda cell: [item(cell) for item in items]), list_of(ANY)
+        value, t = self._const(expr)
+        return (lambda cell: value), t
 
     def _param(self, name):
         if name in self.out.params:
@@ -438,16 +443,10 @@ class _Checker:
             if board is None:
                 raise error_at(GdlRuleError, "cells cannot be listed before the board is "
                                "known", expr.span)
-            found = []
-            for cell in board.all_cells:
-                keep, t = (True, BOOL) if expr.where is None else self._cell_test(
-                    expr.where, expr.name, cell, board)
-                if t != BOOL:
-                    raise self._type_error(expr.where, "a 'where' condition needs "
-                                           "true/false", t)
-                if keep:
-                    found.append(cell)
-            return found, list_of(CELL)
+            if expr.where is None:
+                return list(board.all_cells), list_of(CELL)
+            return self._cells_where(expr.where, expr.name, board,
+                                     "a 'where' condition"), list_of(CELL)
         if isinstance(expr, ast.Name):
             if expr.name in self.param_nodes:
                 found = self._param(expr.name)
@@ -1128,6 +1127,25 @@ class _Checker:
         import difflib                  # only when a name is wrong: keeps `gdl check` quick
         match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
         return [f"did you mean '{match[0]}'?"] if match else []
+
+
+def _arithmetic(op):
+    def make(a, b, expr, checker):
+        if op in "/%":
+            def divide(cell):
+                right = b(cell)
+                if right == 0:
+                    raise error_at(GdlRuleError, "division by zero", expr.span)
+                return a(cell) // right if op == "/" else a(cell) % right
+            return divide
+        combine = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}[op]
+        return lambda cell: combine(a(cell), b(cell))
+    return make
+
+
+_BINARY = {op: _arithmetic(op) for op in "+-*/%"}
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def _walk(statements):
