@@ -32,6 +32,8 @@ def run_play(file, seed, players, moves, max_turns):
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
                       for seat, a in zip(game.seats, agents))
     click.echo(f"{game.name}: seed {seed}; {kinds}. Type 'help' at a prompt.")
+    for event in state.events:                  # what setup did
+        click.echo("  " + event_text(game, event, watcher))
     how = {}            # per decision: " (scripted)", "" or None for a human's own
     secret_run = [None]
 
@@ -69,12 +71,12 @@ def run_play(file, seed, players, moves, max_turns):
             secret_run[0] = seat
             if how["simultaneous"]:
                 for event in events:
-                    click.echo("  " + event_text(game, event))
+                    click.echo("  " + event_text(game, event, watcher))
             return
         secret_run[0] = None
         click.echo(f"{game.seats[seat]}: {said}{how['tag'] or ''}")
         for event in events:
-            click.echo("  " + event_text(game, event))
+            click.echo("  " + event_text(game, event, watcher))
 
     status, sentence = run_game(
         game, state, choose, max_turns=max_turns, on_turn=turn_start,

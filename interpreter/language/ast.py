@@ -423,3 +423,13 @@ class HideDecl:
 @node
 class Program:
     items: tuple
+
+
+def walk(node):
+    """`node` and every node below it (expressions and statements)."""
+    yield node
+    for name in records.fields(type(node)):
+        value = getattr(node, name)
+        for item in (value if isinstance(value, tuple) else (value,)):
+            if hasattr(type(item), "__match_args__") and not isinstance(item, Span):
+                yield from walk(item)

@@ -221,15 +221,17 @@ class Board:
         else:
             back = self._line(b, a)
             cells = back[-2::-1] + [b]
-        if self.holes:
-            cells = [c for c in cells if c not in self.holes]
+        for i, cell in enumerate(cells):      # a hole ends the line, as it ends a ray
+            if cell in self.holes:
+                return cells[:i]
         return cells
 
     def clear_line(self, start, end, blockers):
-        """True when no cell strictly between `start` and `end` on `line` is a blocker, and
-        `end` itself is not one."""
+        """True when no cell strictly between `start` and `end` on `line` is a blocker or a
+        hole, and `end` itself is not one."""
         blockers = set(blockers)
-        return not any(cell in blockers for cell in self.line(start, end))
+        cells = self.line(start, end)
+        return (not cells or cells[-1] == end) and not any(cell in blockers for cell in cells)
 
     def row_cells(self, row):
         if not 1 <= row <= self.height:
@@ -325,6 +327,8 @@ class TableBoard(SquareBoard):
         """The cell `steps` along the straight line from a toward b, never beyond b: the
         exact point rounded to the nearest cell (halves away from a)."""
         length = self.distance(a, b)
+        if steps <= 0:
+            return a
         if length == 0 or steps >= length:
             return b
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
@@ -334,7 +338,10 @@ class TableBoard(SquareBoard):
         norm = math.isqrt(squared * scale * scale)
         column = ac + _round_half_away((bc - ac) * steps * scale, norm)
         row = ar + _round_half_away((br - ar) * steps * scale, norm)
-        return self.at(column, row)
+        found = self.at(column, row)
+        if found in self.holes:             # never a hole: the line's cells, which stop there
+            return super().toward(a, b, steps)
+        return found
 
 
 class HexBoard(Board):

@@ -104,8 +104,8 @@ def placements(dice, slots):
 
 
 def placements_of(dice, slots):
-    """Every way to put all of `dice` on the `slots`, each as its text (`Move 2+5
-    Direction 3`: the slots that get dice, in the order of `slots`, dice low first). Equal
+    """Every way to put all of `dice` on the `slots`, each as its text (`A 2+5 B 3`: the
+    slots that get dice, in the order of `slots`, dice low first). Equal
     dice give one placement, not several; no slots for some dice give none."""
     dice = sorted(dice)
     slots = list(slots)
@@ -113,9 +113,9 @@ def placements_of(dice, slots):
         return [placement_text(())]
     if not slots:
         return []
-    if len(slots) ** len(dice) > MAX_PLACEMENTS:
-        raise RuleFault(f"{len(dice)} dice on {len(slots)} slots are more than "
-                        f"{MAX_PLACEMENTS} ways to try")
+    if len(slots) ** len(dice) * (len(slots) + len(dice)) > MAX_PLACEMENTS * 10:
+        raise RuleFault(f"{len(dice)} dice on {len(slots)} slots are too many ways to try "
+                        f"(more than {MAX_PLACEMENTS * 10} steps)")
     found = {}
     choice = [0] * len(dice)
     while True:

@@ -231,6 +231,7 @@ class _Checker:
             board = BOARD_KINDS[decl.kind](*size, decl.directions)
         except GdlError as exc:
             raise error_at(GdlRuleError, exc.message, decl.span) from None
+        self.out.board = board          # without holes yet: cell names in the condition
         if decl.hole_expr is not None:
             holes = self._cells_where(decl.hole_expr, decl.hole_param, board,
                                       "'holes(...) where'")
@@ -253,6 +254,14 @@ class _Checker:
         """(function of a cell, static type) for a condition of `_cells_where`."""
         def sub(e):
             return self._cell_function(e, name, board)
+        if not any(isinstance(n, ast.Name) and n.name == name for n in ast.walk(expr)):
+            value, t = self._const(expr)            # no cell in it: worked out once
+            return (lambda cell: value), t
+        if isinstance(expr, ast.Neg):
+            operand, t = sub(expr.operand)
+            if t != INT:
+                raise self._type_error(expr.operand, "'-' needs a number", t)
+            return (lambda cell: -operand(cell)), INT
         if isinstance(expr, ast.Name) and expr.name == name:
             return (lambda cell: cell), CELL
         if isinstance(expr, ast.Call) and expr.name in ("row", "column") and len(expr.args) == 1:
@@ -274,12 +283,16 @@ class _Checker:
             if expr.op not in ("==", "!=") and (ta != INT or tb != INT):
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
+            if join(ta, tb) is None:
+                raise self._type_error(expr.right, f"cannot compare {describe(ta)} with", tb)
             compare = _COMPARE[expr.op]
             return (lambda cell: compare(a(cell), b(cell))), BOOL
         if isinstance(expr, ast.In):
-            (a, _), (b, tb) = sub(expr.item), sub(expr.collection)
+            (a, ta), (b, tb) = sub(expr.item), sub(expr.collection)
             if not is_list(tb):
                 raise self._type_error(expr.collection, "'in' needs a list", tb)
+            if join(ta, element(tb)) is None:
+                raise self._type_error(expr.item, f"'in' looks in {describe(tb)}", ta)
             negated = expr.negated
             return (lambda cell: (a(cell) in b(cell)) != negated), BOOL
         if isinstance(expr, (ast.And, ast.Or, ast.Not)):
@@ -302,8 +315,16 @@ class _Checker:
                                f"{board.width}x{board.height} {board.kind} board", expr.span)
             return (lambda cell: found), CELL
         if isinstance(expr, ast.ListExpr):
-            items = [sub(item)[0] for item in expr.items]
-            return (lambda cell: [item(cell) for item in items]), list_of(ANY)
+            typed = [sub(item) for item in expr.items]
+            t = ANY
+            for (_, item_t), item in zip(typed, expr.items):
+                joined = join(t, item_t)
+                if joined is None:
+                    raise self._type_error(item, f"a list holds one type of value: "
+                                           f"{describe(t)}", item_t)
+                t = joined
+            items = [f for f, _ in typed]
+            return (lambda cell: [item(cell) for item in items]), list_of(t)
         value, t = self._const(expr)
         return (lambda cell: value), t
 
@@ -505,9 +526,9 @@ class _Checker:
                                f"phase '{phase.name}'", action.span)
             names.add(action.name)
             actions.append(self._action(action, index, params))
-        if phase.auto and phase.mode == "simultaneous":
-            raise error_at(GdlRuleError, "a simultaneous phase cannot be 'auto': every seat "
-                           "chooses in secret", phase.span)
+        if phase.auto and phase.mode in ("simultaneous", "secret"):
+            raise error_at(GdlRuleError, f"a {phase.mode} phase cannot be 'auto': an action "
+                           "played on its own is shown to every seat", phase.span)
         return ir.Phase(phase.name, phase.mode, tuple(phase.params), on_enter, on_reveal,
                         on_resume, tuple(actions), phase.auto, span=phase.span)
 
@@ -946,6 +967,9 @@ class _Checker:
             raise error_at(GdlRuleError, f"{e.name}(): {result}", e.span)
         if e.name == "text":
             return ir.Text(args[0], type=STR, span=e.span)
+        if e.name == "nearest_edge" and self.out.board.kind == "hex":
+            raise error_at(GdlRuleError, "nearest_edge() needs a square or table board: a hex "
+                           "board has no east and west edges to name", e.span)
         return ir.CallBuiltin(e.name, args, type=result, span=e.span)
 
     def _call_user(self, name, args, scope, at):

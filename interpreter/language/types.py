@@ -2,8 +2,7 @@
 
 A type is a string ('int', 'bool', 'str', 'symbol', 'cell', 'piece', 'seat', 'kind',
 'dir', 'placement', 'none', 'any') or ('list', element type). At run time cells, pieces,
-seats and directions are small integers and a placement of dice is its text (`Move 2+5
-Direction 3`, a string that survives a save unchanged); the static type says how to print them.
+seats and directions are small integers and a placement of dice is its text (`A 2+5 B 3`, a string that survives a save unchanged); the static type says how to print them.
 """
 
 from __future__ import annotations
@@ -85,7 +84,7 @@ NO_DICE = "nothing"      # the text of a placement of no dice
 
 
 def placement_text(pairs):
-    """`Move 2+5 Direction 3`: each slot that holds dice, in the order given, its dice low
+    """`A 2+5 B 3`: each slot that holds dice, in the order given, its dice low
     first joined by '+'; `nothing` when no slot holds any."""
     text = " ".join(f"{slot} {'+'.join(map(str, sorted(dice)))}" for slot, dice in pairs
                     if dice)
@@ -112,8 +111,7 @@ def placement_pairs(text):
 
 class TypedPlacement(str):
     """A placement as a player typed it: equal to every placement text with the same dice on
-    the same slots, whatever the order of slots and dice (`Direction 3 Move 5+2` is
-    `Move 2+5 Direction 3`)."""
+    the same slots, whatever the order of slots and dice (`B 3 A 5+2` is `A 2+5 B 3`)."""
 
     key = frozenset()
 

@@ -42,6 +42,9 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
         if on_line:
             on_line(line)
 
+    for event in state.events:          # what setup did (rolls, forced actions)
+        emit("  " + event_text(game, event))
+
     def turn_start(state):
         if state.turn > 0:
             emit(compact_state(game, state))
@@ -62,7 +65,14 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
     return lines, status
 
 
-def event_text(game, event):
+def event_text(game, event, viewer=None):
+    """An event as text; `viewer` (a seat) reads a played action as that seat may see it."""
+    if event[0] in ("reveal", "auto") and viewer is not None and len(event) > 3:
+        event = event[:2] + [event[3][viewer]]
+    return _event_text(game, event)
+
+
+def _event_text(game, event):
     if event[0] == "roll":
         fixed = " (fixed)" if len(event) > 3 else ""
         return f"roll d{event[1]} = {event[2]}{fixed}"

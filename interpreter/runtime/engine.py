@@ -38,7 +38,7 @@ from .state import ALL, State, splitmix64
 TERMINAL = -1
 
 
-MAX_AUTO = 10_000          # actions an `auto` phase may play after one decision
+MAX_AUTO = 10_000          # actions `auto` phases may play after one decision (more: an error)
 
 
 class StopMove(Exception):
@@ -187,9 +187,10 @@ class Runtime:
         piece = self.piece(pid)
         if not piece["alive"]:
             return
-        if seat is not None and (seat.__class__ is not int or
-                                 not 0 <= seat < len(self.state.out)):
-            raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
+        if self.game._zones[zone] and (seat.__class__ is not int or
+                                       not 0 <= seat < len(self.state.out)):
+            raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat: zone "
+                            f"'{zone}' is one per seat")
         self.place(pid, None)
         numbers = self.state.numbers
         numbers["@"] = stamp = numbers.get("@", 0) + 1
@@ -274,8 +275,11 @@ class Runtime:
         phase resumes. When none qualifies the calling phase resumes at once."""
         if seats is None:
             raise RuleFault("'call ... for each' was given no list of seats (it is none)")
-        each = {"phase": name, "args": list(args), "rest": list(seats), "rule": rule,
-                "me": me}
+        seats = list(seats)
+        for seat in seats:
+            if seat.__class__ is not int or not 0 <= seat < len(self.state.out):
+                raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
+        each = {"phase": name, "args": list(args), "rest": seats, "rule": rule, "me": me}
         if not self.next_of_each(each):
             self.resume()
 
@@ -432,6 +436,7 @@ class Game:
         self._zones = {name: zone.per_seat for name, zone in program.zones.items()}
         self._zone_rules = {name: fns[("zone", name)] for name, zone in program.zones.items()
                             if zone.visible is not None}
+        self._hides_pieces = bool(self._zone_rules) or "hide piece" in self._shows
 
     def _find_trigger_cells(self, fns, count):
         """The cells on which some `on enter` trigger may fire, when every trigger's
@@ -629,6 +634,15 @@ class Game:
                 "?" if t == PIECE and viewer is not None and self._hidden_from(state, v, viewer)
                 else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
 
+    def _texts(self, state, action):
+        """[the action's text, and when the game hides pieces, its text as each seat may
+        see it]: what an event that shows a played action carries."""
+        text = self.action_text(state, action)
+        if not self._hides_pieces:
+            return [text]
+        return [text, [self.action_text(state, action, viewer)
+                       for viewer in range(len(self.seats))]]
+
     def _hidden_from(self, state, pid, viewer):
         """Does the `hide piece` rule, or the zone the piece is in, keep piece `pid` from
         seat `viewer`?"""
@@ -787,7 +801,7 @@ class Game:
     def _auto(self, state):
         """In an `auto` phase, play the only legal action of the deciding seat, again and
         again, each with an `auto` event; a bounded number of times per decision."""
-        for _ in range(MAX_AUTO):
+        for _ in range(MAX_AUTO + 1):
             if state.result is not None or not state.frames:
                 return
             frame = state.frames[-1]
@@ -796,7 +810,9 @@ class Game:
             legal = self.legal_actions(state)
             if len(legal) != 1:
                 return
-            state.events.append(["auto", frame["seat"], self.action_text(state, legal[0])])
+            if _ == MAX_AUTO:
+                break
+            state.events.append(["auto", frame["seat"]] + self._texts(state, legal[0]))
             self._run(state, self._apply_run, legal[0])
         raise GdlRuntimeError(f"phase '{state.frames[-1]['phase']}' played more than "
                               f"{MAX_AUTO} actions on its own ('auto') after one decision")
@@ -827,8 +843,8 @@ class Game:
         choices = frame["pending"]
         for chooser, choice in enumerate(choices):      # every choice is public from now on
             if choice is not None and not state.out[chooser]:
-                state.events.append(["reveal", chooser, self.action_text(
-                    state, (choice[0], tuple(choice[1])))])
+                state.events.append(["reveal", chooser] + self._texts(
+                    state, (choice[0], tuple(choice[1]))))
         frame["pending"] = [None] * len(state.out)
         for chooser, choice in enumerate(choices):
             if choice is not None and not state.out[chooser]:

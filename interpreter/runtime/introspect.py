@@ -36,8 +36,8 @@ def python_source(game):
 
 def has_hidden_information(game):
     """Does some rule keep something from some seat (a `visible to` variable, a `hide
-    piece` rule, a secret or simultaneous phase)?"""
-    return bool(game._visibility) or "hide piece" in game._shows or any(
+    piece` rule, a zone not visible to all, a secret or simultaneous phase)?"""
+    return bool(game._visibility) or game._hides_pieces or any(
         phase.mode in _PRIVATE_MODES for phase in game._phases.values())
 
 

@@ -40,7 +40,9 @@ class State:
     pieces     piece id -> {"id", "kind", "owner", "cell", "alive", "label", vars...}
     numbers    kind -> last number given to a piece of that kind (labels Kind#n)
     frames     phase stack, each {"phase", "seat", "args", "pending"} (pending: the
-               choices of a simultaneous phase, one per seat, else None)
+               choices of a simultaneous phase, one per seat, else None), and "each" for a
+               frame of `call ... for each`: {"phase", "args", "rest" (seats still to
+               come), "rule" (its where-condition's number, or None), "me"}
     rng        random generator state (an integer)
     turn       turns started so far; current: the seat whose turn it is
     timers     {"seat", "place", "old"}: values restored at that seat's next turn start
