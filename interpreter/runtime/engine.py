@@ -666,7 +666,7 @@ class Game:
             for action in legal:
                 if action[0] == read[0] and list(action[1]) == read[1]:
                     return action
-        raise self._refusal(state, wanted)
+        raise self._refusal(state, typed)
 
     def _read_typed(self, state, wanted):
         """(action index, argument values) of a typed text, or None when it does not read."""
@@ -689,17 +689,17 @@ class Game:
             return words[:len(types) - 1] + [" ".join(words[len(types) - 1:])]
         return words
 
-    def _refusal(self, state, wanted):
+    def _refusal(self, state, typed):
         """The IllegalAction for a typed text that is no legal action. A text that is no
         action of the game (checked against the current phase, else any phase with an
         action of that name) is `malformed`; a well-formed one names the rule refusing it."""
-        words = wanted.split()
+        words = typed.split()
         if not words:
             return IllegalAction("empty input", malformed=True)
+        name = words[0].lower()
         phase = self._phase_of(state) if state.frames else None
-        here = [a for a in phase.actions if a.name == words[0]] if phase else []
-        named = here or [a for p in self._phases.values() for a in p.actions
-                         if a.name == words[0]]
+        here = [a for a in phase.actions if a.name == name] if phase else []
+        named = here or [a for p in self._phases.values() for a in p.actions if a.name == name]
         if not named:
             where = f" in phase '{phase.name}'; actions here: " + ", ".join(
                 a.name for a in phase.actions) if phase else ""
@@ -733,7 +733,7 @@ class Game:
                                 f"not {len(words)}", malformed=True)
         values = []
         for word, t in zip(words, types):
-            value = self._parse_value(state, word, t)
+            value = self._parse_value(state, word.lower(), t)
             if value is _NOTHING:
                 raise IllegalAction(f"'{word}' is not {describe(t)}", unknown=(word, t))
             values.append(value)
