@@ -170,7 +170,7 @@ def replay(transcript):
 def test_command(paths):
     """Run scenario files (folders are searched for *.scenario)."""
     import glob
-    from gdl.interpreter.play.scenario import run_scenario
+    from gdl.interpreter.play.scenario import run_scenarios
     files = []
     for path in paths:
         if os.path.isdir(path):
@@ -178,18 +178,17 @@ def test_command(paths):
                                           recursive=True)))
         else:
             files.append(path)
-    passed = failed = 0
+    passed = failed = 0     # scenarios: a file holds one more for each `reset` line
     for path in files:
         try:
-            failures = run_scenario(path)
+            outcomes = [outcome.failures for outcome in run_scenarios(path)]
         except GdlError as exc:
-            failures = [exc.render()]
-        if failures:
-            failed += 1
+            outcomes = [[exc.render()]]
+        for failures in outcomes:
+            failed += bool(failures)
+            passed += not failures
             for failure in failures:
                 click.echo(failure, err=True)
-        else:
-            passed += 1
     click.echo(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed or not files else 0)
 

@@ -679,11 +679,11 @@ def test_typed_placements():
     assert reason(game, state, "place Move 2+3+5") == (
         "the rule 'len(placed(p, Direction)) == 1' does not hold")
     assert reason(game, state, "place Move 2+5 Direction") == (
-        "'move 2+5 direction' is not a placement of dice")
+        "'Move 2+5 Direction' is not a placement of dice")
     assert reason(game, state, "place Move 2 Move 5 Direction 3") == (
-        "'move 2 move 5 direction 3' is not a placement of dice")
+        "'Move 2 Move 5 Direction 3' is not a placement of dice")
     assert reason(game, state, "place Jump 2+5 Direction 3") == (
-        "'jump 2+5 direction 3' is not a placement of dice")
+        "'Jump 2+5 Direction 3' is not a placement of dice")
 
 
 def test_a_placement_moves_and_fires():

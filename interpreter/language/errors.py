@@ -48,7 +48,18 @@ class GdlRuleError(GdlError):
 
 
 class IllegalAction(GdlError):
-    """A decision that is not among the legal actions of the current position."""
+    """A decision that is not among the legal actions of the current position.
+
+    `malformed` is true when the text is no action of the game at all (an unknown action
+    name, a wrong number of arguments, a word that is not a cell, piece, seat, ...), false
+    when the action is well formed and the rules refuse it now. `unknown` is then the word
+    that names nothing and what it should have named: ("mvoe", "action"), ("zz99", "cell").
+    """
+
+    def __init__(self, message, *, malformed=False, unknown=None, **where):
+        super().__init__(message, **where)
+        self.malformed = malformed or unknown is not None
+        self.unknown = unknown
 
 
 class GdlRuntimeError(GdlError):

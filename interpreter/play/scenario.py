@@ -1,90 +1,157 @@
 """Scenario files: rule tests a designer writes without Python.
 
 A scenario names a rule file, reaches a position, fixes dice, plays actions and states
-what must then hold. One instruction per line; `#` starts a comment.
+what must then hold. One instruction per line; `#` starts a comment. The full reference,
+with an example of every instruction, is section 15 of docs/language.md.
 
     rules ../../../games/space_war.gdl     the rule file (relative to this file)
     seed 7                                 the seed (default 0)
     play side south                        play a legal action by its text
-    roll 6 4                               the next d6 rolled shows 4 ("roll any 4": any die)
+    roll 6 4                               the next die, a d6, shows 4 ("roll any 4": any die)
     clear                                  remove every piece (numbering restarts)
     piece Pawn blue d4 damage=1            create a piece, optionally setting variables
-    piece Rock none c3                     a piece that belongs to no seat
     set blue.moved = 1                     set a variable (global, SEAT.var or LABEL.var)
     phase play for blue                    make PHASE the current phase of SEAT (entering it)
+    turn 3                                 set the turn number (turn_number)
     concede red                            a seat gives up
-    expect Pawn#1 at d8                    a piece is on a cell
-    expect Pawn#1 removed                  a piece is gone
-    expect legal move Pawn#1 d8            an action is legal now
-    expect illegal end because "moved > 0" an action is illegal (reason contains the text)
-    expect winner red | expect draw | expect playing
-    expect phase pick for blue             the current phase (and who decides)
-    expect Pawn#2.damage == 1              any gdl condition; pieces by label
+    reset                                  end this scenario; the next starts a fresh game
+    expect ...                             what must hold (see `Expectations`)
 
-`run_scenario(path)` returns the failed expectations as `FILE:LINE: expected ..., got ...`.
-A malformed line raises GdlDataError naming its file and line.
+`run_scenarios(path)` returns one `Outcome` per scenario of the file (a file holds several
+when it has `reset` lines); `run_scenario(path)` returns all their failures, each a text
+`FILE:LINE: expected ..., got ...` or a rendered error of a malformed line. A line that is
+malformed (an unknown cell, piece, seat, phase or action, among others) ends its scenario
+with that error; the failures before it are kept.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shlex
 
-from ..language import ast
+from ..language import records
 from ..language.errors import GdlDataError, GdlError, IllegalAction
-from ..language.parser import parse_expression
-from ..language.types import BOOL, PIECE
+from ..language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
 from ..loader import load_game
 from ..runtime import introspect
 from .expressions import compile_expression
+from .scenario_expect import LABEL, NUMBER, Expectations, close_name
 
-_LABEL = re.compile(r"\b([A-Za-z_]\w*)#(\d+)\b")
+
+@records.frozen
+class Outcome:
+    """One scenario of a file: it starts at `line` of `path` (1, or a `reset` line);
+    `failures` are its failed expectations and its error, if any, as texts."""
+
+    path: str
+    line: int
+    failures: tuple
 
 
-class ScenarioRun:
+class ScenarioStop(Exception):
+    """A failure after which the scenario cannot go on meaningfully (a die of another size
+    met a fixed roll, so every die after it is random)."""
+
+
+class ScenarioRun(Expectations):
+    """Runs the scenarios of one file, one after the other; `outcomes` holds their results,
+    and `game` and `state` the last one's game and position."""
+
     def __init__(self, path):
         self.path = path
         self.game = None
+        self.outcomes = []
+        self.line, self.source = 1, ""
+        self._fresh()
+
+    def _fresh(self):
+        """Forget the position: the next scenario starts a new game (of the same rules)."""
         self.state = None
         self.seed = 0
-        self.forced = []
+        self.queued = []        # fixed dice not rolled yet: (line, sides or None, value)
+        self.rolled = []        # roll events since the last play, phase or concede line
         self.failures = []
-        self.line = 0
+        self.expectations = 0
+        self.turnless = None    # (line, phase) of a `phase` line that started no turn
 
     # ----- helpers ------------------------------------------------------------------------
     def error(self, message):
         return GdlDataError(message, file=self.path, line=self.line, column=1,
                             source_line=self.source)
 
-    def fail(self, expected, got):
-        self.failures.append(f"{self.path}:{self.line}: expected {expected}, got {got}")
+    def fail(self, expected, got, line=None):
+        line = self.line if line is None else line
+        self.failures.append(f"{self.path}:{line}: expected {expected}, got {got}")
+
+    def unknown(self, what, word, names):
+        """The error for `word`, which names no `what` among `names`."""
+        return self.error(f"unknown {what} '{word}'" + close_name(word, names))
 
     def need_state(self):
         if self.game is None:
             raise self.error("no 'rules FILE' line before this one")
         if self.state is None:
-            self.state = self.game.new_state(self.seed, forced=self.forced)
-            self.forced = self.state.forced
+            self.state = self.game.new_state(
+                self.seed, forced=[[sides, value] for _, sides, value in self.queued])
+            self.settle_rolls(len(self.queued))
         return self.state
 
     def seat(self, name):
         lowered = [s.lower() for s in self.game.seats]
         if name.lower() not in lowered:
-            raise self.error(f"unknown seat '{name}'; seats: {', '.join(self.game.seats)}")
+            raise self.error(f"unknown seat '{name}'; seats: {', '.join(self.game.seats)}"
+                             + close_name(name, self.game.seats))
         return lowered.index(name.lower())
 
     def piece(self, label):
-        for pid, piece in self.state.pieces.items():
+        for pid, piece in self.need_state().pieces.items():
             if piece["label"].lower() == label.lower():
                 return pid
-        raise self.error(f"no piece labelled {label}")
+        raise self.error(f"no piece labelled {label}" + close_name(label, self.labels()))
+
+    def labels(self):
+        return [piece["label"] for piece in self.state.pieces.values()]
 
     def cell(self, name):
         cell = introspect.board(self.game).parse(name)
         if cell is None:
-            raise self.error(f"'{name}' is not a cell of the board")
+            raise self.error(f"'{name}' is not a cell of the board"
+                             + close_name(name, introspect.board(self.game).by_name))
         return cell
+
+    def cell_name(self, cell):
+        return introspect.board(self.game).names[cell]
+
+    def names_of(self, what):
+        """The names a word of an action text may take when it means `what`."""
+        if what == "action":
+            return introspect.action_names(self.game)
+        if what == CELL:
+            return list(introspect.board(self.game).by_name)
+        if what == PIECE:
+            return self.labels()
+        if what == SEAT:
+            return self.game.seats
+        if what == KIND:
+            return list(introspect.kinds(self.game))
+        if what == DIR:
+            return introspect.board(self.game).direction_names
+        if what == SYMBOL:
+            return introspect.symbols(self.game)
+        return []
+
+    def action(self, text):
+        """The legal action of `text`, or the IllegalAction saying why the rules refuse it;
+        a text that is no action of the game at all is an error of the line."""
+        try:
+            return self.game.parse_action(self.need_state(), text)
+        except IllegalAction as exc:
+            if exc.malformed:
+                word, what = exc.unknown or ("", None)
+                hint = close_name(word, self.names_of(what)) if word else ""
+                raise self.error(f"'{text}' is not an action of the game: {exc.message}"
+                                 + hint) from None
+            return exc
 
     def expression(self, text, want=None):
         """Compile a gdl expression where labels like Pawn#2 stand for pieces."""
@@ -95,7 +162,7 @@ class ScenarioRun:
             name = f"piece_{match.group(1)}_{match.group(2)}"
             values[name] = self.piece(match.group(0))
             return name
-        rewritten = _LABEL.sub(local, text)
+        rewritten = LABEL.sub(local, text)
         try:
             fn, t = compile_expression(self.game, rewritten, {n: PIECE for n in values}, want,
                                        file=self.path)
@@ -103,62 +170,125 @@ class ScenarioRun:
             raise self.error(f"bad expression '{text}': {exc.message}") from None
         return (lambda: fn(state, state.current, *values.values())), t
 
-    # ----- instructions ---------------------------------------------------------------------
+    # ----- dice ---------------------------------------------------------------------------
+    def step(self, run):
+        """Run a play, phase or concede line's work; the dice it rolled are the ones
+        `expect rolled` sees, and must agree with the fixed rolls waiting."""
+        state = self.need_state()
+        waiting = len(state.forced)
+        state.events = []
+        run(state)
+        self.settle_rolls(waiting)
+
+    def settle_rolls(self, waiting):
+        """Drop the fixed rolls the last step used; a die of another size rolled while one
+        waited is a failure of the roll line, and ends the scenario."""
+        self.rolled = [event for event in self.state.events if event[0] == "roll"]
+        used = 0
+        for event in self.rolled:
+            if len(event) > 3:          # ["roll", sides, value, "fixed"]
+                used += 1
+            elif used < waiting:
+                line, sides, value = self.queued[used]
+                self.fail(f"the next die to be a d{sides} (roll {sides} {value})",
+                          f"a d{event[1]} rolled first, by line {self.line}", line)
+                raise ScenarioStop
+        del self.queued[:used]
+
+    # ----- running ------------------------------------------------------------------------
     def run(self):
+        """Run every scenario of the file; all their failures, in order."""
         try:
-            lines = open(self.path, encoding="utf-8").read().split("\n")
+            with open(self.path, encoding="utf-8") as handle:
+                lines = handle.read().split("\n")
         except (OSError, UnicodeDecodeError) as exc:
             raise GdlDataError(f"cannot read scenario {self.path}: {exc}") from None
-        for number, raw in enumerate(lines, 1):
-            self.line, self.source = number, raw
-            text = _strip_comment(raw).strip()
-            if not text:
-                continue
-            word, _, rest = text.partition(" ")
-            handler = getattr(self, "do_" + word, None)
-            if handler is None:
-                raise self.error(f"unknown instruction '{word}'; expected rules, seed, play, "
-                                 "roll, clear, piece, set, phase, concede or expect")
-            try:
-                handler(rest.strip())
-            except GdlDataError:
-                raise
-            except GdlError as exc:
-                raise self.error(exc.message) from None
-        return self.failures
+        for start, numbered in _scenarios(lines):
+            self._fresh()
+            self.outcomes.append(self._run_one(start, numbered))
+        return [failure for outcome in self.outcomes for failure in outcome.failures]
+
+    def _run_one(self, start, numbered):
+        try:
+            for self.line, self.source in numbered:
+                self._instruction(_strip_comment(self.source).strip())
+            self.line, self.source = start, numbered[0][1] if numbered else ""
+            self._finish()
+        except ScenarioStop:
+            pass
+        except GdlError as exc:
+            self.failures.append(self._located(exc).render())
+        return Outcome(self.path, start, tuple(self.failures))
+
+    def _instruction(self, text):
+        if not text:
+            return
+        word, _, rest = text.partition(" ")
+        handler = getattr(self, "do_" + word, None)
+        if handler is None:
+            names = [n[3:] for n in dir(self) if n.startswith("do_")]
+            raise self.error(f"unknown instruction '{word}'; expected {', '.join(names)}"
+                             + close_name(word, names))
+        handler(rest.strip())
+
+    def _located(self, exc):
+        """An error of the current line (one raised elsewhere keeps its place as a hint)."""
+        if isinstance(exc, GdlDataError) and exc.file == self.path:
+            return exc
+        where = f" (at {exc.file}:{exc.line})" if exc.file and exc.line else ""
+        return self.error(exc.message + where)
+
+    def _finish(self):
+        """At the end of a scenario: it must have tested something, and used its dice."""
+        if self.game is None:
+            raise self.error("this scenario has no 'rules FILE' line")
+        if not self.expectations:
+            raise self.error("this scenario has no 'expect' line, so it tests nothing")
+        for line, sides, value in self.queued:
+            die = "die" if sides is None else f"d{sides}"
+            self.fail(f"'roll {sides or 'any'} {value}' to be used",
+                      f"no {die} rolled after it", line)
+
+    # ----- instructions ---------------------------------------------------------------------
+    def do_reset(self, rest):
+        if rest:
+            raise self.error("'reset' takes nothing: it starts a new scenario")
 
     def do_rules(self, rest):
+        if self.state is not None:
+            raise self.error("'rules' must come before the game starts")
         path = os.path.join(os.path.dirname(self.path), rest)
         self.game = load_game(os.path.normpath(path))
 
     def do_seed(self, rest):
         if self.state is not None:
             raise self.error("'seed' must come before the first move")
-        try:
-            self.seed = int(rest)
-        except ValueError:
-            raise self.error(f"seed must be a number, not '{rest}'") from None
+        if not NUMBER.fullmatch(rest):
+            raise self.error(f"seed must be a number, not '{rest}'")
+        self.seed = int(rest)
 
     def do_roll(self, rest):
         parts = rest.split()
-        if len(parts) != 2 or not parts[1].isdigit() or not (parts[0] == "any"
-                                                             or parts[0].isdigit()):
+        if len(parts) != 2 or not NUMBER.fullmatch(parts[1]) or not (
+                parts[0] == "any" or NUMBER.fullmatch(parts[0])):
             raise self.error("expected 'roll SIDES VALUE' or 'roll any VALUE'")
         sides = None if parts[0] == "any" else int(parts[0])
-        entry = [sides, int(parts[1])]
-        if self.state is None:
-            self.forced.append(entry)
-        else:
-            self.state.forced.append(entry)
+        value = int(parts[1])
+        if sides is not None and sides < 1:
+            raise self.error(f"a die has at least 1 side, not {sides}")
+        if value < 1 or (sides is not None and value > sides):
+            raise self.error(f"a d{sides} shows 1 to {sides}, not {value}" if sides else
+                             f"a die shows 1 or more, not {value}")
+        self.queued.append((self.line, sides, value))
+        if self.state is not None:
+            self.state.forced.append([sides, value])
 
     def do_play(self, rest):
-        state = self.need_state()
-        try:
-            action = self.game.parse_action(state, rest)
-        except IllegalAction as exc:
-            self.fail(f"'{rest}' to be legal", f"illegal: {exc.message}")
+        action = self.action(rest)
+        if isinstance(action, IllegalAction):
+            self.fail(f"'{rest}' to be legal", f"illegal: {action.message}")
             return
-        self.game.apply(state, action, check=False)
+        self.step(lambda state: self.game.apply(state, action, check=False))
 
     def do_clear(self, rest):
         state = self.need_state()
@@ -172,18 +302,22 @@ class ScenarioRun:
         parts = rest.split()
         if len(parts) < 3:
             raise self.error("expected 'piece KIND SEAT CELL [var=value ...]'")
-        kind, cell = parts[0], self.cell(parts[2])
+        kinds = introspect.kinds(self.game)
+        if parts[0] not in kinds:
+            raise self.unknown("piece kind", parts[0], kinds)
         seat = None if parts[1] == "none" else self.seat(parts[1])
-        if kind not in introspect.kinds(self.game):
-            raise self.error(f"unknown piece kind '{kind}'")
-        pid = introspect.create_piece(self.game, state, kind, seat, cell)
+        pid = introspect.create_piece(self.game, state, parts[0], seat, self.cell(parts[2]))
         for assignment in parts[3:]:
             name, _, value = assignment.partition("=")
-            if name not in introspect.variable_types(self.game, "piece"):
-                raise self.error(f"pieces have no variable '{name}'")
+            self.piece_variable(name)
             fn, _ = self.expression(value)
             state.pieces[pid][name] = fn()
         state.end_checked = False       # an edit: every end rule runs after the next play
+
+    def piece_variable(self, name):
+        names = introspect.variable_types(self.game, "piece")
+        if name not in names:
+            raise self.unknown("piece variable", name, names)
 
     def do_set(self, rest):
         state = self.need_state()
@@ -191,154 +325,75 @@ class ScenarioRun:
         target, value = target.strip(), value.strip()
         if not value:
             raise self.error("expected 'set TARGET = VALUE'")
-        fn, _ = self.expression(value)
         container, key = self.place(target)
+        fn, _ = self.expression(value)
         container[key] = fn()
         state.end_checked = False
 
     def place(self, target):
         state = self.state
         if "." not in target:
+            if target == "turn_number":
+                raise self.error("the turn number is set with 'turn N'")
             if target not in state.globals:
-                raise self.error(f"no global variable '{target}'")
+                raise self.unknown("global variable", target, state.globals)
             return state.globals, target
         owner, field = target.rsplit(".", 1)
         if "#" in owner:
             piece = state.pieces[self.piece(owner)]
-            if field not in introspect.variable_types(self.game, "piece"):
-                raise self.error(f"pieces have no variable '{field}'")
+            self.piece_variable(field)
             return piece, field
         variables = state.seat_vars[self.seat(owner)]
         if field not in variables:
-            raise self.error(f"seats have no variable '{field}'")
+            raise self.unknown("seat variable", field, variables)
         return variables, field
 
     def do_phase(self, rest):
         state = self.need_state()
         match = re.fullmatch(r"(\w+)\s+for\s+(\w+)", rest)
+        if not match:
+            raise self.error("expected 'phase NAME for SEAT'")
+        name, seat = match.group(1), self.seat(match.group(2))
         phases = introspect.phase_parameters(self.game)
-        if not match or match.group(1) not in phases:
-            raise self.error("expected 'phase NAME for SEAT' with a phase of the rule file")
-        if phases[match.group(1)]:
-            raise self.error(f"phase '{match.group(1)}' takes arguments; a scenario can only "
+        if name not in phases:
+            raise self.unknown("phase", name, phases)
+        if phases[name]:
+            raise self.error(f"phase '{name}' takes arguments; a scenario can only "
                              "start a phase without them")
         state.frames = []
-        introspect.enter_phase(self.game, state, match.group(1), self.seat(match.group(2)))
+        self.step(lambda state: introspect.enter_phase(self.game, state, name, seat))
+        state.end_checked = False
+        modes = introspect.phase_modes(self.game)
+        if state.turn == 0 and modes[name] != "turn" and "turn" in modes.values():
+            self.turnless = (self.line, name)
+
+    def do_turn(self, rest):
+        state = self.need_state()
+        if not NUMBER.fullmatch(rest):
+            raise self.error(f"expected 'turn N' with N a number, not '{rest}'")
+        state.turn = int(rest)
         state.end_checked = False
 
     def do_concede(self, rest):
-        self.game.concede(self.need_state(), self.seat(rest))
-
-    def do_expect(self, rest):
-        state = self.need_state()
-        words = rest.split()
-        if not words:
-            raise self.error("'expect' needs something to expect")
-        if len(words) == 3 and words[1] == "at" and "#" in words[0]:
-            pid, cell = self.piece(words[0]), self.cell(words[2])
-            piece = state.pieces[pid]
-            where = "removed" if not piece["alive"] else (
-                "off the board" if piece["cell"] is None else
-                f"at {introspect.board(self.game).names[piece['cell']]}")
-            if not piece["alive"] or piece["cell"] != cell:
-                self.fail(f"{words[0]} at {words[2]}", where)
-            return
-        if len(words) == 2 and words[1] == "removed" and "#" in words[0]:
-            piece = state.pieces[self.piece(words[0])]
-            if piece["alive"]:
-                where = ("it is alive" if piece["cell"] is None else
-                         f"it is at {introspect.board(self.game).names[piece['cell']]}")
-                self.fail(f"{words[0]} removed", where)
-            return
-        if words[0] in ("legal", "illegal"):
-            self.expect_legality(words[0] == "legal", rest[len(words[0]):].strip())
-            return
-        if words[0] in ("winner", "draw", "playing"):
-            self.expect_result(words)
-            return
-        if words[0] == "phase":
-            self.expect_phase(rest)
-            return
-        self.expect_condition(rest)
-
-    def expect_legality(self, legal, text):
-        because = None
-        match = re.fullmatch(r'(.*?)\s+because\s+(".*")', text)
-        if match:
-            try:
-                text, because = match.group(1), shlex.split(match.group(2))[0]
-            except ValueError:
-                raise self.error('expected \'because "TEXT"\' with one quoted text') from None
-        try:
-            self.game.parse_action(self.state, text)
-            if not legal:
-                self.fail(f"'{text}' to be illegal", "legal")
-        except IllegalAction as exc:
-            if legal:
-                self.fail(f"'{text}' to be legal", f"illegal: {exc.message}")
-            elif because is not None and because not in exc.message:
-                self.fail(f"'{text}' illegal because \"{because}\"", f"\"{exc.message}\"")
-
-    def expect_result(self, words):
-        result = self.state.result
-        got = "still playing" if result is None else introspect.result_text(self.game, self.state)
-        if words[0] == "playing":
-            if result is not None:
-                self.fail("the game still playing", got)
-        elif words[0] == "draw":
-            if result is None or not result["draw"]:
-                self.fail("a draw", got)
-        else:
-            if len(words) != 2:
-                raise self.error("expected 'expect winner SEAT'")
-            seat = self.seat(words[1])
-            if result is None or result["winners"] != [seat]:
-                self.fail(f"winner {words[1]}", got)
-
-    def expect_phase(self, rest):
-        match = re.fullmatch(r"phase\s+(\w+)(?:\s+for\s+(\w+))?", rest)
-        if not match:
-            raise self.error("expected 'expect phase NAME [for SEAT]'")
-        state = self.state
-        name = state.frames[-1]["phase"] if state.frames else "none"
-        decider = self.game.current_player(state)
-        got = f"phase {name}" + (f" for {self.game.seats[decider]}" if decider >= 0 else "")
-        if name != match.group(1) or (match.group(2) and (
-                decider < 0 or self.seat(match.group(2)) != decider)):
-            self.fail(rest, got)
-
-    def expect_condition(self, text):
-        try:
-            expr = parse_expression(_LABEL.sub("x", text))
-        except GdlError as exc:
-            raise self.error(f"bad expression '{text}': {exc.message}") from None
-        if isinstance(expr, ast.Compare):
-            left_text, _ = _split_compare(text, expr.op)
-            left, lt = self.expression(left_text)
-            check, _ = self.expression(text, BOOL)
-            if not check():
-                value = left()
-                with introspect.formatting(self.game, self.state) as value_text:
-                    self.fail(text, f"{left_text} = {value_text(value, lt)}")
-            return
-        check, _ = self.expression(text, BOOL)
-        if not check():
-            self.fail(text, "false")
+        seat = self.seat(rest)
+        self.step(lambda state: self.game.concede(state, seat))
 
 
-def _split_compare(text, op):
-    """Split 'a == b' at its top-level comparison operator (outside brackets)."""
-    depth = 0
-    for i, char in enumerate(text):
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        elif depth == 0 and text.startswith(op, i):
-            if op in ("<", ">") and text[i + 1:i + 2] == "=":
-                continue
-            return text[:i].strip(), text[i + len(op):].strip()
-    return text, "true"
+def _scenarios(lines):
+    """(first line number, [(line number, text), ...]) of each scenario of a file: a
+    `reset` line starts a new one. Lines before the first `reset` that only name the rule
+    file are a header, run first by the scenario after them, not a scenario of their own."""
+    found = [(1, [])]
+    for number, raw in enumerate(lines, 1):
+        if _strip_comment(raw).split()[:1] == ["reset"]:
+            found.append((number, []))
+        found[-1][1].append((number, raw))
+    header = found[0][1]
+    if len(found) > 1 and all(_strip_comment(raw).split()[:1] in ([], ["rules"])
+                              for _, raw in header):
+        found[1] = (found[1][0], header + found[1][1])
+        del found[0]
+    return found
 
 
 def _strip_comment(line):
@@ -353,5 +408,13 @@ def _strip_comment(line):
     return "".join(out)
 
 
+def run_scenarios(path):
+    """One `Outcome` per scenario of the file at `path`."""
+    run = ScenarioRun(path)
+    run.run()
+    return run.outcomes
+
+
 def run_scenario(path):
+    """Every failure of every scenario of the file at `path` ([] when all pass)."""
     return ScenarioRun(path).run()

@@ -31,8 +31,8 @@ import contextlib
 from . import codegen
 from ..language import program
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault
-from ..language.types import (CELL, DIR, INT, PIECE, PLACEMENT, SEAT, describe, format_value,
-                              parse_placement)
+from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, describe,
+                              format_value, parse_placement)
 from .state import ALL, State, splitmix64
 
 TERMINAL = -1
@@ -174,6 +174,7 @@ class Runtime:
     def remove(self, pid):
         piece = self.piece(pid)
         if piece["alive"]:
+            piece["last_cell"] = piece["cell"]     # where it was lost (scenario files)
             self.place(pid, None)
             piece.pop("zone", None)
             piece["alive"] = False
@@ -679,7 +680,7 @@ class Game:
             for action in legal:
                 if action[0] == read[0] and list(action[1]) == read[1]:
                     return action
-        raise IllegalAction(self._explain_illegal(state, wanted, legal))
+        raise self._refusal(state, typed)
 
     def _read_typed(self, state, wanted):
         """(action index, argument values) of a typed text, or None when it does not read."""
@@ -689,11 +690,10 @@ class Game:
             phase and words) else None
         if compiled is None:
             return None
-        words = self._argument_words(compiled, words[1:])
-        if len(words) != len(compiled.arg_types):
+        try:
+            return compiled.index, self._parse_args(state, compiled, words[1:])
+        except IllegalAction:
             return None
-        args = self._parse_args(state, compiled, words)
-        return None if isinstance(args, str) else (compiled.index, args)
 
     @staticmethod
     def _argument_words(compiled, words):
@@ -703,36 +703,53 @@ class Game:
             return words[:len(types) - 1] + [" ".join(words[len(types) - 1:])]
         return words
 
-    def _explain_illegal(self, state, wanted, legal):
-        if self.current_player(state) == TERMINAL:
-            return "the game is over"
-        phase = self._phase_of(state)
-        words = wanted.split()
-        names = [a.name for a in phase.actions]
+    def _refusal(self, state, typed):
+        """The IllegalAction for a typed text that is no legal action. A text that is no
+        action of the game (checked against the current phase, else any phase with an
+        action of that name) is `malformed`; a well-formed one names the rule refusing it."""
+        words = typed.split()
         if not words:
-            return "empty input"
-        by_name = {a.name: a for a in phase.actions}
-        compiled = by_name.get(words[0])
-        if compiled is None:
-            return (f"there is no action '{words[0]}' in phase '{phase.name}'; "
-                    f"actions here: {', '.join(names)}")
-        types = compiled.arg_types
-        words = self._argument_words(compiled, words[1:])
-        if len(words) != len(types):
-            return (f"'{compiled.name}' takes {len(types)} argument(s), "
-                    f"not {len(words)}")
-        args = self._parse_args(state, compiled, words)
-        if isinstance(args, str):
-            return args
-        return self._run(state, lambda st: self._failed_condition(st, compiled, args),
-                         check_end=False)
+            return IllegalAction("empty input", malformed=True)
+        name = words[0].lower()
+        phase = self._phase_of(state) if state.frames else None
+        here = [a for a in phase.actions if a.name == name] if phase else []
+        named = here or [a for p in self._phases.values() for a in p.actions if a.name == name]
+        if not named:
+            where = f" in phase '{phase.name}'; actions here: " + ", ".join(
+                a.name for a in phase.actions) if phase else ""
+            return IllegalAction(f"there is no action '{words[0]}'{where}",
+                                 unknown=(words[0], "action"))
+        compiled = next((a for a in named if len(self._argument_words(a, words[1:]))
+                         == len(a.arg_types)), named[0])
+        args = self._parse_args(state, compiled, words[1:])
+        if self.current_player(state) == TERMINAL:
+            message = "the game is over"
+        elif not here:
+            message = (f"there is no action '{words[0]}' in phase '{phase.name}'; "
+                       f"actions here: {', '.join(a.name for a in phase.actions)}")
+        else:
+            message = self._run(state, lambda st: self._failed_condition(st, compiled, args),
+                                check_end=False)
+        # A word that is no symbol or kind of the rules is refused by the domain, as the
+        # message says; it is still no action of the game.
+        stray = next(((value, t) for value, t in zip(args, compiled.arg_types)
+                      if t in (SYMBOL, KIND) and value not in self._symbols
+                      and value not in self._kinds), None)
+        return IllegalAction(message, unknown=stray)
 
     def _parse_args(self, state, compiled, words):
+        """The argument values of `words` (the text after the action's name); a malformed
+        IllegalAction when their number or one of them is wrong."""
+        types = compiled.arg_types
+        words = self._argument_words(compiled, words)
+        if len(words) != len(types):
+            raise IllegalAction(f"'{compiled.name}' takes {len(types)} argument(s), "
+                                f"not {len(words)}", malformed=True)
         values = []
-        for word, t in zip(words, compiled.arg_types):
-            value = self._parse_value(state, word, t)
+        for word, t in zip(words, types):
+            value = self._parse_value(state, word.lower(), t)
             if value is _NOTHING:
-                return f"'{word}' is not {describe(t)}"
+                raise IllegalAction(f"'{word}' is not {describe(t)}", unknown=(word, t))
             values.append(value)
         return values
 
@@ -762,7 +779,7 @@ class Game:
         for name in list(self._symbols) + list(self._kinds):
             if name.lower() == word:
                 return name
-        return word
+        return word     # refused by the action's domain (a symbol or kind it does not know)
 
     def _failed_condition(self, state, compiled, args):
         """Name the first rule that forbids an action whose arguments were well formed."""

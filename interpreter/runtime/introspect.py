@@ -12,8 +12,9 @@ few ways to set up a position by hand; they ask for them here, by function:
     has_hidden_information(game)           some rule hides something from some seat
     with formatting(game, state) as text:  text(value, type): a run-time value as the rule
                                            files write it
-    board(game), kinds(game), terrain(game), phase_parameters(game),
-    variable_types(game, scope), piece_defaults(game)         the game's description
+    board(game), kinds(game), terrain(game), phase_parameters(game), phase_modes(game),
+    action_names(game), symbols(game), variable_types(game, scope), piece_defaults(game)
+                                                              the game's description
     visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat)
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
@@ -90,6 +91,21 @@ def terrain(game):
 def phase_parameters(game):
     """Phase name -> the number of parameters it takes, in declaration order."""
     return {name: phase.nparams for name, phase in game._phases.items()}
+
+
+def phase_modes(game):
+    """Phase name -> its mode: "turn", "simultaneous", "secret" or None."""
+    return {name: phase.mode for name, phase in game._phases.items()}
+
+
+def action_names(game):
+    """The names of the actions of every phase, sorted."""
+    return sorted({action.name for phase in game._phases.values() for action in phase.actions})
+
+
+def symbols(game):
+    """Every symbol the rules name, sorted."""
+    return sorted(game._symbols)
 
 
 def variable_types(game, scope):

@@ -37,7 +37,8 @@ class State:
 
     globals    name -> value
     seat_vars  one dict per seat, name -> value
-    pieces     piece id -> {"id", "kind", "owner", "cell", "alive", "label", vars...}
+    pieces     piece id -> {"id", "kind", "owner", "cell", "alive", "label", vars...};
+               a removed piece also has "last_cell", its cell when it was removed
     numbers    kind -> last number given to a piece of that kind (labels Kind#n)
     frames     phase stack, each {"phase", "seat", "args", "pending"} (pending: the
                choices of a simultaneous phase, one per seat, else None), and "each" for a

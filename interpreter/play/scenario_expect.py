@@ -1,0 +1,387 @@
+"""The `expect` lines of scenario files: what must hold in a scenario's position.
+
+`Expectations` is the half of `scenario.ScenarioRun` that reads an `expect` line and records
+a failure (`FILE:LINE: expected ..., got ...`) when it does not hold; the run supplies the
+position and the names (pieces, cells, seats). The forms, documented with an example each
+in section 15 of docs/language.md:
+
+    expect Pawn#1 at d8 | expect Pawn#1 removed [at d8]
+    expect legal ACTION | expect illegal ACTION [because "TEXT"]
+    expect legal count N [NAME] [for LABEL]
+    expect legal actions [NAME] [for LABEL]: ACTION, ACTION, ...
+    expect no legal NAME [for LABEL]         (NAME `action`: any action)
+    expect view of SEAT shows TARGET [== VALUE] | expect view of SEAT hides TARGET
+    expect view of SEAT shows count WHAT [of SEAT] == N
+    expect rolled N dS[, N dS ...] | expect rolled no dice
+    expect winner SEAT | expect draw | expect playing
+    expect phase NAME [for SEAT]
+    expect CONDITION
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from ..language import ast
+from ..language.errors import GdlError, IllegalAction
+from ..language.parser import parse_expression
+from ..language.types import BOOL
+from ..runtime import introspect
+from ..runtime.view import HIDDEN
+
+LABEL = re.compile(r"\b([A-Za-z_]\w*)#(\d+)\b")
+NUMBER = re.compile(r"[0-9]{1,18}")
+_LISTED = 10        # legal actions named in a failure, at most
+_PIECE_FIELDS = ("kind", "cell", "owner")
+
+
+class Expectations:
+    """`do_expect` and what it needs of a scenario run (see scenario.ScenarioRun)."""
+
+    def do_expect(self, rest):
+        self.expectations += 1
+        self.need_state()
+        words = rest.split()
+        if not words:
+            raise self.error("'expect' needs something to expect")
+        if "#" in words[0] and words[1:2] == ["at"] and len(words) == 3:
+            self.expect_at(words[0], words[2])
+        elif "#" in words[0] and words[1:2] == ["removed"] and (
+                len(words) == 2 or len(words) == 4 and words[2] == "at"):
+            self.expect_removed(words[0], words[3] if len(words) == 4 else None)
+        elif words[:2] == ["legal", "count"]:
+            self.expect_count(words[2:])
+        elif words[:2] == ["legal", "actions"]:
+            self.expect_actions(rest.split(None, 2)[2] if len(words) > 2 else "")
+        elif words[:2] == ["no", "legal"]:
+            self.expect_none(words[2:])
+        elif words[0] in ("legal", "illegal"):
+            self.expect_legality(words[0] == "legal", rest[len(words[0]):].strip())
+        elif words[0] in ("winner", "draw", "playing"):
+            self.expect_result(words)
+        elif words[0] == "phase":
+            self.expect_phase(rest)
+        elif words[0] == "view":
+            self.expect_view(rest)
+        elif words[0] == "rolled":
+            self.expect_rolled(rest[len("rolled"):].strip())
+        else:
+            self.expect_condition(rest)
+
+    # ----- pieces -----------------------------------------------------------------------
+    def expect_at(self, label, cell_name):
+        piece = self.state.pieces[self.piece(label)]
+        if not piece["alive"] or piece["cell"] != self.cell(cell_name):
+            self.fail(f"{label} at {cell_name}", self.where(piece))
+
+    def expect_removed(self, label, cell_name):
+        piece = self.state.pieces[self.piece(label)]
+        cell = None if cell_name is None else self.cell(cell_name)
+        expected = f"{label} removed" + (f" at {cell_name}" if cell_name else "")
+        if piece["alive"]:
+            self.fail(expected, "it is " + self.where(piece))
+        elif cell_name is not None and piece.get("last_cell") != cell:
+            self.fail(expected, self.where(piece))
+
+    def where(self, piece):
+        """'at c4', 'off the board', 'removed at c4' (its last cell) or 'removed'."""
+        if not piece["alive"]:
+            last = piece.get("last_cell")
+            return "removed" + ("" if last is None else f" at {self.cell_name(last)}")
+        return "off the board" if piece["cell"] is None else f"at {self.cell_name(piece['cell'])}"
+
+    # ----- legal actions ----------------------------------------------------------------
+    def expect_legality(self, legal, text):
+        text, because = self.because(text)
+        if because is not None and legal:
+            raise self.error("'because \"TEXT\"' goes with 'expect illegal'")
+        action = self.action(text)
+        if not isinstance(action, IllegalAction):
+            if not legal:
+                self.fail(f"'{text}' to be illegal", "legal")
+        elif legal:
+            self.fail(f"'{text}' to be legal", f"illegal: {action.message}")
+        elif because is not None and because not in action.message:
+            self.fail(f"'{text}' illegal because \"{because}\"", f"\"{action.message}\"")
+
+    def because(self, text):
+        """(action text, reason or None) of 'ACTION [because "TEXT"]'."""
+        match = re.fullmatch(r"(.*?)\s+because\s+(.*)", text)
+        if not match:
+            return text, None
+        if not re.fullmatch(r'"[^"]*"', match.group(2)):
+            raise self.error('expected \'because "TEXT"\': the reason in double quotes, '
+                             "closed on the same line")
+        return match.group(1), match.group(2)[1:-1]
+
+    def expect_count(self, words):
+        if not words or not NUMBER.fullmatch(words[0]):
+            raise self.error("expected 'expect legal count N [ACTION] [for LABEL]'")
+        name, label = self.selection(words[1:])
+        texts = self.legal_texts(name, label)
+        if len(texts) != int(words[0]):
+            self.fail(f"legal count {words[0]}{_selected(name, label)}",
+                      f"{len(texts)}{_listing(texts)}")
+
+    def expect_actions(self, text):
+        head, colon, listed = text.partition(":")
+        wanted = [t.strip() for t in listed.split(",")]
+        if not colon or not all(wanted):
+            raise self.error("expected 'expect legal actions [ACTION] [for LABEL]: ACTION, "
+                             "ACTION, ...' (and 'expect no legal ...' for none)")
+        name, label = self.selection(head.split())
+        actual = self.legal_texts(name, label)
+        expected, missing = [], []
+        for typed in wanted:
+            action = self.action(typed)
+            if isinstance(action, IllegalAction):
+                missing.append(f"{typed} (illegal: {action.message})")
+            else:
+                expected.append(self.game.action_text(self.state, action))
+        missing += [t for t in expected if t not in actual]
+        extra = [t for t in actual if t not in expected]
+        if missing or extra:
+            notes = (["missing " + ", ".join(missing)] if missing else []) + (
+                ["not expected " + ", ".join(extra)] if extra else [])
+            self.fail(f"legal actions{_selected(name, label)}: {', '.join(wanted)}",
+                      f"{', '.join(actual) or 'none'} ({'; '.join(notes)})")
+
+    def expect_none(self, words):
+        if not words:
+            raise self.error("expected 'expect no legal ACTION [for LABEL]' ('action' for "
+                             "any action)")
+        name, label = self.selection(words)
+        texts = self.legal_texts(name, label)
+        if texts:
+            self.fail(f"no legal{_selected(name, label)}", f"{len(texts)}{_listing(texts)}")
+
+    def selection(self, words):
+        """(action name or None, piece label or None) of '[NAME] [for LABEL]'; the name
+        `action` or `actions` stands for any action."""
+        words = list(words)
+        name = label = None
+        if words and words[0] != "for":
+            name = words.pop(0)
+            names = introspect.action_names(self.game)
+            if name in ("action", "actions"):
+                name = None
+            elif name not in names:
+                raise self.unknown("action", name, names)
+        if words[:1] == ["for"] and len(words) == 2:
+            label = self.state.pieces[self.piece(words[1])]["label"]
+        elif words:
+            raise self.error(f"expected '[ACTION] [for LABEL]', not '{' '.join(words)}'")
+        return name, label
+
+    def legal_texts(self, name, label):
+        """The texts of the deciding seat's legal actions named `name` whose arguments
+        include the piece `label` (None: any)."""
+        state = self.state
+        texts = [self.game.action_text(state, a) for a in self.game.legal_actions(state)]
+        return [t for t in texts if (name is None or t.split()[0] == name) and (
+            label is None or label.lower() in t.lower().split()[1:])]
+
+    # ----- results, phases, dice ----------------------------------------------------------
+    def expect_result(self, words):
+        state = self.state
+        if self.turnless is not None and state.turn == 0 and state.result is None:
+            line, phase = self.turnless
+            raise self.error(
+                f"the end rules have not run: no turn has started (turn_number is 0), as "
+                f"line {line} entered '{phase}', which is not a turn phase; write 'turn 1' "
+                "(or enter a turn phase) before that line")
+        result = state.result
+        got = "still playing" if result is None else introspect.result_text(self.game, state)
+        if words[0] == "playing":
+            if result is not None:
+                self.fail("the game still playing", got)
+        elif words[0] == "draw":
+            if result is None or not result["draw"]:
+                self.fail("a draw", got)
+        else:
+            if len(words) != 2:
+                raise self.error("expected 'expect winner SEAT'")
+            seat = self.seat(words[1])
+            if result is None or result["winners"] != [seat]:
+                self.fail(f"winner {words[1]}", got)
+
+    def expect_phase(self, rest):
+        match = re.fullmatch(r"phase\s+(\w+)(?:\s+for\s+(\w+))?", rest)
+        if not match:
+            raise self.error("expected 'expect phase NAME [for SEAT]'")
+        phases = introspect.phase_parameters(self.game)
+        if match.group(1) not in phases:
+            raise self.unknown("phase", match.group(1), phases)
+        seat = None if match.group(2) is None else self.seat(match.group(2))
+        state = self.state
+        name = state.frames[-1]["phase"] if state.frames else "none"
+        decider = self.game.current_player(state)
+        got = f"phase {name}" + (f" for {self.game.seats[decider]}" if decider >= 0 else "")
+        if name != match.group(1) or (seat is not None and seat != decider):
+            self.fail(rest, got)
+
+    def expect_rolled(self, text):
+        expected = {}
+        if text != "no dice":
+            for part in text.split(","):
+                match = re.fullmatch(r"\s*([0-9]{1,9})\s*d([0-9]{1,9})\s*", part)
+                if not match:
+                    raise self.error("expected 'expect rolled N dSIDES[, N dSIDES ...]' "
+                                     "(like 'expect rolled 2 d6, 1 d4') or 'expect rolled "
+                                     "no dice'")
+                sides = int(match.group(2))
+                expected[sides] = expected.get(sides, 0) + int(match.group(1))
+        expected = {sides: n for sides, n in expected.items() if n}
+        values = {}
+        for event in self.rolled:
+            values.setdefault(event[1], []).append(str(event[2]))
+        if {sides: len(v) for sides, v in values.items()} != expected:
+            got = ", ".join(f"{len(v)} d{sides} ({', '.join(v)})"
+                            for sides, v in values.items())
+            self.fail(f"rolled {text}", got or "no dice")
+
+    # ----- views --------------------------------------------------------------------------
+    def expect_view(self, rest):
+        match = re.fullmatch(r"view\s+of\s+(\S+)\s+(shows|hides)\s+(.+?)(?:\s*==\s*(.+))?",
+                             rest)
+        if not match:
+            raise self.error("expected 'expect view of SEAT shows TARGET [== VALUE]' or "
+                             "'expect view of SEAT hides TARGET'")
+        seat, verb, target, value = match.groups()
+        view = self.game.view(self.state, self.seat(seat))
+        if target.startswith("count "):
+            if verb == "hides" or value is None or not NUMBER.fullmatch(value.strip()):
+                raise self.error("a count is always shown: expected 'expect view of SEAT "
+                                 "shows count WHAT [of SEAT] == N'")
+            count = self.view_count(view, target[len("count "):].strip())
+            if count != int(value):
+                self.fail(rest, f"{target} = {count}")
+            return
+        if verb == "hides" and value is not None:
+            raise self.error("expected 'expect view of SEAT hides TARGET' (without a value)")
+        shown = self.view_value(view, target)
+        if shown is None:
+            self.fail(rest, f"{target.split('.')[0]} removed (in no view)")
+        elif verb == "hides":
+            if shown != HIDDEN:
+                self.fail(rest, f"{target} shown" if "." not in target and "#" in target
+                          else f"{target} = {shown}")
+        elif shown == HIDDEN:
+            self.fail(rest, f"{target} hidden")
+        elif value is not None and _squeezed(shown) != _squeezed(value):
+            self.fail(rest, f"{target} = {shown}")
+
+    def view_value(self, view, target):
+        """The text a view shows for TARGET (a global, SEAT.var, LABEL, LABEL.var or
+        LABEL.kind/cell/owner): HIDDEN when hidden, None when the piece is removed."""
+        owner, _, field = target.partition(".")
+        if "#" in owner:
+            return self.view_of_piece(view, owner, field or None)
+        if not field:
+            if owner not in view["globals"]:
+                raise self.unknown("global variable", owner, view["globals"])
+            return view["globals"][owner]
+        variables = view["seats"][self.seat(owner)]["vars"]
+        if field not in variables:
+            raise self.unknown("seat variable", field, variables)
+        return variables[field]
+
+    def view_of_piece(self, view, label, field):
+        piece = self.state.pieces[self.piece(label)]
+        if field is not None and field not in _PIECE_FIELDS:
+            self.piece_variable(field)
+        if not piece["alive"]:
+            return None
+        entry = next((e for e in view["pieces"] if e["label"] == piece["label"]), None)
+        if entry is None:
+            # A hidden piece: the view still shows an unnamed piece of its owner on its cell.
+            owner = "none" if piece["owner"] is None else self.game.seats[piece["owner"]]
+            cell = None if piece["cell"] is None else self.cell_name(piece["cell"])
+            seen = {"owner": owner, "cell": cell or "none"}
+            if field in seen and any(e["label"] == HIDDEN and e["owner"] == owner
+                                     and e["cell"] == cell for e in view["pieces"]):
+                return seen[field]
+            return HIDDEN
+        if field is None:
+            return entry["label"]
+        if field in _PIECE_FIELDS:
+            return entry[field] or "none"
+        return entry["vars"][field]
+
+    def view_count(self, view, what):
+        match = re.fullmatch(r"(\w+)(?:\s+of\s+(\w+))?", what)
+        if not match:
+            raise self.error("expected 'count WHAT [of SEAT]', WHAT a piece kind, 'pieces' "
+                             "or 'hidden'")
+        what, owner = match.groups()
+        entries = view["pieces"]
+        if owner is not None:
+            owner = owner if owner == "none" else self.game.seats[self.seat(owner)]
+            entries = [e for e in entries if e["owner"] == owner]
+        kinds = introspect.kinds(self.game)
+        if what == "hidden":
+            entries = [e for e in entries if e["label"] == HIDDEN]
+        elif what in kinds:
+            entries = [e for e in entries if e["kind"] == what]
+        elif what != "pieces":
+            raise self.unknown("piece kind", what, list(kinds) + ["pieces", "hidden"])
+        return len(entries)
+
+    # ----- conditions ---------------------------------------------------------------------
+    def expect_condition(self, text):
+        try:
+            expr = parse_expression(LABEL.sub("x", text))
+        except GdlError as exc:
+            raise self.error(f"bad expression '{text}': {exc.message}") from None
+        if isinstance(expr, ast.Compare):
+            left_text, _ = _split_compare(text, expr.op)
+            left, lt = self.expression(left_text)
+            check, _ = self.expression(text, BOOL)
+            if not check():
+                value = left()
+                with introspect.formatting(self.game, self.state) as value_text:
+                    self.fail(text, f"{left_text} = {value_text(value, lt)}")
+            return
+        check, _ = self.expression(text, BOOL)
+        if not check():
+            self.fail(text, "false")
+
+
+def close_name(word, names):
+    """'; did you mean NAME?' for the name most like `word`, when one is close."""
+    by_lower = {name.lower(): name for name in names}
+    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1)
+    return f"; did you mean '{by_lower[close[0]]}'?" if close else ""
+
+
+def _selected(name, label):
+    """' move for Fighter#2', ' move', ' for Fighter#2' or ''."""
+    return (f" {name}" if name else "") + (f" for {label}" if label else "")
+
+
+def _listing(texts):
+    """': a, b, c' (at most _LISTED of them), or '' for none."""
+    if not texts:
+        return ""
+    more = len(texts) - _LISTED
+    return ": " + ", ".join(texts[:_LISTED]) + (f", ... ({more} more)" if more > 0 else "")
+
+
+def _squeezed(text):
+    return "".join(text.split()).lower()
+
+
+def _split_compare(text, op):
+    """Split 'a == b' at its top-level comparison operator (outside brackets)."""
+    depth = 0
+    for i, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif depth == 0 and text.startswith(op, i):
+            if op in ("<", ">") and text[i + 1:i + 2] == "=":
+                continue
+            return text[:i].strip(), text[i + len(op):].strip()
+    return text, "true"
