@@ -23,6 +23,8 @@ CASES = [
     ("games/galaxy_grid.gdl", 1, "random"),
     ("games/galaxy_grid_2.gdl", 1, "random"),
     ("games/galaxy_grid_3.gdl", 1, "random"),
+    ("games/galaxy_aflame.gdl", 1, "random"),
+    ("games/galaxy_aflame_iron.gdl", 2, "random"),
 ]
 
 
