@@ -63,7 +63,8 @@ def compile_command(file):
 
 @main.command()
 @click.argument("file", type=click.Path())
-@click.option("--seed", default=0, show_default=True, help="Seed of the game's dice.")
+@click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: 0 "
+              "when no seat is human; otherwise a fresh seed, told when the game ends).")
 @click.option("--players", default="random", show_default=True,
               help="Comma-separated, one per seat: human or random.")
 @click.option("--moves", type=click.Path(), help="A file of scripted decisions, played "

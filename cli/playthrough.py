@@ -3,6 +3,7 @@ numbered legal actions, reads a number or an action's text, and explains a rejec
 
 from __future__ import annotations
 
+import secrets
 import sys
 
 import click
@@ -24,6 +25,11 @@ HELP = """Type the number of an action or its text (e.g. the text shown after th
 
 def run_play(file, seed, players, moves, max_turns):
     game = load_game(file)
+    secret_seed = seed is None and "human" in make_agents(players, len(game.seats), 0)
+    if seed is None:
+        # With the seed, a player could replay the setup and the random seats' choices and
+        # read everything hidden: a human gets a fresh one, told only when the game ends.
+        seed = secrets.randbits(63) if secret_seed else 0
     agents = make_agents(players, len(game.seats), seed)
     script = ScriptedAgent(read_moves(moves), moves) if moves else None
     state = game.new_state(seed)
@@ -31,7 +37,8 @@ def run_play(file, seed, players, moves, max_turns):
     watcher = humans[0] if len(humans) == 1 else None     # whose eyes the table shows
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
                       for seat, a in zip(game.seats, agents))
-    click.echo(f"{game.name}: seed {seed}; {kinds}. Type 'help' at a prompt.")
+    told = "a fresh seed, told at the end" if secret_seed else f"seed {seed}"
+    click.echo(f"{game.name}: {told}; {kinds}. Type 'help' at a prompt.")
     for event in state.events:                  # what setup did
         click.echo("  " + event_text(game, event, watcher))
     how = {}            # per decision: " (scripted)", "" or None for a human's own
@@ -88,6 +95,8 @@ def run_play(file, seed, players, moves, max_turns):
     elif status == "finished":
         click.echo(render(game, game.view(state, watcher)))
         click.echo(f"game over: {sentence}")
+    if secret_seed:
+        click.echo(f"the seed was {seed} (replay this game with --seed {seed})")
     return 0
 
 

@@ -166,3 +166,19 @@ def test_bad_players_option(players):
     result = gdl("simulate", "games/space_war.gdl", "--games", "1", "--players", players)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
+
+
+def test_a_human_gets_a_fresh_seed_told_only_at_the_end():
+    first = gdl("play", "games/space_war.gdl", "--players", "human,random", stdin="quit\n")
+    second = gdl("play", "games/space_war.gdl", "--players", "human,random", stdin="quit\n")
+    for result in (first, second):
+        assert result.returncode == 0, result.stderr
+        head = result.stdout.splitlines()[0]
+        assert "a fresh seed, told at the end" in head and "seed 0" not in head
+        assert result.stdout.splitlines()[-1].startswith("the seed was ")
+    assert first.stdout.splitlines()[-1] != second.stdout.splitlines()[-1]
+    seed = first.stdout.splitlines()[-1].split()[3]
+    again = gdl("play", "games/space_war.gdl", "--players", "human,random", "--seed", seed,
+                stdin="quit\n")
+    assert f"seed {seed};" in again.stdout.splitlines()[0]
+    assert again.stdout.splitlines()[1] == first.stdout.splitlines()[1]
