@@ -386,6 +386,14 @@ class OutDecl:
 
 
 @node
+class ConcedeDecl:
+    """`on concede(s) { ... }`: runs when seat `s` gives up, before it is out of the game
+    (also when that ends the game)."""
+    seat: str
+    body: tuple
+
+
+@node
 class EndRule:
     kind: str
     expr: object

@@ -152,6 +152,9 @@ class _Checker:
         out.phases = {name: out.phases[name] for name in self.phase_decls}
         self.trigger_decls = by_type.get(ast.TriggerDecl, [])
         self.out_decls = by_type.get(ast.OutDecl, [])
+        self.concede_decls = by_type.get(ast.ConcedeDecl, [])
+        out.concedes = [ir.OutHook(self._block(h.body, _scope([(h.seat, SEAT)])), span=h.span)
+                        for h in self.concede_decls]
         out.triggers = [self._trigger(t) for t in self.trigger_decls]
         out.outs = [ir.OutHook(self._block(h.body, _scope([(h.seat, SEAT)])), span=h.span)
                     for h in self.out_decls]
@@ -1077,6 +1080,7 @@ class _Checker:
             bodies += [phase.on_enter, phase.on_reveal, phase.on_resume]
             bodies += [a.body for a in phase.actions]
         bodies += [t.body for t in self.trigger_decls] + [h.body for h in self.out_decls]
+        bodies += [h.body for h in self.concede_decls]
         for body in bodies:
             self._tail(body, calling)
 
@@ -1117,6 +1121,8 @@ class _Checker:
             units[f"trigger {i}"] = trigger.body
         for i, hook in enumerate(self.out_decls):
             units[f"trigger out {i}"] = hook.body
+        for i, hook in enumerate(self.concede_decls):
+            units[f"trigger concede {i}"] = hook.body
         edges = {unit: set() for unit in units}
         for unit, body in units.items():
             for node in _walk(body):
@@ -1126,7 +1132,8 @@ class _Checker:
                     edges[unit].add("def " + node.name)
         seen = set()
         todo = ["setup"] + [f"trigger {i}" for i in range(len(self.trigger_decls))] + [
-            f"trigger out {i}" for i in range(len(self.out_decls))]
+            f"trigger out {i}" for i in range(len(self.out_decls))] + [
+            f"trigger concede {i}" for i in range(len(self.concede_decls))]
         while todo:
             unit = todo.pop()
             if unit in seen:

@@ -288,6 +288,9 @@ class _ToAst:
     def binder(self, meta, c):
         return ast.Binder(str(c[0]), c[1], span=self._span(meta))
 
+    def concede_decl(self, meta, c):
+        return ast.ConcedeDecl(str(c[0]), tuple(c[1]), span=self._span(meta))
+
     def out_decl(self, meta, c):
         return ast.OutDecl(str(c[0]), tuple(c[1]), span=self._span(meta))
 

@@ -418,6 +418,7 @@ class Program:
     phases: dict = records.Factory(dict)        # name -> Phase
     triggers: list = records.Factory(list)
     outs: list = records.Factory(list)
+    concedes: list = records.Factory(list)      # `on concede(s)` hooks (OutHook nodes)
     end_rules: list = records.Factory(list)
     setup: tuple = ()
     shows: dict = records.Factory(dict)         # 'piece' / 'row' -> Rule

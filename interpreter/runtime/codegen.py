@@ -154,6 +154,9 @@ class Generator:
                 units[("trigger_cell", i)] = self.function(
                     f"trigger_cell_{i}", ["v1", "v2"], trigger,
                     lambda t=trigger: self.return_(t.where or ir.Const(True, type=BOOL)))
+        for i, hook in enumerate(prog.concedes):
+            units[("concede", i)] = self.function(f"concede_{i}", ["v1"], hook,
+                                                  lambda h=hook: self.block(h.body, 1))
         for i, hook in enumerate(prog.outs):
             units[("out", i)] = self.function(f"out_{i}", ["v1"], hook,
                                               lambda h=hook: self.block(h.body, 1))

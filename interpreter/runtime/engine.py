@@ -422,6 +422,7 @@ class Game:
         self._triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
         self._trigger_cells = self._find_trigger_cells(fns, len(program.triggers))
         self._out_hooks = [fns[("out", i)] for i in range(len(program.outs))]
+        self._concede_hooks = [fns[("concede", i)] for i in range(len(program.concedes))]
         # What the end rules read; a rule that rolls dice runs after every decision.
         self._end_mask = -1 if watched & codegen.ALWAYS else watched
         self._end_rules = [(r.kind, fns[("end", i)], mask)
@@ -879,6 +880,9 @@ class Game:
         state.events = []
 
         def leave(state):
+            if state.result is None and not state.out[seat]:
+                for hook in self._concede_hooks:     # what giving up does, by the rules
+                    hook(state, seat, seat)
             self._rt.eliminate(seat)
             self._reveal_if_complete(state)     # it may have been the last to choose
         self._run(state, leave)
