@@ -19,6 +19,7 @@ from gdl.interpreter.runtime.view import render
 HELP = """Type the number of an action or its text (e.g. the text shown after the number).
   help     this text
   board    draw the board again
+  list W   the legal actions whose text contains the words W (all of them: list)
   concede  give up the game
   quit     leave (Ctrl-D too)"""
 
@@ -122,6 +123,9 @@ def ask_human(game, state, seat, legal):
             click.echo(render(game, game.view(state, seat)))
             list_actions(game, state, legal, seat)
             continue
+        if text == "list" or text.startswith("list "):
+            list_actions(game, state, legal, seat, text[4:].strip())
+            continue
         if text == "concede":
             game.concede(state, seat)
             click.echo(f"{game.seats[seat]} concedes")
@@ -132,9 +136,31 @@ def ask_human(game, state, seat, legal):
             click.echo(f"not accepted: {exc.message}")
 
 
-def list_actions(game, state, legal, seat):
-    texts = [f"{i:>3}. {game.action_text(state, a, seat)}" for i, a in enumerate(legal, 1)]
-    width = max(len(t) for t in texts) + 2
+LONG_LIST = 60          # more legal actions than this are summarised, action by action
+
+
+def list_actions(game, state, legal, seat, narrow=None):
+    """The legal actions, numbered; a long list is summarised by action name (`list WORDS`
+    shows the actions whose text contains the words)."""
+    texts = [game.action_text(state, a, seat) for a in legal]
+    numbered = [(i, text) for i, text in enumerate(texts, 1)
+                if narrow is None or all(w in text.lower() for w in narrow.lower().split())]
+    if narrow is None and len(numbered) > LONG_LIST:
+        groups = {}
+        for i, text in numbered:
+            groups.setdefault(text.split(" ", 1)[0], []).append((i, text))
+        for name, members in groups.items():
+            first, last = members[0], members[-1]
+            click.echo(f"  {name}: {len(members)} choices, {first[0]}. {first[1]} ... "
+                       f"{last[0]}. {last[1]}")
+        click.echo("  type an action or its number, or 'list WORDS' to see the actions "
+                   "whose text contains the words (list move e5)")
+        return
+    if not numbered:
+        click.echo(f"  no legal action contains '{narrow}'")
+        return
+    entries = [f"{i:>3}. {text}" for i, text in numbered]
+    width = max(len(t) for t in entries) + 2
     per_line = max(1, 96 // width)
-    for start in range(0, len(texts), per_line):
-        click.echo("".join(t.ljust(width) for t in texts[start:start + per_line]).rstrip())
+    for start in range(0, len(entries), per_line):
+        click.echo("".join(t.ljust(width) for t in entries[start:start + per_line]).rstrip())
