@@ -182,3 +182,17 @@ def test_a_human_gets_a_fresh_seed_told_only_at_the_end():
                 stdin="quit\n")
     assert f"seed {seed};" in again.stdout.splitlines()[0]
     assert again.stdout.splitlines()[1] == first.stdout.splitlines()[1]
+
+
+def test_a_long_list_of_actions_is_summarised_and_can_be_narrowed():
+    """Galaxy Aflame's deployment offers 288 squares: the list is one line per action name;
+    'list WORDS' shows the actions whose text contains them."""
+    answers = "\n".join(["1"] * 9 + ["list at a3", "quit"]) + "\n"
+    result = gdl("play", "games/galaxy_aflame.gdl", "--players", "human,random", "--seed", "4",
+                 stdin=answers)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "  at: 288 choices, 1. at a31 ... 288. at av36" in out
+    assert "'list WORDS'" in out
+    listed = out.split("blue> ")[-2]           # the answer to 'list at a3'
+    assert "1. at a31" in listed and "at a36" in listed and "at b31" not in listed
