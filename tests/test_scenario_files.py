@@ -269,7 +269,8 @@ def test_legal_count_and_actions(tmp_path):
         f"expect legal actions move for Station#1: MOVE station#1 A3, {STATION_MOVES[19:]}\n"
         "play move Fighter#1 b8\n"                  # lost in the star at b6
         "expect no legal move for Fighter#1\n"
-        "expect legal actions end: end\n")) == []
+        "expect legal actions end: end\n"
+        f"expect legal actions: {STATION_MOVES}, end\n")) == []  # no name: every action
 
 
 def test_legal_count_and_actions_failures_list_what_is_legal(tmp_path):

@@ -52,8 +52,8 @@ class Expectations:
             self.expect_removed(words[0], words[3] if len(words) == 4 else None)
         elif words[:2] == ["legal", "count"]:
             self.expect_count(words[2:])
-        elif words[:2] == ["legal", "actions"]:
-            self.expect_actions(rest.split(None, 2)[2] if len(words) > 2 else "")
+        elif re.match(r"legal\s+actions(\s|:|$)", rest):
+            self.expect_actions(re.sub(r"^legal\s+actions", "", rest).strip())
         elif words[:2] == ["no", "legal"]:
             self.expect_none(words[2:])
         elif words[0] in ("legal", "illegal"):
