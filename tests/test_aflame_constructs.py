@@ -644,3 +644,27 @@ def test_terrain_from_a_condition_that_is_not_constant_is_refused():
         values("board square(3, 3)", "bad",
                extra='terrain bad = [c for c in cells() where pieces_at(c) == []] "#"')
     assert "this must be a constant" in str(info.value)
+
+
+def test_show_status_writes_a_line_per_piece_in_the_rule_files_words():
+    from gdl.interpreter.runtime.view import render
+    source = textwrap.dedent("""\
+        seats a, b
+        board table(6, 4)
+        kinds (size) {
+          Squad = 5
+        }
+        var piece.models from size
+        show status(p) = if p.cell == none then "" else text(p.models) + " at " + text(p.cell)
+        setup {
+          create Squad for a at @b2
+          create Squad for b at none
+          goto play for a
+        }
+        phase play turn { action pass() { goto play for next(me) } }
+        """)
+    game = load_source(source, "status.gdl")
+    lines = render(game, game.view(game.new_state(0), 0)).splitlines()
+    assert "  Squad#1 (a): 5 at b2" in lines
+    assert not any(line.startswith("  Squad#2") for line in lines)   # "": no line
+    assert not any("models=" in line for line in lines)            # the status replaces it

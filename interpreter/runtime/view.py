@@ -65,6 +65,7 @@ def _view(game, state, seat, text):
             game.action_text(state, choice) if choice is not None else "no")
             for s, choice in enumerate(pending) if not state.out[s]}
     show = introspect.show_rule(game, "piece")
+    status = introspect.show_rule(game, "status")
     kinds = introspect.kinds(game)
     cell_names = introspect.board(game).names
     hidden = []
@@ -87,6 +88,8 @@ def _view(game, state, seat, text):
             entry["mark"] = show(state, seat if seat is not None else 0, pid)
         elif isinstance(kinds[piece["kind"]].get("symbol"), str):
             entry["mark"] = kinds[piece["kind"]]["symbol"]
+        if status is not None:
+            entry["status"] = status(state, seat if seat is not None else 0, pid)
         view["pieces"].append(entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]),
@@ -124,6 +127,10 @@ def render(game, view):
     if view["globals"]:
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in view["globals"].items()))
     for piece in view["pieces"]:
+        if "status" in piece:       # `show status(p)`: the rule file's words for it
+            if piece["status"]:
+                lines.append(f"  {piece['label']} ({piece['owner']}): {piece['status']}")
+            continue
         changed = {k: v for k, v in piece["vars"].items() if v not in ("0", "false", "none")}
         if changed:
             lines.append(f"  {piece['label']} ({piece['owner']}): "
