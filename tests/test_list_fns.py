@@ -30,7 +30,7 @@ def test_a_list_fn_that_calls_itself_is_a_list_and_runs():
     state = game.new_state(0)
     events = game.apply(state, game.legal_actions(state)[0])
     assert [list(x) for x in state.globals["l"]] == [[1, 2, 3], [2, 1], []]
-    assert state.globals["u"] == [[1, 2], [3]]
+    assert [list(x) for x in state.globals["u"]] == [[1, 2], [3]]
     assert events == [["log", "[[1, 2], [3]]"]]
 
 
