@@ -475,8 +475,10 @@ class Game:
 
     # ----- life cycle ---------------------------------------------------------------------
     def new_state(self, seed=0, forced=()):
+        if seed.__class__ is not int or not 0 <= seed < 1 << 64:
+            raise GdlError(f"a seed is a number from 0 to {(1 << 64) - 1}, not {seed}")
         state = State()
-        state.rng = seed & ((1 << 64) - 1)
+        state.rng = seed
         state.globals = {n: _copy(v) for n, v in self._global_defaults}
         state.seat_vars = [{n: _copy(v) for n, v in self._seat_defaults} for _ in self.seats]
         state.out = [False] * len(self.seats)
