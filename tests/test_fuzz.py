@@ -33,8 +33,9 @@ NUMBERS = ["0", "1", "2", "7", "100", "1000000", "1000000000000"]
 def mutate(text, rng):
     """One random change of `text`, and its description."""
     lines = text.split("\n")
-    op = rng.choice(["delete token", "repeat token", "swap tokens", "change number",
-                     "delete line", "repeat line", "swap lines"])
+    numbers = list(re.finditer(r"\b[0-9]+\b", text))
+    op = rng.choice(["delete token", "repeat token", "swap tokens", "delete line",
+                     "repeat line", "swap lines"] + ["change number"] * bool(numbers))
     if op.endswith("token") or op.endswith("tokens"):
         tokens = [m.span() for m in TOKEN.finditer(text)]
         i = rng.randrange(len(tokens) - 1)
@@ -46,7 +47,6 @@ def mutate(text, rng):
         return (text[:s] + text[s2:e2] + text[e:s2] + text[s:e] + text[e2:],
                 f"{op} {text[s:e]!r} {text[s2:e2]!r} at {s}")
     if op == "change number":
-        numbers = list(re.finditer(r"\b[0-9]+\b", text))
         m = rng.choice(numbers)
         new = rng.choice(NUMBERS)
         return text[:m.start()] + new + text[m.end():], f"{op} {m.group()} at {m.start()} to {new}"
