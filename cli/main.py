@@ -16,6 +16,24 @@ import sys
 import click
 
 from gdl.interpreter.language.errors import GdlError
+from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
+
+# Options every command that plays shares: a seed is a 64-bit number (never reduced), counts
+# and caps are positive.
+SEED = click.IntRange(0, 2 ** 64 - 1)
+POSITIVE = click.IntRange(min=1)
+
+
+def max_turns_option(default=None):
+    return click.option("--max-turns", type=POSITIVE, default=default,
+                        show_default=default is not None,
+                        help="A game still running after this many turns is capped.")
+
+
+max_decisions_option = click.option(
+    "--max-decisions", type=POSITIVE, default=DEFAULT_MAX_DECISIONS, show_default=True,
+    help="A game still running after this many decisions is capped (a game whose turn "
+    "counter never advances stops too).")
 
 
 def user_errors(fn):
@@ -63,40 +81,43 @@ def compile_command(file):
 
 @main.command()
 @click.argument("file", type=click.Path())
-@click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: 0 "
+@click.option("--seed", type=SEED, default=None, help="Seed of the game's dice (default: 0 "
               "when no seat is human; otherwise a fresh seed, told when the game ends).")
 @click.option("--players", default="random", show_default=True,
               help="Comma-separated, one per seat: human or random.")
 @click.option("--moves", type=click.Path(), help="A file of scripted decisions, played "
               "first, one per line (action text or number).")
-@click.option("--max-turns", type=int, default=None, help="Stop after this many turns.")
+@max_turns_option()
+@max_decisions_option
 @user_errors
-def play(file, seed, players, moves, max_turns):
+def play(file, seed, players, moves, max_turns, max_decisions):
     """Play a game in the terminal."""
     from gdl.cli.playthrough import run_play
-    sys.exit(run_play(file, seed, players, moves, max_turns))
+    sys.exit(run_play(file, seed, players, moves, max_turns, max_decisions))
 
 
 @main.command()
 @click.argument("file", type=click.Path())
-@click.option("--games", default=100, show_default=True)
-@click.option("--seed", default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--games", type=POSITIVE, default=100, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--players", default="random", show_default=True)
-@click.option("--max-turns", default=1000, show_default=True,
-              help="A game still running after this many turns is counted as capped.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@max_turns_option(1000)
+@max_decisions_option
+@click.option("--workers", type=POSITIVE, default=None,
               help="Worker processes (default: one per core); 1 plays in this process. "
               "The results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @user_errors
-def simulate(file, games, seed, players, max_turns, workers, as_json):
+def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_json):
     """Play many games with agents and summarise the results.
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
     from gdl.interpreter import load_game
     from gdl.interpreter.play.simulate import simulate as run
+    last_seeds(seed, games)
     game = load_game(file)
-    options = {"workers": workers or os.cpu_count() or 1, "path": file}
+    options = {"workers": workers or os.cpu_count() or 1, "path": file,
+               "max_decisions": max_decisions}
     if not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
             summary, _ = run(game, games, seed, players, max_turns, progress=bar.update,
@@ -107,17 +128,25 @@ def simulate(file, games, seed, players, max_turns, workers, as_json):
         import json
         click.echo(json.dumps(summary, sort_keys=True))
     else:
-        print_summary(summary, games, seed, max_turns)
+        print_summary(summary, games, seed)
     if summary["interrupted"]:
         sys.exit(130)
 
 
-def print_summary(summary, games, seed, max_turns):
+def last_seeds(seed, games):
+    """Game i of a run plays seed + i: the last one must be a seed too."""
+    if seed + games - 1 > SEED.max:
+        raise click.BadParameter(f"the last game would play seed {seed + games - 1}, more "
+                                 f"than {SEED.max}", param_hint="'--seed'")
+
+
+def print_summary(summary, games, seed):
     played = (f"interrupted after {summary['games']} of {games} games"
               if summary["interrupted"] else f"{games} games")
     click.echo(f"{summary['game']}: {played} from seed {seed}")
     click.echo(f"  finished {summary['finished']}, capped {summary['capped']} "
-               f"(at {max_turns} turns), draws {summary['draws']}")
+               f"(at {summary['max_turns']} turns or {summary['max_decisions']} decisions), "
+               f"draws {summary['draws']}")
     for seat, wins in summary["wins"].items():
         share, low, high = summary["win_share"][seat]
         click.echo(f"  {seat} won {wins} ({100 * share:.1f}% of finished games, 95% interval "
@@ -133,12 +162,13 @@ def print_summary(summary, games, seed, max_turns):
 
 @main.command()
 @click.argument("file", type=click.Path())
-@click.option("--seed", default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--players", default="random", show_default=True)
-@click.option("--max-turns", type=int, default=None)
+@max_turns_option()
+@max_decisions_option
 @click.option("-o", "--output", type=click.Path(), help="Transcript file (default: stdout).")
 @user_errors
-def record(file, seed, players, max_turns, output):
+def record(file, seed, players, max_turns, max_decisions, output):
     """Play a game with agents and write its transcript."""
     from gdl.interpreter import load_game
     from gdl.interpreter.play.agents import make_agents
@@ -148,7 +178,7 @@ def record(file, seed, players, max_turns, output):
     if "human" in agents:
         raise GdlError("record plays agents only; use 'gdl play' for humans")
     names = [a.name for a in agents]
-    text = write(file, seed, agents, names, output, max_turns)
+    text = write(game, file, seed, agents, names, output, max_turns, max_decisions)
     if output:
         click.echo(f"wrote {output}")
     else:
@@ -196,17 +226,20 @@ def test_command(paths):
 
 @main.command()
 @click.argument("files", nargs=-1, type=click.Path())
-@click.option("--games", default=200, show_default=True)
-@click.option("--seed", default=1, show_default=True)
+@click.option("--games", type=POSITIVE, default=200, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
+@max_turns_option(1000)
+@max_decisions_option
 @user_errors
-def bench(files, games, seed):
+def bench(files, games, seed, max_turns, max_decisions):
     """Benchmark: load time and random-play decisions per second, per game."""
     import glob
     from gdl.interpreter.play.simulate import benchmark
+    last_seeds(seed, games)
     files = files or sorted(glob.glob("games/*.gdl"))
     click.echo(f"{'file':34} {'load ms':>8} {'games':>6} {'decisions':>10} {'decisions/s':>12}")
     for path in files:
-        row = benchmark(path, games, seed)
+        row = benchmark(path, games, seed, max_turns, max_decisions)
         click.echo(f"{path:34} {row['parse_check_ms']:>8} {row['games']:>6} "
                    f"{row['decisions']:>10} {row['decisions_per_second']:>12}")
 

@@ -9,7 +9,7 @@ import sys
 import click
 
 from gdl.interpreter import load_game
-from gdl.interpreter.language.errors import IllegalAction
+from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.play.agents import ScriptedAgent, make_agents, read_moves, resolve_input
 from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play.transcript import event_text
@@ -24,7 +24,7 @@ HELP = """Type the number of an action or its text (e.g. the text shown after th
   quit     leave (Ctrl-D too)"""
 
 
-def run_play(file, seed, players, moves, max_turns):
+def run_play(file, seed, players, moves, max_turns, max_decisions):
     game = load_game(file)
     secret_seed = seed is None and "human" in make_agents(players, len(game.seats), 0)
     if seed is None:
@@ -87,7 +87,8 @@ def run_play(file, seed, players, moves, max_turns):
             click.echo("  " + event_text(game, event, watcher))
 
     status, sentence = run_game(
-        game, state, choose, max_turns=max_turns, on_turn=turn_start,
+        game, state, choose, max_turns=max_turns, max_decisions=max_decisions,
+        on_turn=turn_start,
         describe=lambda seat, action: game.action_text(
             state, action, None if seat == watcher else watcher),
         on_decision=decided)
@@ -107,7 +108,7 @@ def ask_human(game, state, seat, legal):
     list_actions(game, state, legal, seat)
     while True:
         click.echo(f"{game.seats[seat]}> ", nl=False)
-        line = sys.stdin.readline()
+        line = read_line()
         if not line:
             click.echo()
             return None
@@ -134,6 +135,17 @@ def ask_human(game, state, seat, legal):
             return resolve_input(game, state, legal, text)
         except IllegalAction as exc:
             click.echo(f"not accepted: {exc.message}")
+
+
+def read_line():
+    """A line of standard input, decoded here so that a byte that is not UTF-8 is an error
+    whatever the locale makes of standard input; '' at its end."""
+    raw = sys.stdin.buffer.readline()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise GdlDataError(f"standard input is not UTF-8 text: byte {raw[exc.start]:#04x} in "
+                           f"{raw[:60]!r}") from None
 
 
 LONG_LIST = 60          # more legal actions than this are summarised, action by action

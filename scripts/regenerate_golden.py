@@ -35,7 +35,7 @@ def main():
         agents = make_agents(players, len(game.seats), seed)
         name = os.path.splitext(os.path.basename(rules))[0]
         out = os.path.join(GOLDEN, f"{name}_seed{seed}.txt")
-        record(path, seed, agents, [a.name for a in agents], out)
+        record(game, path, seed, agents, [a.name for a in agents], out)
         print(f"wrote {os.path.relpath(out, ROOT)}")
     return 0
 

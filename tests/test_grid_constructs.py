@@ -780,8 +780,10 @@ def test_a_phase_that_never_stops_playing_by_itself():
     with pytest.raises(GdlRuntimeError) as info:
         load_source(source, "spin.gdl").new_state(0)
     assert str(info.value) == (
-        "error: phase 'play' played more than 10000 actions on its own ('auto') after one "
-        "decision")
+        "spin.gdl:7:1: error: run-time error: phase 'play' played more than 10,000 actions "
+        "on its own ('auto') after one decision\n"
+        "    phase play auto {\n"
+        "    ^")
 
 
 def test_auto_on_a_simultaneous_phase_is_an_error():

@@ -97,7 +97,7 @@ def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
     game = game_for(path)
     out = tmp_path_factory.mktemp("t") / "game.txt"
     agents = make_agents("random", len(game.seats), seed)
-    record(path, seed, agents, ["random"] * len(game.seats), str(out), max_turns=40)
+    record(game, path, seed, agents, ["random"] * len(game.seats), str(out), max_turns=40)
     assert replay(str(out)) >= 1
 
 

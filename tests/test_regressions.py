@@ -116,8 +116,10 @@ def test_case_distinct_names_replay(tmp_path):
     from gdl.interpreter.play.agents import make_agents
     from gdl.interpreter.play.transcript import record, replay
     out = tmp_path / "case.txt"
+    game = load_game(str(rules))
     for seed in range(4):
-        record(str(rules), seed, make_agents("random", 2, seed), ["random"] * 2, str(out))
+        record(game, str(rules), seed, make_agents("random", 2, seed), ["random"] * 2,
+               str(out))
         assert replay(str(out)) == 6
 
 

@@ -75,7 +75,7 @@ board square(3, 3)
 var luck = 0
 setup {
   luck = roll(30)
-  if luck == 1 { luck = roll(0) }
+  if luck == 1 { luck = roll(luck - 1) }
   goto play for blue
 }
 phase play turn {
@@ -144,10 +144,10 @@ def test_an_interrupt_stops_the_workers_and_keeps_their_finished_games(space_war
 def test_the_command_prints_the_interrupted_summary_and_exits_130(monkeypatch):
     real = simulation.play_one
 
-    def ctrl_c_in_the_fourth_game(game, seed, spec, max_turns):
+    def ctrl_c_in_the_fourth_game(game, seed, spec, max_turns, **caps):
         if seed == 3:
             raise KeyboardInterrupt
-        return real(game, seed, spec, max_turns)
+        return real(game, seed, spec, max_turns, **caps)
 
     monkeypatch.setattr(simulation, "play_one", ctrl_c_in_the_fourth_game)
     runner = CliRunner()

@@ -8,6 +8,7 @@ the running `Runtime` (board, state, random generator). Nothing here knows any g
 from __future__ import annotations
 
 from .errors import RuleFault
+from .limits import MAX_DICE, MAX_LIST, MAX_PLACEMENTS
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
                     compatible, element, is_list, list_of, placement_pairs, placement_text)
 
@@ -79,10 +80,6 @@ def _nth(args):
     if not compatible(INT, args[1]):
         return f"argument 2 must be a number, not {_word(args[1])}"
     return _pick(args[:1])
-
-
-# Placements of dice considered at most, so that no rule file can make listing hang.
-MAX_PLACEMENTS = 100_000
 
 
 _PLACEMENTS = {}
@@ -161,9 +158,6 @@ def _placements(args):
     if not compatible(list_of(SYMBOL), args[1]):
         return f"argument 2 must be a list of symbols (the slots), not {_word(args[1])}"
     return list_of(PLACEMENT)
-
-
-MAX_DICE = 10_000        # dice one `rolls` or `successes` may roll
 
 
 def dice_pool(ctx, count, sides):
@@ -245,6 +239,52 @@ def plain(value):
     return value
 
 
+def unique(xs):
+    """The list without repeats; lists in it compare by their elements (a constant list
+    equals a list built during play)."""
+    if not any(isinstance(x, (list, tuple)) for x in xs):
+        return list(dict.fromkeys(xs))
+    seen = set()
+    out = []
+    for x in xs:
+        key = _hashable(x)
+        if key not in seen:
+            seen.add(key)
+            out.append(x)
+    return out
+
+
+def _hashable(value):
+    if isinstance(value, (list, tuple)):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def numbers(a, b):
+    """`range(a, b)`: a to b, both included; at most MAX_LIST of them."""
+    if b - a + 1 > MAX_LIST:
+        raise RuleFault(f"range(): {_too_long(a, b)}")
+    return list(range(a, b + 1))
+
+
+def _too_long(a, b):
+    return f"{b - a + 1} numbers from {a} to {b}; a list holds at most {MAX_LIST:,}"
+
+
+def static_fault(name, values):
+    """Why a call of built-in `name` must fail at run time, known before play from its
+    constant arguments (`values`, None for one not known until play); else None."""
+    known = [isinstance(v, int) and not isinstance(v, bool) for v in values]
+    if name == "roll":
+        if known[0] and values[0] < 1:
+            return f"a die has at least 1 side, not {values[0]}"
+        if len(values) > 1 and known[1] and not 0 <= values[1] <= MAX_DICE:
+            return f"a roll throws 0 to {MAX_DICE:,} dice, not {values[1]}"
+    if name == "range" and all(known) and values[1] - values[0] + 1 > MAX_LIST:
+        return _too_long(*values)
+    return None
+
+
 def _pieces_impl(ctx, seat=_EVERY):
     """Living pieces in id order, from the state's index (a tuple nobody can change)."""
     return ctx.state.owned.get(ALL if seat is _EVERY else seat, ())
@@ -308,7 +348,7 @@ BUILTINS = {b.name: b for b in [
             "the n-th element, counting from 1 (none when there is no such element)"),
     Builtin("take", (2,), _take, lambda ctx, xs, n: list(xs)[:max(n, 0)],
             "the first n elements"),
-    Builtin("unique", (1,), _same_list, lambda ctx, xs: list(dict.fromkeys(xs)),
+    Builtin("unique", (1,), _same_list, lambda ctx, xs: unique(xs),
             "the list without repeats, first occurrences kept"),
     Builtin("len", (1,), _len, lambda ctx, xs: len(xs), "length of a list or text"),
     Builtin("abs", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "absolute value"),
@@ -317,7 +357,7 @@ BUILTINS = {b.name: b for b in [
     Builtin("clamp", (3,), _fixed((INT, INT, INT), INT),
             lambda ctx, lo, x, hi: _clamp(lo, x, hi), "x limited to lo..hi"),
     Builtin("range", (2,), _fixed((INT, INT), list_of(INT)),
-            lambda ctx, a, b: list(range(a, b + 1)), "the numbers a to b, both included"),
+            lambda ctx, a, b: numbers(a, b), "the numbers a to b, both included"),
     Builtin("text", (1,), _text, None, "a value written as text"),
     Builtin("total", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: sum(xs),
             "the sum of a list of numbers"),

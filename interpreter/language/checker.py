@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import ast
 from . import program as ir
 from .boards import BOARD_KINDS
-from .builtins import BUILTINS
+from .builtins import BUILTINS, static_fault
 from .errors import GdlError, GdlRuleError, error_at
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
                     ZONE, compatible, describe, element, is_list, join, list_of)
@@ -144,6 +144,7 @@ class _Checker:
 
         out = self.out
         out.setup = self._block(setup.body, _scope(()))
+        out.setup_span = setup.span
         pending = dict(self.phase_decls)
         while pending:
             ready = [n for n, d in pending.items()
@@ -171,7 +172,7 @@ class _Checker:
         for decl in list(self.fn_decls.values()) + list(self.def_decls.values()):
             if decl.name not in self.fn_params:
                 self._check_callable(decl, (ANY,) * len(decl.params))
-        self._reachability(end_rules)
+        self._reachability()
         self._calls_last()
         return out
 
@@ -969,6 +970,10 @@ class _Checker:
         result = builtin.typer([a.type for a in args])
         if isinstance(result, str) and result not in SCALARS:
             raise error_at(GdlRuleError, f"{e.name}(): {result}", e.span)
+        fault = static_fault(e.name, [a.value if isinstance(a, ir.Const) else None
+                                      for a in args])
+        if fault is not None:
+            raise error_at(GdlRuleError, f"{e.name}(): {fault}", e.span)
         if e.name == "text":
             return ir.Text(args[0], type=STR, span=e.span)
         if e.name == "nearest_edge" and self.out.board.kind == "hex":
@@ -1002,7 +1007,10 @@ class _Checker:
         if e.op == "+":
             if compatible(STR, a.type) and compatible(STR, b.type) and STR in (a.type, b.type):
                 return ir.Concat(_as_text(a), _as_text(b), type=STR, span=e.span)
-            if is_list(a.type) and is_list(b.type):
+            # A fn calling itself has no type yet at that call (ANY): a list joined to it
+            # makes it a list (`upto(n - 1) + [n]`).
+            if (is_list(a.type) or is_list(b.type)) and ANY in (a.type, b.type) or (
+                    is_list(a.type) and is_list(b.type)):
                 joined = join(a.type, b.type)
                 if joined is None:
                     raise self._type_error(e.right, f"cannot join {describe(a.type)} with",
@@ -1111,7 +1119,7 @@ class _Checker:
                 self._tail(stmt.otherwise, calling)
 
     # ----- reachability ----------------------------------------------------------------
-    def _reachability(self, end_rules):
+    def _reachability(self):
         units = {"setup": self.setup_decl.body}
         for name, decl in self.def_decls.items():
             units["def " + name] = decl.body
@@ -1141,7 +1149,7 @@ class _Checker:
                 continue
             seen.add(unit)
             todo.extend(edges.get(unit, ()))
-        if not any(unit.startswith("phase ") for unit in seen) and not end_rules:
+        if not _setup_enters(units):
             raise error_at(GdlRuleError, "setup never enters a phase: end it with "
                            "'goto PHASE for SEAT'", self.setup_decl.span)
         for name, phase in self.phase_decls.items():
@@ -1189,6 +1197,26 @@ def _walk(statements):
             yield from _walk(statement.otherwise)
         elif isinstance(statement, ast.For):
             yield from _walk(statement.body)
+
+
+def _setup_enters(units):
+    """Can setup enter a phase, or end the game? Directly, through the procedures it calls,
+    or through the `on enter` triggers of the moves it makes (units: name -> body)."""
+    triggers = [u for u in units if u.startswith("trigger ") and not u.startswith("trigger out")]
+    todo, seen = ["setup"], set()
+    while todo:
+        unit = todo.pop()
+        if unit in seen:
+            continue
+        seen.add(unit)
+        for node in _walk(units[unit]):
+            if isinstance(node, (ast.Goto, ast.CallEach, ast.Win, ast.Lose, ast.Draw)):
+                return True
+            if isinstance(node, ast.CallStmt) and "def " + node.name in units:
+                todo.append("def " + node.name)
+            elif isinstance(node, ast.Move):
+                todo.extend(triggers)
+    return False
 
 
 def _scope(params):

@@ -421,6 +421,7 @@ class Program:
     concedes: list = records.Factory(list)      # `on concede(s)` hooks (OutHook nodes)
     end_rules: list = records.Factory(list)
     setup: tuple = ()
+    setup_span: object = None                   # the `setup` declaration
     shows: dict = records.Factory(dict)         # 'piece' / 'row' -> Rule
     hide: object = None                         # Rule or None
     each_rules: list = records.Factory(list)    # the where-conditions of `call ... for each`

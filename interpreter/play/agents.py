@@ -47,11 +47,14 @@ class ScriptedAgent:
 def resolve_input(game, state, legal, text, where=None):
     """A typed decision (a 1-based number or an action's text) -> the legal action."""
     text = text.strip()
-    if text.isdigit():
-        index = int(text)
-        if 1 <= index <= len(legal):
-            return legal[index - 1]
-        raise IllegalAction(f"{_at(where)}there is no action number {index}; choose 1 to "
+    if text.isascii() and text.isdigit():
+        number = text.lstrip("0") or "0"
+        # A number longer than any list of actions is none of them (and int() refuses
+        # numbers of thousands of digits).
+        if len(number) <= len(str(len(legal))) and 1 <= int(number) <= len(legal):
+            return legal[int(number) - 1]
+        shown = number if len(number) <= 20 else f"{number[:20]}... ({len(number)} digits)"
+        raise IllegalAction(f"{_at(where)}there is no action number {shown}; choose 1 to "
                             f"{len(legal)}")
     try:
         return game.parse_action(state, text)

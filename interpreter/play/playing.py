@@ -6,8 +6,8 @@ tells the caller about turn starts and decisions through optional callbacks.
 
 from __future__ import annotations
 
-from ..language.errors import GdlError
-from ..runtime.introspect import result_text
+from ..language.errors import GdlRuntimeError, error_at
+from ..runtime.introspect import resolved_program, result_text
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
 AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again
@@ -28,12 +28,14 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
             if on_turn is not None:
                 on_turn(state)
         if max_decisions is not None and state.decisions >= max_decisions:
-            return "capped", f"{state.decisions} decisions"
+            return "capped", f"decision {state.decisions} reached the cap of {max_decisions}"
         seat = game.current_player(state)
         legal = game.legal_actions(state)
         if not legal:
-            raise GdlError(f"no legal action for {game.seats[seat]} in phase "
-                           f"'{state.frames[-1]['phase']}': the rules leave the game stuck")
+            phase = state.frames[-1]["phase"]
+            raise error_at(GdlRuntimeError, f"run-time error: no legal action for "
+                           f"{game.seats[seat]} in phase '{phase}': the rules leave the "
+                           "game stuck", resolved_program(game).phases[phase].span)
         action = choose(seat, legal)
         if action is STOP:
             return "stopped", "a player left"

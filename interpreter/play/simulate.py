@@ -1,7 +1,8 @@
 """Many games for balance: seeds, caps, worker processes and a summary; and the benchmark.
 
-`simulate(game, games, seed, spec, max_turns, workers=1, path=None, progress=None)` plays
-`games` games and returns `(summary, records)`. Game i always uses seed `seed + i`, so
+`simulate(game, games, seed, spec, max_turns, workers=1, path=None, progress=None,
+max_decisions=DEFAULT_MAX_DECISIONS)` plays `games` games and returns `(summary, records)`;
+a game still running after `max_turns` turns or `max_decisions` decisions is capped. Game i always uses seed `seed + i`, so
 the records (one dict per game, in game order: seed, winners, draw, turns, decisions,
 capped) and the summary are the same for a seed whatever the number of workers; only the
 fields that say how the run went (seconds, games_per_second, decisions_per_second,
@@ -24,7 +25,8 @@ import time
 from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 
 from ..language.errors import GdlDataError, GdlError
-from ..loader import load_game
+from ..language.limits import DEFAULT_MAX_DECISIONS
+from ..loader import load_game, load_source
 from .agents import make_agents
 from .playing import run_game
 
@@ -32,17 +34,19 @@ DEFAULT_MAX_TURNS = 1000
 CHUNKS_PER_WORKER = 8   # at least this many chunks a worker, so the load evens out
 MAX_CHUNK = 32          # and at most this many games a chunk, so Ctrl-C and progress are prompt
 
+WARM_UP = "seats a, b\nboard square(1, 1)\nsetup { goto p for a }\nphase p { action x() { } }\n"
+
 # The timing fields of a summary, and `workers`: how the run went, not what it found.
 RUN_FIELDS = ("seconds", "games_per_second", "decisions_per_second", "workers")
 
 
-def play_one(game, seed, spec, max_turns):
+def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS):
     """One game with agents built from `spec`; returns its record."""
     state = game.new_state(seed)
     agents = make_agents(spec, len(game.seats), seed)
     status, _ = run_game(game, state,
                          lambda seat, legal: agents[seat].choose(game, state, legal),
-                         max_turns=max_turns)
+                         max_turns=max_turns, max_decisions=max_decisions)
     finished = status == "finished"
     return {"seed": seed,
             "winners": [game.seats[s] for s in state.result["winners"]] if finished else [],
@@ -50,7 +54,8 @@ def play_one(game, seed, spec, max_turns):
             "turns": state.turn, "decisions": state.decisions, "capped": not finished}
 
 
-def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None):
+def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None,
+               max_decisions=DEFAULT_MAX_DECISIONS):
     """Play game i (seed `seed + i`) for each i in `indices`, appending each record to
     `records` as it finishes (so an interruption keeps them); `after_game()` runs after each
     game, and `stopped()` is asked before each one."""
@@ -58,7 +63,8 @@ def play_games(game, indices, seed, spec, max_turns, records, after_game=None, s
         if stopped is not None and stopped():
             return
         try:
-            records.append(play_one(game, seed + i, spec, max_turns))
+            records.append(play_one(game, seed + i, spec, max_turns,
+                                    max_decisions=max_decisions))
         except GdlError as exc:
             exc.hints += (f"in simulated game {i + 1}, seed {seed + i} (gdl record with "
                           f"--seed {seed + i} plays it again)",)
@@ -68,7 +74,7 @@ def play_games(game, indices, seed, spec, max_turns, records, after_game=None, s
 
 
 def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, workers=1,
-             path=None, progress=None):
+             path=None, progress=None, max_decisions=DEFAULT_MAX_DECISIONS):
     """Play `games` games; returns (summary, records). `progress(n)` is told of every n
     finished games. `workers` > 1 needs `path`, the rule file `game` was loaded from."""
     if "human" in make_agents(spec, len(game.seats), seed):
@@ -77,15 +83,16 @@ def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, wo
     chunks = [(first, min(first + chunk, games)) for first in range(0, games, chunk)]
     workers = max(1, min(workers, len(chunks)))
     started = time.perf_counter()
+    caps = (max_turns, max_decisions)
     if workers == 1:
-        records, interrupted = _in_process(game, games, seed, spec, max_turns, progress)
+        records, interrupted = _in_process(game, games, seed, spec, caps, progress)
     else:
         if path is None:
             raise ValueError("simulate with workers needs the rule file's path")
-        records, interrupted = _in_pool(path, chunks, workers, seed, spec, max_turns, progress)
+        records, interrupted = _in_pool(path, chunks, workers, seed, spec, caps, progress)
     seconds = time.perf_counter() - started
-    return summarise(game, records, games, seed, max_turns, seconds, workers,
-                     interrupted), records
+    return summarise(game, records, games, seed, max_turns, seconds, workers, interrupted,
+                     max_decisions), records
 
 
 def chunk_size(games, workers):
@@ -94,17 +101,18 @@ def chunk_size(games, workers):
     return max(1, min(MAX_CHUNK, -(-games // (workers * CHUNKS_PER_WORKER))))
 
 
-def _in_process(game, games, seed, spec, max_turns, progress):
+def _in_process(game, games, seed, spec, caps, progress):
     records = []
     try:
-        play_games(game, range(games), seed, spec, max_turns, records,
-                   after_game=(lambda: progress(1)) if progress else None)
+        play_games(game, range(games), seed, spec, caps[0], records,
+                   after_game=(lambda: progress(1)) if progress else None,
+                   max_decisions=caps[1])
     except KeyboardInterrupt:
         return records, True
     return records, False
 
 
-def _in_pool(path, chunks, workers, seed, spec, max_turns, progress):
+def _in_pool(path, chunks, workers, seed, spec, caps, progress):
     """Play `chunks` ((first, last) index ranges) in worker processes; returns (records in
     game order, interrupted?). A rule error stops the run: the chunks after the failing one
     are dropped, the ones before it still run, and the first error in game order is
@@ -119,7 +127,7 @@ def _in_pool(path, chunks, workers, seed, spec, max_turns, progress):
         with _sigint_held():    # started workers inherit the mask and never see Ctrl-C
             executor = ProcessPoolExecutor(workers, mp_context=context,
                                            initializer=_start_worker,
-                                           initargs=(path, spec, max_turns, stop))
+                                           initargs=(path, spec, caps, stop))
             for first, last in chunks:
                 futures[executor.submit(_play_chunk, first, last, seed)] = first
         for future in as_completed(futures):
@@ -189,29 +197,31 @@ def _sigint_ignored():
 
 
 # ----- in a worker process ----------------------------------------------------------------
-_worker = {}    # this worker's game (or the error loading it), players, cap and stop flag
+_worker = {}    # this worker's game (or the error loading it), players, caps and stop flag
 
 
-def _start_worker(path, spec, max_turns, stop):
+def _start_worker(path, spec, caps, stop):
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
     try:
         _worker["game"] = load_game(path)
     except GdlError as exc:
         _worker["error"] = exc      # raised by each task, so the parent reports it
-    _worker.update(spec=spec, max_turns=max_turns, stop=stop)
+    _worker.update(spec=spec, caps=caps, stop=stop)
 
 
 def _play_chunk(first, last, seed):
     if "error" in _worker:
         raise _worker["error"]
     records = []
-    play_games(_worker["game"], range(first, last), seed, _worker["spec"],
-               _worker["max_turns"], records, stopped=_worker["stop"].is_set)
+    max_turns, max_decisions = _worker["caps"]
+    play_games(_worker["game"], range(first, last), seed, _worker["spec"], max_turns, records,
+               stopped=_worker["stop"].is_set, max_decisions=max_decisions)
     return records
 
 
 # ----- summary ------------------------------------------------------------------------------
-def summarise(game, records, requested, seed, max_turns, seconds, workers, interrupted):
+def summarise(game, records, requested, seed, max_turns, seconds, workers, interrupted,
+              max_decisions=DEFAULT_MAX_DECISIONS):
     """The summary of `records` (in game order) of a run of `requested` games."""
     games = len(records)
     wins = {name: 0 for name in game.seats}
@@ -235,7 +245,7 @@ def summarise(game, records, requested, seed, max_turns, seconds, workers, inter
         "decisions": decisions, "seconds": round(seconds, 3), "workers": workers,
         "games_per_second": round(games / seconds, 2) if seconds else 0,
         "decisions_per_second": round(decisions / seconds) if seconds else 0,
-        "seed": seed, "max_turns": max_turns,
+        "seed": seed, "max_turns": max_turns, "max_decisions": max_decisions,
     }
 
 
@@ -250,17 +260,17 @@ def wilson(successes, trials, z=1.96):
     return [round(p, 3), round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
 
 
-def benchmark(path, games=200, seed=1):
-    """Load (parse + check + compile) milliseconds, best of 5, and random-play decisions
-    per second in this one process."""
-    best = None
-    for _ in range(5):
-        started = time.perf_counter()
-        game = load_game(path)
-        elapsed = time.perf_counter() - started
-        best = elapsed if best is None else min(best, elapsed)
-    summary, _ = simulate(game, games, seed)
-    return {"file": path, "game": game.name, "parse_check_ms": round(best * 1000, 1),
+def benchmark(path, games=200, seed=1, max_turns=DEFAULT_MAX_TURNS,
+              max_decisions=DEFAULT_MAX_DECISIONS):
+    """Load (parse + check + compile) milliseconds, and random-play decisions per second in
+    this one process. The file is loaded once: the load time is that load's, after a tiny
+    game has paid what a process's first load pays once (imports, first compiles)."""
+    load_source(WARM_UP, "<warm-up>")
+    started = time.perf_counter()
+    game = load_game(path)
+    loaded = time.perf_counter() - started
+    summary, _ = simulate(game, games, seed, max_turns=max_turns, max_decisions=max_decisions)
+    return {"file": path, "game": game.name, "parse_check_ms": round(loaded * 1000, 1),
             "games": games, "decisions": summary["decisions"],
             "decisions_per_second": summary["decisions_per_second"],
             "games_per_second": summary["games_per_second"]}

@@ -24,6 +24,7 @@ import os
 import tempfile
 
 from ..language.errors import GdlDataError, GdlError, IllegalAction
+from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import introspect
 from ..runtime.view import HIDDEN
@@ -132,23 +133,29 @@ def compact_state(game, state):
     return " | ".join(parts)
 
 
-def header_lines(game, rules_path, out_dir, seed, players, max_turns=None):
+def header_lines(game, rules_path, out_dir, seed, players, max_turns=None,
+                 max_decisions=DEFAULT_MAX_DECISIONS):
     rel = os.path.relpath(os.path.abspath(rules_path), os.path.abspath(out_dir or "."))
     lines = [HEADER, f"game: {game.name}", f"rules: {rel.replace(os.sep, '/')}",
              f"rules-sha256: {game.source_hash}", f"seed: {seed}",
              f"players: {', '.join(players)}"]
     if max_turns is not None:
         lines.append(f"max-turns: {max_turns}")
+    if max_decisions != DEFAULT_MAX_DECISIONS:
+        lines.append(f"max-decisions: {max_decisions}")
     return lines + ["---"]
 
 
-def record(rules_path, seed, agents, player_names, out_path, max_turns=None):
-    """Play one game and write its transcript atomically; returns the text."""
-    game = load_game(rules_path)
+def record(game, rules_path, seed, agents, player_names, out_path, max_turns=None,
+           max_decisions=DEFAULT_MAX_DECISIONS):
+    """Play one game of `game` (loaded from `rules_path`) and write its transcript
+    atomically; returns the text."""
     state = game.new_state(seed)
     out_dir = os.path.dirname(os.path.abspath(out_path)) if out_path else os.getcwd()
-    lines, _ = play_game(game, state, agents, max_turns=max_turns)
-    head = header_lines(game, rules_path, out_dir, seed, player_names, max_turns)
+    lines, _ = play_game(game, state, agents, max_turns=max_turns,
+                         max_decisions=max_decisions)
+    head = header_lines(game, rules_path, out_dir, seed, player_names, max_turns,
+                        max_decisions)
     text = "\n".join(head + lines) + "\n"
     if out_path:
         try:
@@ -203,7 +210,7 @@ def read_transcript(path):
     for key in ("rules", "rules-sha256", "seed", "players"):
         if key not in header:
             raise GdlDataError(f"{path}: the header has no '{key}:' line")
-    for key in ("seed", "max-turns"):
+    for key in ("seed", "max-turns", "max-decisions"):
         if key in header:
             try:
                 header[key] = int(header[key])
@@ -218,10 +225,11 @@ def decisions_of(transcript):
     out = []
     for number, line in transcript.body:
         if line[:1].isdigit():
-            step, seat, count, *action = line.split(" ", 3)
-            if not action or not count.startswith("(") or not step.isdigit():
-                raise GdlDataError(f"{transcript.path}:{number}: malformed decision line")
-            out.append((number, action[0]))
+            words = line.split(" ", 3)
+            if len(words) < 4 or not words[2].startswith("(") or not words[0].isdigit():
+                raise GdlDataError(f"{transcript.path}:{number}: malformed decision line "
+                                   "(expected: STEP SEAT (COUNT) ACTION)")
+            out.append((number, words[3]))
     return out
 
 
@@ -242,7 +250,8 @@ def replay(path):
     try:
         play_game(game, state, agents, on_line=produced.append,
                   max_turns=transcript.header.get("max-turns"),
-                  max_decisions=len(decisions) if not _ends(transcript) else None)
+                  max_decisions=len(decisions) if not _ends(transcript) else
+                  transcript.header.get("max-decisions", DEFAULT_MAX_DECISIONS))
     except IllegalAction as exc:
         produced.append(f"illegal: {exc.message}")
     except IndexError:
@@ -270,10 +279,11 @@ def _ends(transcript):
 
 
 def _step_of(expected, index):
+    """The step (its text) of the last decision line up to `index`."""
     for line in reversed(expected[:index + 1]):
         if line[:1].isdigit():
-            return int(line.split(" ", 1)[0])
-    return 0
+            return line.split(" ", 1)[0]
+    return "0"
 
 
 def _difference(path, number, want, got, step):

@@ -675,8 +675,8 @@ class Generator:
 
     def ex_Binary(self, n):
         a, b = self.ex(n.left), self.ex(n.right)
-        if n.op == "+" and is_list(n.left.type):
-            return F(n, "(list(", a, ") + list(", b, "))")
+        if n.op == "+" and is_list(n.type):
+            return F(n, "_join(", a, ", ", b, ")")
         if n.op in "/%":
             return F(n, "_divide(" if n.op == "/" else "_modulo(", a, ", ", b, ")")
         return F(n, "(", a, f" {n.op} ", b, ")")

@@ -30,7 +30,8 @@ import contextlib
 
 from . import codegen
 from ..language import program
-from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault
+from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
+from ..language.limits import MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PIECES
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, describe,
                               format_value, parse_placement)
 from .state import ALL, State, splitmix64
@@ -38,7 +39,8 @@ from .state import ALL, State, splitmix64
 TERMINAL = -1
 
 
-MAX_AUTO = 10_000          # actions `auto` phases may play after one decision (more: an error)
+ENDLESS_PHASES = (f"phases were entered more than {MAX_ENTRIES} times without reaching a "
+                  "decision: their goto, call and return go round without end")
 
 
 class StopMove(Exception):
@@ -63,6 +65,7 @@ class Runtime:
         self.kinds = game._kinds
         self.state = None
         self.changed = 0        # state categories changed since the end rules last ran
+        self.entries = 0        # phases entered since the engine last started work
 
     # randomness -------------------------------------------------------------------------
     def next64(self):
@@ -74,7 +77,9 @@ class Runtime:
 
     def roll_dice(self, sides, count):
         if not isinstance(sides, int) or not isinstance(count, int) or sides < 1 or count < 0:
-            raise RuleFault(f"cannot roll {count} dice of {sides} sides")
+            raise RuleFault(f"cannot roll {_word(count)} dice of {_word(sides)} sides")
+        if count > MAX_DICE:
+            raise RuleFault(f"cannot roll {count} dice at once: at most {MAX_DICE:,}")
         return sum(self.roll(sides) for _ in range(count))
 
     def roll(self, sides):
@@ -124,9 +129,11 @@ class Runtime:
         if kind not in self.kinds:
             raise RuleFault(f"'create' was given no piece kind ({kind!r})")
         self.changed |= codegen.PIECES | codegen.CELLS | codegen.PIECE_VARS
+        pid = state.numbers.get("#", 0) + 1
+        if pid > MAX_PIECES:
+            raise RuleFault(f"more than {MAX_PIECES:,} pieces created in one game")
         number = state.numbers.get(kind, 0) + 1
         state.numbers[kind] = number
-        pid = state.numbers.get("#", 0) + 1
         state.numbers["#"] = pid
         piece = {"id": pid, "kind": kind, "owner": owner, "cell": None, "alive": True,
                  "label": f"{kind}#{number}"}
@@ -233,6 +240,7 @@ class Runtime:
     def enter_phase(self, name, args, seat, push, each=None):
         state = self.state
         phase = self.game._phases[name]
+        self.entered()
         if not isinstance(seat, int) or not 0 <= seat < len(state.out):
             raise RuleFault(f"phase '{name}' was entered for no seat (the seat expression "
                             f"gave {'none' if seat is None else repr(seat)})")
@@ -251,6 +259,13 @@ class Runtime:
             self.start_turn(seat)
         phase.on_enter(state, seat, *frame["args"])
 
+    def entered(self):
+        """Count a phase entered or resumed; too many since the engine started work means
+        the phases go round without ever asking for a decision."""
+        self.entries += 1
+        if self.entries > MAX_ENTRIES:
+            raise RuleFault(ENDLESS_PHASES)
+
     def pop_phase(self):
         state = self.state
         each = state.frames[-1].get("each") if state.frames else None
@@ -268,6 +283,7 @@ class Runtime:
         if not state.frames:
             raise RuleFault("'call ... for each' from setup has no phase to return to")
         frame = state.frames[-1]
+        self.entered()
         self.game._phases[frame["phase"]].on_resume(state, frame["seat"], *frame["args"])
 
     def call_each(self, me, name, args, seats, rule):
@@ -326,6 +342,9 @@ class Runtime:
 
     # results -----------------------------------------------------------------------------
     def declare_winners(self, seats):
+        for seat in seats:
+            if seat.__class__ is not int or not 0 <= seat < len(self.state.out):
+                raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
         if self.state.result is None:
             self.state.result = {"winners": sorted(seats), "draw": not seats}
 
@@ -457,8 +476,10 @@ class Game:
 
     # ----- life cycle ---------------------------------------------------------------------
     def new_state(self, seed=0, forced=()):
+        if seed.__class__ is not int or not 0 <= seed < 1 << 64:
+            raise GdlError(f"a seed is a number from 0 to {(1 << 64) - 1}, not {seed}")
         state = State()
-        state.rng = seed & ((1 << 64) - 1)
+        state.rng = seed
         state.globals = {n: _copy(v) for n, v in self._global_defaults}
         state.seat_vars = [{n: _copy(v) for n, v in self._seat_defaults} for _ in self.seats]
         state.out = [False] * len(self.seats)
@@ -470,7 +491,8 @@ class Game:
     def _setup_run(self, state):
         self._setup(state, 0)
         if not state.frames and state.result is None:
-            raise GdlError("setup did not enter any phase: end it with 'goto PHASE for SEAT'")
+            raise error_at(GdlRuntimeError, "run-time error: setup did not enter any phase: "
+                           "end it with 'goto PHASE for SEAT'", self._program.setup_span)
 
     def _run(self, state, fn, *args, check_end=True):
         """Run engine work on `state`, then check the end rules. A fault in the rules
@@ -480,6 +502,7 @@ class Game:
         try:
             if check_end:
                 rt.changed = 0
+                rt.entries = 0
             result = fn(state, *args)
             if check_end and state.result is None and (state.turn > 0 or not self._has_turns) \
                     and (rt.changed & self._end_mask or self._end_mask == -1
@@ -498,10 +521,10 @@ class Game:
         if isinstance(exc, RuleFault):
             return self._located(exc, str(exc))
         if isinstance(exc, RecursionError):
-            return self._located(exc, "a fn or def calls itself without end")
+            return self._located(exc, ENDLESS_PHASES if _through_phases(exc) else
+                                 "a fn or def calls itself without end")
         if isinstance(exc, StopMove):
-            return GdlRuntimeError("run-time error: 'stop' ran outside an 'on enter' "
-                                   "trigger of a move")
+            return self._located(exc, "'stop' ran outside an 'on enter' trigger of a move")
         if self._rule_frame(exc) is None:
             raise exc
         return self._located(exc, None, anywhere=False)
@@ -832,8 +855,10 @@ class Game:
                 break
             state.events.append(["auto", frame["seat"]] + self._texts(state, legal[0]))
             self._run(state, self._apply_run, legal[0])
-        raise GdlRuntimeError(f"phase '{state.frames[-1]['phase']}' played more than "
-                              f"{MAX_AUTO} actions on its own ('auto') after one decision")
+        name = state.frames[-1]["phase"]
+        raise error_at(GdlRuntimeError, f"run-time error: phase '{name}' played more than "
+                       f"{MAX_AUTO:,} actions on its own ('auto') after one decision",
+                       self._program.phases[name].span)
 
     def _apply_run(self, state, action):
         seat = self.current_player(state)
@@ -907,7 +932,7 @@ def _namespace(game, lines):
     names = codegen.builtin_names()
     names.update(_last=last, _nth=nth, _zone=_zone)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
-                 _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo,
+                 _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
                  _text=lambda value, t: format_value(value, t, rt))
     names.update(lines.constants)
     for name, value in lines.constants.items():
@@ -932,10 +957,34 @@ def _divide(a, b):
     return a // b
 
 
+def _join(a, b):
+    """`a + b` of two lists: a new list, at most MAX_LIST long."""
+    if a is None or b is None:
+        raise RuleFault("'+' cannot join a list with none")
+    if len(a) + len(b) > MAX_LIST:
+        raise RuleFault(f"joining lists of {len(a)} and {len(b)} elements: a list holds at "
+                        f"most {MAX_LIST:,}")
+    return [*a, *b]
+
+
 def _modulo(a, b):
     if b == 0:
         raise RuleFault("modulo by zero")
     return a % b
+
+
+def _word(value):
+    return "none" if value is None else repr(value)
+
+
+def _through_phases(exc):
+    """Did a recursion go round through phases entered or resumed (rather than a fn)?"""
+    entries = (Runtime.enter_phase.__code__, Runtime.resume.__code__)
+    tb, count = exc.__traceback__, 0
+    while tb is not None:
+        count += tb.tb_frame.f_code in entries
+        tb = tb.tb_next
+    return count > 20
 
 
 def _fault_words(exc, node):

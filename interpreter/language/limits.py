@@ -1,0 +1,20 @@
+"""The limits on the work a rule file may ask for: named here, documented in
+docs/language.md ("Limits"), and far above what the shipped games use (measured there).
+
+A rule file can describe work without end (`range(1, 10**30)`, a setup that creates pieces
+in a loop over a huge list, phases that enter one another and never reach a decision). The
+runtime stops such work with a run-time error at the rule that asked for it, instead of
+running out of memory or time; where the arguments are constants, the checker refuses the
+rule file before play. Drivers (simulate, record, play, bench) also cap the decisions of a
+game (`DEFAULT_MAX_DECISIONS`), so a game whose turn counter never advances still stops.
+"""
+
+from __future__ import annotations
+
+MAX_LIST = 1_000_000            # elements of a list made by range() or by joining lists (+)
+MAX_DICE = 10_000               # dice of one roll: roll(sides, n), rolls, successes
+MAX_PIECES = 10_000             # pieces created in one game (removed ones included)
+MAX_ENTRIES = 200               # phases entered since the last decision (goto, call, return)
+MAX_AUTO = 10_000               # actions an `auto` phase plays on its own after one decision
+MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try
+DEFAULT_MAX_DECISIONS = 100_000     # decisions of one game before a driver stops it (capped)

@@ -1,0 +1,182 @@
+"""The limits on the work of one decision (`language/limits.py`, docs/language.md
+"Limits"): a rule file that asks for work without end gets an error at the rule that asked,
+from the checker when its arguments are constants, else while the game runs; and the
+shipped games stay far below every limit."""
+
+import glob
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language import limits
+from gdl.interpreter.language.errors import GdlRuleError, GdlRuntimeError
+from gdl.interpreter.play.agents import RandomAgent
+
+BASE = """game "t"
+seats a, b
+board square(3, 3)
+kinds (speed) {{ Pawn = 1 }}
+var n = {n}
+var l = [1]
+{extra}
+setup {{
+  {setup}
+  goto main for a
+}}
+phase main {{
+  action go({binders}) {{
+    {body}
+  }}
+}}
+"""
+
+
+def source(body="n = 1", setup="n = n", binders="", extra="", n=0):
+    return BASE.format(body=body, setup=setup, binders=binders, extra=extra, n=n)
+
+
+def check_error(text):
+    with pytest.raises(GdlRuleError) as info:
+        load_source(text, "t.gdl")
+    return str(info.value)
+
+
+def run_error(text, decisions=1):
+    game = load_source(text, "t.gdl")
+    with pytest.raises(GdlRuntimeError) as info:
+        state = game.new_state(0)
+        for _ in range(decisions):
+            game.apply(state, game.legal_actions(state)[0])
+    return str(info.value)
+
+
+def test_a_constant_range_too_long_is_a_check_error():
+    assert check_error(source(binders="k in range(1, 1000000000000000000000000000000)")) == (
+        "t.gdl:13:18: error: range(): 1000000000000000000000000000000 numbers from 1 to "
+        "1000000000000000000000000000000; a list holds at most 1,000,000\n"
+        "      action go(k in range(1, 1000000000000000000000000000000)) {\n"
+        "                     ^")
+
+
+@pytest.mark.parametrize("where", ["[k for k in range(1, n)]", "count(k in range(1, n))",
+                                   "sum(k in range(1, n): k)"])
+def test_a_range_too_long_at_run_time_names_it(where):
+    message = run_error(source(body=f"n = len({where})" if where.startswith("[")
+                               else f"n = {where}", n=10 ** 30))
+    assert message.startswith("t.gdl:14:") and (
+        "run-time error: range(): 1000000000000000000000000000000 numbers from 1 to "
+        "1000000000000000000000000000000; a list holds at most 1,000,000") in message
+
+
+def test_a_binder_domain_too_long_at_run_time_names_it():
+    game = load_source(source(binders="k in range(1, n)", n=limits.MAX_LIST + 1), "t.gdl")
+    with pytest.raises(GdlRuntimeError) as info:
+        game.legal_actions(game.new_state(0))
+    assert str(info.value).splitlines()[0] == (
+        "t.gdl:13:18: error: run-time error: range(): 1000001 numbers from 1 to 1000001; a "
+        "list holds at most 1,000,000")
+
+
+def test_a_range_at_the_limit_is_allowed():
+    game = load_source(source(body="n = len(range(1, n))", n=limits.MAX_LIST), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.globals["n"] == limits.MAX_LIST
+
+
+def test_a_list_that_doubles_stops_at_the_limit():
+    message = run_error(source(body="l = l + l"), decisions=30)
+    assert message == ("t.gdl:14:9: error: run-time error: joining lists of 524288 and 524288 "
+                       "elements: a list holds at most 1,000,000\n"
+                       "        l = l + l\n"
+                       "            ^")
+
+
+def test_pieces_created_without_end_stop_at_the_limit():
+    message = run_error(source(setup="for i in range(1, n) {\n    create Pawn for a at none\n  }",
+                               n=limits.MAX_PIECES + 1))
+    assert message == ("t.gdl:10:5: error: run-time error: more than 10,000 pieces created "
+                       "in one game\n"
+                       "        create Pawn for a at none\n"
+                       "        ^")
+
+
+def test_too_many_dice_at_once():
+    assert check_error(source(body="n = roll(6, 10001)")).splitlines()[0] == (
+        "t.gdl:14:9: error: roll(): a roll throws 0 to 10,000 dice, not 10001")
+    assert run_error(source(body="n = roll(6, n)", n=10 ** 9)).splitlines()[0] == (
+        "t.gdl:14:9: error: run-time error: cannot roll 1000000000 dice at once: at most "
+        "10,000")
+
+
+@pytest.mark.parametrize("call", ["roll(0)", "roll(-3)", "roll(6, -1)", "roll(0, 2)"])
+def test_a_constant_die_of_no_sides_is_a_check_error(call):
+    message = check_error(source(body=f"n = {call}"))
+    assert message.startswith("t.gdl:14:9: error: roll(): ")
+
+
+def test_phases_that_enter_one_another_without_end():
+    text = source().replace("phase main {", "phase main {\n  on enter {\n    goto main for "
+                                            "next(me)\n  }")
+    assert run_error(text) == (
+        "t.gdl:14:5: error: run-time error: phases were entered more than 200 times without "
+        "reaching a decision: their goto, call and return go round without end\n"
+        "        goto main for next(me)\n"
+        "        ^")
+
+
+def test_a_call_and_return_cycle_without_a_decision():
+    text = source(extra="phase side {\n  on enter {\n    return\n  }\n  action go() { }\n}") \
+        .replace("phase main {", "phase main {\n  on enter {\n    call side for me\n  }\n"
+                                 "  on resume {\n    call side for me\n  }")
+    message = run_error(text)
+    assert message.splitlines()[0] == (
+        "t.gdl:9:5: error: run-time error: phases were entered more than 200 times without "
+        "reaching a decision: their goto, call and return go round without end")
+
+
+def _peaks(path, games):
+    """The most each game came to each limit, over `games` random games."""
+    from gdl.interpreter.language import builtins
+    from gdl.interpreter.runtime import engine
+    peak = dict.fromkeys(["list", "dice", "pieces", "entries", "auto", "decisions"], 0)
+
+    def note(key, value):
+        peak[key] = max(peak[key], value)
+    numbers, roll_dice, entered = builtins.numbers, engine.Runtime.roll_dice, \
+        engine.Runtime.entered
+    patches = pytest.MonkeyPatch()
+    patches.setattr(builtins.BUILTINS["range"], "impl",
+                    lambda ctx, a, b: note("list", b - a + 1) or numbers(a, b))
+    patches.setattr(engine.Runtime, "roll_dice",
+                    lambda rt, sides, count: note("dice", count) or roll_dice(rt, sides, count))
+    patches.setattr(engine.Runtime, "entered",
+                    lambda rt: note("entries", rt.entries + 1) or entered(rt))
+    try:
+        game = load_game(path)
+        join = game._module["_join"]
+        game._module["_join"] = lambda a, b: note("list", len(a) + len(b)) or join(a, b)
+        for seed in range(games):
+            state = game.new_state(seed)
+            agents = [RandomAgent(seed * 7 + s) for s in range(len(game.seats))]
+            while state.result is None and state.turn <= 1000:
+                legal = game.legal_actions(state)
+                events = game.apply(state, agents[game.current_player(state)].choose(
+                    game, state, legal), check=False)
+                note("auto", sum(1 for e in events if e[0] == "auto"))
+            note("pieces", state.numbers.get("#", 0))
+            note("decisions", state.decisions)
+    finally:
+        patches.undo()
+    return peak
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob("games/*.gdl")))
+def test_the_shipped_games_stay_far_below_the_limits(path):
+    peak = _peaks(path, 10)
+    assert peak["list"] * 1000 < limits.MAX_LIST
+    assert peak["dice"] * 1000 < limits.MAX_DICE
+    assert peak["pieces"] * 50 < limits.MAX_PIECES
+    assert peak["entries"] * 20 < limits.MAX_ENTRIES
+    assert peak["auto"] * 500 < limits.MAX_AUTO
+    assert peak["decisions"] * 50 < limits.DEFAULT_MAX_DECISIONS
