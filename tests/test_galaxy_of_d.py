@@ -338,3 +338,30 @@ def test_every_rule_has_scenarios():
         assert name in base
     assert "faq3_assassin_attacks_empty_starbase.scenario" in base
     assert not list(SCENARIOS.glob("galaxy_of_d*/*.xfail"))
+
+
+def test_typing_a_hidden_piece_reads_as_typing_no_piece():
+    """Of one's stack on e5, two sees the top ship only: naming the hidden Cruiser gets the
+    answer a label of no piece gets, so typing labels probes nothing."""
+    from gdl.interpreter.language.errors import IllegalAction
+    from gdl.interpreter.runtime import introspect
+    game = load_game(os.path.join(os.path.dirname(__file__), "..", "games", "galaxy_of_d.gdl"))
+    state = game.new_state(0)
+    state.frames = []
+    for pid in list(state.pieces):
+        del state.pieces[pid]
+    state.rebuild_index()
+    cell = introspect.board(game).parse
+    introspect.create_piece(game, state, "Starbase", 0, cell("c3"))
+    introspect.create_piece(game, state, "Starbase", 1, cell("g7"))
+    introspect.create_piece(game, state, "Cruiser", 0, cell("e5"))
+    introspect.create_piece(game, state, "Interceptor", 0, cell("e5"))
+    introspect.create_piece(game, state, "Destroyer", 1, cell("g7"))
+    introspect.enter_phase(game, state, "movement", 1)
+    reasons = []
+    for label in ("Cruiser#1", "Cruiser#2"):       # hidden from two / no such piece
+        with pytest.raises(IllegalAction) as refused:
+            game.parse_action(state, f"move {label} e6")
+        reasons.append(refused.value.message.replace(label, "LABEL"))
+    assert reasons[0] == reasons[1]
+    assert "is not a piece" in reasons[0]

@@ -692,7 +692,12 @@ class Game:
         typed = " ".join(text.split())
         wanted = typed.lower()
         legal = self.legal_actions(state)
-        texts = [self.action_text(state, action) for action in legal]
+        # As the deciding seat reads them: a piece hidden from it is '?', so typing a hidden
+        # piece's label finds nothing, as a label of no piece does.
+        viewer = self.current_player(state) if self._hides_pieces else None
+        if viewer is not None and viewer < 0:
+            viewer = None
+        texts = [self.action_text(state, action, viewer) for action in legal]
         for text_of, action in zip(texts, legal):       # exact spelling first
             if text_of == typed:
                 return action
@@ -782,8 +787,11 @@ class Game:
             cell = self._board.parse(word)
             return _NOTHING if cell is None else cell
         if t == PIECE:
+            viewer = self.current_player(state) if self._hides_pieces else -1
             for pid, piece in state.pieces.items():
                 if piece["label"].lower() == word:
+                    if viewer >= 0 and self._hidden_from(state, pid, viewer):
+                        return _NOTHING     # told as of a label that names no piece
                     return pid
             return _NOTHING
         if t == SEAT:
