@@ -20,7 +20,7 @@ def test_check_valid_file_prints_one_line():
     result = gdl("check", "games/space_war.gdl")
     assert result.returncode == 0
     assert result.stdout.splitlines() == [
-        "games/space_war.gdl: ok: 'Space War', 2 seats, 4 phases, square board 8x12"]
+        "games/space_war.gdl: ok: 'Space War', 2 seats, 5 phases, square board 8x12"]
 
 
 def test_check_broken_file_exits_1_with_position_and_caret(tmp_path):

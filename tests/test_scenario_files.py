@@ -73,12 +73,12 @@ def error(tmp_path, text, rules=SPACE_WAR):
      "did you mean 'Fighter#2'?"),
     ("expect illegal mvoe Fighter#1 c4",
      "'mvoe Fighter#1 c4' is not an action of the game: there is no action 'mvoe' in phase "
-     "'play'; actions here: move, fire, end; did you mean 'move'?"),
+     "'play'; actions here: move, fire, end, offer_draw; did you mean 'move'?"),
     ("expect illegal move Fighter#1",
      "'move Fighter#1' is not an action of the game: 'move' takes 2 argument(s), not 1"),
     ("expect illegal side west",
      "'side west' is not an action of the game: there is no action 'side' in phase 'play'; "
-     "actions here: move, fire, end"),
+     "actions here: move, fire, end, offer_draw"),
     ("expect legal move Fighter#1 zz99",
      "'move Fighter#1 zz99' is not an action of the game: 'zz99' is not a cell"),
     ("play move Fighter#1 zz99",
