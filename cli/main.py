@@ -49,6 +49,7 @@ def user_errors(fn):
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="gdl", prog_name="gdl", message="%(prog)s %(version)s")
 def main():
     """gdl: check, play, simulate, record and replay board games written in gdl."""
 
@@ -59,7 +60,11 @@ def check(files):
     """Parse and check rule files; one line per valid file."""
     from gdl.interpreter.loader import check_file, summary
     failed = False
-    for path in files:
+    for path in _rule_files(files):
+        if path.startswith("error: "):
+            click.echo(path[len("error: "):], err=True)
+            failed = True
+            continue
         try:
             resolved = check_file(path)
         except GdlError as exc:
@@ -68,6 +73,21 @@ def check(files):
             continue
         click.echo(f"{path}: ok: {summary(resolved)}")
     sys.exit(1 if failed else 0)
+
+
+def _rule_files(paths):
+    """The files to check: each path, and for a folder every `*.gdl` under it (sorted);
+    'error: ...' for a folder that holds none."""
+    import os
+    for path in paths:
+        if not os.path.isdir(path):
+            yield path
+            continue
+        found = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path)
+                       for name in names if name.endswith(".gdl"))
+        if not found:
+            yield f"error: {path}: error: no rule files (*.gdl) in this folder"
+        yield from found
 
 
 @main.command("compile")

@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -196,3 +197,20 @@ def test_a_long_list_of_actions_is_summarised_and_can_be_narrowed():
     assert "'list WORDS'" in out
     listed = out.split("blue> ")[-2]           # the answer to 'list at a3'
     assert "1. at a31" in listed and "at a36" in listed and "at b31" not in listed
+
+
+def test_version():
+    result = gdl("--version")
+    assert result.returncode == 0
+    assert result.stdout.startswith("gdl ") and result.stdout.strip().split()[1][0].isdigit()
+
+
+def test_check_a_folder_checks_every_rule_file_in_it(tmp_path):
+    result = gdl("check", "games")
+    assert result.returncode == 0, result.stderr
+    checked = [line.split(":")[0] for line in result.stdout.splitlines()]
+    assert checked == sorted(checked) and "games/space_war.gdl" in checked
+    assert len(checked) == len(list(Path(ROOT, "games").glob("*.gdl")))
+    empty = gdl("check", str(tmp_path))
+    assert empty.returncode == 1
+    assert "no rule files (*.gdl) in this folder" in empty.stderr
