@@ -53,10 +53,13 @@ def _view(game, state, seat, text):
     player = game.current_player(state)
     if player >= 0:
         view["deciding"] = game.seats[player]
+    seat_text = introspect.show_rule(game, "seat")
     for s, name in enumerate(game.seats):
         entry = {"name": name, "out": state.out[s],
                  "vars": {n: shown("seat", n, v, types["seat"][n], s, s)
                           for n, v in state.seat_vars[s].items()}}
+        if seat_text is not None:       # `show seat(s)`: the rule file's words, as the viewer
+            entry["status"] = seat_text(state, seat if seat is not None else 0, s)
         view["seats"].append(entry)
     if state.frames and state.frames[-1]["pending"] is not None:
         pending = state.frames[-1]["pending"]
@@ -120,7 +123,8 @@ def render(game, view):
     lines.extend(render_board(game, view))
     for seat in view["seats"]:
         status = " (out)" if seat["out"] else ""
-        values = ", ".join(f"{k}={v}" for k, v in seat["vars"].items())
+        values = seat["status"] if "status" in seat else ", ".join(
+            f"{k}={v}" for k, v in seat["vars"].items())
         lines.append(f"  {seat['name']}{status}: {values}")
     if view.get("chosen"):
         lines.append("  chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items()))
