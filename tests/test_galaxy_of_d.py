@@ -77,13 +77,13 @@ def labels(view):
 # ----- 6.1: only the top enemy ship of a sector is seen ---------------------------------------
 STACK = [
     "clear",
-    "piece Starbase one c3",                   # Starbase#1
-    "piece Starbase two g7",                   # Starbase#2
-    "piece Cruiser one e5",                    # Cruiser#1, bottom of the stack
-    "piece Freighter one e5 cargo=true",       # Freighter#1
-    "piece Interceptor one e5",                # Interceptor#1, the top ship
-    "piece Bomber two g7",                     # Bomber#1, two's own ships: hidden to one
-    "piece Destroyer two g7",                  # Destroyer#1, the top of two's stack
+    "piece Starbase one c3",                   # one:Starbase#1
+    "piece Starbase two g7",                   # two:Starbase#1
+    "piece Cruiser one e5",                    # one:Cruiser#2, bottom of the stack
+    "piece Freighter one e5 cargo=true",       # one:Freighter#3
+    "piece Interceptor one e5",                # one:Interceptor#4, the top ship
+    "piece Bomber two g7",                     # two:Bomber#2, two's own ships: hidden to one
+    "piece Destroyer two g7",                  # two:Destroyer#3, the top of two's stack
     "phase movement for two",                  # two decides
     "expect phase movement for two",
 ]
@@ -93,7 +93,7 @@ STACK = [
 def test_hidden_enemy_ships_leak_nothing(tmp_path, game_path):
     game, state = position(tmp_path, game_path, STACK)
     view, text, drawn = seen(game, state, "two")
-    for hidden in ("Cruiser#1", "Freighter#1"):
+    for hidden in ("one:Cruiser#2", "one:Freighter#3"):
         assert hidden not in text
         assert hidden not in drawn
     # no hidden kind anywhere
@@ -105,8 +105,8 @@ def test_hidden_enemy_ships_leak_nothing(tmp_path, game_path):
     assert all(p["kind"] == "?" and p["owner"] == "one" and p["cell"] == "e5"
                and p["vars"] == {} and p["mark"] == "?" for p in hidden)
     # the top ship and two's own pieces are seen
-    assert {"Interceptor#1", "Starbase#1", "Starbase#2", "Destroyer#1",
-            "Bomber#1"} <= set(labels(view))
+    assert {"one:Interceptor#4", "one:Starbase#1", "two:Starbase#1", "two:Destroyer#3",
+            "two:Bomber#2"} <= set(labels(view))
     assert all("F" not in p["mark"] for p in view["pieces"])   # nor the cargo mark "Fc"
 
 
@@ -114,28 +114,28 @@ def test_hidden_enemy_ships_leak_nothing(tmp_path, game_path):
 def test_own_view_shows_every_own_ship(tmp_path, game_path):
     game, state = position(tmp_path, game_path, STACK)
     view, text, drawn = seen(game, state, "one")
-    assert {"Cruiser#1", "Freighter#1", "Interceptor#1"} <= set(labels(view))
-    freighter = next(p for p in view["pieces"] if p["label"] == "Freighter#1")
+    assert {"one:Cruiser#2", "one:Freighter#3", "one:Interceptor#4"} <= set(labels(view))
+    freighter = next(p for p in view["pieces"] if p["label"] == "one:Freighter#3")
     assert freighter["kind"] == "Freighter" and freighter["vars"]["cargo"] == "true"
     # of two's stack, one sees the top ship only
-    assert "Destroyer#1" in labels(view)
+    assert "two:Destroyer#3" in labels(view)
     assert "Bomber" not in text and labels(view).count("?") == 1
     # the deciding seat (two, in the position) sees all of its own ships
     assert game.current_player(state) == 1
     view, _, _ = seen(game, state, "two")
-    assert {"Destroyer#1", "Bomber#1"} <= set(labels(view))
+    assert {"two:Destroyer#3", "two:Bomber#2"} <= set(labels(view))
 
 
 def test_top_enemy_ship_is_the_last_to_enter(tmp_path):
     game, state = position(tmp_path, BASE_PATH, STACK[:-2] + [
         "phase movement for one",
-        "play move Cruiser#1 e6",                  # Cruiser#1 leaves the stack...
-        "play move Cruiser#1 e5",                  # ...and comes back on top
-        "expect Cruiser#1 at e5",
+        "play move one:Cruiser#2 e6",                  # one:Cruiser#2 leaves the stack...
+        "play move one:Cruiser#2 e5",                  # ...and comes back on top
+        "expect one:Cruiser#2 at e5",
     ])
     view, text, _ = seen(game, state, "two")
-    assert "Cruiser#1" in labels(view)
-    assert "Interceptor#1" not in text and "Freighter#1" not in text
+    assert "one:Cruiser#2" in labels(view)
+    assert "one:Interceptor#4" not in text and "one:Freighter#3" not in text
 
 
 def test_last_moved_ship_is_not_leaked_once_hidden(tmp_path):
@@ -143,16 +143,16 @@ def test_last_moved_ship_is_not_leaked_once_hidden(tmp_path):
         "clear",
         "piece Starbase one c3",
         "piece Starbase two g7",
-        "piece Cruiser one c4",                    # Cruiser#1
+        "piece Cruiser one c4",                    # one:Cruiser#2
         "set one.money = 10",
         "phase movement for one",
-        "play move Cruiser#1 c3",                  # home, on top of the Starbase sector
+        "play move one:Cruiser#2 c3",                  # home, on top of the Starbase sector
         "play done",
         "expect phase buy_ships for one",
         "play buy Assassin",                       # the new ship is now the top ship
     ])
     view, text, _ = seen(game, state, "two")
-    assert [p for p in view["pieces"] if p["label"] == "?"]      # Cruiser#1 is hidden...
+    assert [p for p in view["pieces"] if p["label"] == "?"]      # one:Cruiser#2 is hidden...
     assert "Cruiser" not in text                                   # ...and not named
 
 
@@ -210,10 +210,10 @@ def test_starting_ships_stay_secret_until_the_reveal(tmp_path, variant):
     # the reveal: both fleets on their Starbases; each sees the other's top ship
     game.apply(state, game.parse_action(state, "done"))
     view, text, _ = seen(game, state, "two")
-    assert "Destroyer#1" in labels(view)       # the top of one's stack
-    assert "Assassin#1" not in text            # under it
+    assert "one:Destroyer#3" in labels(view)       # the top of one's stack
+    assert "one:Assassin#2" not in text            # under it
     view, _, _ = seen(game, state, "one")
-    assert {"Assassin#1", "Destroyer#1", "Cruiser#1"} <= set(labels(view))
+    assert {"one:Assassin#2", "one:Destroyer#3", "two:Cruiser#2"} <= set(labels(view))
 
 
 # ----- 5.2.1: the rock-paper-scissors throws ---------------------------------------------------
@@ -359,9 +359,36 @@ def test_typing_a_hidden_piece_reads_as_typing_no_piece():
     introspect.create_piece(game, state, "Destroyer", 1, cell("g7"))
     introspect.enter_phase(game, state, "movement", 1)
     reasons = []
-    for label in ("Cruiser#1", "Cruiser#2"):       # hidden from two / no such piece
+    for label in ("one:Cruiser#2", "one:Cruiser#9"):       # hidden from two / no such piece
         with pytest.raises(IllegalAction) as refused:
             game.parse_action(state, f"move {label} e6")
         reasons.append(refused.value.message.replace(label, "LABEL"))
     assert reasons[0] == reasons[1]
     assert "is not a piece" in reasons[0]
+
+
+def test_twins_differing_only_in_a_hidden_ship_look_the_same_to_the_other_seat(tmp_path):
+    """Two positions that differ only in the kind of a ship one cannot see (under two's top
+    Destroyer): one's view, its legal actions and their texts, and the label of a ship two
+    creates afterwards are the same in both; with labels numbered per kind across seats,
+    the new Cruiser was Cruiser#1 in one twin and Cruiser#2 in the other."""
+    from gdl.interpreter.runtime import introspect
+    seen_by_one = []
+    for hidden_kind in ("Bomber", "Cruiser"):
+        game, state = position(tmp_path, BASE_PATH, [
+            "clear",
+            "piece Starbase one c3",
+            "piece Starbase two g7",
+            "piece Cruiser one e5",
+            f"piece {hidden_kind} two f6",
+            "piece Destroyer two f6",                # the top ship: one sees only it
+            "phase movement for one",
+            "expect phase movement for one",
+        ])
+        pid = introspect.create_piece(game, state, "Cruiser", 1, introspect.board(game).parse("f6"))
+        legal = game.legal_actions(state)
+        seen_by_one.append((game.view(state, 0), len(legal),
+                            [game.action_text(state, a, 0) for a in legal],
+                            state.pieces[pid]["label"]))
+    assert seen_by_one[0] == seen_by_one[1]
+    assert seen_by_one[0][3] == "two:Cruiser#4"

@@ -52,13 +52,13 @@ def test_hidden_pieces_show_no_label_and_no_variables():
     state = game.new_state(0)
     view = game.view(state, 1)                    # b looks at a's stack of two coins
     labels = [p["label"] for p in view["pieces"]]
-    assert labels == ["Coin#2", "Coin#3", "?"]    # only the top coin of a's stack is known
+    assert labels == ["a:Coin#2", "b:Coin#1", "?"]   # only the top coin of a's stack is known
     hidden = view["pieces"][-1]
     assert hidden == {"label": "?", "kind": "?", "owner": "a", "cell": "a1", "vars": {},
                       "mark": "?"}
     own = game.view(state, 0)
-    assert [p["label"] for p in own["pieces"]] == ["Coin#1", "Coin#2", "Coin#3"]
-    assert "Coin#1" not in json.dumps(view)
+    assert [p["label"] for p in own["pieces"]] == ["a:Coin#1", "a:Coin#2", "b:Coin#1"]
+    assert "a:Coin#1" not in json.dumps(view)
 
 
 def test_visibility_can_depend_on_the_piece_itself():
@@ -90,5 +90,6 @@ def test_give_changes_a_pieces_owner():
     state = game.new_state(0)
     game.apply(state, game.parse_action(state, "take"))
     assert [p["owner"] for p in state.pieces.values()] == [0, 0, 0]
-    # b no longer owns Coin#3, so it is a's top piece on d1; a's a1 stack still hides one
-    assert [p["label"] for p in game.view(state, 1)["pieces"]] == ["Coin#2", "Coin#3", "?"]
+    # b no longer owns b:Coin#1 (a label keeps the seat that first owned the piece), so it
+    # is a's top piece on d1; a's a1 stack still hides one
+    assert [p["label"] for p in game.view(state, 1)["pieces"]] == ["a:Coin#2", "b:Coin#1", "?"]

@@ -32,7 +32,7 @@ piece Fighter red a12
 phase play for blue
 """
 
-# Galaxy of D, two to move: of one's stack on e5 two sees the top ship (Interceptor#1) only.
+# Galaxy of D, two to move: of one's stack on e5 two sees the top ship (one:Interceptor#4) only.
 STACK = """\
 clear
 piece Starbase one c3
@@ -296,31 +296,31 @@ def test_legal_count_and_actions_failures_list_what_is_legal(tmp_path):
 # ----- views ----------------------------------------------------------------------------------
 def test_view_shows_and_hides(tmp_path):
     assert failures(tmp_path, STACK + (
-        "expect view of two hides Cruiser#1\n"
-        "expect view of two hides Cruiser#1.kind\n"
-        "expect view of two hides Freighter#1.cargo\n"
-        "expect view of two shows Cruiser#1.cell == e5\n"       # an unnamed piece is there
-        "expect view of two shows Interceptor#1\n"
-        "expect view of two shows Interceptor#1.kind == Interceptor\n"
+        "expect view of two hides one:Cruiser#2\n"
+        "expect view of two hides one:Cruiser#2.kind\n"
+        "expect view of two hides one:Freighter#3.cargo\n"
+        "expect view of two shows one:Cruiser#2.cell == e5\n"       # an unnamed piece is there
+        "expect view of two shows one:Interceptor#4\n"
+        "expect view of two shows one:Interceptor#4.kind == Interceptor\n"
         "expect view of two shows count hidden of one == 2\n"
         "expect view of two shows count Cruiser == 0\n"
         "expect view of one shows count Cruiser == 1\n"
-        "expect view of one shows Freighter#1.cargo == true\n"
+        "expect view of one shows one:Freighter#3.cargo == true\n"
         "expect view of two hides one.order\n"
         "expect view of one shows one.order == []\n"), GALAXY_OF_D) == []
 
 
 def test_view_failures_say_what_the_seat_sees(tmp_path):
     found = failures(tmp_path, STACK + (
-        "expect view of two shows Cruiser#1.kind == Cruiser\n"     # 10
-        "expect view of two hides Interceptor#1\n"                 # 11
-        "expect view of two hides Interceptor#1.kind\n"            # 12
+        "expect view of two shows one:Cruiser#2.kind == Cruiser\n"     # 10
+        "expect view of two hides one:Interceptor#4\n"                 # 11
+        "expect view of two hides one:Interceptor#4.kind\n"            # 12
         "expect view of two shows count pieces of one == 1\n"      # 13
         "expect view of two shows one.money == 99\n"), GALAXY_OF_D)
     assert found == [
-        "S:10: expected view of two shows Cruiser#1.kind == Cruiser, got Cruiser#1.kind hidden",
-        "S:11: expected view of two hides Interceptor#1, got Interceptor#1 shown",
-        "S:12: expected view of two hides Interceptor#1.kind, got Interceptor#1.kind = "
+        "S:10: expected view of two shows one:Cruiser#2.kind == Cruiser, got one:Cruiser#2.kind hidden",
+        "S:11: expected view of two hides one:Interceptor#4, got one:Interceptor#4 shown",
+        "S:12: expected view of two hides one:Interceptor#4.kind, got one:Interceptor#4.kind = "
         "Interceptor",
         "S:13: expected view of two shows count pieces of one == 1, got count pieces of one "
         "= 4",

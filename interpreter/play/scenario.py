@@ -159,7 +159,7 @@ class ScenarioRun(Expectations):
         values = {}
 
         def local(match):
-            name = f"piece_{match.group(1)}_{match.group(2)}"
+            name = f"piece_{match.group(1) or ''}_{match.group(2)}_{match.group(3)}"
             values[name] = self.piece(match.group(0))
             return name
         rewritten = LABEL.sub(local, text)

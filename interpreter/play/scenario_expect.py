@@ -30,7 +30,8 @@ from ..language.types import BOOL
 from ..runtime import introspect
 from ..runtime.view import HIDDEN
 
-LABEL = re.compile(r"\b([A-Za-z_]\w*)#(\d+)\b")
+# A piece label: Kind#n, or seat:Kind#n in a game that numbers each seat's pieces apart.
+LABEL = re.compile(r"\b(?:([A-Za-z_]\w*):)?([A-Za-z_]\w*)#(\d+)\b")
 NUMBER = re.compile(r"[0-9]{1,18}")
 _LISTED = 10        # legal actions named in a failure, at most
 _PIECE_FIELDS = ("kind", "cell", "owner")
@@ -125,7 +126,10 @@ class Expectations:
                       f"{len(texts)}{_listing(texts)}")
 
     def expect_actions(self, text):
-        head, colon, listed = text.partition(":")
+        # the first ':' that ends a word (a label seat:Kind#n holds one inside a word)
+        split = re.search(r":(\s|$)", text)
+        head, colon, listed = ((text[:split.start()], ":", text[split.end():]) if split
+                               else (text, "", ""))
         wanted = [t.strip() for t in listed.split(",")]
         if not colon or not all(wanted):
             raise self.error("expected 'expect legal actions [ACTION] [for LABEL]: ACTION, "

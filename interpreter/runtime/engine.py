@@ -132,11 +132,18 @@ class Runtime:
         pid = state.numbers.get("#", 0) + 1
         if pid > MAX_PIECES:
             raise RuleFault(f"more than {MAX_PIECES:,} pieces created in one game")
-        number = state.numbers.get(kind, 0) + 1
-        state.numbers[kind] = number
+        if self.game._labels_per_seat and owner is not None:
+            # A game that hides pieces numbers each seat's pieces apart, all kinds together,
+            # and names the seat: a number then counts only what the seat's piece count shows
+            # anyway, never how many of a kind the hidden pieces are.
+            key, label = f"@{owner}", f"{self.game.seats[owner]}:{kind}#"
+        else:
+            key, label = kind, f"{kind}#"
+        number = state.numbers.get(key, 0) + 1
+        state.numbers[key] = number
         state.numbers["#"] = pid
         piece = {"id": pid, "kind": kind, "owner": owner, "cell": None, "alive": True,
-                 "label": f"{kind}#{number}"}
+                 "label": f"{label}{number}"}
         for name, value in self.game._piece_defaults:
             piece[name] = list(value) if isinstance(value, list) else value
         for name, column in self.game._piece_columns:
@@ -458,6 +465,7 @@ class Game:
         self._zone_rules = {name: fns[("zone", name)] for name, zone in program.zones.items()
                             if zone.visible is not None}
         self._hides_pieces = bool(self._zone_rules) or "hide piece" in self._shows
+        self._labels_per_seat = "hide piece" in self._shows
 
     def _find_trigger_cells(self, fns, count):
         """The cells on which some `on enter` trigger may fire, when every trigger's
