@@ -42,6 +42,11 @@ def has_hidden_information(game):
         phase.mode in _PRIVATE_MODES for phase in game._phases.values())
 
 
+def hides_pieces_or_variables(game):
+    """Does some rule hide a piece (`hide piece`, a zone) or a variable (`visible to`)?"""
+    return bool(game._visibility) or game._hides_pieces
+
+
 # ----- a position ---------------------------------------------------------------------------
 def result_text(game, state):
     """'blue won', 'a and b won', 'draw' or 'unfinished'."""
@@ -65,11 +70,32 @@ def is_simultaneous(game, state):
 
 
 @contextlib.contextmanager
-def formatting(game, state):
+def formatting(game, state, viewer=None):
     """Within the block, `text(value, t)` is the text of `value`, of static type `t`, in
-    `state` (cells, pieces and seats by name)."""
-    with game._rt.bound(state) as names:
+    `state` (cells, pieces and seats by name); for a `viewer` seat, a piece hidden from it
+    reads `?`, wherever it is named (a variable that holds it, a list of pieces)."""
+    with game._rt.bound(state) as rt:
+        names = rt if viewer is None or not game._hides_pieces else _Seen(game, rt, viewer)
         yield lambda value, t: format_value(value, t, names)
+
+
+class _Seen:
+    """The runtime's names as a seat reads them: hidden pieces are `?`."""
+
+    def __init__(self, game, rt, viewer):
+        self.game, self.rt, self.viewer = game, rt, viewer
+        self.board = rt.board
+
+    def cell_name(self, cell):
+        return self.rt.cell_name(cell)
+
+    def seat_name(self, seat):
+        return self.rt.seat_name(seat)
+
+    def piece_name(self, pid):
+        if self.game._hidden_from(self.rt.state, pid, self.viewer):
+            return "?"
+        return self.rt.piece_name(pid)
 
 
 # ----- the game's description ---------------------------------------------------------------

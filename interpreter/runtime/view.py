@@ -16,7 +16,7 @@ HIDDEN = "?"
 
 
 def make_view(game, state, seat):
-    with introspect.formatting(game, state) as text:
+    with introspect.formatting(game, state, seat) as text:
         return _view(game, state, seat, text)
 
 
