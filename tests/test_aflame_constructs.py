@@ -289,14 +289,14 @@ def test_put_takes_a_piece_off_the_board_into_a_zone_as_its_newest():
     before = "put card(3) into hand of a\nput card(1) into hand of a\nput card(4) into pile"
     assert zone_values("pieces_in(hand, a)", "pieces_in(hand, b)", "pieces_in(pile)",
                        "pieces_at(@a1)", "card(1).cell", "card(2).cell", before=before) == [
-        "[Card#3, Card#1]", "[]", "[Card#4]", "[]", "none", "b1"]
+        "[a:Card#3, a:Card#1]", "[]", "[b:Card#1]", "[]", "none", "b1"]
 
 
 def test_put_from_one_zone_into_another_makes_it_the_newest_there():
     before = ("put card(1) into hand of a\nput card(2) into hand of a\nput card(3) into pile\n"
               "put card(1) into pile\nput card(3) into hand of b\nput card(3) into pile")
     assert zone_values("pieces_in(hand, a)", "pieces_in(hand, b)", "pieces_in(pile)",
-                       before=before) == ["[Card#2]", "[]", "[Card#1, Card#3]"]
+                       before=before) == ["[a:Card#2]", "[]", "[a:Card#1, a:Card#3]"]
 
 
 def test_the_zone_of_a_piece():
@@ -304,7 +304,7 @@ def test_the_zone_of_a_piece():
     assert zone_values("card(1).zone", "card(4).zone", "card(2).zone", "card(1).zone == hand",
                        "card(1).zone == pile", "card(2).zone == none",
                        "[p for p in pieces() where p.zone == hand]", before=before) == [
-        "hand", "pile", "none", "true", "false", "true", "[Card#1]"]
+        "hand", "pile", "none", "true", "false", "true", "[a:Card#1]"]
 
 
 def test_place_move_and_remove_take_a_piece_out_of_its_zone():
@@ -323,7 +323,7 @@ def test_place_at_none_and_give_leave_a_piece_in_its_zone():
              "give card(2) to b"
     assert zone_values("card(1).zone", "pieces_in(hand, a)", "pieces_in(hand, b)",
                        "card(2).owner", before=before) == [
-        "hand", "[Card#1, Card#2]", "[]", "b"]
+        "hand", "[a:Card#1, a:Card#2]", "[]", "b"]
 
 
 def test_a_removed_piece_cannot_be_put_into_a_zone():
@@ -354,9 +354,9 @@ def test_lanterns_deal_a_hidden_hand():
     assert list(with_zones.values()).count("deck of blue") == 4
     assert list(with_zones.values()).count("deck of red") == 5
     [drawn] = [label for label, zone in with_zones.items() if zone == "hand of blue"]
-    assert drawn == "Five#1"
-    assert texts(game, state)[:2] == ["lay Five#1 a1", "lay Five#1 b1"]
-    assert texts(game, state)[-1] == "throw Five#1"
+    assert drawn == "blue:Five#5"
+    assert texts(game, state)[:2] == ["lay blue:Five#5 a1", "lay blue:Five#5 b1"]
+    assert texts(game, state)[-1] == "throw blue:Five#5"
 
 
 def test_a_hidden_zone_shows_its_count_but_not_its_pieces():
@@ -364,7 +364,7 @@ def test_a_hidden_zone_shows_its_count_but_not_its_pieces():
     state = game.new_state(0)
     blue = render(game, game.view(state, 0)).splitlines()
     red = render(game, game.view(state, 1)).splitlines()
-    assert blue[-3:] == ["  hand of blue: Five#1", "  deck of blue: ?, ?, ?, ?",
+    assert blue[-3:] == ["  hand of blue: blue:Five#5", "  deck of blue: ?, ?, ?, ?",
                          "  deck of red: ?, ?, ?, ?, ?"]
     assert red[-3:] == ["  deck of blue: ?, ?, ?, ?", "  hand of blue: ?",
                         "  deck of red: ?, ?, ?, ?, ?"]
@@ -372,14 +372,14 @@ def test_a_hidden_zone_shows_its_count_but_not_its_pieces():
     assert hidden == [{"label": "?", "kind": "?", "owner": "blue", "cell": None,
                        "zone": "hand of blue", "vars": {}, "mark": "?"}]
     everything = render(game, game.view(state, None)).splitlines()
-    assert "  hand of blue: Five#1" in everything
-    assert "  deck of red: One#2, Two#2, Three#2, Four#2, Five#2" in everything
+    assert "  hand of blue: blue:Five#5" in everything
+    assert "  deck of red: red:One#1, red:Two#2, red:Three#3, red:Four#4, red:Five#5" in everything
 
 
 def test_action_texts_hide_a_piece_in_a_hidden_zone_from_the_viewer():
     game = rule("zones.gdl")
     state = game.new_state(0)
-    assert texts(game, state, 0)[:2] == ["lay Five#1 a1", "lay Five#1 b1"]
+    assert texts(game, state, 0)[:2] == ["lay blue:Five#5 a1", "lay blue:Five#5 b1"]
     assert texts(game, state, 1) == ["lay ? a1", "lay ? b1", "lay ? c1", "lay ? d1",
                                      "lay ? e1", "throw ?"]
 
@@ -387,14 +387,14 @@ def test_action_texts_hide_a_piece_in_a_hidden_zone_from_the_viewer():
 def test_a_laid_or_thrown_lantern_is_seen_by_everyone():
     game = rule("zones.gdl")
     state = game.new_state(0)
-    act(game, state, "lay Five#1 a1")               # red draws Three#2
-    act(game, state, "lay Three#2 b1")              # blue draws; a1 has no empty neighbour
+    act(game, state, "lay blue:Five#5 a1")               # red draws red:Three#3
+    act(game, state, "lay red:Three#3 b1")              # blue draws; a1 has no empty neighbour
     [blue_card] = [p for p in game.view(state, 0)["pieces"] if p.get("zone") == "hand of blue"]
     act(game, state, f"throw {blue_card['label']}")
     red = render(game, game.view(state, 1)).splitlines()
     assert f"  discard: {blue_card['label']}" in red
     laid = {p["label"]: p["cell"] for p in game.view(state, 1)["pieces"] if p["cell"]}
-    assert laid == {"Five#1": "a1", "Three#2": "b1"}
+    assert laid == {"blue:Five#5": "a1", "red:Three#3": "b1"}
 
 
 def test_a_state_with_zones_survives_a_json_round_trip():
@@ -418,9 +418,9 @@ def test_a_variant_replaces_a_zone_by_name(tmp_path):
     game = load_game(str(variant))
     state = game.new_state(0)
     red = render(game, game.view(state, 1)).splitlines()
-    assert "  hand of blue: Five#1" in red
+    assert "  hand of blue: blue:Five#5" in red
     assert "  deck of red: ?, ?, ?, ?, ?" in red
-    assert texts(game, state, 1)[0] == "lay Five#1 a1"
+    assert texts(game, state, 1)[0] == "lay blue:Five#5 a1"
 
 
 def test_a_transcript_of_a_game_with_a_hidden_zone_has_the_view_of_each_seat():

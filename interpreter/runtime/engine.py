@@ -465,7 +465,7 @@ class Game:
         self._zone_rules = {name: fns[("zone", name)] for name, zone in program.zones.items()
                             if zone.visible is not None}
         self._hides_pieces = bool(self._zone_rules) or "hide piece" in self._shows
-        self._labels_per_seat = "hide piece" in self._shows
+        self._labels_per_seat = self._hides_pieces
 
     def _find_trigger_cells(self, fns, count):
         """The cells on which some `on enter` trigger may fire, when every trigger's
