@@ -190,6 +190,13 @@ def print_summary(summary, games, seed):
 @user_errors
 def record(file, seed, players, max_turns, max_decisions, output):
     """Play a game with agents and write its transcript."""
+    import signal
+
+    def terminated(signum, frame):
+        # a polite kill (SIGTERM) unwinds like Ctrl-C, so a transcript being written is
+        # removed rather than left half-made beside the real one
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, terminated)
     from gdl.interpreter import load_game
     from gdl.interpreter.play.agents import make_agents
     from gdl.interpreter.play.transcript import record as write

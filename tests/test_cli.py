@@ -214,3 +214,27 @@ def test_check_a_folder_checks_every_rule_file_in_it(tmp_path):
     empty = gdl("check", str(tmp_path))
     assert empty.returncode == 1
     assert "no rule files (*.gdl) in this folder" in empty.stderr
+
+
+def test_record_stopped_by_sigterm_leaves_no_file(tmp_path):
+    """A SIGTERM stops `gdl record` like Ctrl-C: exit 143, and no transcript, whole or
+    temporary, is left in the folder."""
+    import signal
+    import time
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "endless.gdl").write_text(
+        'seats a, b\nboard square(2, 2)\nsetup { goto play for a }\n'
+        'phase play turn { action pass() { goto play for next(me) } }\n')
+    folder = tmp_path / "out"
+    folder.mkdir()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gdl.cli.main", "record", str(rules / "endless.gdl"),
+         "--max-turns", "100000000", "--max-decisions", "100000000",
+         "-o", str(folder / "game.txt")], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+    time.sleep(1.5)
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=30)
+    assert process.returncode == 143
+    assert list(folder.iterdir()) == []
