@@ -18,10 +18,16 @@ from .runtime.introspect import python_source
 
 def read_text(path):
     """A rule file's text; binary junk and unreadable files become a GdlError."""
+    from .language.limits import MAX_SOURCE
     try:
-        data = open(path, "rb").read()
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_SOURCE + 1)
     except OSError as exc:
         raise GdlError(f"cannot read {path}: {exc.strerror}", file=path) from None
+    if len(data) > MAX_SOURCE:
+        raise GdlError(f"{path} is larger than {MAX_SOURCE:,} bytes, more than a rule file "
+                       "can be (checking it would take minutes): split it, or check that "
+                       "this is a rule file", file=path)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -37,7 +43,11 @@ def read_text(path):
 
 def load_source(text, path="<string>"):
     """Parse, merge with the extended base (if any), check and compile `text`."""
+    from .language.limits import MAX_SOURCE
     from .runtime.engine import Game
+    if len(text) > MAX_SOURCE:
+        raise GdlError(f"a rule file of {len(text):,} characters is larger than "
+                       f"{MAX_SOURCE:,}, more than a rule file can be", file=path)
     resolved, digest = _checked(text, path)
     return Game(resolved, path, digest)
 

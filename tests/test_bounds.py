@@ -9,7 +9,7 @@ import pytest
 
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language import limits
-from gdl.interpreter.language.errors import GdlRuleError, GdlRuntimeError
+from gdl.interpreter.language.errors import GdlError, GdlRuleError, GdlRuntimeError
 from gdl.interpreter.play.agents import RandomAgent
 
 BASE = """game "t"
@@ -180,3 +180,21 @@ def test_the_shipped_games_stay_far_below_the_limits(path):
     assert peak["entries"] * 20 < limits.MAX_ENTRIES
     assert peak["auto"] * 500 < limits.MAX_AUTO
     assert peak["decisions"] * 50 < limits.DEFAULT_MAX_DECISIONS
+
+
+def test_a_rule_file_larger_than_the_limit_is_refused_at_once(tmp_path):
+    """A 6.7 MB rule file took minutes and gigabytes to check: over MAX_SOURCE bytes it is
+    refused before it is parsed."""
+    import subprocess
+    import sys
+    from gdl.interpreter.language.limits import MAX_SOURCE
+    big = tmp_path / "big.gdl"
+    line = "fn f(x) = x + 1\n"
+    big.write_text('seats a, b\nboard square(3, 3)\n' + line * (MAX_SOURCE // len(line) + 1))
+    result = subprocess.run([sys.executable, "-m", "gdl.cli.main", "check", str(big)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"is larger than {MAX_SOURCE:,} bytes" in result.stderr
+    assert "Traceback" not in result.stderr
+    with pytest.raises(GdlError):
+        load_source(big.read_text(), str(big))
