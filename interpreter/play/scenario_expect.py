@@ -360,7 +360,7 @@ def close_name(word, names):
 
 
 def _selected(name, label):
-    """' move for Fighter#2', ' move', ' for Fighter#2' or ''."""
+    """' move for Piece#2', ' move', ' for Piece#2' or ''."""
     return (f" {name}" if name else "") + (f" for {label}" if label else "")
 
 
