@@ -92,6 +92,26 @@ def test_a_list_that_doubles_stops_at_the_limit():
                        "            ^")
 
 
+@pytest.mark.parametrize("binders,body", [
+    ("x in range(1, n), y in range(1, n)", "n = 1"),                     # a listing
+    ("", "for x in range(1, n) {\n      l = [count(y in range(1, n) where y == x)]\n    }"),
+    ("x in range(1, n)", "n = 1"),
+])
+def test_loops_inside_loops_stop_at_the_work_limit(binders, body):
+    """Each domain is under MAX_LIST, but their product is not: the loops stop at MAX_WORK
+    items with an error at the loop's domain, instead of running for hours."""
+    text = source(binders=binders, body=body, n=100_000)
+    if binders == "x in range(1, n)":       # one loop of 100,000 is far below the limit
+        game = load_source(text, "t.gdl")
+        assert len(game.legal_actions(game.new_state(0))) == 100_000
+        return
+    message = run_error(text)
+    first = message.splitlines()[0]
+    assert first.startswith("t.gdl:1") and first.endswith(
+        "run-time error: the rules went through more than 10,000,000 list items since the "
+        "last decision (loops inside loops over long lists)"), message
+
+
 def test_pieces_created_without_end_stop_at_the_limit():
     message = run_error(source(setup="for i in range(1, n) {\n    create Pawn for a at none\n  }",
                                n=limits.MAX_PIECES + 1))
@@ -139,7 +159,8 @@ def _peaks(path, games):
     """The most each game came to each limit, over `games` random games."""
     from gdl.interpreter.language import builtins
     from gdl.interpreter.runtime import engine
-    peak = dict.fromkeys(["list", "dice", "pieces", "entries", "auto", "decisions"], 0)
+    peak = dict.fromkeys(["list", "dice", "pieces", "entries", "auto", "decisions", "work"],
+                         0)
 
     def note(key, value):
         peak[key] = max(peak[key], value)
@@ -161,8 +182,10 @@ def _peaks(path, games):
             agents = [RandomAgent(seed * 7 + s) for s in range(len(game.seats))]
             while state.result is None and state.turn <= 1000:
                 legal = game.legal_actions(state)
+                note("work", game._rt.work)
                 events = game.apply(state, agents[game.current_player(state)].choose(
                     game, state, legal), check=False)
+                note("work", game._rt.work)
                 note("auto", sum(1 for e in events if e[0] == "auto"))
             note("pieces", state.numbers.get("#", 0))
             note("decisions", state.decisions)
@@ -180,6 +203,7 @@ def test_the_shipped_games_stay_far_below_the_limits(path):
     assert peak["entries"] * 20 < limits.MAX_ENTRIES
     assert peak["auto"] * 500 < limits.MAX_AUTO
     assert peak["decisions"] * 50 < limits.DEFAULT_MAX_DECISIONS
+    assert 0 < peak["work"] and peak["work"] * 1000 < limits.MAX_WORK
 
 
 def test_a_rule_file_larger_than_the_limit_is_refused_at_once(tmp_path):

@@ -236,7 +236,7 @@ class Generator:
         if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and not self.inlined:
             found = quant.op == "exists"        # the answer when the loop finds a case
             self.iterating = quant.domain
-            domain = self.ex(quant.domain)
+            domain = self.loop_domain(quant.domain)
             self.iterating = None
             self.src.emit(1, f"for v{quant.slot} in ", domain, ":")
             cond = quant.where
@@ -251,7 +251,7 @@ class Generator:
             return
         if isinstance(expr, ir.Quant) and expr.op == "first" and not self.inlined:
             self.iterating = expr.domain
-            domain = self.ex(expr.domain)
+            domain = self.loop_domain(expr.domain)
             self.iterating = None
             self.src.emit(1, f"for v{expr.slot} in ", domain, ":")
             value = self.ex(expr.value) if expr.value is not None else f"v{expr.slot}"
@@ -315,7 +315,7 @@ class Generator:
             if k < levels:
                 binder = action.binders[k]
                 self.memo = memo.for_domain(k + 1, binder.domain)
-                domain = self.ex(binder.domain)
+                domain = self.loop_domain(binder.domain)
                 self.memo = None
                 self.src.emit(indent, f"for v{binder.slot} in ", domain, ":")
                 if binder.type == PIECE:
@@ -332,7 +332,7 @@ class Generator:
             return False
         # The loop looks for a witness: an item that decides the quantifier.
         self.iterating = quant.domain
-        domain = self.ex(quant.domain)
+        domain = self.loop_domain(quant.domain)
         self.iterating = None
         if quant.op == "all":
             test = F(quant.value, "not ", self.ex(quant.value))
@@ -425,7 +425,7 @@ class Generator:
             self.block(s.otherwise, indent + 1)
 
     def st_For(self, s, indent):
-        domain = self.ex(s.domain)
+        domain = self.loop_domain(s.domain)
         if not _fresh(s.domain):
             domain = F(s.domain, "list(", domain, ")")
         self.src.emit(indent, f"for v{s.slot} in ", domain, ":")
@@ -501,6 +501,14 @@ class Generator:
                 return hoisted
         return getattr(self, "ex_" + type(node).__name__)(node)
 
+    def loop_domain(self, domain):
+        """A loop's domain, counted against the work of one decision (`_w`, see
+        limits.MAX_WORK) unless it is a constant list, whose size the checker saw."""
+        code = self.ex(domain)
+        if isinstance(domain, ir.Const):
+            return code
+        return F(domain, "_w(", code, ")")
+
     def ex_Const(self, n):
         v = n.value
         if v is None or isinstance(v, (bool, int, str)):
@@ -566,7 +574,7 @@ class Generator:
         saved, self.memo = self.memo, None
         self.iterating = domain
         try:
-            dom = self.ex(domain)
+            dom = self.loop_domain(domain)
         finally:
             self.memo = saved
             self.iterating = None

@@ -31,7 +31,8 @@ import contextlib
 from . import codegen
 from ..language import program
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
-from ..language.limits import MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PIECES
+from ..language.limits import (MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PIECES,
+                               MAX_WORK)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, describe,
                               format_value, parse_placement)
 from .state import ALL, State, splitmix64
@@ -66,6 +67,7 @@ class Runtime:
         self.state = None
         self.changed = 0        # state categories changed since the end rules last ran
         self.entries = 0        # phases entered since the engine last started work
+        self.work = 0           # list items the rules' loops went through since then
 
     # randomness -------------------------------------------------------------------------
     def next64(self):
@@ -492,6 +494,7 @@ class Game:
         state.seat_vars = [{n: _copy(v) for n, v in self._seat_defaults} for _ in self.seats]
         state.out = [False] * len(self.seats)
         state.forced = [list(f) for f in forced]
+        self._rt.work = 0
         self._run(state, self._setup_run)
         self._auto(state)
         return state
@@ -511,6 +514,8 @@ class Game:
             if check_end:
                 rt.changed = 0
                 rt.entries = 0
+            elif previous is None:      # a tool's question (a view, a text): work of its own
+                rt.work = 0
             result = fn(state, *args)
             if check_end and state.result is None and (state.turn > 0 or not self._has_turns) \
                     and (rt.changed & self._end_mask or self._end_mask == -1
@@ -639,6 +644,10 @@ class Game:
         return self._phases[state.frames[-1]["phase"]]
 
     def legal_actions(self, state):
+        self._rt.work = 0
+        return self._listing(state)
+
+    def _listing(self, state):
         seat = self.current_player(state)
         if seat == TERMINAL:
             return []
@@ -850,6 +859,7 @@ class Game:
         if check and tuple(action) not in self.legal_actions(state):
             raise IllegalAction(f"{action!r} is not a legal action now")
         state.events = []
+        self._rt.work = 0
         self._run(state, self._apply_run, action)
         state.decisions += 1
         self._auto(state)
@@ -864,7 +874,7 @@ class Game:
             frame = state.frames[-1]
             if frame["pending"] is not None or not self._phases[frame["phase"]].auto:
                 return
-            legal = self.legal_actions(state)
+            legal = self._listing(state)
             if len(legal) != 1:
                 return
             if _ == MAX_AUTO:
@@ -919,6 +929,7 @@ class Game:
     def concede(self, state, seat):
         """A seat gives up at any time: it is out of the game."""
         state.events = []
+        self._rt.work = 0
 
         def leave(state):
             if state.result is None and not state.out[seat]:
@@ -949,6 +960,7 @@ def _namespace(game, lines):
     names.update(_last=last, _nth=nth, _zone=_zone)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
+                 _w=_counter(rt),
                  _text=lambda value, t: format_value(value, t, rt))
     names.update(lines.constants)
     for name, value in lines.constants.items():
@@ -957,6 +969,19 @@ def _namespace(game, lines):
         elif name.startswith("L"):
             names[name] = game._board.table(*value)
     return names
+
+
+def _counter(rt):
+    """`_w(items)`: count a loop's items against the work of one decision and return them.
+    Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); this bounds loops
+    inside loops, whose product could run for hours."""
+    def counted(items):
+        rt.work += len(items)
+        if rt.work > MAX_WORK:
+            raise RuleFault(f"the rules went through more than {MAX_WORK:,} list items "
+                            "since the last decision (loops inside loops over long lists)")
+        return items
+    return counted
 
 
 def _zone(piece):
