@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ..language import program as ir
 from ..language.builtins import BUILTINS
+from ..language.limits import MAX_WORK
 from ..language.types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
@@ -236,9 +237,9 @@ class Generator:
         if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and not self.inlined:
             found = quant.op == "exists"        # the answer when the loop finds a case
             self.iterating = quant.domain
-            domain = self.loop_domain(quant.domain)
+            domain = self.ex(quant.domain)
             self.iterating = None
-            self.src.emit(1, f"for v{quant.slot} in ", domain, ":")
+            self.emit_for(1, quant.slot, domain, quant.domain)
             cond = quant.where
             if quant.op == "all":
                 test = F(quant.value, "not ", self.ex(quant.value))
@@ -251,9 +252,9 @@ class Generator:
             return
         if isinstance(expr, ir.Quant) and expr.op == "first" and not self.inlined:
             self.iterating = expr.domain
-            domain = self.loop_domain(expr.domain)
+            domain = self.ex(expr.domain)
             self.iterating = None
-            self.src.emit(1, f"for v{expr.slot} in ", domain, ":")
+            self.emit_for(1, expr.slot, domain, expr.domain)
             value = self.ex(expr.value) if expr.value is not None else f"v{expr.slot}"
             if expr.where is not None:
                 self.src.emit(2, "if ", self.ex(expr.where), ":")
@@ -315,9 +316,9 @@ class Generator:
             if k < levels:
                 binder = action.binders[k]
                 self.memo = memo.for_domain(k + 1, binder.domain)
-                domain = self.loop_domain(binder.domain)
+                domain = self.ex(binder.domain)
                 self.memo = None
-                self.src.emit(indent, f"for v{binder.slot} in ", domain, ":")
+                self.emit_for(indent, binder.slot, domain, binder.domain)
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
@@ -332,7 +333,7 @@ class Generator:
             return False
         # The loop looks for a witness: an item that decides the quantifier.
         self.iterating = quant.domain
-        domain = self.loop_domain(quant.domain)
+        domain = self.ex(quant.domain)
         self.iterating = None
         if quant.op == "all":
             test = F(quant.value, "not ", self.ex(quant.value))
@@ -342,7 +343,7 @@ class Generator:
             witness = self.ex(quant.where) if quant.where is not None else "True"
         # exists holds with a witness; all fails with one
         fails_with_witness = negated if quant.op == "exists" else not negated
-        self.src.emit(1, f"for v{quant.slot} in ", domain, ":")
+        self.emit_for(1, quant.slot, domain, quant.domain)
         self.src.emit(2, "if ", witness, ":")
         self.src.emit(3, F(expr, "return") if fails_with_witness else "break")
         if not fails_with_witness:
@@ -425,10 +426,10 @@ class Generator:
             self.block(s.otherwise, indent + 1)
 
     def st_For(self, s, indent):
-        domain = self.loop_domain(s.domain)
+        domain = self.ex(s.domain)
         if not _fresh(s.domain):
             domain = F(s.domain, "list(", domain, ")")
-        self.src.emit(indent, f"for v{s.slot} in ", domain, ":")
+        self.emit_for(indent, s.slot, domain, s.domain)
         if _element(s.domain.type) == PIECE:
             self.record([s.slot], s, indent + 1)
         if s.where is not None:
@@ -501,9 +502,20 @@ class Generator:
                 return hoisted
         return getattr(self, "ex_" + type(node).__name__)(node)
 
+    def emit_for(self, indent, slot, code, domain):
+        """`for vN in DOMAIN:`, its items counted against the work of one decision (see
+        limits.MAX_WORK) unless the domain is a constant list, whose size the checker saw.
+        Written out rather than a call: this is the hottest line of a listing."""
+        if isinstance(domain, ir.Const):
+            self.src.emit(indent, f"for v{slot} in ", code, ":")
+            return
+        self.src.emit(indent, f"_d{slot} = ", code)
+        self.src.emit(indent, F(domain, f"rt.work += len(_d{slot})"))
+        self.src.emit(indent, F(domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
+        self.src.emit(indent, f"for v{slot} in _d{slot}:")
+
     def loop_domain(self, domain):
-        """A loop's domain, counted against the work of one decision (`_w`, see
-        limits.MAX_WORK) unless it is a constant list, whose size the checker saw."""
+        """A comprehension's domain, counted as `emit_for` counts (`_w`)."""
         code = self.ex(domain)
         if isinstance(domain, ir.Const):
             return code

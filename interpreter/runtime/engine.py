@@ -374,6 +374,12 @@ class Runtime:
             hook(state, seat, seat)
 
     # names for text ------------------------------------------------------------------------
+    def overworked(self):
+        """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
+        loops, whose product could run for hours, stop here."""
+        raise RuleFault(f"the rules went through more than {MAX_WORK:,} list items since "
+                        "the last decision (loops inside loops over long lists)")
+
     def cell_name(self, cell):
         return self.board.names[cell]
 
@@ -972,14 +978,12 @@ def _namespace(game, lines):
 
 
 def _counter(rt):
-    """`_w(items)`: count a loop's items against the work of one decision and return them.
-    Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); this bounds loops
-    inside loops, whose product could run for hours."""
+    """`_w(items)`: count a comprehension's items against the work of one decision and
+    return them (a `for` loop counts them inline, codegen.emit_for)."""
     def counted(items):
         rt.work += len(items)
         if rt.work > MAX_WORK:
-            raise RuleFault(f"the rules went through more than {MAX_WORK:,} list items "
-                            "since the last decision (loops inside loops over long lists)")
+            rt.overworked()
         return items
     return counted
 
