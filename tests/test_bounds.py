@@ -108,8 +108,18 @@ def test_loops_inside_loops_stop_at_the_work_limit(binders, body):
     message = run_error(text)
     first = message.splitlines()[0]
     assert first.startswith("t.gdl:1") and first.endswith(
-        "run-time error: the rules went through more than 10,000,000 list items since the "
-        "last decision (loops inside loops over long lists)"), message
+        "run-time error: the rules took more than 10,000,000 steps since the last decision "
+        "(loops inside loops over long lists, or a fn that calls itself many times)"), message
+
+
+def test_a_fn_that_calls_itself_twice_stops_at_the_work_limit():
+    """fib(60) makes about 10**12 calls, each far below the recursion limit."""
+    message = run_error(source(body="n = fib(60)",
+                               extra="fn fib(k) = if k < 2 then k else fib(k - 1) + fib(k - 2)"))
+    assert message.splitlines()[:2] == [
+        "t.gdl:7:1: error: run-time error: the rules took more than 10,000,000 steps since "
+        "the last decision (loops inside loops over long lists, or a fn that calls itself many "
+        "times)", "    fn fib(k) = if k < 2 then k else fib(k - 1) + fib(k - 2)"]
 
 
 def test_pieces_created_without_end_stop_at_the_limit():

@@ -20,7 +20,8 @@ from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT,
                     ZONE, compatible, describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
-SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT}   # `show X(p)`
+SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
+               "game": SEAT}
 _BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
@@ -139,7 +140,8 @@ class _Checker:
             if decl.what not in SHOW_PARAMS:
                 raise error_at(GdlRuleError, f"'show {decl.what}' is unknown; expected "
                                "'show piece(p) = ...', 'show status(p) = ...', "
-                               "'show seat(s) = ...' or 'show row(r) = ...'", decl.span)
+                               "'show seat(s) = ...', 'show game(s) = ...' or "
+                               "'show row(r) = ...'", decl.span)
             shows[decl.what] = decl
 
         out = self.out

@@ -17,6 +17,7 @@ MAX_DICE = 10_000               # dice of one roll: roll(sides, n), rolls, succe
 MAX_PIECES = 10_000             # pieces created in one game (removed ones included)
 MAX_ENTRIES = 200               # phases entered since the last decision (goto, call, return)
 MAX_AUTO = 10_000               # actions an `auto` phase plays on its own after one decision
-MAX_WORK = 10_000_000           # list items loops go through between two decisions
+MAX_WORK = 10_000_000           # steps between two decisions: items looped over, calls of
+                                # a fn or def that calls itself, trigger runs
 MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try
 DEFAULT_MAX_DECISIONS = 100_000     # decisions of one game before a driver stops it (capped)

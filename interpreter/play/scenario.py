@@ -186,7 +186,7 @@ class ScenarioRun(Expectations):
         self.rolled = [event for event in self.state.events if event[0] == "roll"]
         used = 0
         for event in self.rolled:
-            if len(event) > 3:          # ["roll", sides, value, "fixed"]
+            if len(event) > 3 and event[3] == "fixed":     # ["roll", sides, value, "fixed"]
                 used += 1
             elif used < waiting:
                 line, sides, value = self.queued[used]

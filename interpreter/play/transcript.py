@@ -67,16 +67,53 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
 
 
 def event_text(game, event, viewer=None):
-    """An event as text; `viewer` (a seat) reads a played action as that seat may see it."""
+    """An event as text; `viewer` (a seat) reads a played action, and a piece, as that seat
+    may see it."""
     if event[0] in ("reveal", "auto") and viewer is not None and len(event) > 3:
         event = event[:2] + [event[3][viewer]]
+    if event[0] in PIECE_EVENTS:
+        return _piece_text(game, event, viewer)
     return _event_text(game, event)
+
+
+# What narration (introspect.narrate) adds: [what, label, owner, details..., rule, seat, hidden]
+PIECE_EVENTS = {"created": 1, "moved": 2, "removed": 1, "put": 1, "given": 1}
+
+
+def _piece_text(game, event, viewer):
+    what, label, owner = event[:3]
+    count = PIECE_EVENTS[what]
+    details = event[3:3 + count]
+    rule, seat, hidden = event[3 + count:]
+    if viewer is not None and viewer in hidden:
+        who = f"a hidden piece of {owner}" if owner else "a hidden piece"
+    else:
+        who = label if owner is None or label.startswith(owner + ":") else f"{label} ({owner})"
+    if what == "created":
+        text = f"{who} created" + (f" at {details[0]}" if details[0] else "")
+    elif what == "moved":
+        text = f"{who} moved from {details[0] or 'off the board'} to {details[1]}"
+    elif what == "removed":
+        text = f"{who} removed" + (f" at {details[0]}" if details[0] else "")
+    elif what == "put":
+        text = f"{who} put into {details[0]}"
+    else:
+        text = f"{who} given to {details[0] or 'no seat'}"
+    return text + _by(game, rule, seat)
+
+
+def _by(game, rule, seat):
+    """' (by RULE of SEAT)': which rule did it, for whom."""
+    if rule is None:
+        return ""
+    return f" (by {rule}" + (f", {game.seats[seat]}" if seat is not None else "") + ")"
 
 
 def _event_text(game, event):
     if event[0] == "roll":
-        fixed = " (fixed)" if len(event) > 3 else ""
-        return f"roll d{event[1]} = {event[2]}{fixed}"
+        fixed = " (fixed)" if len(event) > 3 and event[3] == "fixed" else ""
+        by = _by(game, event[4], event[5]) if len(event) > 5 else ""
+        return f"roll d{event[1]} = {event[2]}{fixed}{by}"
     if event[0] == "shuffle":
         return f"shuffle {event[1]} items"
     if event[0] == "pick":

@@ -131,14 +131,17 @@ class Generator:
         self.watched = watched
         prog = self.prog
         units = {}
+        cyclic = _calling_themselves(prog)
         for fn in prog.fns.values():
             units[("fn", fn.name)] = self.function(
                 f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
-                lambda fn=fn: self.return_(fn.body), _piece_slots(fn.param_types, 1))
+                lambda fn=fn: self.counted_call(fn, ("fn", fn.name) in cyclic) or
+                self.return_(fn.body), _piece_slots(fn.param_types, 1))
         for d in prog.defs.values():
             units[("def", d.name)] = self.function(
                 f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
-                lambda d=d: self.block(d.body, 1), _piece_slots(d.param_types, 1))
+                lambda d=d: self.counted_call(d, ("def", d.name) in cyclic) or
+                self.block(d.body, 1), _piece_slots(d.param_types, 1))
         units["setup"] = self.function("setup", [], None, lambda: self.block(prog.setup, 1))
         for phase in prog.phases.values():
             params = ["v%d" % (i + 1) for i in range(len(phase.params))]
@@ -265,7 +268,16 @@ class Generator:
             return
         self.src.emit(1, "return ", self.ex(expr))
 
+    def counted_call(self, node, cyclic):
+        """A fn or def that calls itself (through others too) counts each call as work:
+        a call that makes two calls could otherwise run for hours below the recursion
+        limit. Triggers count each run (a move in a trigger can run triggers again)."""
+        if cyclic:
+            self.src.emit(1, F(node, "rt.work += 1"))
+            self.src.emit(1, F(node, f"if rt.work > {MAX_WORK}: rt.overworked()"))
+
     def trigger(self, trigger):
+        self.counted_call(trigger, True)
         if trigger.where is not None:
             self.src.emit(1, "if not (", self.ex(trigger.where), "):")
             self.src.emit(2, "return False")
@@ -838,6 +850,30 @@ def _fresh(domain):
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
         isinstance(domain, ir.CallBuiltin) and domain.name in _FRESH) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
+
+
+def _calling_themselves(prog):
+    """("fn"|"def", name) of every fn and def that can call itself, directly or through
+    other fns and defs."""
+    calls = {}
+    for kind, table in (("fn", prog.fns), ("def", prog.defs)):
+        for name, node in table.items():
+            roots = [node.body] if kind == "fn" else node.body
+            calls[(kind, name)] = {("fn" if isinstance(n, ir.CallFn) else "def", n.name)
+                                   for root in roots for n in ir.walk(root)
+                                   if isinstance(n, (ir.CallFn, ir.CallDef))}
+    cyclic = set()
+    for start in calls:
+        seen, stack = set(), list(calls[start])
+        while stack:
+            at = stack.pop()
+            if at == start:
+                cyclic.add(start)
+                break
+            if at not in seen and at in calls:
+                seen.add(at)
+                stack.extend(calls[at])
+    return cyclic
 
 
 def _reads_only_cell(where, fns):

@@ -27,6 +27,7 @@ at the rule-file expression that failed: see `_located`.
 from __future__ import annotations
 
 import contextlib
+import sys
 
 from . import codegen
 from ..language import program
@@ -67,7 +68,9 @@ class Runtime:
         self.state = None
         self.changed = 0        # state categories changed since the end rules last ran
         self.entries = 0        # phases entered since the engine last started work
-        self.work = 0           # list items the rules' loops went through since then
+        self.work = 0           # steps of the rules since then (limits.MAX_WORK)
+        self.narrate = False    # add what pieces do to the events (Game.narrate)
+        self.quiet = 0          # inside a `move`: its steps are one event, at its end
 
     # randomness -------------------------------------------------------------------------
     def next64(self):
@@ -90,10 +93,13 @@ class Runtime:
             forced_sides, value = state.forced[0]
             if forced_sides in (None, sides):
                 state.forced.pop(0)
-                state.events.append(["roll", sides, value, "fixed"])
+                state.events.append(["roll", sides, value, "fixed", *self.game._doing()]
+                                    if self.narrate else ["roll", sides, value, "fixed"])
                 return value
         value = 1 + self.below(sides)
-        state.events.append(["roll", sides, value])
+        # narrating: ["roll", sides, value, "fixed" or "", rule, seat]
+        state.events.append(["roll", sides, value, "", *self.game._doing()] if self.narrate
+                            else ["roll", sides, value])
         return value
 
     def pick(self, items):
@@ -156,7 +162,13 @@ class Runtime:
         owned[ALL] = owned[ALL] + (pid,)         # ids only grow: the order stays by id
         owned[owner] = owned.get(owner, ()) + (pid,)
         if cell is not None:
-            self.place(pid, cell)
+            self.quiet += 1
+            try:
+                self.place(pid, cell)
+            finally:
+                self.quiet -= 1
+        if self.narrate:
+            self.tell("created", pid, self.where(pid))
         return pid
 
     def piece(self, pid):
@@ -186,10 +198,14 @@ class Runtime:
             if "zone" in piece:
                 del piece["zone"]
         piece["cell"] = cell
+        if self.narrate and not self.quiet and cell is not None and cell != old:
+            self.tell("moved", pid, self.where_cell(old), self.where_cell(cell))
 
     def remove(self, pid):
         piece = self.piece(pid)
         if piece["alive"]:
+            if self.narrate:
+                self.tell("removed", pid, self.where(pid))
             piece["last_cell"] = piece["cell"]     # where it was lost (scenario files)
             self.place(pid, None)
             piece.pop("zone", None)
@@ -213,6 +229,8 @@ class Runtime:
         numbers["@"] = stamp = numbers.get("@", 0) + 1
         piece["zone"] = [zone, seat, stamp]
         self.changed |= codegen.PIECES | codegen.CELLS
+        if self.narrate:
+            self.tell("put", pid, self.where(pid))
 
     def give(self, pid, seat):
         piece = self.piece(pid)
@@ -222,6 +240,8 @@ class Runtime:
             owned[seat] = tuple(sorted(owned.get(seat, ()) + (pid,)))
         piece["owner"] = seat
         self.changed |= codegen.PIECES
+        if self.narrate:
+            self.tell("given", pid, self.game.seats[seat] if seat is not None else None)
 
     def move_along(self, me, pid, path):
         piece = self.piece(pid)
@@ -229,6 +249,19 @@ class Runtime:
         if path is None:
             raise RuleFault("there is no path to move along (it is none)")
         path = list(path)
+        if not self.narrate:
+            self._move_along(me, pid, piece, state, path)
+            return
+        start = piece["cell"]
+        self.quiet += 1
+        try:
+            self._move_along(me, pid, piece, state, path)
+        finally:
+            self.quiet -= 1
+        if piece["alive"] and piece["cell"] != start:
+            self.tell("moved", pid, self.where_cell(start), self.where_cell(piece["cell"]))
+
+    def _move_along(self, me, pid, piece, state, path):
         quiet = self.game._trigger_cells
         if path and quiet is not None and quiet.isdisjoint(path):
             self.place(pid, path[-1])       # no trigger can fire on the way
@@ -244,6 +277,31 @@ class Runtime:
                     return
                 if not piece["alive"]:
                     return
+
+    def tell(self, what, pid, *details):
+        """A narration event: [what, label, owner, details..., rule, seat, hidden]: the
+        piece's label and owner (names), what happened (cell or zone names), the rule and
+        the seat whose code did it, and the seats the piece is hidden from (their texts
+        name no label); see transcript.event_text."""
+        rule, seat = self.game._doing()
+        game = self.game
+        piece = self.state.pieces[pid]
+        hidden = [s for s in range(len(game.seats)) if game._hidden_from(self.state, pid, s)] \
+            if game._hides_pieces else []
+        owner = piece["owner"]
+        self.state.events.append([what, piece["label"], None if owner is None else
+                                  game.seats[owner], *details, rule, seat, hidden])
+
+    def where_cell(self, cell):
+        return None if cell is None else self.board.names[cell]
+
+    def where(self, pid):
+        """A piece's place as text: its cell, 'ZONE' or 'ZONE of SEAT', or None."""
+        piece = self.state.pieces[pid]
+        zone = piece.get("zone")
+        if zone is not None:
+            return zone[0] if zone[1] is None else f"{zone[0]} of {self.game.seats[zone[1]]}"
+        return self.where_cell(piece["cell"])
 
     # flow --------------------------------------------------------------------------------
     def enter_phase(self, name, args, seat, push, each=None):
@@ -377,8 +435,9 @@ class Runtime:
     def overworked(self):
         """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
         loops, whose product could run for hours, stop here."""
-        raise RuleFault(f"the rules went through more than {MAX_WORK:,} list items since "
-                        "the last decision (loops inside loops over long lists)")
+        raise RuleFault(f"the rules took more than {MAX_WORK:,} steps since the last "
+                        "decision (loops inside loops over long lists, or a fn that calls "
+                        "itself many times)")
 
     def cell_name(self, cell):
         return self.board.names[cell]
@@ -451,6 +510,8 @@ class Game:
         self._module = {}
         namespace = self._module = self._load(self._python_source, lines, path)
         fns = {key: namespace[unit.name] for key, unit in units.items()}
+        self._rule_names = {unit.name: name for key, unit in units.items()
+                            if (name := _rule_name(program, key)) is not None}
         self._phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
         self._setup = fns["setup"]
         self._triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
@@ -563,6 +624,25 @@ class Game:
         source, lines = codegen.generate_expression(self._program, expr, nparams, name,
                                                     self.path)
         return self._load(source, lines, name)[name]
+
+    def _narrate(self, on=True):
+        """With `on`, events also tell what pieces did (created, moved, removed, put, given:
+        see transcript.event_text) and who rolled dice for which rule, for players and
+        replays; off (the default) for speed."""
+        self._rt.narrate = on
+
+    def _doing(self):
+        """(rule, seat): the rule-file rule whose generated code is running now (the
+        innermost: a def called by an action is the def) and its `me`."""
+        frame = sys._getframe(2)
+        while frame is not None:
+            code = frame.f_code
+            if code.co_filename.startswith(codegen.FILE_PREFIX) and \
+                    code.co_name in self._rule_names:
+                rule = self._rule_names[code.co_name]
+                return rule, None if rule == "setup" else frame.f_locals.get("me")
+            frame = frame.f_back
+        return None, None
 
     def _rule_frame(self, exc, anywhere=False):
         """(file, line, start, end) in the generated code where a fault happened: the
@@ -975,6 +1055,20 @@ def _namespace(game, lines):
         elif name.startswith("L"):
             names[name] = game._board.table(*value)
     return names
+
+
+def _rule_name(program, key):
+    """How narration names the rule of a generated function (None: not one that acts)."""
+    if key == "setup":
+        return "setup"
+    what = key[0]
+    if what == "act":
+        return program.phases[key[1]].actions[key[2]].name
+    if what == "def":
+        return key[1]
+    if what in ("on_enter", "on_reveal", "on_resume"):
+        return f"{what.replace('_', ' ')} {key[1]}"
+    return {"trigger": "on enter", "concede": "on concede", "out": "on out"}.get(what)
 
 
 def _counter(rt):

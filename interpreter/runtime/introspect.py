@@ -199,3 +199,10 @@ def expression_function(game, expr, nparams):
     def evaluate(state, me, *values):
         return game._evaluate(state, function, me, *values)
     return evaluate
+
+
+def narrate(game, on=True):
+    """From now on, events also tell what pieces did (created, moved, removed, put into a
+    zone, given) and which rule rolled each die, for whom (transcript.event_text writes
+    them as a seat may read them); off by default, for speed. For players and replays."""
+    game._narrate(on)

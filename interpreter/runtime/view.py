@@ -53,6 +53,10 @@ def _view(game, state, seat, text):
     player = game.current_player(state)
     if player >= 0:
         view["deciding"] = game.seats[player]
+    game_text = introspect.show_rule(game, "game")
+    if game_text is not None:       # `show game(s)`: the rule file's words, for the viewer
+        viewer = seat if seat is not None else 0
+        view["status"] = game_text(state, viewer, viewer)
     seat_text = introspect.show_rule(game, "seat")
     for s, name in enumerate(game.seats):
         entry = {"name": name, "out": state.out[s],
@@ -128,7 +132,10 @@ def render(game, view):
         lines.append(f"  {seat['name']}{status}: {values}")
     if view.get("chosen"):
         lines.append("  chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items()))
-    if view["globals"]:
+    if "status" in view:            # `show game(s)`: in place of the global variables
+        if view["status"]:
+            lines.append("  " + view["status"])
+    elif view["globals"]:
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in view["globals"].items()))
     for piece in view["pieces"]:
         if "status" in piece:       # `show status(p)`: the rule file's words for it

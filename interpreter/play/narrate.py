@@ -1,0 +1,57 @@
+"""What a seat saw change: the difference between two views of one seat, as short lines.
+
+The engine narrates what pieces did (`introspect.narrate`, events); this adds what the variables
+a player can see did, read from the views before and after a decision, so a value hidden
+from the viewer never shows (a view holds none). Where the rule file words a status
+(`show game(s)`, `show seat(s)`, `show status(p)`), its words are compared part by part (the
+parts are separated by ", "); elsewhere the variables, one by one.
+"""
+
+from __future__ import annotations
+
+from ..runtime.view import HIDDEN
+
+
+def changes(before, after):
+    """Lines saying what changed between two views of one seat (same game)."""
+    lines = []
+    if "status" in after:
+        lines += _worded("game", before.get("status", ""), after["status"])
+    else:
+        lines += _valued(None, before["globals"], after["globals"])
+    for old, new in zip(before["seats"], after["seats"]):
+        if "status" in new:
+            lines += _worded(new["name"], old.get("status", ""), new["status"])
+        else:
+            lines += _valued(new["name"], old["vars"], new["vars"])
+    old_pieces = {p["label"]: p for p in before["pieces"] if p["label"] != HIDDEN}
+    for new in after["pieces"]:
+        old = old_pieces.get(new["label"])
+        if old is None or new["label"] == HIDDEN:
+            continue
+        name = f"{new['label']} ({new['owner']})" if not new["label"].startswith(
+            new["owner"] + ":") else new["label"]
+        if "status" in new:
+            lines += _worded(name, old.get("status", ""), new["status"])
+        else:
+            lines += _valued(name, old["vars"], new["vars"])
+    return lines
+
+
+def _worded(who, old, new):
+    """'who: part (was old part)' for each part of a status text that changed."""
+    if old == new:
+        return []
+    if not new:
+        return []
+    olds, news = old.split(", "), new.split(", ")
+    if len(olds) != len(news) or not old:
+        return [f"{who}: {new}" + (f" (was {old})" if old else "")]
+    return [f"{who}: {n} (was {o})" for o, n in zip(olds, news) if o != n]
+
+
+def _valued(who, old, new):
+    """'who NAME: old -> new' for each variable that changed (hidden ones never)."""
+    prefix = "" if who is None else who + " "
+    return [f"{prefix}{name}: {old[name]} -> {value}" for name, value in new.items()
+            if name in old and old[name] != value and HIDDEN not in (old[name], value)]

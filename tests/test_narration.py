@@ -1,0 +1,119 @@
+"""Narration: with `introspect.narrate(game)`, events tell what pieces did and which rule did it, as
+each seat may see it; `narrate.changes` tells what a seat saw change in the variables."""
+
+import os
+import random
+
+from gdl.interpreter import load_game
+from gdl.interpreter.play.narrate import changes
+from gdl.interpreter.runtime import introspect
+from gdl.interpreter.play.transcript import event_text
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES = os.path.join(ROOT, "tests", "rules", "narration.gdl")
+
+
+def narrated(seed=1):
+    game = load_game(RULES)
+    introspect.narrate(game)
+    return game, game.new_state(seed)
+
+
+def play(game, state, text, viewer=None):
+    events = game.apply(state, game.parse_action(state, text))
+    return [event_text(game, e, viewer) for e in events]
+
+
+def test_setup_tells_what_it_created_and_hides_the_hidden_piece():
+    game, state = narrated()
+    assert [event_text(game, e) for e in state.events] == [
+        "blue:Scout#1 created at a1 (by setup)", "blue:Spy#2 created at b1 (by setup)"]
+    assert [event_text(game, e, 1) for e in state.events] == [
+        "blue:Scout#1 created at a1 (by setup)", "a hidden piece of blue created at b1 (by setup)"]
+    assert [event_text(game, e, 0) for e in state.events][1] == \
+        "blue:Spy#2 created at b1 (by setup)"
+
+
+def test_a_move_is_one_event_from_start_to_end():
+    game, state = narrated()
+    assert play(game, state, "run blue:Scout#1 b1") == [
+        "blue:Scout#1 moved from a1 to b1 (by run, blue)"]
+
+
+def test_a_removal_names_the_innermost_rule_and_the_cell():
+    """The trigger on the pit calls `fall`, whose `remove` is the one narrated."""
+    game, state = narrated()
+    assert play(game, state, "run blue:Spy#2 d1", viewer=1) == [
+        "a hidden piece of blue removed at c1 (by fall, blue)"]
+    game, state = narrated()
+    assert play(game, state, "run blue:Spy#2 d1", viewer=0) == [
+        "blue:Spy#2 removed at c1 (by fall, blue)"]
+
+
+def test_place_put_give_and_dice():
+    game, state = narrated()
+    assert play(game, state, "jump blue:Scout#1") == [
+        "blue:Scout#1 moved from a1 to d1 (by jump, blue)"]
+    assert play(game, state, "hurt blue:Scout#1") == ["roll d6 = 4 (by hurt, red)"]
+    assert play(game, state, "pocket blue:Scout#1") == [
+        "blue:Scout#1 put into hand of blue (by pocket, blue)"]
+
+
+def test_put_into_a_hidden_zone_hides_the_piece_from_the_others():
+    game, state = narrated()
+    play(game, state, "hurt blue:Scout#1")      # blue
+    play(game, state, "hurt blue:Scout#1")      # red
+    events = game.apply(state, game.parse_action(state, "pocket blue:Scout#1"))
+    assert [event_text(game, e, 1) for e in events] == [
+        "a hidden piece of blue put into hand of blue (by pocket, blue)"]
+    assert [event_text(game, e, 0) for e in events] == [
+        "blue:Scout#1 put into hand of blue (by pocket, blue)"]
+
+
+def test_give_tells_the_new_owner():
+    game, state = narrated()
+    assert play(game, state, "hand_over blue:Scout#1") == [
+        "blue:Scout#1 (red) given to red (by hand_over, blue)"]
+
+
+def test_without_narrate_events_are_as_before_and_games_the_same():
+    """Narration adds events and nothing else: the same decisions give the same states."""
+    plain = load_game(os.path.join(ROOT, "games", "galaxy_of_d.gdl"))
+    told = load_game(os.path.join(ROOT, "games", "galaxy_of_d.gdl"))
+    introspect.narrate(told)
+    a, b = plain.new_state(5), told.new_state(5)
+    rng = random.Random(5)
+    kinds = set()
+    for _ in range(300):
+        if plain.is_terminal(a):
+            break
+        legal = plain.legal_actions(a)
+        assert told.legal_actions(b) == legal
+        action = rng.choice(legal)
+        quiet, loud = plain.apply(a, action), told.apply(b, action)
+        assert [e for e in loud if e[0] not in ("created", "moved", "removed", "put", "given")
+                and e[0] != "roll"] == [e for e in quiet if e[0] != "roll"]
+        assert [e[:3] for e in loud if e[0] == "roll"] == [e[:3] for e in quiet
+                                                           if e[0] == "roll"]
+        kinds |= {e[0] for e in loud}
+    assert a.pieces == b.pieces and a.seat_vars == b.seat_vars and a.globals == b.globals
+    assert {"moved", "roll"} <= kinds
+
+
+def test_changes_use_the_rule_files_words_and_never_a_hidden_value():
+    game, state = narrated()
+    before = [game.view(state, s) for s in (0, 1)]
+    play(game, state, "hurt blue:Scout#1")
+    after = [game.view(state, s) for s in (0, 1)]
+    assert changes(before[0], after[0]) == ["blue: score 1 (was score 0)",
+                                            "blue:Scout#1 hp: 2 -> -2"]
+    # red sees the same: the scout is not hidden from it
+    assert changes(before[1], after[1]) == changes(before[0], after[0])
+    # the spy is hidden from red: a change of its hp never reaches red
+    play(game, state, "hurt blue:Scout#1")      # red's turn
+    before = [game.view(state, s) for s in (0, 1)]
+    play(game, state, "hurt blue:Spy#2")
+    after = [game.view(state, s) for s in (0, 1)]
+    assert changes(before[0], after[0]) == ["blue: score 2 (was score 1)",
+                                            "blue:Spy#2 hp: 2 -> -4"]
+    assert changes(before[1], after[1]) == ["blue: score 2 (was score 1)"]
