@@ -34,8 +34,8 @@ from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.transcript import event_text
 from gdl.interpreter.runtime.introspect import (has_hidden_information, is_private,
                                                 is_simultaneous)
-from gdl.interpreter.runtime.view import (WIDTH, chosen_line, render, render_board,
-                                          seat_line, title, zone_lines)
+from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, render,
+                                          render_board, seat_line, title, zone_lines)
 
 HELP = """Type the number of an action or its text, or a few of its words:
   a piece, a cell or an action's name lists the actions that name it (Tank#2, e9, move);
@@ -443,6 +443,10 @@ class Prompt:
         if view.get("chosen"):
             top.append(clip("  " + chosen_line(view), width))
         top += [clip("  " + line, width) for line in zone_lines(view)]
+        details = piece_notes(view)
+        if details:
+            top += textwrap.wrap("pieces: " + details, width, initial_indent="  ",
+                                 subsequent_indent="    ", break_on_hyphens=False)[:3]
         message = [part for line in self.message for part in
                    (textwrap.wrap(line, width, subsequent_indent="    ",
                                   break_on_hyphens=False, drop_whitespace=False) or [""])]
@@ -461,11 +465,23 @@ class Prompt:
         laid = columns(numbered, width)
         if len(laid) <= limit:
             return laid
-        hint = clip(f"  {len(numbered)} actions: type a number, a piece, a cell or a name to "
-                    f"narrow, a piece and a cell to play ({example(self.texts)}); 'help'",
-                    width)
-        return [clip("  " + line, width) for line in summary_lines(numbered, width - 2)
-                ][:max(1, limit - 1)] + [hint]
+        hint = textwrap.wrap(
+            f"{len(numbered)} actions: type a number, or a piece, a cell or a name to see "
+            f"its actions; a piece and a cell play ({example(self.texts)}); 'help' for more",
+            width, initial_indent="  ", subsequent_indent="  ")
+        return ["  " + line for line in summary_lines(numbered, width - 2)
+                ][:max(1, limit - len(hint))] + hint
+
+
+def piece_notes(view):
+    """'Tank#1 facing=east; Scout#2 9/10 models; ...': the rule file's `show status` of each
+    piece that has one, else its variables that are not 0, false or none."""
+    notes = []
+    for piece in view["pieces"]:
+        text = piece["status"] if "status" in piece else piece_details(piece)
+        if text:
+            notes.append(f"{piece['label']} {text}")
+    return "; ".join(notes)
 
 
 def summary_lines(numbered, width):

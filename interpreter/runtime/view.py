@@ -212,8 +212,8 @@ def render_board(game, view, width=WIDTH, max_rows=None, beside=False):
     arrive that the viewer may identify) and "+N" when N more share it. A board too wide for
     `width` columns (or with more than `max_rows` rows) is drawn at a scale: each mark then
     covers k x k cells. With `beside`, the legend stands right of the board when it fits."""
-    grid, scale = board_grid(game, view, width, max_rows)
-    key = wrap("  key: " + "; ".join(key_groups(game, view, scale)), width, "    ")
+    grid, scale, crowded = board_grid(game, view, width, max_rows)
+    key = wrap("  key: " + "; ".join(key_groups(game, view, scale, crowded)), width, "    ")
     room = width - max(len(line) for line in grid) - 3
     if beside and room >= 30:
         legend = legend_lines(game, view, room)
@@ -225,7 +225,8 @@ def render_board(game, view, width=WIDTH, max_rows=None, beside=False):
 
 
 def board_grid(game, view, width=WIDTH, max_rows=None):
-    """(the board's lines between two rows of column names, the scale)."""
+    """(the board's lines between two rows of column names, the scale, whether a mark
+    stands for several pieces)."""
     board = introspect.board(game)
     marks = seat_marks(game)
     terrain = {}
@@ -243,7 +244,7 @@ def board_grid(game, view, width=WIDTH, max_rows=None):
         out = [header]
         for row in range(board.height):
             out.extend(_hex_rows(board, row, cells, colw))
-        return out + [header], 1
+        return out + [header], 1, any(len(t) > 1 for t in stacks.values())
     scale = 1
     while True:
         columns = -(-board.width // scale)
@@ -253,10 +254,15 @@ def board_grid(game, view, width=WIDTH, max_rows=None):
                    for c in range(bc * scale, min(board.width, (bc + 1) * scale))]
                   for br in range(rows) for bc in range(columns)]
         cells = _cell_texts(board, terrain, stacks, blocks)
-        colw = max([3] + [len(v) + 1 for v in cells.values()])
         labels = [_row_label(view, r * scale + 1) for r in range(rows)]
-        drawn = 4 + columns * colw + max([0] + [len(t) + 2 for t in labels if t])
-        if (drawn <= width and (max_rows is None or rows + 2 <= max_rows)) or columns == 1:
+        margin = 4 + max([0] + [len(t) + 2 for t in labels if t])
+        colw = max([3] + [len(v) + 1 for v in cells.values()])
+        if margin + columns * colw > width and colw > 4:
+            # a crowded cell's count gives way before the board shrinks: "bI+" for "bI+12"
+            colw = 4
+            cells = {k: v if len(v) <= 3 else v[:2] + "+" for k, v in cells.items()}
+        if ((margin + columns * colw <= width and (max_rows is None or rows + 2 <= max_rows))
+                or columns == 1):
             break
         scale += 1
     header = "    " + "".join(column_name(c * scale).center(colw) for c in range(columns))
@@ -266,7 +272,8 @@ def board_grid(game, view, width=WIDTH, max_rows=None):
             cells.get(row * columns + c, ".").center(colw) for c in range(columns))
         out.append((line + "  " + labels[row]).rstrip())
     out.append(header)
-    return out, scale
+    crowded = any(sum(len(stacks.get(cell, ())) for cell in block) > 1 for block in blocks)
+    return out, scale, crowded
 
 
 def _cell_texts(board, terrain, stacks, blocks):
@@ -291,7 +298,7 @@ def _cell_texts(board, terrain, stacks, blocks):
     return out
 
 
-def key_groups(game, view, scale=1):
+def key_groups(game, view, scale=1, crowded=False):
     """What the marks in use mean: the seats' letters, the kinds' marks (only kinds on the
     board), hidden pieces, the terrain, crowded cells, the scale."""
     marks = seat_marks(game)
@@ -323,8 +330,8 @@ def key_groups(game, view, scale=1):
                if cells]
     if terrain:
         groups.append(", ".join(terrain))
-    if len(on_board) > len({p["cell"] for p in on_board}):
-        groups.append("+N: N more pieces there")
+    if crowded:
+        groups.append("+N: N more pieces there" + (" (+ alone: some)" if scale > 1 else ""))
     if scale > 1:
         groups.append(f"each mark covers {scale}x{scale} cells (named by the lowest)")
     return groups
