@@ -100,20 +100,35 @@ def compile_command(file):
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=click.Path(), required=False)
 @click.option("--seed", type=SEED, default=None, help="Seed of the game's dice (default: 0 "
               "when no seat is human; otherwise a fresh seed, told when the game ends).")
-@click.option("--players", default="random", show_default=True,
-              help="Comma-separated, one per seat: human or random.")
-@click.option("--moves", type=click.Path(), help="A file of scripted decisions, played "
-              "first, one per line (action text or number).")
+@click.option("--players", default=None,
+              help="Comma-separated, one per seat: human or random; seats not named are "
+              "random, and a lone 'human' is you in the first seat against random ones "
+              "(default: random; with --resume, the saved game's players).")
+@click.option("--moves", type=click.Path(), help="Scripted decisions, played first: a file "
+              "with one per line (action text or number), or a transcript (then its seed "
+              "is the default).")
+@click.option("--resume", type=click.Path(), help="Continue a game saved with 'save FILE' "
+              "at a prompt (or any transcript of an unfinished game).")
 @max_turns_option()
 @max_decisions_option
 @user_errors
-def play(file, seed, players, moves, max_turns, max_decisions):
-    """Play a game in the terminal."""
+def play(file, seed, players, moves, resume, max_turns, max_decisions):
+    """Play a game in the terminal.
+
+    On a terminal each decision is one screen; type 'help' at a prompt for the commands
+    (narrowing a long list, undo, save, concede, quit). Ctrl-C leaves (exit 130)."""
     from gdl.cli.playthrough import run_play
-    sys.exit(run_play(file, seed, players, moves, max_turns, max_decisions))
+    if file is None and resume is None:
+        raise click.UsageError("give a rule file (or --resume TRANSCRIPT)")
+    try:
+        status = run_play(file, seed, players, moves, max_turns, max_decisions, resume)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(130)
+    sys.exit(status)
 
 
 @main.command()

@@ -1,140 +1,553 @@
 """`gdl play`: a playthrough in the terminal. Draws the deciding seat's view, lists the
-numbered legal actions, reads a number or an action's text, and explains a rejection."""
+numbered legal actions, reads a number, an action's text or a few words that narrow the
+list, and explains a rejection. At a prompt a person can also undo, save, concede, quit.
+
+Two faces, one game loop: plain lines (piped input or output, `--moves`: what tests and
+scripts read) and, on a terminal with a person playing, one screen per decision that fits
+100x40: the board with a legend, a line per seat, the last events, the actions, the prompt.
+Every seat's screen is drawn from its own view and its own log of events, so nothing hidden
+from it reaches it; when two people share a terminal and the game hides something, the
+screen is cleared and waits for the next one before showing its view.
+
+Undo and save stand on the determinism of the engine: the same seed and the same decisions
+give the same game, so undo replays the decisions up to the one taken back, and save writes
+the transcript `gdl record` would write for a game capped after the decisions so far.
+"""
 
 from __future__ import annotations
 
+import os
 import secrets
+import shutil
 import sys
+import textwrap
 
 import click
 
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
-from gdl.interpreter.play.agents import ScriptedAgent, make_agents, read_moves, resolve_input
+from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
+from gdl.interpreter.play.agents import (ScriptedAgent, make_agents, matching, read_moves,
+                                         resolve_input)
 from gdl.interpreter.play.playing import AGAIN, STOP, run_game
+from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.transcript import event_text
-from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
-from gdl.interpreter.runtime.view import render
+from gdl.interpreter.runtime.introspect import (has_hidden_information, is_private,
+                                                is_simultaneous)
+from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, render,
+                                          render_board, seat_line, title, zone_lines)
 
-HELP = """Type the number of an action or its text (e.g. the text shown after the number).
-  help     this text
-  board    draw the board again
-  list W   the legal actions whose text contains the words W (all of them: list)
-  concede  give up the game
-  quit     leave (Ctrl-D too)"""
+HELP = """Type the number of an action or its text, or a few of its words:
+  a piece, a cell or an action's name lists the actions that name it (Tank#2, e9, move);
+  a piece then a cell plays the action when only one matches (Tank#2 e9, or c3 e9 for the
+  piece standing on c3, as you see it).
+  list W    the legal actions whose text contains the words W (all of them: list)
+  board     the whole drawing: every piece's details, zones
+  undo      take back your last decision (and the other seats' replies since)
+  save FILE write the game so far as a transcript (gdl play --resume FILE continues it;
+            it holds the seed and everything hidden)
+  concede   give up the game
+  quit      leave (Ctrl-D, Ctrl-C too)"""
+
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"      # cursor home, clear the screen and its scrollback
+HEIGHT = 40
+LONG_LIST = 60          # in plain output, more legal actions than this are summarised
 
 
-def run_play(file, seed, players, moves, max_turns, max_decisions):
+def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, screen=None):
+    """Play a game; `screen` None draws screens when both ends are a terminal. Returns the
+    exit status."""
+    resumed = []
+    if resume is not None:
+        file, seed, players, resumed = _resumed(resume, file, players)
+    script_lines = None
+    if moves:
+        script_lines, moves_seed = read_script(moves)
+        seed = moves_seed if seed is None else seed
     game = load_game(file)
+    players = players or "random"
     secret_seed = seed is None and "human" in make_agents(players, len(game.seats), 0)
     if seed is None:
         # With the seed, a player could replay the setup and the random seats' choices and
         # read everything hidden: a human gets a fresh one, told only when the game ends.
         seed = secrets.randbits(63) if secret_seed else 0
     agents = make_agents(players, len(game.seats), seed)
-    script = ScriptedAgent(read_moves(moves), moves) if moves else None
-    state = game.new_state(seed)
-    humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
-    watcher = humans[0] if len(humans) == 1 else None     # whose eyes the table shows
+    if screen is None:
+        screen = (sys.stdin.isatty() and sys.stdout.isatty() and not moves
+                  and "human" in agents)
+    table = Table(game, file, seed, agents, max_turns, screen)
+    if script_lines:
+        table.script = ScriptedAgent(script_lines, moves)
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
                       for seat, a in zip(game.seats, agents))
-    told = "a fresh seed, told at the end" if secret_seed else f"seed {seed}"
-    click.echo(f"{game.name}: {told}; {kinds}. Type 'help' at a prompt.")
-    for event in state.events:                  # what setup did
-        click.echo("  " + event_text(game, event, watcher))
-    how = {}            # per decision: " (scripted)", "" or None for a human's own
-    secret_run = [None]
-
-    def scripted():
-        return script is not None and not script.exhausted
-
-    def turn_start(state):
-        seat = game.current_player(state)
-        if len(humans) < 2 and (scripted() or agents[seat] != "human"):
-            click.echo(render(game, game.view(state, watcher)))
-
-    def choose(seat, legal):
-        how["private"] = is_private(game, state) and bool(humans)
-        # In a simultaneous phase a choice does nothing until all have chosen; what happens
-        # then (the reveal of every choice, and what they cause) is public.
-        how["simultaneous"] = is_simultaneous(game, state)
-        if scripted():
-            how["tag"] = " (scripted)"
-            return script.choose(game, state, legal)
-        if agents[seat] == "human":
-            how["tag"] = None
-            action = ask_human(game, state, seat, legal)
-            if action is None:
-                click.echo("bye")
-                return STOP
-            return AGAIN if action == "conceded" else action
-        how["tag"] = ""
-        return agents[seat].choose(game, state, legal)
-
-    def decided(seat, legal, action, said, events):
-        if how["private"] and how["tag"] is not None:
-            # Not even how many choices: one line for a seat's whole run of secret choices.
-            if secret_run[0] != seat:
-                click.echo(f"{game.seats[seat]}: chooses in secret")
-            secret_run[0] = seat
-            if how["simultaneous"]:
-                for event in events:
-                    click.echo("  " + event_text(game, event, watcher))
-            return
-        secret_run[0] = None
-        click.echo(f"{game.seats[seat]}: {said}{how['tag'] or ''}")
-        for event in events:
-            click.echo("  " + event_text(game, event, watcher))
-
+    told = ("a fresh seed, told at the end" if secret_seed else
+            f"resumed from {resume}" if resume else f"seed {seed}")
+    table.say(f"{game.name}: {told}; {kinds}. Type 'help' at a prompt.")
+    for event in table.state.events:                  # what setup did
+        table.tell_all(event)
+    if resumed:
+        table.replay_decisions(resumed, resume)
+        table.say(f"resumed after {len(resumed)} decisions")
     status, sentence = run_game(
-        game, state, choose, max_turns=max_turns, max_decisions=max_decisions,
-        on_turn=turn_start,
-        describe=lambda seat, action: game.action_text(
-            state, action, None if seat == watcher else watcher),
-        on_decision=decided)
+        game, table.state, table.choose, max_turns=max_turns, max_decisions=max_decisions,
+        on_turn=table.turn_start, describe=table.describe, on_decision=table.decided)
     if status == "capped":
-        click.echo(f"stopped: {sentence}")
+        table.say(f"stopped: {sentence}")
     elif status == "finished":
-        click.echo(render(game, game.view(state, watcher)))
+        if table.screen:
+            click.echo(CLEAR, nl=False)
+            for line in table.logs.get(table.watcher, [])[-8:]:
+                click.echo(line)
+        click.echo(render(game, game.view(table.state, table.watcher)))
         click.echo(f"game over: {sentence}")
     if secret_seed:
         click.echo(f"the seed was {seed} (replay this game with --seed {seed})")
     return 0
 
 
-def ask_human(game, state, seat, legal):
-    """Prompt until a legal action is given; None on quit or end of input."""
-    click.echo(render(game, game.view(state, seat)))
-    list_actions(game, state, legal, seat)
-    while True:
-        click.echo(f"{game.seats[seat]}> ", nl=False)
-        line = read_line()
-        if not line:
-            click.echo()
-            return None
-        text = line.strip()
-        if not text:
-            continue
-        if text == "quit":
-            return None
-        if text == "help":
-            click.echo(HELP)
-            continue
-        if text == "board":
-            click.echo(render(game, game.view(state, seat)))
-            list_actions(game, state, legal, seat)
-            continue
-        if text == "list" or text.startswith("list "):
-            list_actions(game, state, legal, seat, text[4:].strip())
-            continue
-        if text == "concede":
-            game.concede(state, seat)
-            click.echo(f"{game.seats[seat]} concedes")
-            return "conceded"
+def _resumed(path, file, players):
+    """(rule file, seed, players, decisions) of a saved transcript, after checking that it
+    replays exactly (a transcript that does not is refused whole)."""
+    transcripts.replay(path)
+    saved = transcripts.read_transcript(path)
+    if saved.body and saved.body[-1][1].startswith("result:"):
+        raise GdlDataError(f"{path}: the game is over ({saved.body[-1][1]}); nothing to "
+                           "resume")
+    rules = os.path.normpath(os.path.join(os.path.dirname(path), saved.header["rules"]))
+    if file is not None and os.path.abspath(file) != os.path.abspath(rules):
+        raise GdlDataError(f"{path} is a game of {rules}, not of {file}")
+    return rules, saved.header["seed"], players or saved.header["players"].replace(" ", ""), \
+        transcripts.decisions_of(saved)
+
+
+def read_script(path):
+    """The decisions of a moves file, or of a transcript (then also its seed, else None)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            first = handle.readline().rstrip("\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
+    if first == transcripts.HEADER:
+        saved = transcripts.read_transcript(path)
+        return transcripts.decisions_of(saved), saved.header["seed"]
+    return read_moves(path), None
+
+
+class Table:
+    """One game at the terminal: the state, who plays each seat, the decisions so far (for
+    undo and save), and what each person at the table has been told."""
+
+    def __init__(self, game, file, seed, agents, max_turns, screen):
+        self.game, self.file, self.seed, self.agents = game, file, seed, agents
+        self.max_turns = max_turns
+        self.state = game.new_state(seed)
+        self.humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
+        self.watcher = self.humans[0] if len(self.humans) == 1 else None  # whose eyes
+        self.screen = screen
+        self.hot_seat = screen and len(self.humans) > 1 and has_hidden_information(game)
+        self.at_screen = None           # the seat whose view the screen shows (hot seat)
+        self.script = None
+        self.history = []               # (seat, action or "concede", who: human/agent/script)
+        self.logs = {seat: [] for seat in self.humans}   # each person's lines of events
+        self.secret_run = {}            # viewer -> the seat whose secret choices it was told
+        self.how = {}
+
+    # ----- telling -----------------------------------------------------------------------
+    def say(self, line):
+        """A line for everyone: printed in plain output, added to every log on a screen."""
+        if not self.screen:
+            click.echo(line)
+        for log in self.logs.values():
+            log.append(line)
+
+    def tell_all(self, event):
+        """An event: a plain line, or for each person its text as that seat reads it."""
+        if not self.screen:
+            click.echo("  " + event_text(self.game, event, self.watcher))
+            return
+        for viewer, log in self.logs.items():
+            log.append("  " + event_text(self.game, event, viewer))
+
+    def turn_start(self, state):
+        seat = self.game.current_player(state)
+        if self.screen:
+            for log in self.logs.values():
+                log.append(f"-- turn {state.turn}: {self.game.seats[state.current]} --")
+        elif len(self.humans) < 2 and (self.scripted() or self.agents[seat] != "human"):
+            click.echo(render(self.game, self.game.view(state, self.watcher)))
+
+    def scripted(self):
+        return self.script is not None and not self.script.exhausted
+
+    def describe(self, seat, action):
+        """The action's text for plain output, and as each person may read it."""
+        game, state = self.game, self.state
+        plain = game.action_text(state, action, None if seat == self.watcher else self.watcher)
+        return plain, {v: game.action_text(state, action, v) for v in self.humans}
+
+    def decided(self, seat, legal, action, said, events):
+        plain, texts = said
+        self.history.append((seat, action, self.how["who"]))
+        tag = " (scripted)" if self.how["who"] == "script" else ""
+        secret = self.how["private"] and self.how["who"] != "human"
+        if not self.screen:
+            self._plain_decision(seat, plain + tag, secret, events)
+            return
+        for viewer, log in self.logs.items():
+            if self.how["private"] and viewer != seat:
+                # Not even how many choices: one line for a seat's whole run of secret choices.
+                if self.secret_run.get(viewer) != seat:
+                    log.append(f"{self.game.seats[seat]}: chooses in secret")
+                self.secret_run[viewer] = seat
+                if not self.how["simultaneous"]:
+                    continue
+            else:
+                self.secret_run[viewer] = None
+                log.append(f"{self.game.seats[seat]}: {texts[viewer]}{tag}")
+            log.extend("  " + event_text(self.game, event, viewer) for event in events)
+
+    def _plain_decision(self, seat, said, secret, events):
+        if secret:
+            if self.secret_run.get(None) != seat:
+                click.echo(f"{self.game.seats[seat]}: chooses in secret")
+            self.secret_run[None] = seat
+            if self.how["simultaneous"]:
+                for event in events:
+                    click.echo("  " + event_text(self.game, event, self.watcher))
+            return
+        self.secret_run[None] = None
+        click.echo(f"{self.game.seats[seat]}: {said}")
+        for event in events:
+            click.echo("  " + event_text(self.game, event, self.watcher))
+
+    # ----- choosing ----------------------------------------------------------------------
+    def choose(self, seat, legal):
+        state = self.state
+        self.how["private"] = is_private(self.game, state) and bool(self.humans)
+        # In a simultaneous phase a choice does nothing until all have chosen; what happens
+        # then (the reveal of every choice, and what they cause) is public.
+        self.how["simultaneous"] = is_simultaneous(self.game, state)
+        if self.scripted():
+            self.how["who"] = "script"
+            return self.script.choose(self.game, state, legal)
+        if self.agents[seat] == "human":
+            self.how["who"] = "human"
+            answer = Prompt(self, seat, legal).ask()
+            if answer is None:
+                click.echo("bye")
+                return STOP
+            return answer
+        self.how["who"] = "agent"
+        return self.agents[seat].choose(self.game, state, legal)
+
+    def replay_decisions(self, decisions, path):
+        """Play a saved transcript's decisions (already checked to replay exactly)."""
+        saved = transcripts.read_transcript(path).header["players"].split(", ")
+        for number, text in decisions:
+            seat = self.game.current_player(self.state)
+            legal = self.game.legal_actions(self.state)
+            action = resolve_input(self.game, self.state, legal, text, f"{path}:{number}")
+            self.game.apply(self.state, action, check=False)
+            who = "human" if seat < len(saved) and saved[seat] == "human" else "agent"
+            self.history.append((seat, action, who))
+
+    def undo(self):
+        """Back to before the last decision a person made; False when there is none."""
+        mine = [i for i, (_, _, who) in enumerate(self.history) if who == "human"]
+        if not mine:
+            return False
+        kept = self.history[:mine[-1]]
+        fresh = self.game.new_state(self.seed)
+        for seat, action, _ in kept:
+            if action == "concede":
+                self.game.concede(fresh, seat)
+            else:
+                self.game.apply(fresh, action, check=False)
+        for name in type(fresh).__slots__:
+            setattr(self.state, name, getattr(fresh, name))
+        self.history = kept
+        self.say(f"(undone: back to {self.game.seats[self.game.current_player(self.state)]}'s"
+                 f" decision, turn {self.state.turn})")
+        return True
+
+    def save(self, path):
+        """Write the game so far as a transcript (atomically); the sentence to show."""
+        if any(action == "concede" for _, action, _ in self.history):
+            return "not saved: a concession is not a decision a transcript can hold"
+        actions = [action for _, action, _ in self.history]
+        state = self.game.new_state(self.seed)
+        names = ["human" if a == "human" else a.name for a in self.agents]
+        replaying = _Replaying(actions)
+        lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
+                                         max_turns=self.max_turns,
+                                         max_decisions=len(actions))
+        out_dir = os.path.dirname(os.path.abspath(path))
+        head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
+                                        self.max_turns, len(actions))
+        if len(actions) == DEFAULT_MAX_DECISIONS:
+            head.insert(-1, f"max-decisions: {len(actions)}")
         try:
-            return resolve_input(game, state, legal, text)
+            transcripts.write_atomic(path, "\n".join(head + lines) + "\n")
+        except OSError as exc:
+            return f"not saved: cannot write {path}: {exc.strerror}"
+        return (f"saved {len(actions)} decisions to {path} (gdl play --resume {path} "
+                "continues the game)")
+
+
+class _Replaying:
+    """An agent that plays given actions in order (to write a transcript of them)."""
+
+    def __init__(self, actions):
+        self.actions = iter(actions)
+
+    def choose(self, game, state, legal):
+        return next(self.actions)
+
+
+class Prompt:
+    """One person's decision: the prompt, the commands, narrowing, the screen."""
+
+    def __init__(self, table, seat, legal):
+        self.table, self.seat, self.legal = table, seat, legal
+        self.game, self.state = table.game, table.state
+        self.texts = [self.game.action_text(self.state, a, seat) for a in legal]
+        self.shown = None           # indexes of the actions a narrowing picked, else None
+        self.message = []           # lines under the actions on a screen
+
+    def ask(self):
+        """A legal action, AGAIN (the position changed: undo, concede) or None (quit)."""
+        table = self.table
+        if table.hot_seat and table.at_screen != self.seat:
+            click.echo(CLEAR + f"{self.game.seats[self.seat]} to play: press Enter when "
+                       f"{self.game.seats[self.seat]} is at the screen (the others look "
+                       "away)", nl=False)
+            if not read_line():
+                click.echo()
+                return None
+            table.at_screen = self.seat
+        if not table.screen:
+            click.echo(render(self.game, self.game.view(self.state, self.seat)))
+            self.list_plain()
+        while True:
+            if table.screen:
+                self.draw()
+            click.echo(f"{self.game.seats[self.seat]}> ", nl=False)
+            line = read_line()
+            if not line:
+                click.echo()
+                return None
+            self.message = []
+            answer = self.answer(line.strip())
+            if answer is not None:
+                return None if answer is STOP else answer
+
+    def answer(self, text):
+        """What a typed line does: an action, AGAIN, STOP, or None to ask again."""
+        word, _, rest = text.partition(" ")
+        rest = rest.strip()
+        if not text:
+            return None
+        if text == "quit":
+            return STOP
+        if text == "help":
+            self.tell(*HELP.split("\n"))
+        elif text == "board":
+            self.show_board()
+        elif word == "list":
+            words = rest.lower().split()
+            self.narrow([i for i, t in enumerate(self.texts)
+                         if all(w in t.lower() for w in words)], rest, everything=not words)
+        elif text == "concede":
+            self.game.concede(self.state, self.seat)
+            self.table.history.append((self.seat, "concede", "human"))
+            self.table.say(f"{self.game.seats[self.seat]} concedes")
+            return AGAIN
+        elif text == "undo":
+            if self.table.undo():
+                return AGAIN
+            self.tell("nothing to undo: no decision of yours yet")
+        elif word == "save":
+            self.tell(self.table.save(rest) if rest else "save what? type save FILE")
+        else:
+            return self.decision(text)
+        return None
+
+    def decision(self, text):
+        try:
+            return resolve_input(self.game, self.state, self.legal, text)
         except IllegalAction as exc:
-            click.echo(f"not accepted: {exc.message}")
+            found = matching(self.game, self.state, self.legal, text, self.seat)
+            if len(found) == 1 and len(text.split()) > 1:
+                return self.legal[found[0]]
+            if found:
+                self.narrow(found, text)
+            else:
+                self.tell(f"not accepted: {exc.message}")
+        return None
+
+    def tell(self, *lines):
+        if self.table.screen:
+            self.message.extend(lines)
+        else:
+            for line in lines:
+                click.echo(line)
+
+    def narrow(self, found, words, everything=False):
+        if not found:
+            self.tell(f"  no legal action contains '{words}'")
+            return
+        self.shown = None if everything else found
+        if not self.table.screen:
+            self.list_plain(found if not everything else None, force=bool(words) or everything)
+        elif not everything:
+            self.message.append(f"{len(found)} of {len(self.legal)} actions match '{words}'")
+
+    def show_board(self):
+        drawing = render(self.game, self.game.view(self.state, self.seat))
+        if not self.table.screen:
+            click.echo(drawing)
+            self.list_plain()
+            return
+        click.echo(CLEAR + drawing)
+        click.echo("press Enter to go back", nl=False)
+        read_line()
+
+    # ----- plain output ------------------------------------------------------------------
+    def list_plain(self, found=None, force=False):
+        """The numbered actions (those of `found`); a long list without narrowing is
+        summarised by action name."""
+        numbered = [(i + 1, self.texts[i]) for i in (found if found is not None
+                                                    else range(len(self.texts)))]
+        if not force and len(numbered) > LONG_LIST:
+            for line in summary_lines(numbered, WIDTH):
+                click.echo("  " + line)
+            for line in textwrap.wrap(
+                    "type an action or its number, a piece, a cell or a word to see the "
+                    "actions that name it, or 'list WORDS' to see the actions whose text "
+                    f"contains the words ({example(self.texts)})", WIDTH - 2,
+                    initial_indent="  ", subsequent_indent="  "):
+                click.echo(line)
+            return
+        for line in columns(numbered, WIDTH - 4):
+            click.echo(line)
+
+    # ----- the screen --------------------------------------------------------------------
+    def draw(self):
+        """One screen: title, board and legend, seats, last events, actions, message."""
+        size = shutil.get_terminal_size((WIDTH, HEIGHT))
+        width, height = min(size.columns, WIDTH), min(size.lines, HEIGHT)
+        view = self.game.view(self.state, self.seat)
+        top = [clip(title(view), width)]
+        top += render_board(self.game, view, width, max_rows=max(8, height - 18), beside=True)
+        top += [clip("  " + seat_line(s), width) for s in view["seats"]]
+        if view.get("status"):          # `show game(s)`
+            top.append(clip("  " + view["status"], width))
+        if view.get("chosen"):
+            top.append(clip("  " + chosen_line(view), width))
+        top += [clip("  " + line, width) for line in zone_lines(view)]
+        details = piece_notes(view)
+        if details:
+            top += textwrap.wrap("pieces: " + details, width, initial_indent="  ",
+                                 subsequent_indent="    ", break_on_hyphens=False)[:3]
+        message = [part for line in self.message for part in
+                   (textwrap.wrap(line, width, subsequent_indent="    ",
+                                  break_on_hyphens=False, drop_whitespace=False) or [""])]
+        room = height - len(top) - len(message) - 1
+        log = self.table.logs[self.seat]
+        actions = self.action_lines(width, max(2, room - min(len(log), 4)))
+        events = log[-max(0, room - len(actions)):] if room - len(actions) > 0 else []
+        lines = top + [clip(e, width) for e in events] + actions + message
+        click.echo(CLEAR + "\n".join(lines))
+
+    def action_lines(self, width, limit):
+        """The actions in at most `limit` lines: numbered in columns when they fit, else
+        one line per action name with the pieces (first words) it applies to."""
+        found = self.shown if self.shown is not None else range(len(self.texts))
+        numbered = [(i + 1, self.texts[i]) for i in found]
+        laid = columns(numbered, width)
+        if len(laid) <= limit:
+            return laid
+        hint = textwrap.wrap(
+            f"{len(numbered)} actions: type a number, or a piece, a cell or a name to see "
+            f"its actions; a piece and a cell play ({example(self.texts)}); 'help' for more",
+            width, initial_indent="  ", subsequent_indent="  ")
+        return ["  " + line for line in summary_lines(numbered, width - 2)
+                ][:max(1, limit - len(hint))] + hint
+
+
+def piece_notes(view):
+    """'Tank#1 facing=east; Scout#2 9/10 models; ...': the rule file's `show status` of each
+    piece that has one, else its variables that are not 0, false or none."""
+    notes = []
+    for piece in view["pieces"]:
+        text = piece["status"] if "status" in piece else piece_details(piece)
+        if text:
+            notes.append(f"{piece['label']} {text}")
+    return "; ".join(notes)
+
+
+def summary_lines(numbered, width):
+    """One line per action name: 'move (127): Station#1 x3, Fighter#2 x8, ...', the first
+    words after the name with their counts (only the first when a line is full)."""
+    groups = {}
+    for number, text in numbered:
+        name, _, rest = text.partition(" ")
+        groups.setdefault(name, []).append((number, rest.split(" ", 1)[0]))
+    lines = []
+    for name, members in groups.items():
+        counts = {}
+        for _, first in members:
+            counts[first] = counts.get(first, 0) + 1
+        parts = [f"{first} x{n}" if n > 1 else first for first, n in counts.items() if first]
+        head = f"{name} ({len(members)}, {members[0][0]}-{members[-1][0]})" if len(members) > 1 \
+            else f"{members[0][0]}. {name}"
+        lines.append(head + (": " + _fitting(parts, width - len(head) - 2) if parts else ""))
+    return lines
+
+
+def _fitting(parts, width):
+    """'a, b, c' when it fits `width`, else the first parts that do, '...' and the last."""
+    whole = ", ".join(parts)
+    if len(whole) <= width:
+        return whole
+    tail = f", ... {parts[-1]}"
+    shown = []
+    for part in parts[:-1]:
+        if len(", ".join(shown + [part])) + len(tail) > width:
+            break
+        shown.append(part)
+    return clip(", ".join(shown) + tail, width)
+
+
+def example(texts):
+    """Words to narrow by, taken from the actions themselves ('list move e5' style)."""
+    for text in texts:
+        words = text.split()
+        if len(words) >= 3:
+            return f"e.g. {words[1]} {words[2]}"
+    return f"e.g. {texts[0].split()[0]}" if texts else ""
+
+
+def columns(numbered, width):
+    """Numbered entries laid out in columns across `width`."""
+    if not numbered:
+        return []
+    digits = max(3, len(str(numbered[-1][0])))
+    entries = [f"{i:>{digits}}. {text}" for i, text in numbered]
+    cell = max(len(t) for t in entries) + 2
+    per_line = max(1, width // cell)
+    return ["".join(t.ljust(cell) for t in entries[start:start + per_line]).rstrip()
+            for start in range(0, len(entries), per_line)]
+
+
+def clip(line, width):
+    """A line cut at a word boundary to fit `width`, '...' marking the cut."""
+    if len(line) <= width:
+        return line
+    cut = line[:width - 3]
+    if " " in cut.strip():
+        cut = cut[:cut.rstrip().rfind(" ")]
+    return cut.rstrip(" ,;") + "..."
 
 
 def read_line():
@@ -146,33 +559,3 @@ def read_line():
     except UnicodeDecodeError as exc:
         raise GdlDataError(f"standard input is not UTF-8 text: byte {raw[exc.start]:#04x} in "
                            f"{raw[:60]!r}") from None
-
-
-LONG_LIST = 60          # more legal actions than this are summarised, action by action
-
-
-def list_actions(game, state, legal, seat, narrow=None):
-    """The legal actions, numbered; a long list is summarised by action name (`list WORDS`
-    shows the actions whose text contains the words)."""
-    texts = [game.action_text(state, a, seat) for a in legal]
-    numbered = [(i, text) for i, text in enumerate(texts, 1)
-                if narrow is None or all(w in text.lower() for w in narrow.lower().split())]
-    if narrow is None and len(numbered) > LONG_LIST:
-        groups = {}
-        for i, text in numbered:
-            groups.setdefault(text.split(" ", 1)[0], []).append((i, text))
-        for name, members in groups.items():
-            first, last = members[0], members[-1]
-            click.echo(f"  {name}: {len(members)} choices, {first[0]}. {first[1]} ... "
-                       f"{last[0]}. {last[1]}")
-        click.echo("  type an action or its number, or 'list WORDS' to see the actions "
-                   "whose text contains the words (list move e5)")
-        return
-    if not numbered:
-        click.echo(f"  no legal action contains '{narrow}'")
-        return
-    entries = [f"{i:>3}. {text}" for i, text in numbered]
-    width = max(len(t) for t in entries) + 2
-    per_line = max(1, 96 // width)
-    for start in range(0, len(entries), per_line):
-        click.echo("".join(t.ljust(width) for t in entries[start:start + per_line]).rstrip())

@@ -193,7 +193,8 @@ def test_a_long_list_of_actions_is_summarised_and_can_be_narrowed():
                  stdin=answers)
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "  at: 288 choices, 1. at a31 ... 288. at av36" in out
+    assert "  at (288, 1-288): a31, b31, c31, " in out
+    assert ", ... av36\n" in out
     assert "'list WORDS'" in out
     listed = out.split("blue> ")[-2]           # the answer to 'list at a3'
     assert "1. at a31" in listed and "at a36" in listed and "at b31" not in listed

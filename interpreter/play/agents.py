@@ -5,11 +5,15 @@ the legal actions, and an agent that plays fair reads nothing but its view.
 - `RandomAgent(seed)`: uniform over the legal actions, from its own SplitMix64 stream, so
   the same seed gives the same choices on every Python version.
 - `ScriptedAgent(texts)`: plays listed action texts (or 1-based numbers) in order.
+
+`resolve_input` turns a typed decision into an action; `matching` finds the actions a few
+typed words name (a piece, a cell, an action's name), for a person narrowing a long list.
 """
 
 from __future__ import annotations
 
 from ..language.errors import GdlDataError, IllegalAction
+from ..runtime import introspect
 from ..runtime.state import splitmix64
 
 
@@ -62,6 +66,34 @@ def resolve_input(game, state, legal, text, where=None):
         raise IllegalAction(f"{_at(where)}'{text}' is not legal: {exc.message}") from None
 
 
+def matching(game, state, legal, typed, seat):
+    """The indexes of the legal actions that the words of `typed` name, in order: a word
+    names an action when it is one of the words of the action's text as `seat` reads it
+    (case ignored; a label 'blue:Tank#1' also answers to 'Tank#1'), or a cell where a
+    piece stands that the action names (as `seat` sees the pieces there). So 'Tank#1',
+    'e9', 'move', 'e9 h6' and 'Tank#1 h6' each pick out actions; what is hidden from the
+    seat reads '?' in the texts and the view, so it can never be named."""
+    words = typed.lower().split()
+    if not words:
+        return []
+    board_names = set(introspect.board(game).names)
+    at = {}
+    for piece in game.view(state, seat)["pieces"]:
+        if piece["cell"] is not None and piece["label"] != "?":
+            at.setdefault(piece["cell"].lower(), set()).add(piece["label"].lower())
+
+    def names(word, part):
+        return (word == part or part.endswith(":" + word)
+                or (word in board_names and part in at.get(word, ())))
+
+    found = []
+    for index, action in enumerate(legal):
+        parts = iter(game.action_text(state, action, seat).lower().split())
+        if all(any(names(word, part) for part in parts) for word in words):
+            found.append(index)
+    return found
+
+
 def _at(where):
     return f"{where}: " if where else ""
 
@@ -81,9 +113,13 @@ def read_moves(path):
 
 
 def make_agents(spec, nseats, seed):
-    """'human,random' -> one entry per seat: an agent or the string 'human'."""
+    """'human,random' -> one entry per seat: an agent or the string 'human'. Seats not
+    named are random; a single name stands for every seat, except 'human', which is the
+    first seat against random ones."""
     names = [s.strip() for s in spec.split(",")] if spec else []
-    if len(names) == 1:
+    if names == ["human"]:
+        names = ["human"] + ["random"] * (nseats - 1)     # one person against the agents
+    elif len(names) == 1:
         names = names * nseats
     if len(names) < nseats:
         names += ["random"] * (nseats - len(names))

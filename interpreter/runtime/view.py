@@ -9,6 +9,8 @@ of the game beyond its public API they ask of `introspect`.
 
 from __future__ import annotations
 
+import textwrap
+
 from . import introspect
 from ..language.boards import column_name
 
@@ -119,19 +121,20 @@ def _zone_order(state, pid):
     return (0, pid) if zone is None else (1, zone[2])
 
 
-def render(game, view):
-    """The view as text: the board, then seats and variables."""
-    lines = [f"{view['game']} - turn {view['turn']}, {view['current']} to play"
-             + (f" (phase {view['phase']}, {view['deciding']} decides)"
-                if view["deciding"] else "")]
-    lines.extend(render_board(game, view))
+WIDTH = 100     # columns a drawing fits in (a terminal of 100x40 shows a whole screen)
+
+
+def render(game, view, width=WIDTH):
+    """The view as text: the title, the board with its key and legend, then seats,
+    variables, pieces' details and zones. No line is longer than `width`, except a
+    variable dump (which a designer reads whole)."""
+    lines = [title(view)]
+    lines.extend(render_board(game, view, width))
+    lines.extend(crowded_cells(game, view))
     for seat in view["seats"]:
-        status = " (out)" if seat["out"] else ""
-        values = seat["status"] if "status" in seat else ", ".join(
-            f"{k}={v}" for k, v in seat["vars"].items())
-        lines.append(f"  {seat['name']}{status}: {values}")
+        lines.append("  " + seat_line(seat))
     if view.get("chosen"):
-        lines.append("  chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items()))
+        lines.append("  " + chosen_line(view))
     if "status" in view:            # `show game(s)`: in place of the global variables
         if view["status"]:
             lines.append("  " + view["status"])
@@ -142,70 +145,266 @@ def render(game, view):
             if piece["status"]:
                 lines.append(f"  {piece['label']} ({piece['owner']}): {piece['status']}")
             continue
-        changed = {k: v for k, v in piece["vars"].items() if v not in ("0", "false", "none")}
+        changed = piece_details(piece)
         if changed:
-            lines.append(f"  {piece['label']} ({piece['owner']}): "
-                         + ", ".join(f"{k}={v}" for k, v in changed.items()))
-    zones = {}
-    for piece in view["pieces"]:
-        if "zone" in piece:
-            zones.setdefault(piece["zone"], []).append(piece["label"])
-    for zone, labels in zones.items():
-        lines.append(f"  {zone}: " + ", ".join(labels))
+            lines.append(f"  {piece['label']} ({piece['owner']}): {changed}")
+    lines.extend("  " + line for line in zone_lines(view))
     if view["result"]:
         lines.append(f"  result: {view['result']}")
     return "\n".join(lines)
 
 
-def _token(piece):
-    """Owner's initial and the piece's mark; a piece of no seat shows its mark alone."""
-    mark = piece.get("mark") or piece["kind"][0]
-    return mark if piece["owner"] == "none" else f"{piece['owner'][0]}{mark}"
+def title(view):
+    return (f"{view['game']} - turn {view['turn']}, {view['current']} to play"
+            + (f" (phase {view['phase']}, {view['deciding']} decides)"
+               if view["deciding"] else ""))
 
 
-def render_board(game, view):
-    """The board as text. A cell shows its top piece (the last to arrive), followed by
-    "+N" when N more pieces share it; a legend lists every such crowded cell."""
+def seat_line(seat):
+    """'name: the rule file's `show seat` text', else its variables."""
+    status = " (out)" if seat["out"] else ""
+    values = seat["status"] if "status" in seat else ", ".join(
+        f"{k}={v}" for k, v in seat["vars"].items())
+    return f"{seat['name']}{status}: {values}"
+
+
+def chosen_line(view):
+    return "chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items())
+
+
+def piece_details(piece):
+    """A piece's variables that are not 0, false or none, as 'k=v, ...' ('' if none)."""
+    return ", ".join(f"{k}={v}" for k, v in piece["vars"].items()
+                     if v not in ("0", "false", "none"))
+
+
+def zone_lines(view):
+    zones = {}
+    for piece in view["pieces"]:
+        if "zone" in piece:
+            zones.setdefault(piece["zone"], []).append(piece["label"])
+    return [f"{zone}: " + ", ".join(labels) for zone, labels in zones.items()]
+
+
+# ----- marks ----------------------------------------------------------------------------------
+def seat_marks(game):
+    """Seat name -> the letter that starts its pieces' tokens: the name's first letter in
+    lower case; when that letter is a terrain mark, a kind's symbol or an earlier seat's
+    letter, in upper case; failing that, the first free letter of the name."""
+    taken = {ch for _, symbol in introspect.terrain(game).values() for ch in symbol}
+    taken |= {ch for stats in introspect.kinds(game).values()
+              if isinstance(stats.get("symbol"), str) for ch in stats["symbol"]}
+    taken |= {".", HIDDEN}
+    marks = {}
+    for name in game.seats:
+        letters = [c for ch in name if ch.isalnum() for c in (ch.lower(), ch.upper())]
+        mark = next((c for c in letters if c not in taken), name[:1] or "?")
+        taken.add(mark)
+        marks[name] = mark
+    return marks
+
+
+def _mark(piece):
+    return piece.get("mark") or piece["kind"][0]
+
+
+def _token(piece, marks):
+    """The seat's letter and the piece's mark; a piece of no seat shows its mark alone."""
+    return _mark(piece) if piece["owner"] == "none" else f"{marks[piece['owner']]}{_mark(piece)}"
+
+
+# ----- the board ------------------------------------------------------------------------------
+def render_board(game, view, width=WIDTH, max_rows=None, beside=False):
+    """The board as text with its key and legend. A cell shows its top piece (the last to
+    arrive that the viewer may identify) and "+N" when N more share it. A board too wide for
+    `width` columns (or with more than `max_rows` rows) is drawn at a scale: each mark then
+    covers k x k cells. With `beside`, the legend stands right of the board when it fits."""
+    grid, scale, crowded = board_grid(game, view, width, max_rows)
+    key = wrap("  key: " + "; ".join(key_groups(game, view, scale, crowded)), width, "    ")
+    room = width - max(len(line) for line in grid) - 3
+    if beside and room >= 30:
+        legend = legend_lines(game, view, room)
+        grid = [line.ljust(width - room - 1) + " " + extra if extra else line
+                for line, extra in zip(grid + [""] * (len(legend) - len(grid)),
+                                       legend + [""] * (len(grid) - len(legend)))]
+        return grid + key
+    return grid + key + ["  " + line for line in legend_lines(game, view, width - 2)]
+
+
+def board_grid(game, view, width=WIDTH, max_rows=None):
+    """(the board's lines between two rows of column names, the scale, whether a mark
+    stands for several pieces)."""
     board = introspect.board(game)
-    cells = dict.fromkeys(board.holes, "")        # a hole of the board is drawn blank
+    marks = seat_marks(game)
+    terrain = {}
     for terrain_cells, symbol in introspect.terrain(game).values():
         for cell in terrain_cells:
-            cells[cell] = symbol
+            terrain[cell] = symbol
     stacks = {}
     for piece in view["pieces"]:
         if piece["cell"] is not None:
-            stacks.setdefault(board.parse(piece["cell"]), []).append(_token(piece))
-    for cell, tokens in stacks.items():
-        known = [t for t in tokens if not t.endswith(HIDDEN)]
-        top = known[-1] if known else tokens[-1]
-        cells[cell] = top + (f"+{len(tokens) - 1}" if len(tokens) > 1 else "")
-    width = max([3] + [len(v) + 1 for v in cells.values()])
-    header = "    " + "".join(column_name(c).center(width) for c in range(board.width))
-    out = [header]
+            stacks.setdefault(board.parse(piece["cell"]), []).append(_token(piece, marks))
     if board.kind == "hex":
+        cells = _cell_texts(board, terrain, stacks, [[c] for c in range(board.size)])
+        colw = max([3] + [len(v) + 1 for v in cells.values()])
+        header = "    " + "".join(column_name(c).center(colw) for c in range(board.width))
+        out = [header]
         for row in range(board.height):
-            out.extend(_hex_rows(board, row, cells, width))
-    else:
-        for row in range(board.height - 1, -1, -1):
-            line = f"{row + 1:>3} " + "".join(
-                cells.get(row * board.width + c, ".").center(width) for c in range(board.width))
-            out.append((line + "  " + _row_label(game, view, row + 1)).rstrip())
+            out.extend(_hex_rows(board, row, cells, colw))
+        return out + [header], 1, any(len(t) > 1 for t in stacks.values())
+    scale = 1
+    while True:
+        columns = -(-board.width // scale)
+        rows = -(-board.height // scale)
+        blocks = [[r * board.width + c
+                   for r in range(br * scale, min(board.height, (br + 1) * scale))
+                   for c in range(bc * scale, min(board.width, (bc + 1) * scale))]
+                  for br in range(rows) for bc in range(columns)]
+        cells = _cell_texts(board, terrain, stacks, blocks)
+        labels = [_row_label(view, r * scale + 1) for r in range(rows)]
+        margin = 4 + max([0] + [len(t) + 2 for t in labels if t])
+        colw = max([3] + [len(v) + 1 for v in cells.values()])
+        if margin + columns * colw > width and colw > 4:
+            # a crowded cell's count gives way before the board shrinks: "bI+" for "bI+12"
+            colw = 4
+            cells = {k: v if len(v) <= 3 else v[:2] + "+" for k, v in cells.items()}
+        if ((margin + columns * colw <= width and (max_rows is None or rows + 2 <= max_rows))
+                or columns == 1):
+            break
+        scale += 1
+    header = "    " + "".join(column_name(c * scale).center(colw) for c in range(columns))
+    out = [header]
+    for row in range(rows - 1, -1, -1):
+        line = f"{row * scale + 1:>3} " + "".join(
+            cells.get(row * columns + c, ".").center(colw) for c in range(columns))
+        out.append((line + "  " + labels[row]).rstrip())
     out.append(header)
-    key = [f"{stats['symbol']} {kind}" for kind, stats in introspect.kinds(game).items()
-           if isinstance(stats.get("symbol"), str)]
-    if key:
-        out.append("  key: " + ", ".join(key) + "; a piece is drawn as its owner's initial "
-                   "and its mark")
-    for cell in sorted(stacks, key=lambda c: board.names[c]):
-        if len(stacks[cell]) > 1:
-            out.append(f"  {board.names[cell]}: {' '.join(stacks[cell])}")
+    crowded = any(sum(len(stacks.get(cell, ())) for cell in block) > 1 for block in blocks)
+    return out, scale, crowded
+
+
+def _cell_texts(board, terrain, stacks, blocks):
+    """Block index -> its text: the top piece of its last crowded cell (+N for the others),
+    else the terrain most of its cells have, else nothing ('.' is drawn); a block of holes
+    is blank."""
+    out = {}
+    for index, block in enumerate(blocks):
+        tokens = [t for cell in block for t in stacks.get(cell, ())]
+        if tokens:
+            known = [t for t in tokens if not t.endswith(HIDDEN)]
+            top = known[-1] if known else tokens[-1]
+            out[index] = top + (f"+{len(tokens) - 1}" if len(tokens) > 1 else "")
+            continue
+        present = [cell for cell in block if cell not in board.holes]
+        if not present:
+            out[index] = ""
+            continue
+        marks = [terrain[cell] for cell in present if cell in terrain]
+        if marks and 2 * len(marks) >= len(present):
+            out[index] = max(set(marks), key=marks.count)
     return out
 
 
-def _row_label(game, view, row):
+def key_groups(game, view, scale=1, crowded=False):
+    """What the marks in use mean: the seats' letters, the kinds' marks (only kinds on the
+    board), hidden pieces, the terrain, crowded cells, the scale."""
+    marks = seat_marks(game)
+    on_board = [p for p in view["pieces"] if p["cell"] is not None]
+    groups = []
+    owners = [s["name"] for s in view["seats"] if any(p["owner"] == s["name"] for p in on_board)]
+    if owners:
+        groups.append(", ".join(f"{marks[name]} {name}" for name in owners)
+                      + " (a piece: its seat's letter, then its mark)")
+    kinds = introspect.kinds(game)
+    used = {}
+    for piece in on_board:
+        if piece["kind"] != HIDDEN:
+            seen = used.setdefault(piece["kind"], [])
+            if _mark(piece) not in seen:
+                seen.append(_mark(piece))
+    entries = []
+    for kind, stats in kinds.items():
+        if kind in used:
+            symbol = stats.get("symbol")
+            shown = symbol if isinstance(symbol, str) and symbol in used[kind] else \
+                "/".join(used[kind][:3]) + ("/..." if len(used[kind]) > 3 else "")
+            entries.append(f"{shown} {kind}")
+    if any(p["kind"] == HIDDEN for p in on_board):
+        entries.append(f"{HIDDEN} hidden")
+    if entries:
+        groups.append(", ".join(entries))
+    terrain = [f"{symbol} {name}" for name, (cells, symbol) in introspect.terrain(game).items()
+               if cells]
+    if terrain:
+        groups.append(", ".join(terrain))
+    if crowded:
+        groups.append("+N: N more pieces there" + (" (+ alone: some)" if scale > 1 else ""))
+    if scale > 1:
+        groups.append(f"each mark covers {scale}x{scale} cells (named by the lowest)")
+    return groups
+
+
+def legend_lines(game, view, width=WIDTH):
+    """Which piece is where, per seat: 'blue: Station#1 a2, Fighter#2 a1, #3 b1, ...' (a
+    label that shares the previous one's name before '#' is shortened to '#N'); pieces
+    hidden from the viewer as '? CELL' with a count. Only pieces on the board."""
+    order = {kind: i for i, kind in enumerate(introspect.kinds(game))}
+    owners = [s["name"] for s in view["seats"]] + ["none"]
+    lines = []
+    for owner in owners:
+        mine = [p for p in view["pieces"] if p["owner"] == owner and p["cell"] is not None]
+        if not mine:
+            continue
+        known = sorted((p for p in mine if p["label"] != HIDDEN),
+                       key=lambda p: (order.get(p["kind"], 0), _natural(p["label"])))
+        entries, previous = [], None
+        for piece in known:
+            stem, sep, number = piece["label"].rpartition("#")
+            label = piece["label"]
+            if label.startswith(owner + ":"):      # a seat's own labels: 'blue:Tank#1'
+                label = label[len(owner) + 1:]
+            short = f"#{number}" if sep and stem == previous else label
+            previous = stem if sep else None
+            entries.append(f"{short} {piece['cell']}")
+        hidden = {}
+        for piece in mine:
+            if piece["label"] == HIDDEN:
+                hidden[piece["cell"]] = hidden.get(piece["cell"], 0) + 1
+        entries += [f"{HIDDEN} {cell}" + (f" x{n}" if n > 1 else "")
+                    for cell, n in hidden.items()]
+        name = "no seat" if owner == "none" else owner
+        lines.extend(wrap(f"{name}: " + ", ".join(entries), width, "    "))
+    return lines
+
+
+def _natural(label):
+    stem, _, number = label.rpartition("#")
+    return (stem, int(number)) if number.isdigit() else (label, 0)
+
+
+def crowded_cells(game, view):
+    """One line per cell that holds several pieces, in arrival order: 'b2: bT bS'."""
+    board = introspect.board(game)
+    marks = seat_marks(game)
+    stacks = {}
+    for piece in view["pieces"]:
+        if piece["cell"] is not None:
+            stacks.setdefault(piece["cell"], []).append(_token(piece, marks))
+    return [f"  {cell}: {' '.join(tokens)}"
+            for cell, tokens in sorted(stacks.items(), key=lambda kv: board.parse(kv[0]))
+            if len(tokens) > 1]
+
+
+def wrap(text, width, indent=""):
+    """`text` in lines of at most `width` columns, broken between words only (a word longer
+    than a line is cut)."""
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
+
+
+def _row_label(view, row):
     """`show row(r) = TEXT`: a label drawn after row r (1 = first), from the view."""
     labels = view.get("row_labels")
-    return labels[row - 1] if labels else ""
+    return labels[row - 1] if labels and row <= len(labels) else ""
 
 
 def _hex_rows(board, row, cells, width):
