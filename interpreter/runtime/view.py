@@ -117,10 +117,21 @@ def _zone_order(state, pid):
 
 def render(game, view):
     """The view as text: the board, then seats and variables."""
-    lines = [f"{view['game']} - turn {view['turn']}, {view['current']} to play"
-             + (f" (phase {view['phase']}, {view['deciding']} decides)"
-                if view["deciding"] else "")]
-    lines.extend(render_board(game, view))
+    return "\n".join([title_line(view), *render_board(game, view), *status_lines(view)])
+
+
+def title_line(view):
+    """'NAME - turn T, SEAT to play (phase P, SEAT decides)'."""
+    return (f"{view['game']} - turn {view['turn']}, {view['current']} to play"
+            + (f" (phase {view['phase']}, {view['deciding']} decides)"
+               if view["deciding"] else ""))
+
+
+def status_lines(view, pieces=True):
+    """What the text drawing writes under the board: each seat's line, the choices of a
+    simultaneous phase, the global variables, the pieces' statuses and the zones (unless
+    `pieces` is false: a picture draws them), the result."""
+    lines = []
     for seat in view["seats"]:
         status = " (out)" if seat["out"] else ""
         values = seat["status"] if "status" in seat else ", ".join(
@@ -130,7 +141,7 @@ def render(game, view):
         lines.append("  chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items()))
     if view["globals"]:
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in view["globals"].items()))
-    for piece in view["pieces"]:
+    for piece in view["pieces"] if pieces else ():
         if "status" in piece:       # `show status(p)`: the rule file's words for it
             if piece["status"]:
                 lines.append(f"  {piece['label']} ({piece['owner']}): {piece['status']}")
@@ -140,14 +151,14 @@ def render(game, view):
             lines.append(f"  {piece['label']} ({piece['owner']}): "
                          + ", ".join(f"{k}={v}" for k, v in changed.items()))
     zones = {}
-    for piece in view["pieces"]:
+    for piece in view["pieces"] if pieces else ():
         if "zone" in piece:
             zones.setdefault(piece["zone"], []).append(piece["label"])
     for zone, labels in zones.items():
         lines.append(f"  {zone}: " + ", ".join(labels))
     if view["result"]:
         lines.append(f"  result: {view['result']}")
-    return "\n".join(lines)
+    return lines
 
 
 def _token(piece):
