@@ -232,11 +232,11 @@ def _number(label):
 
 
 def _tooltip(piece):
+    """Label, owner and variables (not where: a piece drawn anywhere is the same fragment,
+    which the replay page sends once)."""
     if piece["label"] == HIDDEN:
         return f"a piece of {piece['owner']} that this view hides"
-    where = f" at {piece['cell']}" if piece["cell"] else (
-        f" in {piece['zone']}" if "zone" in piece else "")
-    text = f"{piece['label']} ({piece['owner']}){where}"
+    text = f"{piece['label']} ({piece['owner']})"
     details = piece.get("status") or ", ".join(
         f"{k}={v}" for k, v in piece["vars"].items() if v not in ("0", "false", "none", "[]"))
     return text + (f": {details}" if details else "")
