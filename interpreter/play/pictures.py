@@ -30,6 +30,8 @@ INCH = 16               # px, an inch of a table
 PAD = 28                # px around the board, for its coordinates
 ZONE_W, ZONE_H = 264, 58
 ZONE_TOKENS = 9         # tokens a zone's box shows; more are counted as "+N"
+ZONE_RADIUS = 11        # px, a token in a zone
+MORE_LABELS = 12        # labels a "+N" names in its tooltip
 LINE = 18               # px, a line of text
 MIN_WIDTH = 560         # px, the narrowest picture (room for the key and the zones)
 CHAR = 6.8              # px, the width of a character of 12px text, as an estimate
@@ -270,8 +272,10 @@ def token(piece, radius, x=0.0, y=0.0, colours=None):
 
 def _more(count, labels, radius, x, y):
     """'+N': the pieces of a crowded place that are not drawn; their labels as a tooltip."""
+    named = ", ".join(labels[:MORE_LABELS]) + (
+        f" and {len(labels) - MORE_LABELS} more" if len(labels) > MORE_LABELS else "")
     return (f'<g class="pc more" transform="translate({_n(x)},{_n(y)})">'
-            f'<title>{escape(", ".join(labels))}</title><circle r="{_n(radius)}"/>'
+            f'<title>{escape(named)}</title><circle r="{_n(radius)}"/>'
             f'<text font-size="{_n(radius * 0.95)}">+{count}</text></g>')
 
 
@@ -295,27 +299,45 @@ def stack(sheet, pieces, colours):
     return "".join(body)
 
 
-def zone_box(name, pieces, colours):
-    """A zone's box, from (0, 0): its name and count, then its pieces in a row."""
-    radius = 11
-    shown = pieces if len(pieces) <= ZONE_TOKENS else pieces[:ZONE_TOKENS - 1]
+def zone_box(name, pieces):
+    """A zone's box, from (0, 0): its name, how many pieces it holds and, when they do not
+    all fit in its row (each drawn as a place of its own, `zone_slot`), a '+N' for the
+    rest."""
     body = [f'<g class="zone" data-zone="{escape(name)}" data-count="{len(pieces)}">'
             f'<rect class="zb" width="{ZONE_W}" height="{ZONE_H}" rx="6"/>'
             f'<text class="zt" x="8" y="16">{escape(name)}: {len(pieces)}</text>']
-    body.extend(token(p, radius, 8 + radius + i * (2 * radius + 3), 39, colours)
-                for i, p in enumerate(shown))
-    if len(shown) < len(pieces):
-        rest = pieces[len(shown):]
-        body.append(_more(len(rest), [p["label"] for p in rest], radius,
-                          8 + radius + len(shown) * (2 * radius + 3), 39))
+    if len(pieces) > ZONE_TOKENS:
+        rest = pieces[ZONE_TOKENS - 1:]
+        body.append(_more(len(rest), [p["label"] for p in rest], ZONE_RADIUS,
+                          *zone_slot(ZONE_TOKENS - 1)))
     body.append("</g>")
     return "".join(body)
 
 
-def places(game, view, sheet):
+def zone_slot(index):
+    """Where a zone's box draws its piece number `index` (from 0), from its corner."""
+    return 8 + ZONE_RADIUS + index * (2 * ZONE_RADIUS + 3), 39
+
+
+def places(game, view, sheet, memo=None):
     """Place -> its fragment, for every place the view has something on: cells in board
-    order, then zones in the order the view lists their pieces, then row labels."""
+    order, then zones in the order the view lists their pieces, then row labels. `memo`, a
+    dict kept from view to view, spares drawing again what was drawn before."""
     colours = seat_colours(game.seats)
+    memo = {} if memo is None else memo
+
+    def stack_of(pieces):
+        key = ("stack", *map(_identity, pieces))
+        if key not in memo:
+            memo[key] = stack(sheet, pieces, colours)
+        return memo[key]
+
+    def token_of(piece):
+        key = ("zone", _identity(piece))
+        if key not in memo:
+            memo[key] = token(piece, ZONE_RADIUS, colours=colours)
+        return memo[key]
+
     board = sheet.board
     cells, zones = {}, {}
     for piece in view["pieces"]:
@@ -323,14 +345,23 @@ def places(game, view, sheet):
             cells.setdefault(board.parse(piece["cell"]), []).append(piece)
         else:
             zones.setdefault(piece.get("zone", OFF_BOARD), []).append(piece)
-    found = {f"c:{board.names[cell]}": stack(sheet, cells[cell], colours)
+    found = {f"c:{board.names[cell]}": stack_of(cells[cell])
              for cell in sorted(cells)}
-    found.update((f"z:{name}", zone_box(name, pieces, colours))
-                 for name, pieces in zones.items())
+    for name, pieces in zones.items():
+        found[f"z:{name}"] = zone_box(name, pieces)
+        shown = pieces if len(pieces) <= ZONE_TOKENS else pieces[:ZONE_TOKENS - 1]
+        found.update((f"z:{name}|{i}", token_of(piece))
+                     for i, piece in enumerate(shown))
     for row, label in enumerate(view.get("row_labels") or (), 1):
         if label:
             found[f"r:{row}"] = f'<text class="rl">{escape(label)}</text>'
     return found
+
+
+def _identity(piece):
+    """All that a piece's drawing depends on, as a key."""
+    return (piece["label"], piece["kind"], piece["owner"], piece.get("mark"),
+            piece.get("status"), *piece["vars"].items())
 
 
 class Layout:
@@ -354,9 +385,14 @@ class Layout:
             return sheet.centre(sheet.board.parse(name))
         if kind == "r":
             return PAD + sheet.board_w + 8, sheet.centre(sheet.board.at(0, int(name) - 1))[1]
+        name, _, slot = name.partition("|")
         index = self.zones[name]
-        return (PAD + (index % self.columns) * (ZONE_W + 8),
+        x, y = (PAD + (index % self.columns) * (ZONE_W + 8),
                 self.top + (index // self.columns) * (ZONE_H + 8))
+        if slot:
+            dx, dy = zone_slot(int(slot))
+            return x + dx, y + dy
+        return x, y
 
 
 def placed(layout, place, fragment):
@@ -378,7 +414,7 @@ def picture(game, view):
     sheet = Sheet(introspect.board(game))
     drawn, height = frame(game, sheet)
     found = places(game, view, sheet)
-    zones = [place[2:] for place in found if place.startswith("z:")]
+    zones = [place[2:] for place in found if place.startswith("z:") and "|" not in place]
     labels = max((len(label) for label in view.get("row_labels") or ()), default=0)
     layout = Layout(sheet, height, zones, labels)
     title = title_line(view)

@@ -20,14 +20,16 @@ from __future__ import annotations
 import json
 from html import escape
 
+from ..language.errors import GdlDataError
 from ..runtime import introspect
 from ..runtime.view import status_lines, title_line
 from . import pictures
 from .agents import ScriptedAgent
-from .playing import run_game, viewer_of
+from .playing import play_moves, run_game, viewer_of
 from .transcript import event_text, open_transcript, replay, save
 
 CHECKPOINT = 64         # the script keeps the whole board every this many steps
+NEWLINE = "\n"          # text number 0: the end of a status line
 
 
 class _Table:
@@ -63,21 +65,40 @@ def make_page(transcript_path, seat=None):
     return _html(game, data, frame, players, transcript_path), data["steps"]
 
 
+def state_after(transcript_path, steps):
+    """(game, state) after the first `steps` decisions of a transcript (its setup for 0)."""
+    transcript, decisions, game = open_transcript(transcript_path)
+    if not 0 <= steps <= len(decisions):
+        raise GdlDataError(f"{transcript_path} has {len(decisions)} decisions, not {steps}")
+    state = game.new_state(transcript.header["seed"])
+    play_moves(game, state, decisions[:steps], transcript_path)
+    return game, state
+
+
 def collect(game, transcript, decisions, viewers):
     """Replay the decisions; at every step record, per viewer, the places that changed, the
     status lines and the step's lines. Returns (the page's data, the board's SVG)."""
     sheet = pictures.Sheet(introspect.board(game))
-    fragments, texts, statuses, places = _Table(""), _Table(), _Table(), _Table()
+    fragments, texts, places = _Table(""), _Table(NEWLINE), _Table()
     shown = [{} for _ in viewers]           # per viewer: place -> fragment number on show
+    status = [[] for _ in viewers]          # per viewer: the status as numbered parts
     steps = [{"diffs": [], "status": [], "log": []} for _ in viewers]
     labels = [0]
+    memo, split = {}, {}
+
+    def numbered(line):
+        """The numbers of a status line's parts, and 0 to end it."""
+        if line not in split:
+            split[line] = [texts(part) for part in _parts(line)] + [texts(NEWLINE)]
+        return split[line]
+
     state = game.new_state(transcript.header["seed"])
 
     def snapshot(logs):
         for i, viewer in enumerate(viewers):
             view = game.view(state, viewer)
             found = {places(place): fragments(fragment) for place, fragment
-                     in pictures.places(game, view, sheet).items()}
+                     in pictures.places(game, view, sheet, memo).items()}
             diff = []
             for place in sorted(set(found) | set(shown[i])):
                 if found.get(place, 0) != shown[i].get(place, 0):
@@ -85,9 +106,17 @@ def collect(game, transcript, decisions, viewers):
             shown[i] = found
             lines = [title_line(view)] + [line.strip() for line in
                                           status_lines(view, pieces=False)]
+            # A line is sent as its parts between ", " (a variable's "name=value", mostly),
+            # and a step as the parts that changed: most steps change one or two values.
+            parts = [part for line in lines for part in numbered(line)]
+            changed = [len(parts)]
+            for position, part in enumerate(parts):
+                if position >= len(status[i]) or status[i][position] != part:
+                    changed += [position, part]
+            status[i] = parts
             labels[0] = max([labels[0]] + [len(t) for t in view.get("row_labels") or ()])
             steps[i]["diffs"].append(diff)
-            steps[i]["status"].append(statuses(tuple(texts(line) for line in lines)))
+            steps[i]["status"].append(changed)
             steps[i]["log"].append([texts(line) for line in logs[i]])
 
     snapshot([["setup"] + [event_text(game, e, v) for e in state.events] for v in viewers])
@@ -113,8 +142,8 @@ def collect(game, transcript, decisions, viewers):
              describe=describe, on_decision=decided)
     drawn, height = pictures.frame(game, sheet)
     keys = places.items
-    layout = pictures.Layout(sheet, height, [k[2:] for k in keys if k.startswith("z:")],
-                             labels[0])
+    layout = pictures.Layout(sheet, height, [k[2:] for k in keys
+                                             if k.startswith("z:") and "|" not in k], labels[0])
     frame = "\n".join([pictures.svg_open(layout.width, layout.height),
                        '<rect width="100%" height="100%" fill="#fff"/>', drawn,
                        '<g id="places"></g>', "</svg>"])
@@ -122,9 +151,21 @@ def collect(game, transcript, decisions, viewers):
             "viewers": ["all" if v is None else game.seats[v] for v in viewers],
             "places": [[key, *(round(c, 1) for c in layout.position(key))]
                        for key in keys],
-            "frags": fragments.items, "texts": texts.items,
-            "statuses": [list(s) for s in statuses.items], "views": steps}
+            "frags": fragments.items, "texts": texts.items, "views": steps}
     return data, frame
+
+
+def _parts(line):
+    """A line cut at each ", " outside brackets: 'a=1, b=[x, y]' -> ['a=1', 'b=[x, y]']."""
+    if not any(bracket in line for bracket in "([{"):
+        return line.split(", ")
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(line):
+        depth += (char in "([{") - (char in ")]}")
+        if depth == 0 and line.startswith(", ", i):
+            parts.append(line[start:i])
+            start = i + 2
+    return parts + [line[start:]]
 
 
 def _html(game, data, frame, players, transcript_path):
@@ -221,29 +262,44 @@ SCRIPT = """
   function apply(state, diff) {
     for (var i = 0; i < diff.length; i += 2) state[diff[i]] = diff[i + 1];
   }
-  D.views.forEach(function (v) {            // the whole board every EVERY steps
-    var state = new Int32Array(D.places.length);
+  function resize(parts, diff) {            // a status diff: [length, position, part, ...]
+    parts.length = diff[0];
+    apply(parts, diff.slice(1));
+  }
+  D.views.forEach(function (v) {            // board and status kept every EVERY steps
+    var state = new Int32Array(D.places.length), parts = [];
     v.marks = [];
     for (var s = 0; s < D.steps; s++) {
-      if (s %% EVERY === 0) v.marks.push(state.slice());
+      if (s %% EVERY === 0) v.marks.push([state.slice(), parts.slice()]);
       apply(state, v.diffs[s]);
+      resize(parts, v.status[s]);
     }
   });
-  function boardAt(v, s) {
-    var state = v.marks[Math.floor(s / EVERY)].slice();
-    for (var k = s - s %% EVERY; k <= s; k++) apply(state, v.diffs[k]);
-    return state;
+  function at(v, s) {
+    var mark = v.marks[Math.floor(s / EVERY)], state = mark[0].slice(), parts = mark[1].slice();
+    for (var k = s - s %% EVERY; k <= s; k++) {
+      apply(state, v.diffs[k]);
+      resize(parts, v.status[k]);
+    }
+    return [state, parts];
   }
-  function list(node, numbers) {
+  function lines(parts) {                   // parts between ", ", text 0 ending each line
+    var out = [], line = [];
+    parts.forEach(function (n) {
+      if (n === 0) { out.push(line.join(", ")); line = []; } else line.push(D.texts[n]);
+    });
+    return out;
+  }
+  function list(node, texts) {
     node.textContent = "";
-    numbers.forEach(function (n) {
+    texts.forEach(function (text) {
       var item = document.createElement("li");
-      item.textContent = D.texts[n];
+      item.textContent = text;
       node.appendChild(item);
     });
   }
   function draw() {
-    var v = D.views[viewer], state = boardAt(v, step);
+    var v = D.views[viewer], both = at(v, step), state = both[0];
     for (var p = 0; p < state.length; p++) {
       if (shown[p] === state[p]) continue;
       if (!groups[p]) {
@@ -256,10 +312,10 @@ SCRIPT = """
       groups[p].innerHTML = D.frags[state[p]];
       shown[p] = state[p];
     }
-    var log = v.log[step], status = D.statuses[v.status[step]];
-    document.getElementById("decision").textContent = D.texts[log[0]];
+    var log = v.log[step].map(function (n) { return D.texts[n]; }), status = lines(both[1]);
+    document.getElementById("decision").textContent = log[0];
     list(document.getElementById("events"), log.slice(1));
-    document.getElementById("title").textContent = D.texts[status[0]];
+    document.getElementById("title").textContent = status[0];
     list(document.getElementById("status"), status.slice(1));
     document.getElementById("slider").value = step;
     document.getElementById("counter").textContent = "step " + step + " / " + (D.steps - 1);
