@@ -113,7 +113,7 @@ def test_a_square_board_every_cell_terrain_and_every_piece_in_its_place():
     colours = seat_colours(game.seats)
     assert colours == {"blue": "#2a64c5", "red": "#d1372f"}
     assert f'fill="{colours["red"]}"' in svg
-    assert '>T<tspan class="nm">2</tspan>' in svg
+    assert '>T<tspan class="nm" dy=".3em">2</tspan>' in svg
 
 
 def test_cells_sit_where_the_board_kind_puts_them():

@@ -139,6 +139,14 @@ def test_stepping_changes_the_board(browser, pages):
     assert counter(browser) == "step 0 / 81" and board(browser) == []
 
 
+def test_a_link_names_a_step_and_a_view(browser, pages):
+    step, _ = _hidden_step(1, 100)
+    open_page(browser, pages["galaxy_of_d"] + f"#step={step}&view=two")
+    assert counter(browser) == f"step {step} / 361"
+    assert Select(browser.find_element(By.ID, "viewer")).first_selected_option.text == "two sees"
+    assert board(browser) == expected(GALAXY_OF_D, step, "two")
+
+
 def test_play_runs_on_and_pauses(browser, pages):
     open_page(browser, pages["space_war"])
     Select(browser.find_element(By.ID, "speed")).select_by_value("20")

@@ -56,7 +56,7 @@ svg{font-family:'DejaVu Sans',Verdana,sans-serif}
 .tm{fill:#6c6a60;text-anchor:middle;dominant-baseline:central;opacity:.75}
 .pc circle,.pc rect{stroke:#1d1d1d;stroke-width:1.2}
 .pc text{text-anchor:middle;dominant-baseline:central;font-weight:bold}
-.pc .nm{font-size:72%;font-weight:normal}
+.pc .nm{font-size:70%;font-weight:normal}
 .hid circle{stroke-dasharray:3 2}
 .more circle{fill:#fff}.more text{fill:#1d1d1d}
 .zb{fill:#fbfaf5;stroke:#b9b7ac}.zt{font-size:12px;fill:#3a3935}
@@ -262,7 +262,8 @@ def token(piece, radius, x=0.0, y=0.0, colours=None):
         shape = f'<circle r="{_n(radius)}" fill="{fill}"/>'
     css = "pc hid" if hidden else "pc"
     place = f' transform="translate({_n(x)},{_n(y)})"' if x or y else ""
-    numbered = f'<tspan class="nm">{escape(number)}</tspan>' if number else ""
+    # the number as a subscript, apart from a mark that may end in digits (`#14`, armour)
+    numbered = f'<tspan class="nm" dy=".3em">{escape(number)}</tspan>' if number else ""
     return (f'<g class="{css}" data-label="{escape(piece["label"])}" '
             f'data-kind="{escape(piece["kind"])}" data-owner="{escape(owner)}"{place}>'
             f'<title>{escape(_tooltip(piece))}</title>{shape}'
@@ -286,7 +287,7 @@ def stack(sheet, pieces, colours):
     count = len(pieces)
     if count == 1:
         return token(pieces[0], radius, colours=colours)
-    small = step = 0.6 * radius
+    small, step = 0.64 * radius, 0.62 * radius
     slots = {2: [(-step, 0), (step, 0)], 3: [(-step, -step), (step, -step), (0, step)]}.get(
         count, [(-step, -step), (step, -step), (-step, step), (step, step)])
     body = [f'<g class="stack" data-count="{count}">']

@@ -18,6 +18,7 @@ see; it leaves out the seed too, from which the whole game could be played again
 from __future__ import annotations
 
 import json
+import os
 from html import escape
 
 from ..language.errors import GdlDataError
@@ -178,7 +179,7 @@ def _html(game, data, frame, players, transcript_path):
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
     last = data["steps"] - 1
     return (PAGE.replace("@TITLE@", escape(game.name))
-            .replace("@SUB@", escape(f"{transcript_path} - {seats}"))
+            .replace("@SUB@", escape(f"{os.path.basename(transcript_path)} - {seats}"))
             .replace("@OPTIONS@", options)
             .replace("@ONE@", ' disabled' if len(data["viewers"]) == 1 else "")
             .replace("@LAST@", str(last))
@@ -354,6 +355,13 @@ SCRIPT = """
                 Home: function () { go(0); }, End: function () { go(D.steps - 1); }, " ": play};
     if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
   });
+  // a link may name a step and a view: page.html#step=40&view=red
+  var wanted = /step=(\\d+)/.exec(location.hash), seen = /view=([^&]+)/.exec(location.hash);
+  if (seen && D.viewers.indexOf(decodeURIComponent(seen[1])) >= 0) {
+    viewer = D.viewers.indexOf(decodeURIComponent(seen[1]));
+    document.getElementById("viewer").value = viewer;
+  }
+  if (wanted) step = Math.min(D.steps - 1, +wanted[1]);
   draw();
   document.body.setAttribute("data-ready", "yes");
 })();
