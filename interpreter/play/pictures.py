@@ -228,7 +228,7 @@ def _key(game, sheet, terrain_names):
 
 
 def _number(label):
-    """The piece's number in its label ('Fighter#5' -> '5'), or ''."""
+    """The piece's number in its label ('Pawn#5' -> '5'), or ''."""
     head, sep, tail = label.rpartition("#")
     return tail if sep and tail.isdigit() else ""
 
