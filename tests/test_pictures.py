@@ -394,3 +394,19 @@ def test_a_page_of_a_diverging_transcript_is_not_written(tmp_path):
     assert result.returncode == 1
     assert "replay differs at step 5" in result.stderr
     assert not (tmp_path / "t.html").exists()
+
+
+def test_text_that_looks_like_markup_stays_text(tmp_path):
+    rules = tmp_path / "tags.gdl"
+    rules.write_text('game "Tags <b>"\nseats a, b\nboard square(2, 1)\n'
+                     'setup { goto play for a }\nphase play turn {\n'
+                     '  action say() {\n    log "</script><!-- <b>&amp;"\n    win me\n  }\n}\n')
+    transcript = tmp_path / "tags.txt"
+    assert gdl("record", str(rules), "-o", str(transcript)).returncode == 0
+    html, steps = make_page(str(transcript))
+    assert steps == 2
+    assert html.count("</script>") == 2                # the data's and the script's own
+    assert "<!-- <b>" not in html
+    data = page_data(html)
+    assert "log: </script><!-- <b>&amp;" in data["texts"]
+    assert "<title>Tags &lt;b&gt; - replay</title>" in html

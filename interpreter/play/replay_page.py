@@ -175,8 +175,10 @@ def _html(game, data, frame, players, transcript_path):
     options = "".join(
         f'<option value="{i}">{"all: every seat" if name == "all" else name + " sees"}'
         f'</option>' for i, name in enumerate(data["viewers"]))
-    # inside <script>, "</" could end the element: JSON may write it as "<\/"
-    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("</", "<\\/")
+    # inside <script>, "</" could end the element and "<!--" change how it is read: JSON
+    # may write them as "<\/" and "<\u0021--"
+    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace(
+        "</", "<\\/").replace("<!--", "<\\u0021--")
     last = data["steps"] - 1
     return (PAGE.replace("@TITLE@", escape(game.name))
             .replace("@SUB@", escape(f"{os.path.basename(transcript_path)} - {seats}"))
