@@ -1,4 +1,4 @@
-"""The `gdl` command: check, compile, play, simulate, record, replay, test, bench.
+"""The `gdl` command: check, compile, play, simulate, record, replay, show, test, bench.
 
 Thin by design: it parses arguments, prints and prompts; every rule lives in the
 interpreter. Only `GdlError` is caught; it prints `FILE:LINE:COL: error: ...` and exits 1.
@@ -229,12 +229,54 @@ def record(file, seed, players, max_turns, max_decisions, output):
 
 @main.command()
 @click.argument("transcript", type=click.Path())
+@click.option("--html", "html_path", type=click.Path(), help="Also write a page that shows "
+              "the game step by step in a browser (one self-contained file).")
+@click.option("--seat", help="With --html: the page shows only what this seat saw (default: "
+              "every view, the full one and each seat's, to choose from).")
 @user_errors
-def replay(transcript):
+def replay(transcript, html_path, seat):
     """Re-run a transcript; exit 1 at the first step that differs."""
-    from gdl.interpreter.play.transcript import replay as run
-    steps = run(transcript)
-    click.echo(f"{transcript}: ok: {steps} decisions replay identically")
+    if html_path is None:
+        if seat is not None:
+            raise click.UsageError("--seat is for the page: give --html OUT.html too")
+        from gdl.interpreter.play.transcript import replay as run
+        steps = run(transcript)
+        click.echo(f"{transcript}: ok: {steps} decisions replay identically")
+        return
+    from gdl.interpreter.play.replay_page import write_page
+    steps = write_page(transcript, html_path, seat)
+    click.echo(f"{transcript}: ok: wrote {html_path} ({steps} steps"
+               f"{', as ' + seat + ' saw them' if seat else ''})")
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--moves", type=click.Path(), help="A file of decisions to play first, one per "
+              "line (action text or number), as 'gdl play --moves' reads them.")
+@click.option("--seat", help="Draw what this seat sees (default: everything).")
+@click.option("--svg", "svg_path", type=click.Path(),
+              help="Write the picture to this SVG file (default: print the text drawing).")
+@user_errors
+def show(file, seed, moves, seat, svg_path):
+    """Draw one position: the setup of a game, or where the --moves lead."""
+    from gdl.interpreter import load_game
+    from gdl.interpreter.play.agents import read_moves
+    from gdl.interpreter.play.playing import play_moves, viewer_of
+    game = load_game(file)
+    viewer = viewer_of(game, seat)
+    state = game.new_state(seed)
+    if moves:
+        play_moves(game, state, read_moves(moves), moves)
+    view = game.view(state, viewer)
+    if svg_path is None:
+        from gdl.interpreter.runtime.view import render
+        click.echo(render(game, view))
+        return
+    from gdl.interpreter.play.pictures import picture
+    from gdl.interpreter.play.transcript import save
+    save(svg_path, picture(game, view))
+    click.echo(f"wrote {svg_path}")
 
 
 @main.command("test")

@@ -6,8 +6,9 @@ tells the caller about turn starts and decisions through optional callbacks.
 
 from __future__ import annotations
 
-from ..language.errors import GdlRuntimeError, error_at
+from ..language.errors import GdlDataError, GdlRuntimeError, error_at
 from ..runtime.introspect import resolved_program, result_text
+from .agents import ScriptedAgent
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
 AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again
@@ -46,3 +47,25 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
         if on_decision is not None:
             on_decision(seat, legal, action, said, events)
     return "finished", result_text(game, state)
+
+
+def play_moves(game, state, lines, source):
+    """Play scripted decisions, (line number, action text or number) each, from `state`; a
+    decision left when the game is over is refused, naming its line."""
+    agent = ScriptedAgent(lines, source=source)
+    while not agent.exhausted:
+        if state.result is not None:
+            number = agent.lines[agent.position][0]
+            raise GdlDataError(f"{source}:{number}: the game is over ({result_text(game, state)})"
+                               "; no decision is left to play")
+        game.apply(state, agent.choose(game, state, game.legal_actions(state)), check=False)
+
+
+def viewer_of(game, name):
+    """A seat's name -> its number; None (the full view, every seat's) for no name."""
+    if name is None:
+        return None
+    if name not in game.seats:
+        raise GdlDataError(f"unknown seat '{name}'; the seats of {game.name} are "
+                           + ", ".join(game.seats))
+    return game.seats.index(name)

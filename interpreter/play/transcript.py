@@ -195,11 +195,16 @@ def record(game, rules_path, seed, agents, player_names, out_path, max_turns=Non
                         max_decisions)
     text = "\n".join(head + lines) + "\n"
     if out_path:
-        try:
-            write_atomic(out_path, text)
-        except OSError as exc:
-            raise GdlDataError(f"cannot write {out_path}: {exc.strerror}") from None
+        save(out_path, text)
     return text
+
+
+def save(path, text):
+    """`write_atomic`, a failure told as a GdlDataError ('cannot write PATH: why')."""
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        raise GdlDataError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def write_atomic(path, text):
@@ -274,12 +279,18 @@ class Divergence(GdlError):
     pass
 
 
+def open_transcript(path):
+    """A transcript, its decisions ((line number, action text), a corrupt transcript is
+    refused whole) and the game loaded from the rule file its header names."""
+    transcript = read_transcript(path)
+    decisions = decisions_of(transcript)
+    rules = os.path.normpath(os.path.join(os.path.dirname(path), transcript.header["rules"]))
+    return transcript, decisions, load_game(rules)
+
+
 def replay(path):
     """Replay a transcript; raise Divergence naming the first step that differs."""
-    transcript = read_transcript(path)
-    decisions = decisions_of(transcript)          # a corrupt transcript is refused whole
-    rules = os.path.normpath(os.path.join(os.path.dirname(path), transcript.header["rules"]))
-    game = load_game(rules)
+    transcript, decisions, game = open_transcript(path)
     agent = ScriptedAgent(decisions, source=path)
     state = game.new_state(transcript.header["seed"])
     agents = [agent] * len(game.seats)

@@ -128,11 +128,15 @@ def render(game, view, width=WIDTH):
     """The view as text: the title, the board with its key and legend, then seats,
     variables, pieces' details and zones. No line is longer than `width`, except a
     variable dump (which a designer reads whole)."""
-    lines = [title(view)]
-    lines.extend(render_board(game, view, width))
-    lines.extend(crowded_cells(game, view))
-    for seat in view["seats"]:
-        lines.append("  " + seat_line(seat))
+    return "\n".join([title(view), *render_board(game, view, width),
+                      *crowded_cells(game, view), *status_lines(view)])
+
+
+def status_lines(view, pieces=True):
+    """What the text drawing writes under the board: each seat's line, the choices of a
+    simultaneous phase, the game's line or global variables, the pieces' statuses and the
+    zones (unless `pieces` is false: a picture draws them), the result."""
+    lines = ["  " + seat_line(seat) for seat in view["seats"]]
     if view.get("chosen"):
         lines.append("  " + chosen_line(view))
     if "status" in view:            # `show game(s)`: in place of the global variables
@@ -140,7 +144,7 @@ def render(game, view, width=WIDTH):
             lines.append("  " + view["status"])
     elif view["globals"]:
         lines.append("  " + ", ".join(f"{k}={v}" for k, v in view["globals"].items()))
-    for piece in view["pieces"]:
+    for piece in view["pieces"] if pieces else ():
         if "status" in piece:       # `show status(p)`: the rule file's words for it
             if piece["status"]:
                 lines.append(f"  {piece['label']} ({piece['owner']}): {piece['status']}")
@@ -148,16 +152,19 @@ def render(game, view, width=WIDTH):
         changed = piece_details(piece)
         if changed:
             lines.append(f"  {piece['label']} ({piece['owner']}): {changed}")
-    lines.extend("  " + line for line in zone_lines(view))
+    if pieces:
+        lines.extend("  " + line for line in zone_lines(view))
     if view["result"]:
         lines.append(f"  result: {view['result']}")
-    return "\n".join(lines)
+    return lines
 
 
 def title(view):
+    """'NAME - turn T, SEAT to play (phase P, SEAT decides)'."""
     return (f"{view['game']} - turn {view['turn']}, {view['current']} to play"
             + (f" (phase {view['phase']}, {view['deciding']} decides)"
                if view["deciding"] else ""))
+
 
 
 def seat_line(seat):

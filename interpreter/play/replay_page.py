@@ -1,0 +1,370 @@
+"""The replay page: a transcript as one self-contained HTML file (`gdl replay --html`).
+
+In: a transcript, which is first replayed and verified as `gdl replay` does, and the viewers
+the page offers: the full view and every seat's, or one seat's only. Out: an HTML page with
+its style, script, data and board inline; it needs no network and no server.
+
+Python replays the game once more and, at every step (the setup, then each decision) and
+for every viewer, makes the view with `game.view(state, viewer)`, draws its places with
+`pictures.places`, and writes the status lines and the step's decision and events as that
+viewer may read them (another seat's secret choice reads "chooses in secret"; a hidden piece
+in an action's text reads "?"). The page holds each distinct fragment and each distinct line
+once, and for each step only the places that changed, as numbers; a small script rebuilds
+the step asked for from the nearest of the checkpoints it keeps every 64 steps. A page for
+one seat is made from that seat's views alone, so its file holds nothing the seat could not
+see; it leaves out the seed too, from which the whole game could be played again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from html import escape
+
+from ..language.errors import GdlDataError
+from ..runtime import introspect
+from ..runtime.view import status_lines, title
+from . import pictures
+from .agents import ScriptedAgent
+from .playing import play_moves, run_game, viewer_of
+from .transcript import event_text, open_transcript, replay, save
+
+CHECKPOINT = 64         # the script keeps the whole board every this many steps
+NEWLINE = "\n"          # text number 0: the end of a status line
+
+
+class _Table:
+    """Distinct values, each numbered once in the order first met."""
+
+    def __init__(self, *first):
+        self.items = list(first)
+        self.numbers = {value: i for i, value in enumerate(self.items)}
+
+    def __call__(self, value):
+        number = self.numbers.get(value)
+        if number is None:
+            number = self.numbers[value] = len(self.items)
+            self.items.append(value)
+        return number
+
+
+def write_page(transcript_path, out_path, seat=None):
+    """Verify the transcript, then write its replay page (`seat`: that seat's views only).
+    Returns the number of steps drawn."""
+    replay(transcript_path)
+    page, steps = make_page(transcript_path, seat)
+    save(out_path, page)
+    return steps
+
+
+def make_page(transcript_path, seat=None):
+    """(the page's HTML, the number of steps) for a transcript that replays."""
+    transcript, decisions, game = open_transcript(transcript_path)
+    viewers = [viewer_of(game, seat)] if seat is not None else [None, *range(len(game.seats))]
+    data, frame = collect(game, transcript, decisions, viewers)
+    players = transcript.header["players"]
+    return _html(game, data, frame, players, transcript_path), data["steps"]
+
+
+def state_after(transcript_path, steps):
+    """(game, state) after the first `steps` decisions of a transcript (its setup for 0)."""
+    transcript, decisions, game = open_transcript(transcript_path)
+    if not 0 <= steps <= len(decisions):
+        raise GdlDataError(f"{transcript_path} has {len(decisions)} decisions, not {steps}")
+    state = game.new_state(transcript.header["seed"])
+    play_moves(game, state, decisions[:steps], transcript_path)
+    return game, state
+
+
+def collect(game, transcript, decisions, viewers):
+    """Replay the decisions; at every step record, per viewer, the places that changed, the
+    status lines and the step's lines. Returns (the page's data, the board's SVG)."""
+    sheet = pictures.Sheet(introspect.board(game))
+    fragments, texts, places = _Table(""), _Table(NEWLINE), _Table()
+    shown = [{} for _ in viewers]           # per viewer: place -> fragment number on show
+    status = [[] for _ in viewers]          # per viewer: the status as numbered parts
+    steps = [{"diffs": [], "status": [], "log": []} for _ in viewers]
+    labels = [0]
+    memo, split = {}, {}
+
+    def numbered(line):
+        """The numbers of a status line's parts, and 0 to end it."""
+        if line not in split:
+            split[line] = [texts(part) for part in _parts(line)] + [texts(NEWLINE)]
+        return split[line]
+
+    state = game.new_state(transcript.header["seed"])
+
+    def snapshot(logs):
+        for i, viewer in enumerate(viewers):
+            view = game.view(state, viewer)
+            found = {places(place): fragments(fragment) for place, fragment
+                     in pictures.places(game, view, sheet, memo).items()}
+            diff = []
+            for place in sorted(set(found) | set(shown[i])):
+                if found.get(place, 0) != shown[i].get(place, 0):
+                    diff += [place, found.get(place, 0)]
+            shown[i] = found
+            lines = [title(view)] + [line.strip() for line in
+                                          status_lines(view, pieces=False)]
+            # A line is sent as its parts between ", " (a variable's "name=value", mostly),
+            # and a step as the parts that changed: most steps change one or two values.
+            parts = [part for line in lines for part in numbered(line)]
+            changed = [len(parts)]
+            for position, part in enumerate(parts):
+                if position >= len(status[i]) or status[i][position] != part:
+                    changed += [position, part]
+            status[i] = parts
+            labels[0] = max([labels[0]] + [len(t) for t in view.get("row_labels") or ()])
+            steps[i]["diffs"].append(diff)
+            steps[i]["status"].append(changed)
+            steps[i]["log"].append([texts(line) for line in logs[i]])
+
+    snapshot([["setup"] + [event_text(game, e, v) for e in state.events] for v in viewers])
+    said = {}
+
+    def describe(seat, action):
+        """Before the action is played: how each viewer reads it."""
+        private = introspect.is_private(game, state)
+        said["events"] = [not private or v is None or v == seat
+                          or introspect.is_simultaneous(game, state) for v in viewers]
+        name = game.seats[seat]
+        return [f"{name}: chooses in secret" if private and v is not None and v != seat
+                else f"{name}: {game.action_text(state, action, v)}" for v in viewers]
+
+    def decided(seat, legal, action, texts_of, events):
+        snapshot([[f"{state.decisions}. {text}"]
+                  + ([event_text(game, e, v) for e in events] if said["events"][i] else [])
+                  for i, (v, text) in enumerate(zip(viewers, texts_of))])
+
+    agent = ScriptedAgent(decisions, source=transcript.path)
+    run_game(game, state, lambda seat, legal: agent.choose(game, state, legal),
+             max_turns=transcript.header.get("max-turns"), max_decisions=len(decisions),
+             describe=describe, on_decision=decided)
+    drawn, height = pictures.frame(game, sheet)
+    keys = places.items
+    layout = pictures.Layout(sheet, height, [k[2:] for k in keys
+                                             if k.startswith("z:") and "|" not in k], labels[0])
+    frame = "\n".join([pictures.svg_open(layout.width, layout.height),
+                       '<rect width="100%" height="100%" fill="#fff"/>', drawn,
+                       '<g id="places"></g>', "</svg>"])
+    data = {"steps": len(steps[0]["diffs"]),
+            "viewers": ["all" if v is None else game.seats[v] for v in viewers],
+            "places": [[key, *(round(c, 1) for c in layout.position(key))]
+                       for key in keys],
+            "frags": fragments.items, "texts": texts.items, "views": steps}
+    return data, frame
+
+
+def _parts(line):
+    """A line cut at each ", " outside brackets: 'a=1, b=[x, y]' -> ['a=1', 'b=[x, y]']."""
+    if not any(bracket in line for bracket in "([{"):
+        return line.split(", ")
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(line):
+        depth += (char in "([{") - (char in ")]}")
+        if depth == 0 and line.startswith(", ", i):
+            parts.append(line[start:i])
+            start = i + 2
+    return parts + [line[start:]]
+
+
+def _html(game, data, frame, players, transcript_path):
+    seats = ", ".join(f"{seat} ({player})" for seat, player in
+                      zip(game.seats, players.split(", ")))
+    options = "".join(
+        f'<option value="{i}">{"all: every seat" if name == "all" else name + " sees"}'
+        f'</option>' for i, name in enumerate(data["viewers"]))
+    # inside <script>, "</" could end the element and "<!--" change how it is read: JSON
+    # may write them as "<\/" and "<\u0021--"
+    payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace(
+        "</", "<\\/").replace("<!--", "<\\u0021--")
+    last = data["steps"] - 1
+    return (PAGE.replace("@TITLE@", escape(game.name))
+            .replace("@SUB@", escape(f"{os.path.basename(transcript_path)} - {seats}"))
+            .replace("@OPTIONS@", options)
+            .replace("@ONE@", ' disabled' if len(data["viewers"]) == 1 else "")
+            .replace("@LAST@", str(last))
+            .replace("@BOARD@", frame)
+            .replace("@DATA@", payload)
+            .replace("@SCRIPT@", SCRIPT))
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>@TITLE@ - replay</title>
+<style>
+body{margin:0;font-family:'DejaVu Sans',Verdana,sans-serif;font-size:14px;background:#f3f2ec;
+color:#222}
+header{background:#2b2f36;color:#fff;padding:8px 14px;display:flex;flex-wrap:wrap;gap:6px 18px;
+align-items:baseline}
+header h1{font-size:18px;margin:0}
+header .sub{color:#c9ccd2;font-size:13px}
+nav{display:flex;flex-wrap:wrap;gap:8px;align-items:center;padding:8px 14px;background:#e4e2d8;
+border-bottom:1px solid #cfccbf}
+nav button{font:inherit;padding:3px 10px;border:1px solid #9a978a;border-radius:4px;
+background:#fff;cursor:pointer}
+nav button:hover{background:#f0efe8}
+#slider{flex:1;min-width:160px}
+#counter{font-variant-numeric:tabular-nums;min-width:9em}
+main{display:flex;flex-wrap:wrap;gap:14px;padding:12px 14px;align-items:flex-start}
+#board{background:#fff;border:1px solid #cfccbf;border-radius:4px;overflow:auto;max-width:100%}
+#board svg{display:block}
+aside{flex:1;min-width:300px;max-width:640px}
+aside h2{font-size:14px;margin:0 0 4px;color:#555;text-transform:uppercase;letter-spacing:.05em}
+section{background:#fff;border:1px solid #cfccbf;border-radius:4px;padding:8px 10px;
+margin-bottom:12px}
+#decision{font-weight:bold;margin-bottom:4px}
+#events{margin:0;padding-left:18px;color:#444}
+#title{font-weight:bold;margin-bottom:4px}
+#status{margin:0;padding-left:0;list-style:none;color:#333}
+#status li{margin:2px 0}
+.keys{color:#666;font-size:12px}
+</style>
+</head>
+<body>
+<header><h1>@TITLE@</h1><span class="sub">@SUB@</span>
+<label>view <select id="viewer"@ONE@>@OPTIONS@</select></label></header>
+<nav>
+<button id="first" title="first step (Home)">|&lt;</button>
+<button id="back" title="one step back (left arrow)">&lt; back</button>
+<button id="play" title="play or pause (space)">play</button>
+<button id="next" title="one step on (right arrow)">step &gt;</button>
+<button id="last" title="last step (End)">&gt;|</button>
+<input id="slider" type="range" min="0" max="@LAST@" value="0" aria-label="step">
+<span id="counter"></span>
+<label>speed <select id="speed"><option value="1000">1/s</option>
+<option value="400" selected>2.5/s</option><option value="100">10/s</option>
+<option value="20">50/s</option></select></label>
+<span class="keys">keys: left, right, Home, End, space</span>
+</nav>
+<main>
+<div id="board">@BOARD@</div>
+<aside>
+<section><h2>This step</h2><div id="decision"></div><ul id="events"></ul></section>
+<section><h2>State</h2><div id="title"></div><ul id="status"></ul></section>
+</aside>
+</main>
+<script type="application/json" id="data">@DATA@</script>
+<script>@SCRIPT@</script>
+</body>
+</html>
+"""
+
+SCRIPT = """
+"use strict";
+(function () {
+  var D = JSON.parse(document.getElementById("data").textContent);
+  var SVG = "http://www.w3.org/2000/svg", EVERY = %d;
+  var layer = document.getElementById("places");
+  var groups = [], shown = new Int32Array(D.places.length);
+  var viewer = 0, step = 0, timer = null;
+  function apply(state, diff) {
+    for (var i = 0; i < diff.length; i += 2) state[diff[i]] = diff[i + 1];
+  }
+  function resize(parts, diff) {            // a status diff: [length, position, part, ...]
+    parts.length = diff[0];
+    apply(parts, diff.slice(1));
+  }
+  D.views.forEach(function (v) {            // board and status kept every EVERY steps
+    var state = new Int32Array(D.places.length), parts = [];
+    v.marks = [];
+    for (var s = 0; s < D.steps; s++) {
+      if (s %% EVERY === 0) v.marks.push([state.slice(), parts.slice()]);
+      apply(state, v.diffs[s]);
+      resize(parts, v.status[s]);
+    }
+  });
+  function at(v, s) {
+    var mark = v.marks[Math.floor(s / EVERY)], state = mark[0].slice(), parts = mark[1].slice();
+    for (var k = s - s %% EVERY; k <= s; k++) {
+      apply(state, v.diffs[k]);
+      resize(parts, v.status[k]);
+    }
+    return [state, parts];
+  }
+  function lines(parts) {                   // parts between ", ", text 0 ending each line
+    var out = [], line = [];
+    parts.forEach(function (n) {
+      if (n === 0) { out.push(line.join(", ")); line = []; } else line.push(D.texts[n]);
+    });
+    return out;
+  }
+  function list(node, texts) {
+    node.textContent = "";
+    texts.forEach(function (text) {
+      var item = document.createElement("li");
+      item.textContent = text;
+      node.appendChild(item);
+    });
+  }
+  function draw() {
+    var v = D.views[viewer], both = at(v, step), state = both[0];
+    for (var p = 0; p < state.length; p++) {
+      if (shown[p] === state[p]) continue;
+      if (!groups[p]) {
+        var g = document.createElementNS(SVG, "g");
+        g.setAttribute("data-place", D.places[p][0]);
+        g.setAttribute("transform", "translate(" + D.places[p][1] + "," + D.places[p][2] + ")");
+        layer.appendChild(g);
+        groups[p] = g;
+      }
+      groups[p].innerHTML = D.frags[state[p]];
+      shown[p] = state[p];
+    }
+    var log = v.log[step].map(function (n) { return D.texts[n]; }), status = lines(both[1]);
+    document.getElementById("decision").textContent = log[0];
+    list(document.getElementById("events"), log.slice(1));
+    document.getElementById("title").textContent = status[0];
+    list(document.getElementById("status"), status.slice(1));
+    document.getElementById("slider").value = step;
+    document.getElementById("counter").textContent = "step " + step + " / " + (D.steps - 1);
+  }
+  function go(s) {
+    step = Math.max(0, Math.min(D.steps - 1, s));
+    if (step === D.steps - 1) pause();
+    draw();
+  }
+  function pause() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    document.getElementById("play").textContent = "play";
+  }
+  function play() {
+    if (timer !== null) return pause();
+    if (step === D.steps - 1) step = 0;
+    document.getElementById("play").textContent = "pause";
+    timer = setInterval(function () { go(step + 1); },
+                        +document.getElementById("speed").value);
+  }
+  function on(id, event, f) { document.getElementById(id).addEventListener(event, f); }
+  on("first", "click", function () { go(0); });
+  on("back", "click", function () { go(step - 1); });
+  on("next", "click", function () { go(step + 1); });
+  on("last", "click", function () { go(D.steps - 1); });
+  on("play", "click", play);
+  on("slider", "input", function (e) { go(+e.target.value); });
+  on("speed", "change", function () { if (timer !== null) { pause(); play(); } });
+  on("viewer", "change", function (e) { viewer = +e.target.value; draw(); });
+  document.addEventListener("keydown", function (e) {
+    var tag = e.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT") return;   // they use the keys themselves
+    if (tag === "BUTTON" && e.key === " ") return;     // space presses the button itself
+    var keys = {ArrowRight: function () { go(step + 1); }, ArrowLeft: function () { go(step - 1); },
+                Home: function () { go(0); }, End: function () { go(D.steps - 1); }, " ": play};
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
+  });
+  // a link may name a step and a view: page.html#step=40&view=red
+  var wanted = /step=(\\d+)/.exec(location.hash), seen = /view=([^&]+)/.exec(location.hash);
+  if (seen && D.viewers.indexOf(decodeURIComponent(seen[1])) >= 0) {
+    viewer = D.viewers.indexOf(decodeURIComponent(seen[1]));
+    document.getElementById("viewer").value = viewer;
+  }
+  if (wanted) step = Math.min(D.steps - 1, +wanted[1]);
+  draw();
+  document.body.setAttribute("data-ready", "yes");
+})();
+""" % CHECKPOINT
