@@ -31,7 +31,9 @@ from gdl.interpreter.play.agents import (ScriptedAgent, make_agents, matching, r
                                          resolve_input)
 from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play import transcript as transcripts
+from gdl.interpreter.play.narrate import changes, says
 from gdl.interpreter.play.transcript import event_text
+from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import (has_hidden_information, is_private,
                                                 is_simultaneous)
 from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, render,
@@ -140,6 +142,7 @@ class Table:
     def __init__(self, game, file, seed, agents, max_turns, screen):
         self.game, self.file, self.seed, self.agents = game, file, seed, agents
         self.max_turns = max_turns
+        introspect.narrate(game)         # events tell what pieces did, and whose dice
         self.state = game.new_state(seed)
         self.humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
         self.watcher = self.humans[0] if len(self.humans) == 1 else None  # whose eyes
@@ -151,6 +154,7 @@ class Table:
         self.logs = {seat: [] for seat in self.humans}   # each person's lines of events
         self.secret_run = {}            # viewer -> the seat whose secret choices it was told
         self.how = {}
+        self.before = {}                # viewer -> its view before the decision
 
     # ----- telling -----------------------------------------------------------------------
     def say(self, line):
@@ -185,6 +189,20 @@ class Table:
         plain = game.action_text(state, action, None if seat == self.watcher else self.watcher)
         return plain, {v: game.action_text(state, action, v) for v in self.humans}
 
+    def viewers(self):
+        return list(self.logs) if self.screen else [self.watcher]
+
+    def told(self, viewer, events, text):
+        """Lines for `viewer` after a decision: its events (less a move the decision's text
+        already says) and what it saw change."""
+        lines = ["  " + event_text(self.game, event, viewer) for event in events
+                 if not says(event, text)]
+        before = self.before.get(viewer)
+        if before is not None:
+            lines += ["  " + line for line in
+                      changes(before, self.game.view(self.state, viewer))]
+        return lines
+
     def decided(self, seat, legal, action, said, events):
         plain, texts = said
         self.history.append((seat, action, self.how["who"]))
@@ -204,7 +222,7 @@ class Table:
             else:
                 self.secret_run[viewer] = None
                 log.append(f"{self.game.seats[seat]}: {texts[viewer]}{tag}")
-            log.extend("  " + event_text(self.game, event, viewer) for event in events)
+            log.extend(self.told(viewer, events, texts[viewer]))
 
     def _plain_decision(self, seat, said, secret, events):
         if secret:
@@ -212,13 +230,13 @@ class Table:
                 click.echo(f"{self.game.seats[seat]}: chooses in secret")
             self.secret_run[None] = seat
             if self.how["simultaneous"]:
-                for event in events:
-                    click.echo("  " + event_text(self.game, event, self.watcher))
+                for line in self.told(self.watcher, events, ""):
+                    click.echo(line)
             return
         self.secret_run[None] = None
         click.echo(f"{self.game.seats[seat]}: {said}")
-        for event in events:
-            click.echo("  " + event_text(self.game, event, self.watcher))
+        for line in self.told(self.watcher, events, said):
+            click.echo(line)
 
     # ----- choosing ----------------------------------------------------------------------
     def choose(self, seat, legal):
@@ -227,6 +245,7 @@ class Table:
         # In a simultaneous phase a choice does nothing until all have chosen; what happens
         # then (the reveal of every choice, and what they cause) is public.
         self.how["simultaneous"] = is_simultaneous(self.game, state)
+        self.before = {viewer: self.game.view(state, viewer) for viewer in self.viewers()}
         if self.scripted():
             self.how["who"] = "script"
             return self.script.choose(self.game, state, legal)
@@ -275,12 +294,16 @@ class Table:
         if any(action == "concede" for _, action, _ in self.history):
             return "not saved: a concession is not a decision a transcript can hold"
         actions = [action for _, action, _ in self.history]
-        state = self.game.new_state(self.seed)
         names = ["human" if a == "human" else a.name for a in self.agents]
         replaying = _Replaying(actions)
-        lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
-                                         max_turns=self.max_turns,
-                                         max_decisions=len(actions))
+        introspect.narrate(self.game, False)     # a transcript holds the engine's own events
+        try:
+            state = self.game.new_state(self.seed)
+            lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
+                                             max_turns=self.max_turns,
+                                             max_decisions=len(actions))
+        finally:
+            introspect.narrate(self.game)
         out_dir = os.path.dirname(os.path.abspath(path))
         head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
                                         self.max_turns, len(actions))

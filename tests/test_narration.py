@@ -117,3 +117,32 @@ def test_changes_use_the_rule_files_words_and_never_a_hidden_value():
     assert changes(before[0], after[0]) == ["blue: score 2 (was score 1)",
                                             "blue:Spy#2 hp: 2 -> -4"]
     assert changes(before[1], after[1]) == ["blue: score 2 (was score 1)"]
+
+
+GAME_LINE = """game "Lines"
+seats a, b
+board square(2, 1)
+var round = 1
+var secret = 7 visible to viewer == a
+var seat.gold = 0
+show seat(s) = join([text(s.gold) + " gold", if s == me then "you" else ""], ", ")
+show game(s) = join(["round " + text(round), if me == a then "secret " + text(secret)
+                     else ""], ", ")
+setup { goto p for a }
+phase p { action go() { round += 1  me.gold += 2  goto p for next(me) } }
+"""
+
+
+def test_show_game_replaces_the_globals_and_join_leaves_out_empty_parts():
+    from gdl.interpreter import load_source
+    from gdl.interpreter.runtime.view import render
+    game = load_source(GAME_LINE, "lines.gdl")
+    state = game.new_state(0)
+    a_view, b_view = game.view(state, 0), game.view(state, 1)
+    assert (a_view["status"], b_view["status"]) == ("round 1, secret 7", "round 1")
+    drawn = render(game, b_view).splitlines()
+    assert "  round 1" in drawn and "  b: 0 gold, you" in drawn and "  a: 0 gold" in drawn
+    assert not any("secret" in line or "round=" in line for line in drawn)
+    game.apply(state, game.legal_actions(state)[0])
+    assert changes(b_view, game.view(state, 1)) == ["game: round 2 (was round 1)",
+                                                    "a: 2 gold (was 0 gold)"]

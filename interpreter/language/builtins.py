@@ -361,6 +361,9 @@ BUILTINS = {b.name: b for b in [
     Builtin("text", (1,), _text, None, "a value written as text"),
     Builtin("total", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: sum(xs),
             "the sum of a list of numbers"),
+    Builtin("join", (2,), _fixed((list_of(STR), STR), STR),
+            lambda ctx, xs, sep: sep.join(x for x in xs if x),
+            "the texts of a list with `sep` between them, empty texts left out"),
     # zones
     Builtin("pieces_in", (1, 2), _pieces_in, pieces_in,
             "the pieces in a zone (shared), or in a seat's zone (per seat), oldest first"),

@@ -9,7 +9,7 @@ parts are separated by ", "); elsewhere the variables, one by one.
 
 from __future__ import annotations
 
-from ..runtime.view import HIDDEN
+from ..runtime.view import HIDDEN, piece_name
 
 
 def changes(before, after):
@@ -29,8 +29,7 @@ def changes(before, after):
         old = old_pieces.get(new["label"])
         if old is None or new["label"] == HIDDEN:
             continue
-        name = f"{new['label']} ({new['owner']})" if not new["label"].startswith(
-            new["owner"] + ":") else new["label"]
+        name = piece_name(new)
         if "status" in new:
             lines += _worded(name, old.get("status", ""), new["status"])
         else:
@@ -55,3 +54,14 @@ def _valued(who, old, new):
     prefix = "" if who is None else who + " "
     return [f"{prefix}{name}: {old[name]} -> {value}" for name, value in new.items()
             if name in old and old[name] != value and HIDDEN not in (old[name], value)]
+
+
+def says(event, text):
+    """Does a decision's text already say what a narrated move does (the action moved
+    this piece to that cell: `move Fighter#5 e9` and 'Fighter#5 moved from e8 to e9 (by
+    move, blue)')? Then the move need not be told again."""
+    if event[0] != "moved" or not text:
+        return False
+    words = text.split()
+    label, to, rule = event[1], event[4], event[5]
+    return words[0] == rule and label in words and to in words

@@ -22,7 +22,7 @@ from html import escape
 
 from ..language.boards import column_name
 from ..runtime import introspect
-from ..runtime.view import HIDDEN, status_lines, title
+from ..runtime.view import HIDDEN, piece_name, status_lines, title
 
 SQUARE = 40             # px, a side of a square cell
 HEX = 27                # px, from the centre of a hex to a corner
@@ -238,7 +238,7 @@ def _tooltip(piece):
     which the replay page sends once)."""
     if piece["label"] == HIDDEN:
         return f"a piece of {piece['owner']} that this view hides"
-    text = f"{piece['label']} ({piece['owner']})"
+    text = piece_name(piece)
     details = piece.get("status") or ", ".join(
         f"{k}={v}" for k, v in piece["vars"].items() if v not in ("0", "false", "none", "[]"))
     return text + (f": {details}" if details else "")

@@ -60,6 +60,7 @@ def write_page(transcript_path, out_path, seat=None):
 def make_page(transcript_path, seat=None):
     """(the page's HTML, the number of steps) for a transcript that replays."""
     transcript, decisions, game = open_transcript(transcript_path)
+    introspect.narrate(game)        # each step tells what pieces did and whose dice
     viewers = [viewer_of(game, seat)] if seat is not None else [None, *range(len(game.seats))]
     data, frame = collect(game, transcript, decisions, viewers)
     players = transcript.header["players"]

@@ -147,11 +147,11 @@ def status_lines(view, pieces=True):
     for piece in view["pieces"] if pieces else ():
         if "status" in piece:       # `show status(p)`: the rule file's words for it
             if piece["status"]:
-                lines.append(f"  {piece['label']} ({piece['owner']}): {piece['status']}")
+                lines.append(f"  {piece_name(piece)}: {piece['status']}")
             continue
         changed = piece_details(piece)
         if changed:
-            lines.append(f"  {piece['label']} ({piece['owner']}): {changed}")
+            lines.append(f"  {piece_name(piece)}: {changed}")
     if pieces:
         lines.extend("  " + line for line in zone_lines(view))
     if view["result"]:
@@ -165,6 +165,12 @@ def title(view):
             + (f" (phase {view['phase']}, {view['deciding']} decides)"
                if view["deciding"] else ""))
 
+
+
+def piece_name(piece):
+    """'Fighter#5 (blue)'; a label that names its seat already (`blue:Scout#2`) alone."""
+    label, owner = piece["label"], piece["owner"]
+    return label if label.startswith(owner + ":") else f"{label} ({owner})"
 
 
 def seat_line(seat):
