@@ -31,8 +31,7 @@ from gdl.interpreter.play.agents import (ScriptedAgent, make_agents, matching, r
                                          resolve_input)
 from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play import transcript as transcripts
-from gdl.interpreter.play.narrate import changes, says
-from gdl.interpreter.play.transcript import event_text
+from gdl.interpreter.play.narrate import changes, event_lines
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import (has_hidden_information, is_private,
                                                 is_simultaneous)
@@ -85,8 +84,7 @@ def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, 
     told = ("a fresh seed, told at the end" if secret_seed else
             f"resumed from {resume}" if resume else f"seed {seed}")
     table.say(f"{game.name}: {told}; {kinds}. Type 'help' at a prompt.")
-    for event in table.state.events:                  # what setup did
-        table.tell_all(event)
+    table.tell_setup()                                # what setup did
     if resumed:
         table.replay_decisions(resumed, resume)
         table.say(f"resumed after {len(resumed)} decisions")
@@ -164,13 +162,15 @@ class Table:
         for log in self.logs.values():
             log.append(line)
 
-    def tell_all(self, event):
-        """An event: a plain line, or for each person its text as that seat reads it."""
+    def tell_setup(self):
+        """What setup did: plain lines, or for each person as that seat reads it."""
+        events = self.state.events
         if not self.screen:
-            click.echo("  " + event_text(self.game, event, self.watcher))
+            for line in event_lines(self.game, events, self.watcher):
+                click.echo("  " + line)
             return
         for viewer, log in self.logs.items():
-            log.append("  " + event_text(self.game, event, viewer))
+            log.extend("  " + line for line in event_lines(self.game, events, viewer))
 
     def turn_start(self, state):
         seat = self.game.current_player(state)
@@ -195,8 +195,7 @@ class Table:
     def told(self, viewer, events, text):
         """Lines for `viewer` after a decision: its events (less a move the decision's text
         already says) and what it saw change."""
-        lines = ["  " + event_text(self.game, event, viewer) for event in events
-                 if not says(event, text)]
+        lines = ["  " + line for line in event_lines(self.game, events, viewer, text)]
         before = self.before.get(viewer)
         if before is not None:
             lines += ["  " + line for line in

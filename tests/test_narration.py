@@ -146,3 +146,28 @@ def test_show_game_replaces_the_globals_and_join_leaves_out_empty_parts():
     game.apply(state, game.legal_actions(state)[0])
     assert changes(b_view, game.view(state, 1)) == ["game: round 2 (was round 1)",
                                                     "a: 2 gold (was 0 gold)"]
+
+
+def test_a_run_of_pieces_created_by_one_rule_is_one_line():
+    from gdl.interpreter.play.narrate import event_lines
+    game = load_game(os.path.join(ROOT, "games", "space_war.gdl"))
+    introspect.narrate(game)
+    state = game.new_state(1)
+    game.apply(state, game.parse_action(state, "side south"))
+    events = game.apply(state, game.parse_action(state, "station d11"))
+    assert event_lines(game, events, 0) == [
+        "created by station, blue: Station#1 d11, Fighter#1 a12, Fighter#2 b12, Fighter#3 c12, "
+        "Fighter#4 d12, Fighter#5 e12, Fighter#6 f12, Fighter#7 g12, 1 more"]
+
+
+def test_hidden_pieces_in_a_run_are_only_counted():
+    from gdl.interpreter.play.narrate import event_lines
+    game = load_game(os.path.join(ROOT, "games", "game.gdl"))
+    introspect.narrate(game)
+    state = game.new_state(3)
+    lines = event_lines(game, state.events, 0)
+    assert any(line.startswith("created by setup: ") and line.endswith(" hidden pieces")
+               for line in lines)
+    assert not any("DiceToken" in line or "IpecToken" in line for line in lines)
+    full = event_lines(game, state.events, None)
+    assert any("DiceToken#1" in line for line in full)

@@ -10,6 +10,7 @@ parts are separated by ", "); elsewhere the variables, one by one.
 from __future__ import annotations
 
 from ..runtime.view import HIDDEN, piece_name
+from .transcript import PIECE_EVENTS, event_text
 
 
 def changes(before, after):
@@ -65,3 +66,43 @@ def says(event, text):
     words = text.split()
     label, to, rule = event[1], event[4], event[5]
     return words[0] == rule and label in words and to in words
+
+
+def event_lines(game, events, viewer, said=""):
+    """The events of a decision as `viewer` reads them, less a move `said` already tells;
+    a run of three or more pieces created (or removed) by one rule is one line:
+    'created by station, red: Station#2 f11, Fighter#9 a12, ...'."""
+    kept = [event for event in events if not says(event, said)]
+    lines, i = [], 0
+    while i < len(kept):
+        event = kept[i]
+        j = i
+        if event[0] in ("created", "removed"):
+            while j + 1 < len(kept) and kept[j + 1][0] == event[0] and \
+                    kept[j + 1][-3:-1] == event[-3:-1]:
+                j += 1
+        if j - i >= 2:
+            lines.append(_grouped(game, kept[i:j + 1], viewer))
+        else:
+            lines += [event_text(game, e, viewer) for e in kept[i:j + 1]]
+        i = j + 1
+    return lines
+
+
+def _grouped(game, run, viewer, most=8):
+    """One line for a run of pieces created or removed by one rule: the first `most` it may
+    name, how many more, and how many hidden pieces."""
+    what, rule, seat = run[0][0], run[0][-3], run[0][-2]
+    names, hidden = [], 0
+    for event in run:
+        if viewer is not None and viewer in event[-1]:
+            hidden += 1
+        else:
+            names.append(event[1] + (f" {event[3]}" if event[3] else ""))
+    parts = names[:most]
+    if len(names) > most:
+        parts.append(f"{len(names) - most} more")
+    if hidden:
+        parts.append(f"{hidden} hidden piece{'s' if hidden > 1 else ''}")
+    by = f" by {rule}" + (f", {game.seats[seat]}" if seat is not None else "") if rule else ""
+    return f"{what}{by}: " + ", ".join(parts)

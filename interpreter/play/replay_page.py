@@ -27,7 +27,8 @@ from ..runtime.view import status_lines, title
 from . import pictures
 from .agents import ScriptedAgent
 from .playing import play_moves, run_game, viewer_of
-from .transcript import event_text, open_transcript, replay, save
+from .narrate import event_lines
+from .transcript import open_transcript, replay, save
 
 CHECKPOINT = 64         # the script keeps the whole board every this many steps
 NEWLINE = "\n"          # text number 0: the end of a status line
@@ -121,7 +122,7 @@ def collect(game, transcript, decisions, viewers):
             steps[i]["status"].append(changed)
             steps[i]["log"].append([texts(line) for line in logs[i]])
 
-    snapshot([["setup"] + [event_text(game, e, v) for e in state.events] for v in viewers])
+    snapshot([["setup"] + event_lines(game, state.events, v) for v in viewers])
     said = {}
 
     def describe(seat, action):
@@ -135,7 +136,8 @@ def collect(game, transcript, decisions, viewers):
 
     def decided(seat, legal, action, texts_of, events):
         snapshot([[f"{state.decisions}. {text}"]
-                  + ([event_text(game, e, v) for e in events] if said["events"][i] else [])
+                  + (event_lines(game, events, v, text.split(": ", 1)[-1])
+                     if said["events"][i] else [])
                   for i, (v, text) in enumerate(zip(viewers, texts_of))])
 
     agent = ScriptedAgent(decisions, source=transcript.path)
