@@ -363,6 +363,20 @@ class Prompt:
             if answer is not None:
                 return None if answer is STOP else answer
 
+    def phase_help(self):
+        """The doc strings of the phase and of its actions legal now, where the rule file
+        gives them (`phase p { "..." ... }`, `action a() { "..." ... }`)."""
+        phase = introspect.current_phase(self.game, self.state)
+        lines = []
+        described = introspect.doc(self.game, phase)
+        if described:
+            lines.append(f"phase {phase}: {described}")
+        for name in dict.fromkeys(text.split(" ", 1)[0] for text in self.texts):
+            described = introspect.doc(self.game, phase, name)
+            if described:
+                lines.append(f"  {name}: {described}")
+        return lines
+
     def answer(self, text):
         """What a typed line does: an action, AGAIN, STOP, or None to ask again."""
         word, _, rest = text.partition(" ")
@@ -372,7 +386,7 @@ class Prompt:
         if text == "quit":
             return STOP
         if text == "help":
-            self.tell(*HELP.split("\n"))
+            self.tell(*HELP.split("\n"), *self.phase_help())
         elif text == "board":
             self.show_board()
         elif word == "list":

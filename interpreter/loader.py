@@ -120,7 +120,7 @@ def _sha256(text):
 
 def _key(item):
     if isinstance(item, (ast.ParamDecl, ast.TerrainDecl, ast.FnDecl, ast.DefDecl,
-                         ast.PhaseDecl, ast.ZoneDecl)):
+                         ast.PhaseDecl, ast.ZoneDecl, ast.InvariantDecl)):
         return (type(item).__name__, item.name)
     if isinstance(item, ast.VarDecl):
         return ("var", item.scope, item.name)

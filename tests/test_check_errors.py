@@ -179,7 +179,7 @@ def test_unclosed_parenthesis():
 def test_extra_closing_brace():
     assert message(VALID + "}\n", GdlSyntaxError) == lines(
         "bad.gdl:12:1: error: unexpected '}'; expected 'board', 'def', 'end', 'extends', "
-        "'fn', 'game', 'hide', 'kinds', ...",
+        "'fn', 'game', 'hide', 'invariant', ...",
         "    }",
         "    ^")
 
@@ -187,7 +187,7 @@ def test_extra_closing_brace():
 def test_misspelt_declaration_keyword():
     assert message(VALID.replace("phase play", "phsae play"), GdlSyntaxError) == lines(
         "bad.gdl:7:1: error: unexpected name 'phsae'; expected 'board', 'def', 'end', "
-        "'extends', 'fn', 'game', 'hide', 'kinds', ...",
+        "'extends', 'fn', 'game', 'hide', 'invariant', ...",
         "    phsae play {",
         "    ^",
         "did you mean 'phase'?")

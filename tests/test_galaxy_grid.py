@@ -1,7 +1,8 @@
-"""Galaxy Grid invariants under random legal play, for 2, 3 and 4 seats: shields never above
-the console's boxes, tokens, VMines and Blast Hole markers conserved, one tank per seat and
-never two tanks on one space between rounds; and random games end or reach the cap.
-The rules themselves are tested by tests/scenarios/galaxy_grid/."""
+"""Galaxy Grid under random legal play, for 2, 3 and 4 seats: the rule file's invariants
+(shields never above the console's boxes, tokens, VMines and Blast Hole markers conserved,
+one tank per seat, never two tanks on one space between rounds) hold after every decision,
+and random games end or reach the cap. The rules themselves are tested by
+tests/scenarios/galaxy_grid/."""
 
 import os
 
@@ -10,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from gdl.interpreter import load_game
 from gdl.interpreter.play.simulate import simulate
+from gdl.interpreter.runtime import introspect
 from test_properties import CHOICES, SEEDS, play
 
 GAMES = os.path.join(os.path.dirname(__file__), "..", "games")
@@ -17,33 +19,23 @@ FILES = ["galaxy_grid.gdl", "galaxy_grid_2.gdl", "galaxy_grid_3.gdl"]
 LOADED = {name: load_game(os.path.join(GAMES, name)) for name in FILES}
 
 
-def kinds_on_board(state, kind):
-    return sum(1 for p in state.pieces.values()
-               if p["alive"] and p["kind"] == kind and p["cell"] is not None)
+def check_invariants(game, state):
+    assert introspect.broken_invariants(game, state) == []
 
 
-def check_invariants(state):
-    seats = state.seat_vars
-    g = state.globals
-    assert all(s["shield"] <= 5 for s in seats), "a shield above its maximum"
-    assert g["tokens_left"] + sum(s["tokens"] for s in seats) == 30, "tokens not conserved"
-    assert g["vmines_left"] + sum(s["vmines"] for s in seats) + kinds_on_board(
-        state, "VMine") == 15, "VMines not conserved"
-    assert g["blasts_left"] + kinds_on_board(state, "BlastHole") == 10, \
-        "Blast Hole markers not conserved"
-    tanks = [p for p in state.pieces.values() if p["kind"] == "Tank"]
-    assert sorted(p["owner"] for p in tanks) == list(range(len(seats))), "one tank per seat"
-    assert all(p["alive"] for p in tanks)
-    if state.frames and state.frames[-1]["phase"] == "placing" and state.result is None:
-        cells = [p["cell"] for p in tanks if p["cell"] is not None]
-        assert len(cells) == len(set(cells)), "two tanks on one space between rounds"
+def test_the_rule_file_states_the_invariants():
+    assert introspect.invariants(LOADED["galaxy_grid.gdl"]) == [
+        "a shield is never above the console's boxes", "tokens are conserved",
+        "VMines are conserved", "Blast Hole markers are conserved", "one tank per seat",
+        "never two tanks on one space between rounds"]
 
 
 @pytest.mark.parametrize("name", FILES)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, choices=CHOICES)
 def test_random_play_keeps_the_invariants(name, seed, choices):
-    play(LOADED[name], seed, choices, lambda before, after: check_invariants(after))
+    game = LOADED[name]
+    play(game, seed, choices, lambda before, after: check_invariants(game, after))
 
 
 @pytest.mark.parametrize("name", FILES)

@@ -1,5 +1,6 @@
-"""Space War invariants under random legal play: no two pieces on a square after any
-decision, and piece counts never grow once play has started."""
+"""Space War under random legal play: piece counts never grow once play has started (a
+comparison of two states, which a rule file's invariant cannot state; the rule file's own
+invariants are checked by tests/test_properties.py)."""
 
 import os
 
@@ -24,8 +25,6 @@ def alive_counts(state):
 @given(seed=SEEDS, choices=CHOICES)
 def test_no_two_pieces_on_a_square_and_counts_never_grow(seed, choices):
     def check(before, after):
-        cells = [p["cell"] for p in after.pieces.values() if p["alive"]]
-        assert len(cells) == len(set(cells)), "no two pieces on one square"
         if before.turn > 0:
             assert all(b >= a for b, a in zip(alive_counts(before), alive_counts(after)))
     play(GAME, seed, choices, check)

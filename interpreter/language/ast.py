@@ -354,6 +354,7 @@ class ActionDecl:
     binders: tuple
     where: object
     body: tuple
+    doc: object = None          # the text the block starts with, if any
 
 @node
 class PhaseDecl:
@@ -368,6 +369,7 @@ class PhaseDecl:
     actions: tuple
     on_resume: tuple = ()
     auto: bool = False
+    doc: object = None          # the text the block starts with, if any
 
 @node
 class TriggerDecl:
@@ -405,6 +407,12 @@ class EndDecl:
 @node
 class SetupDecl:
     body: tuple
+
+@node
+class InvariantDecl:
+    """`invariant "what must hold": condition`, checked after every decision."""
+    name: str
+    expr: object
 
 @node
 class ShowDecl:

@@ -22,7 +22,8 @@ from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT,
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
                "game": SEAT}
-_BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats")
+_BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats",
+                   "all_seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
 
@@ -163,6 +164,20 @@ class _Checker:
         out.outs = [ir.OutHook(self._block(h.body, _scope([(h.seat, SEAT)])), span=h.span)
                     for h in self.out_decls]
         out.end_rules = [self._end_rule(rule) for rule in end_rules]
+        names = set()
+        for decl in by_type.get(ast.InvariantDecl, []):
+            if decl.name in names:
+                raise error_at(GdlRuleError, f"invariant \"{decl.name}\" is declared twice",
+                               decl.span)
+            names.add(decl.name)
+            out.invariants.append(ir.Invariant(decl.name, self._expect(
+                decl.expr, BOOL, _scope(()), "an invariant"), span=decl.span))
+        for phase in self.phase_decls.values():
+            if phase.doc is not None:
+                out.docs[(phase.name, None)] = phase.doc
+            for action in phase.actions:
+                if action.doc is not None:
+                    out.docs[(phase.name, action.name)] = action.doc
         for what, decl in shows.items():
             scope = _scope([(decl.param, SHOW_PARAMS[what])])
             out.shows[what] = ir.Rule((decl.param,), self._expect(decl.expr, STR, scope,
@@ -852,6 +867,8 @@ class _Checker:
             return ir.Global(name, type=out.vars["global"][name].type, span=span)
         if name in out.board.direction_names:
             return ir.Const(out.board.direction_names.index(name), type=DIR, span=span)
+        if name == "all_seats":         # those out of the game too: a constant
+            return ir.Const(list(range(len(out.seats))), type=list_of(SEAT), span=span)
         types = {"current": SEAT, "deciding": SEAT, "current_phase": STR,
                  "turn_number": INT, "seats": list_of(SEAT)}
         if name in types:

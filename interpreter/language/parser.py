@@ -257,7 +257,7 @@ class _ToAst:
         return tuple(map(str, c))
 
     def phase_decl(self, meta, c):
-        name, params, mode, auto, *items = c
+        name, params, mode, auto, doc, *items = c
         hooks = {"enter": [], "reveal": [], "resume": []}
         actions = []
         for item in items:
@@ -267,7 +267,7 @@ class _ToAst:
                 hooks[item[0]].extend(item[1])
         return ast.PhaseDecl(str(name), params or (), str(mode) if mode else None,
                              tuple(hooks["enter"]), tuple(hooks["reveal"]), tuple(actions),
-                             tuple(hooks["resume"]), bool(auto), span=self._span(meta))
+                             tuple(hooks["resume"]), bool(auto), doc, span=self._span(meta))
 
     def on_enter(self, meta, c):
         return ("enter", c[0])
@@ -280,10 +280,19 @@ class _ToAst:
 
     def action_decl(self, meta, c):
         name, *rest = c
-        body = rest[-1]
-        where = rest[-2]
-        binders = tuple(b for b in rest[:-2] if b is not None)
-        return ast.ActionDecl(str(name), binders, where, tuple(body), span=self._span(meta))
+        at = 1 if rest[0] is None else 0       # an empty list of binders leaves a None
+        while isinstance(rest[at], ast.Binder):
+            at += 1
+        where, doc, body = rest[at], rest[at + 1], rest[at + 2:]
+        binders = tuple(b for b in rest[:at] if b is not None)
+        return ast.ActionDecl(str(name), binders, where, tuple(body), doc,
+                              span=self._span(meta))
+
+    def doc(self, meta, c):
+        return _string(c[0])
+
+    def invariant_decl(self, meta, c):
+        return ast.InvariantDecl(_string(c[0]), c[1], span=self._span(meta))
 
     def binder(self, meta, c):
         return ast.Binder(str(c[0]), c[1], span=self._span(meta))

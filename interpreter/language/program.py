@@ -373,6 +373,12 @@ class EndRule:
     expr: object
 
 @node
+class Invariant:
+    """`invariant "name": expr`: a condition that must hold after every decision."""
+    name: str
+    expr: object
+
+@node
 class Rule:
     """A condition or value with named parameters in slots 1..n: visibility (`viewer`,
     then `owner` and `it`), `show` and `hide` rules."""
@@ -426,6 +432,8 @@ class Program:
     hide: object = None                         # Rule or None
     each_rules: list = records.Factory(list)    # the where-conditions of `call ... for each`
     zones: dict = records.Factory(dict)         # name -> Zone
+    docs: dict = records.Factory(dict)          # (phase, action or None) -> doc string
+    invariants: list = records.Factory(list)    # Invariant nodes
 
 
 # ----- walking ---------------------------------------------------------------------------

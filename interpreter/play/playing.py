@@ -7,7 +7,7 @@ tells the caller about turn starts and decisions through optional callbacks.
 from __future__ import annotations
 
 from ..language.errors import GdlDataError, GdlRuntimeError, error_at
-from ..runtime.introspect import resolved_program, result_text
+from ..runtime.introspect import broken_invariants, resolved_program, result_text
 from .agents import ScriptedAgent
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
@@ -15,11 +15,13 @@ AGAIN = object()    # a chooser's answer: the position changed (a concession); a
 
 
 def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn=None,
-             describe=None, on_decision=None):
+             describe=None, on_decision=None, check=False):
     """Play `state` on. `choose(seat, legal)` returns one of `legal`, STOP or AGAIN.
     `on_turn(state)` runs at each turn start; `describe(seat, action)` before the action
     is applied (its answer is passed on); `on_decision(seat, legal, action, said, events)`
-    after it. Returns ("finished" | "stopped" | "capped", a sentence)."""
+    after it. With `check`, the rule file's invariants are checked after every decision
+    (the first that does not hold is an error naming the decision). Returns ("finished" |
+    "stopped" | "capped", a sentence)."""
     last_turn = None
     while state.result is None:
         if state.turn != last_turn:
@@ -43,10 +45,23 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
         if action is AGAIN:
             continue
         said = describe(seat, action) if describe is not None else None
+        text = f"{game.seats[seat]}: {game.action_text(state, action)}, turn {state.turn}" \
+            if check else None
         events = game.apply(state, action, check=False)
+        if check:
+            check_invariants(game, state, text)
         if on_decision is not None:
             on_decision(seat, legal, action, said, events)
     return "finished", result_text(game, state)
+
+
+def check_invariants(game, state, decision):
+    """Raise the error for the first invariant that does not hold after `decision`."""
+    broken = broken_invariants(game, state)
+    if broken:
+        node = next(inv for inv in resolved_program(game).invariants if inv.name == broken[0])
+        raise error_at(GdlRuntimeError, f"run-time error: the invariant \"{broken[0]}\" does "
+                       f"not hold after decision {state.decisions} ({decision})", node.span)
 
 
 def play_moves(game, state, lines, source):

@@ -164,6 +164,9 @@ class Generator:
         for i, hook in enumerate(prog.outs):
             units[("out", i)] = self.function(f"out_{i}", ["v1"], hook,
                                               lambda h=hook: self.block(h.body, 1))
+        for i, invariant in enumerate(prog.invariants):
+            units[("invariant", i)] = self.function(
+                f"invariant_{i}", [], invariant, lambda inv=invariant: self.return_(inv.expr))
         for i, rule in enumerate(prog.end_rules):
             params = ["v1"] if rule.kind != "draw" else []
             units[("end", i)] = self.function(f"end_{i}", params, rule,

@@ -529,6 +529,9 @@ class Game:
         if program.hide is not None:
             self._shows["hide piece"] = fns["hide"]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
+        self._invariants = [(inv.name, fns[("invariant", i)])
+                            for i, inv in enumerate(program.invariants)]
+        self._docs = dict(program.docs)
         self._each_rules = [fns[("each", i)] for i in range(len(program.each_rules))]
         self._zones = {name: zone.per_seat for name, zone in program.zones.items()}
         self._zone_rules = {name: fns[("zone", name)] for name, zone in program.zones.items()

@@ -206,3 +206,25 @@ def narrate(game, on=True):
     zone, given) and which rule rolled each die, for whom (transcript.event_text writes
     them as a seat may read them); off by default, for speed. For players and replays."""
     game._narrate(on)
+
+
+def invariants(game):
+    """The names of the rule file's invariants, in the order declared."""
+    return [name for name, _ in game._invariants]
+
+
+def broken_invariants(game, state):
+    """The names of the invariants that do not hold in `state` (a fault in one is a
+    run-time error at its expression)."""
+    return [name for name, rule in game._invariants
+            if not game._run(state, lambda st: rule(st, 0), check_end=False)]
+
+
+def doc(game, phase, action=None):
+    """The doc string of a phase (action None) or of one of its actions, else None."""
+    return game._docs.get((phase, action))
+
+
+def current_phase(game, state):
+    """The name of the phase on top of the stack (None when the game is over)."""
+    return state.frames[-1]["phase"] if state.frames else None
