@@ -142,28 +142,46 @@ def play(file, seed, players, moves, resume, max_turns, max_decisions):
               help="Worker processes (default: one per core); 1 plays in this process. "
               "The results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--out", type=click.Path(), help="Also write one record per game (seed, "
+              "players, winners, length, scores, stats) to this .jsonl or .csv file.")
+@click.option("--ray", "ray_address", is_flag=False, flag_value="local", default=None,
+              metavar="[ADDRESS]", help="Play the games on a Ray cluster: its head's "
+              "HOST:PORT, 'auto', or ray://HOST:PORT; alone, a Ray instance on this machine "
+              "(needs pip install 'gdl[ray]'). The results do not depend on it.")
 @user_errors
-def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_json):
+def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_json, out,
+             ray_address):
     """Play many games with agents and summarise the results.
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
     from gdl.interpreter import load_game
     from gdl.interpreter.play.simulate import simulate as run
     last_seeds(seed, games)
+    if out is not None:
+        from gdl.interpreter.play.game_records import check_out_path
+        check_out_path(out)
+    if ray_address is not None:
+        from gdl.interpreter.play.cluster import import_ray
+        import_ray()
     game = load_game(file)
     options = {"workers": workers or os.cpu_count() or 1, "path": file,
-               "max_decisions": max_decisions}
+               "max_decisions": max_decisions, "ray": ray_address}
     if not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            summary, _ = run(game, games, seed, players, max_turns, progress=bar.update,
-                             **options)
+            summary, records = run(game, games, seed, players, max_turns,
+                                   progress=bar.update, **options)
     else:
-        summary, _ = run(game, games, seed, players, max_turns, **options)
+        summary, records = run(game, games, seed, players, max_turns, **options)
+    if out is not None:
+        from gdl.interpreter.play.game_records import write_records
+        write_records(out, records)
     if as_json:
         import json
         click.echo(json.dumps(summary, sort_keys=True))
     else:
         print_summary(summary, games, seed)
+        if out is not None:
+            click.echo(f"  wrote {len(records)} records to {out}")
     if summary["interrupted"]:
         sys.exit(130)
 
@@ -190,7 +208,9 @@ def print_summary(summary, games, seed):
                f"game on average (turns {summary['min_turns']} to "
                f"{summary['max_turns_played']}), {summary['decisions']} decisions in all")
     workers = summary["workers"]
-    click.echo(f"  {summary['seconds']} s with {workers} worker{'s' if workers > 1 else ''}: "
+    where = f" on Ray ({summary['ray']})" if summary.get("ray") else ""
+    click.echo(f"  {summary['seconds']} s with {workers} worker{'s' if workers > 1 else ''}"
+               f"{where}: "
                f"{summary['games_per_second']} games/s, "
                f"{summary['decisions_per_second']} decisions/s")
 

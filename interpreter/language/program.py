@@ -426,6 +426,7 @@ class Program:
     hide: object = None                         # Rule or None
     each_rules: list = records.Factory(list)    # the where-conditions of `call ... for each`
     zones: dict = records.Factory(dict)         # name -> Zone
+    stats: dict = records.Factory(dict)         # `stat` name -> Rule (no params, or a seat)
 
 
 # ----- walking ---------------------------------------------------------------------------
