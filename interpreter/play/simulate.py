@@ -297,13 +297,18 @@ def summarise(game, records, requested, seed, max_turns, seconds, workers, inter
 
 def wilson(successes, trials, z=1.96):
     """A win share with its 95% Wilson interval: [share, low, high], 3 decimals."""
+    return [round(value, 3) for value in wilson_exact(successes, trials, z)]
+
+
+def wilson_exact(successes, trials, z=1.96):
+    """(share, low, high) of the Wilson score interval, unrounded; (0, 0, 0) of no trials."""
     if trials == 0:
-        return [0.0, 0.0, 0.0]
+        return (0.0, 0.0, 0.0)
     p = successes / trials
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * ((p * (1 - p) / trials + z * z / (4 * trials * trials)) ** 0.5) / denominator
-    return [round(p, 3), round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
 
 
 def benchmark(path, games=200, seed=1, max_turns=DEFAULT_MAX_TURNS,
