@@ -74,7 +74,8 @@ def _reachable(address):
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise GdlDataError(f"--ray: '{address}' is no cluster address: give HOST:PORT of "
                            "the head node (ray start --head prints it), 'auto', "
-                           "ray://HOST:PORT, or nothing for a Ray instance on this machine")
+                           "ray://HOST:PORT, or 'local' (or nothing) for a Ray instance "
+                           "on this machine")
     try:
         socket.create_connection((host, int(port)), timeout=5).close()
     except OSError as exc:

@@ -85,8 +85,8 @@ def _cell(value):
 def read_records(path):
     """The records of a `.jsonl` file, checked; a GdlDataError names the first bad line."""
     if path.lower().endswith(".csv"):
-        raise GdlDataError(f"{path}: a report reads JSON Lines records: write them with "
-                           "'gdl simulate ... --out FILE.jsonl'")
+        raise GdlDataError("a report reads JSON Lines records: write them with 'gdl "
+                           "simulate ... --out FILE.jsonl'", file=path)
     try:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().split("\n")
@@ -113,7 +113,7 @@ def read_records(path):
             raise _bad(path, number, problem)
         records.append(record)
     if not records:
-        raise GdlDataError(f"{path}: no records in the file")
+        raise GdlDataError("no records in the file", file=path)
     return records
 
 

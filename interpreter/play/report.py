@@ -175,7 +175,10 @@ def _svg(figure):
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "gdl"}):
         figure.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = out.getvalue()
-    return "<figure>" + text[text.index("<svg"):] + "</figure>"
+    text = text[text.index("<svg"):]
+    if "<metadata>" in text:        # who drew it, as RDF: nothing a reader needs
+        text = text[:text.index("<metadata>")] + text[text.index("</metadata>") + 11:]
+    return "<figure>" + text + "</figure>"
 
 
 def _share_bars(figure_class, labels, shares, fair, ylabel):
