@@ -1,12 +1,13 @@
 """Many games for balance: seeds, caps, worker processes and a summary; and the benchmark.
 
 `simulate(game, games, seed, spec, max_turns, workers=1, path=None, progress=None,
-max_decisions=DEFAULT_MAX_DECISIONS)` plays `games` games and returns `(summary, records)`;
-a game still running after `max_turns` turns or `max_decisions` decisions is capped. Game i always uses seed `seed + i`, so
-the records (one dict per game, in game order: seed, winners, draw, turns, decisions,
-capped) and the summary are the same for a seed whatever the number of workers; only the
-fields that say how the run went (seconds, games_per_second, decisions_per_second,
-workers) differ.
+max_decisions=DEFAULT_MAX_DECISIONS, ray=None)` plays `games` games and returns
+`(summary, records)`; a game still running after `max_turns` turns or `max_decisions`
+decisions is capped. Game i always uses seed `seed + i`, so the records (one dict per game,
+in game order, with the fields of `RECORD_FIELDS`) and the summary are the same for a seed
+whatever the number of workers, and on Ray; only the fields that say how the run went
+(`RUN_FIELDS`: seconds, games_per_second, decisions_per_second, workers, ray) differ.
+`game_records` writes the records to a file; `cluster` plays on Ray.
 
 With `workers` > 1 the games are played in that many worker processes (spawned, so the
 same on every platform). Each worker loads the rule file at `path` once and plays chunks
