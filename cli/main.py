@@ -293,7 +293,8 @@ def report(records, output):
     game lengths and the rule file's stats, with plots (needs pip install 'gdl[report]')."""
     from gdl.interpreter.play.report import write_report
     analysis = write_report(records, output)
-    click.echo(f"wrote {output}: {analysis['game']}, {analysis['games']} games")
+    games = analysis["games"]
+    click.echo(f"wrote {output}: {analysis['game']}, {games} game{'s' if games > 1 else ''}")
 
 
 @main.command()

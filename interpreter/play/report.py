@@ -135,7 +135,7 @@ figure{margin:0 0 1.5em}svg{max-width:100%;height:auto}.note{color:#555}"""
 
 def page(analysis, records, source, figure_class):
     a = analysis
-    title = f"Balance of {a['game']}: {a['games']} games"
+    title = f"Balance of {a['game']}: {a['games']} game{'s' if a['games'] > 1 else ''}"
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>",
              f"<h1>{_e(title)}</h1>",
