@@ -93,8 +93,8 @@ def test_out_csv_spreads_seats_and_stats_over_columns(tmp_path):
     ("no/such/folder/games.jsonl", "error: cannot write no/such/folder/games.jsonl: No such "
      "file or directory"),
 ])
-def test_out_refuses_what_it_cannot_write(tmp_path, out, message):
-    os.chdir(tmp_path)
+def test_out_refuses_what_it_cannot_write(tmp_path, monkeypatch, out, message):
+    monkeypatch.chdir(tmp_path)
     result = gdl("simulate", RACE, "--games", 3, "--workers", 1, "--out", out)
     assert result.exit_code == 1
     assert result.stderr.strip() == message
