@@ -36,6 +36,13 @@ max_decisions_option = click.option(
     "counter never advances stops too).")
 
 
+ray_option = click.option(
+    "--ray", "ray_address", is_flag=False, flag_value="local", default=None,
+    metavar="[ADDRESS]", help="Play the games on a Ray cluster: its head's HOST:PORT, "
+    "'auto', or ray://HOST:PORT; 'local' or nothing: a Ray instance on this machine (needs "
+    "pip install 'gdl[ray]'). The results do not depend on it.")
+
+
 def user_errors(fn):
     """Turn a GdlError into its message on stderr and exit status 1."""
     @functools.wraps(fn)
@@ -142,28 +149,43 @@ def play(file, seed, players, moves, resume, max_turns, max_decisions):
               help="Worker processes (default: one per core); 1 plays in this process. "
               "The results do not depend on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--out", type=click.Path(), help="Also write one record per game (seed, "
+              "players, winners, length, scores, stats) to this .jsonl or .csv file.")
+@ray_option
 @user_errors
-def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_json):
+def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_json, out,
+             ray_address):
     """Play many games with agents and summarise the results.
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
     from gdl.interpreter import load_game
     from gdl.interpreter.play.simulate import simulate as run
     last_seeds(seed, games)
+    if out is not None:
+        from gdl.interpreter.play.game_records import check_out_path
+        check_out_path(out)
+    if ray_address is not None:
+        from gdl.interpreter.play.cluster import import_ray
+        import_ray()
     game = load_game(file)
     options = {"workers": workers or os.cpu_count() or 1, "path": file,
-               "max_decisions": max_decisions}
+               "max_decisions": max_decisions, "ray": ray_address}
     if not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            summary, _ = run(game, games, seed, players, max_turns, progress=bar.update,
-                             **options)
+            summary, records = run(game, games, seed, players, max_turns,
+                                   progress=bar.update, **options)
     else:
-        summary, _ = run(game, games, seed, players, max_turns, **options)
+        summary, records = run(game, games, seed, players, max_turns, **options)
+    if out is not None:
+        from gdl.interpreter.play.game_records import write_records
+        write_records(out, records)
     if as_json:
         import json
         click.echo(json.dumps(summary, sort_keys=True))
     else:
         print_summary(summary, games, seed)
+        if out is not None:
+            click.echo(f"  wrote {len(records)} records to {out}")
     if summary["interrupted"]:
         sys.exit(130)
 
@@ -190,9 +212,89 @@ def print_summary(summary, games, seed):
                f"game on average (turns {summary['min_turns']} to "
                f"{summary['max_turns_played']}), {summary['decisions']} decisions in all")
     workers = summary["workers"]
-    click.echo(f"  {summary['seconds']} s with {workers} worker{'s' if workers > 1 else ''}: "
+    where = f" on Ray ({summary['ray']})" if summary.get("ray") else ""
+    click.echo(f"  {summary['seconds']} s with {workers} worker{'s' if workers > 1 else ''}"
+               f"{where}: "
                f"{summary['games_per_second']} games/s, "
                f"{summary['decisions_per_second']} decisions/s")
+
+
+@main.command()
+@click.argument("base", type=click.Path())
+@click.argument("variant", type=click.Path())
+@click.option("--games", type=POSITIVE, default=400, show_default=True,
+              help="Games of each file.")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Game i of each file uses seed + i.")
+@click.option("--players", default="random", show_default=True)
+@max_turns_option(1000)
+@max_decisions_option
+@click.option("--workers", type=POSITIVE, default=None,
+              help="Worker processes (default: one per core).")
+@ray_option
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@user_errors
+def compare(base, variant, games, seed, players, max_turns, max_decisions, workers,
+            ray_address, as_json):
+    """Do two rule files differ in balance? Plays both with the same seeds and players.
+
+    Per seat: the win share in each (of finished games) and the difference with its 95%
+    interval; the verdict line says whether some seat's share differs."""
+    from gdl.interpreter import load_game
+    from gdl.interpreter.play.compare import compare as run
+    last_seeds(seed, games)
+    if ray_address is not None:
+        from gdl.interpreter.play.cluster import import_ray
+        import_ray()
+    loaded = [(load_game(path), path) for path in (base, variant)]
+    result = run(*loaded, games, seed, players, max_turns=max_turns,
+                 max_decisions=max_decisions, workers=workers or os.cpu_count() or 1,
+                 ray=ray_address)
+    if as_json:
+        import json
+        click.echo(json.dumps(result, sort_keys=True))
+    else:
+        print_comparison(result)
+    if result["interrupted"]:
+        sys.exit(130)
+
+
+def print_comparison(result):
+    def share(value):
+        return f"{100 * value[0]:5.1f}% ({100 * value[1]:.1f}-{100 * value[2]:.1f})"
+    click.echo(f"{result['base']} against {result['variant']}: {result['games']} games each "
+               f"from seed {result['seed']}, players {result['players']}")
+    click.echo(f"  {'seat':10} {'base win share':22} {'variant win share':22} "
+               "difference (95% interval)")
+    for seat, s in result["seats"].items():
+        d, low, high = (100 * v for v in s["difference"])
+        click.echo(f"  {seat:10} {share(s['base']):22} {share(s['variant']):22} "
+                   f"{d:+.1f} points ({low:+.1f} to {high:+.1f})"
+                   f"{'  differs' if s['differs'] else ''}")
+    click.echo(f"  {'draws':10} {share(result['draws']['base']):22} "
+               f"{share(result['draws']['variant'])}")
+    click.echo(f"  finished {result['finished']['base']} and {result['finished']['variant']}, "
+               f"capped {result['capped']['base']} and {result['capped']['variant']}; "
+               f"{result['mean_decisions']['base']} and "
+               f"{result['mean_decisions']['variant']} decisions a game")
+    from gdl.interpreter.play.compare import verdict
+    click.echo(verdict(result))
+
+
+@main.command()
+@click.argument("records", type=click.Path())
+@click.option("-o", "--output", type=click.Path(), required=True,
+              help="The page to write (one self-contained HTML file).")
+@user_errors
+def report(records, output):
+    """Write a balance report of simulated games: 'gdl simulate ... --out RECORDS.jsonl'.
+
+    Win share per seat, outcomes (draws, caps), first-player advantage, results per agent,
+    game lengths and the rule file's stats, with plots (needs pip install 'gdl[report]')."""
+    from gdl.interpreter.play.report import write_report
+    analysis = write_report(records, output)
+    games = analysis["games"]
+    click.echo(f"wrote {output}: {analysis['game']}, {games} game{'s' if games > 1 else ''}")
 
 
 @main.command()

@@ -126,6 +126,8 @@ def _key(item):
         return ("var", item.scope, item.name)
     if isinstance(item, ast.ShowDecl):
         return ("show", item.what)
+    if isinstance(item, ast.StatDecl):
+        return ("stat", item.name)
     if isinstance(item, ast.HideDecl):
         return ("hide", item.what)
     if isinstance(item, (ast.GameDecl, ast.SetupDecl, ast.EndDecl, ast.BoardDecl,

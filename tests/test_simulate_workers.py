@@ -41,7 +41,7 @@ def outcome(summary):
 def test_records_say_how_each_game_went(one_process):
     summary, records = one_process
     assert [r["seed"] for r in records] == list(range(SEED, SEED + GAMES))
-    assert set(records[0]) == {"seed", "winners", "draw", "turns", "decisions", "capped"}
+    assert tuple(records[0]) == simulation.RECORD_FIELDS
     capped = [r for r in records if r["capped"]]
     assert 0 < len(capped) < GAMES
     assert all(r["winners"] == [] and not r["draw"] and r["turns"] > CAP for r in capped)

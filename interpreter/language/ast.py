@@ -422,6 +422,14 @@ class ShowDecl:
     expr: object
 
 @node
+class StatDecl:
+    """`stat NAME = expr` or `stat NAME(s) = expr` (one value per seat `s`): a value of
+    the final position that simulations record for balance reports."""
+    name: str
+    param: object       # the seat parameter's name, or None for one value a game
+    expr: object
+
+@node
 class ZoneDecl:
     """`zone NAME [per seat] [visible to COND]`: a place off the board for pieces."""
     name: str

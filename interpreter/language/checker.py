@@ -182,6 +182,7 @@ class _Checker:
             scope = _scope([(decl.param, SHOW_PARAMS[what])])
             out.shows[what] = ir.Rule((decl.param,), self._expect(decl.expr, STR, scope,
                                                                   "'show'"), span=decl.span)
+        self._stats(by_type.get(ast.StatDecl, []))
         for decl in hides:
             scope = _scope([(decl.param, PIECE), ("viewer", SEAT)])
             out.hide = ir.Rule((decl.param, "viewer"), self._expect(
@@ -194,6 +195,21 @@ class _Checker:
         return out
 
     # ----- declarations ---------------------------------------------------------------
+    def _stats(self, decls):
+        """`stat NAME = expr` and `stat NAME(s) = expr`: a number, truth value or text of
+        the final position, per game or per seat; names of their own namespace."""
+        for decl in decls:
+            if decl.name in self.out.stats:
+                first = self.out.stats[decl.name].span.line
+                raise error_at(GdlRuleError, f"'stat {decl.name}' is declared twice; the "
+                               f"first is at line {first}", decl.span)
+            params = () if decl.param is None else (decl.param,)
+            expr = self._expr(decl.expr, _scope([(p, SEAT) for p in params]))
+            if not any(compatible(t, expr.type) for t in (INT, BOOL, STR)):
+                raise self._type_error(decl.expr, "a 'stat' needs a number, true or false, "
+                                       "or text", expr.type)
+            self.out.stats[decl.name] = ir.Rule(params, expr, span=decl.span)
+
     def _single(self, by_type, cls, required):
         found = by_type.get(cls, [])
         word = {ast.GameDecl: "game", ast.SetupDecl: "setup", ast.BoardDecl: "board",

@@ -29,7 +29,7 @@ _TERMINAL_WORDS = {
 
 _START_WORDS = ("game", "extends", "seats", "param", "board", "terrain", "symbols", "kinds",
                 "zone",
-                "var", "def", "fn", "phase", "on", "end", "setup", "show", "hide")
+                "var", "def", "fn", "phase", "on", "end", "setup", "show", "hide", "stat")
 
 
 @functools.lru_cache(maxsize=None)
@@ -317,6 +317,10 @@ class _ToAst:
 
     def show_decl(self, meta, c):
         return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta))
+
+    def stat_decl(self, meta, c):
+        return ast.StatDecl(str(c[0]), None if c[1] is None else str(c[1]), c[2],
+                            span=self._span(meta))
 
     def hide_decl(self, meta, c):
         return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta))

@@ -434,6 +434,7 @@ class Program:
     zones: dict = records.Factory(dict)         # name -> Zone
     docs: dict = records.Factory(dict)          # (phase, action or None) -> doc string
     invariants: list = records.Factory(list)    # Invariant nodes
+    stats: dict = records.Factory(dict)         # `stat` name -> Rule (no params, or a seat)
 
 
 # ----- walking ---------------------------------------------------------------------------

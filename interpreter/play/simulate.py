@@ -1,12 +1,13 @@
 """Many games for balance: seeds, caps, worker processes and a summary; and the benchmark.
 
 `simulate(game, games, seed, spec, max_turns, workers=1, path=None, progress=None,
-max_decisions=DEFAULT_MAX_DECISIONS)` plays `games` games and returns `(summary, records)`;
-a game still running after `max_turns` turns or `max_decisions` decisions is capped. Game i always uses seed `seed + i`, so
-the records (one dict per game, in game order: seed, winners, draw, turns, decisions,
-capped) and the summary are the same for a seed whatever the number of workers; only the
-fields that say how the run went (seconds, games_per_second, decisions_per_second,
-workers) differ.
+max_decisions=DEFAULT_MAX_DECISIONS, ray=None)` plays `games` games and returns
+`(summary, records)`; a game still running after `max_turns` turns or `max_decisions`
+decisions is capped. Game i always uses seed `seed + i`, so the records (one dict per game,
+in game order, with the fields of `RECORD_FIELDS`) and the summary are the same for a seed
+whatever the number of workers, and on Ray; only the fields that say how the run went
+(`RUN_FIELDS`: seconds, games_per_second, decisions_per_second, workers, ray) differ.
+`game_records` writes the records to a file; `cluster` plays on Ray.
 
 With `workers` > 1 the games are played in that many worker processes (spawned, so the
 same on every platform). Each worker loads the rule file at `path` once and plays chunks
@@ -27,6 +28,7 @@ from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 from ..language.errors import GdlDataError, GdlError
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game, load_source
+from ..runtime import introspect
 from .agents import make_agents
 from .playing import run_game
 
@@ -36,22 +38,54 @@ MAX_CHUNK = 32          # and at most this many games a chunk, so Ctrl-C and pro
 
 WARM_UP = "seats a, b\nboard square(1, 1)\nsetup { goto p for a }\nphase p { action x() { } }\n"
 
-# The timing fields of a summary, and `workers`: how the run went, not what it found.
-RUN_FIELDS = ("seconds", "games_per_second", "decisions_per_second", "workers")
+# What a record (one game) holds: its seed; the game's name, its seats and the player of
+# each (the agent's name); the seat that played first (turn 1's, or in a game without turns
+# the first to decide); the winners (none when drawn or capped), draw, the returns per seat
+# (1 win, -1 loss, 0 draw or capped); turns and decisions played; capped; the scores per
+# seat (None when the rule file declares none); the rule file's `stat` values at the end.
+RECORD_FIELDS = ("seed", "game", "seats", "players", "first", "winners", "draw", "returns",
+                 "turns", "decisions", "capped", "scores", "stats")
+
+# The timing fields of a summary, `workers` and `ray`: how the run went, not what it found.
+RUN_FIELDS = ("seconds", "games_per_second", "decisions_per_second", "workers", "ray")
 
 
 def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS):
-    """One game with agents built from `spec`; returns its record."""
+    """One game with agents built from `spec`; returns its record (see `RECORD_FIELDS`)."""
     state = game.new_state(seed)
     agents = make_agents(spec, len(game.seats), seed)
-    status, _ = run_game(game, state,
-                         lambda seat, legal: agents[seat].choose(game, state, legal),
-                         max_turns=max_turns, max_decisions=max_decisions)
+    opened = {}     # 'turn': the seat whose turn is turn 1; 'decision': the first to decide
+
+    def choose(seat, legal):
+        opened.setdefault("decision", seat)
+        return agents[seat].choose(game, state, legal)
+
+    def on_turn(state):
+        if state.turn >= 1:
+            opened.setdefault("turn", state.current)
+
+    status, _ = run_game(game, state, choose, max_turns=max_turns,
+                         max_decisions=max_decisions, on_turn=on_turn)
     finished = status == "finished"
-    return {"seed": seed,
+    first = opened.get("turn", opened.get("decision"))
+    return {"seed": seed, "game": game.name, "seats": list(game.seats),
+            "players": [agent.name for agent in agents],
+            "first": None if first is None else game.seats[first],
             "winners": [game.seats[s] for s in state.result["winners"]] if finished else [],
             "draw": finished and state.result["draw"],
-            "turns": state.turn, "decisions": state.decisions, "capped": not finished}
+            "returns": game.returns(state),
+            "turns": state.turn, "decisions": state.decisions, "capped": not finished,
+            "scores": final_scores(game, state),
+            "stats": introspect.statistics(game, state)}
+
+
+def final_scores(game, state):
+    """Each seat's final score ({seat: number}) when the rule file declares a per-seat
+    score, else None. The hook for the `score` rule the agents' heuristic brings: until the
+    language has one, records carry None here (and the result in `returns`); a designer
+    can record any per-seat value meanwhile with `stat NAME(s) = ...`."""
+    scores = getattr(introspect, "scores", None)
+    return None if scores is None else scores(game, state)
 
 
 def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None,
@@ -74,25 +108,38 @@ def play_games(game, indices, seed, spec, max_turns, records, after_game=None, s
 
 
 def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, workers=1,
-             path=None, progress=None, max_decisions=DEFAULT_MAX_DECISIONS):
+             path=None, progress=None, max_decisions=DEFAULT_MAX_DECISIONS, ray=None):
     """Play `games` games; returns (summary, records). `progress(n)` is told of every n
-    finished games. `workers` > 1 needs `path`, the rule file `game` was loaded from."""
+    finished games. `workers` > 1 needs `path`, the rule file `game` was loaded from.
+    `ray` (an address, or 'local') plays them on a Ray cluster instead (`cluster`)."""
     if "human" in make_agents(spec, len(game.seats), seed):
         raise GdlDataError("simulate plays without humans: use random players")
-    chunk = chunk_size(games, workers)
-    chunks = [(first, min(first + chunk, games)) for first in range(0, games, chunk)]
-    workers = max(1, min(workers, len(chunks)))
     started = time.perf_counter()
     caps = (max_turns, max_decisions)
-    if workers == 1:
-        records, interrupted = _in_process(game, games, seed, spec, caps, progress)
+    if ray is not None:
+        from .cluster import play_on_ray
+        records, interrupted, workers = play_on_ray(game, games, seed, spec, caps, ray,
+                                                    workers, progress)
     else:
-        if path is None:
-            raise ValueError("simulate with workers needs the rule file's path")
-        records, interrupted = _in_pool(path, chunks, workers, seed, spec, caps, progress)
+        chunks = chunks_of(games, workers)
+        workers = max(1, min(workers, len(chunks)))
+        if workers == 1:
+            records, interrupted = _in_process(game, games, seed, spec, caps, progress)
+        else:
+            if path is None:
+                raise ValueError("simulate with workers needs the rule file's path")
+            records, interrupted = _in_pool(path, chunks, workers, seed, spec, caps, progress)
     seconds = time.perf_counter() - started
-    return summarise(game, records, games, seed, max_turns, seconds, workers, interrupted,
-                     max_decisions), records
+    summary = summarise(game, records, games, seed, max_turns, seconds, workers, interrupted,
+                        max_decisions)
+    summary["ray"] = ray
+    return summary, records
+
+
+def chunks_of(games, workers):
+    """Games 0..games-1 as (first, last) ranges of consecutive indices, to hand out."""
+    chunk = chunk_size(games, workers)
+    return [(first, min(first + chunk, games)) for first in range(0, games, chunk)]
 
 
 def chunk_size(games, workers):
@@ -251,13 +298,18 @@ def summarise(game, records, requested, seed, max_turns, seconds, workers, inter
 
 def wilson(successes, trials, z=1.96):
     """A win share with its 95% Wilson interval: [share, low, high], 3 decimals."""
+    return [round(value, 3) for value in wilson_exact(successes, trials, z)]
+
+
+def wilson_exact(successes, trials, z=1.96):
+    """(share, low, high) of the Wilson score interval, unrounded; (0, 0, 0) of no trials."""
     if trials == 0:
-        return [0.0, 0.0, 0.0]
+        return (0.0, 0.0, 0.0)
     p = successes / trials
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * ((p * (1 - p) / trials + z * z / (4 * trials * trials)) ** 0.5) / denominator
-    return [round(p, 3), round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)]
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
 
 
 def benchmark(path, games=200, seed=1, max_turns=DEFAULT_MAX_TURNS,

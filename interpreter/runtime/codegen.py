@@ -178,6 +178,8 @@ class Generator:
                                                                 var.visible)
         for what, rule in prog.shows.items():
             units[("show", what)] = self.rule(f"show_{what}", rule)
+        for name, rule in prog.stats.items():
+            units[("stat", name)] = self.rule(f"stat_{name}", rule)
         if prog.hide is not None:
             units["hide"] = self.rule("hide_piece", prog.hide)
         for i, rule in enumerate(prog.each_rules):

@@ -528,6 +528,8 @@ class Game:
         self._shows = {what: fns[("show", what)] for what in program.shows}
         if program.hide is not None:
             self._shows["hide piece"] = fns["hide"]
+        self._stats = [(name, bool(rule.params), fns[("stat", name)])
+                       for name, rule in program.stats.items()]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
         self._invariants = [(inv.name, fns[("invariant", i)])
                             for i, inv in enumerate(program.invariants)]

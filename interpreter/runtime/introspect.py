@@ -16,6 +16,7 @@ few ways to set up a position by hand; they ask for them here, by function:
     action_names(game), symbols(game), variable_types(game, scope), piece_defaults(game)
                                                               the game's description
     visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat)
+    statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
 """
@@ -168,6 +169,20 @@ def row_labels(game, state, viewer):
     if rule is None:
         return None
     return [rule(state, viewer, row) for row in range(1, game._board.height + 1)]
+
+
+def statistics(game, state):
+    """The rule file's `stat` values of `state` (its final position, for a simulation): a
+    dict, in declaration order, of name -> value, or of name -> {seat name: value} for a
+    `stat NAME(s)`. Empty when the rule file declares none."""
+    found = {}
+    for name, per_seat, function in game._stats:
+        if per_seat:
+            found[name] = {seat: game._evaluate(state, function, s, s)
+                           for s, seat in enumerate(game.seats)}
+        else:
+            found[name] = game._evaluate(state, function, 0)
+    return found
 
 
 # ----- setting up a position by hand (scenario files) ---------------------------------------

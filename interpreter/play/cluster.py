@@ -1,0 +1,131 @@
+"""Simulated games on a Ray cluster (the optional extra `gdl[ray]`).
+
+`play_on_ray(game, games, seed, spec, caps, address, workers, progress)` plays the games
+in chunks of consecutive indices as Ray tasks and returns (records in game order,
+interrupted?, the cluster's CPUs): the records a run in one process gives for the same
+seed, since game i plays seed `seed + i` wherever it runs.
+
+The rule file travels as its checked program (plain data, pickled once with `ray.put`), not
+as a path, so the cluster's machines need gdl installed but not the rule files; each Ray
+worker compiles a program once and keeps it for the tasks that follow. `address` is
+'local' (start a Ray instance on this machine, for as many CPUs as `workers`), 'auto' (the
+cluster this machine belongs to, after `ray start`), `HOST:PORT` of a head node, or
+`ray://HOST:PORT` (Ray Client, which needs `ray[client]`). A rule error in a game stops
+the run and is raised as a run in one process would raise it (the first in game order).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+
+from ..language.errors import GdlDataError, GdlError
+from ..runtime import introspect
+
+EXTRA = "pip install 'gdl[ray]'"
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise GdlDataError(f"--ray needs Ray, an optional extra: {EXTRA}") from None
+    return ray
+
+
+def play_on_ray(game, games, seed, spec, caps, address, workers, progress=None):
+    """Play games 0..games-1 as Ray tasks; returns (records in game order, interrupted?,
+    the cluster's CPUs)."""
+    from .simulate import chunks_of
+    ray = import_ray()
+    started_here = not ray.is_initialized()
+    if started_here:
+        _connect(ray, address, workers)
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        program = ray.put((introspect.resolved_program(game), game.path, game.source_hash))
+        task = ray.remote(_play_chunk)
+        pending = {task.remote(program, first, last, seed, spec, caps): first
+                   for first, last in chunks_of(games, cpus)}
+        records, interrupted = _gather(ray, pending, progress)
+        return records, interrupted, cpus
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _connect(ray, address, workers):
+    if address == "local":
+        ray.init(address="local", num_cpus=workers, include_dashboard=False,
+                 log_to_driver=False, logging_level=logging.ERROR)
+        return
+    _reachable(address)
+    try:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        raise GdlDataError(f"cannot use the Ray cluster at {address}: {exc}") from None
+
+
+def _reachable(address):
+    """Refuse a HOST:PORT nobody listens on at once (Ray itself would retry for minutes)."""
+    if address == "auto" or "://" in address:
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise GdlDataError(f"--ray: '{address}' is no cluster address: give HOST:PORT of "
+                           "the head node (ray start --head prints it), 'auto', "
+                           "ray://HOST:PORT, or 'local' (or nothing) for a Ray instance "
+                           "on this machine")
+    try:
+        socket.create_connection((host, int(port)), timeout=5).close()
+    except OSError as exc:
+        raise GdlDataError(f"cannot reach a Ray cluster at {address}: "
+                           f"{exc.strerror or exc}") from None
+
+
+def _gather(ray, pending, progress):
+    """Wait for the chunks; file each one's records by its first game index."""
+    done, errors, interrupted = {}, {}, False
+    waiting = list(pending)
+    try:
+        while waiting:
+            ready, waiting = ray.wait(waiting, num_returns=1)
+            first = pending[ready[0]]
+            outcome = ray.get(ready[0])
+            if isinstance(outcome, GdlError):
+                errors[first] = outcome
+                for ref in waiting:
+                    if pending[ref] > first:
+                        ray.cancel(ref)
+                waiting = [ref for ref in waiting if pending[ref] < first]
+                continue
+            done[first] = outcome
+            if progress and outcome:
+                progress(len(outcome))
+    except KeyboardInterrupt:
+        interrupted = True
+        for ref in waiting:
+            ray.cancel(ref)
+    if errors:
+        raise errors[min(errors)]
+    return [record for first in sorted(done) for record in done[first]], interrupted
+
+
+# ----- in a Ray worker ----------------------------------------------------------------------
+_compiled = {}      # source hash -> Game, so a worker compiles each program once
+
+
+def _play_chunk(program, first, last, seed, spec, caps):
+    """Play games first..last-1; their records, or the GdlError that stopped them."""
+    from ..runtime.engine import Game
+    from .simulate import play_games
+    resolved, path, digest = program
+    if digest not in _compiled:
+        _compiled[digest] = Game(resolved, path, digest)
+    records = []
+    try:
+        play_games(_compiled[digest], range(first, last), seed, spec, caps[0], records,
+                   max_decisions=caps[1])
+    except GdlError as exc:
+        return exc
+    return records

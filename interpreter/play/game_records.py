@@ -1,0 +1,181 @@
+"""Per-game records of a simulation on disk: written as JSON Lines or CSV, read back (JSON
+Lines) for `gdl report`.
+
+`write_records(path, records)` writes the records `simulate` returns (see
+`simulate.RECORD_FIELDS`), in game order, atomically: by the file's extension, `.jsonl` one
+JSON object a line, fields in `RECORD_FIELDS` order; `.csv` one row a game, lists and
+per-seat values spread over columns (`winners` space-separated, `player:SEAT`,
+`return:SEAT`, `score:SEAT`, `stat:NAME` and `stat:NAME:SEAT`). `check_out_path` refuses
+any other extension before a run starts.
+
+`read_records(path)` reads a `.jsonl` file whole and checks every record's fields and types;
+anything wrong refuses the file, naming the line, so a report never covers part of a file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from ..language.errors import GdlDataError
+from .simulate import RECORD_FIELDS
+from .transcript import save
+
+EXTENSIONS = (".jsonl", ".csv")
+
+
+def check_out_path(path):
+    """Refuse an output file whose extension says no format we write."""
+    if not path.lower().endswith(EXTENSIONS):
+        raise GdlDataError(f"cannot write records to {path}: the file name must end in "
+                           ".jsonl (JSON Lines) or .csv")
+
+
+def write_records(path, records):
+    check_out_path(path)
+    text = _csv(records) if path.lower().endswith(".csv") else _jsonl(records)
+    save(path, text)
+
+
+def _jsonl(records):
+    return "".join(json.dumps({key: record[key] for key in RECORD_FIELDS}) + "\n"
+                   for record in records)
+
+
+def _csv(records):
+    columns = ["seed", "game", "first", "winners", "draw", "capped", "turns", "decisions"]
+    if records:
+        seats = records[0]["seats"]
+        columns += [f"player:{seat}" for seat in seats]
+        columns += [f"return:{seat}" for seat in seats]
+        if records[0]["scores"] is not None:
+            columns += [f"score:{seat}" for seat in seats]
+        for name, value in records[0]["stats"].items():
+            columns += ([f"stat:{name}:{seat}" for seat in value] if isinstance(value, dict)
+                        else [f"stat:{name}"])
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for record in records:
+        writer.writerow([_cell(value) for value in _row(record)])
+    return out.getvalue()
+
+
+def _row(record):
+    seats = record["seats"]
+    row = [record["seed"], record["game"], record["first"], " ".join(record["winners"]),
+           record["draw"], record["capped"], record["turns"], record["decisions"]]
+    row += record["players"]
+    row += record["returns"]
+    if record["scores"] is not None:
+        row += [record["scores"][seat] for seat in seats]
+    for value in record["stats"].values():
+        row += list(value.values()) if isinstance(value, dict) else [value]
+    return row
+
+
+def _cell(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else value
+
+
+# ----- reading ------------------------------------------------------------------------------
+def read_records(path):
+    """The records of a `.jsonl` file, checked; a GdlDataError names the first bad line."""
+    if path.lower().endswith(".csv"):
+        raise GdlDataError("a report reads JSON Lines records: write them with 'gdl "
+                           "simulate ... --out FILE.jsonl'", file=path)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().split("\n")
+    except FileNotFoundError:
+        raise GdlDataError(f"cannot read {path}: no such file") from None
+    except IsADirectoryError:
+        raise GdlDataError(f"cannot read {path}: it is a folder") from None
+    except OSError as exc:
+        raise GdlDataError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise GdlDataError(f"cannot read {path}: it is not UTF-8 text") from None
+    records = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            raise _bad(path, number, f"not JSON ({exc.msg}, column {exc.colno})") from None
+        problem = _problem(record)
+        if problem is None and records:
+            problem = _differs(record, records[0])
+        if problem is not None:
+            raise _bad(path, number, problem)
+        records.append(record)
+    if not records:
+        raise GdlDataError("no records in the file", file=path)
+    return records
+
+
+def _bad(path, number, problem):
+    return GdlDataError(f"{problem}; the file is not read", file=path, line=number, column=1)
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_names(value):
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _problem(record):
+    """What is wrong with one record (None when nothing is)."""
+    if not isinstance(record, dict):
+        return "a record is a JSON object"
+    missing = [key for key in RECORD_FIELDS if key not in record]
+    if missing:
+        return f"the record has no '{missing[0]}'"
+    seats = record["seats"]
+    if not _is_names(seats) or not seats:
+        return "'seats' must be a list of seat names"
+    checks = (
+        ("seed", _is_int(record["seed"]) and record["seed"] >= 0, "a whole number, 0 or more"),
+        ("game", isinstance(record["game"], str), "text"),
+        ("players", _is_names(record["players"]) and len(record["players"]) == len(seats),
+         "a list of names, one per seat"),
+        ("first", record["first"] is None or record["first"] in seats, "a seat or null"),
+        ("winners", _is_names(record["winners"]) and set(record["winners"]) <= set(seats),
+         "a list of seats"),
+        ("draw", isinstance(record["draw"], bool), "true or false"),
+        ("returns", isinstance(record["returns"], list) and len(record["returns"]) == len(seats)
+         and all(map(_is_number, record["returns"])), "a list of numbers, one per seat"),
+        ("turns", _is_int(record["turns"]) and record["turns"] >= 0, "a whole number"),
+        ("decisions", _is_int(record["decisions"]) and record["decisions"] >= 0,
+         "a whole number"),
+        ("capped", isinstance(record["capped"], bool), "true or false"),
+        ("scores", record["scores"] is None or (isinstance(record["scores"], dict) and set(
+            record["scores"]) == set(seats) and all(map(_is_number, record["scores"].values()))),
+         "null or a number per seat"),
+        ("stats", isinstance(record["stats"], dict), "an object"),
+    )
+    for key, good, wanted in checks:
+        if not good:
+            return f"'{key}' must be {wanted}, not {json.dumps(record[key])[:60]}"
+    if record["capped"] and (record["winners"] or record["draw"]):
+        return "a capped game has no winners and is no draw"
+    return None
+
+
+def _differs(record, first):
+    """Records of one file are of one game: the same name and seats."""
+    for key in ("game", "seats"):
+        if record[key] != first[key]:
+            return (f"'{key}' is {json.dumps(record[key])[:60]} but the first record's is "
+                    f"{json.dumps(first[key])[:60]}: a file holds the games of one run")
+    return None
+
