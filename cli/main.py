@@ -151,10 +151,12 @@ def play(file, seed, players, moves, resume, max_turns, max_decisions):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--out", type=click.Path(), help="Also write one record per game (seed, "
               "players, winners, length, scores, stats) to this .jsonl or .csv file.")
+@click.option("--check", is_flag=True, help="Check the rule file's invariants after every "
+              "decision; the first that does not hold is an error naming the decision.")
 @ray_option
 @user_errors
 def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_json, out,
-             ray_address):
+             check, ray_address):
     """Play many games with agents and summarise the results.
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
@@ -169,7 +171,7 @@ def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_j
         import_ray()
     game = load_game(file)
     options = {"workers": workers or os.cpu_count() or 1, "path": file,
-               "max_decisions": max_decisions, "ray": ray_address}
+               "max_decisions": max_decisions, "ray": ray_address, "check": check}
     if not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
             summary, records = run(game, games, seed, players, max_turns,

@@ -108,3 +108,22 @@ def test_a_scenario_set_up_that_breaks_an_invariant_blames_no_step(tmp_path):
     path = tmp_path / "owe.scenario"
     path.write_text(f"rules {RULES}\nset a.money = -3\nplay spend\nexpect a.money == -4\n")
     assert run_scenario(str(path)) == []
+
+
+def test_simulate_check_stops_at_the_broken_invariant():
+    from test_cli import gdl
+    result = gdl("simulate", RULES, "--games", "3", "--check", "--workers", "1")
+    assert result.returncode == 1
+    assert 'the invariant "money never negative" does not hold after decision' in result.stderr
+    assert "in simulated game 1, seed 0" in result.stderr
+    result = gdl("simulate", RULES, "--games", "3", "--workers", "1", "--max-turns", "20")
+    assert result.returncode == 0
+
+
+def test_simulate_check_with_workers_and_on_the_shipped_games():
+    from test_cli import gdl
+    result = gdl("simulate", RULES, "--games", "4", "--check", "--workers", "2")
+    assert result.returncode == 1 and "money never negative" in result.stderr
+    result = gdl("simulate", os.path.join(ROOT, "games", "galaxy_grid_2.gdl"), "--games", "4",
+                 "--check", "--workers", "2")
+    assert result.returncode == 0, result.stderr

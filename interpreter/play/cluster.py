@@ -125,7 +125,7 @@ def _play_chunk(program, first, last, seed, spec, caps):
     records = []
     try:
         play_games(_compiled[digest], range(first, last), seed, spec, caps[0], records,
-                   max_decisions=caps[1])
+                   max_decisions=caps[1], check=caps[2])
     except GdlError as exc:
         return exc
     return records

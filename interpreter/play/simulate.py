@@ -50,8 +50,9 @@ RECORD_FIELDS = ("seed", "game", "seats", "players", "first", "winners", "draw",
 RUN_FIELDS = ("seconds", "games_per_second", "decisions_per_second", "workers", "ray")
 
 
-def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS):
-    """One game with agents built from `spec`; returns its record (see `RECORD_FIELDS`)."""
+def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS, check=False):
+    """One game with agents built from `spec`; returns its record (see `RECORD_FIELDS`).
+    With `check`, the rule file's invariants are checked after every decision."""
     state = game.new_state(seed)
     agents = make_agents(spec, len(game.seats), seed)
     opened = {}     # 'turn': the seat whose turn is turn 1; 'decision': the first to decide
@@ -65,7 +66,7 @@ def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS):
             opened.setdefault("turn", state.current)
 
     status, _ = run_game(game, state, choose, max_turns=max_turns,
-                         max_decisions=max_decisions, on_turn=on_turn)
+                         max_decisions=max_decisions, on_turn=on_turn, check=check)
     finished = status == "finished"
     first = opened.get("turn", opened.get("decision"))
     return {"seed": seed, "game": game.name, "seats": list(game.seats),
@@ -89,7 +90,7 @@ def final_scores(game, state):
 
 
 def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None,
-               max_decisions=DEFAULT_MAX_DECISIONS):
+               max_decisions=DEFAULT_MAX_DECISIONS, check=False):
     """Play game i (seed `seed + i`) for each i in `indices`, appending each record to
     `records` as it finishes (so an interruption keeps them); `after_game()` runs after each
     game, and `stopped()` is asked before each one."""
@@ -98,7 +99,7 @@ def play_games(game, indices, seed, spec, max_turns, records, after_game=None, s
             return
         try:
             records.append(play_one(game, seed + i, spec, max_turns,
-                                    max_decisions=max_decisions))
+                                    max_decisions=max_decisions, check=check))
         except GdlError as exc:
             exc.hints += (f"in simulated game {i + 1}, seed {seed + i} (gdl record with "
                           f"--seed {seed + i} plays it again)",)
@@ -108,14 +109,16 @@ def play_games(game, indices, seed, spec, max_turns, records, after_game=None, s
 
 
 def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, workers=1,
-             path=None, progress=None, max_decisions=DEFAULT_MAX_DECISIONS, ray=None):
+             path=None, progress=None, max_decisions=DEFAULT_MAX_DECISIONS, ray=None,
+             check=False):
     """Play `games` games; returns (summary, records). `progress(n)` is told of every n
     finished games. `workers` > 1 needs `path`, the rule file `game` was loaded from.
-    `ray` (an address, or 'local') plays them on a Ray cluster instead (`cluster`)."""
+    `ray` (an address, or 'local') plays them on a Ray cluster instead (`cluster`).
+    `check`: the rule file's invariants are checked after every decision."""
     if "human" in make_agents(spec, len(game.seats), seed):
         raise GdlDataError("simulate plays without humans: use random players")
     started = time.perf_counter()
-    caps = (max_turns, max_decisions)
+    caps = (max_turns, max_decisions, check)
     if ray is not None:
         from .cluster import play_on_ray
         records, interrupted, workers = play_on_ray(game, games, seed, spec, caps, ray,
@@ -153,7 +156,7 @@ def _in_process(game, games, seed, spec, caps, progress):
     try:
         play_games(game, range(games), seed, spec, caps[0], records,
                    after_game=(lambda: progress(1)) if progress else None,
-                   max_decisions=caps[1])
+                   max_decisions=caps[1], check=caps[2])
     except KeyboardInterrupt:
         return records, True
     return records, False
@@ -260,9 +263,9 @@ def _play_chunk(first, last, seed):
     if "error" in _worker:
         raise _worker["error"]
     records = []
-    max_turns, max_decisions = _worker["caps"]
+    max_turns, max_decisions, check = _worker["caps"]
     play_games(_worker["game"], range(first, last), seed, _worker["spec"], max_turns, records,
-               stopped=_worker["stop"].is_set, max_decisions=max_decisions)
+               stopped=_worker["stop"].is_set, max_decisions=max_decisions, check=check)
     return records
 
 
