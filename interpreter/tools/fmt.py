@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tempfile
 
 from ..language import concrete
-from ..language.errors import GdlError
+from ..language.errors import GdlError, GdlSyntaxError
 from ..language.parser import parse_concrete, parse_program
 
 INDENT = "  "
@@ -68,6 +69,28 @@ def format_text(text, file="<string>"):
         raise FormatError("formatting would change the meaning of this file, so it was left "
                           "as it is (a bug of gdl fmt: please report it)", file=file)
     return out
+
+
+# A Markdown example: a ```gdl fence, the text up to the closing fence, and what follows.
+_EXAMPLE = re.compile(r"^```gdl\n(.*?)^```", re.S | re.M)
+_ERROR_MARK = re.compile(r"<!--[^>]*\berror\b[^>]*-->\s*\Z")
+_SHOWN_ERROR = re.compile(r"\s*```text\n[^`]*?: error:")
+
+
+def format_markdown(text, file="<string>"):
+    """A Markdown text with each gdl example (a ```gdl fence) that is a whole rule file
+    formatted. Left as written: fragments that do not parse alone, and examples that show an
+    error (marked `<!-- ... error -->` before the fence, or followed by a ```text fence that
+    holds `: error:`), whose messages cite their lines and columns."""
+    def example(match):
+        body = match.group(1)
+        if _ERROR_MARK.search(text, 0, match.start()) or _SHOWN_ERROR.match(text, match.end()):
+            return match.group(0)
+        try:
+            return "```gdl\n" + format_text(body, file) + "```"
+        except GdlSyntaxError:
+            return match.group(0)
+    return _EXAMPLE.sub(example, text)
 
 
 def diff(old, new, path):
@@ -202,8 +225,8 @@ class _Printer:
             after_close = previous_entry is not None and previous_entry.structural \
                 and previous_entry.token.kind == "RBRACE"
             brk = entry.brk
-            if brk == _KEEP and after_close:
-                brk = _JOIN
+            if brk == _KEEP and after_close or entry.structural and _opens(previous_entry):
+                brk = _JOIN         # `} else`, and an empty block `{}`
             if brk == _JOIN and previous is not None and previous_entry is not None \
                     and previous is not previous_entry.token:
                 brk = _HARD      # a comment ended the line
@@ -316,6 +339,10 @@ class _Printer:
         return out
 
 
+def _opens(entry):
+    return entry is not None and entry.structural and entry.token.kind == "LBRACE"
+
+
 def _cells(entries):
     """A table row's name, then each value, as text: split at `=` and the commas outside
     brackets."""
@@ -370,7 +397,8 @@ def _join(entries):
 def _space(left, right):
     """Whether one space separates two tokens of one line."""
     a, b = left.token, right.token
-    if b.kind in _NO_SPACE_BEFORE or a.kind in _NO_SPACE_AFTER or left.unary:
+    if b.kind in _NO_SPACE_BEFORE or a.kind in _NO_SPACE_AFTER or left.unary or (
+            right.structural and _opens(left)):
         return False
     if b.kind == "LPAR":
         return not (a.kind in ("NAME", "QUANT") or a.text in _TIGHT_WORDS)
@@ -401,8 +429,9 @@ def _with_comments(texts):
 
 def format_files(paths, check=False, show_diff=False, say=print, warn=print):
     """`gdl fmt`: format each rule file in place (atomically), or with `check` only say which
-    would change, or with `show_diff` print what would change. `-` reads the standard input
-    and writes the result to the standard output. Returns True when every file was
+    would change, or with `show_diff` print what would change. A Markdown file (`.md`) has
+    its gdl examples formatted; `-` reads the standard input and writes the result to the
+    standard output. Returns True when every file was
     formatted (or, with `check`, was formatted already); errors go to `warn`."""
     import sys
     from ..loader import read_text
@@ -410,7 +439,8 @@ def format_files(paths, check=False, show_diff=False, say=print, warn=print):
     for path in paths:
         try:
             text = sys.stdin.read() if path == "-" else read_text(path)
-            new = format_text(text, "<stdin>" if path == "-" else path)
+            name = "<stdin>" if path == "-" else path
+            new = (format_markdown if path.endswith(".md") else format_text)(text, name)
         except GdlError as exc:
             warn(exc.render())
             ok = False
