@@ -349,5 +349,13 @@ def fmt_command(paths, check, show_diff):
                       warn=functools.partial(click.echo, err=True))
     sys.exit(0 if ok else 1)
 
+
+@main.command("lsp")
+@user_errors
+def lsp_command():
+    """Run the language server on stdin/stdout (for an editor; needs gdl[lsp])."""
+    from gdl.interpreter.tools.lsp import serve
+    serve()
+
 if __name__ == "__main__":
     main()

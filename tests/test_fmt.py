@@ -191,7 +191,8 @@ def test_the_canonical_layout():
 
 def test_a_wide_table_aligns_only_its_names():
     values = ", ".join(["1234567890"] * 9)
-    text = f"kinds (a, b, c, d, e, f, g, h, i) {{\n  A = {values}\n  Bb = 1, 2, 3, 4, 5, 6, 7, 8, 9\n}}\n"
+    text = (f"kinds (a, b, c, d, e, f, g, h, i) {{\n  A = {values}\n"
+            "  Bb = 1, 2, 3, 4, 5, 6, 7, 8, 9\n}\n")
     assert format_text(text).split("\n")[1:3] == [f"  A  = {values}",
                                                   "  Bb = 1, 2, 3, 4, 5, 6, 7, 8, 9"]
 

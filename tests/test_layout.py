@@ -1,8 +1,8 @@
 """The interpreter's folders are its stages, and imports run one way: `language/` (text ->
 checked program) imports nothing of `runtime/`, `play/`, `tools/` or the loader; `runtime/`
 (checked program -> running game) nothing of `play/`, `tools/` or the loader; `play/` nothing
-of `tools/` (the designer's tools: formatter, highlighters, language server). Read from the source with `ast`,
-so an import inside a function counts as much as one at the top."""
+of `tools/` (the designer's tools: formatter, highlighters, language server). Read from the
+source with `ast`, so an import inside a function counts as much as one at the top."""
 
 import ast
 import pathlib
