@@ -432,5 +432,34 @@ def bench(files, games, seed, max_turns, max_decisions):
                    f"{row['decisions']:>10} {row['decisions_per_second']:>12}")
 
 
+
+@main.command("fmt")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--check", is_flag=True, help="Change nothing; list the files that would "
+              "change and exit 1 if there are any.")
+@click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print what would "
+              "change as a unified diff.")
+def fmt_command(paths, check, show_diff):
+    """Lay rule files out in the one canonical layout (folders: every *.gdl under them;
+    - reads the standard input and writes the standard output)."""
+    from gdl.interpreter.tools.fmt import format_files
+    files = []
+    for path in _rule_files(paths):
+        if path.startswith("error: "):
+            click.echo(path[len("error: "):], err=True)
+            sys.exit(1)
+        files.append(path)
+    ok = format_files(files, check, show_diff, say=click.echo,
+                      warn=functools.partial(click.echo, err=True))
+    sys.exit(0 if ok else 1)
+
+
+@main.command("lsp")
+@user_errors
+def lsp_command():
+    """Run the language server on stdin/stdout (for an editor; needs gdl[lsp])."""
+    from gdl.interpreter.tools.lsp import serve
+    serve()
+
 if __name__ == "__main__":
     main()

@@ -59,7 +59,13 @@ def load_game(path):
 def check_file(path):
     """Parse and check a rule file (and the base it extends) without generating code:
     the resolved `program.Program`, or the first GdlError. What `gdl check` runs."""
-    return _checked(read_text(path), path)[0]
+    return check_source(read_text(path), path)
+
+
+def check_source(text, path):
+    """`check_file` of a text not (yet) saved at `path`: an editor's buffer. The base file
+    it extends is read from the disk, beside `path`."""
+    return _checked(text, path)[0]
 
 
 def summary(resolved):

@@ -22,8 +22,8 @@ from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT,
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
                "game": SEAT}
-_BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats",
-                   "all_seats")
+BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats",
+                  "all_seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
 
@@ -855,7 +855,7 @@ class _Checker:
         if resolved is None:
             known = (list(scope.names) + list(self.out.params) + list(self.out.terrain)
                      + list(self.out.symbols) + list(self.out.kinds) + self.out.seats
-                     + list(self.out.vars["global"]) + list(_BUILTIN_VALUES)
+                     + list(self.out.vars["global"]) + list(BUILTIN_VALUES)
                      + list(self.out.board.direction_names) + list(self.out.zones))
             hint = []
             if name in BUILTINS or name in self.fn_decls or name in self.out.fns:

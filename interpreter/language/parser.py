@@ -15,7 +15,7 @@ import functools
 import pkgutil
 import re
 
-from . import ast, parse_cache
+from . import ast, concrete, parse_cache
 from .errors import GdlSyntaxError
 
 # Terminal names as a person reads them in "expected ..." lists.
@@ -42,6 +42,19 @@ def _lark(start):
                      maybe_placeholders=True, cache=True)
 
 
+@functools.lru_cache(maxsize=None)
+def _concrete_lark():
+    """The grammar again, keeping every token (keywords and punctuation too) in the tree and
+    handing the comments it ignores to a callback; the parse tables are the same."""
+    text = pkgutil.get_data("gdl.grammar", "gdl.lark").decode("utf-8")
+    import lark
+    comments = []
+    parser = lark.Lark(text, parser="lalr", propagate_positions=True, start="start",
+                       keep_all_tokens=True, maybe_placeholders=False,
+                       lexer_callbacks={"COMMENT": comments.append})
+    return parser, comments
+
+
 def parse_program(text, file="<string>"):
     """Parse a whole rule file, or read the result of an earlier parse from the cache."""
     return parse_cache.cached(text, file, functools.partial(_parse, text, file, "start"))
@@ -52,10 +65,83 @@ def parse_expression(text, file="<string>"):
     return _parse(text, file, "expr")
 
 
+def parse_concrete(text, file="<string>"):
+    """Parse a whole rule file into a `concrete.ConcreteTree`: every token kept, comments
+    beside it. The same errors as `parse_program` for a text that does not parse."""
+    import lark
+    text = _strip_bom(text)
+    lines = tuple(text.split("\n"))
+    _reject_binary(text, file, lines)
+    parser, comments = _concrete_lark()
+    comments.clear()
+    try:
+        tree = parser.parse(text)
+    except lark.exceptions.UnexpectedInput as exc:
+        raise _syntax_error(exc, text, file, lines) from None
+    found = tuple(_token(t) for t in comments)
+    comments.clear()
+    return concrete.ConcreteTree(_concrete(tree, lark.Tree), found)
+
+
+def _concrete(tree, tree_class):
+    children = []
+    for child in tree.children:
+        children.append(_concrete(child, tree_class) if isinstance(child, tree_class)
+                        else _token(child))
+    return concrete.Node(str(tree.data), tuple(children))
+
+
+def _token(token):
+    return concrete.Token(token.type, str(token), token.line, token.column, token.end_line,
+                          token.end_column)
+
+
+@functools.lru_cache(maxsize=None)
+def grammar_words():
+    """The grammar's words, for highlighters and completion: a dict of
+    "declaration" (the words that begin a top-level declaration), "statement" (those that
+    begin a statement), "operator" (and, or, not, in), "constant" (true, false, none),
+    "keyword" (every other word of the grammar) and "quantifier" (count, sum, ...), each a
+    sorted tuple. Read from the grammar itself, so a new declaration brings its words."""
+    parser = _lark("start")
+    literal = {}
+    for terminal in parser.terminals:
+        pattern = terminal.pattern
+        if pattern.type == "str" and re.fullmatch(r"[a-z_]+", pattern.value):
+            literal[terminal.name] = pattern.value
+    first = {}          # rule -> the words its alternatives begin with
+    members = {}        # rule -> the rules its alternatives consist of alone
+    for rule in parser.rules:
+        origin = rule.origin.name
+        symbols = rule.expansion
+        if symbols and symbols[0].name in literal:
+            first.setdefault(origin, set()).add(literal[symbols[0].name])
+        if len(symbols) == 1 and not symbols[0].is_term:
+            members.setdefault(origin, set()).add(symbols[0].name)
+
+    def starting(category):
+        return {word for rule in members.get(category, ()) for word in first.get(rule, ())}
+
+    words = set(literal.values())
+    operator = {"and", "or", "not", "in"} & words
+    constant = {"true", "false", "none"} & words
+    declaration = starting("item")
+    statement = starting("stmt") - declaration
+    quant = parser.get_terminal("QUANT").pattern.value
+    quantifier = re.search(r"\(([a-z_|]+)\)", quant).group(1).split("|")
+    keyword = words - operator - constant - declaration - statement
+    return {"declaration": tuple(sorted(declaration)), "statement": tuple(sorted(statement)),
+            "operator": tuple(sorted(operator)), "constant": tuple(sorted(constant)),
+            "keyword": tuple(sorted(keyword)), "quantifier": tuple(sorted(quantifier))}
+
+
+def _strip_bom(text):
+    return text[1:] if text.startswith("\ufeff") else text    # a mark some editors write
+
+
 def _parse(text, file, start):
     import lark
-    if text.startswith("\ufeff"):          # a byte-order mark some editors write
-        text = text[1:]
+    text = _strip_bom(text)
     lines = tuple(text.split("\n"))
     _reject_binary(text, file, lines)
     try:

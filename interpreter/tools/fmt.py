@@ -1,0 +1,461 @@
+"""The formatter: a rule file's text -> the same rules in the one canonical layout.
+
+`format_text` works from the concrete syntax tree (`parser.parse_concrete`: every token of
+the grammar, in the tree of its rules) with the comments put back where they were, and
+decides only the white space between tokens:
+
+- structure: one declaration, statement, phase item, kind row or end rule per line (each
+  child of a `{ ... }` of any grammar rule, and each top-level declaration, so a declaration
+  added to the grammar is laid out without a change here); `{` ends its line, `}` stands on
+  its own line, and what follows a `}` in the same statement (`} else {`) stays on it; an
+  empty block is `{}`;
+- indentation: two spaces per `{`; a line that continues a statement (the designer broke it
+  there) is indented four more, and four more per bracket still open at its start;
+- line breaks inside a statement are kept where the designer put them, as gofmt keeps them:
+  rule files break long conditions to follow the rulebook's sentences, and no width limit
+  breaks them better than their author;
+- spacing: one space between tokens, none inside brackets, before `,` `:` `)` `]` or around
+  `.`, none after a unary minus, none before the `(` of a call or parameter list;
+- blank lines: at most one; none after `{` or before `}`; exactly one between two top-level
+  declarations when either has a `{ }` (between others, as written: zero or one);
+- comments: an own-line comment is indented as the line it precedes; trailing comments of
+  consecutive lines are aligned two spaces after the longest line of their run;
+- kinds tables: the names padded so the `=` align, and the values in columns (when the
+  aligned table fits in 100 columns; otherwise only the `=` align).
+
+The result is checked before it is returned: it must parse to the same syntax tree as the
+input (spans aside), or `FormatError` says so and nothing is written.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tempfile
+
+from ..language import concrete
+from ..language.errors import GdlError, GdlSyntaxError
+from ..language.parser import parse_concrete, parse_program
+
+INDENT = "  "
+CONTINUATION = "    "
+TABLE_WIDTH = 100
+TABLE_ROWS = ("kind_row",)      # rules whose lines of one table align in columns
+
+_OPEN = ("LPAR", "LSQB")
+_CLOSE = ("RPAR", "RSQB")
+_NO_SPACE_BEFORE = ("RPAR", "RSQB", "COMMA", "COLON", "DOT")
+_NO_SPACE_AFTER = ("LPAR", "LSQB", "DOT")
+# Words written against the `(` that follows them, like a name: `on enter(p, c)`,
+# `holes(c) where ...`. Every other word before `(` is an operator or a declaration's
+# keyword (`not (a or b)`, `kinds (speed, cost)`) and keeps its space.
+_TIGHT_WORDS = ("enter", "out", "concede", "holes")
+
+_HARD, _JOIN, _KEEP = "hard", "join", "keep"
+
+
+class FormatError(GdlError):
+    """Formatting would change what a rule file means (a bug of the formatter); the file is
+    left as it was."""
+
+
+def format_text(text, file="<string>"):
+    """The canonical layout of a rule file's text; a GdlSyntaxError when it does not parse."""
+    program = parse_program(text, file)
+    tree = parse_concrete(text, file)
+    out = _Printer(tree).render()
+    if parse_program(out, "<formatted>") != program:
+        raise FormatError("formatting would change the meaning of this file, so it was left "
+                          "as it is (a bug of gdl fmt: please report it)", file=file)
+    return out
+
+
+# A Markdown example: a ```gdl fence, the text up to the closing fence, and what follows.
+_EXAMPLE = re.compile(r"^```gdl\n(.*?)^```", re.S | re.M)
+_ERROR_MARK = re.compile(r"<!--[^>]*\berror\b[^>]*-->\s*\Z")
+_SHOWN_ERROR = re.compile(r"\s*```text\n[^`]*?: error:")
+
+
+def format_markdown(text, file="<string>"):
+    """A Markdown text with each gdl example (a ```gdl fence) that is a whole rule file
+    formatted. Left as written: fragments that do not parse alone, and examples that show an
+    error (marked `<!-- ... error -->` before the fence, or followed by a ```text fence that
+    holds `: error:`), whose messages cite their lines and columns."""
+    def example(match):
+        body = match.group(1)
+        if _ERROR_MARK.search(text, 0, match.start()) or _SHOWN_ERROR.match(text, match.end()):
+            return match.group(0)
+        try:
+            return "```gdl\n" + format_text(body, file) + "```"
+        except GdlSyntaxError:
+            return match.group(0)
+    return _EXAMPLE.sub(example, text)
+
+
+def diff(old, new, path):
+    """A unified diff from `old` to `new`, both texts of the file `path`."""
+    return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                        f"{path}", f"{path} (formatted)"))
+
+
+def write_atomically(path, text):
+    """Replace the file at `path` by `text` in one step (a temporary file beside it, then a
+    rename), keeping its permissions; a reader never sees half a file."""
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=".gdl-fmt-", dir=folder)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        os.chmod(temporary, os.stat(path).st_mode & 0o7777)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+class _Entry:
+    """A token with what the layout needs to know of it."""
+
+    __slots__ = ("token", "depth", "brk", "rule", "unary", "structural", "item", "row")
+
+    def __init__(self, token, depth, rule):
+        self.token = token
+        self.depth = depth          # number of enclosing { }
+        self.brk = _KEEP            # the break before it
+        self.rule = rule            # the grammar rule it belongs to
+        self.unary = rule == "neg_op" and token.kind == "MINUS"
+        self.structural = False     # a { or } of a block, a table, ...
+        self.item = None            # index of the top-level declaration holding it
+        self.row = None             # the table row (a concrete.Node) it belongs to
+
+
+class _Line:
+    __slots__ = ("entries", "comment", "indent", "blank", "item", "own_comment")
+
+    def __init__(self, indent):
+        self.entries = []
+        self.comment = None         # a trailing comment's text
+        self.indent = indent
+        self.blank = False          # a blank line before this one
+        self.item = None            # the top-level declaration this line belongs to
+        self.own_comment = False    # a line holding only a comment
+
+
+class _Printer:
+    def __init__(self, tree):
+        self.entries = []
+        self.tables = []            # per table: the row nodes of one braced node
+        for index, item in enumerate(tree.root.children):
+            start = len(self.entries)
+            self._walk(item, 0, None)
+            self.entries[start].brk = _HARD
+            for entry in self.entries[start:]:
+                entry.item = index
+        self.comments = tree.comments
+
+    def _walk(self, node, depth, row):
+        if node.rule in TABLE_ROWS:
+            row = node
+        kinds = [c.kind for c in node.children if isinstance(c, concrete.Token)]
+        braced = "LBRACE" in kinds and "RBRACE" in kinds
+        inside = False
+        rows = []
+        for child in node.children:
+            if isinstance(child, concrete.Token):
+                structural = braced and child.kind in ("LBRACE", "RBRACE")
+                if structural and child.kind == "RBRACE":
+                    inside = False
+                entry = _Entry(child, depth + inside, node.rule)
+                entry.row = row
+                if structural:
+                    entry.structural = True
+                    entry.brk = _JOIN if child.kind == "LBRACE" else _HARD
+                elif inside:
+                    entry.brk = _HARD
+                self.entries.append(entry)
+                if structural and child.kind == "LBRACE":
+                    inside = True
+                continue
+            start = len(self.entries)
+            self._walk(child, depth + inside, row)
+            if inside and len(self.entries) > start:
+                self.entries[start].brk = _HARD
+                if child.rule in TABLE_ROWS:
+                    rows.append(child)
+        if rows:
+            self.tables.append(rows)
+
+    # ----- lines ---------------------------------------------------------------------
+    def _stream(self):
+        """Code entries and comments in source order: (entry or None, comment token)."""
+        comments = list(self.comments)
+        out = []
+        position = 0
+        for entry in self.entries:
+            token = entry.token
+            while position < len(comments) and (comments[position].line, comments[position]
+                                                 .column) < (token.line, token.column):
+                out.append((None, comments[position]))
+                position += 1
+            out.append((entry, None))
+        out.extend((None, comment) for comment in comments[position:])
+        return out
+
+    def _lines(self):
+        lines = []
+        line = None
+        previous = None             # the previous token (code or comment)
+        previous_entry = None       # the previous code entry
+        brackets = 0
+        for entry, comment in self._stream():
+            token = entry.token if entry else comment
+            gap = token.line - previous.end_line if previous is not None else 0
+            if comment is not None:
+                if line is not None and gap == 0:
+                    line.comment = comment.text.rstrip()
+                else:
+                    line = _Line(None)
+                    line.own_comment = True
+                    line.comment = comment.text.rstrip()
+                    line.blank = gap > 1
+                    lines.append(line)
+                previous = token
+                continue
+            after_close = previous_entry is not None and previous_entry.structural \
+                and previous_entry.token.kind == "RBRACE"
+            brk = entry.brk
+            if brk == _KEEP and after_close or entry.structural and _opens(previous_entry):
+                brk = _JOIN         # `} else`, and an empty block `{}`
+            if brk == _JOIN and previous is not None and previous_entry is not None \
+                    and previous is not previous_entry.token:
+                brk = _HARD      # a comment ended the line
+            new_line = line is None or brk == _HARD or (brk == _KEEP and gap > 0) \
+                or line.own_comment
+            if new_line:
+                leading = brackets
+                if token.kind in _CLOSE:
+                    leading -= 1
+                starts_item = entry.brk == _HARD or after_close
+                indent = INDENT * entry.depth
+                if not starts_item:
+                    indent += CONTINUATION * (1 + max(leading, 0))
+                line = _Line(indent)
+                line.blank = gap > 1 and starts_item and not (
+                    previous_entry is not None and previous_entry.structural
+                    and previous_entry.token.kind == "LBRACE") and not entry.structural
+                lines.append(line)
+            line.entries.append(entry)
+            line.item = entry.item
+            if token.kind in _OPEN:
+                brackets += 1
+            elif token.kind in _CLOSE:
+                brackets -= 1
+            previous = token
+            previous_entry = entry
+        self._place_comments(lines)
+        return lines
+
+    def _place_comments(self, lines):
+        """An own-line comment takes the indentation of the code line after it (inside a
+        block when that line closes the block); no blank line right before a `}`."""
+        following = None
+        for line in reversed(lines):
+            if not line.own_comment:
+                following = line
+                continue
+            if following is None:
+                line.indent = ""
+            else:
+                first = following.entries[0]
+                line.indent = following.indent
+                if first.structural and first.token.kind == "RBRACE":
+                    line.indent += INDENT
+            line.item = following.item if following is not None else None
+
+    # ----- text ----------------------------------------------------------------------
+    def render(self):
+        lines = self._lines()
+        self._blank_lines(lines)
+        aligned = self._aligned_rows(lines)
+        texts = []
+        for line in lines:
+            if line.blank and texts:
+                texts.append(("", None))
+            code = aligned.get(id(line))
+            if code is None:
+                code = _join(line.entries)
+            texts.append((line.indent + code if code else line.indent, line.comment))
+        return "\n".join(_with_comments(texts)) + "\n"
+
+    def _blank_lines(self, lines):
+        """No blank line after a `{` or before a `}`; between two top-level declarations
+        (and the comments before the second) one blank line when either has a `{ }`."""
+        blocks = {line.item for line in lines for entry in line.entries
+                  if entry.structural and entry.token.kind == "LBRACE"}
+        for before, line in zip(lines, lines[1:]):
+            first = line.entries[0] if line.entries else None
+            last = before.entries[-1] if before.entries else None
+            if (first is not None and first.structural and first.token.kind == "RBRACE") or (
+                    last is not None and last.structural and last.token.kind == "LBRACE"):
+                line.blank = False
+        previous_item = None
+        index = 0
+        while index < len(lines):
+            line = lines[index]
+            if previous_item is None or line.item in (None, previous_item):
+                if not line.own_comment:
+                    previous_item = line.item
+                index += 1
+                continue
+            end = index             # the gap: comments, then the declaration's first line
+            while lines[end].own_comment:
+                end += 1
+            if (previous_item in blocks or line.item in blocks) and not any(
+                    gap.blank for gap in lines[index:end + 1]):
+                line.blank = True
+            previous_item = line.item
+            index = end + 1
+
+    def _aligned_rows(self, lines):
+        """Text of the lines that hold a whole table row, aligned within their table."""
+        by_row = {}
+        for line in lines:
+            rows = {id(e.row) for e in line.entries}
+            if len(rows) == 1 and line.entries and line.entries[0].row is not None:
+                by_row.setdefault(id(line.entries[0].row), []).append(line)
+        out = {}
+        for table in self.tables:
+            found = [by_row.get(id(row)) for row in table]
+            single = [f[0] for f in found if f is not None and len(f) == 1]
+            cells = {id(line): _cells(line.entries) for line in single}
+            widths = _column_widths(cells.values())
+            texts = {}
+            for line in single:
+                texts[id(line)] = _table_row(cells[id(line)], widths)
+            if any(len(line.indent) + len(texts[id(line)]) > TABLE_WIDTH for line in single):
+                texts = {id(line): _table_row(cells[id(line)], widths[:1]) for line in single}
+            out.update(texts)
+        return out
+
+
+def _opens(entry):
+    return entry is not None and entry.structural and entry.token.kind == "LBRACE"
+
+
+def _cells(entries):
+    """A table row's name, then each value, as text: split at `=` and the commas outside
+    brackets."""
+    cells = [[]]
+    depth = 0
+    for entry in entries:
+        kind = entry.token.kind
+        if depth == 0 and (kind == "COMMA" or kind == "EQUAL" and len(cells) == 1):
+            cells.append([])
+            continue
+        depth += (kind in _OPEN) - (kind in _CLOSE)
+        cells[-1].append(entry)
+    return [_join(cell) for cell in cells]
+
+
+def _column_widths(rows):
+    rows = list(rows)
+    widths = []
+    for row in rows:
+        for index, cell in enumerate(row):
+            if index == len(widths):
+                widths.append(0)
+            widths[index] = max(widths[index], len(cell))
+    return widths
+
+
+def _table_row(cells, widths):
+    """`Name   = v1,  v2, v3`: the name padded to widths[0], each value but the last padded
+    (with its comma) to its column's width when there is one."""
+    text = cells[0].ljust(widths[0]) + " ="
+    values = cells[1:]
+    for index, value in enumerate(values):
+        last = index == len(values) - 1
+        cell = value if last else value + ","
+        if not last and index + 1 < len(widths):
+            cell = cell.ljust(widths[index + 1] + 1)
+        text += " " + cell
+    return text.rstrip()
+
+
+def _join(entries):
+    out = []
+    previous = None
+    for entry in entries:
+        if previous is not None and _space(previous, entry):
+            out.append(" ")
+        out.append(entry.token.text)
+        previous = entry
+    return "".join(out)
+
+
+def _space(left, right):
+    """Whether one space separates two tokens of one line."""
+    a, b = left.token, right.token
+    if b.kind in _NO_SPACE_BEFORE or a.kind in _NO_SPACE_AFTER or left.unary or (
+            right.structural and _opens(left)):
+        return False
+    if b.kind == "LPAR":
+        return not (a.kind in ("NAME", "QUANT") or a.text in _TIGHT_WORDS)
+    return True
+
+
+def _with_comments(texts):
+    """The lines' text with trailing comments aligned in runs of consecutive lines."""
+    out = []
+    run = []
+
+    def flush():
+        column = max(len(code) for code, _ in run) + 2
+        out.extend(code.ljust(column) + comment for code, comment in run)
+        run.clear()
+
+    for code, comment in texts:
+        if comment is not None and code.strip():
+            run.append((code, comment))
+            continue
+        if run:
+            flush()
+        out.append(code + comment if comment is not None else code.rstrip())
+    if run:
+        flush()
+    return out
+
+
+def format_files(paths, check=False, show_diff=False, say=print, warn=print):
+    """`gdl fmt`: format each rule file in place (atomically), or with `check` only say which
+    would change, or with `show_diff` print what would change. A Markdown file (`.md`) has
+    its gdl examples formatted; `-` reads the standard input and writes the result to the
+    standard output. Returns True when every file was
+    formatted (or, with `check`, was formatted already); errors go to `warn`."""
+    import sys
+    from ..loader import read_text
+    ok = True
+    for path in paths:
+        try:
+            text = sys.stdin.read() if path == "-" else read_text(path)
+            name = "<stdin>" if path == "-" else path
+            new = (format_markdown if path.endswith(".md") else format_text)(text, name)
+        except GdlError as exc:
+            warn(exc.render())
+            ok = False
+            continue
+        if path == "-" and not (check or show_diff):
+            say(new.rstrip("\n"))
+            continue
+        if new == text:
+            continue
+        if show_diff:
+            say(diff(text, new, path).rstrip("\n"))
+        if check:
+            warn(f"{path}: would be reformatted")
+            ok = False
+        elif not show_diff:
+            write_atomically(path, new)
+            say(f"{path}: formatted")
+    return ok

@@ -1,0 +1,310 @@
+"""`gdl lsp`: a scripted editor talks to the language server over stdio (JSON-RPC with
+Content-Length headers, as VS Code or Neovim do): diagnostics with `gdl check`'s messages as
+the text changes, hover, go to definition (into a variant's base file), completion and the
+outline; then shutdown and exit. Without pygls the command says which extra to install."""
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+
+import pytest
+
+pytest.importorskip("pygls")
+
+from pygls.uris import from_fs_path  # noqa: E402
+
+TIMEOUT = 30
+
+GAME = """\
+game "Duel"
+seats blue, red
+board square(4, 4)
+
+param reach_limit = 3
+
+kinds (symbol, speed) {
+  Scout = "S", 2
+  Tank  = "T", 1
+}
+
+var piece.moved = 0
+
+# How far a piece may go this turn.
+fn range_of(p) = p.speed + reach_limit
+
+def tire(p) {
+  p.moved += 1
+}
+
+setup {
+  create Scout for blue at @a1
+  create Tank for red at @d4
+  goto play for blue
+}
+
+phase play turn {
+  action go(p in pieces(me), to in cells()) where distance(p.cell, to) <= range_of(p) {
+    tire(p)
+    goto play for next(me)
+  }
+}
+
+end {
+  win when count(p in pieces(seat) where p.moved > 3) > 0
+}
+"""
+
+VARIANT = """\
+extends "duel.gdl"
+game "Duel (fast)"
+
+param reach_limit = 5
+
+fn sprint(p) = range_of(p) + 1
+"""
+
+
+class Client:
+    """A minimal LSP client: requests wait for their response; notifications are kept."""
+
+    def __init__(self, cwd):
+        self.process = subprocess.Popen([sys.executable, "-m", "gdl.cli.main", "lsp"],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, cwd=cwd)
+        self.messages = queue.Queue()
+        self.notifications = []
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        stream = self.process.stdout
+        while True:
+            length = None
+            while True:
+                line = stream.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                name, _, value = line.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            self.messages.put(json.loads(stream.read(length)))
+
+    def send(self, message):
+        body = json.dumps(message).encode("utf-8")
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            message = self.messages.get(timeout=TIMEOUT)
+            if message.get("id") == self.next_id and "method" not in message:
+                assert "error" not in message, message
+                return message["result"]
+            self.notifications.append(message)
+
+    def diagnostics(self, uri):
+        """The next diagnostics published for `uri`."""
+        while True:
+            for index, message in enumerate(self.notifications):
+                if message.get("method") == "textDocument/publishDiagnostics" \
+                        and message["params"]["uri"] == uri:
+                    del self.notifications[index]
+                    return message["params"]["diagnostics"]
+            self.notifications.append(self.messages.get(timeout=TIMEOUT))
+
+
+def position(text, word, occurrence=1, offset=0):
+    """The LSP position (0-based) of the n-th occurrence of `word` in `text`."""
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(word, index + 1)
+    line = text.count("\n", 0, index)
+    return {"line": line, "character": index - (text.rfind("\n", 0, index) + 1) + offset}
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("lsp")
+    (folder / "duel.gdl").write_text(GAME)
+    (folder / "fast.gdl").write_text(VARIANT)
+    client = Client(folder)
+    result = client.request("initialize", {"processId": os.getpid(), "capabilities": {},
+                                           "rootUri": from_fs_path(str(folder))})
+    client.notify("initialized", {})
+    yield client, folder, result
+    client.process.kill()
+    client.process.wait()
+
+
+def open_file(client, path, text, version=1):
+    uri = from_fs_path(str(path))
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "gdl", "version": version, "text": text}})
+    return uri
+
+
+def test_the_server_says_what_it_can_do(session):
+    _, _, result = session
+    capabilities = result["capabilities"]
+    assert result["serverInfo"]["name"] == "gdl"
+    for feature in ("hoverProvider", "definitionProvider", "documentSymbolProvider"):
+        assert capabilities[feature]
+    assert capabilities["completionProvider"]["triggerCharacters"] == ["."]
+
+
+def check_message(folder, name, text):
+    """What `gdl check` says of this text: (line, column, message) of its first line."""
+    path = folder / name
+    path.write_text(text)
+    result = subprocess.run([sys.executable, "-m", "gdl.cli.main", "check", str(path)],
+                            capture_output=True, text=True)
+    head = result.stderr.split("\n")[0]
+    _, line, column, message = head.split(":", 3)
+    return int(line), int(column), message.removeprefix(" error: ")
+
+
+def test_diagnostics_follow_the_text_with_the_messages_of_gdl_check(session):
+    client, folder, _ = session
+    wrong = GAME.replace("tire(p)\n", "tier(p)\n")
+    line, column, message = check_message(folder, "typo.gdl", wrong)
+    uri = open_file(client, folder / "typo.gdl", wrong)
+    [diagnostic] = client.diagnostics(uri)
+    assert diagnostic["message"].split("\n")[0] == message
+    assert diagnostic["message"].endswith("did you mean 'tire'?")
+    assert diagnostic["range"] == {"start": {"line": line - 1, "character": column - 1},
+                                   "end": {"line": line - 1, "character": column + 3}}
+    assert diagnostic["severity"] == 1 and diagnostic["source"] == "gdl"
+
+    unclosed = GAME.replace("    goto play for next(me)\n  }\n", "    goto play for next(me)\n")
+    line, column, message = check_message(folder, "unclosed.gdl", unclosed)
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": unclosed}]})
+    [diagnostic] = client.diagnostics(uri)
+    assert diagnostic["message"].split("\n")[0] == message
+    assert diagnostic["range"]["start"] == {"line": line - 1, "character": column - 1}
+
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": GAME}]})
+    assert client.diagnostics(uri) == []
+    client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    assert client.diagnostics(uri) == []
+
+
+def hover(client, uri, text, word, occurrence=1):
+    result = client.request("textDocument/hover", {
+        "textDocument": {"uri": uri}, "position": position(text, word, occurrence, 1)})
+    return result and result["contents"]["value"]
+
+
+def test_hover_tells_types_stats_parameters_and_built_ins(session):
+    client, folder, _ = session
+    uri = open_file(client, folder / "duel.gdl", GAME)
+    assert client.diagnostics(uri) == []
+    text = hover(client, uri, GAME, "reach_limit", 2)
+    assert text.startswith("param `reach_limit`") and "type: a number, value 3" in text
+    assert "symbol \"S\", speed 2" in hover(client, uri, GAME, "Scout", 2)
+    assert "Scout 2, Tank 1" in hover(client, uri, GAME, "speed", 2)       # p.speed
+    fn = hover(client, uri, GAME, "range_of", 2)
+    assert "fn range_of(p) = p.speed + reach_limit" in fn
+    assert "(p: a piece) -> a number" in fn and "How far a piece may go this turn." in fn
+    action = hover(client, uri, GAME, "go(")
+    assert "in phase `play`; parameters: p: a piece, to: a cell" in action
+    assert hover(client, uri, GAME, "distance").startswith("built-in `distance`, 2 argument(s)")
+    assert "var `piece.moved`" in hover(client, uri, GAME, "moved", 2)
+    assert hover(client, uri, GAME, "\n\n", 1) is None            # nothing on a blank line
+
+
+def definition(client, uri, text, word, occurrence):
+    return client.request("textDocument/definition", {
+        "textDocument": {"uri": uri}, "position": position(text, word, occurrence, 1)})
+
+
+def test_definition_finds_declarations_locals_and_the_base_file(session):
+    client, folder, _ = session
+    uri = from_fs_path(str(folder / "duel.gdl"))
+    for word, occurrence, target in [("range_of", 2, ("fn range_of", 3)),
+                                     ("tire", 2, ("def tire", 4)),
+                                     ("play", 2, ("phase play", 6)),
+                                     ("Scout", 2, ("  Scout", 2)),
+                                     ("reach_limit", 2, ("param reach_limit", 6))]:
+        found = definition(client, uri, GAME, word, occurrence)
+        assert found["uri"] == uri
+        line, prefix = position(GAME, target[0]), target[1]
+        assert found["range"]["start"] == {"line": line["line"], "character": prefix}, word
+    local = definition(client, uri, GAME, "p.cell", 1)      # the binder p of action go
+    assert local["range"]["start"] == position(GAME, "p in pieces(me)")
+    variant = open_file(client, folder / "fast.gdl", VARIANT)
+    assert client.diagnostics(variant) == []
+    base = definition(client, variant, VARIANT, "range_of", 1)
+    assert base["uri"] == uri
+    assert base["range"]["start"] == position(GAME, "range_of")
+    mine = definition(client, variant, VARIANT, "sprint", 1)
+    assert mine["uri"] == variant
+
+
+def labels(client, uri, line, character):
+    result = client.request("textDocument/completion", {
+        "textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+    return {item["label"]: item for item in result["items"]}
+
+
+def test_completion_of_fields_names_and_built_ins(session):
+    client, folder, _ = session
+    uri = from_fs_path(str(folder / "duel.gdl"))
+    typing = GAME.replace("    tire(p)\n", "    tire(p)\n    p.\n")
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": typing}]})
+    client.diagnostics(uri)
+    where = position(typing, "    p.\n", 1, 6)
+    fields = labels(client, uri, where["line"], where["character"])
+    assert {"speed", "symbol", "moved", "owner", "cell"} <= set(fields)
+    assert "range_of" not in fields
+    names = labels(client, uri, where["line"], 4)
+    assert {"range_of", "tire", "reach_limit", "Scout", "play", "distance", "pieces", "p", "to",
+            "me", "goto", "count"} <= set(names)
+    assert names["distance"]["kind"] == 3          # Function
+    assert names["range_of"]["detail"] == "fn range_of(p) = p.speed + reach_limit"
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": GAME}]})
+    assert client.diagnostics(uri) == []
+
+
+def test_document_symbols_outline_the_declarations(session):
+    client, folder, _ = session
+    uri = from_fs_path(str(folder / "duel.gdl"))
+    symbols = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
+    names = [(s["name"], s["detail"]) for s in symbols]
+    assert ("reach_limit", "param") in names and ("range_of", "fn") in names
+    assert ("tire", "def") in names and ("setup", "setup") in names
+    phase = next(s for s in symbols if s["name"] == "play")
+    assert [(c["name"], c["detail"]) for c in phase["children"]] == [("go", "action")]
+    assert phase["range"]["start"]["line"] == position(GAME, "phase play")["line"]
+    kinds = next(s for s in symbols if s["detail"] == "kinds")
+    assert [c["name"] for c in kinds["children"]] == ["symbol", "speed", "Scout", "Tank"]
+    seats = next(s for s in symbols if s["detail"] == "seats")
+    assert [c["name"] for c in seats["children"]] == ["blue", "red"]
+
+
+def test_shutdown_and_exit(session):
+    client, _, _ = session
+    assert client.request("shutdown", None) is None
+    client.notify("exit", None)
+    assert client.process.wait(timeout=TIMEOUT) == 0
+
+
+def test_without_pygls_the_command_names_the_extra():
+    script = ("import sys; sys.modules['pygls'] = None; sys.argv = ['gdl', 'lsp']; "
+              "from gdl.cli.main import main; main()")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stderr == "error: the language server needs pygls: pip install 'gdl[lsp]'\n"
