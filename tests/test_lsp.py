@@ -46,7 +46,9 @@ setup {
 }
 
 phase play turn {
+  "Move one piece."
   action go(p in pieces(me), to in cells()) where distance(p.cell, to) <= range_of(p) {
+    "Go up to the piece's range."
     tire(p)
     goto play for next(me)
   }
@@ -219,6 +221,8 @@ def test_hover_tells_types_stats_parameters_and_built_ins(session):
     assert "(p: a piece) -> a number" in fn and "How far a piece may go this turn." in fn
     action = hover(client, uri, GAME, "go(")
     assert "in phase `play`; parameters: p: a piece, to: a cell" in action
+    assert "Go up to the piece's range." in action
+    assert "Move one piece." in hover(client, uri, GAME, "play", 1)
     assert hover(client, uri, GAME, "distance").startswith("built-in `distance`, 2 argument(s)")
     assert "var `piece.moved`" in hover(client, uri, GAME, "moved", 2)
     assert hover(client, uri, GAME, "\n\n", 1) is None            # nothing on a blank line

@@ -425,6 +425,8 @@ def _describe(symbol, root):
     typed = _type_text(symbol, root.resolved)
     if typed:
         parts.append(typed)
+    if isinstance(node, (ast.PhaseDecl, ast.ActionDecl)) and node.doc:
+        parts.append(node.doc)          # its doc string (docs/language.md 4.11)
     if symbol.kind not in ("parameter", "local"):
         doc = _doc_comment(document, node.span.line)
         if doc:
