@@ -432,5 +432,42 @@ def bench(files, games, seed, max_turns, max_decisions):
                    f"{row['decisions']:>10} {row['decisions_per_second']:>12}")
 
 
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.argument("action", nargs=-1)
+@click.option("--seed", type=SEED, default=None, help="With a rule file: the seed (default 0).")
+@click.option("--moves", type=click.Path(), help="With a rule file: decisions to play first, "
+              "one per line, as 'gdl play --moves' reads them.")
+@click.option("--step", type=POSITIVE, help="With a transcript: the position before its "
+              "decision K.")
+@click.option("--seat", help="Explain as this seat sees it: its own decisions only, hidden "
+              "pieces as '?', nothing of the dice to come.")
+@click.option("--legal", "list_legal", is_flag=True, help="List the legal actions, grouped "
+              "by action, instead of explaining one.")
+@user_errors
+def explain(file, action, seed, moves, step, seat, list_legal):
+    """Say why ACTION is legal or not at a position, and what playing it would do.
+
+    The position: a rule file after --moves from --seed, or a transcript at --step."""
+    from gdl.interpreter.language.errors import IllegalAction
+    from gdl.interpreter.play import explain as tool
+    if not action and not list_legal:
+        raise click.UsageError("give an action to explain (e.g. 'move Pawn#2 c4'), or --legal")
+    if action and list_legal:
+        raise click.UsageError("give either an action or --legal, not both")
+    if seed is not None and tool.is_transcript(file):
+        raise click.UsageError("a transcript has its own seed: give --step, not --seed")
+    game, state, where = tool.position(file, seed or 0, moves, step)
+    viewer = tool.seat_number(game, seat)
+    lines = tool.heading(game, state, where)
+    try:
+        lines += tool.legal_lines(game, state, viewer) if list_legal else \
+            tool.explain(game, state, " ".join(action), viewer)
+    except IllegalAction as exc:
+        raise GdlError(f"'{' '.join(action)}' is not an action here: {exc.message}") from None
+    click.echo("\n".join(lines))
+
+
 if __name__ == "__main__":
     main()
