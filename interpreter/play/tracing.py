@@ -7,8 +7,8 @@ the block nothing is traced, so normal play pays nothing. Afterwards:
 
     trace.node_runs()     node key -> runs: a resolved-program node (by its place) ran as
                           often as the most-run generated line holding its code
-    trace.unit_calls()    unit key (introspect.code_units) -> calls, summed over games
-    trace.end_holds()     end-rule index -> times it held
+    trace.unit_calls()    (code file, unit key (introspect.code_units)) -> calls
+    trace.end_holds()     (code file, end-rule index) -> times it held
     trace.line_runs()     (rule file, line) -> runs: the most-run node starting there
     trace.sources         rule file -> its lines (after node_runs or line_runs)
 
@@ -53,11 +53,13 @@ class RuleTrace:
         sys.settrace(self._previous)
 
     def _call(self, frame, event, arg):
+        """A call: traced line by line when it runs the rules (not when a generated
+        module is first run, defining them)."""
         code = frame.f_code
         if code in self._foreign:
             return None
         if code not in self._units:
-            if not introspect.is_generated(code.co_filename):
+            if not introspect.is_generated(code.co_filename) or code.co_name == "<module>":
                 self._foreign.add(code)
                 return None
             self._learn(introspect.game_of_code(frame), code)
@@ -96,7 +98,7 @@ class RuleTrace:
         for code, count in self.calls.items():
             key = self._units.get(code)
             if key is not None:
-                calls[key] += count
+                calls[code.co_filename, key] += count
         return calls
 
     def end_holds(self):
@@ -104,7 +106,7 @@ class RuleTrace:
         for code, count in self.held.items():
             key = self._units.get(code)
             if isinstance(key, tuple) and key[0] == "end":
-                holds[key[1]] += count
+                holds[code.co_filename, key[1]] += count
         return holds
 
     def line_runs(self):

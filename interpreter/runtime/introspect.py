@@ -22,7 +22,7 @@ few ways to set up a position by hand; they ask for them here, by function:
     read_action(game, state, text, viewer)
                                            why an action is legal or not, test by test
     is_generated(filename), game_of_code(frame), rule_nodes(game, file, line), main_code_file(game),
-    code_units(game)                       the generated code as it runs (coverage, traces)
+    code_units(game), placed_nodes(game)  the generated code as it runs (coverage, traces)
 """
 
 from __future__ import annotations
@@ -326,3 +326,10 @@ def code_units(game):
     "on_reveal" | "on_resume", phase), ("trigger", i), ("out", i), ("concede", i),
     ("end", i), "setup", and others the tools need not know."""
     return {fn.__code__: key for key, fn in game._functions.items()}
+
+
+def placed_nodes(game):
+    """Every resolved-program node whose code is somewhere in the game's generated module
+    (each with a span): what a trace of that module can see run."""
+    places = game._sources[main_code_file(game)].places
+    return [node for line in places.values() for _, _, node in line]
