@@ -153,8 +153,8 @@ def _items(program, counts):
     for name, unit in program.defs.items():
         yield "never ran", unit, f"def {name}", counts.called(("def", name))
     for name, unit in program.fns.items():
-        yield "never ran", unit, f"fn {name}", counts.called(("fn", name)) + counts.ran(
-            unit.body)
+        yield "never ran", unit, f"fn {name}", max(counts.called(("fn", name)),
+                                                   counts.ran(unit.body))
     for statement in _statements(program):
         if isinstance(statement, ir.If):
             line = statement.cond.span.line if statement.cond.span else "?"
