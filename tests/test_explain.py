@@ -41,7 +41,9 @@ def deployed(tmp_path):
     return str(moves)
 
 
-HEAD = "blue to play in phase 'play', turn 1 (seed 0, after 3 decisions)"
+PLAY_DOC = '  "Your turn: move each piece once, fire its cannons, then end the turn."'
+HEAD = ["blue to play in phase 'play', turn 1 (seed 0, after 3 decisions)", PLAY_DOC]
+MOVE_DOC = '  "Move a piece up to its speed in a straight line (not through a black hole)."'
 MOVE_TESTS = [
     "  p in pieces(me) = [Station#1, Fighter#1, Fighter#2, Fighter#3, Fighter#4, Fighter#5, "
     "Fighter#6, Fighter#7, ... 9 in all]: Fighter#1 is one of them",
@@ -52,7 +54,7 @@ MOVE_TESTS = [
 def test_an_illegal_move_names_the_domain_that_refuses_it(deployed):
     result = gdl("explain", SPACE_WAR, "--moves", deployed, "move", "Fighter#1", "a5")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split("\n") == [HEAD, "move Fighter#1 a5"] + MOVE_TESTS + [
+    assert result.stdout.split("\n") == HEAD + ["move Fighter#1 a5", MOVE_DOC] + MOVE_TESTS + [
         "  to in reach(p.cell, speed(p), holes) = [b12, c12, d12, e12, b11, c10, d9, e8, ... "
         "11 in all]: a5 is not one of them   <- the first test that fails",
         "  where not (p.kind == Station and station_on(to)): true",
@@ -62,8 +64,8 @@ def test_an_illegal_move_names_the_domain_that_refuses_it(deployed):
 
 def test_an_illegal_action_names_the_failing_where_part(deployed):
     result = gdl("explain", SPACE_WAR, "--moves", deployed, "end")
-    assert result.stdout.split("\n") == [
-        HEAD, "end",
+    assert result.stdout.split("\n") == HEAD + [
+        "end", '  "End your turn once you have moved at least one piece."',
         "  where me.moved > 0: false   <- the first test that fails",
         "  where not exists(p in pieces(me) where p.warped_on > 0 and p.warped_on < "
         "turn_number): true",
@@ -73,7 +75,8 @@ def test_an_illegal_action_names_the_failing_where_part(deployed):
 def test_a_legal_move_lists_its_events_changes_and_the_rules_that_ran(deployed):
     result = gdl("explain", SPACE_WAR, "--moves", deployed, "move", "fighter#1", "A11")
     moved = line_of("p.has_moved = true")
-    assert result.stdout.split("\n")[:13] == [HEAD, "move fighter#1 A11"] + MOVE_TESTS + [
+    assert result.stdout.split("\n")[:15] == HEAD + ["move fighter#1 A11", MOVE_DOC] + \
+        MOVE_TESTS + [
         "  to in reach(p.cell, speed(p), holes) = [b12, c12, d12, e12, b11, c10, d9, e8, ... "
         "11 in all]: a11 is one of them",
         "  where not (p.kind == Station and station_on(to)): true",
@@ -84,7 +87,7 @@ def test_a_legal_move_lists_its_events_changes_and_the_rules_that_ran(deployed):
         "  changes:",
         "    blue moved: 0 -> 1",
         "    Fighter#1 (blue) has_moved: false -> true"]
-    ran = result.stdout.split("\n")[13:]
+    ran = result.stdout.split("\n")[15:]
     assert ran[0] == "  rule-file lines that ran (10):"
     assert ran[1:3] == [f"    {SPACE_WAR}:{moved} (1x): p.has_moved = true",
                         f"    {SPACE_WAR}:{moved + 1} (1x): p.parked = false"]
@@ -112,10 +115,10 @@ def test_legal_lists_the_actions_grouped_with_counts(deployed):
     result = gdl("explain", SW_GOLDEN, "--step", "56", "--legal")
     assert result.stdout.split("\n") == [
         "red to play in phase 'play', turn 8 (tests/golden/space_war_seed1.txt, seed 1, step 56)",
-        "2 legal actions", "  fire (1):", "    fire Station#2 c5", "  end (1):", "    end", ""]
+        PLAY_DOC, "2 legal actions", "  fire (1):", "    fire Station#2 c5", "  end (1):", "    end", ""]
     lines = gdl("explain", SPACE_WAR, "--moves", deployed, "--legal").stdout.split("\n")
-    assert lines[1:3] == ["132 legal actions", "  move (132):"]
-    assert lines[3] == ("    move Station#1 d12, move Station#1 e12, move Station#1 e11, "
+    assert lines[2:4] == ["132 legal actions", "  move (132):"]
+    assert lines[4] == ("    move Station#1 d12, move Station#1 e12, move Station#1 e11, "
                         "move Station#1 f11,")
     assert all(len(line) <= 96 for line in lines)
 
@@ -134,9 +137,9 @@ def test_dice_are_shown_as_the_seeds_and_hidden_from_a_seat():
 
 def test_a_seat_is_told_only_about_its_own_decisions():
     result = gdl("explain", GOD_GOLDEN, "--step", "33", "--seat", "two", "pirate", "Pirate#1")
-    assert result.stdout.split("\n")[1] == (
+    assert result.stdout.split("\n")[1:3] == ['  "6.3 The Pirates move."', (
         "pirate Pirate#1: not legal: it is one's decision now, not two's: a seat is told only "
-        "about its own decisions")
+        "about its own decisions")]
     legal = gdl("explain", GOD_GOLDEN, "--step", "33", "--seat", "two", "--legal")
     assert "it is one's decision now" in legal.stdout and "Pirate#1" not in legal.stdout
 
@@ -188,3 +191,4 @@ def test_the_game_over_is_an_answer():
     result = gdl("explain", SW_GOLDEN, "--step", "82", "end")
     assert result.returncode == 0
     assert result.stdout.split("\n")[1].startswith("end: not legal: the game is over (")
+    assert result.stdout.startswith("the game is over: ")
