@@ -385,11 +385,18 @@ def show(file, seed, moves, seat, svg_path):
 
 @main.command("test")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--coverage", "with_coverage", is_flag=True, help="Also report which rules of "
+              "the rule files the scenarios exercised (as 'gdl coverage' does for games).")
+@click.option("--annotate", type=click.Path(), help="With --coverage: write the rule files "
+              "line by line, each with how often it ran ('!': never), to this file ('-': "
+              "stdout).")
 @user_errors
-def test_command(paths):
+def test_command(paths, with_coverage, annotate):
     """Run scenario files (folders are searched for *.scenario)."""
     import glob
     from gdl.interpreter.play.scenario import run_scenarios
+    if annotate and not with_coverage:
+        raise click.UsageError("--annotate is for the coverage report: give --coverage too")
     files = []
     for path in paths:
         if os.path.isdir(path):
@@ -397,18 +404,28 @@ def test_command(paths):
                                           recursive=True)))
         else:
             files.append(path)
-    passed = failed = 0     # scenarios: a file holds one more for each `reset` line
-    for path in files:
+
+    def outcomes_of(path):
         try:
-            outcomes = [outcome.failures for outcome in run_scenarios(path)]
+            return [outcome.failures for outcome in run_scenarios(path)]
         except GdlError as exc:
-            outcomes = [[exc.render()]]
+            return [[exc.render()]]
+    report = None
+    if with_coverage:
+        from gdl.interpreter.play.coverage import scenario_coverage
+        report, results = scenario_coverage(files, outcomes_of)
+    else:
+        results = [outcomes_of(path) for path in files]
+    passed = failed = 0     # scenarios: a file holds one more for each `reset` line
+    for outcomes in results:
         for failures in outcomes:
             failed += bool(failures)
             passed += not failures
             for failure in failures:
                 click.echo(failure, err=True)
     click.echo(f"{passed} passed, {failed} failed")
+    if report is not None:
+        write_coverage(report, annotate)
     sys.exit(1 if failed or not files else 0)
 
 
@@ -460,6 +477,73 @@ def lsp_command():
     """Run the language server on stdin/stdout (for an editor; needs gdl[lsp])."""
     from gdl.interpreter.tools.lsp import serve
     serve()
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.argument("action", nargs=-1)
+@click.option("--seed", type=SEED, default=None, help="With a rule file: the seed (default 0).")
+@click.option("--moves", type=click.Path(), help="With a rule file: decisions to play first, "
+              "one per line, as 'gdl play --moves' reads them.")
+@click.option("--step", type=POSITIVE, help="With a transcript: the position before its "
+              "decision K.")
+@click.option("--seat", help="Explain as this seat sees it: its own decisions only, hidden "
+              "pieces as '?', nothing of the dice to come.")
+@click.option("--legal", "list_legal", is_flag=True, help="List the legal actions, grouped "
+              "by action, instead of explaining one.")
+@user_errors
+def explain(file, action, seed, moves, step, seat, list_legal):
+    """Say why ACTION is legal or not at a position, and what playing it would do.
+
+    The position: a rule file after --moves from --seed, or a transcript at --step."""
+    from gdl.interpreter.language.errors import IllegalAction
+    from gdl.interpreter.play import explain as tool
+    if not action and not list_legal:
+        raise click.UsageError("give an action to explain (e.g. 'move Pawn#2 c4'), or --legal")
+    if action and list_legal:
+        raise click.UsageError("give either an action or --legal, not both")
+    if seed is not None and tool.is_transcript(file):
+        raise click.UsageError("a transcript has its own seed: give --step, not --seed")
+    game, state, where = tool.position(file, seed or 0, moves, step)
+    viewer = tool.seat_number(game, seat)
+    lines = tool.heading(game, state, where)
+    try:
+        lines += tool.legal_lines(game, state, viewer) if list_legal else \
+            tool.explain(game, state, " ".join(action), viewer)
+    except IllegalAction as exc:
+        raise GdlError(f"'{' '.join(action)}' is not an action here: {exc.message}") from None
+    click.echo("\n".join(lines))
+
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("--games", type=POSITIVE, default=20, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
+@click.option("--players", default="random", show_default=True)
+@max_turns_option(1000)
+@max_decisions_option
+@click.option("--annotate", type=click.Path(), help="Write the rule files line by line, "
+              "each with how often it ran ('!': never), to this file ('-': stdout).")
+@user_errors
+def coverage(file, games, seed, players, max_turns, max_decisions, annotate):
+    """Play games with agents and report which rules they never exercised."""
+    from gdl.interpreter.play.coverage import games_coverage
+    last_seeds(seed, games)
+    report = games_coverage(file, games, seed, players, max_turns, max_decisions)
+    write_coverage(report, annotate)
+
+
+def write_coverage(report, annotate):
+    """The summary on stdout; the annotated rule files to a file or stdout."""
+    click.echo("\n".join(report.summary()))
+    if annotate == "-":
+        click.echo("\n".join(report.annotated()))
+    elif annotate:
+        from gdl.interpreter.play.transcript import save
+        save(annotate, "\n".join(report.annotated()) + "\n")
+        click.echo(f"wrote {annotate}")
+
 
 if __name__ == "__main__":
     main()

@@ -339,7 +339,8 @@ class Generator:
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
-        self.src.emit(levels + 1, f"out(({action.index}, ({args})))")
+        # placed at the action, so a tool tracing lines sees each legal binding listed
+        self.src.emit(levels + 1, F(action, f"out(({action.index}, ({args})))"))
 
     def quantifier_guard(self, expr):
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of

@@ -27,6 +27,7 @@ at the rule-file expression that failed: see `_located`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 
 from . import codegen
@@ -510,6 +511,7 @@ class Game:
         self._module = {}
         namespace = self._module = self._load(self._python_source, lines, path)
         fns = {key: namespace[unit.name] for key, unit in units.items()}
+        self._functions = fns       # unit key -> generated function (introspect.code_units)
         self._rule_names = {unit.name: name for key, unit in units.items()
                             if (name := _rule_name(program, key)) is not None}
         self._phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
@@ -874,9 +876,10 @@ class Game:
                       and value not in self._kinds), None)
         return IllegalAction(message, unknown=stray)
 
-    def _parse_args(self, state, compiled, words):
+    def _parse_args(self, state, compiled, words, viewer=None):
         """The argument values of `words` (the text after the action's name); a malformed
-        IllegalAction when their number or one of them is wrong."""
+        IllegalAction when their number or one of them is wrong. A piece label reads as
+        `viewer` may read it (None: the deciding seat; -1: every piece reads)."""
         types = compiled.arg_types
         words = self._argument_words(compiled, words)
         if len(words) != len(types):
@@ -884,18 +887,21 @@ class Game:
                                 f"not {len(words)}", malformed=True)
         values = []
         for word, t in zip(words, types):
-            value = self._parse_value(state, word.lower(), t)
+            value = self._parse_value(state, word.lower(), t, viewer)
             if value is _NOTHING:
                 raise IllegalAction(f"'{word}' is not {describe(t)}", unknown=(word, t))
             values.append(value)
         return values
 
-    def _parse_value(self, state, word, t):
+    def _parse_value(self, state, word, t, viewer=None):
         if t == CELL:
             cell = self._board.parse(word)
             return _NOTHING if cell is None else cell
         if t == PIECE:
-            viewer = self.current_player(state) if self._hides_pieces else -1
+            if not self._hides_pieces:
+                viewer = -1
+            elif viewer is None:
+                viewer = self.current_player(state)
             for pid, piece in state.pieces.items():
                 if piece["label"].lower() == word:
                     if viewer >= 0 and self._hidden_from(state, pid, viewer):
@@ -923,24 +929,36 @@ class Game:
 
     def _failed_condition(self, state, compiled, args):
         """Name the first rule that forbids an action whose arguments were well formed."""
+        for kind, index, test in self._tests(state, compiled, args):
+            if kind == "domain":
+                if args[index] not in list(test()):
+                    name, source = compiled.binders[index]
+                    text = format_value(args[index], compiled.arg_types[index], self._rt)
+                    return f"{text} is not a possible '{name}' now (not in {source})"
+            elif not test():
+                return f"the rule '{compiled.parts[index][0]}' does not hold"
+        return "not a legal action now"
+
+    def _tests(self, state, compiled, args):
+        """The tests that decide whether `compiled` with `args` is legal, in the order a
+        listing makes them: binder by binder, each where-part as soon as the binders it
+        reads are bound (so it can guard the domains after it). Each is ("domain", binder
+        index, test) or ("part", where-part index, test); `test()` gives the domain's
+        values or the part's truth, with the binders before it bound to `args`."""
         seat = self.current_player(state)
         frame_args = state.frames[-1]["args"]
-        bound = [None] * len(args)
-        # Binder by binder, as listing does: a where-part is tested as soon as the binders
-        # it reads are bound, so it can guard the domains after it.
+        tests = []
         for level in range(len(args) + 1):
+            unbound = [None] * (len(args) - level)
             if level > 0:
-                name, source = compiled.binders[level - 1]
-                domain = compiled.domains[level - 1](state, seat, *frame_args, *bound)
-                if args[level - 1] not in list(domain):
-                    text = format_value(args[level - 1], compiled.arg_types[level - 1],
-                                        self._rt)
-                    return f"{text} is not a possible '{name}' now (not in {source})"
-                bound[level - 1] = args[level - 1]
-            for source, cond, part_level in compiled.parts:
-                if part_level == level and not cond(state, seat, *frame_args, *bound):
-                    return f"the rule '{source}' does not hold"
-        return "not a legal action now"
+                before = [*args[:level - 1], None, *unbound]
+                tests.append(("domain", level - 1, functools.partial(
+                    compiled.domains[level - 1], state, seat, *frame_args, *before)))
+            for index, (_, cond, part_level) in enumerate(compiled.parts):
+                if part_level == level:
+                    tests.append(("part", index, functools.partial(
+                        cond, state, seat, *frame_args, *args[:level], *unbound)))
+        return tests
 
     # ----- acting ---------------------------------------------------------------------------
     def apply(self, state, action, check=True):

@@ -19,11 +19,16 @@ few ways to set up a position by hand; they ask for them here, by function:
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
+    read_action(game, state, text, viewer)
+                                           why an action is legal or not, test by test
+    is_generated(filename), game_of_code(frame), rule_nodes(game, file, line), main_code_file(game),
+    code_units(game), placed_nodes(game)  the generated code as it runs (coverage, traces)
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 
 from ..language.types import format_value
 
@@ -243,3 +248,88 @@ def doc(game, phase, action=None):
 def current_phase(game, state):
     """The name of the phase on top of the stack (None when the game is over)."""
     return state.frames[-1]["phase"] if state.frames else None
+
+
+# ----- why an action is legal or not (gdl explain) ------------------------------------------
+class TypedAction:
+    """A typed action text read against the current phase's action of that name:
+    `name`, `args` (values) and `types`; `binders` [(name, domain text)] and `parts` (the
+    where-parts' texts); `tests` [(kind, index, evaluate)] in the order a listing makes
+    them, kind "domain" (evaluate() gives the binder's possible values) or "part" (its
+    truth); `reason()` the engine's words for the first that fails. A test runs the
+    rules on the state it was read from: run them on a copy when the rules may roll dice.
+    A fault raises GdlRuntimeError at its rule-file place."""
+
+    def __init__(self, game, state, compiled, args):
+        self._why = lambda: game._run(state, lambda st: game._failed_condition(
+            st, compiled, args), check_end=False)
+        self.name = compiled.name
+        self.index = compiled.index
+        self.args = args
+        self.types = list(compiled.arg_types)
+        self.binders = list(compiled.binders)
+        self.parts = [text for text, _, _ in compiled.parts]
+        self.tests = [(kind, index, functools.partial(game._evaluate, state,
+                                                      lambda _, test=test: test()))
+                      for kind, index, test in game._tests(state, compiled, args)]
+
+    def reason(self):
+        return self._why()
+
+
+def read_action(game, state, text, viewer=None):
+    """The action of the current phase that `text` names, with its arguments read, as a
+    `TypedAction`; IllegalAction (why) when the text is no action of the current phase or
+    an argument does not read. A piece label reads as seat `viewer` may read it (None:
+    every label reads)."""
+    words = text.split()
+    phase = game._phase_of(state) if state.frames else None
+    named = [a for a in phase.actions if a.name == words[0].lower()] if phase and words \
+        else []
+    if not named:
+        raise game._refusal(state, " ".join(words))
+    compiled = next((a for a in named if len(game._argument_words(a, words[1:]))
+                     == len(a.arg_types)), named[0])
+    args = game._parse_args(state, compiled, words[1:], -1 if viewer is None else viewer)
+    return TypedAction(game, state, compiled, args)
+
+
+# ----- the generated code at run time (coverage, tracing) -----------------------------------
+def is_generated(filename):
+    """Is `filename` (a code object's) one of generated rule code?"""
+    from .codegen import FILE_PREFIX
+    return filename.startswith(FILE_PREFIX)
+
+
+def game_of_code(frame):
+    """The game whose generated code a frame (of an `is_generated` file) runs."""
+    return frame.f_globals["rt"].game
+
+
+def rule_nodes(game, filename, line):
+    """The resolved-program nodes (each with a span) whose code is on `line` of the
+    generated file `filename` of `game` ([] for a line of no rule-file node)."""
+    lines = game._sources.get(filename)
+    if lines is None:
+        return []
+    return [node for _, _, node in lines.places.get(line, ())]
+
+
+def main_code_file(game):
+    """The file name of the game's generated module (its expressions have others)."""
+    return next(iter(game._sources))
+
+
+def code_units(game):
+    """Code object of each generated function -> its unit's key: ("act", phase, action
+    index), ("list", phase, action index), ("fn", name), ("def", name), ("on_enter" |
+    "on_reveal" | "on_resume", phase), ("trigger", i), ("out", i), ("concede", i),
+    ("end", i), "setup", and others the tools need not know."""
+    return {fn.__code__: key for key, fn in game._functions.items()}
+
+
+def placed_nodes(game):
+    """Every resolved-program node whose code is somewhere in the game's generated module
+    (each with a span): what a trace of that module can see run."""
+    places = game._sources[main_code_file(game)].places
+    return [node for line in places.values() for _, _, node in line]

@@ -1,0 +1,299 @@
+"""Explain a position: why an action is legal or not, and what playing it would do.
+
+    position(path, seed, moves_path, step)   -> (game, state, where): a rule file after
+                                                scripted moves, or a transcript at a step
+    explain(game, state, text, viewer=None)  -> lines: the action's tests one by one (each
+                                                binder's domain with its value, each
+                                                where-part with its truth, the first that
+                                                fails), then, when legal, what playing it on
+                                                a copy did
+    legal_lines(game, state, viewer=None)    -> lines: the legal actions grouped by action
+
+Everything comes from the engine's own listing and the generated functions of each domain
+and where-part (introspect.read_action): the answer is the engine's, never a second
+evaluator's. With a `viewer` seat the answer is what that seat may know: texts as it reads
+them, no test after the first that fails (the engine tells a seat no more), and nothing of
+what the dice to come would do.
+"""
+
+from __future__ import annotations
+
+from ..language.errors import GdlDataError, GdlRuntimeError, IllegalAction
+from ..runtime import introspect
+from . import narrate
+from .agents import read_moves
+from .playing import play_moves
+from .tracing import RuleTrace
+from .transcript import HEADER, open_transcript
+
+MOST = 8            # values of a domain shown before "... N in all"
+MOST_LINES = 30     # rule-file lines listed as run by a trial
+
+
+def is_transcript(path):
+    """Does the file start as a transcript does (else it is taken for a rule file)?"""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.readline().rstrip("\n") == HEADER
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def position(path, seed=0, moves=None, step=None):
+    """(game, state, where): the position of a rule file after `moves` (a moves file) from
+    `seed`, or of a transcript before the decision of `step`."""
+    if not is_transcript(path):
+        if step is not None:
+            raise GdlDataError(f"{path} is a rule file: --step is for a transcript (give "
+                               "--seed and --moves for a rule file)")
+        from ..loader import load_game
+        game = load_game(path)
+        state = game.new_state(seed)
+        played = read_moves(moves) if moves else []
+        play_moves(game, state, played, moves)
+        return game, state, f"seed {seed}, after {state.decisions} decisions"
+    if moves is not None:
+        raise GdlDataError(f"{path} is a transcript: its decisions are the moves (give "
+                           "--step to choose the position)")
+    transcript, decisions, game = open_transcript(path)
+    if step is None:
+        raise GdlDataError(f"{path} is a transcript: give --step K (1 to "
+                           f"{len(decisions) + 1}) for the position before decision K")
+    if not 1 <= step <= len(decisions) + 1:
+        raise GdlDataError(f"{path} has {len(decisions)} decisions: --step is 1 to "
+                           f"{len(decisions) + 1} (the position before decision K), not {step}")
+    state = game.new_state(transcript.header["seed"])
+    play_moves(game, state, decisions[:step - 1], path)
+    return game, state, f"{path}, seed {transcript.header['seed']}, step {step}"
+
+
+def seat_number(game, name):
+    """A seat's name -> its number (None for None)."""
+    if name is None:
+        return None
+    if name not in game.seats:
+        raise GdlDataError(f"unknown seat '{name}'; the seats of {game.name} are "
+                           + ", ".join(game.seats))
+    return game.seats.index(name)
+
+
+# ----- the position ---------------------------------------------------------------------
+def heading(game, state, where):
+    """'blue to play in phase 'play', turn 3 (seed 1, after 27 decisions)' and the
+    phase's doc string."""
+    if game.is_terminal(state):
+        return [f"the game is over: {introspect.result_text(game, state)} ({where})"]
+    seat = game.current_player(state)
+    phase = state.frames[-1]["phase"]
+    lines = [f"{game.seats[seat]} to play in phase '{phase}', turn {state.turn} ({where})"]
+    return lines + _doc(game, phase)
+
+
+def _doc(game, phase, action=None):
+    """The doc string of a phase or action as a quoted line, when the rules give one."""
+    doc = getattr(introspect, "doc", None)      # doc strings are newer than this tool
+    text = doc(game, phase, action) if doc is not None else None
+    return [f'  "{text}"'] if text else []
+
+
+def legal_lines(game, state, viewer=None):
+    """The legal actions, grouped by action name in the phase's order, with counts."""
+    if _not_theirs(game, state, viewer):
+        return [_not_theirs(game, state, viewer)]
+    legal = game.legal_actions(state)
+    groups = {}
+    for action in legal:
+        text = game.action_text(state, action, viewer)
+        groups.setdefault(text.split()[0], []).append(text)
+    lines = [f"{len(legal)} legal action{'s' if len(legal) != 1 else ''}"]
+    for name, texts in groups.items():
+        lines.append(f"  {name} ({len(texts)}):")
+        lines += _wrapped(texts)
+    return lines
+
+
+def _wrapped(texts, width=96, indent="    "):
+    """Texts joined by ', ' in lines of at most `width` characters, never split."""
+    lines, line = [], indent
+    for i, text in enumerate(texts):
+        item = text + ("," if i < len(texts) - 1 else "")
+        if line != indent and len(line) + 1 + len(item) > width:
+            lines.append(line)
+            line = indent
+        line += ("" if line == indent else " ") + item
+    return lines + [line]
+
+
+def _not_theirs(game, state, viewer):
+    """A seat may ask only about its own decisions: the sentence when it is not its turn."""
+    if viewer is None or game.is_terminal(state):
+        return None
+    seat = game.current_player(state)
+    if seat == viewer:
+        return None
+    return (f"it is {game.seats[seat]}'s decision now, not {game.seats[viewer]}'s: a seat "
+            "is told only about its own decisions")
+
+
+# ----- one action -----------------------------------------------------------------------
+def explain(game, state, text, viewer=None):
+    """Lines explaining whether `text` is a legal action at `state`, and why; when legal,
+    what playing it would do. A text that is no action of the game raises IllegalAction."""
+    text = " ".join(text.split())
+    if game.is_terminal(state):
+        return [f"{text}: not legal: the game is over ({introspect.result_text(game, state)})"]
+    if _not_theirs(game, state, viewer):
+        return [f"{text}: not legal: " + _not_theirs(game, state, viewer)]
+    legal = game.legal_actions(state)
+    action = _find(game, state, legal, text, viewer)
+    try:
+        typed = introspect.read_action(game, state.clone(), text, viewer)
+    except IllegalAction as exc:
+        if exc.malformed or exc.unknown:
+            raise
+        return [f"{text}: not legal: {exc.message}"]
+    phase = state.frames[-1]["phase"]
+    lines = [text] + _doc(game, phase, typed.name)
+    lines += _tests(game, state, typed, viewer)
+    if action is None:
+        reason = introspect.read_action(game, state.clone(), text, viewer).reason()
+        return lines + [f"legal: no: {reason}"]
+    lines.append(f"legal: yes, one of {len(legal)} legal action{'s' * (len(legal) != 1)}")
+    return lines + trial(game, state, action, viewer)
+
+
+def _find(game, state, legal, text, viewer):
+    """The legal action `text` names (as `viewer` reads texts), or None."""
+    wanted = text.lower()
+    for action in legal:
+        if game.action_text(state, action, viewer).lower() == wanted:
+            return action
+    try:       # the same values written another way (a cell in capitals, say)
+        typed = introspect.read_action(game, state.clone(), text, viewer)
+    except IllegalAction:
+        return None
+    return next((a for a in legal if a[0] == typed.index and list(a[1]) == typed.args),
+                None)
+
+
+def _tests(game, state, typed, viewer):
+    """A line per test, in the listing's order; the first that fails is marked. The full
+    view evaluates every test (a later one with the typed values bound); a seat's stops at
+    the first that fails."""
+    copy = state.clone()        # a domain or part may roll dice: never on the real state
+    lines, failed = [], False
+    for kind, index, evaluate in typed.tests:
+        if failed and viewer is not None:
+            lines.append("  (the tests after it are not told to a seat)")
+            break
+        try:
+            value = evaluate()
+        except GdlRuntimeError as exc:
+            lines.append(f"  {_test_name(typed, kind, index)}: cannot be computed: "
+                         f"{exc.message}")
+            failed = True
+            continue
+        if kind == "domain":
+            arg, t = typed.args[index], typed.types[index]
+            values = list(value)
+            holds = arg in values
+            shown = _summary(game, copy, values, t, viewer)
+            verdict = (f"{_text(game, copy, arg, t, viewer)} is "
+                       f"{'one of them' if holds else 'not one of them'}")
+            line = f"  {_test_name(typed, kind, index)} = {shown}: {verdict}"
+        else:
+            holds = bool(value)
+            line = f"  {_test_name(typed, kind, index)}: {'true' if holds else 'false'}"
+        if not holds and not failed:
+            line += "   <- the first test that fails"
+            failed = True
+        lines.append(line)
+    return lines
+
+
+def _test_name(typed, kind, index):
+    if kind == "domain":
+        name, source = typed.binders[index]
+        return f"{name} in {source}"
+    return f"where {typed.parts[index]}"
+
+
+def _text(game, state, value, t, viewer):
+    with introspect.formatting(game, state, viewer) as text:
+        return text(value, t)
+
+
+def _summary(game, state, values, t, viewer):
+    """'[a1, a2, ..., 12 in all]' (at most MOST values named)."""
+    if not values:
+        return "[] (empty)"
+    with introspect.formatting(game, state, viewer) as text:
+        named = [text(v, t) for v in values[:MOST]]
+    if len(values) > MOST:
+        named.append(f"... {len(values)} in all")
+    return "[" + ", ".join(named) + "]"
+
+
+# ----- what playing it would do ---------------------------------------------------------
+def trial(game, state, action, viewer=None):
+    """Play `action` on a copy of `state`, narrated, and say what it did: the events (dice
+    included), the phase after it, what changed and the rule-file lines that ran. For a
+    seat, an action that draws on chance is not played out: what it does depends on dice
+    the seat may not know yet."""
+    copy = state.clone()
+    before_phase = _phase(game, copy)
+    before = game.view(copy, viewer)
+    introspect.narrate(game, True)
+    try:
+        with RuleTrace() as trace:
+            events = game.apply(copy, action, check=False)
+    finally:
+        introspect.narrate(game, False)
+    chance = [e for e in events if e[0] in ("roll", "pick", "shuffle")]
+    if viewer is not None and chance:
+        return [f"playing it draws on chance ({len(chance)} roll, pick or shuffle): what "
+                "it would do depends on dice a seat does not know yet, so it is not told"]
+    lines = ["playing it (on a copy of the position):"]
+    told = narrate.event_lines(game, events, viewer)
+    lines += ["  events:"] + [f"    {line}" for line in told] if told else ["  events: none"]
+    if chance:
+        lines.append(f"  chance: {len(chance)} roll, pick or shuffle from this game's seed "
+                     "at this position: another seed (or another order of play) gives others")
+    after_phase = _phase(game, copy)
+    if after_phase != before_phase:
+        lines.append(f"  then: {after_phase} (was {before_phase})")
+    changed = narrate.changes(_variables(before), _variables(game.view(copy, viewer)))
+    lines += ["  changes:"] + [f"    {line}" for line in changed] if changed else \
+        ["  changes: none"]
+    if viewer is None:
+        lines += _ran(trace)
+    return lines
+
+
+def _variables(view):
+    """A view without the rule file's status words, so changes name each variable."""
+    view = {k: v for k, v in view.items() if k != "status"}
+    for part in ("seats", "pieces"):
+        view[part] = [{k: v for k, v in item.items() if k != "status"} for item in view[part]]
+    return view
+
+
+def _phase(game, state):
+    if game.is_terminal(state):
+        return f"the game is over: {introspect.result_text(game, state)}"
+    seat = game.current_player(state)
+    return f"{game.seats[seat]} to play in phase '{state.frames[-1]['phase']}'"
+
+
+def _ran(trace):
+    """The rule-file lines that ran, in file order, with how often."""
+    runs = sorted(trace.line_runs().items())
+    if not runs:
+        return []
+    lines = [f"  rule-file lines that ran ({len(runs)}):"]
+    for (file, line), count in runs[:MOST_LINES]:
+        text = trace.sources[file][line - 1].strip()
+        lines.append(f"    {file}:{line} ({count}x): {text}")
+    if len(runs) > MOST_LINES:
+        lines.append(f"    ... and {len(runs) - MOST_LINES} more")
+    return lines
