@@ -4,7 +4,10 @@ are stable across clones, and a seat's observation and information state come fr
 only. Skipped, saying why, where OpenSpiel is not installed (`pip install 'gdl[openspiel]'`;
 CI installs it)."""
 
+import contextlib
+import io
 import os
+import re
 
 import pytest
 
@@ -159,6 +162,12 @@ def test_an_illegal_id_is_refused():
         state.apply_action(3)
 
 
+def test_a_state_says_it_cannot_be_serialized():
+    state = openspiel.load(NIM).new_initial_state()
+    with pytest.raises(GdlError, match="a gdl position cannot be pickled"):
+        state.serialize()
+
+
 def test_a_loaded_game_can_be_given_directly():
     rules = load_game(NIM)
     game = openspiel.load(rules, rng_seed=1)
@@ -202,3 +211,14 @@ def test_a_seat_observes_the_same_in_twin_positions(path):
         if a.current_player() == seat:
             assert [a.action_to_string(seat, i) for i in a.legal_actions()] == \
                 [b.action_to_string(seat, i) for i in b.legal_actions()]
+
+
+def test_the_snippet_in_the_docs_prints_what_the_docs_say(monkeypatch):
+    with open(os.path.join(ROOT, "docs", "bridges.md"), encoding="utf-8") as handle:
+        snippet = re.findall(r"```python\n(.*?)```", handle.read(), re.S)[0]
+    monkeypatch.chdir(ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(snippet, "docs/bridges.md", "exec"), {})
+    assert out.getvalue().splitlines() == ["0 take 2", "1 take 2", "0 take 2", "1 take 2", "0 take 2", "1 take 1",
+                "0 take 3", "[1.0, -1.0]"]

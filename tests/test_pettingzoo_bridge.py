@@ -4,7 +4,10 @@ a seed, ends with gdl's returns, and an agent's observation comes from its seat'
 Skipped, saying why, where PettingZoo is not installed (`pip install 'gdl[pettingzoo]'`; CI
 installs it)."""
 
+import contextlib
+import io
 import os
+import re
 import warnings
 
 import pytest
@@ -148,3 +151,13 @@ def test_an_agent_observes_the_same_in_twin_positions(path):
             seen.append((observation["observation"].tobytes(),
                          observation["action_mask"].tobytes(), env.action_texts(agent)))
         assert seen[0] == seen[1]
+
+
+def test_the_snippet_in_the_docs_prints_what_the_docs_say(monkeypatch):
+    with open(os.path.join(ROOT, "docs", "bridges.md"), encoding="utf-8") as handle:
+        snippet = re.findall(r"```python\n(.*?)```", handle.read(), re.S)[1]
+    monkeypatch.chdir(ROOT)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(snippet, "docs/bridges.md", "exec"), {})
+    assert out.getvalue().splitlines() == ["blue 1.0", "red -1.0", "Space War - turn 5, blue to play"]

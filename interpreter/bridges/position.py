@@ -64,6 +64,10 @@ class Position:
     def __deepcopy__(self, memo):
         return self.clone()
 
+    def __reduce__(self):
+        raise GdlError("a gdl position cannot be pickled (it holds the compiled rules): save "
+                       "its state (`position.state.to_json()`) or the actions played instead")
+
     def is_over(self):
         """Finished, or capped at `max_decisions`."""
         return self.game.is_terminal(self.state) or \
