@@ -116,6 +116,8 @@ def test_an_illegal_action_is_refused():
     env.reset(seed=0)
     with pytest.raises(GdlError, match="action id 5 is not legal here: the ids are 0 to 2"):
         env.step(5)
+    with pytest.raises(GdlError, match="blue is deciding: an action id is needed, not None"):
+        env.step(None)
 
 
 def test_a_view_longer_than_the_observation_is_an_error_naming_the_bound():

@@ -57,8 +57,8 @@ def game_type(information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         information=information,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,    # several seats may win, or none
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=16,
-        min_num_players=1,
+        max_num_players=4,      # a rule file has 2 to 4 seats
+        min_num_players=2,
         provides_information_state_string=True,
         provides_information_state_tensor=False,
         provides_observation_string=True,
@@ -101,7 +101,7 @@ class GdlGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         if params:
-            raise ValueError(f"the gdl observer takes no parameters, not {params}")
+            raise GdlError(f"the gdl observer takes no parameters, not {params}")
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return ViewObserver(perfect_recall)
 

@@ -41,7 +41,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from ..language.errors import GdlError
+from ..language.errors import GdlError, IllegalAction
 from ..loader import load_game
 from .position import DEFAULT_MAX_ACTIONS, DEFAULT_MAX_DECISIONS, Limits, Position
 
@@ -114,6 +114,9 @@ class GdlEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        if action is None:
+            raise IllegalAction(f"{agent} is deciding: an action id is needed, not None (the "
+                                "action of an agent that is done)")
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.position.apply(int(action))
