@@ -4,9 +4,11 @@ Pipeline: text -> parser (Lark) -> ast -> checker -> compiler -> engine. Entry p
 `load_game(path)` and `load_source(text, path)` return a runnable `engine.Game`.
 
 The folders are the stages, and imports run one way (tests/test_layout.py checks it):
-`language/` (text -> checked program), `runtime/` (checked program -> running game) and
-`play/` (agents, the game loop, simulation, transcripts, scenarios). `loader` joins the
-language and the runtime; play uses the runtime, the runtime uses the language, never back.
+`language/` (text -> checked program), `runtime/` (checked program -> running game),
+`play/` (agents, the game loop, simulation, transcripts, scenarios) and `bridges/` (the
+games offered to OpenSpiel and PettingZoo, optional extras). `loader` joins the language and
+the runtime; play and the bridges use the runtime, the runtime uses the language, never
+back.
 
 The pipeline is imported on first use of `load_game` or `load_source` (PEP 562), so a
 program that needs only a part of the package (the errors, the agents) does not pay for

@@ -1,8 +1,10 @@
 """The interpreter's folders are its stages, and imports run one way: `language/` (text ->
-checked program) imports nothing of `runtime/`, `play/`, `tools/` or the loader; `runtime/`
-(checked program -> running game) nothing of `play/`, `tools/` or the loader; `play/` nothing
-of `tools/` (the designer's tools: formatter, highlighters, language server). Read from the
-source with `ast`, so an import inside a function counts as much as one at the top."""
+checked program) imports nothing of `runtime/`, `play/`, `tools/`, `bridges/` or the loader;
+`runtime/` (checked program -> running game) nothing of `play/`, `tools/`, `bridges/` or the
+loader; `play/` nothing of `tools/` (the designer's tools: formatter, highlighters, language
+server) or `bridges/` (to OpenSpiel and PettingZoo, whose libraries are optional); `tools/`
+and `bridges/` nothing of each other. Read from the source with `ast`, so an import inside a
+function counts as much as one at the top."""
 
 import ast
 import pathlib
@@ -16,9 +18,12 @@ INTERPRETER = ROOT / "interpreter"
 # stage -> the modules and packages it must never import
 FORBIDDEN = {
     "language": (f"{PACKAGE}.runtime", f"{PACKAGE}.play", f"{PACKAGE}.loader",
-                 f"{PACKAGE}.tools"),
-    "runtime": (f"{PACKAGE}.play", f"{PACKAGE}.loader", f"{PACKAGE}.tools"),
-    "play": (f"{PACKAGE}.tools",),
+                 f"{PACKAGE}.tools", f"{PACKAGE}.bridges"),
+    "runtime": (f"{PACKAGE}.play", f"{PACKAGE}.loader", f"{PACKAGE}.tools",
+                f"{PACKAGE}.bridges"),
+    "play": (f"{PACKAGE}.tools", f"{PACKAGE}.bridges"),
+    "tools": (f"{PACKAGE}.bridges",),
+    "bridges": (f"{PACKAGE}.tools",),
 }
 
 
@@ -77,6 +82,6 @@ def test_the_import_reader_sees_relative_and_absolute_imports():
 
 
 def test_every_stage_is_a_package_with_a_docstring():
-    for stage in ("language", "runtime", "play", "tools"):
+    for stage in ("language", "runtime", "play", "tools", "bridges"):
         init = INTERPRETER / stage / "__init__.py"
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), stage

@@ -21,7 +21,9 @@ GAME_DATA = ["name", "path", "seats", "source_hash"]
 TOOLS = ["interpreter/play/agents.py", "interpreter/play/expressions.py",
          "interpreter/loader.py", "interpreter/play/playing.py", "interpreter/play/scenario.py",
          "interpreter/play/simulate.py", "interpreter/play/transcript.py",
-         "interpreter/runtime/view.py", "cli/main.py", "cli/playthrough.py"]
+         "interpreter/runtime/view.py", "cli/main.py", "cli/playthrough.py",
+         "interpreter/bridges/position.py", "interpreter/bridges/openspiel.py",
+         "interpreter/bridges/pettingzoo.py"]
 
 RULES = """
 game "Tally"

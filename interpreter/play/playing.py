@@ -35,10 +35,7 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
         seat = game.current_player(state)
         legal = game.legal_actions(state)
         if not legal:
-            phase = state.frames[-1]["phase"]
-            raise error_at(GdlRuntimeError, f"run-time error: no legal action for "
-                           f"{game.seats[seat]} in phase '{phase}': the rules leave the "
-                           "game stuck", resolved_program(game).phases[phase].span)
+            raise stuck(game, state)
         action = choose(seat, legal)
         if action is STOP:
             return "stopped", "a player left"
@@ -62,6 +59,16 @@ def check_invariants(game, state, decision):
         node = next(inv for inv in resolved_program(game).invariants if inv.name == broken[0])
         raise error_at(GdlRuntimeError, f"run-time error: the invariant \"{broken[0]}\" does "
                        f"not hold after decision {state.decisions} ({decision})", node.span)
+
+
+def stuck(game, state):
+    """The error for a decision with no legal action (the game is not over): the rules
+    leave the game stuck. Every driver of a game (this loop, the bridges) raises it."""
+    seat = game.current_player(state)
+    phase = state.frames[-1]["phase"]
+    return error_at(GdlRuntimeError, f"run-time error: no legal action for "
+                    f"{game.seats[seat]} in phase '{phase}': the rules leave the game stuck",
+                    resolved_program(game).phases[phase].span)
 
 
 def play_moves(game, state, lines, source):

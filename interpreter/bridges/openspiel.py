@@ -1,0 +1,192 @@
+"""OpenSpiel bridge: any gdl rule file as a `pyspiel` game, for OpenSpiel's bots and
+algorithms.
+
+    import pyspiel
+    import gdl.interpreter.bridges.openspiel      # registers the game "gdl"
+    game = pyspiel.load_game("gdl", {"file": "games/space_war.gdl", "rng_seed": 3})
+
+or `openspiel.load("games/space_war.gdl", rng_seed=3)`. Parameters: `file` (the rule file),
+`rng_seed` (the gdl seed of every initial state), `max_actions` (the bound on action ids,
+`num_distinct_actions`) and `max_decisions` (`max_game_length`: a game that reaches it is
+over, unfinished, every return 0).
+
+Players are the seats in order. An action id is the index of the action in the position's
+legal list (see `position`); `action_to_string` gives its text. Returns are gdl's: 1 for a
+win, -1 for a loss, 0 for a draw or an unfinished game.
+
+Chance: the game is SAMPLED_STOCHASTIC. gdl rolls dice inside `apply`, from the generator
+that is part of the state, and the rules decide at run time how many dice to roll and how
+(a roll may depend on an earlier one, and `pick` and shuffles draw from lists), so chance
+cannot be offered as explicit chance nodes with listed outcomes. OpenSpiel's MCTSBot (and
+any search that replays actions on clones of its root) handles this correctly because a
+clone rolls what the original rolls: the tree it builds is the game's tree for the dice of
+that state's seed. The price is that such a search plans as if it knew the coming dice (it
+searches one sample of them); a search that must not know them should give its root a state
+made with another `rng_seed` per iteration, or average over several seeds.
+
+Observations: `observation_string(player)` is the text of that seat's view, as `gdl play`
+shows it to that seat; `information_state_string(player)` is the seat's whole history of
+observations with its own actions between them (perfect recall). Both are built from the
+seat's view only, never from the state: what a seat may not see reaches neither.
+No tensors are provided. `str(state)` is the whole position, hidden parts included (for
+debugging, as OpenSpiel's convention is).
+"""
+
+from __future__ import annotations
+
+import pyspiel
+
+from ..language.errors import GdlError
+from ..loader import load_game
+from ..runtime import introspect
+from ..runtime.engine import TERMINAL
+from .position import DEFAULT_MAX_ACTIONS, DEFAULT_MAX_DECISIONS, Limits, Position
+
+SHORT_NAME = "gdl"
+PARAMETERS = {"file": "", "rng_seed": 0, "max_actions": DEFAULT_MAX_ACTIONS,
+              "max_decisions": DEFAULT_MAX_DECISIONS}
+
+
+def game_type(information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+              long_name="gdl rule file"):
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name=long_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=information,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,    # several seats may win, or none
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,      # a rule file has 2 to 4 seats
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=PARAMETERS)
+
+
+class GdlGame(pyspiel.Game):
+    """A gdl rule file as an OpenSpiel game. `rules` is the loaded gdl `Game` when it is
+    already at hand (made with `load_source`, say); otherwise `params["file"]` is loaded."""
+
+    def __init__(self, params=None, rules=None):
+        params = {**PARAMETERS, **(params or {})}
+        if rules is None:
+            if not params["file"]:
+                raise GdlError("the OpenSpiel game 'gdl' needs the parameter 'file': the "
+                               "rule file to play")
+            rules = load_game(params["file"])
+        elif not params["file"]:
+            params["file"] = rules.path
+        self.rules = rules
+        self.limits = Limits(params["max_actions"], params["max_decisions"])
+        self.rng_seed = params["rng_seed"]
+        information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION
+                       if introspect.has_hidden_information(rules)
+                       else pyspiel.GameType.Information.PERFECT_INFORMATION)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.limits.max_actions,
+            max_chance_outcomes=0,
+            num_players=len(rules.seats),
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=self.limits.max_decisions)
+        super().__init__(game_type(information, f"gdl: {rules.name}"), info, params)
+        self._start = rules.new_state(self.rng_seed)
+
+    def new_initial_state(self):
+        return GdlState(self, Position(self.rules, self._start.clone(), self.limits))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if params:
+            raise GdlError(f"the gdl observer takes no parameters, not {params}")
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return ViewObserver(perfect_recall)
+
+
+class GdlState(pyspiel.State):
+    """A position of a gdl game. `position` holds the gdl state (everything, hidden parts
+    included: for tools and tests; a bot that must not cheat reads the observations)."""
+
+    def __init__(self, game, position):
+        super().__init__(game)
+        self.position = position
+
+    def current_player(self):
+        seat = self.position.current_seat()
+        return pyspiel.PlayerId.TERMINAL if seat is None or seat == TERMINAL else seat
+
+    def _legal_actions(self, player):
+        if player != self.current_player():
+            return []
+        return list(range(len(self.position.legal())))
+
+    def _apply_action(self, action):
+        self.position.apply(action)
+
+    def _action_to_string(self, player, action):
+        return self.position.action_text(action, player if player >= 0 else None)
+
+    def is_terminal(self):
+        return self.position.is_over()
+
+    def returns(self):
+        return self.position.game.returns(self.position.state)
+
+    def __str__(self):
+        return self.position.everything()
+
+
+class ViewObserver:
+    """OpenSpiel's observer for a gdl game: strings from a seat's view; no tensor. With
+    perfect recall, the string is the seat's history of observations, made by replaying the
+    state's history from the initial state; the last replay per seat is kept, so asking
+    along one game (as OpenSpiel's tests and most algorithms do) replays each decision once."""
+
+    def __init__(self, perfect_recall):
+        self.perfect_recall = perfect_recall
+        self.tensor = None
+        self.dict = {}
+        self._replayed = {}     # seat -> (history, position after it, what the seat saw)
+
+    def set_from(self, state, player):
+        """Nothing to set: the observer provides no tensor."""
+
+    def string_from(self, state, player):
+        if not self.perfect_recall:
+            return state.position.observation(player)
+        return "\n\n".join(self.seen(state, player))
+
+    def seen(self, state, player):
+        """What `player` saw at each point of the game, and the text of each action it
+        played there."""
+        history = tuple(state.history())
+        done, position, seen = self._replayed.get(player, ((), None, None))
+        if position is None or history[:len(done)] != done:
+            done = ()
+            position = state.get_game().new_initial_state().position
+            seen = [position.observation(player)]
+        else:
+            position, seen = position.clone(), list(seen)
+        for action in history[len(done):]:
+            if position.current_seat() == player:
+                seen.append("played: " + position.action_text(action, player))
+            position.apply(action)
+            seen.append(position.observation(player))
+        self._replayed[player] = (history, position, seen)
+        return seen
+
+
+def load(rules, rng_seed=0, max_actions=DEFAULT_MAX_ACTIONS,
+         max_decisions=DEFAULT_MAX_DECISIONS):
+    """An OpenSpiel game for a rule file's path, or for a gdl `Game` already loaded."""
+    params = {"rng_seed": rng_seed, "max_actions": max_actions,
+              "max_decisions": max_decisions}
+    if isinstance(rules, str):
+        return pyspiel.load_game(SHORT_NAME, {"file": rules, **params})
+    return GdlGame(params, rules)
+
+
+pyspiel.register_game(game_type(), GdlGame)
