@@ -21,7 +21,8 @@ from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT,
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
-               "game": SEAT}
+               "game": SEAT, "score": SEAT}
+SHOW_TYPES = {"score": INT}     # what a `show X(p)` gives, when it is not text
 BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats",
                   "all_seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
@@ -141,8 +142,8 @@ class _Checker:
             if decl.what not in SHOW_PARAMS:
                 raise error_at(GdlRuleError, f"'show {decl.what}' is unknown; expected "
                                "'show piece(p) = ...', 'show status(p) = ...', "
-                               "'show seat(s) = ...', 'show game(s) = ...' or "
-                               "'show row(r) = ...'", decl.span)
+                               "'show seat(s) = ...', 'show game(s) = ...', "
+                               "'show row(r) = ...' or 'show score(s) = ...'", decl.span)
             shows[decl.what] = decl
 
         out = self.out
@@ -180,8 +181,8 @@ class _Checker:
                     out.docs[(phase.name, action.name)] = action.doc
         for what, decl in shows.items():
             scope = _scope([(decl.param, SHOW_PARAMS[what])])
-            out.shows[what] = ir.Rule((decl.param,), self._expect(decl.expr, STR, scope,
-                                                                  "'show'"), span=decl.span)
+            out.shows[what] = ir.Rule((decl.param,), self._expect(
+                decl.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=decl.span)
         self._stats(by_type.get(ast.StatDecl, []))
         for decl in hides:
             scope = _scope([(decl.param, PIECE), ("viewer", SEAT)])

@@ -5,12 +5,17 @@ the legal actions, and an agent that plays fair reads nothing but its view.
 - `RandomAgent(seed)`: uniform over the legal actions, from its own SplitMix64 stream, so
   the same seed gives the same choices on every Python version.
 - `ScriptedAgent(texts)`: plays listed action texts (or 1-based numbers) in order.
+- `greedy` and `mcts` (`search.py`): agents that look ahead, from their seat's view.
+
+`make_agents` builds one agent per seat from a players spec (`human,mcts:iterations=200`).
 
 `resolve_input` turns a typed decision into an action; `matching` finds the actions a few
 typed words name (a piece, a cell, an action's name), for a person narrowing a long list.
 """
 
 from __future__ import annotations
+
+import math
 
 from ..language.errors import GdlDataError, IllegalAction
 from ..runtime import introspect
@@ -112,10 +117,63 @@ def read_moves(path):
     return lines
 
 
+# Player types and their parameters: name -> (type, default, least value).
+PARAMETERS = {
+    "human": {},
+    "random": {},
+    "greedy": {},
+    "mcts": {"iterations": (int, 400, 1), "rollout": (int, 50, 0), "c": (float, 1.0, 0.0)},
+}
+PLAYERS_HELP = ("Comma-separated, one per seat: human, random, greedy or mcts, with "
+                "parameters after colons, e.g. mcts:iterations=200:rollout=20:c=1.4 "
+                "(iterations 400, rollout 50 and c 1.0 unless given). Seats not named are "
+                "random; a single name stands for every seat.")
+
+
+def parse_player(text):
+    """'mcts:iterations=200:c=1.4' -> ('mcts', {'iterations': 200, 'c': 1.4}); a message
+    that names the mistake for a player type, parameter or value that is not one."""
+    name, *parts = [part.strip() for part in text.split(":")]
+    if name not in PARAMETERS:
+        raise GdlDataError(f"unknown player type '{name}'; expected {_choices(PARAMETERS)} "
+                           "(e.g. mcts:iterations=200)")
+    allowed, given = PARAMETERS[name], {}
+    for part in parts:
+        key, equals, value = (word.strip() for word in part.partition("="))
+        if not allowed:
+            raise GdlDataError(f"player type '{name}' takes no parameters, not '{part}'")
+        if key not in allowed:
+            raise GdlDataError(f"{name}: unknown parameter '{key}'; expected "
+                               f"{_choices(allowed)}")
+        if not equals:
+            raise GdlDataError(f"{name}: expected {key}=VALUE, not '{part}'")
+        if key in given:
+            raise GdlDataError(f"{name}: {key} is given twice")
+        given[key] = _number(name, key, value, *allowed[key])
+    return name, given
+
+
+def _number(name, key, text, kind, default, least):
+    words = "a whole number" if kind is int else "a number"
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    if value is None or not math.isfinite(value) or value < least:
+        raise GdlDataError(f"{name}: {key} must be {words} of at least {least}, not "
+                           f"'{text}'")
+    return value
+
+
+def _choices(names):
+    names = list(names)
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
 def make_agents(spec, nseats, seed):
-    """'human,random' -> one entry per seat: an agent or the string 'human'. Seats not
-    named are random; a single name stands for every seat, except 'human', which is the
-    first seat against random ones."""
+    """'human,mcts:iterations=200' -> one entry per seat: an agent or the string 'human'.
+    Seats not named are random; a single name stands for every seat, except 'human', which
+    is the first seat against random ones."""
     names = [s.strip() for s in spec.split(",")] if spec else []
     if names == ["human"]:
         names = ["human"] + ["random"] * (nseats - 1)     # one person against the agents
@@ -127,11 +185,15 @@ def make_agents(spec, nseats, seed):
         raise GdlDataError(f"--players names {len(names)} players but the game has {nseats} "
                            "seats")
     agents = []
-    for seat, name in enumerate(names):
+    for seat, text in enumerate(names):
+        name, parameters = parse_player(text)
         if name == "random":
             agents.append(RandomAgent(seed * 31 + seat + 1))
         elif name == "human":
             agents.append("human")
         else:
-            raise GdlDataError(f"unknown player type '{name}'; expected human or random")
+            from .search import GreedyAgent, MctsAgent
+            kind = MctsAgent if name == "mcts" else GreedyAgent
+            agents.append(kind(seed, seat, **parameters))
+            agents[-1].name = ":".join(part.strip() for part in text.split(":"))
     return agents

@@ -18,6 +18,8 @@ few ways to set up a position by hand; they ask for them here, by function:
     visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat)
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
+    scores(game, state), hidden_variables(game, state, seat), initial_value(game, scope, name)
+                                                                     what agents may ask
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
     read_action(game, state, text, viewer)
                                            why an action is legal or not, test by test
@@ -188,6 +190,48 @@ def statistics(game, state):
         else:
             found[name] = game._evaluate(state, function, 0)
     return found
+# ----- what agents may ask ------------------------------------------------------------------
+def scores(game, state):
+    """Each seat's `show score(s)` in `state` (a list of numbers, seat by seat), or None when
+    the rule file declares no score."""
+    rule = game._shows.get("score")
+    if rule is None:
+        return None
+    return game._run(state, lambda st: [rule(st, s, s) for s in range(len(game.seats))],
+                     check_end=False)
+
+
+def hidden_variables(game, state, viewer):
+    """The variables that `visible to` keeps from seat `viewer` in `state`: ("global", None,
+    name), ("seat", seat, name) and ("piece", piece id, name) for pieces it may identify."""
+    def find(st):
+        found = []
+        for (scope, name), rule in game._visibility.items():
+            if scope == "global":
+                found += [(scope, None, name)] if not rule(st, viewer, viewer) else []
+            elif scope == "seat":
+                found += [(scope, s, name) for s in range(len(game.seats))
+                          if not rule(st, viewer, viewer, s, s)]
+            else:
+                found += [(scope, pid, name) for pid, piece in st.pieces.items()
+                          if piece["alive"] and not game._hidden_from(st, pid, viewer)
+                          and not rule(st, viewer, viewer, piece["owner"], pid)]
+        return found
+    if not game._visibility:
+        return []
+    return game._run(state, find, check_end=False)
+
+
+def initial_value(game, scope, name):
+    """The declared initial value of a "global", "seat" or "piece" variable (a fresh
+    copy)."""
+    defaults = {"global": game._global_defaults, "seat": game._seat_defaults,
+                "piece": game._piece_defaults}[scope]
+    return _fresh(dict(defaults)[name])
+
+
+def _fresh(value):
+    return list(value) if isinstance(value, (list, tuple)) else value
 
 
 # ----- setting up a position by hand (scenario files) ---------------------------------------

@@ -1,0 +1,182 @@
+"""Agents that look ahead: `MctsAgent` (Monte Carlo tree search) and `GreedyAgent` (one ply
+on the rule file's score). Both decide from their seat's view only: they search states made
+by `determinize.determinize`, never the state they were handed, which holds what the seat
+may not see (and the dice to come).
+
+`MctsAgent(seed, iterations=400, rollout=50, c=1.0)` is information-set MCTS with a
+single observer (Cowling, Powley and Whitehouse 2012): each iteration draws a fresh
+determinization, walks down one tree of action sequences choosing by UCB1 among the
+children legal in that determinization (each counts how often it was available, for its
+exploration term), adds one node, plays at most `rollout` random decisions from there and
+backs up one value per seat: a finished game's returns (win 1, draw 1/2, loss 0), or for a
+rollout cut short, `outcome` below. A node's statistics are per seat, so a node is judged by
+the seat that chooses there: 2 to 4 seats, any turn order, simultaneous phases included (a
+seat choosing there only sees its own draw of the others' choices). It plays the action of
+the root tried most often.
+
+`GreedyAgent(seed)` plays each legal action on one determinization and keeps the best for
+its seat: a won game, else the highest score lead (its score minus the best other seat's),
+else ties broken at random. Without a `show score(s)` only an immediate win (or avoiding an
+immediate loss) tells actions apart. It is cheap (one state per legal action) and a
+baseline that plays toward the score: what a designer needs to see whether a score-chasing
+player wins, and a quick opponent for balance runs.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..runtime import introspect
+from .determinize import Stream, determinize
+
+CUT_SHORT = (0.25, 0.75)    # value range of a rollout cut short, inside loss 0 .. win 1
+
+
+def agent_stream(seed, seat, salt):
+    """An agent's own random stream from the game's seed and its seat."""
+    return Stream(((seed * 31 + seat + 1) * 0x2545F4914F6CDD1D + salt) & ((1 << 64) - 1))
+
+
+def outcome(game, state):
+    """Per seat, a value from 0 (lost) to 1 (won). A finished game: its returns (a draw is
+    1/2). An unfinished one with a `show score(s)`: 1/4 + 1/2 x the share of the other seats
+    still playing that the seat's score is ahead of (ties count half); without: 1/2 each."""
+    n = len(game.seats)
+    if game.is_terminal(state):
+        return [(r + 1) / 2 for r in game.returns(state)]
+    scores = introspect.scores(game, state)
+    if scores is None:
+        return [0.5] * n
+    low, high = CUT_SHORT
+    live = [s for s in range(n) if not state.out[s]]
+    values = []
+    for seat in range(n):
+        others = [o for o in live if o != seat]
+        if state.out[seat] or not others:
+            values.append(low if state.out[seat] else high)
+            continue
+        ahead = sum(1.0 if scores[seat] > scores[o] else 0.5 if scores[seat] == scores[o]
+                    else 0.0 for o in others)
+        values.append(low + (high - low) * ahead / len(others))
+    return values
+
+
+class _Node:
+    __slots__ = ("children", "visits", "available", "totals")
+
+    def __init__(self, nseats):
+        self.children = {}
+        self.visits = 0
+        self.available = 0
+        self.totals = [0.0] * nseats
+
+
+class MctsAgent:
+    name = "mcts"
+
+    def __init__(self, seed, seat, iterations=400, rollout=50, c=1.0):
+        self.rng = agent_stream(seed, seat, 0x6D637473)
+        self.iterations, self.rollout, self.c = iterations, rollout, c
+
+    def choose(self, game, state, legal):
+        if len(legal) == 1:
+            return legal[0]
+        seat = game.current_player(state)
+        hidden = introspect.has_hidden_information(game)
+        allowed = {_key(action) for action in legal}
+        root = _Node(len(game.seats))
+        for _ in range(self.iterations):
+            self._iterate(game, determinize(game, state, seat, self.rng, hidden), root, allowed)
+        visits = [(root.children[_key(a)].visits if _key(a) in root.children else -1, -i)
+                  for i, a in enumerate(legal)]
+        return legal[-max(visits)[1]]
+
+    def _iterate(self, game, world, root, allowed):
+        node, path, rng = root, [root], self.rng
+        while not game.is_terminal(world):
+            legal = game.legal_actions(world)
+            if node is root:    # the seat's own choices: those it was offered
+                legal = [action for action in legal if _key(action) in allowed]
+                if not legal:
+                    return
+            player = game.current_player(world)
+            untried, present = [], []
+            for action in legal:
+                child = node.children.get(_key(action))
+                if child is None:
+                    untried.append(action)
+                else:
+                    child.available += 1
+                    present.append((child, action))
+            if untried:
+                action = untried[rng.below(len(untried))]
+                child = node.children[_key(action)] = _Node(len(game.seats))
+                child.available = 1
+                game.apply(world, action, check=False)
+                path.append(child)
+                break
+            node, action = max(present, key=lambda pair: self._ucb(pair[0], player))
+            game.apply(world, action, check=False)
+            path.append(node)
+        for _ in range(self.rollout):
+            if game.is_terminal(world):
+                break
+            legal = game.legal_actions(world)
+            game.apply(world, legal[rng.below(len(legal))], check=False)
+        values = outcome(game, world)
+        for node in path:
+            node.visits += 1
+            totals = node.totals
+            for seat, value in enumerate(values):
+                totals[seat] += value
+
+    def _ucb(self, child, player):
+        return (child.totals[player] / child.visits
+                + self.c * math.sqrt(math.log(child.available) / child.visits))
+
+
+class GreedyAgent:
+    name = "greedy"
+
+    def __init__(self, seed, seat):
+        self.rng = agent_stream(seed, seat, 0x67726479)
+
+    def choose(self, game, state, legal):
+        if len(legal) == 1:
+            return legal[0]
+        seat = game.current_player(state)
+        world = determinize(game, state, seat, self.rng)
+        possible = {_key(action) for action in game.legal_actions(world)}
+        best, best_value = [], None
+        for action in legal:
+            value = (0, 0)
+            if _key(action) in possible:
+                after = world.clone()
+                game.apply(after, action, check=False)
+                value = _lead(game, after, seat)
+            if best_value is None or value > best_value:
+                best, best_value = [action], value
+            elif value == best_value:
+                best.append(action)
+        return best[self.rng.below(len(best))]
+
+
+def _lead(game, state, seat):
+    """(result, score lead) of `state` for `seat`: result 1 won, -1 lost, 0 otherwise; the
+    lead is its score minus the best other seat's (0 without a score)."""
+    if game.is_terminal(state):
+        return game.returns(state)[seat], 0
+    scores = introspect.scores(game, state)
+    others = [scores[o] for o in range(len(game.seats)) if o != seat and not state.out[o]] \
+        if scores is not None else []
+    return 0, (scores[seat] - max(others)) if others else 0
+
+
+def _key(action):
+    """An action as a dictionary key (its arguments may be lists)."""
+    try:
+        hash(action)
+        return action
+    except TypeError:
+        index, args = action
+    return index, tuple(tuple(a) if isinstance(a, list) else a for a in args)
