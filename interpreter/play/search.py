@@ -40,7 +40,7 @@ def agent_stream(seed, seat, salt):
 def outcome(game, state):
     """Per seat, a value from 0 (lost) to 1 (won). A finished game: its returns (a draw is
     1/2). An unfinished one with a `show score(s)`: 1/4 + 1/2 x the share of the other seats
-    still playing that the seat's score is ahead of (ties count half); without: 1/2 each."""
+    still playing that the seat's score is ahead of (`_ahead`); without: 1/2 each."""
     n = len(game.seats)
     if game.is_terminal(state):
         return [(r + 1) / 2 for r in game.returns(state)]
@@ -55,10 +55,17 @@ def outcome(game, state):
         if state.out[seat] or not others:
             values.append(low if state.out[seat] else high)
             continue
-        ahead = sum(1.0 if scores[seat] > scores[o] else 0.5 if scores[seat] == scores[o]
-                    else 0.0 for o in others)
+        ahead = sum(_ahead(scores[seat], scores[o]) for o in others)
         values.append(low + (high - low) * ahead / len(others))
     return values
+
+
+def _ahead(mine, theirs):
+    """How far a score is ahead of another, 0 to 1 (1/2 level): half for being ahead at all,
+    half for the lead as a share of the larger score, so no scale needs to be known."""
+    step = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+    lead = max(-1.0, min(1.0, (mine - theirs) / max(abs(mine), abs(theirs), 1)))
+    return (step + (1 + lead) / 2) / 2
 
 
 class _Node:
