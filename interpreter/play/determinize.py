@@ -11,12 +11,14 @@ everything the seat may not see is drawn again, from the agent's own random stre
 - variables that `visible to` hides: another seat's takes the value the agent's own seat
   has (of the right type and stage of play, and known to the agent), a global its declared
   initial value;
-- pieces the seat may not identify (`hide piece`, a zone): in each place (owner, cell,
-  zone) their identities (kind, label and variables) are dealt out again among them at
-  random, and then each variable's values again among the pieces of each kind there. The
-  agent is taken to know what is hidden in a place as a whole (the rules and the game so
-  far usually tell it: which tokens are still face down, what a stack was built from),
-  never which piece is which.
+- pieces the seat may not identify (`hide piece`, a zone): in each place (owner and cell,
+  or owner and zone) their identities (kind, label and variables) are dealt out again among
+  them at random, and then each variable's values again among the pieces of each kind
+  there. The agent is taken to know what is hidden in a place as a whole (the rules and the
+  game so far usually tell it: which tokens are still face down, what a stack was built
+  from), never which piece is which. Pieces off the board and in no zone keep their kinds
+  (rules reach such pieces by their number, e.g. "the 2nd token": their kinds are where the
+  rules put them) and only their variables are dealt again, kind by kind.
 
 Every draw starts from a canonical order of what is drawn (sorted), so the result depends
 only on what the seat may see, the multisets of hidden identities and values per place,
@@ -87,16 +89,11 @@ def _pieces(game, state, seat, rng):
         if piece["alive"] and introspect.hidden_from(game, state, pid, seat):
             zone = (piece.get("zone") or [None, None])[:2]
             places.setdefault((piece["owner"], piece["cell"], *zone), []).append(piece)
-    for pieces in places.values():
+    for (owner, cell, zone, _), pieces in places.items():
         if len(pieces) < 2:
             continue
-        identities = rng.shuffle(sorted(
-            ({k: v for k, v in piece.items() if k not in KEEP} for piece in pieces),
-            key=_canonical))
-        for piece, identity in zip(pieces, identities):
-            for key in [k for k in piece if k not in KEEP]:
-                del piece[key]
-            piece.update(identity)
+        if cell is not None or zone is not None:
+            _deal_identities(pieces, rng)
         by_kind = {}
         for piece in pieces:
             by_kind.setdefault(piece["kind"], []).append(piece)
@@ -106,6 +103,16 @@ def _pieces(game, state, seat, rng):
                                             key=_canonical))
                 for piece, value in zip(same, values):
                     piece[name] = value
+
+
+def _deal_identities(pieces, rng):
+    identities = rng.shuffle(sorted(
+        ({k: v for k, v in piece.items() if k not in KEEP} for piece in pieces),
+        key=_canonical))
+    for piece, identity in zip(pieces, identities):
+        for key in [k for k in piece if k not in KEEP]:
+            del piece[key]
+        piece.update(identity)
 
 
 def _choices(game, state, seat, rng):
