@@ -1,7 +1,8 @@
 """Determinization: a full state an agent may search, made from what one seat may know.
 
 An agent that plays fair decides from its seat's view. A search needs whole states to play
-on, so `determinize(game, state, seat, rng)` makes one: a copy of `state` in which
+on, so `Determinizer(game, state, seat).sample(rng)` makes one (`determinize(game, state,
+seat, rng)` for a single one): a copy of `state` in which
 everything the seat may not see is drawn again, from the agent's own random stream `rng`
 (a `Stream`), and nothing hidden from the seat survives as it was:
 
@@ -57,62 +58,78 @@ class Stream:
         return items
 
 
-def determinize(game, state, seat, rng, hidden=None):
-    """A copy of `state` with what `seat` may not know drawn again from `rng`. `hidden`:
-    whether the game hides anything (`introspect.has_hidden_information`), when known."""
-    other = state.clone()
-    other.rng = rng.next64()
-    if hidden is None:
-        hidden = introspect.has_hidden_information(game)
-    if not hidden:
+class Determinizer:
+    """What a seat may not know of one position, read once; `sample(rng)` then makes a
+    determinization of it (a new state) per call, cheaply."""
+
+    def __init__(self, game, state, seat):
+        self.game, self.state, self.seat = game, state, seat
+        self.hidden = introspect.has_hidden_information(game)
+        self.variables, self.places = [], []
+        if not self.hidden:
+            return
+        for scope, owner, name in introspect.hidden_variables(game, state, seat):
+            if scope == "seat":
+                value = state.seat_vars[seat][name]
+            else:
+                value = introspect.initial_value(game, scope, name)
+            self.variables.append((scope, owner, name, value))
+        places = {}
+        for pid in sorted(state.pieces):
+            piece = state.pieces[pid]
+            if piece["alive"] and introspect.hidden_from(game, state, pid, seat):
+                zone = (piece.get("zone") or [None, None])[:2]
+                places.setdefault((piece["owner"], piece["cell"], *zone), []).append(piece)
+        for (_, cell, zone, _), pieces in places.items():
+            if len(pieces) > 1:
+                self.places.append(_Place(pieces, cell is not None or zone is not None))
+
+    def sample(self, rng):
+        other = self.state.clone()
+        other.rng = rng.next64()
+        if not self.hidden:
+            return other
+        for scope, owner, name, value in self.variables:
+            holder = (other.globals if scope == "global" else
+                      other.seat_vars[owner] if scope == "seat" else other.pieces[owner])
+            holder[name] = _fresh(value)
+        for place in self.places:
+            place.deal(other, rng)
+        _choices(self.game, other, self.seat, rng)
         return other
-    _variables(game, other, seat)
-    _pieces(game, other, seat, rng)
-    _choices(game, other, seat, rng)
-    return other
 
 
-def _variables(game, state, seat):
-    for scope, owner, name in introspect.hidden_variables(game, state, seat):
-        if scope == "global":
-            state.globals[name] = introspect.initial_value(game, "global", name)
-        elif scope == "seat":
-            state.seat_vars[owner][name] = _copy(state.seat_vars[seat][name])
-        else:
-            state.pieces[owner][name] = introspect.initial_value(game, "piece", name)
+class _Place:
+    """The hidden pieces of one place: their ids, their identities (kind and label, in a
+    canonical order) when those are dealt again, and per kind each variable's values
+    (sorted)."""
 
-
-def _pieces(game, state, seat, rng):
-    places = {}
-    for pid in sorted(state.pieces):
-        piece = state.pieces[pid]
-        if piece["alive"] and introspect.hidden_from(game, state, pid, seat):
-            zone = (piece.get("zone") or [None, None])[:2]
-            places.setdefault((piece["owner"], piece["cell"], *zone), []).append(piece)
-    for (owner, cell, zone, _), pieces in places.items():
-        if len(pieces) < 2:
-            continue
-        if cell is not None or zone is not None:
-            _deal_identities(pieces, rng)
+    def __init__(self, pieces, deal_kinds):
+        self.pids = [piece["id"] for piece in pieces]
+        self.identities = sorted((p["kind"], p["label"]) for p in pieces) if deal_kinds \
+            else None
         by_kind = {}
         for piece in pieces:
             by_kind.setdefault(piece["kind"], []).append(piece)
-        for same in by_kind.values():
-            for name in sorted(set(same[0]) - set(KEEP) - {"kind", "label"}):
-                values = rng.shuffle(sorted((piece.get(name) for piece in same),
-                                            key=_canonical))
-                for piece, value in zip(same, values):
-                    piece[name] = value
+        self.values = {kind: [(name, sorted((p.get(name) for p in same), key=json.dumps))
+                              for name in sorted(set(same[0]) - set(KEEP) - {"kind", "label"})]
+                       for kind, same in sorted(by_kind.items())}
+
+    def deal(self, state, rng):
+        pieces = [state.pieces[pid] for pid in self.pids]
+        if self.identities is not None:
+            for piece, (kind, label) in zip(pieces, rng.shuffle(list(self.identities))):
+                piece["kind"], piece["label"] = kind, label
+        for kind, variables in self.values.items():
+            same = [piece for piece in pieces if piece["kind"] == kind]
+            for name, values in variables:
+                for piece, value in zip(same, rng.shuffle(list(values))):
+                    piece[name] = _fresh(value)
 
 
-def _deal_identities(pieces, rng):
-    identities = rng.shuffle(sorted(
-        ({k: v for k, v in piece.items() if k not in KEEP} for piece in pieces),
-        key=_canonical))
-    for piece, identity in zip(pieces, identities):
-        for key in [k for k in piece if k not in KEEP]:
-            del piece[key]
-        piece.update(identity)
+def determinize(game, state, seat, rng):
+    """One determinization of `state` for `seat` (see the module docstring)."""
+    return Determinizer(game, state, seat).sample(rng)
 
 
 def _choices(game, state, seat, rng):
@@ -127,9 +144,6 @@ def _choices(game, state, seat, rng):
         game.apply(state, legal[rng.below(len(legal))], check=False)
 
 
-def _canonical(value):
-    return json.dumps(value, sort_keys=True)
-
-
-def _copy(value):
-    return json.loads(json.dumps(value))
+def _fresh(value):
+    """A value of the state that no other state shares (lists are copied)."""
+    return json.loads(json.dumps(value)) if isinstance(value, (list, dict)) else value

@@ -1,6 +1,6 @@
 """Agents that look ahead: `MctsAgent` (Monte Carlo tree search) and `GreedyAgent` (one ply
 on the rule file's score). Both decide from their seat's view only: they search states made
-by `determinize.determinize`, never the state they were handed, which holds what the seat
+by `determinize.Determinizer`, never the state they were handed, which holds what the seat
 may not see (and the dice to come).
 
 `MctsAgent(seed, iterations=400, rollout=50, c=1.0)` is information-set MCTS with a
@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 
 from ..runtime import introspect
-from .determinize import Stream, determinize
+from .determinize import Determinizer, Stream, determinize
 
 CUT_SHORT = (0.25, 0.75)    # value range of a rollout cut short, inside loss 0 .. win 1
 
@@ -88,12 +88,11 @@ class MctsAgent:
     def choose(self, game, state, legal):
         if len(legal) == 1:
             return legal[0]
-        seat = game.current_player(state)
-        hidden = introspect.has_hidden_information(game)
+        worlds = Determinizer(game, state, game.current_player(state))
         allowed = {_key(action) for action in legal}
         root = _Node(len(game.seats))
         for _ in range(self.iterations):
-            self._iterate(game, determinize(game, state, seat, self.rng, hidden), root, allowed)
+            self._iterate(game, worlds.sample(self.rng), root, allowed)
         visits = [(root.children[_key(a)].visits if _key(a) in root.children else -1, -i)
                   for i, a in enumerate(legal)]
         return legal[-max(visits)[1]]

@@ -1,0 +1,127 @@
+"""How strong an agent is: it plays one seat against another agent in every other seat,
+per rule file, over many games, its seat going round (game i: seat i mod seats, seed
+seed + i); the win share with its 95% Wilson interval, draws, capped games, and the
+time the agent took per decision (all its decisions, and those with a real choice).
+
+    .venv/bin/python benchmarks/strength.py [--games 100] [--agent mcts:iterations=200:rollout=10]
+        [--opponent random] [--seed 1] [--workers 2] [--max-turns 1000] [--json] [files...]
+
+Default files: the five shipped games. The numbers are the same for a seed whatever the
+number of workers, except the times. Not a timed test: tests/test_benchmarks.py checks only
+the shape of the output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ["games/space_war.gdl", "games/galaxy_of_d.gdl", "games/game.gdl",
+         "games/galaxy_grid.gdl", "games/galaxy_aflame.gdl"]
+
+_loaded = {}
+
+
+def play(task):
+    """One game (path, seed, the agent's seat, agent spec, opponent spec, caps) -> record."""
+    from gdl.interpreter import load_game
+    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.playing import run_game
+    path, seed, seat, agent, opponent, max_turns, max_decisions = task
+    game = _loaded.get(path) or _loaded.setdefault(path, load_game(str(ROOT / path)))
+    spec = ",".join(agent if s == seat else opponent for s in range(len(game.seats)))
+    agents = make_agents(spec, len(game.seats), seed)
+    state = game.new_state(seed)
+    timing = {"decisions": 0, "seconds": 0.0, "choices": 0, "choice_seconds": 0.0}
+
+    def choose(who, legal):
+        if who != seat:
+            return agents[who].choose(game, state, legal)
+        started = time.perf_counter()
+        action = agents[who].choose(game, state, legal)
+        took = time.perf_counter() - started
+        timing["decisions"] += 1
+        timing["seconds"] += took
+        if len(legal) > 1:
+            timing["choices"] += 1
+            timing["choice_seconds"] += took
+        return action
+
+    status, _ = run_game(game, state, choose, max_turns=max_turns, max_decisions=max_decisions)
+    finished = status == "finished"
+    return {"seed": seed, "seat": seat, "finished": finished,
+            "won": finished and not state.result["draw"] and seat in state.result["winners"],
+            "draw": finished and state.result["draw"], "decisions": state.decisions,
+            **timing}
+
+
+def measure(path, games, seed, agent, opponent, workers, max_turns, max_decisions):
+    from gdl.interpreter import load_game
+    from gdl.interpreter.play.simulate import wilson
+    seats = len(load_game(str(ROOT / path)).seats)
+    tasks = [(path, seed + i, i % seats, agent, opponent, max_turns, max_decisions)
+             for i in range(games)]
+    started = time.perf_counter()
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            records = list(pool.map(play, tasks, chunksize=1))
+    else:
+        records = [play(task) for task in tasks]
+    wins = sum(r["won"] for r in records)
+    decisions = sum(r["decisions"] for r in records)
+    choices = sum(r["choices"] for r in records)
+    return {
+        "file": path, "seats": seats, "games": games, "agent": agent, "opponent": opponent,
+        "wins": wins, "win_share": wilson(wins, games), "chance": round(1 / seats, 3),
+        "draws": sum(r["draw"] for r in records),
+        "capped": sum(not r["finished"] for r in records),
+        "wins_by_seat": [sum(r["won"] for r in records if r["seat"] == s) for s in range(seats)],
+        "games_by_seat": [sum(r["seat"] == s for r in records) for s in range(seats)],
+        "mean_decisions": round(decisions / games, 1),
+        "ms_per_decision": round(1000 * sum(r["seconds"] for r in records)
+                                 / max(1, sum(r["decisions"] for r in records)), 1),
+        "ms_per_choice": round(1000 * sum(r["choice_seconds"] for r in records)
+                               / max(1, choices), 1),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", default=GAMES)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--agent", default="mcts:iterations=200:rollout=10")
+    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--max-turns", type=int, default=1000)
+    parser.add_argument("--max-decisions", type=int, default=100_000)
+    parser.add_argument("--json", action="store_true", help="one JSON object per file")
+    args = parser.parse_args(argv)
+    if not args.json:
+        print(f"{args.agent} against {args.opponent}, {args.games} games per file from seed "
+              f"{args.seed}, the agent's seat going round")
+        print(f"{'file':26} {'wins':>5} {'share':>6} {'95% interval':>13} {'chance':>6} "
+              f"{'draws':>5} {'capped':>6} {'ms/decision':>11} {'ms/choice':>9}")
+    for path in args.files:
+        row = measure(path, args.games, args.seed, args.agent, args.opponent, args.workers,
+                      args.max_turns, args.max_decisions)
+        if args.json:
+            print(json.dumps(row, sort_keys=True), flush=True)
+            continue
+        share, low, high = row["win_share"]
+        print(f"{path:26} {row['wins']:>5} {100 * share:>5.1f}% {100 * low:>5.1f}-"
+              f"{100 * high:>5.1f}% {100 * row['chance']:>5.0f}% {row['draws']:>5} "
+              f"{row['capped']:>6} {row['ms_per_decision']:>11} {row['ms_per_choice']:>9}",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
