@@ -12,7 +12,8 @@ backs up one value per seat: a finished game's returns (win 1, draw 1/2, loss 0)
 rollout cut short, `outcome` below. A node's statistics are per seat, so a node is judged by
 the seat that chooses there: 2 to 4 seats, any turn order, simultaneous phases included (a
 seat choosing there only sees its own draw of the others' choices). It plays the action of
-the root tried most often.
+the root tried most often (ties: the first in the list), and stops early once no other
+action could overtake it in the iterations left.
 
 `GreedyAgent(seed)` plays each legal action on one determinization and keeps the best for
 its seat: a won game, else the highest score lead (its score minus the best other seat's),
@@ -30,6 +31,7 @@ from ..runtime import introspect
 from .determinize import Determinizer, Stream, determinize
 
 CUT_SHORT = (0.25, 0.75)    # value range of a rollout cut short, inside loss 0 .. win 1
+CHECK_EVERY = 10            # iterations between checks whether the choice is settled
 
 
 def agent_stream(seed, seat, salt):
@@ -91,8 +93,10 @@ class MctsAgent:
         worlds = Determinizer(game, state, game.current_player(state))
         allowed = {_key(action) for action in legal}
         root = _Node(len(game.seats))
-        for _ in range(self.iterations):
+        for done in range(1, self.iterations + 1):
             self._iterate(game, worlds.sample(self.rng), root, allowed)
+            if done % CHECK_EVERY == 0 and _settled(root, self.iterations - done):
+                break
         visits = [(root.children[_key(a)].visits if _key(a) in root.children else -1, -i)
                   for i, a in enumerate(legal)]
         return legal[-max(visits)[1]]
@@ -139,6 +143,12 @@ class MctsAgent:
     def _ucb(self, child, player):
         return (child.totals[player] / child.visits
                 + self.c * math.sqrt(math.log(child.available) / child.visits))
+
+
+def _settled(root, left):
+    """Can no other action of the root overtake the most tried one in `left` iterations?"""
+    visits = sorted((child.visits for child in root.children.values()), reverse=True)
+    return len(visits) > 1 and visits[0] - visits[1] > left
 
 
 class GreedyAgent:
