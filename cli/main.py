@@ -22,6 +22,9 @@ from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 # and caps are positive.
 SEED = click.IntRange(0, 2 ** 64 - 1)
 POSITIVE = click.IntRange(min=1)
+AGENTS_HELP = ("random, greedy (one ply on the rule file's 'show score') or mcts (tree search; "
+               "parameters after colons: mcts:iterations=400:rollout=50:c=1.0, the defaults; "
+               "docs/agents.md)")
 
 
 def max_turns_option(default=None):
@@ -111,9 +114,9 @@ def compile_command(file):
 @click.option("--seed", type=SEED, default=None, help="Seed of the game's dice (default: 0 "
               "when no seat is human; otherwise a fresh seed, told when the game ends).")
 @click.option("--players", default=None,
-              help="Comma-separated, one per seat: human or random; seats not named are "
-              "random, and a lone 'human' is you in the first seat against random ones "
-              "(default: random; with --resume, the saved game's players).")
+              help="Comma-separated, one per seat: human, " + AGENTS_HELP + "; seats not "
+              "named are random, and a lone 'human' is you in the first seat against random "
+              "ones (default: random; with --resume, the saved game's players).")
 @click.option("--moves", type=click.Path(), help="Scripted decisions, played first: a file "
               "with one per line (action text or number), or a transcript (then its seed "
               "is the default).")
@@ -142,7 +145,9 @@ def play(file, seed, players, moves, resume, max_turns, max_decisions):
 @click.argument("file", type=click.Path())
 @click.option("--games", type=POSITIVE, default=100, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option("--players", default="random", show_default=True)
+@click.option("--players", default="random", show_default=True,
+              help="Comma-separated, one per seat: " + AGENTS_HELP + "; one name stands for "
+              "every seat, seats not named are random.")
 @max_turns_option(1000)
 @max_decisions_option
 @click.option("--workers", type=POSITIVE, default=None,
@@ -302,7 +307,8 @@ def report(records, output):
 @main.command()
 @click.argument("file", type=click.Path())
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--players", default="random", show_default=True)
+@click.option("--players", default="random", show_default=True,
+              help="Comma-separated, one per seat: " + AGENTS_HELP + ".")
 @max_turns_option()
 @max_decisions_option
 @click.option("-o", "--output", type=click.Path(), help="Transcript file (default: stdout).")

@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "benchmarks" / "space_war_reference.py"
 COMPARE = ROOT / "benchmarks" / "compare_revisions.py"
+STRENGTH = ROOT / "benchmarks" / "strength.py"
 BENCH_DIR = Path(os.environ.get("GDL_BENCH_DIR") or ROOT.parent / "shared" / "bench")
 
 needs_bench = pytest.mark.skipif(not (BENCH_DIR / "space_war_ref.py").is_file(),
@@ -105,3 +106,19 @@ def test_compare_revisions_bad_input_cleans_up(tmp_path):
     proc = run(COMPARE, "HEAD", "games/no_such_game.gdl", "--games", "1", env=env)
     assert proc.returncode == 2 and "does not exist" in proc.stderr
     assert not list(tmp_path.glob("gdl-compare-*"))
+
+
+def test_strength_json_and_text():
+    args = ["tests/rules/nim.gdl", "--games", "4", "--agent", "mcts:iterations=30",
+            "--workers", "1"]
+    proc = run(STRENGTH, *args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(proc.stdout)
+    assert row["file"] == "tests/rules/nim.gdl" and row["games"] == 4
+    assert row["games_by_seat"] == [2, 2] and sum(row["wins_by_seat"]) == row["wins"]
+    share, low, high = row["win_share"]
+    assert 0 <= low <= share <= high <= 1 and row["chance"] == 0.5
+    assert row["ms_per_decision"] >= 0 and row["ms_per_choice"] >= 0
+    proc = run(STRENGTH, *args)
+    assert proc.returncode == 0, proc.stderr
+    assert "95% interval" in proc.stdout and "tests/rules/nim.gdl" in proc.stdout

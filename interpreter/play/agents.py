@@ -124,10 +124,6 @@ PARAMETERS = {
     "greedy": {},
     "mcts": {"iterations": (int, 400, 1), "rollout": (int, 50, 0), "c": (float, 1.0, 0.0)},
 }
-PLAYERS_HELP = ("Comma-separated, one per seat: human, random, greedy or mcts, with "
-                "parameters after colons, e.g. mcts:iterations=200:rollout=20:c=1.4 "
-                "(iterations 400, rollout 50 and c 1.0 unless given). Seats not named are "
-                "random; a single name stands for every seat.")
 
 
 def parse_player(text):
