@@ -4,7 +4,8 @@ seed + i); the win share with its 95% Wilson interval, draws, capped games, and 
 time the agent took per decision (all its decisions, and those with a real choice).
 
     .venv/bin/python benchmarks/strength.py [--games 100] [--agent mcts:iterations=200:rollout=10]
-        [--opponent random] [--seed 1] [--workers 2] [--max-turns 1000] [--json] [files...]
+        [--opponent random] [--seed 1] [--workers 2] [--max-turns 1000] [--json] [--progress]
+        [files...]
 
 Default files: the five shipped games. The numbers are the same for a seed whatever the
 number of workers, except the times. Not a timed test: tests/test_benchmarks.py checks only
@@ -14,6 +15,7 @@ the shape of the output.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -61,18 +63,28 @@ def play(task):
             **timing}
 
 
-def measure(path, games, seed, agent, opponent, workers, max_turns, max_decisions):
+def _outcome(record):
+    if not record["finished"]:
+        return "capped"
+    return "won" if record["won"] else "draw" if record["draw"] else "lost"
+
+
+def measure(path, games, seed, agent, opponent, workers, max_turns, max_decisions,
+            progress=False):
     from gdl.interpreter import load_game
     from gdl.interpreter.play.simulate import wilson
     seats = len(load_game(str(ROOT / path)).seats)
     tasks = [(path, seed + i, i % seats, agent, opponent, max_turns, max_decisions)
              for i in range(games)]
     started = time.perf_counter()
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            records = list(pool.map(play, tasks, chunksize=1))
-    else:
-        records = [play(task) for task in tasks]
+    records = []
+    with contextlib.ExitStack() as stack:
+        pool = stack.enter_context(ProcessPoolExecutor(workers)) if workers > 1 else None
+        for record in (pool.map(play, tasks) if pool else map(play, tasks)):
+            records.append(record)
+            if progress:
+                print(f"{path} game {len(records)}/{games}: seed {record['seed']}, seat "
+                      f"{record['seat']}, {_outcome(record)}", file=sys.stderr, flush=True)
     wins = sum(r["won"] for r in records)
     decisions = sum(r["decisions"] for r in records)
     choices = sum(r["choices"] for r in records)
@@ -103,6 +115,7 @@ def main(argv=None):
     parser.add_argument("--max-turns", type=int, default=1000)
     parser.add_argument("--max-decisions", type=int, default=100_000)
     parser.add_argument("--json", action="store_true", help="one JSON object per file")
+    parser.add_argument("--progress", action="store_true", help="a line per game on stderr")
     args = parser.parse_args(argv)
     if not args.json:
         print(f"{args.agent} against {args.opponent}, {args.games} games per file from seed "
@@ -111,7 +124,7 @@ def main(argv=None):
               f"{'draws':>5} {'capped':>6} {'ms/decision':>11} {'ms/choice':>9}")
     for path in args.files:
         row = measure(path, args.games, args.seed, args.agent, args.opponent, args.workers,
-                      args.max_turns, args.max_decisions)
+                      args.max_turns, args.max_decisions, args.progress)
         if args.json:
             print(json.dumps(row, sort_keys=True), flush=True)
             continue
