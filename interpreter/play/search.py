@@ -4,7 +4,8 @@ by `determinize.Determinizer`, never the state they were handed, which holds wha
 may not see (and the dice to come).
 
 `MctsAgent(seed, iterations=400, rollout=50, c=1.0)` is information-set MCTS with a
-single observer (Cowling, Powley and Whitehouse 2012): each iteration draws a fresh
+single observer (Cowling, Powley and Whitehouse 2012). It first plays each legal action once
+and judges the position it leads to (`_first_look`); then each iteration draws a fresh
 determinization, walks down one tree of action sequences choosing by UCB1 among the
 children legal in that determinization (each counts how often it was available, for its
 exploration term), adds one node, plays at most `rollout` random decisions from there and
@@ -92,7 +93,7 @@ class MctsAgent:
             return legal[0]
         worlds = Determinizer(game, state, game.current_player(state))
         allowed = {_key(action) for action in legal}
-        root = _Node(len(game.seats))
+        root = self._first_look(game, worlds.sample(self.rng), legal)
         for done in range(1, self.iterations + 1):
             self._iterate(game, worlds.sample(self.rng), root, allowed)
             if done % CHECK_EVERY == 0 and _settled(root, self.iterations - done):
@@ -100,6 +101,23 @@ class MctsAgent:
         visits = [(root.children[_key(a)].visits if _key(a) in root.children else -1, -i)
                   for i, a in enumerate(legal)]
         return legal[-max(visits)[1]]
+
+    def _first_look(self, game, world, legal):
+        """A root whose children are every legal action, each played once on one
+        determinization and judged as it stands (no rollout): the search starts from what
+        one ply shows (a move that loses at once is never tried again), not from the
+        random order in which it would otherwise try them."""
+        root = _Node(len(game.seats))
+        possible = {_key(action) for action in game.legal_actions(world)}
+        for action in legal:
+            if _key(action) not in possible:
+                continue
+            after = world.clone()
+            game.apply(after, action, check=False)
+            child = root.children[_key(action)] = _Node(len(game.seats))
+            child.visits = child.available = 1
+            child.totals = outcome(game, after)
+        return root
 
     def _iterate(self, game, world, root, allowed):
         node, path, rng = root, [root], self.rng
