@@ -117,12 +117,13 @@ def read_moves(path):
     return lines
 
 
-# Player types and their parameters: name -> (type, default, least value).
+# Player types and their parameters: name -> (type, least value); the defaults are the
+# agent's own (search.MctsAgent).
 PARAMETERS = {
     "human": {},
     "random": {},
     "greedy": {},
-    "mcts": {"iterations": (int, 400, 1), "rollout": (int, 50, 0), "c": (float, 1.0, 0.0)},
+    "mcts": {"iterations": (int, 1), "rollout": (int, 0), "c": (float, 0.0)},
 }
 
 
@@ -149,7 +150,7 @@ def parse_player(text):
     return name, given
 
 
-def _number(name, key, text, kind, default, least):
+def _number(name, key, text, kind, least):
     words = "a whole number" if kind is int else "a number"
     try:
         value = kind(text)
