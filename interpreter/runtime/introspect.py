@@ -190,6 +190,8 @@ def statistics(game, state):
         else:
             found[name] = game._evaluate(state, function, 0)
     return found
+
+
 # ----- what agents may ask ------------------------------------------------------------------
 def scores(game, state):
     """Each seat's `show score(s)` in `state` (a list of numbers, seat by seat), or None when
