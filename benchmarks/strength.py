@@ -69,6 +69,10 @@ def _outcome(record):
     return "won" if record["won"] else "draw" if record["draw"] else "lost"
 
 
+def _ms(seconds, count):
+    return round(1000 * seconds / max(1, count), 1)
+
+
 def measure(path, games, seed, agent, opponent, workers, max_turns, max_decisions,
             progress=False):
     from gdl.interpreter import load_game
@@ -84,7 +88,9 @@ def measure(path, games, seed, agent, opponent, workers, max_turns, max_decision
             records.append(record)
             if progress:
                 print(f"{path} game {len(records)}/{games}: seed {record['seed']}, seat "
-                      f"{record['seat']}, {_outcome(record)}", file=sys.stderr, flush=True)
+                      f"{record['seat']}, {_outcome(record)}, "
+                      f"{_ms(record['choice_seconds'], record['choices'])} ms/choice",
+                      file=sys.stderr, flush=True)
     wins = sum(r["won"] for r in records)
     decisions = sum(r["decisions"] for r in records)
     choices = sum(r["choices"] for r in records)
@@ -96,10 +102,9 @@ def measure(path, games, seed, agent, opponent, workers, max_turns, max_decision
         "wins_by_seat": [sum(r["won"] for r in records if r["seat"] == s) for s in range(seats)],
         "games_by_seat": [sum(r["seat"] == s for r in records) for s in range(seats)],
         "mean_decisions": round(decisions / games, 1),
-        "ms_per_decision": round(1000 * sum(r["seconds"] for r in records)
-                                 / max(1, sum(r["decisions"] for r in records)), 1),
-        "ms_per_choice": round(1000 * sum(r["choice_seconds"] for r in records)
-                               / max(1, choices), 1),
+        "ms_per_decision": _ms(sum(r["seconds"] for r in records),
+                               sum(r["decisions"] for r in records)),
+        "ms_per_choice": _ms(sum(r["choice_seconds"] for r in records), choices),
         "seconds": round(time.perf_counter() - started, 1),
     }
 
