@@ -81,12 +81,10 @@ def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS, c
 
 
 def final_scores(game, state):
-    """Each seat's final score ({seat: number}) when the rule file declares a per-seat
-    score, else None. The hook for the `score` rule the agents' heuristic brings: until the
-    language has one, records carry None here (and the result in `returns`); a designer
-    can record any per-seat value meanwhile with `stat NAME(s) = ...`."""
-    scores = getattr(introspect, "scores", None)
-    return None if scores is None else scores(game, state)
+    """Each seat's final score ({seat: number}) when the rule file declares one with
+    `show score(s)` (the agents' heuristic, docs/agents.md), else None."""
+    scores = introspect.scores(game, state)
+    return None if scores is None else dict(zip(game.seats, scores))
 
 
 def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None,
