@@ -6,6 +6,9 @@ time the agent took per decision (all its decisions, and those with a real choic
     .venv/bin/python benchmarks/strength.py [--games 100] [--agent mcts:iterations=200:rollout=10]
         [--opponent random] [--seed 1] [--workers 2] [--max-turns 1000] [--json] [--progress]
         [files...]
+    .venv/bin/python benchmarks/strength.py --timing 20 [--agent ...] [files...]
+
+`--timing N` only times the agent's choice on N positions of one random game per file.
 
 Default files: the five shipped games. The numbers are the same for a seed whatever the
 number of workers, except the times. Not a timed test: tests/test_benchmarks.py checks only
@@ -109,6 +112,30 @@ def measure(path, games, seed, agent, opponent, workers, max_turns, max_decision
     }
 
 
+def timing(path, agent, positions, seed):
+    """CPU milliseconds per choice of `agent` on `positions` positions of one random game
+    (a third of the decisions with two legal actions or more), without playing games."""
+    import random
+    from gdl.interpreter import load_game
+    from gdl.interpreter.play.agents import make_agents
+    game = load_game(str(ROOT / path))
+    state, rng, seconds, timed = game.new_state(seed), random.Random(seed), 0.0, 0
+    while timed < positions and not game.is_terminal(state):
+        legal = game.legal_actions(state)
+        if len(legal) > 1 and rng.random() < 1 / 3:
+            seat = game.current_player(state)
+            chooser = make_agents(",".join(agent if s == seat else "random"
+                                           for s in range(len(game.seats))), len(game.seats),
+                                  seed)[seat]
+            started = time.process_time()      # CPU time: the machine's load aside
+            chooser.choose(game, state, legal)
+            seconds += time.process_time() - started
+            timed += 1
+        game.apply(state, rng.choice(legal), check=False)
+    return {"file": path, "agent": agent, "positions": timed,
+            "cpu_ms_per_choice": _ms(seconds, timed)}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", default=GAMES)
@@ -121,7 +148,13 @@ def main(argv=None):
     parser.add_argument("--max-decisions", type=int, default=100_000)
     parser.add_argument("--json", action="store_true", help="one JSON object per file")
     parser.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    parser.add_argument("--timing", type=int, metavar="N", help="only time the agent's "
+                        "choice on N positions of a random game per file")
     args = parser.parse_args(argv)
+    if args.timing:
+        for path in args.files:
+            print(json.dumps(timing(path, args.agent, args.timing, args.seed)), flush=True)
+        return 0
     if not args.json:
         print(f"{args.agent} against {args.opponent}, {args.games} games per file from seed "
               f"{args.seed}, the agent's seat going round")

@@ -122,3 +122,7 @@ def test_strength_json_and_text():
     proc = run(STRENGTH, *args)
     assert proc.returncode == 0, proc.stderr
     assert "95% interval" in proc.stdout and "tests/rules/nim.gdl" in proc.stdout
+    proc = run(STRENGTH, "tests/rules/nim.gdl", "--timing", "2", "--agent", "mcts:iterations=9")
+    assert proc.returncode == 0, proc.stderr
+    timed = json.loads(proc.stdout)
+    assert timed["positions"] == 2 and timed["cpu_ms_per_choice"] >= 0
