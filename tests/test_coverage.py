@@ -161,3 +161,18 @@ def test_scenarios_failing_still_fail_with_coverage(tmp_path):
 def test_annotate_needs_coverage():
     result = gdl("test", "tests/rules/coverage.scenario", "--annotate", "-")
     assert result.returncode == 2 and "give --coverage too" in result.stderr
+
+
+
+def test_a_variant_and_its_base_are_traced_apart_whatever_runs_first():
+    """Python's code objects compare equal without their file: a variant's function that
+    reads as its base's must still count for the variant, whatever file ran first."""
+    from test_cli import gdl as run_gdl
+    base = "tests/scenarios/galaxy_aflame/fall_back.scenario"
+    variant = "tests/scenarios/galaxy_aflame/draft_short_deck.scenario"
+    found = []
+    for order in ((base, variant), (variant, base)):
+        result = run_gdl("test", "--coverage", *order)
+        assert result.returncode == 0, result.stderr
+        found.append([line for line in result.stdout.splitlines() if "lines with code" in line])
+    assert found[0] == found[1] and found[0]

@@ -36,12 +36,14 @@ class RuleTrace:
 
     def __init__(self):
         self.lines = collections.Counter()      # (code file, line) -> runs
-        self.calls = collections.Counter()      # code object -> calls
-        self.held = collections.Counter()       # end rule's code object -> times it held
+        self.calls = collections.Counter()      # (code file, code object) -> calls
+        self.held = collections.Counter()       # the same of an end rule -> times it held
         self.games = {}                         # code file -> a game that runs it
         self.sources = {}                       # rule file -> its lines (node_runs)
-        self._units = {}                        # generated code object -> unit key
-        self._foreign = set()                   # code objects that are not the rules'
+        # Keyed by (code file, code object): Python's code objects compare equal without
+        # their file, so a variant's function that reads as its base's would be the base's.
+        self._units = {}                        # generated code -> unit key
+        self._foreign = set()                   # code that is not the rules'
         self._previous = None
 
     def __enter__(self):
@@ -56,27 +58,28 @@ class RuleTrace:
         """A call: traced line by line when it runs the rules (not when a generated
         module is first run, defining them)."""
         code = frame.f_code
-        if code in self._foreign:
+        key = code.co_filename, code
+        if key in self._foreign:
             return None
-        if code not in self._units:
+        if key not in self._units:
             if not introspect.is_generated(code.co_filename) or code.co_name == "<module>":
-                self._foreign.add(code)
+                self._foreign.add(key)
                 return None
-            self._learn(introspect.game_of_code(frame), code)
-        self.calls[code] += 1
+            self._learn(introspect.game_of_code(frame), key)
+        self.calls[key] += 1
         return self._line
 
-    def _learn(self, game, code):
+    def _learn(self, game, key):
         units = introspect.code_units(game)
-        self._units.update(units)
-        self._units.setdefault(code, None)      # an expression of a tool, not a unit
-        self.games.setdefault(code.co_filename, game)
+        self._units.update(((c.co_filename, c), unit) for c, unit in units.items())
+        self._units.setdefault(key, None)       # an expression of a tool, not a unit
+        self.games.setdefault(key[0], game)
 
     def _line(self, frame, event, arg):
         if event == "line":
             self.lines[frame.f_code.co_filename, frame.f_lineno] += 1
         elif event == "return" and arg is True:
-            self.held[frame.f_code] += 1
+            self.held[frame.f_code.co_filename, frame.f_code] += 1
         return self._line
 
     # ----- what ran ---------------------------------------------------------------------
@@ -98,7 +101,7 @@ class RuleTrace:
         for code, count in self.calls.items():
             key = self._units.get(code)
             if key is not None:
-                calls[code.co_filename, key] += count
+                calls[code[0], key] += count
         return calls
 
     def end_holds(self):
@@ -106,7 +109,7 @@ class RuleTrace:
         for code, count in self.held.items():
             key = self._units.get(code)
             if isinstance(key, tuple) and key[0] == "end":
-                holds[code.co_filename, key[1]] += count
+                holds[code[0], key[1]] += count
         return holds
 
     def line_runs(self):

@@ -27,6 +27,7 @@ at the rule-file expression that failed: see `_located`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import functools
 import sys
 
@@ -618,7 +619,9 @@ class Game:
 
     def _load(self, source, lines, name):
         """Compile generated source once and run it; returns its module namespace."""
-        filename = f"{codegen.FILE_PREFIX}{name}:{len(self._sources)}>"
+        # Unique in the process (two games' expressions never share a file name: tools
+        # that trace code tell games apart by it).
+        filename = f"{codegen.FILE_PREFIX}{name}:{next(_LOADED)}>"
         self._sources[filename] = lines
         namespace = dict(self._module)          # an expression calls the game's fns
         namespace.update(_namespace(self, lines))
@@ -1078,6 +1081,9 @@ def _namespace(game, lines):
         elif name.startswith("L"):
             names[name] = game._board.table(*value)
     return names
+
+
+_LOADED = itertools.count()     # generated modules compiled in this process
 
 
 def _rule_name(program, key):
