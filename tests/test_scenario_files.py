@@ -357,3 +357,14 @@ def test_a_result_after_a_phase_that_started_no_turn_is_an_error(tmp_path):
 def test_turn_sets_the_turn_number(tmp_path):
     assert failures(tmp_path, POSITION + "expect turn_number == 1\nturn 7\n"
                                          "expect turn_number == 7\n") == []
+
+
+def test_a_play_line_after_rules_that_did_not_load_is_an_error_not_a_crash(tmp_path):
+    bad = tmp_path / "bad.gdl"
+    bad.write_text("seats a, b\nboard square(2, 2)\nsetup { goto p for a\n")
+    path = tmp_path / "s.scenario"
+    path.write_text(f"rules {bad}\n\nreset\nplay go\nexpect a == a\n\nreset\nplay go\n"
+                    "expect a == a\n")
+    found = [f.replace(str(tmp_path), "T").split("\n")[0] for f in run_scenario(str(path))]
+    assert len(found) == 2 and found[0].startswith("T/s.scenario:1:1: error: ")
+    assert found[1] == "T/s.scenario:8:1: error: the rules of line 1 did not load"

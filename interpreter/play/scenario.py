@@ -60,6 +60,7 @@ class ScenarioRun(Expectations):
     def __init__(self, path):
         self.path = path
         self.game = None
+        self.rules_line = None  # the line of a `rules` line whose file did not load
         self.outcomes = []
         self.line, self.source = 1, ""
         self._fresh()
@@ -89,6 +90,8 @@ class ScenarioRun(Expectations):
 
     def need_state(self):
         if self.game is None:
+            if self.rules_line is not None:
+                raise self.error(f"the rules of line {self.rules_line} did not load")
             raise self.error("no 'rules FILE' line before this one")
         if self.state is None:
             self.state = self.game.new_state(
@@ -144,7 +147,8 @@ class ScenarioRun(Expectations):
         """The legal action of `text`, or the IllegalAction saying why the rules refuse it;
         a text that is no action of the game at all is an error of the line."""
         try:
-            return self.game.parse_action(self.need_state(), text)
+            state = self.need_state()       # first: with no rules, no game to ask
+            return self.game.parse_action(state, text)
         except IllegalAction as exc:
             if exc.malformed:
                 word, what = exc.unknown or ("", None)
@@ -265,7 +269,9 @@ class ScenarioRun(Expectations):
         if self.state is not None:
             raise self.error("'rules' must come before the game starts")
         path = os.path.join(os.path.dirname(self.path), rest)
+        self.rules_line = self.line
         self.game = load_game(os.path.normpath(path))
+        self.rules_line = None
 
     def do_seed(self, rest):
         if self.state is not None:
