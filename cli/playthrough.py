@@ -523,7 +523,7 @@ def piece_notes(view):
 
 
 def summary_lines(numbered, width):
-    """One line per action name: 'move (127): Station#1 x3, Fighter#2 x8, ...', the first
+    """One line per action name: 'move (127): Tower#1 x3, Scout#2 x8, ...', the first
     words after the name with their counts (only the first when a line is full)."""
     groups = {}
     for number, text in numbered:

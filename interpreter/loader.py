@@ -69,7 +69,7 @@ def check_source(text, path):
 
 
 def summary(resolved):
-    """What `gdl check` says of a checked program: "'Space War', 2 seats, 4 phases, square
+    """What `gdl check` says of a checked program: "'Duel', 2 seats, 4 phases, square
     board 8x12"."""
     board = resolved.board
     return (f"'{resolved.game_name}', {len(resolved.seats)} seats, {len(resolved.phases)} "

@@ -2,8 +2,8 @@
 
 OpenSpiel and PettingZoo number a decision's actions with integers below a bound fixed when
 the game is made (OpenSpiel's `num_distinct_actions`, PettingZoo's `Discrete` space). gdl's
-legal actions differ from position to position (`move Cruiser#2 C4` exists only where that
-cruiser can reach C4), so an action id is the index of the action in the position's legal
+legal actions differ from position to position (`move Scout#2 c4` exists only where that
+scout can reach c4), so an action id is the index of the action in the position's legal
 list, in the engine's order: the ids of a decision are 0 to n-1 (sorted, as OpenSpiel asks),
 and a position and all its clones give the same id to the same action, which is what a
 tree search needs (it replays ids on clones of its root). An id means nothing across
@@ -27,7 +27,7 @@ from ..language.errors import GdlError, IllegalAction
 from ..play.playing import stuck
 from ..runtime.view import render
 
-DEFAULT_MAX_ACTIONS = 1024          # the shipped games list at most about 750 (Galaxy Aflame)
+DEFAULT_MAX_ACTIONS = 1024          # the shipped games list at most about 750 (on a 48x36 table)
 DEFAULT_MAX_DECISIONS = 100_000     # as the command line's cap (`--max-decisions`)
 
 

@@ -1,7 +1,7 @@
 """Transcripts: a game written as text a person can read and a diff can show.
 
     # gdl transcript
-    game: Space War
+    game: Duel
     rules: ../games/space_war.gdl          (relative to the transcript's folder)
     rules-sha256: 3f1a...
     seed: 5

@@ -168,7 +168,7 @@ def title(view):
 
 
 def piece_name(piece):
-    """'Fighter#5 (blue)'; a label that names its seat already (`blue:Scout#2`) alone."""
+    """'Scout#5 (blue)'; a label that names its seat already (`blue:Scout#2`) alone."""
     label, owner = piece["label"], piece["owner"]
     return label if label.startswith(owner + ":") else f"{label} ({owner})"
 
@@ -358,7 +358,7 @@ def key_groups(game, view, scale=1, crowded=False):
 
 
 def legend_lines(game, view, width=WIDTH):
-    """Which piece is where, per seat: 'blue: Station#1 a2, Fighter#2 a1, #3 b1, ...' (a
+    """Which piece is where, per seat: 'blue: Tower#1 a2, Scout#2 a1, #3 b1, ...' (a
     label that shares the previous one's name before '#' is shortened to '#N'); pieces
     hidden from the viewer as '? CELL' with a count. Only pieces on the board."""
     order = {kind: i for i, kind in enumerate(introspect.kinds(game))}
