@@ -643,16 +643,21 @@ class Game:
 
     def _doing(self):
         """(rule, seat): the rule-file rule whose generated code is running now (the
-        innermost: a def called by an action is the def) and its `me`."""
+        innermost: a def called by an action is the def) and its `me`; no seat when it runs
+        for the setup (whose `me` is only the first seat)."""
         frame = sys._getframe(2)
+        found = None
         while frame is not None:
             code = frame.f_code
             if code.co_filename.startswith(codegen.FILE_PREFIX) and \
                     code.co_name in self._rule_names:
                 rule = self._rule_names[code.co_name]
-                return rule, None if rule == "setup" else frame.f_locals.get("me")
+                if found is None:
+                    found = rule, frame.f_locals.get("me")
+                if rule == "setup":
+                    return found[0], None
             frame = frame.f_back
-        return None, None
+        return found or (None, None)
 
     def _rule_frame(self, exc, anywhere=False):
         """(file, line, start, end) in the generated code where a fault happened: the
