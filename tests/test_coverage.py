@@ -176,3 +176,18 @@ def test_a_variant_and_its_base_are_traced_apart_whatever_runs_first():
         assert result.returncode == 0, result.stderr
         found.append([line for line in result.stdout.splitlines() if "lines with code" in line])
     assert found[0] == found[1] and found[0]
+
+
+def test_scenario_files_of_one_rule_file_add_up(tmp_path):
+    """Each scenario file loads its own game; what they exercise of one rule file adds up."""
+    from test_cli import gdl as run_gdl
+    rules = os.path.join(os.path.dirname(os.path.abspath(__file__)), "rules", "invariants.gdl")
+    one, two = tmp_path / "spend.scenario", tmp_path / "pass.scenario"
+    one.write_text(f"rules {rules}\nplay spend\nexpect a.money == 1\n")
+    two.write_text(f"rules {rules}\nplay pass\nexpect a.money == 2\n")
+    result = run_gdl("test", "--coverage", str(one), str(two))
+    assert result.returncode == 0, result.stderr
+    assert "  actions never chosen: none" in result.stdout.splitlines()
+    result = run_gdl("test", "--coverage", str(one))
+    assert "  actions never chosen: 1" in result.stdout.splitlines()
+    assert "action pass (phase p)" in result.stdout

@@ -619,9 +619,11 @@ class Game:
 
     def _load(self, source, lines, name):
         """Compile generated source once and run it; returns its module namespace."""
-        # Unique in the process (two games' expressions never share a file name: tools
-        # that trace code tell games apart by it).
-        filename = f"{codegen.FILE_PREFIX}{name}:{next(_LOADED)}>"
+        # A game's module is named after its rule file (every load of one file shares the
+        # name, so a trace adds their counts up); a tool's expression is unique in the
+        # process (two games' expressions never share a name: traces tell them apart).
+        number = 0 if not self._sources else next(_LOADED)
+        filename = f"{codegen.FILE_PREFIX}{name}:{number}>"
         self._sources[filename] = lines
         namespace = dict(self._module)          # an expression calls the game's fns
         namespace.update(_namespace(self, lines))
@@ -1088,7 +1090,7 @@ def _namespace(game, lines):
     return names
 
 
-_LOADED = itertools.count()     # generated modules compiled in this process
+_LOADED = itertools.count(1)    # tools' expression modules compiled in this process
 
 
 def _rule_name(program, key):
