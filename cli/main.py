@@ -511,7 +511,7 @@ def explain(file, action, seed, moves, step, seat, list_legal):
     if seed is not None and tool.is_transcript(file):
         raise click.UsageError("a transcript has its own seed: give --step, not --seed")
     game, state, where = tool.position(file, seed or 0, moves, step)
-    viewer = tool.seat_number(game, seat)
+    viewer = tool.viewer_of(game, seat)
     lines = tool.heading(game, state, where)
     try:
         lines += tool.legal_lines(game, state, viewer) if list_legal else \

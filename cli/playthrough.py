@@ -39,8 +39,8 @@ from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, ren
                                           render_board, seat_line, title, zone_lines)
 
 HELP = """Type the number of an action or its text, or a few of its words:
-  a piece, a cell or an action's name lists the actions that name it (Tank#2, e9, move);
-  a piece then a cell plays the action when only one matches (Tank#2 e9, or c3 e9 for the
+  a piece, a cell or an action's name lists the actions that name it (Pawn#2, e9, move);
+  a piece then a cell plays the action when only one matches (Pawn#2 e9, or c3 e9 for the
   piece standing on c3, as you see it).
   list W    the legal actions whose text contains the words W (all of them: list)
   board     the whole drawing: every piece's details, zones
@@ -512,7 +512,7 @@ class Prompt:
 
 
 def piece_notes(view):
-    """'Tank#1 facing=east; Scout#2 9/10 models; ...': the rule file's `show status` of each
+    """'Pawn#1 facing=east; Pawn#2 9/10 models; ...': the rule file's `show status` of each
     piece that has one, else its variables that are not 0, false or none."""
     notes = []
     for piece in view["pieces"]:
@@ -523,7 +523,7 @@ def piece_notes(view):
 
 
 def summary_lines(numbered, width):
-    """One line per action name: 'move (127): Tower#1 x3, Scout#2 x8, ...', the first
+    """One line per action name: 'move (127): Rook#1 x3, Pawn#2 x8, ...', the first
     words after the name with their counts (only the first when a line is full)."""
     groups = {}
     for number, text in numbered:

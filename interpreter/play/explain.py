@@ -22,7 +22,7 @@ from ..language.errors import GdlDataError, GdlRuntimeError, IllegalAction
 from ..runtime import introspect
 from . import narrate
 from .agents import read_moves
-from .playing import play_moves
+from .playing import play_moves, viewer_of
 from .tracing import RuleTrace
 from .transcript import HEADER, open_transcript
 
@@ -65,16 +65,6 @@ def position(path, seed=0, moves=None, step=None):
     state = game.new_state(transcript.header["seed"])
     play_moves(game, state, decisions[:step - 1], path)
     return game, state, f"{path}, seed {transcript.header['seed']}, step {step}"
-
-
-def seat_number(game, name):
-    """A seat's name -> its number (None for None)."""
-    if name is None:
-        return None
-    if name not in game.seats:
-        raise GdlDataError(f"unknown seat '{name}'; the seats of {game.name} are "
-                           + ", ".join(game.seats))
-    return game.seats.index(name)
 
 
 # ----- the position ---------------------------------------------------------------------

@@ -59,7 +59,7 @@ def _valued(who, old, new):
 
 def says(event, text):
     """Does a decision's text already say what a narrated move does (the action moved
-    this piece to that cell: `move Scout#5 e9` and 'Scout#5 moved from e8 to e9 (by
+    this piece to that cell: `move Pawn#5 e9` and 'Pawn#5 moved from e8 to e9 (by
     move, blue)')? Then the move need not be told again."""
     if event[0] != "moved" or not text:
         return False
@@ -71,7 +71,7 @@ def says(event, text):
 def event_lines(game, events, viewer, said=""):
     """The events of a decision as `viewer` reads them, less a move `said` already tells;
     a run of three or more pieces created (or removed) by one rule is one line:
-    'created by deploy, red: Tower#2 f11, Scout#9 a12, ...'."""
+    'created by deploy, red: Rook#2 f11, Pawn#9 a12, ...'."""
     kept = [event for event in events if not says(event, said)]
     lines, i = [], 0
     while i < len(kept):

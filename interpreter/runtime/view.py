@@ -168,7 +168,7 @@ def title(view):
 
 
 def piece_name(piece):
-    """'Scout#5 (blue)'; a label that names its seat already (`blue:Scout#2`) alone."""
+    """'Pawn#5 (blue)'; a label that names its seat already (`blue:Pawn#2`) alone."""
     label, owner = piece["label"], piece["owner"]
     return label if label.startswith(owner + ":") else f"{label} ({owner})"
 
@@ -358,7 +358,7 @@ def key_groups(game, view, scale=1, crowded=False):
 
 
 def legend_lines(game, view, width=WIDTH):
-    """Which piece is where, per seat: 'blue: Tower#1 a2, Scout#2 a1, #3 b1, ...' (a
+    """Which piece is where, per seat: 'blue: Rook#1 a2, Pawn#2 a1, #3 b1, ...' (a
     label that shares the previous one's name before '#' is shortened to '#N'); pieces
     hidden from the viewer as '? CELL' with a count. Only pieces on the board."""
     order = {kind: i for i, kind in enumerate(introspect.kinds(game))}
@@ -374,7 +374,7 @@ def legend_lines(game, view, width=WIDTH):
         for piece in known:
             stem, sep, number = piece["label"].rpartition("#")
             label = piece["label"]
-            if label.startswith(owner + ":"):      # a seat's own labels: 'blue:Tank#1'
+            if label.startswith(owner + ":"):      # a seat's own labels: 'blue:Pawn#1'
                 label = label[len(owner) + 1:]
             short = f"#{number}" if sep and stem == previous else label
             previous = stem if sep else None
