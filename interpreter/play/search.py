@@ -98,9 +98,11 @@ class MctsAgent:
             self._iterate(game, worlds.sample(self.rng), root, allowed)
             if done % CHECK_EVERY == 0 and _settled(root, self.iterations - done):
                 break
-        visits = [(root.children[_key(a)].visits if _key(a) in root.children else -1, -i)
-                  for i, a in enumerate(legal)]
-        return legal[-max(visits)[1]]
+        visits = [root.children[_key(a)].visits if _key(a) in root.children else -1
+                  for a in legal]
+        most = max(visits)
+        best = [a for a, v in zip(legal, visits) if v == most]
+        return best[self.rng.below(len(best))]
 
     def _first_look(self, game, world, legal):
         """A root whose children are every legal action, each played once on one
@@ -143,7 +145,9 @@ class MctsAgent:
                 game.apply(world, action, check=False)
                 path.append(child)
                 break
-            node, action = max(present, key=lambda pair: self._ucb(pair[0], player))
+            start = rng.below(len(present))     # equal values: no bias to the list's order
+            node, action = max(present[start:] + present[:start],
+                               key=lambda pair: self._ucb(pair[0], player))
             game.apply(world, action, check=False)
             path.append(node)
         for _ in range(self.rollout):
