@@ -8,12 +8,12 @@ single observer (Cowling, Powley and Whitehouse 2012). It first plays each legal
 and judges the position it leads to (`_first_look`); then each iteration draws a fresh
 determinization, walks down one tree of action sequences choosing by UCB1 among the
 children legal in that determinization (each counts how often it was available, for its
-exploration term), adds one node, plays at most `rollout` random decisions from there and
+exploration term; equal values are broken at random), adds one node, plays at most `rollout` random decisions from there and
 backs up one value per seat: a finished game's returns (win 1, draw 1/2, loss 0), or for a
 rollout cut short, `outcome` below. A node's statistics are per seat, so a node is judged by
 the seat that chooses there: 2 to 4 seats, any turn order, simultaneous phases included (a
 seat choosing there only sees its own draw of the others' choices). It plays the action of
-the root tried most often (ties: the first in the list), and stops early once no other
+the root tried most often (ties: one at random), and stops early once no other
 action could overtake it in the iterations left.
 
 `GreedyAgent(seed)` plays each legal action on one determinization and keeps the best for
