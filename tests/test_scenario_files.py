@@ -64,6 +64,11 @@ def error(tmp_path, text, rules=SPACE_WAR):
     return found[0].split("\n")[0]
 
 
+SHOWN_TEXT_FORM = ("expected 'expect view of SEAT shows WHAT == \"TEXT\"' (or 'contains "
+                   "\"TEXT\"'), WHAT being status of LABEL, seat text of SEAT or game text, the "
+                   "text in double quotes")
+
+
 # ----- unknown names are errors, never passes ----------------------------------------------
 @pytest.mark.parametrize("line, message", [
     ("expect illegal move Fighter#1 zz99",
@@ -120,6 +125,21 @@ def error(tmp_path, text, rules=SPACE_WAR):
     ('expect illegal end because "moved',
      "expected 'because \"TEXT\"': the reason in double quotes, closed on the same line"),
     ('expect legal end because "moved"', "'because \"TEXT\"' goes with 'expect illegal'"),
+    ('expect view of bleu shows status of Fighter#1 == ""',
+     "unknown seat 'bleu'; seats: blue, red; did you mean 'blue'?"),
+    ('expect view of red shows status of Fighter#9 == ""',
+     "no piece labelled Fighter#9; did you mean 'Fighter#2'?"),
+    ('expect view of red shows seat text of bleu == ""',
+     "unknown seat 'bleu'; seats: blue, red; did you mean 'blue'?"),
+    ("expect view of red shows status of Fighter#1 == 1 hit", SHOWN_TEXT_FORM),
+    ('expect view of red shows status of Fighter#1 == "1 hit', SHOWN_TEXT_FORM),
+    ('expect view of red shows game text is "x"', SHOWN_TEXT_FORM),
+    ('expect view of red shows seat text == "x"', SHOWN_TEXT_FORM),
+    ("expect view of red hides status of Fighter#1", SHOWN_TEXT_FORM),
+    ("expect score of bleu == 3", "unknown seat 'bleu'; seats: blue, red; did you mean 'blue'?"),
+    ("expect score of blue = 3", "expected 'expect score of SEAT == N' (or !=, <, <=, >, >= N)"),
+    ("expect score of blue == many",
+     "expected 'expect score of SEAT == N' (or !=, <, <=, >, >= N)"),
 ])
 def test_an_unknown_name_is_an_error_of_its_line(tmp_path, line, message):
     assert error(tmp_path, POSITION + line + "\nexpect playing\n") == f"S:8:1: error: {message}"
@@ -326,6 +346,96 @@ def test_view_failures_say_what_the_seat_sees(tmp_path):
         "= 4",
         "S:14: expected view of two shows one.money == 99, got one.money = 0",
     ]
+
+
+# ----- the rule file's texts and scores -------------------------------------------------------
+def test_shown_texts_and_scores_hold(tmp_path):
+    assert failures(tmp_path, POSITION + (
+        "set Fighter#2.damage = 1\n"
+        'expect view of blue shows status of Fighter#2 == "1 hit"\n'
+        'expect view of red shows status of fighter#2 contains "hit"\n'     # any case of label
+        'expect view of red shows status of Fighter#1 == ""\n'
+        'expect view of red shows seat text of blue == "south side, 1 fighters"\n'
+        'expect view of blue shows seat text of red contains "1 fighters"\n'
+        'expect view of blue shows game text == ""\n'
+        'expect view of blue shows game text contains ""\n'
+        "expect score of blue == 15\n"        # station 3 + 10, fighter 2
+        "expect score of red == 14\n"         # its fighter hit once
+        "expect score of red != 15\n"
+        "expect score of red < 15\n"
+        "expect score of red <= 14\n"
+        "expect score of blue > 14\n"
+        "expect score of blue >= 15\n"
+        "expect score of blue>-1\n")) == []
+
+
+def test_shown_text_and_score_failures_say_what_is_shown(tmp_path):
+    found = failures(tmp_path, POSITION + (
+        "set Fighter#2.damage = 1\n"                                          # 8
+        'expect view of red shows status of Fighter#2 == "2 hits"\n'          # 9
+        'expect view of red shows status of Fighter#2 == "1 Hit"\n'           # 10: exact
+        'expect view of red shows status of Fighter#1 contains "hit"\n'       # 11
+        'expect view of red shows seat text of blue == "north side"\n'        # 12
+        'expect view of red shows seat text of blue contains "2 fighters"\n'  # 13
+        'expect view of red shows game text == "round 1"\n'                   # 14
+        'expect view of red shows game text contains "round"\n'               # 15
+        "expect score of blue == 14\n"                                        # 16
+        "expect score of red != 14\n"
+        "expect score of red < 14\n"
+        "expect score of red <= 13\n"
+        "expect score of blue > 15\n"
+        "expect score of blue >= 16\n"                                        # 21
+        "play move Fighter#1 b8\n"                                            # lost in a star
+        'expect view of red shows status of Fighter#1 == ""\n'))              # 23
+    assert found == [
+        'S:9: expected view of red shows status of Fighter#2 == "2 hits", got "1 hit"',
+        'S:10: expected view of red shows status of Fighter#2 == "1 Hit", got "1 hit"',
+        'S:11: expected view of red shows status of Fighter#1 contains "hit", got ""',
+        'S:12: expected view of red shows seat text of blue == "north side", got "south side, '
+        '1 fighters"',
+        'S:13: expected view of red shows seat text of blue contains "2 fighters", got "south '
+        'side, 1 fighters"',
+        'S:14: expected view of red shows game text == "round 1", got ""',
+        'S:15: expected view of red shows game text contains "round", got ""',
+        "S:16: expected score of blue == 14, got 15",
+        "S:17: expected score of red != 14, got 14",
+        "S:18: expected score of red < 14, got 14",
+        "S:19: expected score of red <= 13, got 14",
+        "S:20: expected score of blue > 15, got 15",
+        "S:21: expected score of blue >= 16, got 15",
+        'S:23: expected view of red shows status of Fighter#1 == "", got Fighter#1 removed (in '
+        'no view)',
+    ]
+
+
+def test_shown_texts_are_the_viewing_seats(tmp_path):
+    found = failures(tmp_path, STACK + (
+        'expect view of one shows status of one:Freighter#3 == "carrying cargo"\n'   # 10
+        'expect view of two shows status of one:Freighter#3 == "carrying cargo"\n'   # 11: hidden
+        'expect view of two shows status of one:Starbase#1 == "armor 20"\n'
+        "play move two:Destroyer#2 g8\n"
+        'expect view of two shows game text contains "moving two:Destroyer#2"\n'
+        'expect view of one shows game text contains "moving"\n'), GALAXY_OF_D)     # 15
+    assert found == [
+        'S:11: expected view of two shows status of one:Freighter#3 == "carrying cargo", got '
+        'one:Freighter#3 hidden',
+        'S:15: expected view of one shows game text contains "moving", got "one plays first, '
+        'cargo price 16"',
+    ]
+
+
+@pytest.mark.parametrize("line, message", [
+    ('expect view of a shows status of Pawn#1 == ""', "the rule file has no 'show status(p) = "
+     "...', so no piece has a status to expect"),
+    ('expect view of a shows seat text of b == ""', "the rule file has no 'show seat(s) = "
+     "...', so no seat has a text to expect"),
+    ('expect view of b shows game text contains "round"', "the rule file has no 'show "
+     "game(s) = ...', so the game has no text to expect"),
+    ("expect score of a >= 0", "the rule file has no 'show score(s) = ...', so no seat has a "
+     "score to expect"),
+])
+def test_a_text_the_rule_file_does_not_show_is_an_error(tmp_path, line, message):
+    assert error(tmp_path, line + "\n", DICE) == f"S:2:1: error: {message}"
 
 
 # ----- pieces -------------------------------------------------------------------------------

@@ -12,6 +12,9 @@ in section 15 of docs/language.md:
     expect no legal NAME [for LABEL]         (NAME `action`: any action)
     expect view of SEAT shows TARGET [== VALUE] | expect view of SEAT hides TARGET
     expect view of SEAT shows count WHAT [of SEAT] == N
+    expect view of SEAT shows status of LABEL | seat text of SEAT | game text
+        == "TEXT" | contains "TEXT"          (the texts of `show status`, `seat`, `game`)
+    expect score of SEAT == N                (`show score`; or !=, <, <=, >, >=)
     expect rolled N dS[, N dS ...] | expect rolled no dice
     expect winner SEAT | expect draw | expect playing
     expect phase NAME [for SEAT]
@@ -21,6 +24,7 @@ in section 15 of docs/language.md:
 from __future__ import annotations
 
 import difflib
+import operator
 import re
 
 from ..language import ast
@@ -35,6 +39,13 @@ LABEL = re.compile(r"\b(?:([A-Za-z_]\w*):)?([A-Za-z_]\w*)#(\d+)\b")
 NUMBER = re.compile(r"[0-9]{1,18}")
 _LISTED = 10        # legal actions named in a failure, at most
 _PIECE_FIELDS = ("kind", "cell", "owner")
+# A view target that is a rule file's text, not a variable (a name never holds a space).
+_TEXT_TARGET = re.compile(r"(status\s+of|seat\s+text|game\s+text)(\s|$)")
+# The `show` rule of each such text: its parameter, and what it gives.
+_SHOWN_TEXTS = {"status": ("p", "no piece has a status"), "seat": ("s", "no seat has a text"),
+                "game": ("s", "the game has no text")}
+_COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": operator.ge,
+                "<": operator.lt, ">": operator.gt}
 
 
 class Expectations:
@@ -67,6 +78,8 @@ class Expectations:
             self.expect_view(rest)
         elif words[0] == "rolled":
             self.expect_rolled(rest[len("rolled"):].strip())
+        elif words[:2] == ["score", "of"]:
+            self.expect_score(rest)
         else:
             self.expect_condition(rest)
 
@@ -253,6 +266,9 @@ class Expectations:
             raise self.error("expected 'expect view of SEAT shows TARGET [== VALUE]' or "
                              "'expect view of SEAT hides TARGET'")
         seat, verb, target, value = match.groups()
+        if _TEXT_TARGET.match(target):
+            self.expect_shown_text(rest)
+            return
         view = self.game.view(self.state, self.seat(seat))
         if target.startswith("count "):
             if verb == "hides" or value is None or not NUMBER.fullmatch(value.strip()):
@@ -275,6 +291,44 @@ class Expectations:
             self.fail(rest, f"{target} hidden")
         elif value is not None and _squeezed(shown) != _squeezed(value):
             self.fail(rest, f"{target} = {shown}")
+
+    def expect_shown_text(self, rest):
+        """'view of SEAT shows status of LABEL | seat text of SEAT | game text == "TEXT"'
+        (or 'contains "TEXT"'): the text a `show` rule gives the seat viewing, as its view
+        holds it (a piece hidden from the seat has none)."""
+        match = re.fullmatch(r'view\s+of\s+(\S+)\s+shows\s+(status\s+of\s+([^\s=]+)|'
+                             r'seat\s+text\s+of\s+([^\s=]+)|game\s+text)\s*(==|contains)\s*'
+                             r'"([^"]*)"', rest)
+        if not match:
+            raise self.error("expected 'expect view of SEAT shows WHAT == \"TEXT\"' (or "
+                             "'contains \"TEXT\"'), WHAT being status of LABEL, seat text of "
+                             "SEAT or game text, the text in double quotes")
+        seat, target, label, owner, verb, wanted = match.groups()
+        viewer = self.seat(seat)
+        name = target.split()[0]
+        self.declared(name, *_SHOWN_TEXTS[name])
+        view = self.game.view(self.state, viewer)
+        if label is not None:
+            piece = self.state.pieces[self.piece(label)]
+            entry = next((e for e in view["pieces"] if e["label"] == piece["label"]), None)
+            if entry is None:
+                why = "hidden" if piece["alive"] else "removed (in no view)"
+                self.fail(rest, f"{piece['label']} {why}")
+                return
+            shown = entry["status"]
+        elif owner is not None:
+            shown = view["seats"][self.seat(owner)]["status"]
+        else:
+            shown = view["status"]
+        if (shown != wanted) if verb == "==" else (wanted not in shown):
+            self.fail(rest, f'"{shown}"')
+
+    def declared(self, name, parameter, what):
+        """An error of the line unless the rule file declares `show NAME(PARAMETER)`; `what`
+        says what is missing then ('no piece has a status')."""
+        if introspect.show_rule(self.game, name) is None:
+            raise self.error(f"the rule file has no 'show {name}({parameter}) = ...', so "
+                             f"{what} to expect")
 
     def view_value(self, view, target):
         """The text a view shows for TARGET (a global, SEAT.var, LABEL, LABEL.var or
@@ -331,6 +385,20 @@ class Expectations:
         elif what != "pieces":
             raise self.unknown("piece kind", what, list(kinds) + ["pieces", "hidden"])
         return len(entries)
+
+    # ----- scores -------------------------------------------------------------------------
+    def expect_score(self, rest):
+        """'score of SEAT OP N': the seat's `show score(s)` in the position (no view holds
+        it: it is what agents judge a position by)."""
+        match = re.fullmatch(r"score\s+of\s+(\w+)\s*(==|!=|<=|>=|<|>)\s*(-?[0-9]{1,18})",
+                             rest)
+        if not match:
+            raise self.error("expected 'expect score of SEAT == N' (or !=, <, <=, >, >= N)")
+        seat = self.seat(match.group(1))
+        self.declared("score", "s", "no seat has a score")
+        score = introspect.scores(self.game, self.state)[seat]
+        if not _COMPARISONS[match.group(2)](score, int(match.group(3))):
+            self.fail(rest, str(score))
 
     # ----- conditions ---------------------------------------------------------------------
     def expect_condition(self, text):
