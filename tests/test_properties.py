@@ -98,6 +98,33 @@ def test_json_round_trip_and_copies_play_on_identically(path, seed, choices, cut
 
 @pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
 @PROPERTY
+@given(seed=SEEDS, choices=CHOICES,
+       leaving=st.dictionaries(st.integers(min_value=0, max_value=MAX_DECISIONS // 4),
+                               st.integers(min_value=0, max_value=7), max_size=3))
+def test_a_seat_that_concedes_is_never_asked_again(path, seed, choices, leaving):
+    """Concessions at any moment (`leaving`: decision -> who; mostly the seat deciding, as
+    at the gdl play prompt, else another seat still playing): the game goes on with a seat
+    still playing that has a legal action, or ends."""
+    game = game_for(path)
+    state = game.new_state(seed)
+    picks = iter(choices)
+    while not game.is_terminal(state) and state.decisions < MAX_DECISIONS:
+        who = leaving.pop(state.decisions, None)
+        if who is not None:
+            live = [s for s in range(len(game.seats)) if not state.out[s]]
+            deciding = game.current_player(state)
+            seat = deciding if who < 4 else live[who % len(live)]
+            game.concede(state, seat)
+            continue
+        seat = game.current_player(state)
+        assert not state.out[seat], f"{game.seats[seat]} is out but still asked"
+        legal = game.legal_actions(state)
+        assert legal, "a running game always offers a legal action"
+        game.apply(state, legal[next(picks, 0) % len(legal)])
+
+
+@pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
+@PROPERTY
 @given(seed=SEEDS)
 def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
     from gdl.interpreter.play.agents import make_agents
