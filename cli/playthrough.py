@@ -27,8 +27,8 @@ import click
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
-from gdl.interpreter.play.agents import (ScriptedAgent, make_agents, matching, read_moves,
-                                         resolve_input)
+from gdl.interpreter.play.agents import (ScriptedAgent, conceded_seat, make_agents, matching,
+                                         read_moves, resolve_input)
 from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.narrate import changes, event_lines
@@ -53,6 +53,7 @@ HELP = """Type the number of an action or its text, or a few of its words:
 CLEAR = "\x1b[H\x1b[2J\x1b[3J"      # cursor home, clear the screen and its scrollback
 HEIGHT = 40
 LONG_LIST = 60          # in plain output, more legal actions than this are summarised
+CONCEDE = "concede"     # a concession in a table's history, in place of an action
 
 
 def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, screen=None):
@@ -86,11 +87,12 @@ def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, 
     table.say(f"{game.name}: {told}; {kinds}. Type 'help' at a prompt.")
     table.tell_setup()                                # what setup did
     if resumed:
-        table.replay_decisions(resumed, resume)
-        table.say(f"resumed after {len(resumed)} decisions")
+        table.replay_moves(resumed, resume)
+        table.say(f"resumed after {transcripts.decision_count(resumed)} decisions")
     status, sentence = run_game(
         game, table.state, table.choose, max_turns=max_turns, max_decisions=max_decisions,
-        on_turn=table.turn_start, describe=table.describe, on_decision=table.decided)
+        on_turn=table.turn_start, describe=table.describe, on_decision=table.decided,
+        conceding=table.conceding, on_concession=table.conceded)
     if status == "capped":
         table.say(f"stopped: {sentence}")
     elif status == "finished":
@@ -106,8 +108,9 @@ def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, 
 
 
 def _resumed(path, file, players):
-    """(rule file, seed, players, decisions) of a saved transcript, after checking that it
-    replays exactly (a transcript that does not is refused whole)."""
+    """(rule file, seed, players, moves: its decisions and concessions) of a saved
+    transcript, after checking that it replays exactly (a transcript that does not is
+    refused whole)."""
     transcripts.replay(path)
     saved = transcripts.read_transcript(path)
     if saved.body and saved.body[-1][1].startswith("result:"):
@@ -117,11 +120,12 @@ def _resumed(path, file, players):
     if file is not None and os.path.abspath(file) != os.path.abspath(rules):
         raise GdlDataError(f"{path} is a game of {rules}, not of {file}")
     return rules, saved.header["seed"], players or saved.header["players"].replace(" ", ""), \
-        transcripts.decisions_of(saved)
+        transcripts.moves_of(saved)
 
 
 def read_script(path):
-    """The decisions of a moves file, or of a transcript (then also its seed, else None)."""
+    """The decisions (and concessions) of a moves file, or of a transcript (then also its
+    seed, else None)."""
     try:
         with open(path, encoding="utf-8") as handle:
             first = handle.readline().rstrip("\n")
@@ -129,7 +133,7 @@ def read_script(path):
         raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
     if first == transcripts.HEADER:
         saved = transcripts.read_transcript(path)
-        return transcripts.decisions_of(saved), saved.header["seed"]
+        return transcripts.moves_of(saved), saved.header["seed"]
     return read_moves(path), None
 
 
@@ -148,7 +152,8 @@ class Table:
         self.hot_seat = screen and len(self.humans) > 1 and has_hidden_information(game)
         self.at_screen = None           # the seat whose view the screen shows (hot seat)
         self.script = None
-        self.history = []               # (seat, action or "concede", who: human/agent/script)
+        self.history = []               # (seat, action or CONCEDE, who: human/agent/script)
+        self.leaving = None             # a seat whose person typed 'concede' (run_game asks)
         self.logs = {seat: [] for seat in self.humans}   # each person's lines of events
         self.secret_run = {}            # viewer -> the seat whose secret choices it was told
         self.how = {}
@@ -223,6 +228,33 @@ class Table:
                 log.append(f"{self.game.seats[seat]}: {texts[viewer]}{tag}")
             log.extend(self.told(viewer, events, texts[viewer]))
 
+    def conceding(self, state):
+        """The seat that gives up now (run_game asks before each decision): the one whose
+        person typed 'concede', or the script's concession line that comes next."""
+        if self.leaving is not None:
+            seat, self.leaving = self.leaving, None
+            self.how["who"] = "human"
+            return seat
+        seat = self.script.conceding(self.game, state) if self.scripted() else None
+        if seat is not None:
+            self.how["who"] = "script"
+            self.before = {viewer: self.game.view(state, viewer) for viewer in self.viewers()}
+        return seat
+
+    def conceded(self, seat, events):
+        """Tell everyone that `seat` gave up, and what that did as each may read it."""
+        self.history.append((seat, CONCEDE, self.how["who"]))
+        line = f"{self.game.seats[seat]} concedes" + (
+            " (scripted)" if self.how["who"] == "script" else "")
+        self.secret_run = {}
+        if not self.screen:
+            for text in [line] + self.told(self.watcher, events, ""):
+                click.echo(text)
+            return
+        for viewer, log in self.logs.items():
+            log.append(line)
+            log.extend(self.told(viewer, events, ""))
+
     def _plain_decision(self, seat, said, secret, events):
         if secret:
             if self.secret_run.get(None) != seat:
@@ -258,16 +290,25 @@ class Table:
         self.how["who"] = "agent"
         return self.agents[seat].choose(self.game, state, legal)
 
-    def replay_decisions(self, decisions, path):
-        """Play a saved transcript's decisions (already checked to replay exactly)."""
+    def replay_moves(self, moves, path):
+        """Play a saved transcript's decisions and concessions (already checked to replay
+        exactly)."""
         saved = transcripts.read_transcript(path).header["players"].split(", ")
-        for number, text in decisions:
+
+        def who(seat):
+            return "human" if seat < len(saved) and saved[seat] == "human" else "agent"
+        for number, text in moves:
+            name = conceded_seat(text)
+            if name is not None:
+                seat = self.game.seats.index(name)
+                self.game.concede(self.state, seat)
+                self.history.append((seat, CONCEDE, who(seat)))
+                continue
             seat = self.game.current_player(self.state)
             legal = self.game.legal_actions(self.state)
             action = resolve_input(self.game, self.state, legal, text, f"{path}:{number}")
             self.game.apply(self.state, action, check=False)
-            who = "human" if seat < len(saved) and saved[seat] == "human" else "agent"
-            self.history.append((seat, action, who))
+            self.history.append((seat, action, who(seat)))
 
     def undo(self):
         """Back to before the last decision a person made; False when there is none."""
@@ -277,7 +318,7 @@ class Table:
         kept = self.history[:mine[-1]]
         fresh = self.game.new_state(self.seed)
         for seat, action, _ in kept:
-            if action == "concede":
+            if action == CONCEDE:
                 self.game.concede(fresh, seat)
             else:
                 self.game.apply(fresh, action, check=False)
@@ -289,41 +330,52 @@ class Table:
         return True
 
     def save(self, path):
-        """Write the game so far as a transcript (atomically); the sentence to show."""
-        if any(action == "concede" for _, action, _ in self.history):
-            return "not saved: a concession is not a decision a transcript can hold"
-        actions = [action for _, action, _ in self.history]
+        """Write the game so far, concessions included, as a transcript (atomically); the
+        sentence to show."""
+        decisions = sum(1 for _, action, _ in self.history if action != CONCEDE)
+        conceded = len(self.history) - decisions
         names = ["human" if a == "human" else a.name for a in self.agents]
-        replaying = _Replaying(actions)
+        replaying = _Replaying(self.history)
         introspect.narrate(self.game, False)     # a transcript holds the engine's own events
         try:
             state = self.game.new_state(self.seed)
             lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
                                              max_turns=self.max_turns,
-                                             max_decisions=len(actions))
+                                             max_decisions=decisions,
+                                             conceding=replaying.conceding)
         finally:
             introspect.narrate(self.game)
         out_dir = os.path.dirname(os.path.abspath(path))
         head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
-                                        self.max_turns, len(actions))
-        if len(actions) == DEFAULT_MAX_DECISIONS:
-            head.insert(-1, f"max-decisions: {len(actions)}")
+                                        self.max_turns, decisions)
+        if decisions == DEFAULT_MAX_DECISIONS:
+            head.insert(-1, f"max-decisions: {decisions}")
         try:
             transcripts.write_atomic(path, "\n".join(head + lines) + "\n")
         except OSError as exc:
             return f"not saved: cannot write {path}: {exc.strerror}"
-        return (f"saved {len(actions)} decisions to {path} (gdl play --resume {path} "
+        also = f" and {conceded} concession{'s' if conceded > 1 else ''}" if conceded else ""
+        return (f"saved {decisions} decisions{also} to {path} (gdl play --resume {path} "
                 "continues the game)")
 
 
 class _Replaying:
-    """An agent that plays given actions in order (to write a transcript of them)."""
+    """Plays a table's history again, to write a transcript of it: its actions in order
+    (`choose`), and its concessions where they were made (`conceding`)."""
 
-    def __init__(self, actions):
-        self.actions = iter(actions)
+    def __init__(self, history):
+        self.moves = [(seat, action) for seat, action, _ in history]
+        self.position = 0
+
+    def conceding(self, state):
+        if self.position < len(self.moves) and self.moves[self.position][1] == CONCEDE:
+            self.position += 1
+            return self.moves[self.position - 1][0]
+        return None
 
     def choose(self, game, state, legal):
-        return next(self.actions)
+        self.position += 1
+        return self.moves[self.position - 1][1]
 
 
 class Prompt:
@@ -394,9 +446,7 @@ class Prompt:
             self.narrow([i for i, t in enumerate(self.texts)
                          if all(w in t.lower() for w in words)], rest, everything=not words)
         elif text == "concede":
-            self.game.concede(self.state, self.seat)
-            self.table.history.append((self.seat, "concede", "human"))
-            self.table.say(f"{self.game.seats[self.seat]} concedes")
+            self.table.leaving = self.seat      # run_game asks Table.conceding next
             return AGAIN
         elif text == "undo":
             if self.table.undo():

@@ -192,3 +192,18 @@ def test_the_game_over_is_an_answer():
     assert result.returncode == 0
     assert result.stdout.split("\n")[1].startswith("end: not legal: the game is over (")
     assert result.stdout.startswith("the game is over: ")
+
+
+def test_a_step_of_a_transcript_comes_after_the_concessions_before_it(tmp_path):
+    """A seat that conceded before decision K (a `concede:` line) is out at --step K."""
+    saved = tmp_path / "game.txt"
+    gdl_play = [sys.executable, "-m", "gdl.cli.main", "play", "games/game.gdl", "--players",
+                "human,human", "--seed", "1"]
+    subprocess.run(gdl_play, input=f"done\nconcede\nsave {saved}\nquit\n", text=True,
+                   capture_output=True, cwd=ROOT, timeout=120, check=True)
+    assert saved.read_text().count("\nconcede: yellow\n") == 1
+    game, state, _ = explain.position(str(saved), step=1)
+    assert not state.out[1] and state.decisions == 0
+    game, state, _ = explain.position(str(saved), step=2)
+    assert state.out[1] and state.decisions == 1
+    assert game.seats[game.current_player(state)] == "green"

@@ -342,13 +342,13 @@ def test_a_seat_page_holds_nothing_hidden_from_that_seat(tmp_path):
     assert "seed:" not in html and "seed 1" not in html     # it would replay everything
     game = load_game(os.path.join(ROOT, "games", "galaxy_of_d.gdl"))
     state = game.new_state(1)
-    from gdl.interpreter.play.transcript import decisions_of, read_transcript
-    decisions = decisions_of(read_transcript(transcript))
+    from gdl.interpreter.play.transcript import moves_of, read_transcript
+    moves = moves_of(read_transcript(transcript))
     from gdl.interpreter.play.playing import play_moves
     hidden_steps = 0
     for step, (fragments, status, log) in enumerate(steps_of(data, 0)):
         if step:
-            play_moves(game, state, decisions[step - 1:step], transcript)
+            play_moves(game, state, moves[step - 1:step], transcript)
         if step % 3:
             continue
         hidden = ({p["label"] for p in game.view(state, None)["pieces"]}
@@ -410,3 +410,21 @@ def test_text_that_looks_like_markup_stays_text(tmp_path):
     data = page_data(html)
     assert "log: </script><!-- <b>&amp;" in data["texts"]
     assert "<title>Tags &lt;b&gt; - replay</title>" in html
+
+
+def test_a_concession_is_a_step_of_the_page(tmp_path):
+    saved = tmp_path / "game.txt"
+    subprocess.run([sys.executable, "-m", "gdl.cli.main", "play", "games/game.gdl",
+                    "--players", "human,human", "--seed", "1"],
+                   input=f"done\nconcede\nsave {saved}\nquit\n", text=True,
+                   capture_output=True, cwd=ROOT, timeout=120, check=True)
+    html, steps = make_page(str(saved))
+    data = page_data(html)
+    decisions = sum(1 for line in saved.read_text().splitlines() if line[:1].isdigit())
+    assert steps == data["steps"] == decisions + 2          # the setup, and the concession
+    logs = [log for _, _, log in steps_of(data, 0)]
+    assert logs[1] == ["1. red: done"]
+    assert logs[2] == ["yellow concedes", "out: yellow"]
+    assert logs[3][0].startswith("2. green: ")
+    game, state = state_after(str(saved), 2)
+    assert state.out[1] and state.decisions == 1

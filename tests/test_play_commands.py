@@ -1,5 +1,6 @@
-"""`gdl play` at the prompt: narrowing by piece, cell or word, undo, save and --resume,
---moves with a transcript, a lone 'human' against random seats (plain, piped output)."""
+"""`gdl play` at the prompt: narrowing by piece, cell or word, undo, save and --resume (a
+concession included), --moves with a transcript or a concession, a lone 'human' against
+random seats (plain, piped output)."""
 
 import os
 import subprocess
@@ -105,3 +106,53 @@ def test_moves_may_be_a_transcript(tmp_path):
     assert result.returncode == 0, result.stderr
     last = recorded.read_text().splitlines()[-1]
     assert result.stdout.rstrip().endswith(f"game over: {last.split(': ', 1)[1]}")
+
+
+def test_a_game_with_a_concession_is_saved_replayed_and_resumed(tmp_path):
+    """Red concedes while yellow still plays: the game goes on, and either save (right
+    after the concession, or later) holds it, so replay and --resume put red out there."""
+    first, later = tmp_path / "first.txt", tmp_path / "later.txt"
+    result = gdl("play", "games/game.gdl", "--players", "human,human", "--seed", "1",
+                 stdin=f"concede\nsave {first}\ndone\nsave {later}\nquit\n")
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "red concedes\n  out: red\n" in out
+    assert f"saved 0 decisions and 1 concession to {first}" in out
+    assert "not saved" not in out
+    for saved in (first, later):
+        assert gdl("replay", str(saved)).returncode == 0
+        body = saved.read_text().split("---\n", 1)[1].splitlines()
+        assert body[body.index("concede: red") + 1] == "  out: red"
+    assert first.read_text().splitlines()[-1] == "capped: decision 0 reached the cap of 0"
+    decisions = [line for line in later.read_text().splitlines() if line[:1].isdigit()]
+    assert decisions[0] == "1 yellow (6) done"
+    assert f"saved {len(decisions)} decisions and 1 concession to {later}" in out
+    resumed = gdl("play", "--resume", str(first), stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed after 0 decisions" in resumed.stdout
+    assert "red (out)" in resumed.stdout and "yellow> " in resumed.stdout
+
+
+def test_a_transcript_whose_concession_was_changed_does_not_replay(tmp_path):
+    saved = tmp_path / "game.txt"
+    gdl("play", "games/game.gdl", "--players", "human,human", "--seed", "1",
+        stdin=f"concede\ndone\nsave {saved}\nquit\n")
+    saved.write_text(saved.read_text().replace("concede: red", "concede: green"))
+    result = gdl("replay", str(saved))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert (f"{saved}:12: replay differs at step 0\n  recorded:   out: red\n"
+            "  replayed:   out: green") in result.stderr
+
+
+def test_moves_may_concede(tmp_path):
+    moves = tmp_path / "moves.txt"
+    moves.write_text("done\nconcede: yellow\ndone\n")
+    result = gdl("play", "games/game.gdl", "--seed", "1", "--moves", str(moves),
+                 "--max-decisions", "3")
+    assert result.returncode == 0, result.stderr
+    assert "yellow concedes (scripted)\n  out: yellow\n" in result.stdout
+    assert "green: done (scripted)" in result.stdout
+    moves.write_text("concede: nobody\n")
+    result = gdl("play", "games/game.gdl", "--seed", "1", "--moves", str(moves))
+    assert result.returncode == 1
+    assert f"{moves}:1: 'nobody' is not a seat; seats: red, yellow, green, blue" in result.stderr

@@ -111,6 +111,21 @@ def test_hot_seat_hides_the_screen_until_the_next_player_is_there():
     assert "one: chooses in secret" in two and "one: throw" not in two
 
 
+def test_a_concession_is_told_on_the_next_screen_and_saved(tmp_path):
+    """Red concedes at its screen: yellow's screen tells it, with what it did, and yellow
+    can save the game."""
+    saved = tmp_path / "game.txt"
+    output, status = play_in_terminal(
+        ["play", "games/game.gdl", "--players", "human,human", "--seed", "3"],
+        ["", "concede", "", f"save {saved}"])
+    assert status == 0 and "Traceback" not in output
+    screens = output.split(CLEAR)
+    yellow = [s for s in screens if s.endswith("yellow> ") or "yellow> save" in s]
+    assert yellow and "red concedes" in yellow[0] and "  out: red" in yellow[0]
+    assert "saved 0 decisions and 1 concession to" in screens[-1]
+    assert "concede: red" in saved.read_text().splitlines()
+
+
 def test_ctrl_c_leaves_cleanly_with_status_130():
     output, status = play_in_terminal(
         ["play", "games/space_war.gdl", "--players", "human", "--seed", "1"], [b"\x03"])

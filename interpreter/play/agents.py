@@ -4,7 +4,8 @@ the legal actions, and an agent that plays fair reads nothing but its view.
 
 - `RandomAgent(seed)`: uniform over the legal actions, from its own SplitMix64 stream, so
   the same seed gives the same choices on every Python version.
-- `ScriptedAgent(texts)`: plays listed action texts (or 1-based numbers) in order.
+- `ScriptedAgent(texts)`: plays listed action texts (or 1-based numbers) in order; a line
+  `concede: SEAT` is a seat giving up there (`conceding`), as a transcript records it.
 - `greedy` and `mcts` (`search.py`): agents that look ahead, from their seat's view.
 
 `make_agents` builds one agent per seat from a players spec (`human,mcts:iterations=200`).
@@ -33,8 +34,18 @@ class RandomAgent:
         return legal[(out * len(legal)) >> 64]
 
 
+CONCESSION = "concede: "      # a script's or a transcript's line: 'concede: red'
+
+
+def conceded_seat(text):
+    """The seat's name in a concession line ('concede: red'), else None. An action's name
+    never ends with ':', so no action's text reads as one."""
+    return text[len(CONCESSION):].strip() if text.startswith(CONCESSION) else None
+
+
 class ScriptedAgent:
-    """Plays decisions from a list of (source line, text); `exhausted` once all are used."""
+    """Plays decisions from a list of (source line, text); `exhausted` once all are used.
+    A concession line is played by `conceding`, which drivers ask before each decision."""
 
     name = "scripted"
 
@@ -51,6 +62,25 @@ class ScriptedAgent:
         number, text = self.lines[self.position]
         self.position += 1
         return resolve_input(game, state, legal, text, f"{self.source}:{number}")
+
+    def conceding(self, game, state):
+        """The seat of the concession line that comes next (which is then used), else
+        None. A seat that is not one, or is out already, is refused (IllegalAction)."""
+        if self.exhausted:
+            return None
+        number, text = self.lines[self.position]
+        name = conceded_seat(text)
+        if name is None:
+            return None
+        self.position += 1
+        where = f"{self.source}:{number}: "
+        if name not in game.seats:
+            raise IllegalAction(f"{where}'{name}' is not a seat; seats: "
+                                + ", ".join(game.seats))
+        seat = game.seats.index(name)
+        if state.out[seat]:
+            raise IllegalAction(f"{where}{name} cannot concede: it is out of the game")
+        return seat
 
 
 def resolve_input(game, state, legal, text, where=None):

@@ -24,7 +24,7 @@ from . import narrate
 from .agents import read_moves
 from .playing import play_moves, viewer_of
 from .tracing import RuleTrace
-from .transcript import HEADER, open_transcript
+from .transcript import HEADER, decision_count, moves_before, open_transcript
 
 MOST = 8            # values of a domain shown before "... N in all"
 MOST_LINES = 30     # rule-file lines listed as run by a trial
@@ -55,15 +55,16 @@ def position(path, seed=0, moves=None, step=None):
     if moves is not None:
         raise GdlDataError(f"{path} is a transcript: its decisions are the moves (give "
                            "--step to choose the position)")
-    transcript, decisions, game = open_transcript(path)
+    transcript, moves, game = open_transcript(path)
+    decisions = decision_count(moves)
     if step is None:
         raise GdlDataError(f"{path} is a transcript: give --step K (1 to "
-                           f"{len(decisions) + 1}) for the position before decision K")
-    if not 1 <= step <= len(decisions) + 1:
-        raise GdlDataError(f"{path} has {len(decisions)} decisions: --step is 1 to "
-                           f"{len(decisions) + 1} (the position before decision K), not {step}")
+                           f"{decisions + 1}) for the position before decision K")
+    if not 1 <= step <= decisions + 1:
+        raise GdlDataError(f"{path} has {decisions} decisions: --step is 1 to "
+                           f"{decisions + 1} (the position before decision K), not {step}")
     state = game.new_state(transcript.header["seed"])
-    play_moves(game, state, decisions[:step - 1], path)
+    play_moves(game, state, moves_before(moves, step), path)
     return game, state, f"{path}, seed {transcript.header['seed']}, step {step}"
 
 

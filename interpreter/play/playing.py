@@ -15,13 +15,17 @@ AGAIN = object()    # a chooser's answer: the position changed (a concession); a
 
 
 def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn=None,
-             describe=None, on_decision=None, check=False):
+             describe=None, on_decision=None, conceding=None, on_concession=None,
+             check=False):
     """Play `state` on. `choose(seat, legal)` returns one of `legal`, STOP or AGAIN.
     `on_turn(state)` runs at each turn start; `describe(seat, action)` before the action
     is applied (its answer is passed on); `on_decision(seat, legal, action, said, events)`
-    after it. With `check`, the rule file's invariants are checked after every decision
-    (the first that does not hold is an error naming the decision). Returns ("finished" |
-    "stopped" | "capped", a sentence)."""
+    after it. `conceding(state)` names a seat that gives up now, or None: it is asked
+    before each decision, and before the decision cap is tested (a concession is not a
+    decision, so one made after the last decision a cap allows is still played);
+    `on_concession(seat, events)` follows it. With `check`, the rule file's invariants are
+    checked after every decision (the first that does not hold is an error naming the
+    decision). Returns ("finished" | "stopped" | "capped", a sentence)."""
     last_turn = None
     while state.result is None:
         if state.turn != last_turn:
@@ -30,6 +34,12 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
                 return "capped", f"turn {state.turn} passed the cap of {max_turns}"
             if on_turn is not None:
                 on_turn(state)
+        leaving = conceding(state) if conceding is not None else None
+        if leaving is not None:
+            events = game.concede(state, leaving)
+            if on_concession is not None:
+                on_concession(leaving, events)
+            continue
         if max_decisions is not None and state.decisions >= max_decisions:
             return "capped", f"decision {state.decisions} reached the cap of {max_decisions}"
         seat = game.current_player(state)
@@ -72,15 +82,21 @@ def stuck(game, state):
 
 
 def play_moves(game, state, lines, source):
-    """Play scripted decisions, (line number, action text or number) each, from `state`; a
-    decision left when the game is over is refused, naming its line."""
+    """Play scripted decisions, (line number, action text or number) each, and concessions
+    ('concede: SEAT'), from `state`; a line left when the game is over is refused, naming
+    it."""
     agent = ScriptedAgent(lines, source=source)
     while not agent.exhausted:
         if state.result is not None:
             number = agent.lines[agent.position][0]
             raise GdlDataError(f"{source}:{number}: the game is over ({result_text(game, state)})"
                                "; no decision is left to play")
-        game.apply(state, agent.choose(game, state, game.legal_actions(state)), check=False)
+        seat = agent.conceding(game, state)
+        if seat is not None:
+            game.concede(state, seat)
+        else:
+            game.apply(state, agent.choose(game, state, game.legal_actions(state)),
+                       check=False)
 
 
 def viewer_of(game, name):

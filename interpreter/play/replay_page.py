@@ -4,15 +4,16 @@ In: a transcript, which is first replayed and verified as `gdl replay` does, and
 the page offers: the full view and every seat's, or one seat's only. Out: an HTML page with
 its style, script, data and board inline; it needs no network and no server.
 
-Python replays the game once more and, at every step (the setup, then each decision) and
-for every viewer, makes the view with `game.view(state, viewer)`, draws its places with
-`pictures.places`, and writes the status lines and the step's decision and events as that
-viewer may read them (another seat's secret choice reads "chooses in secret"; a hidden piece
-in an action's text reads "?"). The page holds each distinct fragment and each distinct line
-once, and for each step only the places that changed, as numbers; a small script rebuilds
-the step asked for from the nearest of the checkpoints it keeps every 64 steps. A page for
-one seat is made from that seat's views alone, so its file holds nothing the seat could not
-see; it leaves out the seed too, from which the whole game could be played again.
+Python replays the game once more and, at every step (the setup, then each decision or
+concession) and for every viewer, makes the view with `game.view(state, viewer)`, draws its
+places with `pictures.places`, and writes the status lines and the step's decision and
+events as that viewer may read them (another seat's secret choice reads "chooses in
+secret"; a hidden piece in an action's text reads "?"). The page holds each distinct
+fragment and each distinct line once, and for each step only the places that changed, as
+numbers; a small script rebuilds the step asked for from the nearest of the checkpoints it
+keeps every 64 steps. A page for one seat is made from that seat's views alone, so its file
+holds nothing the seat could not see; it leaves out the seed too, from which the whole game
+could be played again.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from . import pictures
 from .agents import ScriptedAgent
 from .playing import play_moves, run_game, viewer_of
 from .narrate import event_lines
-from .transcript import open_transcript, replay, save
+from .transcript import decision_count, open_transcript, replay, save
 
 CHECKPOINT = 64         # the script keeps the whole board every this many steps
 NEWLINE = "\n"          # text number 0: the end of a status line
@@ -60,27 +61,29 @@ def write_page(transcript_path, out_path, seat=None):
 
 def make_page(transcript_path, seat=None):
     """(the page's HTML, the number of steps) for a transcript that replays."""
-    transcript, decisions, game = open_transcript(transcript_path)
+    transcript, moves, game = open_transcript(transcript_path)
     introspect.narrate(game)        # each step tells what pieces did and whose dice
     viewers = [viewer_of(game, seat)] if seat is not None else [None, *range(len(game.seats))]
-    data, frame = collect(game, transcript, decisions, viewers)
+    data, frame = collect(game, transcript, moves, viewers)
     players = transcript.header["players"]
     return _html(game, data, frame, players, transcript_path), data["steps"]
 
 
 def state_after(transcript_path, steps):
-    """(game, state) after the first `steps` decisions of a transcript (its setup for 0)."""
-    transcript, decisions, game = open_transcript(transcript_path)
-    if not 0 <= steps <= len(decisions):
-        raise GdlDataError(f"{transcript_path} has {len(decisions)} decisions, not {steps}")
+    """(game, state) after the first `steps` steps of a transcript's page: its decisions
+    and concessions (its setup for 0)."""
+    transcript, moves, game = open_transcript(transcript_path)
+    if not 0 <= steps <= len(moves):
+        raise GdlDataError(f"{transcript_path} has {len(moves)} steps, not {steps}")
     state = game.new_state(transcript.header["seed"])
-    play_moves(game, state, decisions[:steps], transcript_path)
+    play_moves(game, state, moves[:steps], transcript_path)
     return game, state
 
 
-def collect(game, transcript, decisions, viewers):
-    """Replay the decisions; at every step record, per viewer, the places that changed, the
-    status lines and the step's lines. Returns (the page's data, the board's SVG)."""
+def collect(game, transcript, moves, viewers):
+    """Replay the decisions and concessions; at every step record, per viewer, the places
+    that changed, the status lines and the step's lines. Returns (the page's data, the
+    board's SVG)."""
     sheet = pictures.Sheet(introspect.board(game))
     fragments, texts, places = _Table(""), _Table(NEWLINE), _Table()
     shown = [{} for _ in viewers]           # per viewer: place -> fragment number on show
@@ -140,10 +143,15 @@ def collect(game, transcript, decisions, viewers):
                      if said["events"][i] else [])
                   for i, (v, text) in enumerate(zip(viewers, texts_of))])
 
-    agent = ScriptedAgent(decisions, source=transcript.path)
+    def conceded(seat, events):
+        snapshot([[f"{game.seats[seat]} concedes"] + event_lines(game, events, v)
+                  for v in viewers])
+
+    agent = ScriptedAgent(moves, source=transcript.path)
     run_game(game, state, lambda seat, legal: agent.choose(game, state, legal),
-             max_turns=transcript.header.get("max-turns"), max_decisions=len(decisions),
-             describe=describe, on_decision=decided)
+             max_turns=transcript.header.get("max-turns"),
+             max_decisions=decision_count(moves), describe=describe, on_decision=decided,
+             conceding=lambda now: agent.conceding(game, now), on_concession=conceded)
     drawn, height = pictures.frame(game, sheet)
     keys = places.items
     layout = pictures.Layout(sheet, height, [k[2:] for k in keys

@@ -11,11 +11,16 @@
     1 red (2) side south
       roll d6 = 4
     ...
+    concede: blue
+      out: blue
     result: red won
 
 Each decision line holds the step, the seat, the number of legal actions and the action's
-text; chance and log events follow it indented; a compact state line starts every turn.
-`replay` plays the recorded decisions again and reports the first line that differs.
+text; chance and log events follow it indented; a compact state line starts every turn. A
+seat that gives up (`gdl play`'s `concede`) is a line `concede: SEAT`, where it gave up,
+with the events it caused below it: not a decision, it has no step.
+`replay` plays the recorded decisions and concessions again and reports the first line that
+differs.
 """
 
 from __future__ import annotations
@@ -28,14 +33,16 @@ from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import introspect
 from ..runtime.view import HIDDEN
-from .agents import ScriptedAgent
+from .agents import CONCESSION, ScriptedAgent, conceded_seat
 from .playing import run_game
 
 HEADER = "# gdl transcript"
 
 
-def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=None):
-    """Play until the end (or the caps); return the transcript lines and the outcome."""
+def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=None,
+              conceding=None):
+    """Play until the end (or the caps); return the transcript lines and the outcome.
+    `conceding(state)`: a seat that gives up before the next decision, or None (run_game)."""
     lines = []
 
     def emit(line):
@@ -58,10 +65,16 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
         for event in events:
             emit("  " + event_text(game, event))
 
+    def conceded(seat, events):
+        emit(CONCESSION + game.seats[seat])
+        for event in events:
+            emit("  " + event_text(game, event))
+
     status, sentence = run_game(
         game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
         max_turns=max_turns, max_decisions=max_decisions, on_turn=turn_start,
-        describe=lambda seat, action: game.action_text(state, action), on_decision=decided)
+        describe=lambda seat, action: game.action_text(state, action), on_decision=decided,
+        conceding=conceding, on_concession=conceded)
     emit(f"{'result' if status == 'finished' else status}: {sentence}")
     return lines, status
 
@@ -262,8 +275,9 @@ def read_transcript(path):
     return Transcript(path, header, body)
 
 
-def decisions_of(transcript):
-    """(line number, action text) of every decision line."""
+def moves_of(transcript):
+    """(line number, text) of every decision line (its action's text) and concession line
+    ('concede: SEAT'), in order: what a replay plays."""
     out = []
     for number, line in transcript.body:
         if line[:1].isdigit():
@@ -272,6 +286,26 @@ def decisions_of(transcript):
                 raise GdlDataError(f"{transcript.path}:{number}: malformed decision line "
                                    "(expected: STEP SEAT (COUNT) ACTION)")
             out.append((number, words[3]))
+        elif conceded_seat(line) is not None:
+            out.append((number, line))
+    return out
+
+
+def decision_count(moves):
+    """How many of `moves` (moves_of) are decisions."""
+    return sum(1 for _, text in moves if conceded_seat(text) is None)
+
+
+def moves_before(moves, step):
+    """The moves played before decision `step` (1-based) was asked: the decisions before
+    it, and every concession made before it."""
+    out, decisions = [], 0
+    for number, text in moves:
+        if conceded_seat(text) is None:
+            if decisions == step - 1:
+                break
+            decisions += 1
+        out.append((number, text))
     return out
 
 
@@ -280,26 +314,30 @@ class Divergence(GdlError):
 
 
 def open_transcript(path):
-    """A transcript, its decisions ((line number, action text), a corrupt transcript is
-    refused whole) and the game loaded from the rule file its header names."""
+    """A transcript, its moves (moves_of: (line number, text) of its decisions and
+    concessions; a corrupt transcript is refused whole) and the game loaded from the rule
+    file its header names."""
     transcript = read_transcript(path)
-    decisions = decisions_of(transcript)
+    moves = moves_of(transcript)
     rules = os.path.normpath(os.path.join(os.path.dirname(path), transcript.header["rules"]))
-    return transcript, decisions, load_game(rules)
+    return transcript, moves, load_game(rules)
 
 
 def replay(path):
-    """Replay a transcript; raise Divergence naming the first step that differs."""
-    transcript, decisions, game = open_transcript(path)
-    agent = ScriptedAgent(decisions, source=path)
+    """Replay a transcript; raise Divergence naming the first step that differs. Returns
+    the number of decisions."""
+    transcript, moves, game = open_transcript(path)
+    decisions = decision_count(moves)
+    agent = ScriptedAgent(moves, source=path)
     state = game.new_state(transcript.header["seed"])
     agents = [agent] * len(game.seats)
     produced = []
     try:
         play_game(game, state, agents, on_line=produced.append,
                   max_turns=transcript.header.get("max-turns"),
-                  max_decisions=len(decisions) if not _ends(transcript) else
-                  transcript.header.get("max-decisions", DEFAULT_MAX_DECISIONS))
+                  max_decisions=decisions if not _ends(transcript) else
+                  transcript.header.get("max-decisions", DEFAULT_MAX_DECISIONS),
+                  conceding=lambda now: agent.conceding(game, now))
     except IllegalAction as exc:
         produced.append(f"illegal: {exc.message}")
     except IndexError:
@@ -318,8 +356,8 @@ def replay(path):
     if game.source_hash != transcript.header["rules-sha256"]:
         raise Divergence(f"{path}: the rule file changed since recording (sha256 "
                          f"{game.source_hash[:12]} != {transcript.header['rules-sha256'][:12]})"
-                         f", although all {len(decisions)} decisions replay identically")
-    return len(decisions)
+                         f", although all {decisions} decisions replay identically")
+    return decisions
 
 
 def _ends(transcript):

@@ -1046,7 +1046,8 @@ class Game:
         phase.actions[index].body(self._rt.state, seat, *frame["args"], *args)
 
     def concede(self, state, seat):
-        """A seat gives up at any time: it is out of the game."""
+        """A seat gives up at any time: it is out of the game. Returns the events (what
+        its `on concede` and `on out` hooks did), as `apply` does."""
         state.events = []
         self._rt.work = 0
 
@@ -1058,6 +1059,7 @@ class Game:
             self._reveal_if_complete(state)     # it may have been the last to choose
         self._run(state, leave)
         self._auto(state)
+        return state.events
 
     def _evaluate(self, state, function, *args):
         """Run a generated function (a scenario's expression, say) on `state`, with rule
