@@ -7,6 +7,7 @@
   pieces dealt out differently, hidden variables, the dice to come, another seat's secret
   choice) give the same choice, on Galaxy of D and GAME positions;
 - `greedy` plays toward `show score(s)` (tests/rules/race.gdl) and without one ties at random;
+- a drawn world the rules fault on (tests/rules/hidden_die.gdl) is dropped, not an error;
 - a bad players spec is a message, never a traceback.
 
 Strength on the shipped games is a benchmark (benchmarks/strength.py), not a test.
@@ -94,6 +95,21 @@ def test_mcts_beats_random_at_nim_from_either_seat():
         _, state = play(game, spec, seed)
         wins += game.returns(state)[mcts] == 1
     assert wins >= 18
+
+
+# ----- worlds the rules cannot play --------------------------------------------------------
+@pytest.mark.parametrize("agent", [MctsAgent(1, 0, iterations=30, rollout=5), GreedyAgent(1, 0)])
+def test_a_drawn_world_the_rules_fault_on_is_dropped(agent):
+    # b's die is hidden from a and a has none: every world drawn for a has a die of 0 sides,
+    # on which the rules fault. The agent still chooses; the real game is played as ever.
+    game = load_game(os.path.join(RULES, "hidden_die.gdl"))
+    state = game.new_state(1)
+    with pytest.raises(GdlError, match="0 sides"):
+        game.apply(determinize(game, state, 0, Stream(1)), game.legal_actions(state)[0])
+    legal = game.legal_actions(state)
+    assert agent.choose(game, state, legal) in legal
+    game.apply(state, legal[0])
+    assert game.is_terminal(state)
 
 
 # ----- the view only ------------------------------------------------------------------------

@@ -26,13 +26,16 @@ player wins, and a quick opponent for balance runs.
 
 from __future__ import annotations
 
+import contextlib
 import math
 
+from ..language.errors import GdlError
 from ..runtime import introspect
 from .determinize import Determinizer, Stream, determinize
 
 CUT_SHORT = (0.25, 0.75)    # value range of a rollout cut short, inside loss 0 .. win 1
 CHECK_EVERY = 10            # iterations between checks whether the choice is settled
+FIRST_LOOKS = 10            # determinizations tried for the first look before giving up
 
 
 def agent_stream(seed, seat, salt):
@@ -93,9 +96,14 @@ class MctsAgent:
             return legal[0]
         worlds = Determinizer(game, state, game.current_player(state))
         allowed = {_key(action) for action in legal}
-        root = self._first_look(game, worlds.sample(self.rng), legal)
+        root = _Node(len(game.seats))
+        for _ in range(FIRST_LOOKS):
+            with _unless_impossible():
+                root = self._first_look(game, worlds.sample(self.rng), legal)
+                break
         for done in range(1, self.iterations + 1):
-            self._iterate(game, worlds.sample(self.rng), root, allowed)
+            with _unless_impossible():
+                self._iterate(game, worlds.sample(self.rng), root, allowed)
             if done % CHECK_EVERY == 0 and _settled(root, self.iterations - done):
                 break
         visits = [root.children[_key(a)].visits if _key(a) in root.children else -1
@@ -122,7 +130,7 @@ class MctsAgent:
         return root
 
     def _iterate(self, game, world, root, allowed):
-        node, path, rng = root, [root], self.rng
+        node, path, rng, added = root, [root], self.rng, None
         while not game.is_terminal(world):
             legal = game.legal_actions(world)
             if node is root:    # the seat's own choices: those it was offered
@@ -140,9 +148,11 @@ class MctsAgent:
                     present.append((child, action))
             if untried:
                 action = untried[rng.below(len(untried))]
-                child = node.children[_key(action)] = _Node(len(game.seats))
+                child = _Node(len(game.seats))
                 child.available = 1
                 game.apply(world, action, check=False)
+                node.children[_key(action)] = child
+                added = node.children, _key(action)
                 path.append(child)
                 break
             start = rng.below(len(present))     # equal values: no bias to the list's order
@@ -150,12 +160,17 @@ class MctsAgent:
                                key=lambda pair: self._ucb(pair[0], player))
             game.apply(world, action, check=False)
             path.append(node)
-        for _ in range(self.rollout):
-            if game.is_terminal(world):
-                break
-            legal = game.legal_actions(world)
-            game.apply(world, legal[rng.below(len(legal))], check=False)
-        values = outcome(game, world)
+        try:
+            for _ in range(self.rollout):
+                if game.is_terminal(world):
+                    break
+                legal = game.legal_actions(world)
+                game.apply(world, legal[rng.below(len(legal))], check=False)
+            values = outcome(game, world)
+        except GdlError:
+            if added is not None:       # the node just added goes with its world
+                del added[0][added[1]]
+            raise
         for node in path:
             node.visits += 1
             totals = node.totals
@@ -165,6 +180,19 @@ class MctsAgent:
     def _ucb(self, child, player):
         return (child.totals[player] / child.visits
                 + self.c * math.sqrt(math.log(child.available) / child.visits))
+
+
+@contextlib.contextmanager
+def _unless_impossible():
+    """Drop a drawn world that the rules cannot play. A determinization gives what the seat
+    may not see values it could have, not values the rules guarantee (another seat's hidden
+    die is drawn as the seat's own, which may be none where the rules bought one), so the
+    rules may fault on it. Such a world says nothing of the real one: the iteration is
+    skipped (a fault of the real position is still raised where the game is played)."""
+    try:
+        yield
+    except GdlError:
+        pass
 
 
 def _settled(root, left):
@@ -190,8 +218,9 @@ class GreedyAgent:
             value = (0, 0)
             if _key(action) in possible:
                 after = world.clone()
-                game.apply(after, action, check=False)
-                value = _lead(game, after, seat)
+                with _unless_impossible():
+                    game.apply(after, action, check=False)
+                    value = _lead(game, after, seat)
             if best_value is None or value > best_value:
                 best, best_value = [action], value
             elif value == best_value:
