@@ -8,13 +8,14 @@ single observer (Cowling, Powley and Whitehouse 2012). It first plays each legal
 and judges the position it leads to (`_first_look`); then each iteration draws a fresh
 determinization, walks down one tree of action sequences choosing by UCB1 among the
 children legal in that determinization (each counts how often it was available, for its
-exploration term; equal values are broken at random), adds one node, plays at most `rollout` random decisions from there and
-backs up one value per seat: a finished game's returns (win 1, draw 1/2, loss 0), or for a
-rollout cut short, `outcome` below. A node's statistics are per seat, so a node is judged by
-the seat that chooses there: 2 to 4 seats, any turn order, simultaneous phases included (a
-seat choosing there only sees its own draw of the others' choices). It plays the action of
-the root tried most often (ties: one at random), and stops early once no other
-action could overtake it in the iterations left.
+exploration term; equal values are broken at random), adds one node, plays at most
+`rollout` random decisions from there and backs up one value per seat: a finished game's
+returns (win 1, draw 1/2, loss 0), or for a rollout cut short, `outcome` below. A node's
+statistics are per seat, so a node is judged by the seat that chooses there: 2 to 4 seats,
+any turn order, simultaneous phases included (a seat choosing there only sees its own draw
+of the others' choices). It plays the action of the root tried most often (ties: the best
+mean value, then the first listed: `_rank`), and stops early once no other action could
+overtake it in the iterations left.
 
 `GreedyAgent(seed)` plays each legal action on one determinization and keeps the best for
 its seat: a won game, else the highest score lead (its score minus the best other seat's),
@@ -94,7 +95,8 @@ class MctsAgent:
     def choose(self, game, state, legal):
         if len(legal) == 1:
             return legal[0]
-        worlds = Determinizer(game, state, game.current_player(state))
+        me = game.current_player(state)
+        worlds = Determinizer(game, state, me)
         allowed = {_key(action) for action in legal}
         root = _Node(len(game.seats))
         for _ in range(FIRST_LOOKS):
@@ -106,11 +108,7 @@ class MctsAgent:
                 self._iterate(game, worlds.sample(self.rng), root, allowed)
             if done % CHECK_EVERY == 0 and _settled(root, self.iterations - done):
                 break
-        visits = [root.children[_key(a)].visits if _key(a) in root.children else -1
-                  for a in legal]
-        most = max(visits)
-        best = [a for a, v in zip(legal, visits) if v == most]
-        return best[self.rng.below(len(best))]
+        return legal[max(range(len(legal)), key=lambda i: _rank(root, legal, i, me))]
 
     def _first_look(self, game, world, legal):
         """A root whose children are every legal action, each played once on one
@@ -180,6 +178,15 @@ class MctsAgent:
     def _ucb(self, child, player):
         return (child.totals[player] / child.visits
                 + self.c * math.sqrt(math.log(child.available) / child.visits))
+
+
+def _rank(root, legal, i, seat):
+    """How a root action ranks: tried most often, then the best mean value for the seat,
+    then the rule file's order (the first listed)."""
+    child = root.children.get(_key(legal[i]))
+    if child is None:
+        return -1, 0.0, -i
+    return child.visits, child.totals[seat] / child.visits, -i
 
 
 @contextlib.contextmanager
