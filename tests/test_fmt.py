@@ -197,6 +197,106 @@ def test_a_wide_table_aligns_only_its_names():
                                                   "  Bb = 1, 2, 3, 4, 5, 6, 7, 8, 9"]
 
 
+def wrapped(text):
+    """`text` formatted, checked to be a fixed point of the formatter."""
+    out = format_text(text)
+    assert format_text(out) == out
+    return out
+
+
+LONG_NAMES = "game \"t\"\nseats blue, red\nvar score = 0\nvar total = 0\n"
+
+
+def test_an_overlong_condition_breaks_before_its_loosest_operator_keeping_its_comment():
+    text = LONG_NAMES + ("setup {\n  if score > 100000 and score < 2000000 or score == 12345678 "
+                         "and total != 10 or score == 1234567890 {  # why\n    stop\n  }\n}\n")
+    assert wrapped(text).split("\n")[5:9] == [
+        "setup {",
+        "  if score > 100000 and score < 2000000 or score == 12345678 and total != 10",
+        "      or score == 1234567890 {  # why",
+        "    stop"]
+
+
+def test_an_overlong_call_breaks_after_a_comma_of_its_arguments():
+    text = LONG_NAMES + ("fn f(x) = some_function_name(x, another_long_argument_name, "
+                         "third_argument_value, fourth_one + 1, fifth)\n")
+    assert wrapped(text).split("\n")[4:6] == [
+        "fn f(x) = some_function_name(x, another_long_argument_name, third_argument_value, "
+        "fourth_one + 1,",
+        "        fifth)"]
+
+
+def test_an_overlong_show_breaks_before_a_plus_and_again_while_too_long():
+    parts = " + ".join(f"text(score_number_{n})" for n in range(12))
+    assert wrapped(LONG_NAMES + f"show seat(s) = {parts}\n").split("\n")[4:] == [
+        "show seat(s) = text(score_number_0) + text(score_number_1) + text(score_number_2)",
+        "    + text(score_number_3) + text(score_number_4) + text(score_number_5)"
+        " + text(score_number_6)",
+        "    + text(score_number_7) + text(score_number_8) + text(score_number_9)"
+        " + text(score_number_10)",
+        "    + text(score_number_11)",
+        ""]
+
+
+def test_an_overlong_action_breaks_before_where_then_before_and():
+    condition = " and ".join(f"score != {n}000000" for n in range(1, 10))
+    text = LONG_NAMES + ("setup {\n  goto p for blue\n}\nphase p turn {\n  action go(n in [1, 2]) "
+                         f"where {condition} {{\n    stop\n  }}\n}}\n")
+    lines = wrapped(text).split("\n")
+    start = lines.index("phase p turn {") + 1
+    assert lines[start:start + 5] == [
+        "  action go(n in [1, 2])",
+        "      where score != 1000000 and score != 2000000 and score != 3000000"
+        " and score != 4000000",
+        "      and score != 5000000 and score != 6000000 and score != 7000000 and score != 8000000",
+        "      and score != 9000000 {",
+        "    stop"]
+
+
+def test_lines_that_fit_and_breaks_the_author_made_stay_as_written():
+    text = LONG_NAMES + ("fn f(x) = x + 1\nfn g(x) = x\n    + 2 + 3\n"
+                         "fn h(x) = " + " + ".join(["score"] * 10) + " + total + 12\n")
+    assert max(len(line) for line in text.split("\n")) == 100
+    assert wrapped(text) == text
+
+
+def test_a_string_is_never_split_and_an_unbreakable_line_stays():
+    message = "x" * 110
+    text = (LONG_NAMES + f'setup {{\n  log "{message}"\n  log score + "{message}"\n'
+            '  goto p for blue\n}\n')
+    lines = wrapped(text).split("\n")
+    assert lines[5:9] == ["setup {", f'  log "{message}"', "  log score", f'      + "{message}"']
+
+
+def statements_on_one_line(text):
+    """`text` (a formatted rule file) with each statement the author continued on more lines
+    joined back onto its first line, unless a comment is in the way."""
+    out = []
+    base = 0
+    for line in text.split("\n"):
+        indent = len(line) - len(line.lstrip())
+        code = line.strip()
+        if (out and code and not code.startswith("#") and indent >= base + 4
+                and not out[-1].endswith("{") and "#" not in out[-1]):
+            out[-1] += " " + code
+            continue
+        out.append(line)
+        if code and not code.startswith("#"):
+            base = indent
+    return "\n".join(out)
+
+
+@pytest.mark.parametrize("path", RULE_FILES, ids=os.path.basename)
+def test_statements_written_on_one_line_are_broken_to_a_fixed_point(path):
+    text = open(path, encoding="utf-8").read()
+    joined = statements_on_one_line(text)
+    out = format_text(joined)
+    assert parse_program(out) == parse_program(text)
+    assert comments(out) == comments(text)
+    assert format_text(out) == out
+    assert all(len(line) <= 100 for line in out.split("\n") if '"' not in line)
+
+
 def test_markdown_examples_are_formatted_unless_they_show_an_error():
     text = ("Intro\n\n```gdl\nseats a,b\n```\n\n<!-- file: x.gdl, error -->\n```gdl\n"
             "seats a,b\n```\n\n```gdl\nseats a,b\n```\n\n```text\nx.gdl:1:9: error: ...\n```\n"

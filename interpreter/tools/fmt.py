@@ -9,11 +9,17 @@ decides only the white space between tokens:
   added to the grammar is laid out without a change here); `{` ends its line, `}` stands on
   its own line, and what follows a `}` in the same statement (`} else {`) stays on it; an
   empty block is `{}`;
-- indentation: two spaces per `{`; a line that continues a statement (the designer broke it
-  there) is indented four more, and four more per bracket still open at its start;
-- line breaks inside a statement are kept where the designer put them, as gofmt keeps them:
-  rule files break long conditions to follow the rulebook's sentences, and no width limit
-  breaks them better than their author;
+- indentation: two spaces per `{`; a line that continues a statement is indented four more,
+  and four more per bracket still open at its start;
+- line breaks inside a statement are kept where the designer put them (rule files break long
+  conditions to follow the rulebook's sentences); a line still wider than 100 columns (its
+  trailing comment aside) is broken at its loosest joints (`_BREAK_AFTER`, `_BREAK_BEFORE`):
+  at the fewest brackets opened on the line, after a `,` or an invariant's `:`, else before
+  `where`, an `if`'s `else`, `then`, `or`, `and`, a binary `+` or `-`, each piece as long as
+  fits, and a piece still too wide broken again the same way. Tokens are never split (a
+  string stays whole), a line with no such joint stays as it is, a kinds table's row is left
+  to the table, and a trailing comment stays at the end of the last piece. The output's
+  lines are all kept on a second run, so formatting stays idempotent;
 - spacing: one space between tokens, none inside brackets, before `,` `:` `)` `]` or around
   `.`, none after a unary minus, none before the `(` of a call or parameter list;
 - blank lines: at most one; none after `{` or before `}`; exactly one between two top-level
@@ -40,7 +46,7 @@ from ..language.parser import parse_concrete, parse_program
 
 INDENT = "  "
 CONTINUATION = "    "
-TABLE_WIDTH = 100
+WIDTH = 100                     # the columns a line may take, its trailing comment aside
 TABLE_ROWS = ("kind_row",)      # rules whose lines of one table align in columns
 
 _OPEN = ("LPAR", "LSQB")
@@ -53,6 +59,17 @@ _NO_SPACE_AFTER = ("LPAR", "LSQB", "DOT")
 _TIGHT_WORDS = ("enter", "out", "concede", "holes")
 
 _HARD, _JOIN, _KEEP = "hard", "join", "keep"
+
+# Where an over-long line breaks, best first among the places at its outermost bracket level
+# (by token kind and grammar rule, or kind alone): after an invariant's `:` or a `,` (but not
+# in a parameter list), then before a `where` (or a comprehension's `for`) or after a
+# quantifier's `:`, before an `if`'s `else`, its `then`, `or`, `and`, a binary `+` or `-`:
+# the loosest joints of the line first.
+_BREAK_AFTER = {("COLON", "invariant_decl"): 0, ("COMMA", None): 0, ("COMMA", "params"): None,
+                ("COLON", "quant"): 1}
+_BREAK_BEFORE = {("WHERE", None): 1, ("FOR", "comprehension"): 1, ("ELSE", "cond_expr"): 2,
+                 ("THEN", "cond_expr"): 3, ("OR", "or_op"): 4, ("AND", "and_op"): 5,
+                 ("PLUS", "add_op"): 6, ("MINUS", "add_op"): 6}
 
 
 class FormatError(GdlError):
@@ -117,7 +134,8 @@ def write_atomically(path, text):
 class _Entry:
     """A token with what the layout needs to know of it."""
 
-    __slots__ = ("token", "depth", "brk", "rule", "unary", "structural", "item", "row")
+    __slots__ = ("token", "depth", "brk", "rule", "unary", "structural", "item", "row",
+                 "brackets")
 
     def __init__(self, token, depth, rule):
         self.token = token
@@ -128,6 +146,7 @@ class _Entry:
         self.structural = False     # a { or } of a block, a table, ...
         self.item = None            # index of the top-level declaration holding it
         self.row = None             # the table row (a concrete.Node) it belongs to
+        self.brackets = 0           # the ( and [ of its statement still open before it
 
 
 class _Line:
@@ -233,20 +252,16 @@ class _Printer:
             new_line = line is None or brk == _HARD or (brk == _KEEP and gap > 0) \
                 or line.own_comment
             if new_line:
-                leading = brackets
-                if token.kind in _CLOSE:
-                    leading -= 1
                 starts_item = entry.brk == _HARD or after_close
-                indent = INDENT * entry.depth
-                if not starts_item:
-                    indent += CONTINUATION * (1 + max(leading, 0))
-                line = _Line(indent)
+                line = _Line(INDENT * entry.depth if starts_item else
+                             _continuation_indent(entry, brackets))
                 line.blank = gap > 1 and starts_item and not (
                     previous_entry is not None and previous_entry.structural
                     and previous_entry.token.kind == "LBRACE") and not entry.structural
                 lines.append(line)
             line.entries.append(entry)
             line.item = entry.item
+            entry.brackets = brackets
             if token.kind in _OPEN:
                 brackets += 1
             elif token.kind in _CLOSE:
@@ -275,7 +290,7 @@ class _Printer:
 
     # ----- text ----------------------------------------------------------------------
     def render(self):
-        lines = self._lines()
+        lines = [piece for line in self._lines() for piece in _wrapped(line)]
         self._blank_lines(lines)
         aligned = self._aligned_rows(lines)
         texts = []
@@ -333,10 +348,85 @@ class _Printer:
             texts = {}
             for line in single:
                 texts[id(line)] = _table_row(cells[id(line)], widths)
-            if any(len(line.indent) + len(texts[id(line)]) > TABLE_WIDTH for line in single):
+            if any(len(line.indent) + len(texts[id(line)]) > WIDTH for line in single):
                 texts = {id(line): _table_row(cells[id(line)], widths[:1]) for line in single}
             out.update(texts)
         return out
+
+
+def _continuation_indent(entry, brackets):
+    """The indentation of a line that continues a statement from `entry` on, with `brackets`
+    ( and [ open before it: four more than the block's, and four more per open bracket (a
+    line that starts by closing one counts it as closed)."""
+    leading = brackets - (entry.token.kind in _CLOSE)
+    return INDENT * entry.depth + CONTINUATION * (1 + max(leading, 0))
+
+
+def _wrapped(line):
+    """A code line as lines no wider than WIDTH where it can be broken: at its best kind of
+    break (`_breaks`), each piece as long as fits (or up to the first break when none fits),
+    then each piece that is still too wide broken the same way. A line with no place to
+    break stays as it is, and so does a kinds table's row (broken, it would leave its
+    table's columns); a trailing comment goes with the last piece."""
+    entries = line.entries
+    if line.own_comment or entries[0].row is not None or _fits(line.indent, entries):
+        return [line]
+    breaks = _breaks(entries)
+    if not breaks:
+        return [line]
+    pieces = []
+    start, indent = 0, line.indent
+    while not _fits(indent, entries[start:]) and breaks[-1] > start:
+        later = [b for b in breaks if b > start]
+        fitting = [b for b in later if _fits(indent, entries[start:b])]
+        end = fitting[-1] if fitting else later[0]
+        pieces.append(_piece(line, indent, entries[start:end]))
+        start = end
+        indent = _continuation_indent(entries[start], entries[start].brackets)
+    last = _piece(line, indent, entries[start:])
+    last.comment = line.comment
+    pieces[0].blank = line.blank
+    return [wrapped for piece in pieces + [last] for wrapped in _wrapped(piece)]
+
+
+def _fits(indent, entries):
+    return len(indent) + len(_join(entries)) <= WIDTH
+
+
+def _piece(line, indent, entries):
+    piece = _Line(indent)
+    piece.entries = entries
+    piece.item = line.item
+    return piece
+
+
+def _breaks(entries):
+    """The indexes of `entries` a line may break before, of the best kind it has: the fewest
+    brackets opened on the line around it, then the rank `_BREAK_AFTER` or `_BREAK_BEFORE`
+    gives it."""
+    found = []
+    level = 0
+    for index, entry in enumerate(entries):
+        kind = entry.token.kind
+        if kind in _CLOSE:
+            level -= 1
+        rank = _rank(_BREAK_BEFORE, entry)
+        if index > 0 and rank is not None:
+            found.append(((level, rank), index))
+        rank = _rank(_BREAK_AFTER, entry)
+        if index + 1 < len(entries) and rank is not None:
+            found.append(((level, rank), index + 1))
+        if kind in _OPEN:
+            level += 1
+    if not found:
+        return []
+    best = min(kind for kind, _ in found)
+    return [index for kind, index in found if kind == best]
+
+
+def _rank(table, entry):
+    kind = entry.token.kind
+    return table.get((kind, entry.rule), table.get((kind, None)))
 
 
 def _opens(entry):
