@@ -9,7 +9,9 @@ exactly what runs.
 - An action's listing is nested `for` loops, one per binder; each `where` part is tested
   as soon as the binders it reads are bound. Inside a part, a sub-expression that depends
   only on outer binders is computed at most once per outer binding, on first use
-  (`_m` variables), so short-circuiting still guards it.
+  (`_m` variables), so short-circuiting still guards it. The plain test a loop's first
+  part evaluates first, when it needs only outer binders, is computed once ahead of the
+  loop (`_c` variables).
 - Geometry with constant stops (`reach`, `sight`) reads tables filled once per board.
 - Each generated line remembers which rule-file expression each stretch of it came from,
   so a fault while rules run is reported at that expression (see `locate`).
@@ -335,7 +337,10 @@ class Generator:
                 self.memo = memo.for_domain(k + 1, binder.domain)
                 domain = self.ex(binder.domain)
                 self.memo = None
-                self.emit_for(indent, binder.slot, domain, binder.domain)
+                first = by_level[k + 1][0] if by_level[k + 1] else None
+                lead = memo.loop_invariant_lead(first, binder)
+                self.emit_for(indent, binder.slot, domain, binder.domain,
+                              lead and F(lead, f"_c{binder.slot} = ", self.ex(lead)))
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
@@ -520,16 +525,22 @@ class Generator:
                 return hoisted
         return getattr(self, "ex_" + type(node).__name__)(node)
 
-    def emit_for(self, indent, slot, code, domain):
+    def emit_for(self, indent, slot, code, domain, before=None):
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
         limits.MAX_WORK) unless the domain is a constant list, whose size the checker saw.
-        Written out rather than a call: this is the hottest line of a listing."""
+        Written out rather than a call: this is the hottest line of a listing. `before`, a
+        line run once ahead of the loop when the domain has an item (see
+        `_Memo.loop_invariant_lead`)."""
         if isinstance(domain, ir.Const):
+            if before is not None and domain.value:
+                self.src.emit(indent, before)
             self.src.emit(indent, f"for v{slot} in ", code, ":")
             return
         self.src.emit(indent, f"_d{slot} = ", code)
         self.src.emit(indent, F(domain, f"rt.work += len(_d{slot})"))
         self.src.emit(indent, F(domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
+        if before is not None:
+            self.src.emit(indent, f"if _d{slot}: ", before)
         self.src.emit(indent, f"for v{slot} in _d{slot}:")
 
     def loop_domain(self, domain):
@@ -777,18 +788,24 @@ class _Memo:
         self.inside = set()         # slots bound inside the part (quantifiers)
         self.resets = {}            # level -> line index where its resets go
         self.indents = {}
+        self.lead = None            # the lead test of the next loop's first part, its
+        self.lead_name = None       # variable and the part: see loop_invariant_lead
+        self.lead_part = None
 
     def open_level(self, k, indent):
         self.resets[k] = len(self.gen.src.lines)
         self.indents[k] = indent
 
     def for_part(self, part):
+        if part is not self.lead_part:
+            self.lead = None
         self.level = part.level
         self.inside = {n.slot for n in ir.walk(part.expr)
                        if isinstance(n, (ir.Quant, ir.Comprehension))}
         return self
 
     def for_domain(self, level, domain):
+        self.lead = None
         self.level = level - 1
         self.inside = {n.slot for n in ir.walk(domain)
                        if isinstance(n, (ir.Quant, ir.Comprehension))}
@@ -797,12 +814,34 @@ class _Memo:
     def bind(self, action):
         self.level_slots = {b.slot: i + 1 for i, b in enumerate(action.binders)}
 
+    def loop_invariant_lead(self, part, binder):
+        """The test that `part` (the first where-part of `binder`'s loop) evaluates first,
+        when it is a plain test of outer binders: computed once ahead of the loop, in
+        `_c<slot>`, rather than at every item. The rule asks for it at the loop's first
+        item whatever happens, so computing it there, when the loop has an item, faults
+        only where the rule itself would. None when there is no such test."""
+        self.lead = None
+        if part is None:
+            return None
+        lead = part.expr.operand if isinstance(part.expr, ir.Not) else part.expr
+        if not isinstance(lead, (ir.And, ir.Or)):
+            return None
+        while isinstance(lead, (ir.And, ir.Or, ir.Not)):
+            lead = lead.operand if isinstance(lead, ir.Not) else lead.left
+        if isinstance(lead, ir.Const) or not _cheap(lead) or not self.gen.pure(lead) or \
+                self.level_of(lead) >= part.level:
+            return None
+        self.lead, self.lead_name, self.lead_part = lead, f"_c{binder.slot}", part
+        return lead
+
     def level_of(self, node):
         return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
 
     def hoist(self, node, as_set=False):
         """Code for `node` computed at an outer level, in a `_m` variable filled on first
         use (so a test that short-circuits before it still guards it)."""
+        if node is self.lead:
+            return F(node, self.lead_name)
         if _cheap(node) or not self.gen.pure(node):
             return None
         own = {n.slot for n in ir.walk(node) if isinstance(n, (ir.Quant, ir.Comprehension))}
