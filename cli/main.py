@@ -23,7 +23,7 @@ from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 SEED = click.IntRange(0, 2 ** 64 - 1)
 POSITIVE = click.IntRange(min=1)
 AGENTS_HELP = ("random, greedy (one ply on the rule file's 'show score') or mcts (tree search; "
-               "parameters after colons: mcts:iterations=400:rollout=50:c=1.0, the defaults; "
+               "parameters after colons: mcts:iterations=100:rollout=10:c=1.0, the defaults; "
                "docs/agents.md)")
 
 

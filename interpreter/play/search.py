@@ -3,7 +3,7 @@ on the rule file's score). Both decide from their seat's view only: they search 
 by `determinize.Determinizer`, never the state they were handed, which holds what the seat
 may not see (and the dice to come).
 
-`MctsAgent(seed, iterations=400, rollout=50, c=1.0)` is information-set MCTS with a
+`MctsAgent(seed, iterations=100, rollout=10, c=1.0)` is information-set MCTS with a
 single observer (Cowling, Powley and Whitehouse 2012). It first plays each legal action once
 and judges the position it leads to (`_first_look`); then each iteration draws a fresh
 determinization, walks down one tree of action sequences choosing by UCB1 among the
@@ -88,7 +88,7 @@ class _Node:
 class MctsAgent:
     name = "mcts"
 
-    def __init__(self, seed, seat, iterations=400, rollout=50, c=1.0):
+    def __init__(self, seed, seat, iterations=100, rollout=10, c=1.0):
         self.rng = agent_stream(seed, seat, 0x6D637473)
         self.iterations, self.rollout, self.c = iterations, rollout, c
 
