@@ -7,9 +7,10 @@ import os
 import pickle
 import pkgutil
 
+import attrs
 import pytest
 
-from gdl.interpreter.language import ast, parse_cache, parser, records
+from gdl.interpreter.language import ast, parse_cache, parser
 from gdl.interpreter.language.errors import GdlSyntaxError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,9 +56,9 @@ def entries(directory):
 def everything(value):
     """A node as nested tuples of all its fields, spans and their lines included (node
     equality leaves the span out), and every leaf with its type (a Lark token is a str)."""
-    if isinstance(value, records.Record):
-        return (type(value).__name__,) + tuple(everything(getattr(value, name))
-                                               for name in records.fields(type(value)))
+    if attrs.has(type(value)):
+        return (type(value).__name__,) + tuple(everything(getattr(value, f.name))
+                                               for f in attrs.fields(type(value)))
     if isinstance(value, tuple):
         return tuple(everything(item) for item in value)
     return (type(value).__name__, value)

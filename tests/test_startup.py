@@ -23,9 +23,9 @@ NOT_FOR_CHECK = ("gdl.interpreter.play", "gdl.interpreter.play.agents",
                  "gdl.interpreter.runtime.view", "gdl.cli.playthrough", "multiprocessing",
                  "concurrent.futures")
 
-# Nor what would only slow its start: attrs (the node classes are `records`, see there) and
-# importlib.resources (the grammar is read with pkgutil, which Lark imports anyway).
-SLOW_AND_UNUSED = ("attr", "attrs", "importlib.resources")
+# Nor what would only slow its start: importlib.resources (the grammar is read with pkgutil,
+# which Lark imports anyway).
+SLOW_AND_UNUSED = ("importlib.resources",)
 
 RUN_CHECK = """
 import sys

@@ -1,459 +1,440 @@
-"""AST of the gdl language: frozen record nodes built by the parser from the Lark tree.
+"""AST of the gdl language: frozen attrs nodes built by the parser from the Lark tree.
 
-Every node carries a `span` (file, line, column) that is excluded from equality, so two
-parses of the same text compare equal wherever they came from. Names follow the grammar:
-rule `phase_decl` builds `PhaseDecl`. Children are tuples. Nodes are declared as attrs
-classes would be, but made by `records`: attrs' behaviour without its start-up cost.
+Every node derives from `tree.Node`: it carries a `span` (file, line, column) that is
+excluded from equality, so two parses of the same text compare equal wherever they came from.
+Expressions derive from `Expr`, statements from `Stmt`, declarations from `Decl`. Names follow
+the grammar: rule `phase_decl` builds `PhaseDecl`. Children are tuples; `walk` and `children`
+(from `tree`) find the nodes below a node.
 """
 
 from __future__ import annotations
 
-from . import records
+import attrs
+
+from .tree import Node, Span, children, walk
+
+__all__ = ["Node", "Span", "Expr", "Stmt", "Decl", "children", "walk"]
 
 
-@records.frozen
-class Span:
-    """Where a node starts in its source file; `lines` is the whole text split in lines."""
-
-    file: str
-    line: int
-    column: int
-    end_line: int = 0
-    end_column: int = 0
-    lines: tuple = records.field(repr=False, eq=False, default=())
-
-    @property
-    def source_line(self):
-        if 1 <= self.line <= len(self.lines):
-            return self.lines[self.line - 1]
-        return None
-
-    @property
-    def text(self):
-        """The source text the node was parsed from, first line only."""
-        line = self.source_line or ""
-        end = self.end_column - 1 if self.end_line == self.line else len(line)
-        return line[self.column - 1:end].strip()
+@attrs.frozen
+class Expr(Node):
+    """The base of every expression."""
 
 
-def node(cls):
-    """Declare an AST node: frozen, with a trailing `span` that equality ignores."""
-    cls.__annotations__["span"] = "Span | None"
-    cls.span = records.field(default=None, eq=False, repr=False, kw_only=True)
-    return records.frozen(cls)
+@attrs.frozen
+class Stmt(Node):
+    """The base of every statement (an effect in a block)."""
+
+
+@attrs.frozen
+class Decl(Node):
+    """The base of every top-level declaration and of the parts declarations are made of."""
 
 
 # ----- expressions ---------------------------------------------------------------------
 
-@node
-class Number:
+@attrs.frozen
+class Number(Expr):
     value: int
 
-@node
-class String:
+@attrs.frozen
+class String(Expr):
     value: str
 
-@node
-class CellLit:
+@attrs.frozen
+class CellLit(Expr):
     """A board cell written `@d5`."""
     name: str
 
-@node
-class Bool:
+@attrs.frozen
+class Bool(Expr):
     value: bool
 
-@node
-class NoneLit:
+@attrs.frozen
+class NoneLit(Expr):
     pass
 
-@node
-class Name:
+@attrs.frozen
+class Name(Expr):
     """A reference to a parameter, variable, binder, symbol, kind, seat or built-in value."""
     name: str
 
-@node
-class ListExpr:
-    items: tuple
+@attrs.frozen
+class ListExpr(Expr):
+    items: tuple[Expr, ...]
 
-@node
-class Comprehension:
+@attrs.frozen
+class Comprehension(Expr):
     """`[expr for name in domain where cond]`."""
-    expr: object
+    expr: Expr
     name: str
-    domain: object
-    where: object
+    domain: Expr
+    where: Expr | None
 
-@node
-class Field:
+@attrs.frozen
+class Field(Expr):
     """`obj.name`: a piece or seat variable, a kind statistic, or a piece property."""
-    obj: object
+    obj: Expr
     name: str
 
-@node
-class Call:
+@attrs.frozen
+class Call(Expr):
     """A built-in function or a user `fn`."""
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
-@node
-class Quant:
+@attrs.frozen
+class Quant(Expr):
     """`op(name in domain where cond : value)` with op in count, sum, exists, all, min_of,
     max_of, first, sorted (the elements ordered by value, stably)."""
     op: str
     name: str
-    domain: object
-    where: object
-    value: object
+    domain: Expr
+    where: Expr | None
+    value: Expr | None
 
-@node
-class Binary:
+@attrs.frozen
+class Binary(Expr):
     """Arithmetic: op in + - * / %; `+` also joins strings and lists."""
     op: str
-    left: object
-    right: object
+    left: Expr
+    right: Expr
 
-@node
-class Compare:
+@attrs.frozen
+class Compare(Expr):
     op: str
-    left: object
-    right: object
+    left: Expr
+    right: Expr
 
-@node
-class In:
-    item: object
-    collection: object
+@attrs.frozen
+class In(Expr):
+    item: Expr
+    collection: Expr
     negated: bool
 
-@node
-class And:
-    left: object
-    right: object
+@attrs.frozen
+class And(Expr):
+    left: Expr
+    right: Expr
 
-@node
-class Or:
-    left: object
-    right: object
+@attrs.frozen
+class Or(Expr):
+    left: Expr
+    right: Expr
 
-@node
-class Not:
-    operand: object
+@attrs.frozen
+class Not(Expr):
+    operand: Expr
 
-@node
-class Neg:
-    operand: object
+@attrs.frozen
+class Neg(Expr):
+    operand: Expr
 
-@node
-class CondExpr:
+@attrs.frozen
+class CondExpr(Expr):
     """`if cond then a else b`."""
-    cond: object
-    then: object
-    otherwise: object
+    cond: Expr
+    then: Expr
+    otherwise: Expr
 
 
 # ----- statements (effects) ------------------------------------------------------------
 
-@node
-class Target:
+@attrs.frozen
+class Target(Node):
     """An assignable place: `name` (a global or local) or `obj.field` chains."""
-    names: tuple
+    names: tuple[str, ...]
 
-@node
-class Assign:
+@attrs.frozen
+class Assign(Stmt):
     """`target op expr [until turn of seat]`; op is =, += or -=."""
     target: Target
     op: str
-    expr: object
-    until: object
+    expr: Expr
+    until: Expr | None
 
-@node
-class CallStmt:
+@attrs.frozen
+class CallStmt(Stmt):
     """Run a user `def` procedure."""
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
-@node
-class If:
-    cond: object
-    then: tuple
-    otherwise: tuple
+@attrs.frozen
+class If(Stmt):
+    cond: Expr
+    then: tuple[Stmt, ...]
+    otherwise: tuple[Stmt, ...]
 
-@node
-class For:
+@attrs.frozen
+class For(Stmt):
     name: str
-    domain: object
-    where: object
-    body: tuple
+    domain: Expr
+    where: Expr | None
+    body: tuple[Stmt, ...]
 
-@node
-class Let:
+@attrs.frozen
+class Let(Stmt):
     name: str
-    expr: object
+    expr: Expr
 
-@node
-class Move:
+@attrs.frozen
+class Move(Stmt):
     """Move a piece step by step along a list of cells, firing `on enter` triggers."""
-    piece: object
-    path: object
+    piece: Expr
+    path: Expr
 
-@node
-class Place:
+@attrs.frozen
+class Place(Stmt):
     """Put a piece on a cell at once (no triggers)."""
-    piece: object
-    cell: object
+    piece: Expr
+    cell: Expr
 
-@node
-class Remove:
-    piece: object
+@attrs.frozen
+class Remove(Stmt):
+    piece: Expr
 
-@node
-class Create:
+@attrs.frozen
+class Create(Stmt):
     """`create KIND for SEAT at CELL`; KIND is any expression of type kind."""
-    kind: object
-    owner: object
-    cell: object
+    kind: Expr
+    owner: Expr
+    cell: Expr
 
-@node
-class Goto:
+@attrs.frozen
+class Goto(Stmt):
     """Replace the current phase; `push` pushes it (a sub-procedure) instead."""
     phase: str
-    args: tuple
-    seat: object
+    args: tuple[Expr, ...]
+    seat: Expr | None
     push: bool
 
-@node
-class Put:
+@attrs.frozen
+class Put(Stmt):
     """`put PIECE into ZONE [of SEAT]`: off the board, into a zone."""
-    piece: object
+    piece: Expr
     zone: str
-    seat: object
+    seat: Expr | None
 
-@node
-class CallEach:
+@attrs.frozen
+class CallEach(Stmt):
     """`call P(args) for each x in SEATS where COND`: P for each seat in turn."""
     phase: str
-    args: tuple
+    args: tuple[Expr, ...]
     name: str
-    seats: object
-    where: object
+    seats: Expr
+    where: Expr | None
 
-@node
-class Give:
+@attrs.frozen
+class Give(Stmt):
     """`give PIECE to SEAT`: the piece changes owner (a captured piece, a conquered territory)."""
-    piece: object
-    seat: object
+    piece: Expr
+    seat: Expr
 
 
-@node
-class Return:
+@attrs.frozen
+class Return(Stmt):
     pass
 
-@node
-class Stop:
+@attrs.frozen
+class Stop(Stmt):
     pass
 
-@node
-class Win:
-    seat: object
+@attrs.frozen
+class Win(Stmt):
+    seat: Expr | None
 
-@node
-class Lose:
-    seat: object
+@attrs.frozen
+class Lose(Stmt):
+    seat: Expr | None
 
-@node
-class Draw:
+@attrs.frozen
+class Draw(Stmt):
     pass
 
-@node
-class Log:
-    expr: object
+@attrs.frozen
+class Log(Stmt):
+    expr: Expr
 
-@node
-class Shuffle:
+@attrs.frozen
+class Shuffle(Stmt):
     target: Target
 
 
 # ----- declarations --------------------------------------------------------------------
 
-@node
-class GameDecl:
+@attrs.frozen
+class GameDecl(Decl):
     name: str
 
-@node
-class ExtendsDecl:
+@attrs.frozen
+class ExtendsDecl(Decl):
     path: str
 
-@node
-class SeatsDecl:
-    names: tuple
+@attrs.frozen
+class SeatsDecl(Decl):
+    names: tuple[str, ...]
 
-@node
-class ParamDecl:
+@attrs.frozen
+class ParamDecl(Decl):
     name: str
-    expr: object
+    expr: Expr
 
-@node
-class BoardDecl:
+@attrs.frozen
+class BoardDecl(Decl):
     """`board KIND(w, h) [directions N] [holes(c) where COND]`."""
     kind: str
-    args: tuple
-    directions: object = None
-    hole_param: object = None
-    hole_expr: object = None
+    args: tuple[Expr, ...]
+    directions: int | None = None
+    hole_param: str | None = None
+    hole_expr: Expr | None = None
 
-@node
-class TerrainDecl:
+@attrs.frozen
+class TerrainDecl(Decl):
     """A named set of cells, drawn with `symbol` on the board."""
     name: str
-    expr: object
+    expr: Expr
     symbol: str
 
-@node
-class SymbolsDecl:
-    names: tuple
+@attrs.frozen
+class SymbolsDecl(Decl):
+    names: tuple[str, ...]
 
-@node
-class KindRow:
+@attrs.frozen
+class KindRow(Node):
     name: str
-    values: tuple
+    values: tuple[Expr, ...]
 
-@node
-class KindsDecl:
+@attrs.frozen
+class KindsDecl(Decl):
     """A stat table: one row per piece kind, one column per statistic."""
-    columns: tuple
-    rows: tuple
+    columns: tuple[str, ...]
+    rows: tuple[KindRow, ...]
 
-@node
-class VarDecl:
+@attrs.frozen
+class VarDecl(Decl):
     """A variable: scope is global, seat or piece; `visible` limits who sees it."""
     scope: str
     name: str
-    expr: object
-    visible: object
-    column: object = None       # `var piece.NAME from COLUMN`: the kind's value
+    expr: Expr | None
+    visible: Expr | None
+    column: str | None = None       # `var piece.NAME from COLUMN`: the kind's value
 
-@node
-class DefDecl:
+@attrs.frozen
+class DefDecl(Decl):
     name: str
-    params: tuple
-    body: tuple
+    params: tuple[str, ...]
+    body: tuple[Stmt, ...]
 
-@node
-class FnDecl:
+@attrs.frozen
+class FnDecl(Decl):
     name: str
-    params: tuple
-    expr: object
+    params: tuple[str, ...]
+    expr: Expr
 
-@node
-class Binder:
+@attrs.frozen
+class Binder(Node):
     name: str
-    domain: object
+    domain: Expr
 
-@node
-class ActionDecl:
+@attrs.frozen
+class ActionDecl(Decl):
     name: str
-    binders: tuple
-    where: object
-    body: tuple
-    doc: object = None          # the text the block starts with, if any
+    binders: tuple[Binder, ...]
+    where: Expr | None
+    body: tuple[Stmt, ...]
+    doc: str | None = None          # the text the block starts with, if any
 
-@node
-class PhaseDecl:
+@attrs.frozen
+class PhaseDecl(Decl):
     """A phase: mode is None, 'turn' (entering it starts its seat's turn),
     'simultaneous' (every seat chooses in secret, then all are revealed) or 'secret' (the
     deciding seat's actions are not shown to the other seats)."""
     name: str
-    params: tuple
-    mode: object
-    on_enter: tuple
-    on_reveal: tuple
-    actions: tuple
-    on_resume: tuple = ()
+    params: tuple[str, ...]
+    mode: str | None
+    on_enter: tuple[Stmt, ...]
+    on_reveal: tuple[Stmt, ...]
+    actions: tuple[ActionDecl, ...]
+    on_resume: tuple[Stmt, ...] = ()
     auto: bool = False
-    doc: object = None          # the text the block starts with, if any
+    doc: str | None = None          # the text the block starts with, if any
 
-@node
-class TriggerDecl:
+@attrs.frozen
+class TriggerDecl(Decl):
     """`on enter(piece, cell) where cond { ... }`: runs on each step of a `move`."""
     piece: str
     cell: str
-    where: object
-    body: tuple
+    where: Expr | None
+    body: tuple[Stmt, ...]
 
-@node
-class OutDecl:
+@attrs.frozen
+class OutDecl(Decl):
     """`on out(s) { ... }`: runs when seat `s` leaves the game (lost, conceded) while the
     others play on."""
     seat: str
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
-@node
-class ConcedeDecl:
+@attrs.frozen
+class ConcedeDecl(Decl):
     """`on concede(s) { ... }`: runs when seat `s` gives up, before it is out of the game
     (also when that ends the game)."""
     seat: str
-    body: tuple
+    body: tuple[Stmt, ...]
 
 
-@node
-class EndRule:
+@attrs.frozen
+class EndRule(Node):
     kind: str
-    expr: object
+    expr: Expr
 
-@node
-class EndDecl:
-    rules: tuple
+@attrs.frozen
+class EndDecl(Decl):
+    rules: tuple[EndRule, ...]
 
-@node
-class SetupDecl:
-    body: tuple
+@attrs.frozen
+class SetupDecl(Decl):
+    body: tuple[Stmt, ...]
 
-@node
-class InvariantDecl:
+@attrs.frozen
+class InvariantDecl(Decl):
     """`invariant "what must hold": condition`, checked after every decision."""
     name: str
-    expr: object
+    expr: Expr
 
-@node
-class ShowDecl:
+@attrs.frozen
+class ShowDecl(Decl):
     """`show piece(p) = expr`: how the board draws something."""
     what: str
     param: str
-    expr: object
+    expr: Expr
 
-@node
-class StatDecl:
+@attrs.frozen
+class StatDecl(Decl):
     """`stat NAME = expr` or `stat NAME(s) = expr` (one value per seat `s`): a value of
     the final position that simulations record for balance reports."""
     name: str
-    param: object       # the seat parameter's name, or None for one value a game
-    expr: object
+    param: str | None       # the seat parameter's name, or None for one value a game
+    expr: Expr
 
-@node
-class ZoneDecl:
+@attrs.frozen
+class ZoneDecl(Decl):
     """`zone NAME [per seat] [visible to COND]`: a place off the board for pieces."""
     name: str
     per_seat: bool
-    visible: object
+    visible: Expr | None
 
-@node
-class HideDecl:
+@attrs.frozen
+class HideDecl(Decl):
     """`hide piece(p) when cond`: a piece the viewer may not identify (`viewer` bound)."""
     what: str
     param: str
-    expr: object
+    expr: Expr
 
 
-@node
-class Program:
-    items: tuple
+@attrs.frozen
+class Program(Node):
+    """A whole rule file: its declarations in file order."""
+    items: tuple[Decl, ...]
 
 
-def walk(node):
-    """`node` and every node below it (expressions and statements)."""
-    yield node
-    for name in records.fields(type(node)):
-        value = getattr(node, name)
-        for item in (value if isinstance(value, tuple) else (value,)):
-            if hasattr(type(item), "__match_args__") and not isinstance(item, Span):
-                yield from walk(item)

@@ -9,10 +9,10 @@ interpreter itself never reads this tree: it runs from the AST.
 
 from __future__ import annotations
 
-from . import records
+import attrs
 
 
-@records.frozen
+@attrs.frozen
 class Token:
     """One token: its terminal's name (`NAME`, `LBRACE`, `PHASE`, ... or `COMMENT`), its text,
     and where it starts and ends (1-based lines and columns; the end column is one past the
@@ -26,7 +26,7 @@ class Token:
     end_column: int
 
 
-@records.frozen
+@attrs.frozen
 class Node:
     """A grammar rule's match: `rule` is its name (after any `-> alias`), `children` its
     tokens and sub-nodes in source order."""
@@ -35,7 +35,7 @@ class Node:
     children: tuple
 
 
-@records.frozen
+@attrs.frozen
 class ConcreteTree:
     """A whole file: the tree of its declarations and its comments in file order."""
 

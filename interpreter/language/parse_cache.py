@@ -35,7 +35,7 @@ _ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.pickle(\.[0-9]+\.tmp)?")
 
 # What a parse result depends on, besides its text and file name.
 _SOURCES = (("gdl.grammar", "gdl.lark"), (__package__, "parser.py"), (__package__, "ast.py"),
-            (__package__, "records.py"), (__package__, "parse_cache.py"))
+            (__package__, "tree.py"), (__package__, "parse_cache.py"))
 
 
 def cached(text, file, parse):

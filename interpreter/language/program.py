@@ -2,9 +2,9 @@
 
 Every name is resolved (a local slot, a global, a piece or seat variable, a table column, a
 built-in), every expression carries its static type and source span, and constant
-sub-expressions are folded. Nodes are frozen record classes (declared as attrs classes would
-be, but made by `records`: attrs' behaviour without its start-up cost); equality ignores
-spans. Nothing here refers to the Lark tree or the AST: the code generator and the engine see
+sub-expressions are folded. Nodes are frozen attrs classes derived from `tree.Node`
+(expressions from `Expr`, which adds the static `type`; statements from `Stmt`; assignable
+places from `Place`); equality ignores spans. Nothing here refers to the Lark tree or the AST: the code generator and the engine see
 only this.
 
 Locals of a code unit are numbered slots; slot 0 is always `me` (the seat the code runs
@@ -13,458 +13,450 @@ for). A unit's parameters take the slots after it, in order.
 
 from __future__ import annotations
 
-from . import records
+from typing import Any
+
+import attrs
+
+from .tree import Node, Span, children, walk
+from .types import Type
+
+__all__ = ["Node", "Expr", "Place", "Stmt", "children", "walk"]
 
 
-def node(cls):
-    """A resolved node: frozen, with keyword-only `type` (expressions) and `span`."""
-    cls.__annotations__["span"] = "object"
-    cls.span = records.field(default=None, eq=False, repr=False, kw_only=True)
-    return records.frozen(cls)
+@attrs.frozen
+class Expr(Node):
+    """The base of every resolved expression: `type` is its static type."""
+
+    type: Type = attrs.field(kw_only=True)
 
 
-def expression(cls):
-    cls.__annotations__["type"] = "object"
-    cls.type = records.field(kw_only=True)
-    return node(cls)
+@attrs.frozen
+class Place(Node):
+    """The base of an assignable place (the left side of `=`, `+=`, `-=`, a `shuffle`)."""
+
+
+@attrs.frozen
+class Stmt(Node):
+    """The base of every resolved statement."""
 
 
 # ----- expressions ---------------------------------------------------------------------
 
-@expression
-class Const:
+@attrs.frozen
+class Const(Expr):
     """A value known before play: a literal, parameter, symbol, kind, seat or cell."""
-    value: object
+    value: Any
 
-@expression
-class Local:
+@attrs.frozen
+class Local(Expr):
     """A local slot: `me`, a parameter, a binder, a `let` or a loop variable."""
     slot: int
     name: str
 
-@expression
-class Global:
+@attrs.frozen
+class Global(Expr):
     """A global variable (`var name`)."""
     name: str
 
-@expression
-class StateValue:
+@attrs.frozen
+class StateValue(Expr):
     """A value of the position: current, deciding, current_phase, turn_number, seats."""
     what: str
 
-@expression
-class PieceField:
+@attrs.frozen
+class PieceField(Expr):
     """A piece's property (owner, cell, kind) or variable (`var piece.x`)."""
-    obj: object
+    obj: Expr
     name: str
 
-@expression
-class PieceStat:
+@attrs.frozen
+class PieceStat(Expr):
     """A column of the kinds table, read through a piece's kind."""
-    obj: object
+    obj: Expr
     name: str
 
-@expression
-class KindStat:
+@attrs.frozen
+class KindStat(Expr):
     """A column of the kinds table, read from a kind."""
-    obj: object
+    obj: Expr
     name: str
 
-@expression
-class SeatVar:
+@attrs.frozen
+class SeatVar(Expr):
     """A seat variable (`var seat.x`)."""
-    obj: object
+    obj: Expr
     name: str
 
-@expression
-class ListOf:
-    items: tuple
+@attrs.frozen
+class ListOf(Expr):
+    items: tuple[Expr, ...]
 
-@expression
-class Comprehension:
+@attrs.frozen
+class Comprehension(Expr):
     """`[expr for name in domain where cond]`; `name` is bound in `slot`."""
     slot: int
     name: str
-    domain: object
-    where: object
-    expr: object
+    domain: Expr
+    where: Expr | None
+    expr: Expr
 
-@expression
-class Quant:
+@attrs.frozen
+class Quant(Expr):
     """`op(name in domain where cond : value)`; op in count, sum, exists, all, min_of,
     max_of, first, sorted."""
     op: str
     slot: int
     name: str
-    domain: object
-    where: object
-    value: object
+    domain: Expr
+    where: Expr | None
+    value: Expr | None
 
-@expression
-class CallFn:
+@attrs.frozen
+class CallFn(Expr):
     """A call of a user `fn`."""
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
-@expression
-class CallBuiltin:
+@attrs.frozen
+class CallBuiltin(Expr):
     """A call of a built-in function (see builtins.py)."""
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
-@expression
-class Text:
+@attrs.frozen
+class Text(Expr):
     """A value written as text (`text(x)`, a `log`, a string join)."""
-    expr: object
+    expr: Expr
 
-@expression
-class Binary:
+@attrs.frozen
+class Binary(Expr):
     """Arithmetic (+ - * / %) on numbers; `+` also joins lists."""
     op: str
-    left: object
-    right: object
+    left: Expr
+    right: Expr
 
-@expression
-class Concat:
+@attrs.frozen
+class Concat(Expr):
     """`+` on text."""
-    left: object
-    right: object
+    left: Expr
+    right: Expr
 
-@expression
-class Compare:
+@attrs.frozen
+class Compare(Expr):
     """== != < <= > >=; `lists` when either side is a list (compared element-wise)."""
     op: str
-    left: object
-    right: object
+    left: Expr
+    right: Expr
     lists: bool
 
-@expression
-class In:
-    item: object
-    collection: object
+@attrs.frozen
+class In(Expr):
+    item: Expr
+    collection: Expr
     negated: bool
 
-@expression
-class And:
-    left: object
-    right: object
+@attrs.frozen
+class And(Expr):
+    left: Expr
+    right: Expr
 
-@expression
-class Or:
-    left: object
-    right: object
+@attrs.frozen
+class Or(Expr):
+    left: Expr
+    right: Expr
 
-@expression
-class Not:
-    operand: object
+@attrs.frozen
+class Not(Expr):
+    operand: Expr
 
-@expression
-class Neg:
-    operand: object
+@attrs.frozen
+class Neg(Expr):
+    operand: Expr
 
-@expression
-class Cond:
+@attrs.frozen
+class Cond(Expr):
     """`if cond then a else b`."""
-    cond: object
-    then: object
-    otherwise: object
+    cond: Expr
+    then: Expr
+    otherwise: Expr
 
 
 # ----- places and statements ------------------------------------------------------------
 
-@node
-class LocalPlace:
+@attrs.frozen
+class LocalPlace(Place):
     slot: int
 
-@node
-class GlobalPlace:
+@attrs.frozen
+class GlobalPlace(Place):
     name: str
 
-@node
-class PieceVarPlace:
-    obj: object
+@attrs.frozen
+class PieceVarPlace(Place):
+    obj: Expr
     name: str
 
-@node
-class SeatVarPlace:
-    obj: object
+@attrs.frozen
+class SeatVarPlace(Place):
+    obj: Expr
     name: str
 
-@node
-class Assign:
+@attrs.frozen
+class Assign(Stmt):
     """`place op expr [until turn of seat]`; op is =, += or -=."""
-    place: object
+    place: Place
     op: str
-    expr: object
-    until: object
+    expr: Expr
+    until: Expr | None
 
-@node
-class CallDef:
+@attrs.frozen
+class CallDef(Stmt):
     name: str
-    args: tuple
+    args: tuple[Expr, ...]
 
-@node
-class If:
-    cond: object
-    then: tuple
-    otherwise: tuple
+@attrs.frozen
+class If(Stmt):
+    cond: Expr
+    then: tuple[Stmt, ...]
+    otherwise: tuple[Stmt, ...]
 
-@node
-class For:
+@attrs.frozen
+class For(Stmt):
     slot: int
-    domain: object
-    where: object
-    body: tuple
+    domain: Expr
+    where: Expr | None
+    body: tuple[Stmt, ...]
 
-@node
-class Let:
+@attrs.frozen
+class Let(Stmt):
     slot: int
-    expr: object
+    expr: Expr
 
-@node
-class Move:
+@attrs.frozen
+class Move(Stmt):
     """Move a piece cell by cell along a path, running `on enter` triggers."""
-    piece: object
-    path: object
+    piece: Expr
+    path: Expr
 
-@node
-class PlaceAt:
-    piece: object
-    cell: object
+@attrs.frozen
+class PlaceAt(Stmt):
+    piece: Expr
+    cell: Expr
 
-@node
-class Give:
-    piece: object
-    seat: object
+@attrs.frozen
+class Give(Stmt):
+    piece: Expr
+    seat: Expr
 
-@node
-class Remove:
-    piece: object
+@attrs.frozen
+class Remove(Stmt):
+    piece: Expr
 
-@node
-class Create:
-    kind: object
-    owner: object
-    cell: object
+@attrs.frozen
+class Create(Stmt):
+    kind: Expr
+    owner: Expr
+    cell: Expr
 
-@node
-class Goto:
+@attrs.frozen
+class Goto(Stmt):
     """Enter a phase; `push` keeps the current one below it (a `call`)."""
     phase: str
-    args: tuple
-    seat: object
+    args: tuple[Expr, ...]
+    seat: Expr | None
     push: bool
 
-@node
-class Put:
+@attrs.frozen
+class Put(Stmt):
     """`put PIECE into ZONE [of SEAT]` (seat None for a shared zone)."""
-    piece: object
+    piece: Expr
     zone: str
-    seat: object
+    seat: Expr | None
 
-@node
-class CallEach:
+@attrs.frozen
+class CallEach(Stmt):
     """`call P(args) for each x in SEATS where ...`: P runs for each seat in turn; `rule`
     is the index of the where-condition in `Program.each_rules` (None without one)."""
     phase: str
-    args: tuple
-    seats: object
-    rule: object
+    args: tuple[Expr, ...]
+    seats: Expr
+    rule: int | None
 
-@node
-class Return:
+@attrs.frozen
+class Return(Stmt):
     pass
 
-@node
-class Stop:
+@attrs.frozen
+class Stop(Stmt):
     pass
 
-@node
-class Win:
-    seat: object
+@attrs.frozen
+class Win(Stmt):
+    seat: Expr
 
-@node
-class Lose:
-    seat: object
+@attrs.frozen
+class Lose(Stmt):
+    seat: Expr
 
-@node
-class Draw:
+@attrs.frozen
+class Draw(Stmt):
     pass
 
-@node
-class Log:
-    text: object
+@attrs.frozen
+class Log(Stmt):
+    text: Expr
 
-@node
-class Shuffle:
-    place: object
+@attrs.frozen
+class Shuffle(Stmt):
+    place: Place
 
 
 # ----- code units -------------------------------------------------------------------------
 
-@node
-class Fn:
+@attrs.frozen
+class Fn(Node):
     """`fn name(params) = body`; params are slots 1..n, typed by the first call."""
     name: str
-    params: tuple
-    param_types: tuple
-    body: object
-    type: object
+    params: tuple[str, ...]
+    param_types: tuple[Type, ...]
+    body: Expr
+    type: Type
 
-@node
-class Def:
+@attrs.frozen
+class Def(Node):
     """`def name(params) { body }`; params are slots 1..n, typed by the first call."""
     name: str
-    params: tuple
-    param_types: tuple
-    body: tuple
+    params: tuple[str, ...]
+    param_types: tuple[Type, ...]
+    body: tuple[Stmt, ...]
 
-@node
-class Binder:
+@attrs.frozen
+class Binder(Node):
     """An action parameter `name in domain`; `type` is the element type."""
     name: str
     slot: int
-    domain: object
+    domain: Expr
     text: str
-    type: object
+    type: Type
 
-@node
-class WherePart:
+@attrs.frozen
+class WherePart(Node):
     """One conjunct of an action's `where`, tested once `level` binders are bound."""
-    expr: object
+    expr: Expr
     level: int
     text: str
 
-@node
-class Action:
+@attrs.frozen
+class Action(Node):
     name: str
     index: int
-    binders: tuple
-    where_parts: tuple
-    body: tuple
+    binders: tuple[Binder, ...]
+    where_parts: tuple[WherePart, ...]
+    body: tuple[Stmt, ...]
 
-@node
-class Phase:
+@attrs.frozen
+class Phase(Node):
     """mode: None, 'turn', 'simultaneous' or 'secret'; params are slots 1..n."""
     name: str
-    mode: object
-    params: tuple
-    on_enter: tuple
-    on_reveal: tuple
-    on_resume: tuple
-    actions: tuple
+    mode: str | None
+    params: tuple[str, ...]
+    on_enter: tuple[Stmt, ...]
+    on_reveal: tuple[Stmt, ...]
+    on_resume: tuple[Stmt, ...]
+    actions: tuple[Action, ...]
     auto: bool = False
 
-@node
-class Trigger:
+@attrs.frozen
+class Trigger(Node):
     """`on enter(piece, cell) where cond`: piece in slot 1, cell in slot 2."""
-    where: object
-    body: tuple
+    where: Expr | None
+    body: tuple[Stmt, ...]
 
-@node
-class OutHook:
+@attrs.frozen
+class OutHook(Node):
     """`on out(s)`: s in slot 1."""
-    body: tuple
+    body: tuple[Stmt, ...]
 
-@node
-class EndRule:
+@attrs.frozen
+class EndRule(Node):
     """`win|lose|draw when expr`; for win and lose `seat` is slot 1 (and `me`)."""
     kind: str
-    expr: object
+    expr: Expr
 
-@node
-class Invariant:
+@attrs.frozen
+class Invariant(Node):
     """`invariant "name": expr`: a condition that must hold after every decision."""
     name: str
-    expr: object
+    expr: Expr
 
-@node
-class Rule:
+@attrs.frozen
+class Rule(Node):
     """A condition or value with named parameters in slots 1..n: visibility (`viewer`,
     then `owner` and `it`), `show` and `hide` rules."""
-    params: tuple
-    expr: object
+    params: tuple[str, ...]
+    expr: Expr
 
 
-@records.define
+@attrs.define
 class Variable:
     """A declared variable: its initial value, type and visibility rule (or None)."""
     name: str
-    init: object
-    type: object
-    visible: object = None
-    span: object = None
-    column: object = None       # a piece variable that starts as its kind's value here
+    init: Any
+    type: Type
+    visible: Rule | None = None
+    span: Span | None = None
+    column: str | None = None       # a piece variable that starts as its kind's value here
 
 
-@records.define
+@attrs.define
 class Zone:
     """A zone off the board; `visible` (a Rule of viewer and owner, or None) says who may
     identify the pieces in it."""
     name: str
     per_seat: bool
-    visible: object = None
-    span: object = None
+    visible: Rule | None = None
+    span: Span | None = None
 
 
-@records.define
+def _no_vars() -> dict[str, dict[str, Variable]]:
+    return {"global": {}, "seat": {}, "piece": {}}
+
+
+@attrs.define
 class Program:
     """A checked game: tables and constants, and every code unit resolved."""
     game_name: str = "game"
-    seats: list = records.Factory(list)
-    symbols: set = records.Factory(set)
-    params: dict = records.Factory(dict)        # name -> (value, type)
-    board: object = None
-    terrain: dict = records.Factory(dict)       # name -> (tuple of cells, symbol)
-    kind_columns: dict = records.Factory(dict)  # column -> type
-    kinds: dict = records.Factory(dict)         # kind -> {column: value}
-    vars: dict = records.Factory(lambda: {"global": {}, "seat": {}, "piece": {}})
-    fns: dict = records.Factory(dict)           # name -> Fn
-    defs: dict = records.Factory(dict)          # name -> Def
-    phases: dict = records.Factory(dict)        # name -> Phase
-    triggers: list = records.Factory(list)
-    outs: list = records.Factory(list)
-    concedes: list = records.Factory(list)      # `on concede(s)` hooks (OutHook nodes)
-    end_rules: list = records.Factory(list)
-    setup: tuple = ()
-    setup_span: object = None                   # the `setup` declaration
-    shows: dict = records.Factory(dict)         # 'piece' / 'row' -> Rule
-    hide: object = None                         # Rule or None
-    each_rules: list = records.Factory(list)    # the where-conditions of `call ... for each`
-    zones: dict = records.Factory(dict)         # name -> Zone
-    docs: dict = records.Factory(dict)          # (phase, action or None) -> doc string
-    invariants: list = records.Factory(list)    # Invariant nodes
-    stats: dict = records.Factory(dict)         # `stat` name -> Rule (no params, or a seat)
+    seats: list[str] = attrs.Factory(list)
+    symbols: set[str] = attrs.Factory(set)
+    params: dict[str, tuple[Any, Type]] = attrs.Factory(dict)    # name -> (value, type)
+    board: Any = None                           # a `boards.Board`
+    terrain: dict[str, tuple[tuple[int, ...], str]] = attrs.Factory(dict)  # (cells, symbol)
+    kind_columns: dict[str, Type] = attrs.Factory(dict)          # column -> type
+    kinds: dict[str, dict[str, Any]] = attrs.Factory(dict)       # kind -> {column: value}
+    vars: dict[str, dict[str, Variable]] = attrs.Factory(_no_vars)   # scope -> name -> var
+    fns: dict[str, Fn] = attrs.Factory(dict)
+    defs: dict[str, Def] = attrs.Factory(dict)
+    phases: dict[str, Phase] = attrs.Factory(dict)
+    triggers: list[Trigger] = attrs.Factory(list)
+    outs: list[OutHook] = attrs.Factory(list)
+    concedes: list[OutHook] = attrs.Factory(list)   # `on concede(s)` hooks
+    end_rules: list[EndRule] = attrs.Factory(list)
+    setup: tuple[Stmt, ...] = ()
+    setup_span: Span | None = None              # the `setup` declaration
+    shows: dict[str, Rule] = attrs.Factory(dict)    # 'piece' / 'row' -> Rule
+    hide: Rule | None = None
+    each_rules: list[Rule] = attrs.Factory(list)    # the where-conditions of `call ... for each`
+    zones: dict[str, Zone] = attrs.Factory(dict)
+    docs: dict[tuple[str, str | None], str] = attrs.Factory(dict)   # (phase, action) -> doc
+    invariants: list[Invariant] = attrs.Factory(list)
+    stats: dict[str, Rule] = attrs.Factory(dict)    # `stat` name -> Rule (no params, or a seat)
 
 
 # ----- walking ---------------------------------------------------------------------------
 
-def children(node):
-    """The nodes directly below `node` (expressions, statements, places)."""
-    for name in records.fields(type(node)):
-        if name in ("span", "type"):
-            continue
-        value = getattr(node, name)
-        if isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, records.Record):
-                    yield item
-        elif isinstance(value, records.Record):
-            yield value
-
-
-def walk(node):
-    """`node` and every node below it."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(children(current))
-
-
-def locals_read(node):
+def locals_read(node: Node) -> set[int]:
     """Local slots an expression reads (a fn call reads `me`, slot 0)."""
-    found = set()
+    found: set[int] = set()
     for n in walk(node):
         if isinstance(n, Local):
             found.add(n.slot)

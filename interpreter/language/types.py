@@ -7,6 +7,11 @@ seats and directions are small integers and a placement of dice is its text (`A 
 
 from __future__ import annotations
 
+from typing import TypeAlias, Union
+
+Type: TypeAlias = Union[str, tuple[str, "Type"]]
+"""A static type: one of the scalar names below, or `("list", element type)`."""
+
 INT, BOOL, STR, SYMBOL, CELL, PIECE, SEAT, KIND, NONE, ANY = (
     "int", "bool", "str", "symbol", "cell", "piece", "seat", "kind", "none", "any")
 DIR, PLACEMENT, ZONE = "dir", "placement", "zone"

@@ -29,7 +29,8 @@ from __future__ import annotations
 import os
 import re
 
-from ..language import records
+import attrs
+
 from ..language.errors import GdlDataError, GdlError, IllegalAction
 from ..language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
 from ..loader import load_game
@@ -38,7 +39,7 @@ from .expressions import compile_expression
 from .scenario_expect import LABEL, NUMBER, Expectations, close_name
 
 
-@records.frozen
+@attrs.frozen
 class Outcome:
     """One scenario of a file: it starts at `line` of `path` (1, or a `reset` line);
     `failures` are its failed expectations and its error, if any, as texts."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..language import ast, records
+from ..language import ast
 from ..language.builtins import BUILTINS
 from ..language.checker import BUILTIN_VALUES, PIECE_PROPERTIES
 from ..language.errors import GdlError
@@ -199,12 +199,9 @@ class Document:
             container.children.extend(found)
         parent = found[0] if len(found) == 1 else None
         self._locals(node, parent)
-        for field in records.fields(type(node)):
-            value = getattr(node, field)
-            if isinstance(value, tuple):
-                for child in value:
-                    if type(child).__name__.endswith("Decl"):
-                        self._declare(child, parent or container)
+        for child in ast.children(node):
+            if isinstance(child, ast.Decl):
+                self._declare(child, parent or container)
 
     def _locals(self, node, owner):
         """Parameters of a declaration, binders of an action, and the variables its body
@@ -220,7 +217,7 @@ class Document:
             start = (symbol.line, symbol.end_column)
         for binder in getattr(node, "binders", None) or ():
             self.locals.append(self._symbol(binder.name, "parameter", binder, span=node.span))
-        for child in _walk(node):
+        for child in ast.walk(node):
             if child is node or type(child).__name__.endswith("Decl"):
                 continue
             if isinstance(child, _LOCAL_BINDERS):
@@ -356,19 +353,6 @@ def _read_disk(path):
             return handle.read()
     except (OSError, UnicodeDecodeError):
         return None
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        for field in records.fields(type(current)):
-            if field == "span":
-                continue
-            value = getattr(current, field)
-            items = value if isinstance(value, tuple) else (value,)
-            stack.extend(v for v in items if isinstance(v, records.Record))
 
 
 def _inside(span, line, column):

@@ -1,12 +1,14 @@
-"""Node classes (`interpreter/language/records.py`): the behaviour of attrs' frozen and mutable
-classes, which the AST and the resolved program are declared with."""
+"""Node classes of the AST and the resolved program (`language/tree.py`, `ast.py`,
+`program.py`): attrs frozen classes on the `Node` base, equality without spans, and the one
+generic child traversal."""
 
 import copy
 import pickle
 
+import attrs
 import pytest
 
-from gdl.interpreter.language import ast, records
+from gdl.interpreter.language import ast, tree
 from gdl.interpreter.language import program as ir
 
 SPAN = ast.Span("a.gdl", 3, 5, 3, 9, ("", "", "    x + 1"))
@@ -15,7 +17,7 @@ OTHER_SPAN = ast.Span("b.gdl", 1, 1)
 
 def node_classes(module):
     return [value for value in vars(module).values()
-            if isinstance(value, type) and issubclass(value, records.Record)
+            if isinstance(value, type) and issubclass(value, tree.Node)
             and value.__module__ == module.__name__]
 
 
@@ -31,7 +33,6 @@ def test_equality_compares_class_and_fields():
     assert ast.Number(1) != ast.Number(2)
     assert ast.Not(ast.Name("x")) != ast.Neg(ast.Name("x"))    # same fields, other class
     assert ast.Number(1) != 1
-    assert ast.Number(1).__eq__(1) is NotImplemented
 
 
 def test_a_resolved_expression_compares_its_type_but_not_its_span():
@@ -72,7 +73,7 @@ def test_wrong_arguments_are_a_type_error(make):
 def test_repr_shows_the_fields_but_not_the_span():
     assert repr(ast.Binary("+", ast.Number(1, span=SPAN), ast.Name("x"), span=SPAN)) == \
         "Binary(op='+', left=Number(value=1), right=Name(name='x'))"
-    assert repr(ir.Const(3, type="int", span=SPAN)) == "Const(value=3, type='int')"
+    assert repr(ir.Const(3, type="int", span=SPAN)) == "Const(type='int', value=3)"
     assert repr(SPAN) == "Span(file='a.gdl', line=3, column=5, end_line=3, end_column=9)"
 
 
@@ -85,8 +86,9 @@ def test_pickle_and_copy_keep_every_field():
 
 def test_a_mutable_record_changes_and_is_not_hashable():
     variable = ir.Variable("x", 0, "int", span=SPAN)
-    variable.visible = "rule"
-    assert variable == ir.Variable("x", 0, "int", "rule", SPAN)
+    rule = ir.Rule(("viewer",), ir.Const(True, type="bool"))
+    variable.visible = rule
+    assert variable == ir.Variable("x", 0, "int", rule, SPAN)
     with pytest.raises(TypeError):
         hash(variable)
     first, second = ir.Program(), ir.Program()
@@ -95,15 +97,26 @@ def test_a_mutable_record_changes_and_is_not_hashable():
 
 
 @pytest.mark.parametrize("module", [ast, ir])
-def test_every_node_class_has_a_keyword_only_span_outside_equality(module):
-    mutable = (ir.Variable, ir.Program, ir.Zone)
-    classes = [cls for cls in node_classes(module) if cls is not ast.Span
-               and cls not in mutable]
+def test_every_node_class_is_a_frozen_slotted_node_with_a_keyword_only_span(module):
+    classes = node_classes(module)
     assert len(classes) > 40
     for cls in classes:
+        span = attrs.fields_dict(cls)["span"]
+        assert span.kw_only and not span.eq and not span.repr, cls
         assert "span" not in cls.__match_args__, cls
-        assert records.fields(cls)[-1] == "span", cls
-        assert not hasattr(cls.__new__(cls), "__dict__"), cls     # slots, as attrs makes
+        assert not hasattr(cls.__new__(cls), "__dict__"), cls     # slots
+
+
+@pytest.mark.parametrize("module, bases", [
+    (ast, (ast.Expr, ast.Stmt, ast.Decl)), (ir, (ir.Expr, ir.Stmt, ir.Place))])
+def test_expressions_statements_and_declarations_have_their_base(module, bases):
+    for cls in node_classes(module):
+        if cls.__name__ in ("Number", "Binary", "Const", "Local", "CallBuiltin"):
+            assert issubclass(cls, bases[0]), cls
+        if cls.__name__ in ("If", "For", "Assign", "Goto"):
+            assert issubclass(cls, bases[1]), cls
+    assert issubclass(ast.PhaseDecl, ast.Decl) and issubclass(ir.LocalPlace, ir.Place)
+    assert not issubclass(ast.Name, ast.Stmt) and not issubclass(ir.If, ir.Expr)
 
 
 def test_children_are_the_nodes_below_in_field_order():
@@ -112,12 +125,14 @@ def test_children_are_the_nodes_below_in_field_order():
     assert list(ir.children(ir.Binary("+", left, right, type="int"))) == [left, right]
     assert list(ir.children(ir.ListOf(items, type=("list", "int")))) == list(items)
     assert list(ir.children(ir.Const((1, 2), type=("list", "int")))) == []
+    assert list(ast.children(ast.Binary("+", ast.Number(1, span=SPAN), ast.Name("x")))) == [
+        ast.Number(1), ast.Name("x")]
 
 
-def test_a_field_without_default_may_not_follow_one_with_a_default():
-    class Bad:
-        __annotations__ = {"a": "int", "b": "int"}
-        a = 1
-
-    with pytest.raises(TypeError, match="'b' without a default follows one with a default"):
-        records.frozen(Bad)
+def test_walk_reaches_every_node_once_and_not_spans_or_types():
+    inner = ast.Call("f", (ast.Number(1), ast.Name("y")))
+    expr = ast.CondExpr(ast.Bool(True), inner, ast.NoneLit(), span=SPAN)
+    found = list(ast.walk(expr))
+    assert len(found) == 6 and found[0] is expr
+    assert all(isinstance(n, tree.Node) for n in found)
+    assert ast.Name("y") in found and ast.Number(1) in found
