@@ -32,7 +32,7 @@ class Node:
     tokens and sub-nodes in source order."""
 
     rule: str
-    children: tuple
+    children: tuple[Token | Node, ...]
 
 
 @attrs.frozen
@@ -40,13 +40,13 @@ class ConcreteTree:
     """A whole file: the tree of its declarations and its comments in file order."""
 
     root: Node
-    comments: tuple
+    comments: tuple[Token, ...]
 
 
-def tokens(node):
+def tokens(node: Node) -> list[Token]:
     """Every token under `node`, in source order."""
-    out = []
-    stack = [node]
+    out: list[Token] = []
+    stack: list[Token | Node] = [node]
     while stack:
         item = stack.pop()
         if isinstance(item, Token):
@@ -56,7 +56,7 @@ def tokens(node):
     return out
 
 
-def first_token(node):
+def first_token(node: Token | Node) -> Token | None:
     """The first token under `node` (or `node` itself when it is one); None when empty."""
     while isinstance(node, Node):
         if not node.children:

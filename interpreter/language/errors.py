@@ -8,11 +8,19 @@ The command line catches `GdlError` only; anything else is a bug.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from .tree import Span
+
 
 class GdlError(Exception):
     """A user-facing error with an optional source position."""
 
-    def __init__(self, message, *, file=None, line=None, column=None, source_line=None, hints=()):
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 column: int | None = None, source_line: str | None = None,
+                 hints: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.file = file
@@ -21,10 +29,10 @@ class GdlError(Exception):
         self.source_line = source_line
         self.hints = tuple(hints)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.render()
 
-    def render(self):
+    def render(self) -> str:
         where = ""
         if self.file is not None:
             where = f"{self.file}:"
@@ -56,7 +64,8 @@ class IllegalAction(GdlError):
     that names nothing and what it should have named: ("mvoe", "action"), ("zz99", "cell").
     """
 
-    def __init__(self, message, *, malformed=False, unknown=None, **where):
+    def __init__(self, message: str, *, malformed: bool = False,
+                 unknown: tuple[str, str] | None = None, **where: Any) -> None:
         super().__init__(message, **where)
         self.malformed = malformed or unknown is not None
         self.unknown = unknown
@@ -76,7 +85,10 @@ class GdlDataError(GdlError):
     """A save, transcript, moves file or scenario that cannot be read."""
 
 
-def error_at(cls, message, span, hints=()):
+E = TypeVar("E", bound=GdlError)
+
+
+def error_at(cls: type[E], message: str, span: Span | None, hints: Iterable[str] = ()) -> E:
     """Build an error of class `cls` located at an AST `span` (or nowhere when None)."""
     if span is None:
         return cls(message, hints=hints)

@@ -7,7 +7,8 @@ seats and directions are small integers and a placement of dice is its text (`A 
 
 from __future__ import annotations
 
-from typing import TypeAlias, Union
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol, TypeAlias, Union
 
 Type: TypeAlias = Union[str, tuple[str, "Type"]]
 """A static type: one of the scalar names below, or `("list", element type)`."""
@@ -18,20 +19,20 @@ DIR, PLACEMENT, ZONE = "dir", "placement", "zone"
 SCALARS = (INT, BOOL, STR, SYMBOL, CELL, PIECE, SEAT, KIND, NONE, ANY, DIR, PLACEMENT, ZONE)
 
 
-def list_of(element):
+def list_of(element: Type) -> Type:
     return ("list", element)
 
 
-def is_list(t):
+def is_list(t: Type) -> bool:
     return isinstance(t, tuple)
 
 
-def element(t):
-    return t[1] if is_list(t) else ANY
+def element(t: Type) -> Type:
+    return t[1] if isinstance(t, tuple) else ANY
 
 
-def describe(t):
-    if is_list(t):
+def describe(t: Type) -> str:
+    if isinstance(t, tuple):
         return f"list of {describe(t[1])}"
     return {INT: "a number", BOOL: "true/false", STR: "text", SYMBOL: "a symbol",
             CELL: "a cell", PIECE: "a piece", SEAT: "a seat", KIND: "a piece kind",
@@ -39,19 +40,19 @@ def describe(t):
             PLACEMENT: "a placement of dice", ZONE: "a zone"}[t]
 
 
-def compatible(expected, actual):
+def compatible(expected: Type, actual: Type) -> bool:
     """Can a value of type `actual` be used where `expected` is wanted?"""
     if expected == ANY or actual == ANY:
         return True
     if actual == NONE:
         return expected in (CELL, PIECE, SEAT, SYMBOL, KIND, NONE, DIR, PLACEMENT, ZONE) or is_list(
             expected)
-    if is_list(expected) and is_list(actual):
+    if isinstance(expected, tuple) and isinstance(actual, tuple):
         return compatible(expected[1], actual[1])
     return expected == actual
 
 
-def join(a, b):
+def join(a: Type, b: Type) -> Type | None:
     """The type of a value that may be of type `a` or `b` (None when they cannot mix)."""
     if a == ANY or b == ANY:
         other = b if a == ANY else a
@@ -60,17 +61,29 @@ def join(a, b):
         return a
     if a == NONE:
         return b
-    if is_list(a) and is_list(b):
+    if isinstance(a, tuple) and isinstance(b, tuple):
         inner = join(a[1], b[1])
         return None if inner is None else list_of(inner)
     return a if a == b else None
 
 
-def format_value(value, t, names):
+class Names(Protocol):
+    """What `format_value` asks of a game: the names of cells, pieces and seats."""
+
+    board: Any
+
+    def cell_name(self, cell: int) -> str: ...
+
+    def piece_name(self, piece: int) -> str: ...
+
+    def seat_name(self, seat: int) -> str: ...
+
+
+def format_value(value: Any, t: Type, names: Names) -> str:
     """Text of a run-time value of static type `t`; `names` resolves cells, pieces, seats."""
     if value is None:
         return "none"
-    if is_list(t):
+    if isinstance(t, tuple):
         return "[" + ", ".join(format_value(v, t[1], names) for v in value) + "]"
     if t == CELL:
         return names.cell_name(value)
@@ -81,14 +94,17 @@ def format_value(value, t, names):
     if t == BOOL:
         return "true" if value else "false"
     if t == DIR:
-        return names.board.direction_names[value]
+        return str(names.board.direction_names[value])
     return str(value)
 
 
 NO_DICE = "nothing"      # the text of a placement of no dice
 
 
-def placement_text(pairs):
+Pairs: TypeAlias = tuple[tuple[str, tuple[int, ...]], ...]
+
+
+def placement_text(pairs: Iterable[tuple[str, Sequence[int]]]) -> str:
     """`A 2+5 B 3`: each slot that holds dice, in the order given, its dice low
     first joined by '+'; `nothing` when no slot holds any."""
     text = " ".join(f"{slot} {'+'.join(map(str, sorted(dice)))}" for slot, dice in pairs
@@ -96,7 +112,7 @@ def placement_text(pairs):
     return text or NO_DICE
 
 
-def placement_pairs(text):
+def placement_pairs(text: str | None) -> Pairs | None:
     """The (slot, dice) pairs of a placement's text; None when it is not one."""
     if text is None:
         return None
@@ -105,7 +121,7 @@ def placement_pairs(text):
         return ()
     if not words or len(words) % 2:
         return None
-    pairs = []
+    pairs: list[tuple[str, tuple[int, ...]]] = []
     for slot, dice in zip(words[::2], words[1::2]):
         try:
             pairs.append((slot, tuple(sorted(int(d) for d in dice.split("+")))))
@@ -118,22 +134,22 @@ class TypedPlacement(str):
     """A placement as a player typed it: equal to every placement text with the same dice on
     the same slots, whatever the order of slots and dice (`B 3 A 5+2` is `A 2+5 B 3`)."""
 
-    key = frozenset()
+    key: frozenset[tuple[str, tuple[int, ...]]] = frozenset()
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, str):
             return False
         pairs = placement_pairs(other)
         return pairs is not None and frozenset(
             (slot.lower(), dice) for slot, dice in pairs) == self.key
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> bool:
         return not self == other
 
     __hash__ = str.__hash__
 
 
-def parse_placement(words, slots):
+def parse_placement(words: Sequence[str], slots: Iterable[str]) -> TypedPlacement | None:
     """The placement a player typed (words already split) as a TypedPlacement, or None;
     `slots` are the slot names it may use (matched ignoring case)."""
     pairs = placement_pairs(" ".join(words))
