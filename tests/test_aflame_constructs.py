@@ -22,6 +22,7 @@ from gdl.interpreter.play.agents import RandomAgent
 from gdl.interpreter.play.transcript import play_game
 from gdl.interpreter.runtime.state import State
 from gdl.interpreter.runtime.view import render
+from gdl.interpreter.runtime.events import as_json
 
 RULES = Path(__file__).parent / "rules"
 
@@ -41,7 +42,7 @@ def texts(game, state, viewer=None):
 
 
 def logs(events):
-    return [e[1] for e in events if e[0] == "log"]
+    return [e[1] for e in as_json(events) if e[0] == "log"]
 
 
 def values(board, *exprs, extra="", forced=()):
@@ -446,7 +447,7 @@ def test_successes_count_the_dice_at_or_above():
 def test_every_die_of_a_pool_is_a_roll_event():
     source = VALID.replace("goto play for a\n", "log text(successes(3, 10, 5))\n  goto play for a\n")
     state = load_source(source, "t.gdl").new_state(0, forced=[(10, 5), (10, 4), (10, 10)])
-    assert state.events == [["roll", 10, 5, "fixed"], ["roll", 10, 4, "fixed"],
+    assert as_json(state.events) == [["roll", 10, 5, "fixed"], ["roll", 10, 4, "fixed"],
                             ["roll", 10, 10, "fixed"], ["log", "2"]]
 
 
@@ -476,7 +477,7 @@ def test_a_squad_fires_a_pool_of_one_die_a_model():
     game = rule("pools.gdl")
     state = game.new_state(0, forced=[(6, 4), (6, 1), (6, 6), (6, 3), (6, 5)])
     events = act(game, state, "fire Squad#1 Team#2")
-    assert [e[2] for e in events if e[0] == "roll"] == [4, 1, 6, 3, 5]
+    assert [e[2] for e in as_json(events) if e[0] == "roll"] == [4, 1, 6, 3, 5]
     assert logs(events) == ["Squad#1 kills 3 of Team#2"]
     assert "Team#2" not in [p["label"] for p in game.view(state, None)["pieces"]]
 

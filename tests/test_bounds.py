@@ -11,6 +11,7 @@ from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language import limits
 from gdl.interpreter.language.errors import GdlError, GdlRuleError, GdlRuntimeError
 from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.runtime.events import as_json
 
 BASE = """game "t"
 seats a, b
@@ -196,7 +197,7 @@ def _peaks(path, games):
                 events = game.apply(state, agents[game.current_player(state)].choose(
                     game, state, legal), check=False)
                 note("work", game._rt.work)
-                note("auto", sum(1 for e in events if e[0] == "auto"))
+                note("auto", sum(1 for e in as_json(events) if e[0] == "auto"))
             note("pieces", state.numbers.get("#", 0))
             note("decisions", state.decisions)
     finally:

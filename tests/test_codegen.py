@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from gdl.interpreter import load_source
+from gdl.interpreter.runtime.events import as_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
@@ -152,7 +153,7 @@ phase play { action hit(p in pieces(me)) {
     state = game.new_state(0)
     _play(game, state, "hit Pawn#1")
     assert state.pieces[2]["hp"] == 7 and state.pieces[1]["hp"] == 0
-    assert state.events == [["log", "y"]]
+    assert as_json(state.events) == [["log", "y"]]
 
 
 def test_a_test_of_an_outer_binder_runs_only_where_the_rule_asks_for_it():
@@ -211,4 +212,4 @@ on enter(p, c) where 10 / (column(c) - 1) > 2 { log "hi" }
 """)
     state = game.new_state(0)
     _play(game, state, "go Pawn#1")
-    assert state.events == [["log", "hi"]]
+    assert as_json(state.events) == [["log", "hi"]]

@@ -21,6 +21,7 @@ from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.engine import TERMINAL
 from gdl.interpreter.runtime.state import State
 from gdl.interpreter.runtime.view import render
+from gdl.interpreter.runtime.events import as_json
 
 TESTS = Path(__file__).parent
 RULES = TESTS / "rules"
@@ -77,7 +78,7 @@ def test_dice_of_every_size_stay_in_range():
         seen = set()
         for _ in range(30 * sides):
             events = act(game, state, f"die {sides}")
-            assert events == [["roll", sides, state.globals["last"]]]
+            assert as_json(events) == [["roll", sides, state.globals["last"]]]
             seen.add(state.globals["last"])
         assert seen == set(range(1, sides + 1))
 
@@ -85,12 +86,12 @@ def test_dice_of_every_size_stay_in_range():
 def test_forced_rolls_are_used_first_and_marked():
     game = rule("dice.gdl")
     state = game.new_state(11, forced=[[6, 3], [None, 20]])
-    assert act(game, state, "d6") == [["roll", 6, 3, "fixed"]]
+    assert as_json(act(game, state, "d6")) == [["roll", 6, 3, "fixed"]]
     events = act(game, state, "d20x3")
-    assert events[0] == ["roll", 20, 20, "fixed"]
-    assert [e[:2] for e in events[1:]] == [["roll", 20], ["roll", 20]]
-    assert all(len(e) == 3 for e in events[1:])
-    assert state.globals["total"] == sum(e[2] for e in events)
+    assert as_json(events)[0] == ["roll", 20, 20, "fixed"]
+    assert [e[:2] for e in as_json(events[1:])] == [["roll", 20], ["roll", 20]]
+    assert all(len(e) == 3 for e in as_json(events[1:]))
+    assert state.globals["total"] == sum(e.value for e in events)
     assert state.forced == []
 
 
@@ -98,8 +99,8 @@ def test_forced_roll_waits_for_a_die_of_its_size():
     game = rule("dice.gdl")
     state = game.new_state(11, forced=[[20, 13]])
     (event,) = act(game, state, "d6")
-    assert len(event) == 3 and 1 <= event[2] <= 6
-    assert act(game, state, "d20x3")[0] == ["roll", 20, 13, "fixed"]
+    assert not event.fixed and event.sides == 6 and 1 <= event.value <= 6
+    assert act(game, state, "d20x3")[0].to_json() == ["roll", 20, 13, "fixed"]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -108,7 +109,7 @@ def test_shuffles_are_seeded_permutations(seed):
     orders = []
     for _ in range(2):
         state = game.new_state(seed)
-        assert act(game, state, "mix") == [["shuffle", 8]]
+        assert as_json(act(game, state, "mix")) == [["shuffle", 8]]
         act(game, state, "deal")
         assert sorted(state.globals["deck"]) == list(range(1, 9))
         assert sorted(state.globals["dealt"]) == list(range(1, 9))

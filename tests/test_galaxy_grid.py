@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from gdl.interpreter import load_game
 from gdl.interpreter.play.simulate import simulate
 from gdl.interpreter.runtime import introspect
+from gdl.interpreter.runtime.events import as_json
 from test_properties import CHOICES, SEEDS, play
 
 GAMES = os.path.join(os.path.dirname(__file__), "..", "games")
@@ -69,11 +70,11 @@ def test_placements_are_secret_until_all_have_placed_then_announced():
     red_choice = game.legal_actions(state)[0]
     red_text = game.action_text(state, red_choice)
     events = game.apply(state, red_choice)
-    assert events == []                     # nothing happens, nothing is told
+    assert as_json(events) == []                     # nothing happens, nothing is told
     assert state.seat_vars[0]["move"] == 0  # the console is filled only at the reveal
     green_choice = game.legal_actions(state)[-1]
     events = game.apply(state, green_choice)
-    reveals = [e for e in events if e[0] == "reveal"]
+    reveals = [e for e in as_json(events) if e[0] == "reveal"]
     assert reveals == [["reveal", 0, red_text],
                        ["reveal", 1, "place Fire 2+3 Direction 1"]]
 

@@ -20,6 +20,7 @@ from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language.errors import GdlRuleError, GdlRuntimeError, IllegalAction
 from gdl.interpreter.runtime.state import State
 from gdl.interpreter.runtime.view import render
+from gdl.interpreter.runtime.events import as_json
 
 TESTS = Path(__file__).parent
 ROOT = TESTS.parent
@@ -32,8 +33,8 @@ def rule(name):
 
 
 def act(game, state, text):
-    """Play the legal action whose text is `text`; return its events."""
-    return game.apply(state, game.parse_action(state, text))
+    """Play the legal action whose text is `text`; return its events in their JSON form."""
+    return as_json(game.apply(state, game.parse_action(state, text)))
 
 
 def texts(game, state):
@@ -57,7 +58,7 @@ def values(board, *exprs, extra=""):
     source = (f"seats a, b\n{board}\n{extra}\nsetup {{\n{logs}\n  goto play for a\n}}\n"
               "phase play turn { action pass() { goto play for next(me) } }\n")
     state = load_source(source, "values.gdl").new_state(0)
-    return [event[1] for event in state.events]
+    return [event[1] for event in as_json(state.events)]
 
 
 def value(board, expr, extra=""):
@@ -425,7 +426,7 @@ def test_seats_round_the_table():
               "  lose red\n"
               "  log text(clockwise_from(green)) + text(counterclockwise_from(red))\n"
               "  goto play for blue\n}\nphase play { action pass() { } }\n")
-    assert load_source(source, "t.gdl").new_state(0).events == [
+    assert as_json(load_source(source, "t.gdl").new_state(0).events) == [
         ["log", "[green, yellow, blue, red][green, red, blue, yellow]"],
         ["out", 1],
         ["log", "[green, yellow, blue][blue, yellow, green]"]]   # red is out: from its place
@@ -746,7 +747,7 @@ def test_setup_plays_the_forced_actions():
     drives to a4, a crossing: blue decides."""
     game = rule("auto.gdl")
     state = game.new_state(0, forced=[(3, 1), (3, 2), (3, 3)])
-    assert state.events == [
+    assert as_json(state.events) == [
         ["roll", 3, 1, "fixed"], ["auto", 0, "go Courier#1 north"], ["auto", 0, "park"],
         ["roll", 3, 2, "fixed"], ["auto", 1, "go Courier#2 south"],
         ["auto", 1, "go Courier#2 south"], ["auto", 1, "park"],
@@ -803,7 +804,7 @@ def test_a_concession_that_leaves_one_action_plays_it():
     state = game.new_state(0)
     assert texts(game, state) == ["wait", "pass"]
     game.concede(state, 2)
-    assert state.events == [["out", 2], ["auto", 0, "pass"]]
+    assert as_json(state.events) == [["out", 2], ["auto", 0, "pass"]]
 
 
 def gdl(*args):

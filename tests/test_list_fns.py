@@ -2,6 +2,7 @@
 
 from gdl.interpreter import load_source
 from gdl.interpreter.runtime.introspect import resolved_program
+from gdl.interpreter.runtime.events import as_json
 
 RULES = """game "t"
 seats a, b
@@ -31,7 +32,7 @@ def test_a_list_fn_that_calls_itself_is_a_list_and_runs():
     events = game.apply(state, game.legal_actions(state)[0])
     assert [list(x) for x in state.globals["l"]] == [[1, 2, 3], [2, 1], []]
     assert [list(x) for x in state.globals["u"]] == [[1, 2], [3]]
-    assert events == [["log", "[[1, 2], [3]]"]]
+    assert as_json(events) == [["log", "[[1, 2], [3]]"]]
 
 
 def test_a_number_fn_that_calls_itself_stays_a_number():

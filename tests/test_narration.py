@@ -8,6 +8,7 @@ from gdl.interpreter import load_game
 from gdl.interpreter.play.narrate import changes
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.play.transcript import event_text
+from gdl.interpreter.runtime.events import as_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "tests", "rules", "narration.gdl")
@@ -91,6 +92,7 @@ def test_without_narrate_events_are_as_before_and_games_the_same():
         assert told.legal_actions(b) == legal
         action = rng.choice(legal)
         quiet, loud = plain.apply(a, action), told.apply(b, action)
+        loud, quiet = as_json(loud), as_json(quiet)
         assert [e for e in loud if e[0] not in ("created", "moved", "removed", "put", "given")
                 and e[0] != "roll"] == [e for e in quiet if e[0] != "roll"]
         assert [e[:3] for e in loud if e[0] == "roll"] == [e[:3] for e in quiet

@@ -19,7 +19,7 @@ what the dice to come would do.
 from __future__ import annotations
 
 from ..language.errors import GdlDataError, GdlRuntimeError, IllegalAction
-from ..runtime import introspect
+from ..runtime import events as ev, introspect
 from . import narrate
 from .agents import read_moves
 from .playing import play_moves, viewer_of
@@ -240,7 +240,7 @@ def trial(game, state, action, viewer=None):
             events = game.apply(copy, action, check=False)
     finally:
         introspect.narrate(game, False)
-    chance = [e for e in events if e[0] in ("roll", "pick", "shuffle")]
+    chance = [e for e in events if isinstance(e, (ev.Roll, ev.Pick, ev.Shuffle))]
     if viewer is not None and chance:
         return [f"playing it draws on chance ({len(chance)} roll, pick or shuffle): what "
                 "it would do depends on dice a seat does not know yet, so it is not told"]

@@ -9,8 +9,9 @@ parts are separated by ", "); elsewhere the variables, one by one.
 
 from __future__ import annotations
 
+from ..runtime import events as ev
 from ..runtime.view import HIDDEN, piece_name
-from .transcript import PIECE_EVENTS, event_text
+from .transcript import event_text
 
 
 def changes(before, after):
@@ -61,11 +62,10 @@ def says(event, text):
     """Does a decision's text already say what a narrated move does (the action moved
     this piece to that cell: `move Pawn#5 e9` and 'Pawn#5 moved from e8 to e9 (by
     move, blue)')? Then the move need not be told again."""
-    if event[0] != "moved" or not text:
+    if not isinstance(event, ev.Moved) or not text:
         return False
     words = text.split()
-    label, to, rule = event[1], event[4], event[5]
-    return words[0] == rule and label in words and to in words
+    return words[0] == event.by.rule and event.label in words and event.target in words
 
 
 def event_lines(game, events, viewer, said=""):
@@ -77,9 +77,9 @@ def event_lines(game, events, viewer, said=""):
     while i < len(kept):
         event = kept[i]
         j = i
-        if event[0] in ("created", "removed"):
-            while j + 1 < len(kept) and kept[j + 1][0] == event[0] and \
-                    kept[j + 1][-3:-1] == event[-3:-1]:
+        if isinstance(event, (ev.Created, ev.Removed)):
+            while j + 1 < len(kept) and type(kept[j + 1]) is type(event) and \
+                    kept[j + 1].by == event.by:
                 j += 1
         if j - i >= 2:
             lines.append(_grouped(game, kept[i:j + 1], viewer))
@@ -92,13 +92,13 @@ def event_lines(game, events, viewer, said=""):
 def _grouped(game, run, viewer, most=8):
     """One line for a run of pieces created or removed by one rule: the first `most` it may
     name, how many more, and how many hidden pieces."""
-    what, rule, seat = run[0][0], run[0][-3], run[0][-2]
+    what, rule, seat = run[0].kind, run[0].by.rule, run[0].by.seat
     names, hidden = [], 0
     for event in run:
-        if viewer is not None and viewer in event[-1]:
+        if viewer is not None and viewer in event.hidden:
             hidden += 1
         else:
-            names.append(event[1] + (f" {event[3]}" if event[3] else ""))
+            names.append(event.label + (f" {event.cell}" if event.cell else ""))
     parts = names[:most]
     if len(names) > most:
         parts.append(f"{len(names) - most} more")

@@ -34,7 +34,7 @@ import attrs
 from ..language.errors import GdlDataError, GdlError, IllegalAction
 from ..language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
 from ..loader import load_game
-from ..runtime import introspect
+from ..runtime import events, introspect
 from .expressions import compile_expression
 from .scenario_expect import LABEL, NUMBER, Expectations, close_name
 
@@ -195,15 +195,15 @@ class ScenarioRun(Expectations):
     def settle_rolls(self, waiting):
         """Drop the fixed rolls the last step used; a die of another size rolled while one
         waited is a failure of the roll line, and ends the scenario."""
-        self.rolled = [event for event in self.state.events if event[0] == "roll"]
+        self.rolled = [event for event in self.state.events if isinstance(event, events.Roll)]
         used = 0
         for event in self.rolled:
-            if len(event) > 3 and event[3] == "fixed":     # ["roll", sides, value, "fixed"]
+            if event.fixed:
                 used += 1
             elif used < waiting:
                 line, sides, value = self.queued[used]
                 self.fail(f"the next die to be a d{sides} (roll {sides} {value})",
-                          f"a d{event[1]} rolled first, by line {self.line}", line)
+                          f"a d{event.sides} rolled first, by line {self.line}", line)
                 raise ScenarioStop
         del self.queued[:used]
 

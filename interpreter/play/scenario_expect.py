@@ -252,7 +252,7 @@ class Expectations:
         expected = {sides: n for sides, n in expected.items() if n}
         values = {}
         for event in self.rolled:
-            values.setdefault(event[1], []).append(str(event[2]))
+            values.setdefault(event.sides, []).append(str(event.value))
         if {sides: len(v) for sides, v in values.items()} != expected:
             got = ", ".join(f"{len(v)} d{sides} ({', '.join(v)})"
                             for sides, v in values.items())

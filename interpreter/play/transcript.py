@@ -31,7 +31,7 @@ import tempfile
 from ..language.errors import GdlDataError, GdlError, IllegalAction
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
-from ..runtime import introspect
+from ..runtime import events, introspect
 from ..runtime.view import HIDDEN
 from .agents import CONCESSION, ScriptedAgent, conceded_seat
 from .playing import run_game
@@ -82,62 +82,48 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
 def event_text(game, event, viewer=None):
     """An event as text; `viewer` (a seat) reads a played action, and a piece, as that seat
     may see it."""
-    if event[0] in ("reveal", "auto") and viewer is not None and len(event) > 3:
-        event = event[:2] + [event[3][viewer]]
-    if event[0] in PIECE_EVENTS:
+    if isinstance(event, events.PieceEvent):
         return _piece_text(game, event, viewer)
-    return _event_text(game, event)
-
-
-# What narration (introspect.narrate) adds: [what, label, owner, details..., rule, seat, hidden]
-PIECE_EVENTS = {"created": 1, "moved": 2, "removed": 1, "put": 1, "given": 1}
+    if isinstance(event, events.Played):
+        return f"{event.kind}: {game.seats[event.seat]} {event.read_by(viewer)}"
+    if isinstance(event, events.Roll):
+        fixed = " (fixed)" if event.fixed else ""
+        by = "" if event.by is None else _by(game, event.by)
+        return f"roll d{event.sides} = {event.value}{fixed}{by}"
+    if isinstance(event, events.Shuffle):
+        return f"shuffle {event.count} items"
+    if isinstance(event, events.Pick):
+        return f"pick {event.chosen} of {event.count}"
+    if isinstance(event, events.Out):
+        return f"out: {game.seats[event.seat]}"
+    return f"log: {event.text}"
 
 
 def _piece_text(game, event, viewer):
-    what, label, owner = event[:3]
-    count = PIECE_EVENTS[what]
-    details = event[3:3 + count]
-    rule, seat, hidden = event[3 + count:]
-    if viewer is not None and viewer in hidden:
-        who = f"a hidden piece of {owner}" if owner else "a hidden piece"
+    if viewer is not None and viewer in event.hidden:
+        who = f"a hidden piece of {event.owner}" if event.owner else "a hidden piece"
+    elif event.owner is None or event.label.startswith(event.owner + ":"):
+        who = event.label
     else:
-        who = label if owner is None or label.startswith(owner + ":") else f"{label} ({owner})"
-    if what == "created":
-        text = f"{who} created" + (f" at {details[0]}" if details[0] else "")
-    elif what == "moved":
-        text = f"{who} moved from {details[0] or 'off the board'} to {details[1]}"
-    elif what == "removed":
-        text = f"{who} removed" + (f" at {details[0]}" if details[0] else "")
-    elif what == "put":
-        text = f"{who} put into {details[0]}"
+        who = f"{event.label} ({event.owner})"
+    if isinstance(event, events.Created):
+        text = f"{who} created" + (f" at {event.cell}" if event.cell else "")
+    elif isinstance(event, events.Moved):
+        text = f"{who} moved from {event.source or 'off the board'} to {event.target}"
+    elif isinstance(event, events.Removed):
+        text = f"{who} removed" + (f" at {event.cell}" if event.cell else "")
+    elif isinstance(event, events.Put):
+        text = f"{who} put into {event.zone}"
     else:
-        text = f"{who} given to {details[0] or 'no seat'}"
-    return text + _by(game, rule, seat)
+        text = f"{who} given to {event.seat or 'no seat'}"
+    return text + _by(game, event.by)
 
 
-def _by(game, rule, seat):
+def _by(game, by):
     """' (by RULE of SEAT)': which rule did it, for whom."""
-    if rule is None:
+    if by.rule is None:
         return ""
-    return f" (by {rule}" + (f", {game.seats[seat]}" if seat is not None else "") + ")"
-
-
-def _event_text(game, event):
-    if event[0] == "roll":
-        fixed = " (fixed)" if len(event) > 3 and event[3] == "fixed" else ""
-        by = _by(game, event[4], event[5]) if len(event) > 5 else ""
-        return f"roll d{event[1]} = {event[2]}{fixed}{by}"
-    if event[0] == "shuffle":
-        return f"shuffle {event[1]} items"
-    if event[0] == "pick":
-        return f"pick {event[2]} of {event[1]}"
-    if event[0] == "out":
-        return f"out: {game.seats[event[1]]}"
-    if event[0] == "reveal":
-        return f"reveal: {game.seats[event[1]]} {event[2]}"
-    if event[0] == "auto":
-        return f"auto: {game.seats[event[1]]} {event[2]}"
-    return f"log: {event[1]}"
+    return f" (by {by.rule}" + (f", {game.seats[by.seat]}" if by.seat is not None else "") + ")"
 
 
 def seat_view_line(game, state, seat):

@@ -514,7 +514,7 @@ class Generator:
         self.src.emit(indent, F(s, "rt.declare_winners([])"))
 
     def st_Log(self, s, indent):
-        self.src.emit(indent, F(s, "S.events.append(['log', ", self.ex(s.text), "])"))
+        self.src.emit(indent, F(s, "S.events.append(_Log(", self.ex(s.text), "))"))
 
     # ----- expressions -----------------------------------------------------------------
     def ex(self, node):

@@ -31,7 +31,7 @@ import itertools
 import functools
 import sys
 
-from . import codegen
+from . import codegen, events
 from ..language import program
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
 from ..language.limits import (MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PIECES,
@@ -95,20 +95,21 @@ class Runtime:
             forced_sides, value = state.forced[0]
             if forced_sides in (None, sides):
                 state.forced.pop(0)
-                state.events.append(["roll", sides, value, "fixed", *self.game._doing()]
-                                    if self.narrate else ["roll", sides, value, "fixed"])
+                state.events.append(events.Roll(sides, value, True, self._by()))
                 return value
         value = 1 + self.below(sides)
-        # narrating: ["roll", sides, value, "fixed" or "", rule, seat]
-        state.events.append(["roll", sides, value, "", *self.game._doing()] if self.narrate
-                            else ["roll", sides, value])
+        state.events.append(events.Roll(sides, value, False, self._by()))
         return value
+
+    def _by(self):
+        """Which rule rolls, for whom, when narrating (else None)."""
+        return events.By(*self.game._doing()) if self.narrate else None
 
     def pick(self, items):
         if not items:
             return None
         index = self.below(len(items))
-        self.state.events.append(["pick", len(items), index + 1])
+        self.state.events.append(events.Pick(len(items), index + 1))
         return items[index]
 
     def shuffled(self, items):
@@ -118,7 +119,7 @@ class Runtime:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.state.events.append(["shuffle", len(items)])
+        self.state.events.append(events.Shuffle(len(items)))
         return items
 
     # seats -------------------------------------------------------------------------------
@@ -280,19 +281,18 @@ class Runtime:
                 if not piece["alive"]:
                     return
 
-    def tell(self, what, pid, *details):
-        """A narration event: [what, label, owner, details..., rule, seat, hidden]: the
-        piece's label and owner (names), what happened (cell or zone names), the rule and
-        the seat whose code did it, and the seats the piece is hidden from (their texts
-        name no label); see transcript.event_text."""
-        rule, seat = self.game._doing()
+    def tell(self, what, pid, *places):
+        """A narration event (`events.PieceEvent`): the piece's label and owner (names),
+        where it happened (cell or zone names), the rule and the seat whose code did it,
+        and the seats the piece is hidden from (their texts name no label)."""
         game = self.game
         piece = self.state.pieces[pid]
-        hidden = [s for s in range(len(game.seats)) if game._hidden_from(self.state, pid, s)] \
-            if game._hides_pieces else []
+        hidden = tuple(s for s in range(len(game.seats))
+                       if game._hidden_from(self.state, pid, s)) if game._hides_pieces else ()
         owner = piece["owner"]
-        self.state.events.append([what, piece["label"], None if owner is None else
-                                  game.seats[owner], *details, rule, seat, hidden])
+        self.state.events.append(events.PIECE_EVENTS[what](
+            piece["label"], None if owner is None else game.seats[owner],
+            events.By(*game._doing()), hidden, *places))
 
     def where_cell(self, cell):
         return None if cell is None else self.board.names[cell]
@@ -425,7 +425,7 @@ class Runtime:
             return
         state.out[seat] = True
         self.changed |= codegen.FLOW
-        state.events.append(["out", seat])
+        state.events.append(events.Out(seat))
         live = self.live_seats()
         if len(live) <= 1:
             self.declare_winners(live)
@@ -780,13 +780,13 @@ class Game:
                 else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
 
     def _texts(self, state, action):
-        """[the action's text, and when the game hides pieces, its text as each seat may
-        see it]: what an event that shows a played action carries."""
+        """(the action's text, and when the game hides pieces, its text as each seat may
+        see it): what an event that shows a played action carries (`events.Played`)."""
         text = self.action_text(state, action)
         if not self._hides_pieces:
-            return [text]
-        return [text, [self.action_text(state, action, viewer)
-                       for viewer in range(len(self.seats))]]
+            return (text,)
+        return (text, tuple(self.action_text(state, action, viewer)
+                            for viewer in range(len(self.seats))))
 
     def _hidden_from(self, state, pid, viewer):
         """Does the `hide piece` rule, or the zone the piece is in, keep piece `pid` from
@@ -998,7 +998,7 @@ class Game:
                 return
             if _ == MAX_AUTO:
                 break
-            state.events.append(["auto", frame["seat"]] + self._texts(state, legal[0]))
+            state.events.append(events.Auto(frame["seat"], *self._texts(state, legal[0])))
             self._run(state, self._apply_run, legal[0])
         name = state.frames[-1]["phase"]
         raise error_at(GdlRuntimeError, f"run-time error: phase '{name}' played more than "
@@ -1031,8 +1031,8 @@ class Game:
         choices = frame["pending"]
         for chooser, choice in enumerate(choices):      # every choice is public from now on
             if choice is not None and not state.out[chooser]:
-                state.events.append(["reveal", chooser] + self._texts(
-                    state, (choice[0], tuple(choice[1]))))
+                state.events.append(events.Reveal(chooser, *self._texts(
+                    state, (choice[0], tuple(choice[1])))))
         frame["pending"] = [None] * len(state.out)
         for chooser, choice in enumerate(choices):
             if choice is not None and not state.out[chooser]:
@@ -1078,7 +1078,7 @@ def _namespace(game, lines):
     from ..language.builtins import UNSET, as_set, last, nth, plain, sorted_by
     rt = game._rt
     names = codegen.builtin_names()
-    names.update(_last=last, _nth=nth, _zone=_zone)
+    names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
                  _w=_counter(rt),

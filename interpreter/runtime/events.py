@@ -1,0 +1,221 @@
+"""Events: what a decision, the setup or a concession caused besides the new position.
+
+`Game.apply`, `Game.concede` and `state.events` (after `new_state`) give a list of these
+records: dice rolled, picks and shuffles, `log` texts, seats out, actions played on their own
+(`auto`) or revealed at the end of a simultaneous phase, and, when the game narrates
+(`introspect.narrate`), what pieces did and which rule rolled each die. Readers use the fields;
+`to_json` gives the plain-list form (`["roll", 6, 3]`: the kind, then the fields), which
+`event_from_json` reads back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import attrs
+
+
+@attrs.frozen
+class By:
+    """Which rule did it (`move`, `setup`, a trigger's name; None for none) and for which seat
+    (None for no seat): what narration adds."""
+
+    rule: str | None
+    seat: int | None
+
+
+@attrs.frozen
+class Event:
+    """The base of every event; `kind` is the first word of its JSON form."""
+
+    kind: ClassVar[str] = ""
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, *(getattr(self, f.name) for f in attrs.fields(type(self)))]
+
+
+@attrs.frozen
+class Roll(Event):
+    """A die of `sides` sides rolled `value`; `fixed` when a scenario or the API set it."""
+
+    kind: ClassVar[str] = "roll"
+    sides: int
+    value: int
+    fixed: bool = False
+    by: By | None = None
+
+    def to_json(self) -> list[Any]:
+        head: list[Any] = ["roll", self.sides, self.value]
+        if self.by is not None:
+            return head + ["fixed" if self.fixed else "", self.by.rule, self.by.seat]
+        return head + ["fixed"] if self.fixed else head
+
+
+@attrs.frozen
+class Pick(Event):
+    """One of `count` items picked at random: the `chosen`th (from 1)."""
+
+    kind: ClassVar[str] = "pick"
+    count: int
+    chosen: int
+
+
+@attrs.frozen
+class Shuffle(Event):
+    """A list of `count` items shuffled."""
+
+    kind: ClassVar[str] = "shuffle"
+    count: int
+
+
+@attrs.frozen
+class Log(Event):
+    """A `log` statement's text."""
+
+    kind: ClassVar[str] = "log"
+    text: str
+
+
+@attrs.frozen
+class Out(Event):
+    """A seat left the game (it lost or conceded while the others play on)."""
+
+    kind: ClassVar[str] = "out"
+    seat: int
+
+
+@attrs.frozen
+class Played(Event):
+    """An action a seat played that no decision chose here: `text` as the rules write it,
+    and when the game can hide pieces, `texts`: how each seat (by number) may read it."""
+
+    seat: int
+    text: str
+    texts: tuple[str, ...] | None = None
+
+    def to_json(self) -> list[Any]:
+        head: list[Any] = [self.kind, self.seat, self.text]
+        return head if self.texts is None else head + [list(self.texts)]
+
+    def read_by(self, viewer: int | None) -> str:
+        """The action's text as seat `viewer` may read it (None: as the rules write it)."""
+        if viewer is None or self.texts is None:
+            return self.text
+        return self.texts[viewer]
+
+
+@attrs.frozen
+class Auto(Played):
+    """The only legal action of an `auto` phase, played on its own."""
+
+    kind: ClassVar[str] = "auto"
+
+
+@attrs.frozen
+class Reveal(Played):
+    """A seat's secret choice in a simultaneous phase, shown once every seat has chosen."""
+
+    kind: ClassVar[str] = "reveal"
+
+
+@attrs.frozen
+class PieceEvent(Event):
+    """What a piece did (narration only): its `label` and its owner's name (None for no
+    owner), the rule that did it, and the seats the piece is hidden from (they read no
+    label)."""
+
+    label: str
+    owner: str | None
+    by: By
+    hidden: tuple[int, ...]
+
+    def places(self) -> tuple[str | None, ...]:
+        """Where it happened, as the JSON form lists it between the owner and the rule."""
+        return ()
+
+    def to_json(self) -> list[Any]:
+        return [self.kind, self.label, self.owner, *self.places(), self.by.rule, self.by.seat,
+                list(self.hidden)]
+
+
+@attrs.frozen
+class Created(PieceEvent):
+    """A piece created, at `cell` (None off the board)."""
+
+    kind: ClassVar[str] = "created"
+    cell: str | None = None
+
+    def places(self) -> tuple[str | None, ...]:
+        return (self.cell,)
+
+
+@attrs.frozen
+class Moved(PieceEvent):
+    """A piece moved from `source` (None: from off the board) to `target`."""
+
+    kind: ClassVar[str] = "moved"
+    source: str | None = None
+    target: str | None = None
+
+    def places(self) -> tuple[str | None, ...]:
+        return (self.source, self.target)
+
+
+@attrs.frozen
+class Removed(PieceEvent):
+    """A piece removed from `cell` (or from a zone: its name; None when it was nowhere)."""
+
+    kind: ClassVar[str] = "removed"
+    cell: str | None = None
+
+    def places(self) -> tuple[str | None, ...]:
+        return (self.cell,)
+
+
+@attrs.frozen
+class Put(PieceEvent):
+    """A piece put into a zone (`zone`: its name as a place, `hand of red`)."""
+
+    kind: ClassVar[str] = "put"
+    zone: str | None = None
+
+    def places(self) -> tuple[str | None, ...]:
+        return (self.zone,)
+
+
+@attrs.frozen
+class Given(PieceEvent):
+    """A piece given to another seat (its name; None for no seat)."""
+
+    kind: ClassVar[str] = "given"
+    seat: str | None = None
+
+    def places(self) -> tuple[str | None, ...]:
+        return (self.seat,)
+
+
+PIECE_EVENTS: dict[str, type[PieceEvent]] = {
+    cls.kind: cls for cls in (Created, Moved, Removed, Put, Given)}
+
+
+def event_from_json(data: list[Any]) -> Event:
+    """The event whose `to_json` gave `data`."""
+    kind, *rest = data
+    if kind == "roll":
+        fixed = len(rest) > 2 and rest[2] == "fixed"
+        by = By(rest[3], rest[4]) if len(rest) > 3 else None
+        return Roll(rest[0], rest[1], fixed, by)
+    if kind in ("auto", "reveal"):
+        played = Auto if kind == "auto" else Reveal
+        return played(rest[0], rest[1], tuple(rest[2]) if len(rest) > 2 else None)
+    if kind in PIECE_EVENTS:
+        label, owner, *places, rule, seat, hidden = rest
+        return PIECE_EVENTS[kind](label, owner, By(rule, seat), tuple(hidden), *places)
+    simple: dict[str, type[Event]] = {"pick": Pick, "shuffle": Shuffle, "log": Log, "out": Out}
+    return simple[kind](*rest)
+
+
+def as_json(events: Iterable[Event]) -> list[list[Any]]:
+    """The JSON form of a list of events."""
+    return [event.to_json() for event in events]
