@@ -33,8 +33,7 @@ from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.narrate import changes, event_lines
 from gdl.interpreter.runtime import introspect
-from gdl.interpreter.runtime.introspect import (has_hidden_information, is_private,
-                                                is_simultaneous)
+from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
 from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, render,
                                           render_board, seat_line, title, zone_lines)
 
@@ -149,7 +148,7 @@ class Table:
         self.humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
         self.watcher = self.humans[0] if len(self.humans) == 1 else None  # whose eyes
         self.screen = screen
-        self.hot_seat = screen and len(self.humans) > 1 and has_hidden_information(game)
+        self.hot_seat = screen and len(self.humans) > 1 and game.rules.hidden_information
         self.at_screen = None           # the seat whose view the screen shows (hot seat)
         self.script = None
         self.history = []               # (seat, action or CONCEDE, who: human/agent/script)
@@ -420,11 +419,11 @@ class Prompt:
         gives them (`phase p { "..." ... }`, `action a() { "..." ... }`)."""
         phase = introspect.current_phase(self.game, self.state)
         lines = []
-        described = introspect.doc(self.game, phase)
+        described = self.game.rules.doc(phase)
         if described:
             lines.append(f"phase {phase}: {described}")
         for name in dict.fromkeys(text.split(" ", 1)[0] for text in self.texts):
-            described = introspect.doc(self.game, phase, name)
+            described = self.game.rules.doc(phase, name)
             if described:
                 lines.append(f"  {name}: {described}")
         return lines

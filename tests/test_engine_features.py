@@ -43,7 +43,7 @@ def texts(game, state):
 
 
 def cell_names(game, cells):
-    return [introspect.board(game).names[c] for c in cells]
+    return [game.rules.board.names[c] for c in cells]
 
 
 # ----- chance ---------------------------------------------------------------------------------
@@ -372,7 +372,7 @@ def _run(text):
 
 def _runner(game, state, label):
     (piece,) = [p for p in state.pieces.values() if p["label"] == label]
-    cell = None if piece["cell"] is None else introspect.board(game).names[piece["cell"]]
+    cell = None if piece["cell"] is None else game.rules.board.names[piece["cell"]]
     return piece["alive"], cell, cell_names(game, piece["trail"]), piece["entered"]
 
 
@@ -386,13 +386,13 @@ def test_stop_ends_the_move_on_that_cell():
     game, state = _run("run Runner#2 f2")
     alive, cell, trail, _ = _runner(game, state, "Runner#2")
     assert (alive, cell, trail) == (True, "d2", ["b2", "c2", "d2"])
-    assert state.at[introspect.board(game).parse("d2")] == [2]
+    assert state.at[game.rules.board.parse("d2")] == [2]
 
 
 def test_removal_ends_the_move():
     game, state = _run("run Runner#3 f3")
     assert _runner(game, state, "Runner#3") == (False, None, ["b3", "c3", "d3"], 2)
-    assert introspect.board(game).parse("d3") not in state.at
+    assert game.rules.board.parse("d3") not in state.at
     assert "Runner#3" not in [p["label"] for p in game.view(state, 0)["pieces"]]
 
 
@@ -636,7 +636,7 @@ def test_hex_board_builtins(text, expected):
 def test_lines_step_between_neighbours(name):
     """Every line runs from one cell to the next through neighbours, `distance` steps."""
     game = rule(name)
-    board = introspect.board(game)
+    board = game.rules.board
     for a in board.all_cells:
         for b in board.all_cells:
             cells = board.line(a, b)
@@ -649,7 +649,7 @@ def test_lines_step_between_neighbours(name):
 
 @pytest.mark.parametrize("name", ["square_board.gdl", "hex_board.gdl"])
 def test_distance_and_neighbours_agree(name):
-    board = introspect.board(rule(name))
+    board = rule(name).rules.board
     for a in board.all_cells:
         assert sorted(board.neighbors(a)) == [b for b in board.all_cells
                                               if board.distance(a, b) == 1]
@@ -658,7 +658,7 @@ def test_distance_and_neighbours_agree(name):
 
 def test_hex_line_along_the_edge_stays_on_the_board():
     game = rule("hex_board.gdl")
-    board = introspect.board(game)
+    board = game.rules.board
     assert board.line(board.parse("b5"), board.parse("d5")) == [board.parse("c5"),
                                                                board.parse("d5")]
 
@@ -677,7 +677,7 @@ def test_view_names_cells_in_a_list_variable():
 
 def test_cell_names_parse_back():
     for name in ("square_board.gdl", "hex_board.gdl"):
-        board = introspect.board(rule(name))
+        board = rule(name).rules.board
         assert board.names[:6] == ["a1", "b1", "c1", "d1", "e1", "a2"]
         assert [board.parse(n) for n in board.names] == list(board.all_cells)
         assert board.parse("C3") == board.parse("c3") == 12

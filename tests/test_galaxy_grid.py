@@ -25,7 +25,7 @@ def check_invariants(game, state):
 
 
 def test_the_rule_file_states_the_invariants():
-    assert introspect.invariants(LOADED["galaxy_grid.gdl"]) == [
+    assert list(LOADED["galaxy_grid.gdl"].rules.invariants) == [
         "a shield is never above the console's boxes", "tokens are conserved",
         "VMines are conserved", "Blast Hole markers are conserved", "one tank per seat",
         "never two tanks on one space between rounds"]

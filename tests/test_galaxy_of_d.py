@@ -251,7 +251,7 @@ def starbases(state):
 
 
 def check_invariants(game, before, after):
-    supply = {k: introspect.kinds(game)[k]["supply"] for k in SHIP_KINDS}
+    supply = {k: game.rules.kinds[k]["supply"] for k in SHIP_KINDS}
     for s, variables in enumerate(after.seat_vars):
         # money is never negative
         assert variables["money"] >= 0, f"{game.seats[s]} has ${variables['money']}"
@@ -351,7 +351,7 @@ def test_typing_a_hidden_piece_reads_as_typing_no_piece():
     for pid in list(state.pieces):
         del state.pieces[pid]
     state.rebuild_index()
-    cell = introspect.board(game).parse
+    cell = game.rules.board.parse
     introspect.create_piece(game, state, "Starbase", 0, cell("c3"))
     introspect.create_piece(game, state, "Starbase", 1, cell("g7"))
     introspect.create_piece(game, state, "Cruiser", 0, cell("e5"))
@@ -385,7 +385,7 @@ def test_twins_differing_only_in_a_hidden_ship_look_the_same_to_the_other_seat(t
             "phase movement for one",
             "expect phase movement for one",
         ])
-        pid = introspect.create_piece(game, state, "Cruiser", 1, introspect.board(game).parse("f6"))
+        pid = introspect.create_piece(game, state, "Cruiser", 1, game.rules.board.parse("f6"))
         legal = game.legal_actions(state)
         seen_by_one.append((game.view(state, 0), len(legal),
                             [game.action_text(state, a, 0) for a in legal],

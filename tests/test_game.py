@@ -33,7 +33,7 @@ from gdl.interpreter.runtime.view import render
 ROOT = Path(__file__).parent.parent
 PATH = ROOT / "games" / "game.gdl"
 GAME = load_game(str(PATH))
-KINDS = introspect.kinds(GAME)
+KINDS = GAME.rules.kinds
 SEATS = GAME.seats
 SECRET = ("spent", "attack_die", "defence_die", "diplomacy", "peeked")
 TOKENS = ("DiceToken", "IpecToken")
@@ -91,7 +91,7 @@ def check_view_hides(state, seat):
     for token in tokens:
         if token["moon"] is None:
             continue
-        mark = marks[introspect.board(GAME).names[token["moon"]]]
+        mark = marks[GAME.rules.board.names[token["moon"]]]
         face = mark[1:-1] if token["kind"] == "DiceToken" else mark[-1]
         assert (face != "?") == may_see(state, seat, token)
     for other, name in enumerate(SEATS):

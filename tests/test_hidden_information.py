@@ -23,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The games that hide pieces or variables (a game whose only secret is a simultaneous choice,
 # as Galaxy Grid's, is tested by its own reveal tests).
 GAMES = [path for path in sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
-         if introspect.hides_pieces_or_variables(load_game(path))]
+         if load_game(path).rules.hides_pieces_or_variables]
 KEEP = ("id", "owner", "cell", "alive", "zone")
 
 

@@ -20,7 +20,7 @@ RULES = os.path.join(ROOT, "tests", "rules", "invariants.gdl")
 def test_an_invariant_holds_until_a_decision_breaks_it():
     game = load_game(RULES)
     state = game.new_state(0)
-    assert introspect.invariants(game) == ["money never negative"]
+    assert list(game.rules.invariants) == ["money never negative"]
     for _ in range(4):                     # each seat spends its two coins
         game.apply(state, game.parse_action(state, "spend"))
         assert introspect.broken_invariants(game, state) == []
@@ -75,7 +75,7 @@ def test_a_variant_replaces_an_invariant_of_the_same_name(tmp_path):
     variant.write_text(f'extends "{RULES}"\ninvariant "money never negative": true\n'
                        'invariant "two seats": len(all_seats) == 2\n')
     game = load_game(str(variant))
-    assert introspect.invariants(game) == ["money never negative", "two seats"]
+    assert list(game.rules.invariants) == ["money never negative", "two seats"]
     state = game.new_state(0)
     for _ in range(5):
         game.apply(state, game.parse_action(state, "spend"))
@@ -84,13 +84,13 @@ def test_a_variant_replaces_an_invariant_of_the_same_name(tmp_path):
 
 def test_doc_strings_of_phases_and_actions():
     game = load_game(RULES)
-    assert introspect.doc(game, "p") == "Spend or pass."
-    assert introspect.doc(game, "p", "spend") == "Spend one coin."
-    assert introspect.doc(game, "p", "pass") is None
+    assert game.rules.doc("p") == "Spend or pass."
+    assert game.rules.doc("p", "spend") == "Spend one coin."
+    assert game.rules.doc("p", "pass") is None
     binders = load_source('seats a, b\nboard square(2, 1)\nsetup { goto p for a }\n'
                           'phase p { action go(c in cells()) where c != @a1 { "Go there."\n'
                           '  goto p for next(me) } }\n', "t.gdl")
-    assert introspect.doc(binders, "p", "go") == "Go there."
+    assert binders.rules.doc("p", "go") == "Go there."
     assert len(binders.legal_actions(binders.new_state(0))) == 1
 
 

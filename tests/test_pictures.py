@@ -117,11 +117,10 @@ def test_a_square_board_every_cell_terrain_and_every_piece_in_its_place():
 
 
 def test_cells_sit_where_the_board_kind_puts_them():
-    square = Sheet(load_source(STACKS, "s.gdl")._board)
+    square = Sheet(load_source(STACKS, "s.gdl").rules.board)
     a1, a3 = square.centre(square.board.parse("a1")), square.centre(square.board.parse("a3"))
     assert a1[0] == a3[0] and a1[1] > a3[1]              # row 1 at the bottom
-    hex_board = Sheet(introspect.board(load_game(os.path.join(ROOT, "games",
-                                                              "galaxy_of_d.gdl"))))
+    hex_board = Sheet(load_game(os.path.join(ROOT, "games", "galaxy_of_d.gdl")).rules.board)
     a1, b1, a2 = (hex_board.centre(hex_board.board.parse(n)) for n in ("a1", "b1", "a2"))
     assert a1[1] < a2[1]                                  # row 1 on top
     assert a1[1] < b1[1] < a2[1]                          # column b half a hex lower
@@ -150,7 +149,7 @@ def test_a_hex_board_draws_a_hexagon_per_cell_and_hides_what_the_seat_may_not_se
 
 def test_a_board_with_holes_draws_no_hole():
     game, _, view = played("galaxy_grid_seed1.txt", 100)
-    board = introspect.board(game)
+    board = game.rules.board
     assert board.holes
     root = parsed(picture(game, view))
     assert len(cells_drawn(root)) == len(board.all_cells) < board.size
@@ -192,7 +191,7 @@ def test_zones_of_other_seats_show_their_pieces_as_question_marks():
 
 def test_row_labels_are_drawn_beside_their_rows():
     game, _, view = played("game_seed82.txt", 40)
-    found = places(game, view, Sheet(introspect.board(game)))
+    found = places(game, view, Sheet(game.rules.board))
     assert [found[f"r:{row}"] for row in range(1, 5)] == [
         f'<text class="rl">{label}</text>' for label in view["row_labels"]]
 
@@ -303,7 +302,7 @@ def test_the_page_replays_the_game_step_by_step():
             shown[place] = fragment
         if step % 20 == 0 or step == steps - 1:
             game, state = state_after(transcript, step)
-            sheet = Sheet(introspect.board(game))
+            sheet = Sheet(game.rules.board)
             expected = places(game, game.view(state, None), sheet)
             assert {data["places"][p][0]: data["frags"][f] for p, f in enumerate(shown)
                     if f} == expected

@@ -15,7 +15,7 @@ ROOT = pathlib.Path(__file__).parent.parent
 
 GAME_METHODS = ["action_text", "apply", "concede", "current_player", "is_terminal",
                 "legal_actions", "new_state", "parse_action", "returns", "view"]
-GAME_DATA = ["name", "path", "seats", "source_hash"]
+GAME_DATA = ["name", "path", "rules", "seats", "source_hash"]
 
 # The tools around the engine: they use the public API and `introspect`, nothing private.
 TOOLS = ["interpreter/play/agents.py", "interpreter/play/search.py",
@@ -55,7 +55,7 @@ def test_game_has_only_the_openspiel_shaped_methods_in_public():
     assert [n for n in dir(Game) if not n.startswith("_")] == GAME_METHODS
 
 
-def test_a_loaded_game_has_four_public_data_attributes():
+def test_a_loaded_game_has_five_public_data_attributes():
     game = load_source(RULES, "tally.gdl")
     public = sorted(n for n in vars(game) if not n.startswith("_"))
     assert public == GAME_DATA

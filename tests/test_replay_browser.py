@@ -91,7 +91,7 @@ def expected(transcript, step, seat=None):
     """(place, label, owner) of every piece the picture of that step's view draws."""
     game, state = state_after(transcript, step)
     viewer = None if seat is None else game.seats.index(seat)
-    found = places(game, game.view(state, viewer), Sheet(introspect.board(game)))
+    found = places(game, game.view(state, viewer), Sheet(game.rules.board))
     out = []
     for place, fragment in found.items():
         root = ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{fragment}</g>')

@@ -83,7 +83,7 @@ class GdlGame(pyspiel.Game):
         self.limits = Limits(params["max_actions"], params["max_decisions"])
         self.rng_seed = params["rng_seed"]
         information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION
-                       if introspect.has_hidden_information(rules)
+                       if rules.rules.hidden_information
                        else pyspiel.GameType.Information.PERFECT_INFORMATION)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.limits.max_actions,

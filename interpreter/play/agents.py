@@ -111,7 +111,7 @@ def matching(game, state, legal, typed, seat):
     words = typed.lower().split()
     if not words:
         return []
-    board_names = set(introspect.board(game).names)
+    board_names = set(game.rules.board.names)
     at = {}
     for piece in game.view(state, seat)["pieces"]:
         if piece["cell"] is not None and piece["label"] != "?":

@@ -64,7 +64,7 @@ class Determinizer:
 
     def __init__(self, game, state, seat):
         self.game, self.state, self.seat = game, state, seat
-        self.hidden = introspect.has_hidden_information(game)
+        self.hidden = game.rules.hidden_information
         self.variables, self.places = [], []
         if not self.hidden:
             return
@@ -72,7 +72,7 @@ class Determinizer:
             if scope == "seat":
                 value = state.seat_vars[seat][name]
             else:
-                value = introspect.initial_value(game, scope, name)
+                value = game.rules.initial_value(scope, name)
             self.variables.append((scope, owner, name, value))
         places = {}
         for pid in sorted(state.pieces):

@@ -82,8 +82,7 @@ def heading(game, state, where):
 
 def _doc(game, phase, action=None):
     """The doc string of a phase or action as a quoted line, when the rules give one."""
-    doc = getattr(introspect, "doc", None)      # doc strings are newer than this tool
-    text = doc(game, phase, action) if doc is not None else None
+    text = game.rules.doc(phase, action)
     return [f'  "{text}"'] if text else []
 
 

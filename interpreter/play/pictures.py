@@ -140,7 +140,7 @@ def frame(game, sheet):
     board = sheet.board
     out = []
     terrain = {}
-    for index, (name, (cells, symbol)) in enumerate(introspect.terrain(game).items()):
+    for index, (name, (cells, symbol)) in enumerate(game.rules.terrain.items()):
         fill = TERRAIN[index % len(TERRAIN)]
         for cell in cells:
             terrain[cell] = (fill, symbol)
@@ -160,7 +160,7 @@ def frame(game, sheet):
                 out.append(f'<text class="tm" x="{_n(x)}" y="{_n(y)}" '
                            f'font-size="{size}">{escape(symbol)}</text>')
     out.extend(_coordinates(sheet))
-    key, height = _key(game, sheet, terrain_names=list(introspect.terrain(game).items()))
+    key, height = _key(game, sheet, terrain_names=list(game.rules.terrain.items()))
     out.append(key)
     return "\n".join(out), sheet.height + height
 
@@ -210,7 +210,7 @@ def _key(game, sheet, terrain_names):
         items.append((f'<rect x="-6" y="-6" width="12" height="12" '
                       f'fill="{TERRAIN[index % len(TERRAIN)]}" stroke="#b9b7ac"/>',
                       f"{name}{mark}"))
-    for kind, stats in introspect.kinds(game).items():
+    for kind, stats in game.rules.kinds.items():
         if isinstance(stats.get("symbol"), str):
             items.append((f'<text class="key" x="0" y="0" text-anchor="middle" '
                           f'font-weight="bold">{escape(stats["symbol"])}</text>', kind))
@@ -412,7 +412,7 @@ def picture(game, view):
     """The view as a standalone SVG document: a title line, the board with its pieces, the
     key, the zones, and the seats' lines of the text drawing (a piece's own line is its
     tooltip)."""
-    sheet = Sheet(introspect.board(game))
+    sheet = Sheet(game.rules.board)
     drawn, height = frame(game, sheet)
     found = places(game, view, sheet)
     zones = [place[2:] for place in found if place.startswith("z:") and "|" not in place]

@@ -84,7 +84,7 @@ def collect(game, transcript, moves, viewers):
     """Replay the decisions and concessions; at every step record, per viewer, the places
     that changed, the status lines and the step's lines. Returns (the page's data, the
     board's SVG)."""
-    sheet = pictures.Sheet(introspect.board(game))
+    sheet = pictures.Sheet(game.rules.board)
     fragments, texts, places = _Table(""), _Table(NEWLINE), _Table()
     shown = [{} for _ in viewers]           # per viewer: place -> fragment number on show
     status = [[] for _ in viewers]          # per viewer: the status as numbered parts

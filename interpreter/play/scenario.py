@@ -117,31 +117,31 @@ class ScenarioRun(Expectations):
         return [piece["label"] for piece in self.state.pieces.values()]
 
     def cell(self, name):
-        cell = introspect.board(self.game).parse(name)
+        cell = self.game.rules.board.parse(name)
         if cell is None:
             raise self.error(f"'{name}' is not a cell of the board"
-                             + close_name(name, introspect.board(self.game).by_name))
+                             + close_name(name, self.game.rules.board.by_name))
         return cell
 
     def cell_name(self, cell):
-        return introspect.board(self.game).names[cell]
+        return self.game.rules.board.names[cell]
 
     def names_of(self, what):
         """The names a word of an action text may take when it means `what`."""
         if what == "action":
-            return introspect.action_names(self.game)
+            return self.game.rules.action_names
         if what == CELL:
-            return list(introspect.board(self.game).by_name)
+            return list(self.game.rules.board.by_name)
         if what == PIECE:
             return self.labels()
         if what == SEAT:
             return self.game.seats
         if what == KIND:
-            return list(introspect.kinds(self.game))
+            return list(self.game.rules.kinds)
         if what == DIR:
-            return introspect.board(self.game).direction_names
+            return self.game.rules.board.direction_names
         if what == SYMBOL:
-            return introspect.symbols(self.game)
+            return list(self.game.rules.symbols)
         return []
 
     def action(self, text):
@@ -184,7 +184,7 @@ class ScenarioRun(Expectations):
         state.events = []
         # A position set up by hand may break an invariant already: only one that held
         # before the step and not after is this line's failure.
-        held = set(introspect.invariants(self.game)) - set(
+        held = set(self.game.rules.invariants) - set(
             introspect.broken_invariants(self.game, state))
         run(state)
         self.settle_rolls(waiting)
@@ -316,7 +316,7 @@ class ScenarioRun(Expectations):
         parts = rest.split()
         if len(parts) < 3:
             raise self.error("expected 'piece KIND SEAT CELL [var=value ...]'")
-        kinds = introspect.kinds(self.game)
+        kinds = self.game.rules.kinds
         if parts[0] not in kinds:
             raise self.unknown("piece kind", parts[0], kinds)
         seat = None if parts[1] == "none" else self.seat(parts[1])
@@ -329,7 +329,7 @@ class ScenarioRun(Expectations):
         state.end_checked = False       # an edit: every end rule runs after the next play
 
     def piece_variable(self, name):
-        names = introspect.variable_types(self.game, "piece")
+        names = self.game.rules.variable_types["piece"]
         if name not in names:
             raise self.unknown("piece variable", name, names)
 
@@ -368,7 +368,7 @@ class ScenarioRun(Expectations):
         if not match:
             raise self.error("expected 'phase NAME for SEAT'")
         name, seat = match.group(1), self.seat(match.group(2))
-        phases = introspect.phase_parameters(self.game)
+        phases = {n: len(p.params) for n, p in self.game.rules.phases.items()}
         if name not in phases:
             raise self.unknown("phase", name, phases)
         if phases[name]:
@@ -377,7 +377,7 @@ class ScenarioRun(Expectations):
         state.frames = []
         self.step(lambda state: introspect.enter_phase(self.game, state, name, seat))
         state.end_checked = False
-        modes = introspect.phase_modes(self.game)
+        modes = {n: p.mode for n, p in self.game.rules.phases.items()}
         if state.turn == 0 and modes[name] != "turn" and "turn" in modes.values():
             self.turnless = (self.line, name)
 

@@ -180,7 +180,7 @@ class Expectations:
         name = label = None
         if words and words[0] != "for":
             name = words.pop(0)
-            names = introspect.action_names(self.game)
+            names = self.game.rules.action_names
             if name in ("action", "actions"):
                 name = None
             elif name not in names:
@@ -227,7 +227,7 @@ class Expectations:
         match = re.fullmatch(r"phase\s+(\w+)(?:\s+for\s+(\w+))?", rest)
         if not match:
             raise self.error("expected 'expect phase NAME [for SEAT]'")
-        phases = introspect.phase_parameters(self.game)
+        phases = {n: len(p.params) for n, p in self.game.rules.phases.items()}
         if match.group(1) not in phases:
             raise self.unknown("phase", match.group(1), phases)
         seat = None if match.group(2) is None else self.seat(match.group(2))
@@ -377,7 +377,7 @@ class Expectations:
         if owner is not None:
             owner = owner if owner == "none" else self.game.seats[self.seat(owner)]
             entries = [e for e in entries if e["owner"] == owner]
-        kinds = introspect.kinds(self.game)
+        kinds = self.game.rules.kinds
         if what == "hidden":
             entries = [e for e in entries if e["label"] == HIDDEN]
         elif what in kinds:

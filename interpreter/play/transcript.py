@@ -56,7 +56,7 @@ def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=N
     def turn_start(state):
         if state.turn > 0:
             emit(compact_state(game, state))
-            if introspect.has_hidden_information(game):
+            if game.rules.hidden_information:
                 for seat in range(len(game.seats)):
                     emit(seat_view_line(game, state, seat))
 
@@ -158,9 +158,10 @@ def compact_state(game, state):
         parts.append(f"{seat['name']}{' (out)' if seat['out'] else ''}: {values}".strip())
     if view["globals"]:
         parts.append(" ".join(f"{k}={v}" for k, v in view["globals"].items()))
-    types = introspect.variable_types(game, "piece")
+    types = game.rules.variable_types["piece"]
     with introspect.formatting(game, state) as text:
-        defaults = {n: text(v, types[n]) for n, v in introspect.piece_defaults(game)}
+        defaults = {n: text(v.initial, types[n])
+                    for n, v in game.rules.variables["piece"].items()}
     pieces = []
     for piece in view["pieces"]:
         extra = "".join(f" {k}={v}" for k, v in piece["vars"].items() if v != defaults[k])

@@ -9,9 +9,12 @@
                                        (refuses an action that is not legal)
     game.is_terminal / returns / view / concede
 
-and, as data, `game.name`, `game.seats` (the seat names; len(seats) players), `game.path`
-and `game.source_hash`. That is all that is public on a `Game`; the interpreter's own tools
-(views, transcripts, scenarios, the CLI) reach the rest through `introspect` alone. The
+and, as data, `game.name`, `game.seats` (the seat names; len(seats) players), `game.path`,
+`game.source_hash` and `game.rules`: the read-only description of the rules (`rules.Rules`:
+board, kinds, terrain, zones, phases and actions, variables, show rules) that tools draw and
+explain from. That is all that is public on a `Game`; what the interpreter's own tools need
+beyond it (running a rule function, setting up a position by hand, the generated code as it
+runs) they reach through `introspect` alone. The
 engine imports neither parser nor checker: a scenario's expressions are compiled in
 `expressions`.
 
@@ -38,6 +41,7 @@ from ..language.limits import (MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PI
                                MAX_WORK)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, describe,
                               format_value, parse_placement)
+from .rules import describe_rules
 from .state import ALL, State, splitmix64
 
 TERMINAL = -1
@@ -492,7 +496,6 @@ class Game:
         self.source_hash = source_hash
         self.seats = list(program.seats)
         self._board = program.board
-        self._terrain = dict(program.terrain)
         self._kinds = program.kinds
         self._symbols = program.symbols
         self._global_defaults = [(n, v.init) for n, v in program.vars["global"].items()]
@@ -500,8 +503,6 @@ class Game:
         self._piece_defaults = [(n, v.init) for n, v in program.vars["piece"].items()]
         self._piece_columns = [(n, v.column) for n, v in program.vars["piece"].items()
                                if v.column is not None]
-        self._var_types = {scope: {n: v.type for n, v in table.items()}
-                           for scope, table in program.vars.items()}
         self._rt = Runtime(self)
         end_reads = [codegen.reads(r.expr, program.fns) for r in program.end_rules]
         watched = 0
@@ -536,13 +537,13 @@ class Game:
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
         self._invariants = [(inv.name, fns[("invariant", i)])
                             for i, inv in enumerate(program.invariants)]
-        self._docs = dict(program.docs)
         self._each_rules = [fns[("each", i)] for i in range(len(program.each_rules))]
         self._zones = {name: zone.per_seat for name, zone in program.zones.items()}
         self._zone_rules = {name: fns[("zone", name)] for name, zone in program.zones.items()
                             if zone.visible is not None}
         self._hides_pieces = bool(self._zone_rules) or "hide piece" in self._shows
         self._labels_per_seat = self._hides_pieces
+        self.rules = describe_rules(program, self._hides_pieces)
 
     def _find_trigger_cells(self, fns, count):
         """The cells on which some `on enter` trigger may fire, when every trigger's

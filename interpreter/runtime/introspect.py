@@ -1,25 +1,22 @@
-"""What the interpreter's own tools may know of a `Game` beyond its public, OpenSpiel-shaped
-API: the one place outside the engine that reads a game's private members.
+"""What the interpreter's own tools may do with a `Game` beyond its public API: the one place
+outside the engine that reads a game's private members.
 
-An agent needs only the public API (`new_state`, `legal_actions`, `apply`, `view`, ...).
-The tools around it (views, transcripts, scenario files, the command line) also need the
-game's description (board, piece kinds, variables, phases), the rules that draw it, and a
-few ways to set up a position by hand; they ask for them here, by function:
+An agent needs only the public API (`new_state`, `legal_actions`, `apply`, `view`, ...), and
+tools read the game's description from `game.rules` (`rules.Rules`: board, kinds, terrain,
+phases, actions, variables, docs). What is left here runs the engine's own functions on a
+position, sets one up by hand, or watches the generated code run, by function:
 
     python_source(game)                    the Python the code generator wrote
     result_text(game, state)               'blue won', 'a and b won', 'draw', 'unfinished'
     is_private(game, state)                the next decision is secret or simultaneous
-    has_hidden_information(game)           some rule hides something from some seat
     with formatting(game, state) as text:  text(value, type): a run-time value as the rule
                                            files write it
-    board(game), kinds(game), terrain(game), phase_parameters(game), phase_modes(game),
-    action_names(game), symbols(game), variable_types(game, scope), piece_defaults(game)
-                                                              the game's description
     visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat)
+    hidden_from(game, state, piece, seat)  the rules that draw the game, as functions
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
-    scores(game, state), hidden_variables(game, state, seat), initial_value(game, scope, name)
-                                                                     what agents may ask
+    scores(game, state), hidden_variables(game, state, seat)         what agents may ask
+    narrate(game, on), broken_invariants(game, state), current_phase(game, state)
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
     read_action(game, state, text, viewer)
                                            why an action is legal or not, test by test
@@ -41,18 +38,6 @@ _PRIVATE_MODES = ("simultaneous", "secret")
 def python_source(game):
     """The Python source the code generator wrote for the game's rules."""
     return game._python_source
-
-
-def has_hidden_information(game):
-    """Does some rule keep something from some seat (a `visible to` variable, a `hide
-    piece` rule, a zone not visible to all, a secret or simultaneous phase)?"""
-    return bool(game._visibility) or game._hides_pieces or any(
-        phase.mode in _PRIVATE_MODES for phase in game._phases.values())
-
-
-def hides_pieces_or_variables(game):
-    """Does some rule hide a piece (`hide piece`, a zone) or a variable (`visible to`)?"""
-    return bool(game._visibility) or game._hides_pieces
 
 
 # ----- a position ---------------------------------------------------------------------------
@@ -107,49 +92,6 @@ class _Seen:
 
 
 # ----- the game's description ---------------------------------------------------------------
-def board(game):
-    """The board (`boards.SquareBoard` or `boards.HexBoard`): cell names, geometry."""
-    return game._board
-
-
-def kinds(game):
-    """Piece kind -> its row of the kinds table (column -> value)."""
-    return game._kinds
-
-
-def terrain(game):
-    """Terrain name -> (its cells, its symbol)."""
-    return game._terrain
-
-
-def phase_parameters(game):
-    """Phase name -> the number of parameters it takes, in declaration order."""
-    return {name: phase.nparams for name, phase in game._phases.items()}
-
-
-def phase_modes(game):
-    """Phase name -> its mode: "turn", "simultaneous", "secret" or None."""
-    return {name: phase.mode for name, phase in game._phases.items()}
-
-
-def action_names(game):
-    """The names of the actions of every phase, sorted."""
-    return sorted({action.name for phase in game._phases.values() for action in phase.actions})
-
-
-def symbols(game):
-    """Every symbol the rules name, sorted."""
-    return sorted(game._symbols)
-
-
-def variable_types(game, scope):
-    """Variable name -> type, for `scope` "global", "seat" or "piece"."""
-    return game._var_types[scope]
-
-
-def piece_defaults(game):
-    """(name, initial value) of every piece variable, in declaration order."""
-    return game._piece_defaults
 
 
 # ----- the rules that draw the game ---------------------------------------------------------
@@ -224,18 +166,6 @@ def hidden_variables(game, state, viewer):
     return game._run(state, find, check_end=False)
 
 
-def initial_value(game, scope, name):
-    """The declared initial value of a "global", "seat" or "piece" variable (a fresh
-    copy)."""
-    defaults = {"global": game._global_defaults, "seat": game._seat_defaults,
-                "piece": game._piece_defaults}[scope]
-    return _fresh(dict(defaults)[name])
-
-
-def _fresh(value):
-    return list(value) if isinstance(value, (list, tuple)) else value
-
-
 # ----- setting up a position by hand (scenario files) ---------------------------------------
 def create_piece(game, state, kind, owner, cell):
     """Create a piece of `kind` for seat `owner` (None: no seat) on `cell`; its id."""
@@ -274,21 +204,11 @@ def narrate(game, on=True):
     game._narrate(on)
 
 
-def invariants(game):
-    """The names of the rule file's invariants, in the order declared."""
-    return [name for name, _ in game._invariants]
-
-
 def broken_invariants(game, state):
     """The names of the invariants that do not hold in `state` (a fault in one is a
     run-time error at its expression)."""
     return [name for name, rule in game._invariants
             if not game._run(state, lambda st: rule(st, 0), check_end=False)]
-
-
-def doc(game, phase, action=None):
-    """The doc string of a phase (action None) or of one of its actions, else None."""
-    return game._docs.get((phase, action))
 
 
 def current_phase(game, state):

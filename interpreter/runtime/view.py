@@ -34,7 +34,7 @@ def _view(game, state, seat, text):
                 return HIDDEN
         return text(value, t)
 
-    types = {scope: introspect.variable_types(game, scope)
+    types = {scope: game.rules.variable_types[scope]
              for scope in ("global", "seat", "piece")}
     view = {
         "game": game.name,
@@ -75,8 +75,8 @@ def _view(game, state, seat, text):
             for s, choice in enumerate(pending) if not state.out[s]}
     show = introspect.show_rule(game, "piece")
     status = introspect.show_rule(game, "status")
-    kinds = introspect.kinds(game)
-    cell_names = introspect.board(game).names
+    kinds = game.rules.kinds
+    cell_names = game.rules.board.names
     hidden = []
     for pid in _board_order(state):
         piece = state.pieces[pid]
@@ -92,7 +92,7 @@ def _view(game, state, seat, text):
         entry = {"label": piece["label"], "kind": piece["kind"], "owner": owner,
                  "cell": cell_name, **place,
                  "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
-                          for n, _ in introspect.piece_defaults(game)}}
+                          for n in game.rules.variables["piece"]}}
         if show is not None:
             entry["mark"] = show(state, seat if seat is not None else 0, pid)
         elif isinstance(kinds[piece["kind"]].get("symbol"), str):
@@ -204,8 +204,8 @@ def seat_marks(game):
     """Seat name -> the letter that starts its pieces' tokens: the name's first letter in
     lower case; when that letter is a terrain mark, a kind's symbol or an earlier seat's
     letter, in upper case; failing that, the first free letter of the name."""
-    taken = {ch for _, symbol in introspect.terrain(game).values() for ch in symbol}
-    taken |= {ch for stats in introspect.kinds(game).values()
+    taken = {ch for _, symbol in game.rules.terrain.values() for ch in symbol}
+    taken |= {ch for stats in game.rules.kinds.values()
               if isinstance(stats.get("symbol"), str) for ch in stats["symbol"]}
     taken |= {".", HIDDEN}
     marks = {}
@@ -247,10 +247,10 @@ def render_board(game, view, width=WIDTH, max_rows=None, beside=False):
 def board_grid(game, view, width=WIDTH, max_rows=None):
     """(the board's lines between two rows of column names, the scale, whether a mark
     stands for several pieces)."""
-    board = introspect.board(game)
+    board = game.rules.board
     marks = seat_marks(game)
     terrain = {}
-    for terrain_cells, symbol in introspect.terrain(game).values():
+    for terrain_cells, symbol in game.rules.terrain.values():
         for cell in terrain_cells:
             terrain[cell] = symbol
     stacks = {}
@@ -328,7 +328,7 @@ def key_groups(game, view, scale=1, crowded=False):
     if owners:
         groups.append(", ".join(f"{marks[name]} {name}" for name in owners)
                       + " (a piece: its seat's letter, then its mark)")
-    kinds = introspect.kinds(game)
+    kinds = game.rules.kinds
     used = {}
     for piece in on_board:
         if piece["kind"] != HIDDEN:
@@ -346,7 +346,7 @@ def key_groups(game, view, scale=1, crowded=False):
         entries.append(f"{HIDDEN} hidden")
     if entries:
         groups.append(", ".join(entries))
-    terrain = [f"{symbol} {name}" for name, (cells, symbol) in introspect.terrain(game).items()
+    terrain = [f"{symbol} {name}" for name, (cells, symbol) in game.rules.terrain.items()
                if cells]
     if terrain:
         groups.append(", ".join(terrain))
@@ -361,7 +361,7 @@ def legend_lines(game, view, width=WIDTH):
     """Which piece is where, per seat: 'blue: Rook#1 a2, Pawn#2 a1, #3 b1, ...' (a
     label that shares the previous one's name before '#' is shortened to '#N'); pieces
     hidden from the viewer as '? CELL' with a count. Only pieces on the board."""
-    order = {kind: i for i, kind in enumerate(introspect.kinds(game))}
+    order = {kind: i for i, kind in enumerate(game.rules.kinds)}
     owners = [s["name"] for s in view["seats"]] + ["none"]
     lines = []
     for owner in owners:
@@ -397,7 +397,7 @@ def _natural(label):
 
 def crowded_cells(game, view):
     """One line per cell that holds several pieces, in arrival order: 'b2: bT bS'."""
-    board = introspect.board(game)
+    board = game.rules.board
     marks = seat_marks(game)
     stacks = {}
     for piece in view["pieces"]:

@@ -1,0 +1,173 @@
+"""The public description of a compiled rule file: what `Game.rules` holds.
+
+Tools (pictures, explain, coverage, narration, scenario files, the language server, the
+replay page, the bridges) read the game's board, piece kinds and their columns, terrain,
+zones, seats, phases and actions (with doc strings and parameter types), variables (with
+types and initial values) and which `show` rules it declares from here, never from the
+engine's private members. Everything is read-only: records are frozen, tables are
+`MappingProxyType`s, and a value that could be changed (a list) is given as a tuple.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from ..language import program as ir
+from ..language.boards import Board
+from ..language.types import Type
+
+_PRIVATE_MODES = ("simultaneous", "secret")
+
+
+def _frozen_value(value: Any) -> Any:
+    """A value no reader can change: lists as tuples (nested ones too)."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen_value(item) for item in value)
+    return value
+
+
+@attrs.frozen
+class Param:
+    """A parameter of an action (a binder: `name in domain`) or of a phase. `type` is the
+    binder's element type (None for a phase's parameters, typed where they are used)."""
+
+    name: str
+    type: Type | None
+    domain: str = ""        # a binder's domain as the rule file writes it
+
+
+@attrs.frozen
+class ActionInfo:
+    """An action of a phase: its name, its position in the phase, its parameters and doc."""
+
+    name: str
+    phase: str
+    index: int
+    params: tuple[Param, ...]
+    doc: str | None
+
+
+@attrs.frozen
+class PhaseInfo:
+    """A phase: `mode` is None, "turn", "simultaneous" or "secret"; `auto` phases play their
+    only legal action on their own."""
+
+    name: str
+    mode: str | None
+    params: tuple[Param, ...]
+    auto: bool
+    actions: tuple[ActionInfo, ...]
+    doc: str | None
+
+    @property
+    def private(self) -> bool:
+        """Are the choices made in this phase hidden from the other seats until shown?"""
+        return self.mode in _PRIVATE_MODES
+
+
+@attrs.frozen
+class VariableInfo:
+    """A declared variable of scope "global", "seat" or "piece"; `visible_to` tells whether a
+    `visible to` rule limits who sees it; `column` names the kinds-table column a piece
+    variable starts from."""
+
+    scope: str
+    name: str
+    type: Type
+    initial: Any
+    visible_to: bool
+    column: str | None
+
+
+@attrs.frozen
+class ZoneInfo:
+    """A zone off the board; `visible_to` tells whether a rule limits who may identify the
+    pieces in it."""
+
+    name: str
+    per_seat: bool
+    visible_to: bool
+
+
+@attrs.frozen
+class Rules:
+    """The compiled rules as a description (see the module docstring)."""
+
+    name: str
+    seats: tuple[str, ...]
+    board: Board
+    kinds: Mapping[str, Mapping[str, Any]]          # kind -> column -> value
+    columns: Mapping[str, Type]                     # kinds-table column -> type
+    terrain: Mapping[str, tuple[tuple[int, ...], str]]   # name -> (cells, symbol)
+    zones: Mapping[str, ZoneInfo]
+    symbols: tuple[str, ...]                        # sorted
+    phases: Mapping[str, PhaseInfo]
+    variables: Mapping[str, Mapping[str, VariableInfo]]  # scope -> name -> variable
+    shows: frozenset[str]                           # the `show X(...)` rules declared
+    hides_pieces: bool                              # a `hide piece` rule or a hiding zone
+    invariants: tuple[str, ...]                     # their names, as declared
+    stats: tuple[str, ...]                          # `stat` names, as declared
+    variable_types: Mapping[str, Mapping[str, Type]]    # scope -> name -> type
+
+    @property
+    def action_names(self) -> list[str]:
+        """The names of the actions of every phase, sorted."""
+        return sorted({a.name for phase in self.phases.values() for a in phase.actions})
+
+    @property
+    def hides_pieces_or_variables(self) -> bool:
+        """Does some rule hide a piece (`hide piece`, a zone) or a variable (`visible to`)?"""
+        return self.hides_pieces or any(
+            v.visible_to for scope in self.variables.values() for v in scope.values())
+
+    @property
+    def hidden_information(self) -> bool:
+        """Does some rule keep something from some seat (a hidden piece or variable, a
+        secret or simultaneous phase)?"""
+        return self.hides_pieces_or_variables or any(
+            phase.private for phase in self.phases.values())
+
+    def doc(self, phase: str, action: str | None = None) -> str | None:
+        """The doc string of a phase (action None) or of one of its actions, else None."""
+        found = self.phases.get(phase)
+        if found is None or action is None:
+            return None if found is None else found.doc
+        return next((a.doc for a in found.actions if a.name == action), None)
+
+    def initial_value(self, scope: str, name: str) -> Any:
+        """The declared initial value of a variable, as a fresh list when it is one."""
+        value = self.variables[scope][name].initial
+        return list(value) if isinstance(value, tuple) else value
+
+
+def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
+    """The description of a checked program (`hides_pieces`: as the engine worked it out)."""
+    docs = program.docs
+    phases = {name: PhaseInfo(
+        name, phase.mode, tuple(Param(p, None) for p in phase.params), phase.auto,
+        tuple(ActionInfo(a.name, name, a.index,
+                         tuple(Param(b.name, b.type, b.text) for b in a.binders),
+                         docs.get((name, a.name))) for a in phase.actions),
+        docs.get((name, None))) for name, phase in program.phases.items()}
+    variables = {scope: MappingProxyType({name: VariableInfo(
+        scope, name, v.type, _frozen_value(v.init), v.visible is not None, v.column)
+        for name, v in table.items()}) for scope, table in program.vars.items()}
+    return Rules(
+        name=program.game_name, seats=tuple(program.seats), board=program.board,
+        kinds=MappingProxyType({k: MappingProxyType(dict(row))
+                                for k, row in program.kinds.items()}),
+        columns=MappingProxyType(dict(program.kind_columns)),
+        terrain=MappingProxyType(dict(program.terrain)),
+        zones=MappingProxyType({name: ZoneInfo(name, z.per_seat, z.visible is not None)
+                                for name, z in program.zones.items()}),
+        symbols=tuple(sorted(program.symbols)), phases=MappingProxyType(phases),
+        variables=MappingProxyType(variables), shows=frozenset(program.shows),
+        hides_pieces=hides_pieces,
+        invariants=tuple(inv.name for inv in program.invariants),
+        stats=tuple(program.stats),
+        variable_types=MappingProxyType({scope: MappingProxyType(
+            {name: v.type for name, v in table.items()}) for scope, table in program.vars.items()}))
