@@ -19,19 +19,15 @@ exactly what runs.
 
 from __future__ import annotations
 
+import re
+
 from ..language import program as ir
-from ..language.builtins import BUILTINS
+from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,  # noqa: F401
+                                  PIECE_VARS, PIECES, SEAT_VARS)
 from ..language.limits import MAX_WORK
 from ..language.types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
-_RANDOM = {"roll", "pick", "shuffled", "rolls", "successes"}
-_READERS = {"last", "nth", "len", "take", "unique", "reversed"}     # only read their list
-_FRESH = {"pieces", "pieces_at", "cells", "neighbors", "orthogonal", "line", "reach", "sight",
-          "row_cells", "column_cells", "range", "opponents", "reversed", "take", "unique",
-          "shuffled", "within", "rolls", "directions", "exits", "ray", "intersections",
-          "placements", "placed", "clockwise_from", "counterclockwise_from"}
-# (the built-ins above return a new list or an immutable one)
 
 
 class Frag:
@@ -666,9 +662,11 @@ class Generator:
         return len(nodes) <= 12 and not any(
             isinstance(x, (ir.Quant, ir.Comprehension, ir.CallFn)) for x in nodes)
 
-    def ex_CallBuiltin(self, n):
-        name = n.name
-        if name in _READERS and n.args:     # reads its list: a pieces_at needs no copy
+    def ex_CallBuiltin(self, n: ir.CallBuiltin) -> Frag:
+        """A call of a built-in: its row's inline template when it has one (see
+        `builtins.Builtin.inline`), else a call of its implementation `B_<name>(rt, ...)`."""
+        row = BUILTINS[n.name]
+        if row.borrows and n.args:          # reads its list: a pieces_at needs no copy
             saved, self.iterating = self.iterating, n.args[0]
             try:
                 args = [self.ex(a) for a in n.args]
@@ -676,42 +674,37 @@ class Generator:
                 self.iterating = saved
         else:
             args = [self.ex(a) for a in n.args]
-        board = self.prog.board
-        if name == "cells":
-            return F(n, self.src.constant(tuple(board.all_cells)))
-        if name in ("row", "column"):
-            op = "//" if name == "row" else "%"
-            return F(n, "((", args[0], f") {op} {board.width} + 1)")
-        if name in ("last", "nth"):
-            return F(n, f"_{name}(", *_joined(args), ")")
-        if name == "roll":
-            count = args[1] if len(args) > 1 else "1"
-            return F(n, "rt.roll_dice(", args[0], ", ", count, ")")
-        if name in ("reach", "sight") and isinstance(n.args[2], ir.Const):
-            table = self.src.constant((name, frozenset(n.args[2].value)), "R")
+        if row.stops_table and isinstance(n.args[2], ir.Const):
+            table = self.src.constant((n.name, frozenset(n.args[2].value)), "R")
             return F(n, f"{table}[", args[0], ", ", args[1], "]")
-        if name == "pieces_at":
-            if self.iterating is n:         # only read (a loop, last(), len()): no copy
-                return F(n, "S.at.get(", args[0], ", ())")
-            return F(n, "tuple(S.at.get(", args[0], ", ()))")
-        if name == "pieces":
-            return F(n, "S.owned.get(", args[0], ", ())") if args else F(n, "S.owned['*']")
-        if name in ("line", "distance"):
-            table = self.src.constant((name,), "L")
-            return F(n, f"{table}[", args[0], ", ", args[1], "]")
-        if name in ("neighbors", "orthogonal"):
-            table = self.src.constant((name,), "L")
-            return F(n, f"{table}[", args[0], "]")
-        if name == "alive":
-            return F(n, self.piece_record(n.args[0]), "['alive']")
-        if name == "len":
-            return F(n, "len(", args[0], ")")
-        if name in ("min", "max", "abs"):
-            return F(n, f"{name}(", *_joined(args), ")")
-        parts = []
-        for a in args:
-            parts += [", ", a]
-        return F(n, f"B_{name}(rt", *parts, ")")
+        template = row.template(len(args))
+        if row.inline_borrowed is not None and self.iterating is n:
+            template = row.inline_borrowed  # only read (a loop, last(), len()): no copy
+        if template is None:
+            parts: list[str | Frag] = []
+            for a in args:
+                parts += [", ", a]
+            return F(n, f"B_{n.name}(rt", *parts, ")")
+        return F(n, *self.filled(template, n, args))
+
+    def filled(self, template: str, n: ir.CallBuiltin, args: list[Frag]) -> list[str | Frag]:
+        """The parts of an inline template (`builtins.Builtin.inline`) filled in."""
+        parts: list[str | Frag] = []
+        for i, piece in enumerate(_TEMPLATE_FIELD.split(template)):
+            if not i % 2:
+                if piece:
+                    parts.append(piece)
+            elif piece.isdigit():
+                parts.append(args[int(piece)])
+            elif piece == "width":
+                parts.append(str(self.prog.board.width))
+            elif piece == "table":
+                parts.append(self.src.constant((n.name,), "L"))
+            elif piece == "cells":
+                parts.append(self.src.constant(tuple(self.prog.board.all_cells)))
+            else:                           # "record"
+                parts.append(self.piece_record(n.args[0]))
+        return parts
 
     def ex_Text(self, n):
         inner = self.ex(n.expr)
@@ -893,7 +886,7 @@ def _cheap(node):
 
 def _fresh(domain):
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
-        isinstance(domain, ir.CallBuiltin) and domain.name in _FRESH) or (
+        isinstance(domain, ir.CallBuiltin) and BUILTINS[domain.name].fresh) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
 
 
@@ -931,11 +924,7 @@ def _piece_slots(types, first):
     return [first + i for i, t in enumerate(types) if t == PIECE]
 
 
-def _joined(args):
-    out = []
-    for i, a in enumerate(args):
-        out += [", " if i else "", a]
-    return out
+_TEMPLATE_FIELD = re.compile(r"\{(\w+)\}")
 
 
 def _impure_fns(fns):
@@ -953,7 +942,7 @@ def _impure_fns(fns):
 
 def _pure_in(node, impure):
     for n in ir.walk(node):
-        if isinstance(n, ir.CallBuiltin) and n.name in _RANDOM:
+        if isinstance(n, ir.CallBuiltin) and BUILTINS[n.name].random:
             return False
         if isinstance(n, ir.CallFn) and n.name in impure:
             return False
@@ -961,9 +950,6 @@ def _pure_in(node, impure):
 
 
 # ----- what end rules read -------------------------------------------------------------------
-
-PIECES, CELLS, PIECE_VARS, SEAT_VARS, GLOBALS, FLOW = 1, 2, 4, 8, 16, 32
-ALWAYS = 1 << 10
 
 
 def reads(node, fns, seen=None):
@@ -986,14 +972,8 @@ def reads(node, fns, seen=None):
             seen.add(n.name)
             mask |= reads(fns[n.name].body, fns, seen)
         elif isinstance(n, ir.CallBuiltin):
-            if n.name in _RANDOM:
-                mask |= ALWAYS
-            elif n.name in ("pieces", "alive"):
-                mask |= PIECES
-            elif n.name == "pieces_at":
-                mask |= PIECES | CELLS
-            elif n.name in ("next", "previous", "opponents"):
-                mask |= FLOW
+            row = BUILTINS[n.name]
+            mask |= ALWAYS if row.random else row.reads
     return mask
 
 
