@@ -533,3 +533,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "a value written as text: cells `d5`, pieces `Pawn#2`, seats, symbols and kinds by "
          "name, `true`/`false`, `none`, lists `[a1, b2]`"),
 ]}
+
+
+def reference_table() -> str:
+    """The language reference's table of built-ins (docs/language.md section 7), in markdown,
+    written from the rows (scripts/gen_builtins_doc.py puts it in the document)."""
+    lines = ["| function | result | meaning |", "|---|---|---|"]
+    for row in BUILTINS.values():
+        forms = ", ".join(f"`{form}`" for form in row.forms())
+        doc = row.doc.replace("|", "\\|")
+        lines.append(f"| {forms} | {row.result} | {doc} |")
+    return "\n".join(lines) + "\n"
