@@ -89,8 +89,8 @@ def _nth(args):
     return _pick(args[:1])
 
 
-_PLACEMENTS = {}
-_PAIRS = {}
+_PLACEMENTS: dict[tuple[tuple[int, ...], tuple[str, ...]], tuple[str, ...]] = {}
+_PAIRS: dict[str, dict[str, Any]] = {}
 
 
 def placements(dice, slots):

@@ -20,6 +20,9 @@ exactly what runs.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, NamedTuple
 
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,  # noqa: F401
@@ -107,6 +110,19 @@ class Source:
         return best[2] if best else None
 
 
+class Frame(NamedTuple):
+    """The context a node is written in, passed down the generator (as Jinja's compiler
+    passes its `Frame`). Immutable: `Generator.within` writes the nodes below one in a
+    changed copy and puts the one it found back afterwards, so nothing leaks to the next
+    node."""
+
+    memo: _Memo | None = None       # while listing: the memo state of the part being written
+    iterating: object = None        # a node whose list is only read (a loop's domain, a
+    #                                 borrowing built-in's argument): it needs no copy
+    inlined: Mapping[int, object] | None = None     # in an inlined fn: slot -> the caller's
+    #                                                 argument
+
+
 class Generator:
     def __init__(self, prog, file):
         self.prog = prog
@@ -114,14 +130,23 @@ class Generator:
         self.defined = set()        # names of the functions written so far
         self.src = Source()
         self.impure = _impure_fns(prog.fns)
-        self.memo = None            # while listing: the memo state of the current part
+        self.frame = Frame()        # the context of the node being written (see `within`)
         self.uses = set()           # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
-        self.iterating = None       # the domain being written of a quantifier
-        self.inlined = {}           # fn slot -> the caller's argument, in an inlined fn
         self.records = set()        # slots of pieces whose record is in `p<slot>`
 
-    def pure(self, node):
+    @contextmanager
+    def within(self, **changes: Any) -> Iterator[Frame]:
+        """Write what the `with` block writes in the current frame changed by `changes`
+        (fields of `Frame`); the frame found is restored afterwards, whatever happens."""
+        found = self.frame
+        self.frame = found._replace(**changes)
+        try:
+            yield self.frame
+        finally:
+            self.frame = found
+
+    def pure(self, node: Any) -> bool:
         return _pure_in(node, self.impure)
 
     # ----- the module ------------------------------------------------------------------
@@ -235,16 +260,16 @@ class Generator:
         params = ["v%d" % (i + 1) for i in range(len(rule.params))]
         return self.function(name, params, rule, lambda: self.return_(rule.expr))
 
-    def return_(self, expr):
+    def return_(self, expr: Any) -> None:
         """`return expr`; a quantifier (or its negation) at the top becomes a loop that
         returns as soon as the answer is known, which is faster than a generator."""
         negated = isinstance(expr, ir.Not) and isinstance(expr.operand, ir.Quant)
         quant = expr.operand if negated else expr
-        if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and not self.inlined:
+        if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and \
+                not self.frame.inlined:
             found = quant.op == "exists"        # the answer when the loop finds a case
-            self.iterating = quant.domain
-            domain = self.ex(quant.domain)
-            self.iterating = None
+            with self.within(iterating=quant.domain):
+                domain = self.ex(quant.domain)
             self.emit_for(1, quant.slot, domain, quant.domain)
             cond = quant.where
             if quant.op == "all":
@@ -256,10 +281,9 @@ class Generator:
             self.src.emit(3, F(expr, f"return {found != negated}"))
             self.src.emit(1, f"return {(not found) != negated}")
             return
-        if isinstance(expr, ir.Quant) and expr.op == "first" and not self.inlined:
-            self.iterating = expr.domain
-            domain = self.ex(expr.domain)
-            self.iterating = None
+        if isinstance(expr, ir.Quant) and expr.op == "first" and not self.frame.inlined:
+            with self.within(iterating=expr.domain):
+                domain = self.ex(expr.domain)
             self.emit_for(1, expr.slot, domain, expr.domain)
             value = self.ex(expr.value) if expr.value is not None else f"v{expr.slot}"
             if expr.where is not None:
@@ -307,7 +331,7 @@ class Generator:
                 f"part_{key}_{i}", params + binders, part,
                 lambda p=part: self.return_(p.expr))
 
-    def listing(self, action):
+    def listing(self, action: ir.Action) -> None:
         """Nested loops appending (index, args) for every legal binding."""
         memo = _Memo(self)
         memo.bind(action)
@@ -318,21 +342,19 @@ class Generator:
             for part in by_level[k]:
                 if k == 0 and self.quantifier_guard(part.expr):
                     continue
-                self.memo = memo.for_part(part)
                 expr = part.expr
-                if isinstance(expr, ir.Not):        # `if not (not x)` reads `if x`
-                    code, test = self.ex(expr.operand), "if "
-                else:
-                    code, test = self.ex(expr), "if not "
-                self.memo = None
+                with self.within(memo=memo.for_part(part)):
+                    if isinstance(expr, ir.Not):    # `if not (not x)` reads `if x`
+                        code, test = self.ex(expr.operand), "if "
+                    else:
+                        code, test = self.ex(expr), "if not "
                 self.src.emit(indent, test, code, ":")
                 self.src.emit(indent + 1, "return" if k == 0 else "continue")
             memo.open_level(k, indent)         # values deeper parts need go here
             if k < levels:
                 binder = action.binders[k]
-                self.memo = memo.for_domain(k + 1, binder.domain)
-                domain = self.ex(binder.domain)
-                self.memo = None
+                with self.within(memo=memo.for_domain(k + 1, binder.domain)):
+                    domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
                 lead = memo.loop_invariant_lead(first, binder)
                 self.emit_for(indent, binder.slot, domain, binder.domain,
@@ -343,7 +365,7 @@ class Generator:
         # placed at the action, so a tool tracing lines sees each legal binding listed
         self.src.emit(levels + 1, F(action, f"out(({action.index}, ({args})))"))
 
-    def quantifier_guard(self, expr):
+    def quantifier_guard(self, expr: Any) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
         one), written as a loop that returns as soon as the guard fails."""
         negated = isinstance(expr, ir.Not)
@@ -351,9 +373,8 @@ class Generator:
         if not isinstance(quant, ir.Quant) or quant.op not in ("exists", "all"):
             return False
         # The loop looks for a witness: an item that decides the quantifier.
-        self.iterating = quant.domain
-        domain = self.ex(quant.domain)
-        self.iterating = None
+        with self.within(iterating=quant.domain):
+            domain = self.ex(quant.domain)
         if quant.op == "all":
             test = F(quant.value, "not ", self.ex(quant.value))
             witness = test if quant.where is None else F(quant, self.ex(quant.where), " and ",
@@ -513,8 +534,8 @@ class Generator:
         self.src.emit(indent, F(s, "S.events.append(['log', ", self.ex(s.text), "])"))
 
     # ----- expressions -----------------------------------------------------------------
-    def ex(self, node):
-        memo = self.memo
+    def ex(self, node: Any) -> Frag:
+        memo = self.frame.memo
         if memo is not None:
             hoisted = memo.hoist(node)
             if hoisted is not None:
@@ -552,9 +573,10 @@ class Generator:
             return F(n, repr(v))
         return F(n, self.src.constant(v))
 
-    def ex_Local(self, n):
-        if self.inlined and n.slot in self.inlined:
-            target = self.inlined[n.slot]
+    def ex_Local(self, n: ir.Local) -> Frag:
+        inlined = self.frame.inlined
+        if inlined and n.slot in inlined:
+            target = inlined[n.slot]
             if isinstance(target, ir.Const):
                 return F(n, self.ex_Const(target))
             n = target
@@ -570,11 +592,12 @@ class Generator:
                      "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
                      "seats": "rt.live_seats()"}[n.what])
 
-    def piece_record(self, obj):
+    def piece_record(self, obj: Any) -> Frag:
         """Code for the record (dict) of a piece."""
         slot = None
         if isinstance(obj, ir.Local):
-            target = self.inlined.get(obj.slot, obj) if self.inlined else obj
+            inlined = self.frame.inlined
+            target = inlined.get(obj.slot, obj) if inlined else obj
             slot = target.slot if isinstance(target, ir.Local) else None
         if slot in self.records:
             return F(obj, f"p{slot}")
@@ -606,15 +629,10 @@ class Generator:
             parts += [", " if i else "", self.ex(item)]
         return F(n, "[", *parts, "]")
 
-    def _loop(self, slot, domain, where):
+    def _loop(self, slot: int, domain: Any, where: Any) -> list[str | Frag]:
         """` for vN in DOMAIN if WHERE` (no memos in a comprehension's iterable)."""
-        saved, self.memo = self.memo, None
-        self.iterating = domain
-        try:
+        with self.within(memo=None, iterating=domain):
             dom = self.loop_domain(domain)
-        finally:
-            self.memo = saved
-            self.iterating = None
         parts = [f" for v{slot} in ", dom]
         if where is not None:
             parts += [" if ", self.ex(where)]
@@ -641,22 +659,18 @@ class Generator:
             return F(n, "next((", value, *loop, "), None)")
         return F(n, "_sorted_by([(", self.ex(n.value), f", v{n.slot})", *loop, "])")
 
-    def ex_CallFn(self, n):
+    def ex_CallFn(self, n: ir.CallFn) -> Frag:
         fn = self.prog.fns[n.name]
         if self.inlinable(fn, n):
-            saved = self.inlined, self.memo
-            self.inlined = {i + 1: a for i, a in enumerate(n.args)}
-            self.memo = None        # the body's slots are the fn's, not this unit's
-            try:
+            # memo None: the body's slots are the fn's, not this unit's
+            with self.within(inlined={i + 1: a for i, a in enumerate(n.args)}, memo=None):
                 return F(n, self.ex(fn.body))
-            finally:
-                self.inlined, self.memo = saved
         return F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
 
-    def inlinable(self, fn, call):
+    def inlinable(self, fn: ir.Fn, call: ir.CallFn) -> bool:
         """A small fn whose arguments cost nothing to repeat is written in place: no call,
         no frame. It must bind no locals of its own and call no fn."""
-        if self.inlined or not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
+        if self.frame.inlined or not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
             return False
         nodes = list(ir.walk(fn.body))
         return len(nodes) <= 12 and not any(
@@ -667,18 +681,16 @@ class Generator:
         `builtins.Builtin.inline`), else a call of its implementation `B_<name>(rt, ...)`."""
         row = BUILTINS[n.name]
         if row.borrows and n.args:          # reads its list: a pieces_at needs no copy
-            saved, self.iterating = self.iterating, n.args[0]
-            try:
+            with self.within(iterating=n.args[0]):
                 args = [self.ex(a) for a in n.args]
-            finally:
-                self.iterating = saved
         else:
             args = [self.ex(a) for a in n.args]
         if row.stops_table and isinstance(n.args[2], ir.Const):
-            table = self.src.constant((n.name, frozenset(n.args[2].value)), "R")
+            stops: Any = n.args[2].value
+            table = self.src.constant((n.name, frozenset(stops)), "R")
             return F(n, f"{table}[", args[0], ", ", args[1], "]")
         template = row.template(len(args))
-        if row.inline_borrowed is not None and self.iterating is n:
+        if row.inline_borrowed is not None and self.frame.iterating is n:
             template = row.inline_borrowed  # only read (a loop, last(), len()): no copy
         if template is None:
             parts: list[str | Frag] = []
@@ -744,9 +756,9 @@ class Generator:
             return F(n, "(", item, f"{word}{members})")
         return F(n, "(", item, word, self.ex_set(coll), ")")
 
-    def ex_set(self, coll):
+    def ex_set(self, coll: Any) -> Frag:
         """The collection of an `in`, as a set when it is memoised (looked up often)."""
-        memo = self.memo
+        memo = self.frame.memo
         if memo is not None:
             hoisted = memo.hoist(coll, as_set=True)
             if hoisted is not None:
@@ -830,7 +842,7 @@ class _Memo:
     def level_of(self, node):
         return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
 
-    def hoist(self, node, as_set=False):
+    def hoist(self, node: Any, as_set: bool = False) -> Frag | None:
         """Code for `node` computed at an outer level, in a `_m` variable filled on first
         use (so a test that short-circuits before it still guards it)."""
         if node is self.lead:
@@ -843,12 +855,8 @@ class _Memo:
         level = self.level_of(node)
         if level >= self.level:
             return None
-        saved = self.gen.memo
-        self.gen.memo = None
-        try:
+        with self.gen.within(memo=None):
             inner = getattr(self.gen, "ex_" + type(node).__name__)(node)
-        finally:
-            self.gen.memo = saved
         name = f"_m{self.count}"
         self.count += 1
         unset = "_UNSET"
@@ -884,7 +892,7 @@ def _cheap(node):
                    for n in ir.walk(node))
 
 
-def _fresh(domain):
+def _fresh(domain: Any) -> bool:
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
         isinstance(domain, ir.CallBuiltin) and BUILTINS[domain.name].fresh) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
@@ -940,7 +948,7 @@ def _impure_fns(fns):
     return impure
 
 
-def _pure_in(node, impure):
+def _pure_in(node: Any, impure: set[str]) -> bool:
     for n in ir.walk(node):
         if isinstance(n, ir.CallBuiltin) and BUILTINS[n.name].random:
             return False
@@ -952,7 +960,7 @@ def _pure_in(node, impure):
 # ----- what end rules read -------------------------------------------------------------------
 
 
-def reads(node, fns, seen=None):
+def reads(node: Any, fns: Mapping[str, ir.Fn], seen: set[str] | None = None) -> int:
     """The state categories an expression reads (through fns too); ALWAYS when it rolls
     dice or reads something not tracked."""
     seen = set() if seen is None else seen
@@ -993,6 +1001,6 @@ def generate_expression(prog, expr, nparams, name, file):
     return gen.src.text(), gen.src
 
 
-def builtin_names():
+def builtin_names() -> dict[str, Callable[..., Any]]:
     """Module names of the built-in implementations (`B_name`)."""
     return {f"B_{name}": b.impl for name, b in BUILTINS.items() if b.impl is not None}
