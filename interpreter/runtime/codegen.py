@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from enum import Enum
 from typing import Any, NamedTuple
 
 from ..language import program as ir
@@ -31,6 +32,41 @@ from ..language.limits import MAX_WORK
 from ..language.types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
+
+
+class UnitKey(NamedTuple):
+    """Which code unit a generated function is. `kind` is one of: "fn", "def" (`name`);
+    "setup", "hide"; "on_enter", "on_reveal", "on_resume" (`name` the phase); "act" (an
+    action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
+    where-part, for explaining: `part` its index), each with `name` the phase and `index`
+    the action's; "trigger", "trigger_cell", "concede", "out", "invariant", "end", "each"
+    (`index` the rule's position); "visible" (`scope` and `name` the variable's); "show",
+    "stat", "zone" (`name`)."""
+
+    kind: str
+    name: str = ""
+    index: int = 0
+    part: int = 0
+    scope: str = ""
+
+
+class ConstKind(Enum):
+    """What a module-level constant of generated code holds; the value is the first letter of
+    its name, so a reader of `gdl compile` sees the kind too."""
+
+    VALUE = "C"             # a constant list, tuple or dict of the rules, as it is
+    RAY_TABLE = "R"         # (builtin, stops): the engine fills it with the board's table
+    BOARD_TABLE = "L"       # (builtin,): the engine fills it with the board's table
+    KIND_COLUMN = "K"       # a kinds-table column: kind -> value
+    MEMBERS = "S"           # a frozenset of constants, the right side of `in`
+    TYPE = "T"              # a static type, for `_text`
+
+
+class Constant(NamedTuple):
+    """A module-level constant of generated code: its kind and the value it is made from."""
+
+    kind: ConstKind
+    value: Any
 
 
 class Frag:
@@ -62,8 +98,8 @@ class Source:
     def __init__(self):
         self.lines = []
         self.places = {}            # line number (1-based) -> [(start, end, node)]
-        self.constants = {}         # Python name -> value
-        self._const_names = {}
+        self.constants: dict[str, Constant] = {}        # Python name -> constant
+        self._const_names: dict[tuple[ConstKind, str], str] = {}
 
     def emit(self, indent, *parts):
         text = []
@@ -86,13 +122,13 @@ class Source:
         if places:
             self.places[len(self.lines)] = places
 
-    def constant(self, value, hint="C"):
-        """A module-level name holding `value` (one name per distinct value)."""
-        key = (hint, repr(value))
+    def constant(self, value: Any, kind: ConstKind = ConstKind.VALUE) -> str:
+        """A module-level name holding `value` (one name per distinct value and kind)."""
+        key = (kind, repr(value))
         if key not in self._const_names:
-            name = f"{hint}{len(self._const_names)}"
+            name = f"{kind.value}{len(self._const_names)}"
             self._const_names[key] = name
-            self.constants[name] = value
+            self.constants[name] = Constant(kind, value)
         return self._const_names[key]
 
     def text(self):
@@ -156,60 +192,61 @@ class Generator:
         units = {}
         cyclic = _calling_themselves(prog)
         for fn in prog.fns.values():
-            units[("fn", fn.name)] = self.function(
+            units[UnitKey("fn", fn.name)] = self.function(
                 f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
                 lambda fn=fn: self.counted_call(fn, ("fn", fn.name) in cyclic) or
                 self.return_(fn.body), _piece_slots(fn.param_types, 1))
         for d in prog.defs.values():
-            units[("def", d.name)] = self.function(
+            units[UnitKey("def", d.name)] = self.function(
                 f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
                 lambda d=d: self.counted_call(d, ("def", d.name) in cyclic) or
                 self.block(d.body, 1), _piece_slots(d.param_types, 1))
-        units["setup"] = self.function("setup", [], None, lambda: self.block(prog.setup, 1))
+        units[UnitKey("setup")] = self.function("setup", [], None,
+                                                lambda: self.block(prog.setup, 1))
         for phase in prog.phases.values():
             params = ["v%d" % (i + 1) for i in range(len(phase.params))]
             for hook in ("on_enter", "on_reveal", "on_resume"):
-                units[(hook, phase.name)] = self.function(
+                units[UnitKey(hook, phase.name)] = self.function(
                     f"{hook}_{phase.name}", params, phase,
                     lambda body=getattr(phase, hook): self.block(body, 1))
             for action in phase.actions:
                 self.action(phase, action, params, units)
         for i, trigger in enumerate(prog.triggers):
-            units[("trigger", i)] = self.function(f"trigger_{i}", ["v1", "v2"], trigger,
-                                                  lambda t=trigger: self.trigger(t))
+            units[UnitKey("trigger", index=i)] = self.function(
+                f"trigger_{i}", ["v1", "v2"], trigger, lambda t=trigger: self.trigger(t))
             if trigger.where is None or _reads_only_cell(trigger.where, prog.fns):
-                units[("trigger_cell", i)] = self.function(
+                units[UnitKey("trigger_cell", index=i)] = self.function(
                     f"trigger_cell_{i}", ["v1", "v2"], trigger,
                     lambda t=trigger: self.return_(t.where or ir.Const(True, type=BOOL)))
         for i, hook in enumerate(prog.concedes):
-            units[("concede", i)] = self.function(f"concede_{i}", ["v1"], hook,
+            units[UnitKey("concede", index=i)] = self.function(f"concede_{i}", ["v1"], hook,
                                                   lambda h=hook: self.block(h.body, 1))
         for i, hook in enumerate(prog.outs):
-            units[("out", i)] = self.function(f"out_{i}", ["v1"], hook,
+            units[UnitKey("out", index=i)] = self.function(f"out_{i}", ["v1"], hook,
                                               lambda h=hook: self.block(h.body, 1))
         for i, invariant in enumerate(prog.invariants):
-            units[("invariant", i)] = self.function(
+            units[UnitKey("invariant", index=i)] = self.function(
                 f"invariant_{i}", [], invariant, lambda inv=invariant: self.return_(inv.expr))
         for i, rule in enumerate(prog.end_rules):
             params = ["v1"] if rule.kind != "draw" else []
-            units[("end", i)] = self.function(f"end_{i}", params, rule,
+            units[UnitKey("end", index=i)] = self.function(f"end_{i}", params, rule,
                                               lambda r=rule: self.return_(r.expr))
         for scope, table in prog.vars.items():
             for name, var in table.items():
                 if var.visible is not None:
-                    units[("visible", scope, name)] = self.rule(f"visible_{scope}_{name}",
-                                                                var.visible)
+                    units[UnitKey("visible", name, scope=scope)] = self.rule(
+                        f"visible_{scope}_{name}", var.visible)
         for what, rule in prog.shows.items():
-            units[("show", what)] = self.rule(f"show_{what}", rule)
+            units[UnitKey("show", what)] = self.rule(f"show_{what}", rule)
         for name, rule in prog.stats.items():
-            units[("stat", name)] = self.rule(f"stat_{name}", rule)
+            units[UnitKey("stat", name)] = self.rule(f"stat_{name}", rule)
         if prog.hide is not None:
-            units["hide"] = self.rule("hide_piece", prog.hide)
+            units[UnitKey("hide")] = self.rule("hide_piece", prog.hide)
         for i, rule in enumerate(prog.each_rules):
-            units[("each", i)] = self.rule(f"each_{i}", rule)
+            units[UnitKey("each", index=i)] = self.rule(f"each_{i}", rule)
         for name, zone in prog.zones.items():
             if zone.visible is not None:
-                units[("zone", name)] = self.rule(f"zone_visible_{name}", zone.visible)
+                units[UnitKey("zone", name)] = self.rule(f"zone_visible_{name}", zone.visible)
         return units
 
     def function(self, name, params, node, body, piece_params=()):
@@ -315,19 +352,19 @@ class Generator:
     def action(self, phase, action, params, units):
         key = f"{phase.name}_{action.name}"
         binders = ["v%d" % b.slot for b in action.binders]
-        units[("act", phase.name, action.index)] = self.function(
+        units[UnitKey("act", phase.name, action.index)] = self.function(
             f"act_{key}", params + binders, action, lambda: self.block(action.body, 1),
             [b.slot for b in action.binders if b.type == PIECE])
-        units[("list", phase.name, action.index)] = self.function(
+        units[UnitKey("list", phase.name, action.index)] = self.function(
             f"list_{key}", params + ["out"], action, lambda: self.listing(action))
         # For explaining an illegal action: each domain and part on its own, every binder
         # a parameter (those not yet bound are None).
         for i, binder in enumerate(action.binders):
-            units[("domain", phase.name, action.index, i)] = self.function(
+            units[UnitKey("domain", phase.name, action.index, i)] = self.function(
                 f"domain_{key}_{i}", params + binders, binder,
                 lambda b=binder: self.return_(b.domain))
         for i, part in enumerate(action.where_parts):
-            units[("part", phase.name, action.index, i)] = self.function(
+            units[UnitKey("part", phase.name, action.index, i)] = self.function(
                 f"part_{key}_{i}", params + binders, part,
                 lambda p=part: self.return_(p.expr))
 
@@ -611,12 +648,12 @@ class Generator:
 
     def ex_PieceStat(self, n):
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
-                                   "K")
+                                   ConstKind.KIND_COLUMN)
         return F(n, f"{column}[", self.piece_record(n.obj), "['kind']]")
 
     def ex_KindStat(self, n):
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
-                                   "K")
+                                   ConstKind.KIND_COLUMN)
         return F(n, f"{column}[", self.ex(n.obj), "]")
 
     def ex_SeatVar(self, n):
@@ -687,7 +724,7 @@ class Generator:
             args = [self.ex(a) for a in n.args]
         if row.stops_table and isinstance(n.args[2], ir.Const):
             stops: Any = n.args[2].value
-            table = self.src.constant((n.name, frozenset(stops)), "R")
+            table = self.src.constant((n.name, frozenset(stops)), ConstKind.RAY_TABLE)
             return F(n, f"{table}[", args[0], ", ", args[1], "]")
         template = row.template(len(args))
         if row.inline_borrowed is not None and self.frame.iterating is n:
@@ -711,7 +748,7 @@ class Generator:
             elif piece == "width":
                 parts.append(str(self.prog.board.width))
             elif piece == "table":
-                parts.append(self.src.constant((n.name,), "L"))
+                parts.append(self.src.constant((n.name,), ConstKind.BOARD_TABLE))
             elif piece == "cells":
                 parts.append(self.src.constant(tuple(self.prog.board.all_cells)))
             else:                           # "record"
@@ -722,7 +759,7 @@ class Generator:
         inner = self.ex(n.expr)
         if n.expr.type == STR:
             return inner
-        return F(n, "_text(", inner, f", {self.src.constant(n.expr.type, 'T')})")
+        return F(n, "_text(", inner, f", {self.src.constant(n.expr.type, ConstKind.TYPE)})")
 
     def ex_Concat(self, n):
         return F(n, "(", self.ex(n.left), " + ", self.ex(n.right), ")")
@@ -752,7 +789,7 @@ class Generator:
         coll = n.collection
         if isinstance(coll, ir.Const) and all(isinstance(v, (int, str, bool, type(None)))
                                                for v in coll.value):
-            members = self.src.constant(frozenset(coll.value), "S")
+            members = self.src.constant(frozenset(coll.value), ConstKind.MEMBERS)
             return F(n, "(", item, f"{word}{members})")
         return F(n, "(", item, word, self.ex_set(coll), ")")
 
