@@ -149,7 +149,8 @@ def _items(program, counts):
                    counts.ran(_anchor(trigger.body[0])))
     for kind, hooks in (("out", program.outs), ("concede", program.concedes)):
         for i, hook in enumerate(hooks):
-            yield "never ran", hook, f"on {kind}", counts.called(introspect.UnitKey(kind, index=i))
+            yield "never ran", hook, f"on {kind}", counts.called(
+                introspect.UnitKey(kind, position=i))
     for name, unit in program.defs.items():
         yield "never ran", unit, f"def {name}", counts.called(introspect.UnitKey("def", name))
     for name, unit in program.fns.items():

@@ -109,7 +109,7 @@ class RuleTrace:
         for code, count in self.held.items():
             key = self._units.get(code)
             if key is not None and key.kind == "end":
-                holds[code[0], key.index] += count
+                holds[code[0], key.position] += count
         return holds
 
     def line_runs(self):

@@ -38,14 +38,14 @@ class UnitKey(NamedTuple):
     """Which code unit a generated function is. `kind` is one of: "fn", "def" (`name`);
     "setup", "hide"; "on_enter", "on_reveal", "on_resume" (`name` the phase); "act" (an
     action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
-    where-part, for explaining: `part` its index), each with `name` the phase and `index`
-    the action's; "trigger", "trigger_cell", "concede", "out", "invariant", "end", "each"
-    (`index` the rule's position); "visible" (`scope` and `name` the variable's); "show",
-    "stat", "zone" (`name`)."""
+    where-part, for explaining: `part` its index), each with `name` the phase and
+    `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
+    "invariant", "end", "each" (`position` the rule's); "visible" (`scope` and `name` the
+    variable's); "show", "stat", "zone" (`name`)."""
 
     kind: str
     name: str = ""
-    index: int = 0
+    position: int = 0
     part: int = 0
     scope: str = ""
 
@@ -212,24 +212,24 @@ class Generator:
             for action in phase.actions:
                 self.action(phase, action, params, units)
         for i, trigger in enumerate(prog.triggers):
-            units[UnitKey("trigger", index=i)] = self.function(
+            units[UnitKey("trigger", position=i)] = self.function(
                 f"trigger_{i}", ["v1", "v2"], trigger, lambda t=trigger: self.trigger(t))
             if trigger.where is None or _reads_only_cell(trigger.where, prog.fns):
-                units[UnitKey("trigger_cell", index=i)] = self.function(
+                units[UnitKey("trigger_cell", position=i)] = self.function(
                     f"trigger_cell_{i}", ["v1", "v2"], trigger,
                     lambda t=trigger: self.return_(t.where or ir.Const(True, type=BOOL)))
         for i, hook in enumerate(prog.concedes):
-            units[UnitKey("concede", index=i)] = self.function(f"concede_{i}", ["v1"], hook,
+            units[UnitKey("concede", position=i)] = self.function(f"concede_{i}", ["v1"], hook,
                                                   lambda h=hook: self.block(h.body, 1))
         for i, hook in enumerate(prog.outs):
-            units[UnitKey("out", index=i)] = self.function(f"out_{i}", ["v1"], hook,
+            units[UnitKey("out", position=i)] = self.function(f"out_{i}", ["v1"], hook,
                                               lambda h=hook: self.block(h.body, 1))
         for i, invariant in enumerate(prog.invariants):
-            units[UnitKey("invariant", index=i)] = self.function(
+            units[UnitKey("invariant", position=i)] = self.function(
                 f"invariant_{i}", [], invariant, lambda inv=invariant: self.return_(inv.expr))
         for i, rule in enumerate(prog.end_rules):
             params = ["v1"] if rule.kind != "draw" else []
-            units[UnitKey("end", index=i)] = self.function(f"end_{i}", params, rule,
+            units[UnitKey("end", position=i)] = self.function(f"end_{i}", params, rule,
                                               lambda r=rule: self.return_(r.expr))
         for scope, table in prog.vars.items():
             for name, var in table.items():
@@ -243,7 +243,7 @@ class Generator:
         if prog.hide is not None:
             units[UnitKey("hide")] = self.rule("hide_piece", prog.hide)
         for i, rule in enumerate(prog.each_rules):
-            units[UnitKey("each", index=i)] = self.rule(f"each_{i}", rule)
+            units[UnitKey("each", position=i)] = self.rule(f"each_{i}", rule)
         for name, zone in prog.zones.items():
             if zone.visible is not None:
                 units[UnitKey("zone", name)] = self.rule(f"zone_visible_{name}", zone.visible)

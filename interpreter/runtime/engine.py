@@ -518,14 +518,15 @@ class Game:
                             if (name := _rule_name(program, key)) is not None}
         self._phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
         self._setup = fns[UnitKey("setup")]
-        self._triggers = [fns[UnitKey("trigger", index=i)] for i in range(len(program.triggers))]
+        self._triggers = [fns[UnitKey("trigger", position=i)]
+                          for i in range(len(program.triggers))]
         self._trigger_cells = self._find_trigger_cells(fns, len(program.triggers))
-        self._out_hooks = [fns[UnitKey("out", index=i)] for i in range(len(program.outs))]
-        self._concede_hooks = [fns[UnitKey("concede", index=i)]
+        self._out_hooks = [fns[UnitKey("out", position=i)] for i in range(len(program.outs))]
+        self._concede_hooks = [fns[UnitKey("concede", position=i)]
                                for i in range(len(program.concedes))]
         # What the end rules read; a rule that rolls dice runs after every decision.
         self._end_mask = -1 if watched & codegen.ALWAYS else watched
-        self._end_rules = [(r.kind, fns[UnitKey("end", index=i)], mask)
+        self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
         self._visibility = {(scope, name): fns[UnitKey("visible", name, scope=scope)]
                             for scope, table in program.vars.items()
@@ -536,10 +537,11 @@ class Game:
         self._stats = [(name, bool(rule.params), fns[UnitKey("stat", name)])
                        for name, rule in program.stats.items()]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
-        self._invariants = [(inv.name, fns[UnitKey("invariant", index=i)])
+        self._invariants = [(inv.name, fns[UnitKey("invariant", position=i)])
                             for i, inv in enumerate(program.invariants)]
         self._docs = dict(program.docs)
-        self._each_rules = [fns[UnitKey("each", index=i)] for i in range(len(program.each_rules))]
+        self._each_rules = [fns[UnitKey("each", position=i)]
+                            for i in range(len(program.each_rules))]
         self._zones = {name: zone.per_seat for name, zone in program.zones.items()}
         self._zone_rules = {name: fns[UnitKey("zone", name)]
                             for name, zone in program.zones.items()
@@ -553,7 +555,7 @@ class Game:
         can go straight to its last cell."""
         cells = set()
         for i in range(count):
-            condition = fns.get(UnitKey("trigger_cell", index=i))
+            condition = fns.get(UnitKey("trigger_cell", position=i))
             if condition is None:
                 return None
             try:
@@ -1106,7 +1108,7 @@ def _rule_name(program: program.Program, key: UnitKey) -> str | None:
     if what == "setup":
         return "setup"
     if what == "act":
-        return program.phases[key.name].actions[key.index].name
+        return program.phases[key.name].actions[key.position].name
     if what == "def":
         return key.name
     if what in ("on_enter", "on_reveal", "on_resume"):
