@@ -178,8 +178,8 @@ def _peaks(path, games):
     numbers, roll_dice, entered = builtins.numbers, engine.Runtime.roll_dice, \
         engine.Runtime.entered
     patches = pytest.MonkeyPatch()
-    patches.setattr(builtins.BUILTINS["range"], "impl",
-                    lambda ctx, a, b: note("list", b - a + 1) or numbers(a, b))
+    patches.setitem(builtins.BUILTINS, "range", builtins.BUILTINS["range"]._replace(
+        impl=lambda ctx, a, b: note("list", b - a + 1) or numbers(a, b)))
     patches.setattr(engine.Runtime, "roll_dice",
                     lambda rt, sides, count: note("dice", count) or roll_dice(rt, sides, count))
     patches.setattr(engine.Runtime, "entered",

@@ -1,18 +1,25 @@
 """The built-in functions of gdl: their signatures (for the checker) and implementations.
 
-Each entry gives the accepted argument counts, a function from the argument types to the
-result type (or an error text), and the implementation `impl(ctx, *args)`, where `ctx` is
-the running `Runtime` (board, state, random generator). Nothing here knows any game.
+`BUILTINS` holds one `Builtin` row per function, and each row is all there is to know of
+it: its parameters and accepted argument counts, a function from the argument types to the
+result type (or an error text), the implementation `impl(ctx, *args)` (`ctx` is the running
+`Runtime`: board, state, random generator), its documentation (the language reference's
+table of built-ins is generated from it), and the facts the code generator needs: whether it
+draws randomness, reads state, returns a fresh list, only reads its list argument, and the
+code it is written as inline. Nothing here knows any game.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .errors import RuleFault
 from .limits import MAX_DICE, MAX_LIST, MAX_PLACEMENTS
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
                     compatible, element, is_list, list_of, placement_pairs, placement_text)
 
-CELLS = list_of(CELL)
+CELL_LIST = list_of(CELL)
 
 # The key of every living piece in `State.owned`: `pieces()` without a seat reads it. Defined
 # here, not in the runtime's state module, so the language never imports the runtime.
@@ -82,8 +89,8 @@ def _nth(args):
     return _pick(args[:1])
 
 
-_PLACEMENTS = {}
-_PAIRS = {}
+_PLACEMENTS: dict[tuple[tuple[int, ...], tuple[str, ...]], tuple[str, ...]] = {}
+_PAIRS: dict[str, dict[str, Any]] = {}
 
 
 def placements(dice, slots):
@@ -195,11 +202,47 @@ def pieces_in(ctx, zone, seat=None):
     return [pid for _, pid in found]
 
 
-class Builtin:
-    __slots__ = ("name", "arities", "typer", "impl", "doc")
+# The categories of state a rule can read, as bits of one mask: the engine runs an end rule
+# again only when something it reads has changed (runtime/codegen.py, `reads`).
+PIECES, CELLS, PIECE_VARS, SEAT_VARS, GLOBALS, FLOW = 1, 2, 4, 8, 16, 32
+ALWAYS = 1 << 10                # reads what is not tracked (rolls dice): run every time
 
-    def __init__(self, name, arities, typer, impl, doc):
-        self.name, self.arities, self.typer, self.impl, self.doc = name, arities, typer, impl, doc
+Typer = Callable[[list[Any]], Any]      # argument types -> result type, or an error text
+Impl = Callable[..., Any]               # impl(ctx, *args), ctx the running Runtime
+
+
+class Builtin(NamedTuple):
+    """One built-in function: all the checker, the code generator and the language
+    reference know of it (docs/language.md section 7 is generated from these rows:
+    scripts/gen_builtins_doc.py)."""
+
+    name: str
+    params: tuple[str, ...]         # the parameters' names; a call passes the first n
+    arities: tuple[int, ...]        # the accepted argument counts
+    typer: Typer
+    impl: Impl | None               # None: always written inline (`inline`) or by the checker
+    result: str                     # the result, in words, for the reference
+    doc: str                        # what it gives (the reference's text, markdown)
+    random: bool = False            # draws randomness: never memoised or computed ahead
+    fresh: bool = False             # returns a new list, or one no rule can change
+    borrows: bool = False           # only reads its list argument (needs no copy of it)
+    reads: int = 0                  # the state categories it reads (PIECES, CELLS, ...)
+    # The generated code of a call, one template per arity (in `arities` order), instead of
+    # a call of `impl`: `{0}`, `{1}` are the arguments' code, `{width}` the board's width,
+    # `{table}` this built-in's table of the board (`L` constant), `{cells}` every cell (a
+    # constant), `{record}` the record of the piece that is argument 0.
+    inline: tuple[str, ...] = ()
+    inline_borrowed: str | None = None  # the code when the caller only reads the list
+    stops_table: bool = False       # with constant stops (argument 3): a table of the board
+    fault: Callable[[list[Any]], str | None] | None = None     # see `static_fault`
+
+    def forms(self) -> list[str]:
+        """How it is called: `name(a)`, `name(a, b)`, one per arity."""
+        return [f"{self.name}({', '.join(self.params[:n])})" for n in self.arities]
+
+    def template(self, count: int) -> str | None:
+        """The inline template for a call with `count` arguments, if any."""
+        return self.inline[self.arities.index(count)] if self.inline else None
 
 
 _EVERY = object()
@@ -271,16 +314,27 @@ def _too_long(a, b):
     return f"{b - a + 1} numbers from {a} to {b}; a list holds at most {MAX_LIST:,}"
 
 
-def static_fault(name, values):
+def static_fault(name: str, values: list[Any]) -> str | None:
     """Why a call of built-in `name` must fail at run time, known before play from its
     constant arguments (`values`, None for one not known until play); else None."""
-    known = [isinstance(v, int) and not isinstance(v, bool) for v in values]
-    if name == "roll":
-        if known[0] and values[0] < 1:
-            return f"a die has at least 1 side, not {values[0]}"
-        if len(values) > 1 and known[1] and not 0 <= values[1] <= MAX_DICE:
-            return f"a roll throws 0 to {MAX_DICE:,} dice, not {values[1]}"
-    if name == "range" and all(known) and values[1] - values[0] + 1 > MAX_LIST:
+    fault = BUILTINS[name].fault
+    return None if fault is None else fault(values)
+
+
+def _known(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _roll_fault(values: list[Any]) -> str | None:
+    if _known(values[0]) and values[0] < 1:
+        return f"a die has at least 1 side, not {values[0]}"
+    if len(values) > 1 and _known(values[1]) and not 0 <= values[1] <= MAX_DICE:
+        return f"a roll throws 0 to {MAX_DICE:,} dice, not {values[1]}"
+    return None
+
+
+def _range_fault(values: list[Any]) -> str | None:
+    if all(_known(v) for v in values) and values[1] - values[0] + 1 > MAX_LIST:
         return _too_long(*values)
     return None
 
@@ -294,130 +348,199 @@ def _clamp(lo, value, hi):
     return max(lo, min(value, hi))
 
 
-BUILTINS = {b.name: b for b in [
-    Builtin("distance", (2,), _fixed((CELL, CELL), INT),
-            lambda ctx, a, b: ctx.board.distance(a, b), "steps between two cells"),
-    Builtin("neighbors", (1,), _fixed((CELL,), CELLS),
-            lambda ctx, c: ctx.board.neighbors(c), "adjacent cells (8 on square, 6 on hex)"),
-    Builtin("orthogonal", (1,), _fixed((CELL,), CELLS),
-            lambda ctx, c: ctx.board.orthogonal(c), "cells sharing a side"),
-    Builtin("line", (2,), _fixed((CELL, CELL), CELLS),
-            lambda ctx, a, b: ctx.board.line(a, b), "cells crossed from a to b, b included"),
-    Builtin("reach", (3,), _fixed((CELL, INT, CELLS), CELLS),
-            lambda ctx, c, n, stops: ctx.board.reach(c, n, stops),
-            "cells up to n steps along straight lines; may end on, never pass, a stop"),
-    Builtin("sight", (3,), _fixed((CELL, INT, CELLS), CELLS),
-            lambda ctx, c, n, blockers: ctx.board.sight(c, n, blockers),
-            "cells up to n steps along straight lines, stopping before a blocker"),
-    Builtin("clear_line", (3,), _fixed((CELL, CELL, CELLS), BOOL),
-            lambda ctx, a, b, blockers: ctx.board.clear_line(a, b, blockers),
-            "true when no blocker lies on the line from a to b"),
-    Builtin("cells", (0,), _fixed((), CELLS),
-            lambda ctx: list(ctx.board.all_cells), "every cell of the board"),
-    Builtin("row_cells", (1,), _fixed((INT,), CELLS),
-            lambda ctx, r: ctx.board.row_cells(r), "the cells of row r (1 = first)"),
-    Builtin("column_cells", (1,), _fixed((INT,), CELLS),
-            lambda ctx, c: ctx.board.column_cells(c), "the cells of column c (1 = a)"),
-    Builtin("row", (1,), _fixed((CELL,), INT),
-            lambda ctx, c: c // ctx.board.width + 1, "row number of a cell"),
-    Builtin("column", (1,), _fixed((CELL,), INT),
-            lambda ctx, c: c % ctx.board.width + 1, "column number of a cell (a = 1)"),
-    Builtin("pieces_at", (1,), _fixed((CELL,), list_of(PIECE)),
-            lambda ctx, c: tuple(ctx.state.at.get(c, ())), "pieces on a cell, oldest first"),
-    Builtin("pieces", (0, 1), _pieces, _pieces_impl,
-            "living pieces: all, or of one seat (pieces(none): those of no seat)"),
-    Builtin("alive", (1,), _fixed((PIECE,), BOOL),
-            lambda ctx, p: ctx.state.pieces[p]["alive"], "the piece has not been removed"),
-    Builtin("next", (1,), _fixed((SEAT,), SEAT),
-            lambda ctx, s: ctx.next_seat(s, 1), "the next seat still playing, clockwise"),
-    Builtin("previous", (1,), _fixed((SEAT,), SEAT),
-            lambda ctx, s: ctx.next_seat(s, -1), "the previous seat still playing"),
-    Builtin("opponents", (1,), _fixed((SEAT,), list_of(SEAT)),
-            lambda ctx, s: [o for o in ctx.live_seats() if o != s], "every other live seat"),
-    Builtin("roll", (1, 2), _roll, None, "roll(sides) or roll(sides, dice): their sum "
-            "(generated as a call of the runtime's roll_dice)"),
-    Builtin("shuffled", (1,), _same_list,
-            lambda ctx, xs: ctx.shuffled(xs), "a shuffled copy of a list"),
-    Builtin("pick", (1,), _pick,
-            lambda ctx, xs: ctx.pick(xs), "one element at random (none from [])"),
-    Builtin("reversed", (1,), _same_list,
-            lambda ctx, xs: list(xs)[::-1], "the list in reverse order"),
-    Builtin("last", (1,), _pick,
-            lambda ctx, xs: last(xs), "the last element (none from [])"),
-    Builtin("nth", (2,), _nth, lambda ctx, xs, n: nth(xs, n),
-            "the n-th element, counting from 1 (none when there is no such element)"),
-    Builtin("take", (2,), _take, lambda ctx, xs, n: list(xs)[:max(n, 0)],
-            "the first n elements"),
-    Builtin("unique", (1,), _same_list, lambda ctx, xs: unique(xs),
-            "the list without repeats, first occurrences kept"),
-    Builtin("len", (1,), _len, lambda ctx, xs: len(xs), "length of a list or text"),
-    Builtin("abs", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "absolute value"),
-    Builtin("min", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: min(a, b), "smaller"),
-    Builtin("max", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: max(a, b), "larger"),
-    Builtin("clamp", (3,), _fixed((INT, INT, INT), INT),
-            lambda ctx, lo, x, hi: _clamp(lo, x, hi), "x limited to lo..hi"),
-    Builtin("range", (2,), _fixed((INT, INT), list_of(INT)),
-            lambda ctx, a, b: numbers(a, b), "the numbers a to b, both included"),
-    Builtin("text", (1,), _text, None, "a value written as text"),
-    Builtin("total", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: sum(xs),
-            "the sum of a list of numbers"),
-    Builtin("join", (2,), _fixed((list_of(STR), STR), STR),
-            lambda ctx, xs, sep: sep.join(x for x in xs if x),
-            "the texts of a list with `sep` between them, empty texts left out"),
-    # zones
-    Builtin("pieces_in", (1, 2), _pieces_in, pieces_in,
-            "the pieces in a zone (shared), or in a seat's zone (per seat), oldest first"),
-    # dice pools
-    Builtin("rolls", (2,), _fixed((INT, INT), list_of(INT)),
-            lambda ctx, n, sides: dice_pool(ctx, n, sides), "n dice of `sides` sides"),
-    Builtin("successes", (3,), _fixed((INT, INT, INT), INT),
-            lambda ctx, n, sides, at_least: sum(
-                1 for die in dice_pool(ctx, n, sides) if die >= at_least),
-            "roll n dice of `sides` sides: how many show at_least or more"),
-    # measuring
-    Builtin("within", (2,), _fixed((CELL, INT), CELLS),
-            lambda ctx, c, r: ctx.board.within(c, r), "every cell at distance r or less"),
-    Builtin("toward", (3,), _fixed((CELL, CELL, INT), CELL),
-            lambda ctx, a, b, n: ctx.board.toward(a, b, n),
-            "the cell n along the straight line from a toward b (b when closer)"),
-    Builtin("edge_distance", (1,), _fixed((CELL,), INT),
-            lambda ctx, c: ctx.board.edge_distance(c), "cells from c to the nearest edge"),
-    Builtin("nearest_edge", (1,), _fixed((CELL,), DIR),
-            lambda ctx, c: ctx.board.nearest_edge(c),
-            "the direction of the nearest edge (north, east, south or west)"),
+def _row(name: str, params: str, arities: tuple[int, ...], typer: Typer, impl: Impl | None,
+         result: str, doc: str, **facts: Any) -> Builtin:
+    """A `Builtin` row; `params` names the parameters, comma-separated."""
+    return Builtin(name, tuple(params.split(", ")) if params else (), arities, typer, impl,
+                   result, doc, **facts)
+
+
+BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    # the board
+    _row("distance", "a, b", (2,), _fixed((CELL, CELL), INT),
+         lambda ctx, a, b: ctx.board.distance(a, b), "number",
+         "steps between two cells: king steps on a square board (rook steps with "
+         "`directions 4`), hex steps on a hex board", inline=("{table}[{0}, {1}]",)),
+    _row("neighbors", "c", (1,), _fixed((CELL,), CELL_LIST),
+         lambda ctx, c: ctx.board.neighbors(c), "list of cell",
+         "the adjacent cells along the board's directions: 8 on a square board (4 with "
+         "`directions 4`), 6 on a hex board (fewer at the edge and next to a hole)",
+         fresh=True, inline=("{table}[{0}]",)),
+    _row("orthogonal", "c", (1,), _fixed((CELL,), CELL_LIST),
+         lambda ctx, c: ctx.board.orthogonal(c), "list of cell",
+         "cells sharing a side: 4 on a square board; on a hex board the same as `neighbors`",
+         fresh=True, inline=("{table}[{0}]",)),
+    _row("line", "a, b", (2,), _fixed((CELL, CELL), CELL_LIST),
+         lambda ctx, a, b: ctx.board.line(a, b), "list of cell",
+         "the cells crossed going straight from `a` to `b`: `a` excluded, `b` included; `[]` "
+         "when `a` is `b`", fresh=True, inline=("{table}[{0}, {1}]",)),
+    _row("reach", "c, n, stops", (3,), _fixed((CELL, INT, CELL_LIST), CELL_LIST),
+         lambda ctx, c, n, stops: ctx.board.reach(c, n, stops), "list of cell",
+         "cells up to `n` steps from `c` along each straight direction; a line may end on a "
+         "cell of `stops` but not pass it", fresh=True, stops_table=True),
+    _row("sight", "c, n, blockers", (3,), _fixed((CELL, INT, CELL_LIST), CELL_LIST),
+         lambda ctx, c, n, blockers: ctx.board.sight(c, n, blockers), "list of cell",
+         "cells up to `n` steps along each straight direction, each line ending just before a "
+         "blocker", fresh=True, stops_table=True),
+    _row("clear_line", "a, b, blockers", (3,), _fixed((CELL, CELL, CELL_LIST), BOOL),
+         lambda ctx, a, b, blockers: ctx.board.clear_line(a, b, blockers), "true/false",
+         "true when no cell of `line(a, b)` (so `b` included) is a blocker"),
+    _row("cells", "", (0,), _fixed((), CELL_LIST), lambda ctx: list(ctx.board.all_cells),
+         "list of cell", "every cell: a1, b1, ..., then a2, b2, ... (holes are not cells, 8.6)",
+         fresh=True, inline=("{cells}",)),
+    _row("row_cells", "r", (1,), _fixed((INT,), CELL_LIST),
+         lambda ctx, r: ctx.board.row_cells(r), "list of cell",
+         "the cells of row `r` (1 = the first), `[]` off the board", fresh=True),
+    _row("column_cells", "k", (1,), _fixed((INT,), CELL_LIST),
+         lambda ctx, c: ctx.board.column_cells(c), "list of cell",
+         "the cells of column `k` (1 = a), `[]` off the board", fresh=True),
+    _row("row", "c", (1,), _fixed((CELL,), INT), lambda ctx, c: c // ctx.board.width + 1,
+         "number", "row number of a cell", inline=("(({0}) // {width} + 1)",)),
+    _row("column", "c", (1,), _fixed((CELL,), INT), lambda ctx, c: c % ctx.board.width + 1,
+         "number", "column number of a cell (a = 1)", inline=("(({0}) % {width} + 1)",)),
     # directions
-    Builtin("directions", (0,), _fixed((), list_of(DIR)),
-            lambda ctx: list(range(len(ctx.board.directions))),
-            "the board's directions, clockwise from north"),
-    Builtin("step", (2,), _fixed((CELL, DIR), CELL),
-            lambda ctx, c, d: ctx.board.step_dir(c, d),
-            "the next cell along a direction (none off the board or in a hole)"),
-    Builtin("ray", (3,), _fixed((CELL, DIR, INT), CELLS),
-            lambda ctx, c, d, n: ctx.board.ray(c, d, n),
-            "up to n cells along a direction, stopping at the edge or a hole"),
-    Builtin("turn", (2,), _fixed((DIR, INT), DIR), lambda ctx, d, k: ctx.board.turn(d, k),
-            "a direction turned k steps clockwise (negative: anticlockwise)"),
-    Builtin("opposite", (1,), _fixed((DIR,), DIR),
-            lambda ctx, d: ctx.board.turn(d, len(ctx.board.directions) // 2),
-            "the direction turned half round"),
-    Builtin("direction", (2,), _fixed((CELL, CELL), DIR),
-            lambda ctx, a, b: ctx.board.direction(a, b),
-            "the direction from a to b when b lies straight along one, else none"),
-    Builtin("exits", (1,), _fixed((CELL,), list_of(DIR)),
-            lambda ctx, c: ctx.board.exits(c), "the directions leading to a cell from c"),
-    Builtin("intersections", (0,), _fixed((), CELLS),
-            lambda ctx: list(ctx.board.intersection_cells),
-            "cells with three or more neighbours along the board's directions"),
-    # seat order
-    Builtin("clockwise_from", (1,), _fixed((SEAT,), list_of(SEAT)),
-            lambda ctx, s: seats_round(ctx, s, 1),
-            "the seats still playing in seat order, from s round the table"),
-    Builtin("counterclockwise_from", (1,), _fixed((SEAT,), list_of(SEAT)),
-            lambda ctx, s: seats_round(ctx, s, -1),
-            "the seats still playing in reverse seat order, from s round the table"),
-    # dice placed after rolling
-    Builtin("placements", (2,), _placements, lambda ctx, dice, slots: placements(dice, slots),
-            "every way to put all the dice on the slots (equal dice: one way)"),
-    Builtin("placed", (2,), _fixed((PLACEMENT, SYMBOL), list_of(INT)),
-            lambda ctx, pl, slot: placed(pl, slot), "the dice a placement puts on a slot"),
+    _row("directions", "", (0,), _fixed((), list_of(DIR)),
+         lambda ctx: list(range(len(ctx.board.directions))), "list of direction",
+         "the board's directions, clockwise from north (8.5)", fresh=True),
+    _row("step", "c, d", (2,), _fixed((CELL, DIR), CELL),
+         lambda ctx, c, d: ctx.board.step_dir(c, d), "cell",
+         "the next cell from `c` along direction `d`; `none` off the board or in a hole"),
+    _row("ray", "c, d, n", (3,), _fixed((CELL, DIR, INT), CELL_LIST),
+         lambda ctx, c, d, n: ctx.board.ray(c, d, n), "list of cell",
+         "up to `n` cells from `c` along `d` (`c` excluded), stopping at the edge or a hole",
+         fresh=True),
+    _row("turn", "d, k", (2,), _fixed((DIR, INT), DIR),
+         lambda ctx, d, k: ctx.board.turn(d, k), "direction",
+         "`d` turned `k` steps clockwise (`k` < 0: counter-clockwise)"),
+    _row("opposite", "d", (1,), _fixed((DIR,), DIR),
+         lambda ctx, d: ctx.board.turn(d, len(ctx.board.directions) // 2), "direction",
+         "`d` turned half round"),
+    _row("direction", "a, b", (2,), _fixed((CELL, CELL), DIR),
+         lambda ctx, a, b: ctx.board.direction(a, b), "direction",
+         "the direction along which `b` lies straight from `a` (with no hole between), else "
+         "`none`"),
+    _row("exits", "c", (1,), _fixed((CELL,), list_of(DIR)),
+         lambda ctx, c: ctx.board.exits(c), "list of direction",
+         "the directions in which `c` has a neighbour", fresh=True),
+    _row("intersections", "", (0,), _fixed((), CELL_LIST),
+         lambda ctx: list(ctx.board.intersection_cells), "list of cell",
+         "the cells with 3 or more neighbours along the board's directions", fresh=True),
+    # measuring
+    _row("within", "c, r", (2,), _fixed((CELL, INT), CELL_LIST),
+         lambda ctx, c, r: ctx.board.within(c, r), "list of cell",
+         "every cell at `distance` `r` or less from `c` (`c` included), in `cells()` order; "
+         "`[]` when `r` < 0", fresh=True),
+    _row("toward", "a, b, n", (3,), _fixed((CELL, CELL, INT), CELL),
+         lambda ctx, a, b, n: ctx.board.toward(a, b, n), "cell",
+         "the cell `n` along the straight line from `a` toward `b`, `b` itself when it is "
+         "closer: on a table the exact point rounded to the nearest cell (8.7), elsewhere the "
+         "`n`-th cell of `line(a, b)`; `a` when `n` <= 0"),
+    _row("edge_distance", "c", (1,), _fixed((CELL,), INT),
+         lambda ctx, c: ctx.board.edge_distance(c), "number",
+         "the cells between `c` and the nearest edge of the rectangle (`0` on the edge)"),
+    _row("nearest_edge", "c", (1,), _fixed((CELL,), DIR),
+         lambda ctx, c: ctx.board.nearest_edge(c), "direction",
+         "`north`, `east`, `south` or `west`: the side of the rectangle nearest `c`, ties "
+         "broken in that order (square boards and tables, 8.7)"),
+    # pieces
+    _row("pieces_at", "c", (1,), _fixed((CELL,), list_of(PIECE)),
+         lambda ctx, c: tuple(ctx.state.at.get(c, ())), "list of piece",
+         "the pieces on a cell, in the order they arrived", fresh=True, reads=PIECES | CELLS,
+         inline=("tuple(S.at.get({0}, ()))",), inline_borrowed="S.at.get({0}, ())"),
+    _row("pieces", "s", (0, 1), _pieces, _pieces_impl, "list of piece",
+         "every piece still in the game (on or off the board), in creation order; `pieces(s)`: "
+         "the pieces of seat `s` still in the game", fresh=True, reads=PIECES,
+         inline=("S.owned['*']", "S.owned.get({0}, ())")),
+    _row("alive", "p", (1,), _fixed((PIECE,), BOOL),
+         lambda ctx, p: ctx.state.pieces[p]["alive"], "true/false",
+         "the piece has not been removed", reads=PIECES, inline=("{record}['alive']",)),
+    _row("pieces_in", "z, s", (1, 2), _pieces_in, pieces_in, "list of piece",
+         "the pieces in a shared zone, or in seat `s`'s part of a zone per seat, oldest first "
+         "(11.4)"),
+    # seats
+    _row("next", "s", (1,), _fixed((SEAT,), SEAT), lambda ctx, s: ctx.next_seat(s, 1), "seat",
+         "the next seat still in the game, in seat order, wrapping round", reads=FLOW),
+    _row("previous", "s", (1,), _fixed((SEAT,), SEAT), lambda ctx, s: ctx.next_seat(s, -1),
+         "seat", "the previous seat still in the game", reads=FLOW),
+    _row("opponents", "s", (1,), _fixed((SEAT,), list_of(SEAT)),
+         lambda ctx, s: [o for o in ctx.live_seats() if o != s], "list of seat",
+         "every other seat still in the game", fresh=True, reads=FLOW),
+    _row("clockwise_from", "s", (1,), _fixed((SEAT,), list_of(SEAT)),
+         lambda ctx, s: seats_round(ctx, s, 1), "list of seat",
+         "the seats still in the game in seat order, from `s` round the table (4.8)",
+         fresh=True),
+    _row("counterclockwise_from", "s", (1,), _fixed((SEAT,), list_of(SEAT)),
+         lambda ctx, s: seats_round(ctx, s, -1), "list of seat",
+         "the same in reverse seat order", fresh=True),
+    # dice and chance
+    _row("roll", "n, k", (1, 2), _roll, None, "number",
+         "one die with `n` sides (1 to `n`); `roll(n, k)`: the sum of `k` dice with `n` sides",
+         random=True, inline=("rt.roll_dice({0}, 1)", "rt.roll_dice({0}, {1})"),
+         fault=_roll_fault),
+    _row("rolls", "k, n", (2,), _fixed((INT, INT), list_of(INT)),
+         lambda ctx, n, sides: dice_pool(ctx, n, sides), "list of number",
+         "`k` dice with `n` sides, in the order rolled (10.2)", random=True, fresh=True),
+    _row("successes", "k, n, t", (3,), _fixed((INT, INT, INT), INT),
+         lambda ctx, n, sides, at_least: sum(
+             1 for die in dice_pool(ctx, n, sides) if die >= at_least), "number",
+         "how many of `k` dice with `n` sides show `t` or more (10.2)", random=True),
+    _row("shuffled", "xs", (1,), _same_list, lambda ctx, xs: ctx.shuffled(xs), "list",
+         "a shuffled copy of a list", random=True, fresh=True),
+    _row("placements", "dice, slots", (2,), _placements,
+         lambda ctx, dice, slots: placements(dice, slots), "list of placement",
+         "every different way to put all the dice (numbers) on the slots (symbols) (10.1)",
+         fresh=True),
+    _row("placed", "p, slot", (2,), _fixed((PLACEMENT, SYMBOL), list_of(INT)),
+         lambda ctx, pl, slot: placed(pl, slot), "list of number",
+         "the dice that placement `p` puts on `slot`, low first; `[]` for none", fresh=True),
+    _row("pick", "xs", (1,), _pick, lambda ctx, xs: ctx.pick(xs), "element",
+         "one element at random, `none` from an empty list; adds a `pick` event (10)",
+         random=True),
+    # lists and numbers
+    _row("reversed", "xs", (1,), _same_list, lambda ctx, xs: list(xs)[::-1], "list",
+         "the list in reverse order", fresh=True, borrows=True),
+    _row("last", "xs", (1,), _pick, lambda ctx, xs: last(xs), "element",
+         "the last element, `none` from an empty list", borrows=True, inline=("_last({0})",)),
+    _row("nth", "xs, n", (2,), _nth, lambda ctx, xs, n: nth(xs, n), "element",
+         "the `n`-th element, counting from 1; `none` when there is none (`n` < 1 or `n` > "
+         "`len(xs)`)", borrows=True, inline=("_nth({0}, {1})",)),
+    _row("take", "xs, n", (2,), _take, lambda ctx, xs, n: list(xs)[:max(n, 0)], "list",
+         "the first `n` elements (all of them when there are fewer; `[]` when `n` <= 0)",
+         fresh=True, borrows=True),
+    _row("unique", "xs", (1,), _same_list, lambda ctx, xs: unique(xs), "list",
+         "the list without repeats, each element where it first occurs", fresh=True,
+         borrows=True),
+    _row("len", "xs", (1,), _len, lambda ctx, xs: len(xs), "number",
+         "length of a list or a text", borrows=True, inline=("len({0})",)),
+    _row("total", "xs", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: sum(xs),
+         "number", "the sum of a list of numbers (`0` for `[]`)"),
+    _row("abs", "x", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "number",
+         "absolute value", inline=("abs({0})",)),
+    _row("min", "a, b", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: min(a, b), "number",
+         "the smaller of two numbers", inline=("min({0}, {1})",)),
+    _row("max", "a, b", (2,), _fixed((INT, INT), INT), lambda ctx, a, b: max(a, b), "number",
+         "the larger of two numbers", inline=("max({0}, {1})",)),
+    _row("clamp", "lo, x, hi", (3,), _fixed((INT, INT, INT), INT),
+         lambda ctx, lo, x, hi: _clamp(lo, x, hi), "number", "`x` limited to `lo`..`hi`"),
+    _row("range", "a, b", (2,), _fixed((INT, INT), list_of(INT)),
+         lambda ctx, a, b: numbers(a, b), "list of number",
+         "`a` to `b`, both included; `[]` when `b < a`", fresh=True, fault=_range_fault),
+    _row("join", "xs, sep", (2,), _fixed((list_of(STR), STR), STR),
+         lambda ctx, xs, sep: sep.join(x for x in xs if x), "text",
+         "the texts of a list with `sep` between them, empty texts left out: "
+         "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
+    _row("text", "x", (1,), _text, None, "text",
+         "a value written as text: cells `d5`, pieces `Pawn#2`, seats, symbols and kinds by "
+         "name, `true`/`false`, `none`, lists `[a1, b2]`"),
 ]}
+
+
+def reference_table() -> str:
+    """The language reference's table of built-ins (docs/language.md section 7), in markdown,
+    written from the rows (scripts/gen_builtins_doc.py puts it in the document)."""
+    lines = ["| function | result | meaning |", "|---|---|---|"]
+    for row in BUILTINS.values():
+        forms = ", ".join(f"`{form}`" for form in row.forms())
+        doc = row.doc.replace("|", "\\|")
+        lines.append(f"| {forms} | {row.result} | {doc} |")
+    return "\n".join(lines) + "\n"

@@ -11,9 +11,12 @@ re-checks it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from . import ast
 from . import program as ir
-from .boards import BOARD_KINDS
+from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, static_fault
 from .errors import GdlError, GdlRuleError, error_at
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
@@ -280,7 +283,7 @@ class _Checker:
             board.with_holes(holes)
         self.out.board = board
 
-    def _cells_where(self, expr, name, board, what):
+    def _cells_where(self, expr: object, name: str, board: Board, what: str) -> list[int]:
         """The cells of `board` for which `expr` (with `name` the cell) holds: constants,
         the cell, `row(c)`, `column(c)`, arithmetic, comparisons, `in`, `and`, `or`, `not`.
         The condition is turned into a Python function once, then run for every cell."""
@@ -289,9 +292,10 @@ class _Checker:
             raise self._type_error(expr, f"{what} needs true/false", t)
         return [cell for cell in range(board.size) if cell not in board.holes and test(cell)]
 
-    def _cell_function(self, expr, name, board):
+    def _cell_function(self, expr: object, name: str, board: Board
+                       ) -> tuple[Callable[[int], Any], object]:
         """(function of a cell, static type) for a condition of `_cells_where`."""
-        def sub(e):
+        def sub(e: object) -> tuple[Callable[[int], Any], object]:
             return self._cell_function(e, name, board)
         if not any(isinstance(n, ast.Name) and n.name == name for n in ast.walk(expr)):
             value, t = self._const(expr)            # no cell in it: worked out once
@@ -316,7 +320,7 @@ class _Checker:
             if ta != INT or tb != INT:
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
-            return _BINARY[expr.op](a, b, expr, self), INT
+            return (lambda cell: _folded(expr, a(cell), b(cell))), INT
         if isinstance(expr, ast.Compare):
             (a, ta), (b, tb) = sub(expr.left), sub(expr.right)
             if expr.op not in ("==", "!=") and (ta != INT or tb != INT):
@@ -324,8 +328,8 @@ class _Checker:
                                        ta if ta != INT else tb)
             if join(ta, tb) is None:
                 raise self._type_error(expr.right, f"cannot compare {describe(ta)} with", tb)
-            compare = _COMPARE[expr.op]
-            return (lambda cell: compare(a(cell), b(cell))), BOOL
+            op = expr.op
+            return (lambda cell: ir.fold_binary(op, a(cell), b(cell))), BOOL
         if isinstance(expr, ast.In):
             (a, ta), (b, tb) = sub(expr.item), sub(expr.collection)
             if not is_list(tb):
@@ -453,7 +457,7 @@ class _Checker:
             seen.add(name)
 
     # ----- constants -------------------------------------------------------------------
-    def _const(self, expr):
+    def _const(self, expr: object) -> tuple[Any, object]:
         """Evaluate a constant expression (params, tables, terrain, initial values)."""
         if isinstance(expr, ast.Number):
             return expr.value, INT
@@ -486,14 +490,11 @@ class _Checker:
             if expr.op == "+" and is_list(ta) and is_list(tb):
                 if join(ta, tb) is None:
                     raise self._type_error(expr.right, f"cannot join {describe(ta)} with", tb)
-                return a + b, join(ta, tb)
+                return _folded(expr, a, b), join(ta, tb)
             if ta != INT or tb != INT:
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
-            if expr.op in "/%" and b == 0:
-                raise error_at(GdlRuleError, "division by zero", expr.span)
-            return {"+": a + b, "-": a - b, "*": a * b, "/": a // b if b else 0,
-                    "%": a % b if b else 0}[expr.op], INT
+            return _folded(expr, a, b), INT
         if isinstance(expr, ast.Comprehension) and isinstance(expr.domain, ast.Call) \
                 and expr.domain.name == "cells" and not expr.domain.args \
                 and isinstance(expr.expr, ast.Name) and expr.expr.name == expr.name:
@@ -1205,23 +1206,13 @@ class _Checker:
         return [f"did you mean '{match[0]}'?"] if match else []
 
 
-def _arithmetic(op):
-    def make(a, b, expr, checker):
-        if op in "/%":
-            def divide(cell):
-                right = b(cell)
-                if right == 0:
-                    raise error_at(GdlRuleError, "division by zero", expr.span)
-                return a(cell) // right if op == "/" else a(cell) % right
-            return divide
-        combine = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}[op]
-        return lambda cell: combine(a(cell), b(cell))
-    return make
-
-
-_BINARY = {op: _arithmetic(op) for op in "+-*/%"}
-_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+def _folded(expr: ast.Binary, a: Any, b: Any) -> Any:
+    """`a op b` of constants by the one evaluator, `program.fold_binary`; a division by zero
+    is a rule error at `expr`."""
+    value = ir.fold_binary(expr.op, a, b)
+    if value is None:
+        raise error_at(GdlRuleError, "division by zero", expr.span)
+    return value
 
 
 def _walk(statements):

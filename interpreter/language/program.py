@@ -465,11 +465,16 @@ def locals_read(node: Node) -> set[int]:
     return found
 
 
-# ----- the one constant folder -------------------------------------------------------------
+# ----- the one constant evaluator ----------------------------------------------------------
 
-def fold_binary(op, a, b):
-    """The value of `a op b` for constant numbers or lists; None for a division by zero
-    (the caller reports it where it knows the place)."""
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def fold_binary(op: str, a: Any, b: Any) -> Any:
+    """The value of `a op b` for constants: `+ - * / %` on numbers (`+` also joins lists)
+    and the comparisons `== != < <= > >=`; None for a division by zero (the caller reports
+    it where it knows the place). The checker folds constant sub-expressions, works out
+    parameters and tables, and tests `holes(c) where` conditions with this one function."""
     if op == "+":
         if isinstance(a, (list, tuple)):
             return list(a) + list(b)
@@ -478,6 +483,20 @@ def fold_binary(op, a, b):
         return a - b
     if op == "*":
         return a * b
-    if b == 0:
-        return None
-    return a // b if op == "/" else a % b
+    if op in "/%":
+        if b == 0:
+            return None
+        return a // b if op == "/" else a % b
+    if op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    if op == "<":
+        return a < b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    if op == ">=":
+        return a >= b
+    raise ValueError(f"not a binary operator: {op!r}")

@@ -136,25 +136,26 @@ def _items(program, counts):
         for action in phase.actions:
             what = f"action {action.name} (phase {phase.name})"
             yield "never legal", action, what, counts.ran(action)
-            yield "never chosen", action, what, counts.called(("act", phase.name,
-                                                               action.index))
+            yield "never chosen", action, what, counts.called(
+                introspect.UnitKey("act", phase.name, action.index))
         for hook in ("on_enter", "on_reveal", "on_resume"):
             body = getattr(phase, hook)
             if body:
                 yield ("never ran", body[0], f"phase {phase.name}: {hook.replace('_', ' ')}",
-                       counts.called((hook, phase.name)))
+                       counts.called(introspect.UnitKey(hook, phase.name)))
     for i, trigger in enumerate(program.triggers):
         if trigger.body:
             yield ("never ran", trigger, "on enter (its body)",
                    counts.ran(_anchor(trigger.body[0])))
     for kind, hooks in (("out", program.outs), ("concede", program.concedes)):
         for i, hook in enumerate(hooks):
-            yield "never ran", hook, f"on {kind}", counts.called((kind, i))
+            yield "never ran", hook, f"on {kind}", counts.called(
+                introspect.UnitKey(kind, position=i))
     for name, unit in program.defs.items():
-        yield "never ran", unit, f"def {name}", counts.called(("def", name))
+        yield "never ran", unit, f"def {name}", counts.called(introspect.UnitKey("def", name))
     for name, unit in program.fns.items():
-        yield "never ran", unit, f"fn {name}", max(counts.called(("fn", name)),
-                                                   counts.ran(unit.body))
+        yield "never ran", unit, f"fn {name}", max(
+            counts.called(introspect.UnitKey("fn", name)), counts.ran(unit.body))
     for statement in _statements(program):
         if isinstance(statement, ir.If):
             line = statement.cond.span.line if statement.cond.span else "?"

@@ -108,8 +108,8 @@ class RuleTrace:
         holds = collections.Counter()
         for code, count in self.held.items():
             key = self._units.get(code)
-            if isinstance(key, tuple) and key[0] == "end":
-                holds[code[0], key[1]] += count
+            if key is not None and key.kind == "end":
+                holds[code[0], key.position] += count
         return holds
 
     def line_runs(self):

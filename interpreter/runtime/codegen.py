@@ -19,19 +19,54 @@ exactly what runs.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from enum import Enum
+from typing import Any, NamedTuple
+
 from ..language import program as ir
-from ..language.builtins import BUILTINS
+from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,  # noqa: F401
+                                  PIECE_VARS, PIECES, SEAT_VARS)
 from ..language.limits import MAX_WORK
 from ..language.types import BOOL, PIECE, STR, is_list
 
 FILE_PREFIX = "<gdl "
-_RANDOM = {"roll", "pick", "shuffled", "rolls", "successes"}
-_READERS = {"last", "nth", "len", "take", "unique", "reversed"}     # only read their list
-_FRESH = {"pieces", "pieces_at", "cells", "neighbors", "orthogonal", "line", "reach", "sight",
-          "row_cells", "column_cells", "range", "opponents", "reversed", "take", "unique",
-          "shuffled", "within", "rolls", "directions", "exits", "ray", "intersections",
-          "placements", "placed", "clockwise_from", "counterclockwise_from"}
-# (the built-ins above return a new list or an immutable one)
+
+
+class UnitKey(NamedTuple):
+    """Which code unit a generated function is. `kind` is one of: "fn", "def" (`name`);
+    "setup", "hide"; "on_enter", "on_reveal", "on_resume" (`name` the phase); "act" (an
+    action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
+    where-part, for explaining: `part` its index), each with `name` the phase and
+    `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
+    "invariant", "end", "each" (`position` the rule's); "visible" (`scope` and `name` the
+    variable's); "show", "stat", "zone" (`name`)."""
+
+    kind: str
+    name: str = ""
+    position: int = 0
+    part: int = 0
+    scope: str = ""
+
+
+class ConstKind(Enum):
+    """What a module-level constant of generated code holds; the value is the first letter of
+    its name, so a reader of `gdl compile` sees the kind too."""
+
+    VALUE = "C"             # a constant list, tuple or dict of the rules, as it is
+    RAY_TABLE = "R"         # (builtin, stops): the engine fills it with the board's table
+    BOARD_TABLE = "L"       # (builtin,): the engine fills it with the board's table
+    KIND_COLUMN = "K"       # a kinds-table column: kind -> value
+    MEMBERS = "S"           # a frozenset of constants, the right side of `in`
+    TYPE = "T"              # a static type, for `_text`
+
+
+class Constant(NamedTuple):
+    """A module-level constant of generated code: its kind and the value it is made from."""
+
+    kind: ConstKind
+    value: Any
 
 
 class Frag:
@@ -63,8 +98,8 @@ class Source:
     def __init__(self):
         self.lines = []
         self.places = {}            # line number (1-based) -> [(start, end, node)]
-        self.constants = {}         # Python name -> value
-        self._const_names = {}
+        self.constants: dict[str, Constant] = {}        # Python name -> constant
+        self._const_names: dict[tuple[ConstKind, str], str] = {}
 
     def emit(self, indent, *parts):
         text = []
@@ -87,13 +122,13 @@ class Source:
         if places:
             self.places[len(self.lines)] = places
 
-    def constant(self, value, hint="C"):
-        """A module-level name holding `value` (one name per distinct value)."""
-        key = (hint, repr(value))
+    def constant(self, value: Any, kind: ConstKind = ConstKind.VALUE) -> str:
+        """A module-level name holding `value` (one name per distinct value and kind)."""
+        key = (kind, repr(value))
         if key not in self._const_names:
-            name = f"{hint}{len(self._const_names)}"
+            name = f"{kind.value}{len(self._const_names)}"
             self._const_names[key] = name
-            self.constants[name] = value
+            self.constants[name] = Constant(kind, value)
         return self._const_names[key]
 
     def text(self):
@@ -111,6 +146,19 @@ class Source:
         return best[2] if best else None
 
 
+class Frame(NamedTuple):
+    """The context a node is written in, passed down the generator (as Jinja's compiler
+    passes its `Frame`). Immutable: `Generator.within` writes the nodes below one in a
+    changed copy and puts the one it found back afterwards, so nothing leaks to the next
+    node."""
+
+    memo: _Memo | None = None       # while listing: the memo state of the part being written
+    iterating: object = None        # a node whose list is only read (a loop's domain, a
+    #                                 borrowing built-in's argument): it needs no copy
+    inlined: Mapping[int, object] | None = None     # in an inlined fn: slot -> the caller's
+    #                                                 argument
+
+
 class Generator:
     def __init__(self, prog, file):
         self.prog = prog
@@ -118,14 +166,23 @@ class Generator:
         self.defined = set()        # names of the functions written so far
         self.src = Source()
         self.impure = _impure_fns(prog.fns)
-        self.memo = None            # while listing: the memo state of the current part
+        self.frame = Frame()        # the context of the node being written (see `within`)
         self.uses = set()           # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
-        self.iterating = None       # the domain being written of a quantifier
-        self.inlined = {}           # fn slot -> the caller's argument, in an inlined fn
         self.records = set()        # slots of pieces whose record is in `p<slot>`
 
-    def pure(self, node):
+    @contextmanager
+    def within(self, **changes: Any) -> Iterator[Frame]:
+        """Write what the `with` block writes in the current frame changed by `changes`
+        (fields of `Frame`); the frame found is restored afterwards, whatever happens."""
+        found = self.frame
+        self.frame = found._replace(**changes)
+        try:
+            yield self.frame
+        finally:
+            self.frame = found
+
+    def pure(self, node: Any) -> bool:
         return _pure_in(node, self.impure)
 
     # ----- the module ------------------------------------------------------------------
@@ -135,60 +192,61 @@ class Generator:
         units = {}
         cyclic = _calling_themselves(prog)
         for fn in prog.fns.values():
-            units[("fn", fn.name)] = self.function(
+            units[UnitKey("fn", fn.name)] = self.function(
                 f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
                 lambda fn=fn: self.counted_call(fn, ("fn", fn.name) in cyclic) or
                 self.return_(fn.body), _piece_slots(fn.param_types, 1))
         for d in prog.defs.values():
-            units[("def", d.name)] = self.function(
+            units[UnitKey("def", d.name)] = self.function(
                 f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
                 lambda d=d: self.counted_call(d, ("def", d.name) in cyclic) or
                 self.block(d.body, 1), _piece_slots(d.param_types, 1))
-        units["setup"] = self.function("setup", [], None, lambda: self.block(prog.setup, 1))
+        units[UnitKey("setup")] = self.function("setup", [], None,
+                                                lambda: self.block(prog.setup, 1))
         for phase in prog.phases.values():
             params = ["v%d" % (i + 1) for i in range(len(phase.params))]
             for hook in ("on_enter", "on_reveal", "on_resume"):
-                units[(hook, phase.name)] = self.function(
+                units[UnitKey(hook, phase.name)] = self.function(
                     f"{hook}_{phase.name}", params, phase,
                     lambda body=getattr(phase, hook): self.block(body, 1))
             for action in phase.actions:
                 self.action(phase, action, params, units)
         for i, trigger in enumerate(prog.triggers):
-            units[("trigger", i)] = self.function(f"trigger_{i}", ["v1", "v2"], trigger,
-                                                  lambda t=trigger: self.trigger(t))
+            units[UnitKey("trigger", position=i)] = self.function(
+                f"trigger_{i}", ["v1", "v2"], trigger, lambda t=trigger: self.trigger(t))
             if trigger.where is None or _reads_only_cell(trigger.where, prog.fns):
-                units[("trigger_cell", i)] = self.function(
+                units[UnitKey("trigger_cell", position=i)] = self.function(
                     f"trigger_cell_{i}", ["v1", "v2"], trigger,
                     lambda t=trigger: self.return_(t.where or ir.Const(True, type=BOOL)))
         for i, hook in enumerate(prog.concedes):
-            units[("concede", i)] = self.function(f"concede_{i}", ["v1"], hook,
+            units[UnitKey("concede", position=i)] = self.function(f"concede_{i}", ["v1"], hook,
                                                   lambda h=hook: self.block(h.body, 1))
         for i, hook in enumerate(prog.outs):
-            units[("out", i)] = self.function(f"out_{i}", ["v1"], hook,
+            units[UnitKey("out", position=i)] = self.function(f"out_{i}", ["v1"], hook,
                                               lambda h=hook: self.block(h.body, 1))
         for i, invariant in enumerate(prog.invariants):
-            units[("invariant", i)] = self.function(
+            units[UnitKey("invariant", position=i)] = self.function(
                 f"invariant_{i}", [], invariant, lambda inv=invariant: self.return_(inv.expr))
         for i, rule in enumerate(prog.end_rules):
             params = ["v1"] if rule.kind != "draw" else []
-            units[("end", i)] = self.function(f"end_{i}", params, rule,
+            units[UnitKey("end", position=i)] = self.function(f"end_{i}", params, rule,
                                               lambda r=rule: self.return_(r.expr))
         for scope, table in prog.vars.items():
             for name, var in table.items():
                 if var.visible is not None:
-                    units[("visible", scope, name)] = self.rule(f"visible_{scope}_{name}",
-                                                                var.visible)
+                    units[UnitKey("visible", name, scope=scope)] = self.rule(
+                        f"visible_{scope}_{name}", var.visible)
         for what, rule in prog.shows.items():
-            units[("show", what)] = self.rule(f"show_{what}", rule)
+            units[UnitKey("show", what)] = self.rule(f"show_{what}", rule)
         for name, rule in prog.stats.items():
-            units[("stat", name)] = self.rule(f"stat_{name}", rule)
+            units[UnitKey("stat", name)] = self.rule(f"stat_{name}", rule)
         if prog.hide is not None:
-            units["hide"] = self.rule("hide_piece", prog.hide)
+            units[UnitKey("hide")] = self.rule("hide_piece", prog.hide)
         for i, rule in enumerate(prog.each_rules):
-            units[("each", i)] = self.rule(f"each_{i}", rule)
+            units[UnitKey("each", position=i)] = self.rule(f"each_{i}", rule)
         for name, zone in prog.zones.items():
             if zone.visible is not None:
-                units[("zone", name)] = self.rule(f"zone_visible_{name}", zone.visible)
+                units[UnitKey("zone", name)] = self.rule(f"zone_visible_{name}", zone.visible)
         return units
 
     def function(self, name, params, node, body, piece_params=()):
@@ -239,16 +297,16 @@ class Generator:
         params = ["v%d" % (i + 1) for i in range(len(rule.params))]
         return self.function(name, params, rule, lambda: self.return_(rule.expr))
 
-    def return_(self, expr):
+    def return_(self, expr: Any) -> None:
         """`return expr`; a quantifier (or its negation) at the top becomes a loop that
         returns as soon as the answer is known, which is faster than a generator."""
         negated = isinstance(expr, ir.Not) and isinstance(expr.operand, ir.Quant)
         quant = expr.operand if negated else expr
-        if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and not self.inlined:
+        if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and \
+                not self.frame.inlined:
             found = quant.op == "exists"        # the answer when the loop finds a case
-            self.iterating = quant.domain
-            domain = self.ex(quant.domain)
-            self.iterating = None
+            with self.within(iterating=quant.domain):
+                domain = self.ex(quant.domain)
             self.emit_for(1, quant.slot, domain, quant.domain)
             cond = quant.where
             if quant.op == "all":
@@ -260,10 +318,9 @@ class Generator:
             self.src.emit(3, F(expr, f"return {found != negated}"))
             self.src.emit(1, f"return {(not found) != negated}")
             return
-        if isinstance(expr, ir.Quant) and expr.op == "first" and not self.inlined:
-            self.iterating = expr.domain
-            domain = self.ex(expr.domain)
-            self.iterating = None
+        if isinstance(expr, ir.Quant) and expr.op == "first" and not self.frame.inlined:
+            with self.within(iterating=expr.domain):
+                domain = self.ex(expr.domain)
             self.emit_for(1, expr.slot, domain, expr.domain)
             value = self.ex(expr.value) if expr.value is not None else f"v{expr.slot}"
             if expr.where is not None:
@@ -295,23 +352,23 @@ class Generator:
     def action(self, phase, action, params, units):
         key = f"{phase.name}_{action.name}"
         binders = ["v%d" % b.slot for b in action.binders]
-        units[("act", phase.name, action.index)] = self.function(
+        units[UnitKey("act", phase.name, action.index)] = self.function(
             f"act_{key}", params + binders, action, lambda: self.block(action.body, 1),
             [b.slot for b in action.binders if b.type == PIECE])
-        units[("list", phase.name, action.index)] = self.function(
+        units[UnitKey("list", phase.name, action.index)] = self.function(
             f"list_{key}", params + ["out"], action, lambda: self.listing(action))
         # For explaining an illegal action: each domain and part on its own, every binder
         # a parameter (those not yet bound are None).
         for i, binder in enumerate(action.binders):
-            units[("domain", phase.name, action.index, i)] = self.function(
+            units[UnitKey("domain", phase.name, action.index, i)] = self.function(
                 f"domain_{key}_{i}", params + binders, binder,
                 lambda b=binder: self.return_(b.domain))
         for i, part in enumerate(action.where_parts):
-            units[("part", phase.name, action.index, i)] = self.function(
+            units[UnitKey("part", phase.name, action.index, i)] = self.function(
                 f"part_{key}_{i}", params + binders, part,
                 lambda p=part: self.return_(p.expr))
 
-    def listing(self, action):
+    def listing(self, action: ir.Action) -> None:
         """Nested loops appending (index, args) for every legal binding."""
         memo = _Memo(self)
         memo.bind(action)
@@ -322,21 +379,19 @@ class Generator:
             for part in by_level[k]:
                 if k == 0 and self.quantifier_guard(part.expr):
                     continue
-                self.memo = memo.for_part(part)
                 expr = part.expr
-                if isinstance(expr, ir.Not):        # `if not (not x)` reads `if x`
-                    code, test = self.ex(expr.operand), "if "
-                else:
-                    code, test = self.ex(expr), "if not "
-                self.memo = None
+                with self.within(memo=memo.for_part(part)):
+                    if isinstance(expr, ir.Not):    # `if not (not x)` reads `if x`
+                        code, test = self.ex(expr.operand), "if "
+                    else:
+                        code, test = self.ex(expr), "if not "
                 self.src.emit(indent, test, code, ":")
                 self.src.emit(indent + 1, "return" if k == 0 else "continue")
             memo.open_level(k, indent)         # values deeper parts need go here
             if k < levels:
                 binder = action.binders[k]
-                self.memo = memo.for_domain(k + 1, binder.domain)
-                domain = self.ex(binder.domain)
-                self.memo = None
+                with self.within(memo=memo.for_domain(k + 1, binder.domain)):
+                    domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
                 lead = memo.loop_invariant_lead(first, binder)
                 self.emit_for(indent, binder.slot, domain, binder.domain,
@@ -347,7 +402,7 @@ class Generator:
         # placed at the action, so a tool tracing lines sees each legal binding listed
         self.src.emit(levels + 1, F(action, f"out(({action.index}, ({args})))"))
 
-    def quantifier_guard(self, expr):
+    def quantifier_guard(self, expr: Any) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
         one), written as a loop that returns as soon as the guard fails."""
         negated = isinstance(expr, ir.Not)
@@ -355,9 +410,8 @@ class Generator:
         if not isinstance(quant, ir.Quant) or quant.op not in ("exists", "all"):
             return False
         # The loop looks for a witness: an item that decides the quantifier.
-        self.iterating = quant.domain
-        domain = self.ex(quant.domain)
-        self.iterating = None
+        with self.within(iterating=quant.domain):
+            domain = self.ex(quant.domain)
         if quant.op == "all":
             test = F(quant.value, "not ", self.ex(quant.value))
             witness = test if quant.where is None else F(quant, self.ex(quant.where), " and ",
@@ -517,8 +571,8 @@ class Generator:
         self.src.emit(indent, F(s, "S.events.append(_Log(", self.ex(s.text), "))"))
 
     # ----- expressions -----------------------------------------------------------------
-    def ex(self, node):
-        memo = self.memo
+    def ex(self, node: Any) -> Frag:
+        memo = self.frame.memo
         if memo is not None:
             hoisted = memo.hoist(node)
             if hoisted is not None:
@@ -556,9 +610,10 @@ class Generator:
             return F(n, repr(v))
         return F(n, self.src.constant(v))
 
-    def ex_Local(self, n):
-        if self.inlined and n.slot in self.inlined:
-            target = self.inlined[n.slot]
+    def ex_Local(self, n: ir.Local) -> Frag:
+        inlined = self.frame.inlined
+        if inlined and n.slot in inlined:
+            target = inlined[n.slot]
             if isinstance(target, ir.Const):
                 return F(n, self.ex_Const(target))
             n = target
@@ -574,11 +629,12 @@ class Generator:
                      "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
                      "seats": "rt.live_seats()"}[n.what])
 
-    def piece_record(self, obj):
+    def piece_record(self, obj: Any) -> Frag:
         """Code for the record (dict) of a piece."""
         slot = None
         if isinstance(obj, ir.Local):
-            target = self.inlined.get(obj.slot, obj) if self.inlined else obj
+            inlined = self.frame.inlined
+            target = inlined.get(obj.slot, obj) if inlined else obj
             slot = target.slot if isinstance(target, ir.Local) else None
         if slot in self.records:
             return F(obj, f"p{slot}")
@@ -592,12 +648,12 @@ class Generator:
 
     def ex_PieceStat(self, n):
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
-                                   "K")
+                                   ConstKind.KIND_COLUMN)
         return F(n, f"{column}[", self.piece_record(n.obj), "['kind']]")
 
     def ex_KindStat(self, n):
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
-                                   "K")
+                                   ConstKind.KIND_COLUMN)
         return F(n, f"{column}[", self.ex(n.obj), "]")
 
     def ex_SeatVar(self, n):
@@ -610,15 +666,10 @@ class Generator:
             parts += [", " if i else "", self.ex(item)]
         return F(n, "[", *parts, "]")
 
-    def _loop(self, slot, domain, where):
+    def _loop(self, slot: int, domain: Any, where: Any) -> list[str | Frag]:
         """` for vN in DOMAIN if WHERE` (no memos in a comprehension's iterable)."""
-        saved, self.memo = self.memo, None
-        self.iterating = domain
-        try:
+        with self.within(memo=None, iterating=domain):
             dom = self.loop_domain(domain)
-        finally:
-            self.memo = saved
-            self.iterating = None
         parts = [f" for v{slot} in ", dom]
         if where is not None:
             parts += [" if ", self.ex(where)]
@@ -645,79 +696,70 @@ class Generator:
             return F(n, "next((", value, *loop, "), None)")
         return F(n, "_sorted_by([(", self.ex(n.value), f", v{n.slot})", *loop, "])")
 
-    def ex_CallFn(self, n):
+    def ex_CallFn(self, n: ir.CallFn) -> Frag:
         fn = self.prog.fns[n.name]
         if self.inlinable(fn, n):
-            saved = self.inlined, self.memo
-            self.inlined = {i + 1: a for i, a in enumerate(n.args)}
-            self.memo = None        # the body's slots are the fn's, not this unit's
-            try:
+            # memo None: the body's slots are the fn's, not this unit's
+            with self.within(inlined={i + 1: a for i, a in enumerate(n.args)}, memo=None):
                 return F(n, self.ex(fn.body))
-            finally:
-                self.inlined, self.memo = saved
         return F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
 
-    def inlinable(self, fn, call):
+    def inlinable(self, fn: ir.Fn, call: ir.CallFn) -> bool:
         """A small fn whose arguments cost nothing to repeat is written in place: no call,
         no frame. It must bind no locals of its own and call no fn."""
-        if self.inlined or not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
+        if self.frame.inlined or not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
             return False
         nodes = list(ir.walk(fn.body))
         return len(nodes) <= 12 and not any(
             isinstance(x, (ir.Quant, ir.Comprehension, ir.CallFn)) for x in nodes)
 
-    def ex_CallBuiltin(self, n):
-        name = n.name
-        if name in _READERS and n.args:     # reads its list: a pieces_at needs no copy
-            saved, self.iterating = self.iterating, n.args[0]
-            try:
+    def ex_CallBuiltin(self, n: ir.CallBuiltin) -> Frag:
+        """A call of a built-in: its row's inline template when it has one (see
+        `builtins.Builtin.inline`), else a call of its implementation `B_<name>(rt, ...)`."""
+        row = BUILTINS[n.name]
+        if row.borrows and n.args:          # reads its list: a pieces_at needs no copy
+            with self.within(iterating=n.args[0]):
                 args = [self.ex(a) for a in n.args]
-            finally:
-                self.iterating = saved
         else:
             args = [self.ex(a) for a in n.args]
-        board = self.prog.board
-        if name == "cells":
-            return F(n, self.src.constant(tuple(board.all_cells)))
-        if name in ("row", "column"):
-            op = "//" if name == "row" else "%"
-            return F(n, "((", args[0], f") {op} {board.width} + 1)")
-        if name in ("last", "nth"):
-            return F(n, f"_{name}(", *_joined(args), ")")
-        if name == "roll":
-            count = args[1] if len(args) > 1 else "1"
-            return F(n, "rt.roll_dice(", args[0], ", ", count, ")")
-        if name in ("reach", "sight") and isinstance(n.args[2], ir.Const):
-            table = self.src.constant((name, frozenset(n.args[2].value)), "R")
+        if row.stops_table and isinstance(n.args[2], ir.Const):
+            stops: Any = n.args[2].value
+            table = self.src.constant((n.name, frozenset(stops)), ConstKind.RAY_TABLE)
             return F(n, f"{table}[", args[0], ", ", args[1], "]")
-        if name == "pieces_at":
-            if self.iterating is n:         # only read (a loop, last(), len()): no copy
-                return F(n, "S.at.get(", args[0], ", ())")
-            return F(n, "tuple(S.at.get(", args[0], ", ()))")
-        if name == "pieces":
-            return F(n, "S.owned.get(", args[0], ", ())") if args else F(n, "S.owned['*']")
-        if name in ("line", "distance"):
-            table = self.src.constant((name,), "L")
-            return F(n, f"{table}[", args[0], ", ", args[1], "]")
-        if name in ("neighbors", "orthogonal"):
-            table = self.src.constant((name,), "L")
-            return F(n, f"{table}[", args[0], "]")
-        if name == "alive":
-            return F(n, self.piece_record(n.args[0]), "['alive']")
-        if name == "len":
-            return F(n, "len(", args[0], ")")
-        if name in ("min", "max", "abs"):
-            return F(n, f"{name}(", *_joined(args), ")")
-        parts = []
-        for a in args:
-            parts += [", ", a]
-        return F(n, f"B_{name}(rt", *parts, ")")
+        template = row.template(len(args))
+        if row.inline_borrowed is not None and self.frame.iterating is n:
+            template = row.inline_borrowed  # only read (a loop, last(), len()): no copy
+        if template is None:
+            parts: list[str | Frag] = []
+            for a in args:
+                parts += [", ", a]
+            return F(n, f"B_{n.name}(rt", *parts, ")")
+        return F(n, *self.filled(template, n, args))
+
+    def filled(self, template: str, n: ir.CallBuiltin, args: list[Frag]) -> list[str | Frag]:
+        """The parts of an inline template (`builtins.Builtin.inline`) filled in."""
+        parts: list[str | Frag] = []
+        for i, piece in enumerate(_TEMPLATE_FIELD.split(template)):
+            if not i % 2:
+                if piece:
+                    parts.append(piece)
+            elif piece.isdigit():
+                parts.append(args[int(piece)])
+            elif piece == "width":
+                parts.append(str(self.prog.board.width))
+            elif piece == "table":
+                parts.append(self.src.constant((n.name,), ConstKind.BOARD_TABLE))
+            elif piece == "cells":
+                parts.append(self.src.constant(tuple(self.prog.board.all_cells)))
+            else:                           # "record"
+                parts.append(self.piece_record(n.args[0]))
+        return parts
 
     def ex_Text(self, n):
         inner = self.ex(n.expr)
         if n.expr.type == STR:
             return inner
-        return F(n, "_text(", inner, f", {self.src.constant(n.expr.type, 'T')})")
+        return F(n, "_text(", inner, f", {self.src.constant(n.expr.type, ConstKind.TYPE)})")
 
     def ex_Concat(self, n):
         return F(n, "(", self.ex(n.left), " + ", self.ex(n.right), ")")
@@ -747,13 +789,13 @@ class Generator:
         coll = n.collection
         if isinstance(coll, ir.Const) and all(isinstance(v, (int, str, bool, type(None)))
                                                for v in coll.value):
-            members = self.src.constant(frozenset(coll.value), "S")
+            members = self.src.constant(frozenset(coll.value), ConstKind.MEMBERS)
             return F(n, "(", item, f"{word}{members})")
         return F(n, "(", item, word, self.ex_set(coll), ")")
 
-    def ex_set(self, coll):
+    def ex_set(self, coll: Any) -> Frag:
         """The collection of an `in`, as a set when it is memoised (looked up often)."""
-        memo = self.memo
+        memo = self.frame.memo
         if memo is not None:
             hoisted = memo.hoist(coll, as_set=True)
             if hoisted is not None:
@@ -837,7 +879,7 @@ class _Memo:
     def level_of(self, node):
         return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
 
-    def hoist(self, node, as_set=False):
+    def hoist(self, node: Any, as_set: bool = False) -> Frag | None:
         """Code for `node` computed at an outer level, in a `_m` variable filled on first
         use (so a test that short-circuits before it still guards it)."""
         if node is self.lead:
@@ -850,12 +892,8 @@ class _Memo:
         level = self.level_of(node)
         if level >= self.level:
             return None
-        saved = self.gen.memo
-        self.gen.memo = None
-        try:
+        with self.gen.within(memo=None):
             inner = getattr(self.gen, "ex_" + type(node).__name__)(node)
-        finally:
-            self.gen.memo = saved
         name = f"_m{self.count}"
         self.count += 1
         unset = "_UNSET"
@@ -891,9 +929,9 @@ def _cheap(node):
                    for n in ir.walk(node))
 
 
-def _fresh(domain):
+def _fresh(domain: Any) -> bool:
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
-        isinstance(domain, ir.CallBuiltin) and domain.name in _FRESH) or (
+        isinstance(domain, ir.CallBuiltin) and BUILTINS[domain.name].fresh) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
 
 
@@ -931,11 +969,7 @@ def _piece_slots(types, first):
     return [first + i for i, t in enumerate(types) if t == PIECE]
 
 
-def _joined(args):
-    out = []
-    for i, a in enumerate(args):
-        out += [", " if i else "", a]
-    return out
+_TEMPLATE_FIELD = re.compile(r"\{(\w+)\}")
 
 
 def _impure_fns(fns):
@@ -951,9 +985,9 @@ def _impure_fns(fns):
     return impure
 
 
-def _pure_in(node, impure):
+def _pure_in(node: Any, impure: set[str]) -> bool:
     for n in ir.walk(node):
-        if isinstance(n, ir.CallBuiltin) and n.name in _RANDOM:
+        if isinstance(n, ir.CallBuiltin) and BUILTINS[n.name].random:
             return False
         if isinstance(n, ir.CallFn) and n.name in impure:
             return False
@@ -962,11 +996,8 @@ def _pure_in(node, impure):
 
 # ----- what end rules read -------------------------------------------------------------------
 
-PIECES, CELLS, PIECE_VARS, SEAT_VARS, GLOBALS, FLOW = 1, 2, 4, 8, 16, 32
-ALWAYS = 1 << 10
 
-
-def reads(node, fns, seen=None):
+def reads(node: Any, fns: Mapping[str, ir.Fn], seen: set[str] | None = None) -> int:
     """The state categories an expression reads (through fns too); ALWAYS when it rolls
     dice or reads something not tracked."""
     seen = set() if seen is None else seen
@@ -986,14 +1017,8 @@ def reads(node, fns, seen=None):
             seen.add(n.name)
             mask |= reads(fns[n.name].body, fns, seen)
         elif isinstance(n, ir.CallBuiltin):
-            if n.name in _RANDOM:
-                mask |= ALWAYS
-            elif n.name in ("pieces", "alive"):
-                mask |= PIECES
-            elif n.name == "pieces_at":
-                mask |= PIECES | CELLS
-            elif n.name in ("next", "previous", "opponents"):
-                mask |= FLOW
+            row = BUILTINS[n.name]
+            mask |= ALWAYS if row.random else row.reads
     return mask
 
 
@@ -1013,6 +1038,6 @@ def generate_expression(prog, expr, nparams, name, file):
     return gen.src.text(), gen.src
 
 
-def builtin_names():
+def builtin_names() -> dict[str, Callable[..., Any]]:
     """Module names of the built-in implementations (`B_name`)."""
     return {f"B_{name}": b.impl for name, b in BUILTINS.items() if b.impl is not None}

@@ -35,6 +35,7 @@ import functools
 import sys
 
 from . import codegen, events
+from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
 from ..language.limits import (MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PIECES,
@@ -461,15 +462,15 @@ class CompiledAction:
     and `parts` (with the text and binder level of each where-part) explain a refusal."""
 
     def __init__(self, action, units, phase):
-        key = (phase.name, action.index)
         self.index = action.index
         self.name = action.name
         self.arg_types = [b.type for b in action.binders]
         self.binders = [(b.name, b.text) for b in action.binders]
-        self.listing = units[("list",) + key]
-        self.body = units[("act",) + key]
-        self.domains = [units[("domain",) + key + (i,)] for i in range(len(action.binders))]
-        self.parts = [(p.text, units[("part",) + key + (i,)], p.level)
+        at = phase.name, action.index
+        self.listing = units[UnitKey("list", *at)]
+        self.body = units[UnitKey("act", *at)]
+        self.domains = [units[UnitKey("domain", *at, i)] for i in range(len(action.binders))]
+        self.parts = [(p.text, units[UnitKey("part", *at, i)], p.level)
                       for i, p in enumerate(action.where_parts)]
 
 
@@ -479,9 +480,9 @@ class CompiledPhase:
         self.mode = phase.mode
         self.auto = phase.auto
         self.nparams = len(phase.params)
-        self.on_enter = units[("on_enter", phase.name)]
-        self.on_reveal = units[("on_reveal", phase.name)]
-        self.on_resume = units[("on_resume", phase.name)]
+        self.on_enter = units[UnitKey("on_enter", phase.name)]
+        self.on_reveal = units[UnitKey("on_reveal", phase.name)]
+        self.on_resume = units[UnitKey("on_resume", phase.name)]
         self.actions = [CompiledAction(a, units, phase) for a in phase.actions]
 
 
@@ -517,29 +518,33 @@ class Game:
         self._rule_names = {unit.name: name for key, unit in units.items()
                             if (name := _rule_name(program, key)) is not None}
         self._phases = {name: CompiledPhase(p, fns) for name, p in program.phases.items()}
-        self._setup = fns["setup"]
-        self._triggers = [fns[("trigger", i)] for i in range(len(program.triggers))]
+        self._setup = fns[UnitKey("setup")]
+        self._triggers = [fns[UnitKey("trigger", position=i)]
+                          for i in range(len(program.triggers))]
         self._trigger_cells = self._find_trigger_cells(fns, len(program.triggers))
-        self._out_hooks = [fns[("out", i)] for i in range(len(program.outs))]
-        self._concede_hooks = [fns[("concede", i)] for i in range(len(program.concedes))]
+        self._out_hooks = [fns[UnitKey("out", position=i)] for i in range(len(program.outs))]
+        self._concede_hooks = [fns[UnitKey("concede", position=i)]
+                               for i in range(len(program.concedes))]
         # What the end rules read; a rule that rolls dice runs after every decision.
         self._end_mask = -1 if watched & codegen.ALWAYS else watched
-        self._end_rules = [(r.kind, fns[("end", i)], mask)
+        self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
-        self._visibility = {(scope, name): fns[("visible", scope, name)]
+        self._visibility = {(scope, name): fns[UnitKey("visible", name, scope=scope)]
                             for scope, table in program.vars.items()
                             for name, var in table.items() if var.visible is not None}
-        self._shows = {what: fns[("show", what)] for what in program.shows}
+        self._shows = {what: fns[UnitKey("show", what)] for what in program.shows}
         if program.hide is not None:
-            self._shows["hide piece"] = fns["hide"]
-        self._stats = [(name, bool(rule.params), fns[("stat", name)])
+            self._shows["hide piece"] = fns[UnitKey("hide")]
+        self._stats = [(name, bool(rule.params), fns[UnitKey("stat", name)])
                        for name, rule in program.stats.items()]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
-        self._invariants = [(inv.name, fns[("invariant", i)])
+        self._invariants = [(inv.name, fns[UnitKey("invariant", position=i)])
                             for i, inv in enumerate(program.invariants)]
-        self._each_rules = [fns[("each", i)] for i in range(len(program.each_rules))]
+        self._each_rules = [fns[UnitKey("each", position=i)]
+                            for i in range(len(program.each_rules))]
         self._zones = {name: zone.per_seat for name, zone in program.zones.items()}
-        self._zone_rules = {name: fns[("zone", name)] for name, zone in program.zones.items()
+        self._zone_rules = {name: fns[UnitKey("zone", name)]
+                            for name, zone in program.zones.items()
                             if zone.visible is not None}
         self._hides_pieces = bool(self._zone_rules) or "hide piece" in self._shows
         self._labels_per_seat = self._hides_pieces
@@ -551,7 +556,7 @@ class Game:
         can go straight to its last cell."""
         cells = set()
         for i in range(count):
-            condition = fns.get(("trigger_cell", i))
+            condition = fns.get(UnitKey("trigger_cell", position=i))
             if condition is None:
                 return None
             try:
@@ -1084,29 +1089,31 @@ def _namespace(game, lines):
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
                  _w=_counter(rt),
                  _text=lambda value, t: format_value(value, t, rt))
-    names.update(lines.constants)
-    for name, value in lines.constants.items():
-        if name.startswith("R"):
+    for name, constant in lines.constants.items():
+        kind, value = constant
+        if kind is ConstKind.RAY_TABLE:
             names[name] = game._board.ray_table(*value)
-        elif name.startswith("L"):
+        elif kind is ConstKind.BOARD_TABLE:
             names[name] = game._board.table(*value)
+        else:
+            names[name] = value
     return names
 
 
 _LOADED = itertools.count(1)    # tools' expression modules compiled in this process
 
 
-def _rule_name(program, key):
+def _rule_name(program: program.Program, key: UnitKey) -> str | None:
     """How narration names the rule of a generated function (None: not one that acts)."""
-    if key == "setup":
+    what = key.kind
+    if what == "setup":
         return "setup"
-    what = key[0]
     if what == "act":
-        return program.phases[key[1]].actions[key[2]].name
+        return program.phases[key.name].actions[key.position].name
     if what == "def":
-        return key[1]
+        return key.name
     if what in ("on_enter", "on_reveal", "on_resume"):
-        return f"{what.replace('_', ' ')} {key[1]}"
+        return f"{what.replace('_', ' ')} {key.name}"
     return {"trigger": "on enter", "concede": "on concede", "out": "on out"}.get(what)
 
 

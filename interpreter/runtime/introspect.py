@@ -30,6 +30,7 @@ import contextlib
 import functools
 
 from ..language.types import format_value
+from .codegen import UnitKey  # noqa: F401  (the type of code_units' keys, for tools)
 
 _PRIVATE_MODES = ("simultaneous", "secret")
 
@@ -287,10 +288,8 @@ def main_code_file(game):
 
 
 def code_units(game):
-    """Code object of each generated function -> its unit's key: ("act", phase, action
-    index), ("list", phase, action index), ("fn", name), ("def", name), ("on_enter" |
-    "on_reveal" | "on_resume", phase), ("trigger", i), ("out", i), ("concede", i),
-    ("end", i), "setup", and others the tools need not know."""
+    """Code object of each generated function -> its unit's key, a `UnitKey` (kind "act",
+    "list", "fn", "def", "on_enter", "trigger", "end", "setup", ...: see there)."""
     return {fn.__code__: key for key, fn in game._functions.items()}
 
 
