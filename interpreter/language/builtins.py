@@ -3,7 +3,7 @@
 `BUILTINS` holds one `Builtin` row per function, and each row is all there is to know of
 it: its parameters and accepted argument counts, a function from the argument types to the
 result type (or an error text), the implementation `impl(ctx, *args)` (`ctx` is the running
-`Runtime`: board, state, random generator), its documentation (the language reference's
+engine, as much of it as `Context` declares: board, state, random generator), its documentation (the language reference's
 table of built-ins is generated from it), and the facts the code generator needs: whether it
 draws randomness, reads state, returns a fresh list, only reads its list argument, and the
 code it is written as inline. Nothing here knows any game.
@@ -11,8 +11,8 @@ code it is written as inline. Nothing here knows any game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol
 
 from .errors import RuleFault
 from .limits import MAX_DICE, MAX_LIST, MAX_PLACEMENTS
@@ -24,6 +24,27 @@ CELL_LIST = list_of(CELL)
 # The key of every living piece in `State.owned`: `pieces()` without a seat reads it. Defined
 # here, not in the runtime's state module, so the language never imports the runtime.
 ALL = "*"
+
+
+class Context(Protocol):
+    """What a built-in may ask of the running engine: the board, the position, the seeded
+    generator, the seats in play and the zones. The engine's `Runtime` is one."""
+
+    board: Any
+    state: Any
+
+    def roll(self, sides: int) -> int: ...
+
+    def pick(self, items: Sequence[Any]) -> Any: ...
+
+    def shuffled(self, items: Sequence[Any] | None) -> list[Any]: ...
+
+    def next_seat(self, seat: int, step: int) -> int: ...
+
+    def live_seats(self) -> list[int]: ...
+
+    def zone_per_seat(self, zone: str) -> bool | None:
+        """Is the zone one per seat (True), shared (False), or no zone (None)?"""
 
 
 def _fixed(params, result):
@@ -186,7 +207,7 @@ def _pieces_in(args):
 
 def pieces_in(ctx, zone, seat=None):
     """The pieces in a zone (of a seat, for a zone per seat), in the order they came."""
-    per_seat = ctx.game._zones.get(zone)
+    per_seat = ctx.zone_per_seat(zone)
     if per_seat is None:
         raise RuleFault(f"{zone!r} is not a zone")
     if per_seat != (seat is not None):

@@ -127,6 +127,10 @@ class Runtime:
         self.state.events.append(events.Shuffle(len(items)))
         return items
 
+    def zone_per_seat(self, zone):
+        """Is the zone one per seat (True), shared (False), or no zone (None)?"""
+        return self.game._zones.get(zone)
+
     # seats -------------------------------------------------------------------------------
     def live_seats(self):
         return [s for s, out in enumerate(self.state.out) if not out]
