@@ -27,11 +27,11 @@ import click
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
-from gdl.interpreter.play.agents import (ScriptedAgent, conceded_seat, make_agents, matching,
-                                         read_moves, resolve_input)
-from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play import transcript as transcripts
-from gdl.interpreter.play.narrate import changes, event_lines
+from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
+                                                matching, read_moves, resolve_input)
+from gdl.interpreter.play.playing import AGAIN, STOP, run_game
+from gdl.interpreter.play.render.narrate import changes, event_lines
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import (has_hidden_information, is_private,
                                                 is_simultaneous)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..language.errors import GdlDataError, GdlRuntimeError, error_at
 from ..runtime.introspect import broken_invariants, resolved_program, result_text
-from .agents import ScriptedAgent
+from .agents.agents import ScriptedAgent
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
 AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again

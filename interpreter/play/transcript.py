@@ -33,7 +33,7 @@ from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import introspect
 from ..runtime.view import HIDDEN
-from .agents import CONCESSION, ScriptedAgent, conceded_seat
+from .agents.agents import CONCESSION, ScriptedAgent, conceded_seat
 from .playing import run_game
 
 HEADER = "# gdl transcript"

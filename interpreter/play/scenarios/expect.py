@@ -1,6 +1,6 @@
 """The `expect` lines of scenario files: what must hold in a scenario's position.
 
-`Expectations` is the half of `scenario.ScenarioRun` that reads an `expect` line and records
+`Expectations` is the half of `runner.ScenarioRun` that reads an `expect` line and records
 a failure (`FILE:LINE: expected ..., got ...`) when it does not hold; the run supplies the
 position and the names (pieces, cells, seats). The forms, documented with an example each
 in section 15 of docs/language.md:
@@ -27,12 +27,12 @@ import difflib
 import operator
 import re
 
-from ..language import ast
-from ..language.errors import GdlError, IllegalAction
-from ..language.parser import parse_expression
-from ..language.types import BOOL
-from ..runtime import introspect
-from ..runtime.view import HIDDEN
+from ...language import ast
+from ...language.errors import GdlError, IllegalAction
+from ...language.parser import parse_expression
+from ...language.types import BOOL
+from ...runtime import introspect
+from ...runtime.view import HIDDEN
 
 # A piece label: Kind#n, or seat:Kind#n in a game that numbers each seat's pieces apart.
 LABEL = re.compile(r"\b(?:([A-Za-z_]\w*):)?([A-Za-z_]\w*)#(\d+)\b")
@@ -49,7 +49,7 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": o
 
 
 class Expectations:
-    """`do_expect` and what it needs of a scenario run (see scenario.ScenarioRun)."""
+    """`do_expect` and what it needs of a scenario run (see runner.ScenarioRun)."""
 
     def do_expect(self, rest):
         self.expectations += 1

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import collections
 
-from ..language import program as ir
-from ..language.errors import GdlDataError
-from ..language.limits import DEFAULT_MAX_DECISIONS
-from ..runtime import introspect
-from .agents import make_agents
-from .playing import run_game
+from ...language import program as ir
+from ...language.errors import GdlDataError
+from ...language.limits import DEFAULT_MAX_DECISIONS
+from ...runtime import introspect
+from ..agents.agents import make_agents
+from ..playing import run_game
 from .tracing import RuleTrace, node_key
 
 SECTIONS = (("never legal", "actions never legal"),
@@ -203,7 +203,7 @@ def games_coverage(path, games, seed=0, players="random", max_turns=None,
     """The coverage of `games` agent games of the rule file at `path`, game i from seed
     `seed + i`; every seat's view is made at each turn start, so the rules that draw
     (`show`, `visible to`) run as they do in play."""
-    from ..loader import load_game
+    from ...loader import load_game
     game = load_game(path)
     finished = 0
     with RuleTrace() as trace:

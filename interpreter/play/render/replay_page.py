@@ -22,14 +22,14 @@ import json
 import os
 from html import escape
 
-from ..language.errors import GdlDataError
-from ..runtime import introspect
-from ..runtime.view import status_lines, title
+from ...language.errors import GdlDataError
+from ...runtime import introspect
+from ...runtime.view import status_lines, title
+from ..agents.agents import ScriptedAgent
+from ..playing import play_moves, run_game, viewer_of
+from ..transcript import decision_count, open_transcript, replay, save
 from . import pictures
-from .agents import ScriptedAgent
-from .playing import play_moves, run_game, viewer_of
 from .narrate import event_lines
-from .transcript import decision_count, open_transcript, replay, save
 
 CHECKPOINT = 64         # the script keeps the whole board every this many steps
 NEWLINE = "\n"          # text number 0: the end of a status line

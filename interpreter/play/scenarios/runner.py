@@ -29,13 +29,13 @@ from __future__ import annotations
 import os
 import re
 
-from ..language import records
-from ..language.errors import GdlDataError, GdlError, IllegalAction
-from ..language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
-from ..loader import load_game
-from ..runtime import introspect
+from ...language import records
+from ...language.errors import GdlDataError, GdlError, IllegalAction
+from ...language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
+from ...loader import load_game
+from ...runtime import introspect
+from .expect import LABEL, NUMBER, Expectations, close_name
 from .expressions import compile_expression
-from .scenario_expect import LABEL, NUMBER, Expectations, close_name
 
 
 @records.frozen

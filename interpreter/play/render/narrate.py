@@ -9,8 +9,8 @@ parts are separated by ", "); elsewhere the variables, one by one.
 
 from __future__ import annotations
 
-from ..runtime.view import HIDDEN, piece_name
-from .transcript import PIECE_EVENTS, event_text
+from ...runtime.view import HIDDEN, piece_name
+from ..transcript import PIECE_EVENTS, event_text
 
 
 def changes(before, after):
