@@ -384,7 +384,7 @@ def show(file, seed, moves, seat, svg_path):
         click.echo(render(game, view))
         return
     from gdl.interpreter.play.render.pictures import picture
-    from gdl.interpreter.play.transcript import save
+    from gdl.interpreter.files import save
     save(svg_path, picture(game, view))
     click.echo(f"wrote {svg_path}")
 
@@ -546,7 +546,7 @@ def write_coverage(report, annotate):
     if annotate == "-":
         click.echo("\n".join(report.annotated()))
     elif annotate:
-        from gdl.interpreter.play.transcript import save
+        from gdl.interpreter.files import save
         save(annotate, "\n".join(report.annotated()) + "\n")
         click.echo(f"wrote {annotate}")
 

@@ -25,6 +25,7 @@ import textwrap
 import click
 
 from gdl.interpreter import load_game
+from gdl.interpreter.files import write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 from gdl.interpreter.play import transcript as transcripts
@@ -351,7 +352,7 @@ class Table:
         if decisions == DEFAULT_MAX_DECISIONS:
             head.insert(-1, f"max-decisions: {decisions}")
         try:
-            transcripts.write_atomic(path, "\n".join(head + lines) + "\n")
+            write_atomic(path, "\n".join(head + lines) + "\n")
         except OSError as exc:
             return f"not saved: cannot write {path}: {exc.strerror}"
         also = f" and {conceded} concession{'s' if conceded > 1 else ''}" if conceded else ""

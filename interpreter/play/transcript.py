@@ -26,8 +26,8 @@ differs.
 from __future__ import annotations
 
 import os
-import tempfile
 
+from ..files import save
 from ..language.errors import GdlDataError, GdlError, IllegalAction
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
@@ -210,33 +210,6 @@ def record(game, rules_path, seed, agents, player_names, out_path, max_turns=Non
     if out_path:
         save(out_path, text)
     return text
-
-
-def save(path, text):
-    """`write_atomic`, a failure told as a GdlDataError ('cannot write PATH: why')."""
-    try:
-        write_atomic(path, text)
-    except OSError as exc:
-        raise GdlDataError(f"cannot write {path}: {exc.strerror}") from None
-
-
-def write_atomic(path, text):
-    """Write to a temporary file beside `path`, then rename: never a half-written file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".gdl-", dir=folder)
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(tmp, 0o666 & ~mask)           # an ordinary file, not mkstemp's private one
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class Transcript:

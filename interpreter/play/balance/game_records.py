@@ -18,8 +18,8 @@ import csv
 import io
 import json
 
+from ...files import save
 from ...language.errors import GdlDataError
-from ..transcript import save
 from .batch import RECORD_FIELDS
 
 EXTENSIONS = (".jsonl", ".csv")

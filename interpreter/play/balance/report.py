@@ -18,8 +18,8 @@ import html
 import io
 from collections import Counter
 
+from ...files import save
 from ...language.errors import GdlDataError
-from ..transcript import save
 from .game_records import read_records
 from .simulate import wilson
 

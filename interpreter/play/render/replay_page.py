@@ -22,12 +22,13 @@ import json
 import os
 from html import escape
 
+from ...files import save
 from ...language.errors import GdlDataError
 from ...runtime import introspect
 from ...runtime.view import status_lines, title
 from ..agents.agents import ScriptedAgent
 from ..playing import play_moves, run_game, viewer_of
-from ..transcript import decision_count, open_transcript, replay, save
+from ..transcript import decision_count, open_transcript, replay
 from . import pictures
 from .narrate import event_lines
 
