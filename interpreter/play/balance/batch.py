@@ -9,11 +9,16 @@ tasks: both import it, and neither imports the other back.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...language.errors import GdlError
 from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...runtime import introspect
 from ..agents.agents import make_agents
-from ..playing import run_game
+from ..playing import Observer, run_game
+
+if TYPE_CHECKING:
+    from ...runtime.state import State
 
 CHUNKS_PER_WORKER = 8   # at least this many chunks a worker, so the load evens out
 MAX_CHUNK = 32          # and at most this many games a chunk, so Ctrl-C and progress are prompt
@@ -32,20 +37,12 @@ def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS, c
     With `check`, the rule file's invariants are checked after every decision."""
     state = game.new_state(seed)
     agents = make_agents(spec, len(game.seats), seed)
-    opened = {}     # 'turn': the seat whose turn is turn 1; 'decision': the first to decide
-
-    def choose(seat, legal):
-        opened.setdefault("decision", seat)
-        return agents[seat].choose(game, state, legal)
-
-    def on_turn(state):
-        if state.turn >= 1:
-            opened.setdefault("turn", state.current)
-
-    status, _ = run_game(game, state, choose, max_turns=max_turns,
-                         max_decisions=max_decisions, on_turn=on_turn, check=check)
+    opening = _Opening()
+    status, _ = run_game(game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
+                         max_turns=max_turns, max_decisions=max_decisions, observer=opening,
+                         check=check)
     finished = status == "finished"
-    first = opened.get("turn", opened.get("decision"))
+    first = opening.first()
     return {"seed": seed, "game": game.name, "seats": list(game.seats),
             "players": [agent.name for agent in agents],
             "first": None if first is None else game.seats[first],
@@ -55,6 +52,24 @@ def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS, c
             "turns": state.turn, "decisions": state.decisions, "capped": not finished,
             "scores": final_scores(game, state),
             "stats": introspect.statistics(game, state)}
+
+
+class _Opening(Observer):
+    """Who played first: the seat whose turn is turn 1, or in a game without turns the first
+    to decide."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, int] = {}      # 'turn': turn 1's seat; 'decision': the first
+
+    def turn_started(self, state: State) -> None:
+        if state.turn >= 1:
+            self.seen.setdefault("turn", state.current)
+
+    def deciding(self, seat: int, action: object) -> None:
+        self.seen.setdefault("decision", seat)
+
+    def first(self) -> int | None:
+        return self.seen.get("turn", self.seen.get("decision"))
 
 
 def final_scores(game, state):

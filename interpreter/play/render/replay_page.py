@@ -21,14 +21,20 @@ from __future__ import annotations
 import json
 import os
 from html import escape
+from typing import TYPE_CHECKING
 
 from ...files import save
 from ...language.errors import GdlDataError
 from ...runtime import introspect
 from ...runtime.view import status_lines, title
 from ..agents.agents import ScriptedAgent
-from ..playing import play_moves, run_game, viewer_of
+from ..playing import Observer, play_moves, run_game, viewer_of
 from ..transcript import decision_count, open_transcript, replay
+
+if TYPE_CHECKING:
+    from ...runtime.engine import Game
+    from ...runtime.state import State
+    from ..transcript import Transcript
 from . import pictures
 from .narrate import event_lines
 
@@ -81,91 +87,117 @@ def state_after(transcript_path, steps):
     return game, state
 
 
-def collect(game, transcript, moves, viewers):
+def collect(game: Game, transcript: Transcript, moves: list, viewers: list
+            ) -> tuple[dict, str]:
     """Replay the decisions and concessions; at every step record, per viewer, the places
     that changed, the status lines and the step's lines. Returns (the page's data, the
     board's SVG)."""
-    sheet = pictures.Sheet(introspect.board(game))
-    fragments, texts, places = _Table(""), _Table(NEWLINE), _Table()
-    shown = [{} for _ in viewers]           # per viewer: place -> fragment number on show
-    status = [[] for _ in viewers]          # per viewer: the status as numbered parts
-    steps = [{"diffs": [], "status": [], "log": []} for _ in viewers]
-    labels = [0]
-    memo, split = {}, {}
-
-    def numbered(line):
-        """The numbers of a status line's parts, and 0 to end it."""
-        if line not in split:
-            split[line] = [texts(part) for part in _parts(line)] + [texts(NEWLINE)]
-        return split[line]
-
     state = game.new_state(transcript.header["seed"])
+    steps = _Steps(game, state, viewers)
+    steps.snapshot([["setup"] + event_lines(game, state.events, v) for v in viewers])
+    agent = ScriptedAgent(moves, source=transcript.path)
+    run_game(game, state, lambda seat, legal: agent.choose(game, state, legal),
+             max_turns=transcript.header.get("max-turns"),
+             max_decisions=decision_count(moves), observer=_Replaying(steps, agent))
+    drawn, height = pictures.frame(game, steps.sheet)
+    keys = steps.places.items
+    layout = pictures.Layout(steps.sheet, height, [k[2:] for k in keys
+                                                   if k.startswith("z:") and "|" not in k],
+                             steps.labels)
+    frame = "\n".join([pictures.svg_open(layout.width, layout.height),
+                       '<rect width="100%" height="100%" fill="#fff"/>', drawn,
+                       '<g id="places"></g>', "</svg>"])
+    data = {"steps": len(steps.views[0]["diffs"]),
+            "viewers": ["all" if v is None else game.seats[v] for v in viewers],
+            "places": [[key, *(round(c, 1) for c in layout.position(key))]
+                       for key in keys],
+            "frags": steps.fragments.items, "texts": steps.texts.items, "views": steps.views}
+    return data, frame
 
-    def snapshot(logs):
-        for i, viewer in enumerate(viewers):
+
+class _Steps:
+    """The page's steps as they are played, per viewer: the places that changed (numbered
+    in `places`, drawn as the numbered `fragments`), the status as numbered parts (`texts`)
+    and the step's lines."""
+
+    def __init__(self, game: Game, state: State, viewers: list) -> None:
+        self.game, self.state, self.viewers = game, state, viewers
+        self.sheet = pictures.Sheet(introspect.board(game))
+        self.fragments, self.texts, self.places = _Table(""), _Table(NEWLINE), _Table()
+        self.shown: list[dict] = [{} for _ in viewers]  # per viewer: place -> fragment shown
+        self.status: list[list] = [[] for _ in viewers]  # per viewer: the status's parts
+        self.views = [{"diffs": [], "status": [], "log": []} for _ in viewers]
+        self.labels = 0                 # the widest row label seen
+        self.memo: dict = {}
+        self.split: dict = {}
+
+    def numbered(self, line: str) -> list[int]:
+        """The numbers of a status line's parts, and 0 to end it."""
+        if line not in self.split:
+            self.split[line] = [self.texts(part) for part in _parts(line)] + [
+                self.texts(NEWLINE)]
+        return self.split[line]
+
+    def snapshot(self, logs: list[list[str]]) -> None:
+        """Record a step: `logs` holds its lines for each viewer."""
+        game, state = self.game, self.state
+        for i, viewer in enumerate(self.viewers):
             view = game.view(state, viewer)
-            found = {places(place): fragments(fragment) for place, fragment
-                     in pictures.places(game, view, sheet, memo).items()}
+            found = {self.places(place): self.fragments(fragment) for place, fragment
+                     in pictures.places(game, view, self.sheet, self.memo).items()}
             diff = []
-            for place in sorted(set(found) | set(shown[i])):
-                if found.get(place, 0) != shown[i].get(place, 0):
+            for place in sorted(set(found) | set(self.shown[i])):
+                if found.get(place, 0) != self.shown[i].get(place, 0):
                     diff += [place, found.get(place, 0)]
-            shown[i] = found
+            self.shown[i] = found
             lines = [title(view)] + [line.strip() for line in
                                           status_lines(view, pieces=False)]
             # A line is sent as its parts between ", " (a variable's "name=value", mostly),
             # and a step as the parts that changed: most steps change one or two values.
-            parts = [part for line in lines for part in numbered(line)]
+            parts = [part for line in lines for part in self.numbered(line)]
             changed = [len(parts)]
             for position, part in enumerate(parts):
-                if position >= len(status[i]) or status[i][position] != part:
+                if position >= len(self.status[i]) or self.status[i][position] != part:
                     changed += [position, part]
-            status[i] = parts
-            labels[0] = max([labels[0]] + [len(t) for t in view.get("row_labels") or ()])
-            steps[i]["diffs"].append(diff)
-            steps[i]["status"].append(changed)
-            steps[i]["log"].append([texts(line) for line in logs[i]])
+            self.status[i] = parts
+            self.labels = max([self.labels] + [len(t) for t in view.get("row_labels") or ()])
+            self.views[i]["diffs"].append(diff)
+            self.views[i]["status"].append(changed)
+            self.views[i]["log"].append([self.texts(line) for line in logs[i]])
 
-    snapshot([["setup"] + event_lines(game, state.events, v) for v in viewers])
-    said = {}
 
-    def describe(seat, action):
-        """Before the action is played: how each viewer reads it."""
+class _Replaying(Observer):
+    """Replays a transcript's concessions and records a step after each decision and
+    concession, each viewer's lines as that seat may read them."""
+
+    def __init__(self, steps: _Steps, agent: ScriptedAgent) -> None:
+        self.steps, self.agent = steps, agent
+        self.game, self.state, self.viewers = steps.game, steps.state, steps.viewers
+        self.texts: list[str] = []      # the decision being played, as each viewer reads it
+        self.shows_events: list[bool] = []     # and whether each viewer sees its events
+
+    def conceding(self, state: State) -> int | None:
+        return self.agent.conceding(self.game, state)
+
+    def conceded(self, seat: int, events: list) -> None:
+        self.steps.snapshot([[f"{self.game.seats[seat]} concedes"]
+                             + event_lines(self.game, events, v) for v in self.viewers])
+
+    def deciding(self, seat: int, action: object) -> None:
+        game, state = self.game, self.state
         private = introspect.is_private(game, state)
-        said["events"] = [not private or v is None or v == seat
-                          or introspect.is_simultaneous(game, state) for v in viewers]
+        self.shows_events = [not private or v is None or v == seat
+                             or introspect.is_simultaneous(game, state) for v in self.viewers]
         name = game.seats[seat]
-        return [f"{name}: chooses in secret" if private and v is not None and v != seat
-                else f"{name}: {game.action_text(state, action, v)}" for v in viewers]
+        self.texts = [f"{name}: chooses in secret" if private and v is not None and v != seat
+                      else f"{name}: {game.action_text(state, action, v)}"
+                      for v in self.viewers]
 
-    def decided(seat, legal, action, texts_of, events):
-        snapshot([[f"{state.decisions}. {text}"]
-                  + (event_lines(game, events, v, text.split(": ", 1)[-1])
-                     if said["events"][i] else [])
-                  for i, (v, text) in enumerate(zip(viewers, texts_of))])
-
-    def conceded(seat, events):
-        snapshot([[f"{game.seats[seat]} concedes"] + event_lines(game, events, v)
-                  for v in viewers])
-
-    agent = ScriptedAgent(moves, source=transcript.path)
-    run_game(game, state, lambda seat, legal: agent.choose(game, state, legal),
-             max_turns=transcript.header.get("max-turns"),
-             max_decisions=decision_count(moves), describe=describe, on_decision=decided,
-             conceding=lambda now: agent.conceding(game, now), on_concession=conceded)
-    drawn, height = pictures.frame(game, sheet)
-    keys = places.items
-    layout = pictures.Layout(sheet, height, [k[2:] for k in keys
-                                             if k.startswith("z:") and "|" not in k], labels[0])
-    frame = "\n".join([pictures.svg_open(layout.width, layout.height),
-                       '<rect width="100%" height="100%" fill="#fff"/>', drawn,
-                       '<g id="places"></g>', "</svg>"])
-    data = {"steps": len(steps[0]["diffs"]),
-            "viewers": ["all" if v is None else game.seats[v] for v in viewers],
-            "places": [[key, *(round(c, 1) for c in layout.position(key))]
-                       for key in keys],
-            "frags": fragments.items, "texts": texts.items, "views": steps}
-    return data, frame
+    def decided(self, seat: int, legal: list, action: object, events: list) -> None:
+        self.steps.snapshot([[f"{self.state.decisions}. {text}"]
+                             + (event_lines(self.game, events, v, text.split(": ", 1)[-1])
+                                if self.shows_events[i] else [])
+                             for i, (v, text) in enumerate(zip(self.viewers, self.texts))])
 
 
 def _parts(line):
