@@ -121,3 +121,21 @@ def test_the_circle_finder_finds_circles_through_function_local_imports():
 def test_every_stage_is_a_package_with_a_docstring():
     for init in sorted(INTERPRETER.rglob("__init__.py")):
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), init
+
+
+def test_an_installed_wheel_holds_every_package_and_data_file():
+    # pyproject.toml lists the packages by hand: a new sub-package, or a file the code
+    # reads beside its module (the replay page's HTML, CSS and JavaScript), must be listed
+    # or a non-editable install lacks it.
+    import fnmatch
+    import tomllib
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    setup = setup["setuptools"]
+    packages = {module_name(init) for init in INTERPRETER.rglob("__init__.py")}
+    assert packages <= set(setup["packages"])
+    data = [path for path in INTERPRETER.rglob("*") if path.is_file()
+            and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts]
+    assert data, "the replay page's files"
+    for path in data:
+        patterns = setup["package-data"].get(module_name(path.parent / "__init__.py"), [])
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path

@@ -14,6 +14,10 @@ numbers; a small script rebuilds the step asked for from the nearest of the chec
 keeps every 64 steps. A page for one seat is made from that seat's views alone, so its file
 holds nothing the seat could not see; it leaves out the seed too, from which the whole game
 could be played again.
+
+The page's template, style and script are package data beside this module
+(`replay_page.html`, `replay_page.css`, `replay_page.js`): the template's `@NAME@` marks
+are filled with the style, the game's name and seats, the board, the data and the script.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 from html import escape
+from importlib import resources
 from typing import TYPE_CHECKING
 
 from ...files import save
@@ -31,14 +36,14 @@ from ..agents.agents import ScriptedAgent
 from ..playing import Observer, play_moves, run_game, viewer_of
 from ..transcript import decision_count, open_transcript, replay
 
+from . import pictures
+from .narrate import event_lines
+
 if TYPE_CHECKING:
     from ...runtime.engine import Game
     from ...runtime.state import State
     from ..transcript import Transcript
-from . import pictures
-from .narrate import event_lines
 
-CHECKPOINT = 64         # the script keeps the whole board every this many steps
 NEWLINE = "\n"          # text number 0: the end of a status line
 
 
@@ -224,191 +229,18 @@ def _html(game, data, frame, players, transcript_path):
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace(
         "</", "<\\/").replace("<!--", "<\\u0021--")
     last = data["steps"] - 1
-    return (PAGE.replace("@TITLE@", escape(game.name))
+    return (_asset("html").replace("@STYLE@", _asset("css"))
+            .replace("@TITLE@", escape(game.name))
             .replace("@SUB@", escape(f"{os.path.basename(transcript_path)} - {seats}"))
             .replace("@OPTIONS@", options)
             .replace("@ONE@", ' disabled' if len(data["viewers"]) == 1 else "")
             .replace("@LAST@", str(last))
             .replace("@BOARD@", frame)
             .replace("@DATA@", payload)
-            .replace("@SCRIPT@", SCRIPT))
+            .replace("@SCRIPT@", _asset("js")))
 
 
-PAGE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>@TITLE@ - replay</title>
-<style>
-body{margin:0;font-family:'DejaVu Sans',Verdana,sans-serif;font-size:14px;background:#f3f2ec;
-color:#222}
-header{background:#2b2f36;color:#fff;padding:8px 14px;display:flex;flex-wrap:wrap;gap:6px 18px;
-align-items:baseline}
-header h1{font-size:18px;margin:0}
-header .sub{color:#c9ccd2;font-size:13px}
-nav{display:flex;flex-wrap:wrap;gap:8px;align-items:center;padding:8px 14px;background:#e4e2d8;
-border-bottom:1px solid #cfccbf}
-nav button{font:inherit;padding:3px 10px;border:1px solid #9a978a;border-radius:4px;
-background:#fff;cursor:pointer}
-nav button:hover{background:#f0efe8}
-#slider{flex:1;min-width:160px}
-#counter{font-variant-numeric:tabular-nums;min-width:9em}
-main{display:flex;flex-wrap:wrap;gap:14px;padding:12px 14px;align-items:flex-start}
-#board{background:#fff;border:1px solid #cfccbf;border-radius:4px;overflow:auto;max-width:100%}
-#board svg{display:block}
-aside{flex:1;min-width:300px;max-width:640px}
-aside h2{font-size:14px;margin:0 0 4px;color:#555;text-transform:uppercase;letter-spacing:.05em}
-section{background:#fff;border:1px solid #cfccbf;border-radius:4px;padding:8px 10px;
-margin-bottom:12px}
-#decision{font-weight:bold;margin-bottom:4px}
-#events{margin:0;padding-left:18px;color:#444}
-#title{font-weight:bold;margin-bottom:4px}
-#status{margin:0;padding-left:0;list-style:none;color:#333}
-#status li{margin:2px 0}
-.keys{color:#666;font-size:12px}
-</style>
-</head>
-<body>
-<header><h1>@TITLE@</h1><span class="sub">@SUB@</span>
-<label>view <select id="viewer"@ONE@>@OPTIONS@</select></label></header>
-<nav>
-<button id="first" title="first step (Home)">|&lt;</button>
-<button id="back" title="one step back (left arrow)">&lt; back</button>
-<button id="play" title="play or pause (space)">play</button>
-<button id="next" title="one step on (right arrow)">step &gt;</button>
-<button id="last" title="last step (End)">&gt;|</button>
-<input id="slider" type="range" min="0" max="@LAST@" value="0" aria-label="step">
-<span id="counter"></span>
-<label>speed <select id="speed"><option value="1000">1/s</option>
-<option value="400" selected>2.5/s</option><option value="100">10/s</option>
-<option value="20">50/s</option></select></label>
-<span class="keys">keys: left, right, Home, End, space</span>
-</nav>
-<main>
-<div id="board">@BOARD@</div>
-<aside>
-<section><h2>This step</h2><div id="decision"></div><ul id="events"></ul></section>
-<section><h2>State</h2><div id="title"></div><ul id="status"></ul></section>
-</aside>
-</main>
-<script type="application/json" id="data">@DATA@</script>
-<script>@SCRIPT@</script>
-</body>
-</html>
-"""
-
-SCRIPT = """
-"use strict";
-(function () {
-  var D = JSON.parse(document.getElementById("data").textContent);
-  var SVG = "http://www.w3.org/2000/svg", EVERY = %d;
-  var layer = document.getElementById("places");
-  var groups = [], shown = new Int32Array(D.places.length);
-  var viewer = 0, step = 0, timer = null;
-  function apply(state, diff) {
-    for (var i = 0; i < diff.length; i += 2) state[diff[i]] = diff[i + 1];
-  }
-  function resize(parts, diff) {            // a status diff: [length, position, part, ...]
-    parts.length = diff[0];
-    apply(parts, diff.slice(1));
-  }
-  D.views.forEach(function (v) {            // board and status kept every EVERY steps
-    var state = new Int32Array(D.places.length), parts = [];
-    v.marks = [];
-    for (var s = 0; s < D.steps; s++) {
-      if (s %% EVERY === 0) v.marks.push([state.slice(), parts.slice()]);
-      apply(state, v.diffs[s]);
-      resize(parts, v.status[s]);
-    }
-  });
-  function at(v, s) {
-    var mark = v.marks[Math.floor(s / EVERY)], state = mark[0].slice(), parts = mark[1].slice();
-    for (var k = s - s %% EVERY; k <= s; k++) {
-      apply(state, v.diffs[k]);
-      resize(parts, v.status[k]);
-    }
-    return [state, parts];
-  }
-  function lines(parts) {                   // parts between ", ", text 0 ending each line
-    var out = [], line = [];
-    parts.forEach(function (n) {
-      if (n === 0) { out.push(line.join(", ")); line = []; } else line.push(D.texts[n]);
-    });
-    return out;
-  }
-  function list(node, texts) {
-    node.textContent = "";
-    texts.forEach(function (text) {
-      var item = document.createElement("li");
-      item.textContent = text;
-      node.appendChild(item);
-    });
-  }
-  function draw() {
-    var v = D.views[viewer], both = at(v, step), state = both[0];
-    for (var p = 0; p < state.length; p++) {
-      if (shown[p] === state[p]) continue;
-      if (!groups[p]) {
-        var g = document.createElementNS(SVG, "g");
-        g.setAttribute("data-place", D.places[p][0]);
-        g.setAttribute("transform", "translate(" + D.places[p][1] + "," + D.places[p][2] + ")");
-        layer.appendChild(g);
-        groups[p] = g;
-      }
-      groups[p].innerHTML = D.frags[state[p]];
-      shown[p] = state[p];
-    }
-    var log = v.log[step].map(function (n) { return D.texts[n]; }), status = lines(both[1]);
-    document.getElementById("decision").textContent = log[0];
-    list(document.getElementById("events"), log.slice(1));
-    document.getElementById("title").textContent = status[0];
-    list(document.getElementById("status"), status.slice(1));
-    document.getElementById("slider").value = step;
-    document.getElementById("counter").textContent = "step " + step + " / " + (D.steps - 1);
-  }
-  function go(s) {
-    step = Math.max(0, Math.min(D.steps - 1, s));
-    if (step === D.steps - 1) pause();
-    draw();
-  }
-  function pause() {
-    if (timer !== null) clearInterval(timer);
-    timer = null;
-    document.getElementById("play").textContent = "play";
-  }
-  function play() {
-    if (timer !== null) return pause();
-    if (step === D.steps - 1) step = 0;
-    document.getElementById("play").textContent = "pause";
-    timer = setInterval(function () { go(step + 1); },
-                        +document.getElementById("speed").value);
-  }
-  function on(id, event, f) { document.getElementById(id).addEventListener(event, f); }
-  on("first", "click", function () { go(0); });
-  on("back", "click", function () { go(step - 1); });
-  on("next", "click", function () { go(step + 1); });
-  on("last", "click", function () { go(D.steps - 1); });
-  on("play", "click", play);
-  on("slider", "input", function (e) { go(+e.target.value); });
-  on("speed", "change", function () { if (timer !== null) { pause(); play(); } });
-  on("viewer", "change", function (e) { viewer = +e.target.value; draw(); });
-  document.addEventListener("keydown", function (e) {
-    var tag = e.target.tagName;
-    if (tag === "INPUT" || tag === "SELECT") return;   // they use the keys themselves
-    if (tag === "BUTTON" && e.key === " ") return;     // space presses the button itself
-    var keys = {ArrowRight: function () { go(step + 1); }, ArrowLeft: function () { go(step - 1); },
-                Home: function () { go(0); }, End: function () { go(D.steps - 1); }, " ": play};
-    if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
-  });
-  // a link may name a step and a view: page.html#step=40&view=red
-  var wanted = /step=(\\d+)/.exec(location.hash), seen = /view=([^&]+)/.exec(location.hash);
-  if (seen && D.viewers.indexOf(decodeURIComponent(seen[1])) >= 0) {
-    viewer = D.viewers.indexOf(decodeURIComponent(seen[1]));
-    document.getElementById("viewer").value = viewer;
-  }
-  if (wanted) step = Math.min(D.steps - 1, +wanted[1]);
-  draw();
-  document.body.setAttribute("data-ready", "yes");
-})();
-""" % CHECKPOINT
+def _asset(kind: str) -> str:
+    """The page's HTML template, style or script: `replay_page.html`, `.css` or `.js`,
+    package data beside this module."""
+    return (resources.files(__package__) / f"replay_page.{kind}").read_text(encoding="utf-8")
