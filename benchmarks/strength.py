@@ -36,7 +36,7 @@ _loaded = {}
 def play(task):
     """One game (path, seed, the agent's seat, agent spec, opponent spec, caps) -> record."""
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.agents.agents import make_agents
     from gdl.interpreter.play.playing import run_game
     path, seed, seat, agent, opponent, max_turns, max_decisions = task
     game = _loaded.get(path) or _loaded.setdefault(path, load_game(str(ROOT / path)))
@@ -79,7 +79,7 @@ def _ms(seconds, count):
 def measure(path, games, seed, agent, opponent, workers, max_turns, max_decisions,
             progress=False):
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.simulate import wilson
+    from gdl.interpreter.play.balance.simulate import wilson
     seats = len(load_game(str(ROOT / path)).seats)
     tasks = [(path, seed + i, i % seats, agent, opponent, max_turns, max_decisions)
              for i in range(games)]
@@ -117,7 +117,7 @@ def timing(path, agent, positions, seed):
     (a third of the decisions with two legal actions or more), without playing games."""
     import random
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.agents.agents import make_agents
     game = load_game(str(ROOT / path))
     state, rng, seconds, timed = game.new_state(seed), random.Random(seed), 0.0, 0
     while timed < positions and not game.is_terminal(state):

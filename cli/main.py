@@ -166,13 +166,13 @@ def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_j
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.simulate import simulate as run
+    from gdl.interpreter.play.balance.simulate import simulate as run
     last_seeds(seed, games)
     if out is not None:
-        from gdl.interpreter.play.game_records import check_out_path
+        from gdl.interpreter.play.balance.game_records import check_out_path
         check_out_path(out)
     if ray_address is not None:
-        from gdl.interpreter.play.cluster import import_ray
+        from gdl.interpreter.play.balance.cluster import import_ray
         import_ray()
     game = load_game(file)
     options = {"workers": workers or os.cpu_count() or 1, "path": file,
@@ -184,7 +184,7 @@ def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_j
     else:
         summary, records = run(game, games, seed, players, max_turns, **options)
     if out is not None:
-        from gdl.interpreter.play.game_records import write_records
+        from gdl.interpreter.play.balance.game_records import write_records
         write_records(out, records)
     if as_json:
         import json
@@ -248,10 +248,10 @@ def compare(base, variant, games, seed, players, max_turns, max_decisions, worke
     Per seat: the win share in each (of finished games) and the difference with its 95%
     interval; the verdict line says whether some seat's share differs."""
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.compare import compare as run
+    from gdl.interpreter.play.balance.compare import compare as run
     last_seeds(seed, games)
     if ray_address is not None:
-        from gdl.interpreter.play.cluster import import_ray
+        from gdl.interpreter.play.balance.cluster import import_ray
         import_ray()
     loaded = [(load_game(path), path) for path in (base, variant)]
     result = run(*loaded, games, seed, players, max_turns=max_turns,
@@ -284,7 +284,7 @@ def print_comparison(result):
                f"capped {result['capped']['base']} and {result['capped']['variant']}; "
                f"{result['mean_decisions']['base']} and "
                f"{result['mean_decisions']['variant']} decisions a game")
-    from gdl.interpreter.play.compare import verdict
+    from gdl.interpreter.play.balance.compare import verdict
     click.echo(verdict(result))
 
 
@@ -298,7 +298,7 @@ def report(records, output):
 
     Win share per seat, outcomes (draws, caps), first-player advantage, results per agent,
     game lengths and the rule file's stats, with plots (needs pip install 'gdl[report]')."""
-    from gdl.interpreter.play.report import write_report
+    from gdl.interpreter.play.balance.report import write_report
     analysis = write_report(records, output)
     games = analysis["games"]
     click.echo(f"wrote {output}: {analysis['game']}, {games} game{'s' if games > 1 else ''}")
@@ -323,7 +323,7 @@ def record(file, seed, players, max_turns, max_decisions, output):
         raise SystemExit(128 + signum)
     signal.signal(signal.SIGTERM, terminated)
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.agents.agents import make_agents
     from gdl.interpreter.play.transcript import record as write
     game = load_game(file)
     agents = make_agents(players, len(game.seats), seed)
@@ -353,7 +353,7 @@ def replay(transcript, html_path, seat):
         steps = run(transcript)
         click.echo(f"{transcript}: ok: {steps} decisions replay identically")
         return
-    from gdl.interpreter.play.replay_page import write_page
+    from gdl.interpreter.play.render.replay_page import write_page
     steps = write_page(transcript, html_path, seat)
     click.echo(f"{transcript}: ok: wrote {html_path} ({steps} steps"
                f"{', as ' + seat + ' saw them' if seat else ''})")
@@ -371,7 +371,7 @@ def replay(transcript, html_path, seat):
 def show(file, seed, moves, seat, svg_path):
     """Draw one position: the setup of a game, or where the --moves lead."""
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.agents import read_moves
+    from gdl.interpreter.play.agents.agents import read_moves
     from gdl.interpreter.play.playing import play_moves, viewer_of
     game = load_game(file)
     viewer = viewer_of(game, seat)
@@ -383,8 +383,8 @@ def show(file, seed, moves, seat, svg_path):
         from gdl.interpreter.runtime.view import render
         click.echo(render(game, view))
         return
-    from gdl.interpreter.play.pictures import picture
-    from gdl.interpreter.play.transcript import save
+    from gdl.interpreter.play.render.pictures import picture
+    from gdl.interpreter.files import save
     save(svg_path, picture(game, view))
     click.echo(f"wrote {svg_path}")
 
@@ -400,7 +400,7 @@ def show(file, seed, moves, seat, svg_path):
 def test_command(paths, with_coverage, annotate):
     """Run scenario files (folders are searched for *.scenario)."""
     import glob
-    from gdl.interpreter.play.scenario import run_scenarios
+    from gdl.interpreter.play.scenarios.runner import run_scenarios
     if annotate and not with_coverage:
         raise click.UsageError("--annotate is for the coverage report: give --coverage too")
     files = []
@@ -418,7 +418,7 @@ def test_command(paths, with_coverage, annotate):
             return [[exc.render()]]
     report = None
     if with_coverage:
-        from gdl.interpreter.play.coverage import scenario_coverage
+        from gdl.interpreter.play.debug.coverage import scenario_coverage
         report, results = scenario_coverage(files, outcomes_of)
     else:
         results = [outcomes_of(path) for path in files]
@@ -445,7 +445,7 @@ def test_command(paths, with_coverage, annotate):
 def bench(files, games, seed, max_turns, max_decisions):
     """Benchmark: load time and random-play decisions per second, per game."""
     import glob
-    from gdl.interpreter.play.simulate import benchmark
+    from gdl.interpreter.play.balance.simulate import benchmark
     last_seeds(seed, games)
     files = files or sorted(glob.glob("games/*.gdl"))
     click.echo(f"{'file':34} {'load ms':>8} {'games':>6} {'decisions':>10} {'decisions/s':>12}")
@@ -503,7 +503,7 @@ def explain(file, action, seed, moves, step, seat, list_legal):
 
     The position: a rule file after --moves from --seed, or a transcript at --step."""
     from gdl.interpreter.language.errors import IllegalAction
-    from gdl.interpreter.play import explain as tool
+    from gdl.interpreter.play.debug import explain as tool
     if not action and not list_legal:
         raise click.UsageError("give an action to explain (e.g. 'move Pawn#2 c4'), or --legal")
     if action and list_legal:
@@ -534,7 +534,7 @@ def explain(file, action, seed, moves, step, seat, list_legal):
 @user_errors
 def coverage(file, games, seed, players, max_turns, max_decisions, annotate):
     """Play games with agents and report which rules they never exercised."""
-    from gdl.interpreter.play.coverage import games_coverage
+    from gdl.interpreter.play.debug.coverage import games_coverage
     last_seeds(seed, games)
     report = games_coverage(file, games, seed, players, max_turns, max_decisions)
     write_coverage(report, annotate)
@@ -546,7 +546,7 @@ def write_coverage(report, annotate):
     if annotate == "-":
         click.echo("\n".join(report.annotated()))
     elif annotate:
-        from gdl.interpreter.play.transcript import save
+        from gdl.interpreter.files import save
         save(annotate, "\n".join(report.annotated()) + "\n")
         click.echo(f"wrote {annotate}")
 

@@ -25,13 +25,14 @@ import textwrap
 import click
 
 from gdl.interpreter import load_game
+from gdl.interpreter.files import write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
-from gdl.interpreter.play.agents import (ScriptedAgent, conceded_seat, make_agents, matching,
-                                         read_moves, resolve_input)
-from gdl.interpreter.play.playing import AGAIN, STOP, run_game
 from gdl.interpreter.play import transcript as transcripts
-from gdl.interpreter.play.narrate import changes, event_lines
+from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
+                                                matching, read_moves, resolve_input)
+from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game
+from gdl.interpreter.play.render.narrate import changes, event_lines
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
 from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, render,
@@ -88,10 +89,8 @@ def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, 
     if resumed:
         table.replay_moves(resumed, resume)
         table.say(f"resumed after {transcripts.decision_count(resumed)} decisions")
-    status, sentence = run_game(
-        game, table.state, table.choose, max_turns=max_turns, max_decisions=max_decisions,
-        on_turn=table.turn_start, describe=table.describe, on_decision=table.decided,
-        conceding=table.conceding, on_concession=table.conceded)
+    status, sentence = run_game(game, table.state, table.choose, max_turns=max_turns,
+                                max_decisions=max_decisions, observer=table)
     if status == "capped":
         table.say(f"stopped: {sentence}")
     elif status == "finished":
@@ -136,9 +135,10 @@ def read_script(path):
     return read_moves(path), None
 
 
-class Table:
+class Table(Observer):
     """One game at the terminal: the state, who plays each seat, the decisions so far (for
-    undo and save), and what each person at the table has been told."""
+    undo and save), and what each person at the table has been told. It chooses for the
+    seats (`choose`) and is told by the game loop what happened (an `Observer`)."""
 
     def __init__(self, game, file, seed, agents, max_turns, screen):
         self.game, self.file, self.seed, self.agents = game, file, seed, agents
@@ -157,6 +157,7 @@ class Table:
         self.secret_run = {}            # viewer -> the seat whose secret choices it was told
         self.how = {}
         self.before = {}                # viewer -> its view before the decision
+        self.said = ("", {})            # the decision being played: plain, per viewer
 
     # ----- telling -----------------------------------------------------------------------
     def say(self, line):
@@ -176,7 +177,7 @@ class Table:
         for viewer, log in self.logs.items():
             log.extend("  " + line for line in event_lines(self.game, events, viewer))
 
-    def turn_start(self, state):
+    def turn_started(self, state):
         seat = self.game.current_player(state)
         if self.screen:
             for log in self.logs.values():
@@ -187,11 +188,11 @@ class Table:
     def scripted(self):
         return self.script is not None and not self.script.exhausted
 
-    def describe(self, seat, action):
+    def deciding(self, seat, action):
         """The action's text for plain output, and as each person may read it."""
         game, state = self.game, self.state
         plain = game.action_text(state, action, None if seat == self.watcher else self.watcher)
-        return plain, {v: game.action_text(state, action, v) for v in self.humans}
+        self.said = plain, {v: game.action_text(state, action, v) for v in self.humans}
 
     def viewers(self):
         return list(self.logs) if self.screen else [self.watcher]
@@ -206,8 +207,8 @@ class Table:
                       changes(before, self.game.view(self.state, viewer))]
         return lines
 
-    def decided(self, seat, legal, action, said, events):
-        plain, texts = said
+    def decided(self, seat, legal, action, events):
+        plain, texts = self.said
         self.history.append((seat, action, self.how["who"]))
         tag = " (scripted)" if self.how["who"] == "script" else ""
         secret = self.how["private"] and self.how["who"] != "human"
@@ -350,7 +351,7 @@ class Table:
         if decisions == DEFAULT_MAX_DECISIONS:
             head.insert(-1, f"max-decisions: {decisions}")
         try:
-            transcripts.write_atomic(path, "\n".join(head + lines) + "\n")
+            write_atomic(path, "\n".join(head + lines) + "\n")
         except OSError as exc:
             return f"not saved: cannot write {path}: {exc.strerror}"
         also = f" and {conceded} concession{'s' if conceded > 1 else ''}" if conceded else ""

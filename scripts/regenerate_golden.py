@@ -6,10 +6,10 @@ import os
 import sys
 
 from gdl.interpreter.loader import load_game
-from gdl.interpreter.play.agents import make_agents
-from gdl.interpreter.play.pictures import picture
+from gdl.interpreter.play.agents.agents import make_agents
+from gdl.interpreter.play.render.pictures import picture
 from gdl.interpreter.play.playing import viewer_of
-from gdl.interpreter.play.replay_page import state_after
+from gdl.interpreter.play.render.replay_page import state_after
 from gdl.interpreter.play.transcript import record
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -18,7 +18,7 @@ import pytest
 
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language.errors import GdlRuleError, GdlRuntimeError
-from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.play.agents.agents import RandomAgent
 from gdl.interpreter.play.transcript import play_game
 from gdl.interpreter.runtime.state import State
 from gdl.interpreter.runtime.view import render

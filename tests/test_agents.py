@@ -22,9 +22,9 @@ import pytest
 
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language.errors import GdlDataError, GdlError
-from gdl.interpreter.play.agents import make_agents, parse_player
-from gdl.interpreter.play.determinize import Stream, determinize
-from gdl.interpreter.play.search import GreedyAgent, MctsAgent
+from gdl.interpreter.play.agents.agents import make_agents, parse_player
+from gdl.interpreter.play.agents.determinize import Stream, determinize
+from gdl.interpreter.play.agents.search import GreedyAgent, MctsAgent
 from gdl.interpreter.runtime import introspect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -14,10 +14,11 @@ from click.testing import CliRunner
 
 from gdl.cli.main import main
 from gdl.interpreter import load_game
-from gdl.interpreter.play.compare import newcombe
-from gdl.interpreter.play.game_records import read_records
-from gdl.interpreter.play.report import analyse
-from gdl.interpreter.play.simulate import RECORD_FIELDS, simulate
+from gdl.interpreter.play.balance.compare import newcombe
+from gdl.interpreter.play.balance.game_records import read_records
+from gdl.interpreter.play.balance.report import analyse
+from gdl.interpreter.play.balance.batch import RECORD_FIELDS
+from gdl.interpreter.play.balance.simulate import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = os.path.join(ROOT, "tests", "rules", "balance")
@@ -204,7 +205,7 @@ def test_report_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
 # ----- compare ------------------------------------------------------------------------------
 def test_newcombe_interval_of_a_difference():
     # Newcombe (1998), table II, example (a): 56/70 against 48/80: 0.2000, 0.0524 to 0.3339
-    from gdl.interpreter.play.simulate import wilson_exact
+    from gdl.interpreter.play.balance.simulate import wilson_exact
     low, high = newcombe(wilson_exact(48, 80), wilson_exact(56, 70))
     assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
 

@@ -10,7 +10,7 @@ import pytest
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language import limits
 from gdl.interpreter.language.errors import GdlError, GdlRuleError, GdlRuntimeError
-from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.play.agents.agents import RandomAgent
 from gdl.interpreter.runtime.events import as_json
 
 BASE = """game "t"

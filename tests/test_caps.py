@@ -10,7 +10,7 @@ from gdl.cli.main import main
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 from gdl.interpreter.play.playing import run_game
-from gdl.interpreter.play.simulate import simulate
+from gdl.interpreter.play.balance.simulate import simulate
 
 # No phase is a turn phase: the turn counter stays at 0 and --max-turns never stops it.
 ENDLESS = """game "Endless"

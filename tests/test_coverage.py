@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from gdl.interpreter.play.coverage import games_coverage
+from gdl.interpreter.play.debug.coverage import games_coverage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULES = "tests/rules/coverage.gdl"

@@ -8,7 +8,7 @@ import os
 import pytest
 
 from gdl.interpreter import load_game, load_source
-from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.play.agents.agents import RandomAgent
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))

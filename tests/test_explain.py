@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from gdl.interpreter.language.errors import IllegalAction
-from gdl.interpreter.play import explain
+from gdl.interpreter.play.debug import explain
 from gdl.interpreter.runtime import introspect
 
 import pytest

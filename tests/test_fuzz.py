@@ -17,7 +17,7 @@ import pytest
 
 from gdl.interpreter import load_source
 from gdl.interpreter.language.errors import GdlError
-from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.play.agents.agents import RandomAgent
 from gdl.interpreter.play.playing import run_game
 
 GAMES = sorted(glob.glob("games/*.gdl"))

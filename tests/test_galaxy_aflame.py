@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from gdl.interpreter import load_game
-from gdl.interpreter.play.simulate import simulate
+from gdl.interpreter.play.balance.simulate import simulate
 from test_properties import CHOICES, SEEDS, play
 
 GAMES = os.path.join(os.path.dirname(__file__), "..", "games")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from gdl.interpreter import load_game
-from gdl.interpreter.play.simulate import simulate
+from gdl.interpreter.play.balance.simulate import simulate
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.events import as_json
 from test_properties import CHOICES, SEEDS, play

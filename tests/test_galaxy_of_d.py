@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gdl.interpreter import load_game
-from gdl.interpreter.play.scenario import ScenarioRun
+from gdl.interpreter.play.scenarios.runner import ScenarioRun
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.view import render
 

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gdl.interpreter import load_game
-from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.play.agents.agents import RandomAgent
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.view import render
 

@@ -8,9 +8,9 @@ import pytest
 
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language.errors import GdlRuleError, GdlRuntimeError
-from gdl.interpreter.play.agents import RandomAgent
+from gdl.interpreter.play.agents.agents import RandomAgent
 from gdl.interpreter.play.playing import run_game
-from gdl.interpreter.play.scenario import run_scenario
+from gdl.interpreter.play.scenarios.runner import run_scenario
 from gdl.interpreter.runtime import introspect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -3,8 +3,9 @@ checked program) imports nothing of `runtime/`, `play/`, `tools/`, `bridges/` or
 `runtime/` (checked program -> running game) nothing of `play/`, `tools/`, `bridges/` or the
 loader; `play/` nothing of `tools/` (the designer's tools: formatter, highlighters, language
 server) or `bridges/` (to OpenSpiel and PettingZoo, whose libraries are optional); `tools/`
-and `bridges/` nothing of each other. Read from the source with `ast`, so an import inside a
-function counts as much as one at the top."""
+and `bridges/` nothing of each other. And no module of the interpreter imports itself back
+through others: the imports between them form no circle. Read from the source with `ast`,
+so an import inside a function counts as much as one at the top."""
 
 import ast
 import pathlib
@@ -77,11 +78,64 @@ def test_the_import_reader_sees_relative_and_absolute_imports():
     engine = {target for _, target in imported(INTERPRETER / "runtime" / "engine.py")}
     assert {f"{PACKAGE}.language.errors", f"{PACKAGE}.runtime.codegen",
             f"{PACKAGE}.language.builtins"} <= engine
-    scenario = {target for _, target in imported(INTERPRETER / "play" / "scenario.py")}
-    assert f"{PACKAGE}.loader" in scenario
+    runner = INTERPRETER / "play" / "scenarios" / "runner.py"
+    assert f"{PACKAGE}.loader" in {target for _, target in imported(runner)}
+
+
+def import_graph():
+    """module -> the interpreter's modules its import statements load (itself aside: a
+    package's `from . import x` names the package)."""
+    paths = {module_name(path): path for path in sorted(INTERPRETER.rglob("*.py"))}
+    return {name: sorted({target for _, target in imported(path)
+                          if target in paths and target != name})
+            for name, path in paths.items()}
+
+
+def circles(graph):
+    """Every import circle of `graph`, each once, as [a, b, ..., a] from its least module
+    (a depth-first search from each module, along modules after it only)."""
+    found = []
+
+    def walk(start, path):
+        for target in graph[path[-1]]:
+            if target == start:
+                found.append(path + [start])
+            elif target > start and target not in path:
+                walk(start, path + [target])
+    for start in sorted(graph):
+        walk(start, [start])
+    return found
+
+
+def test_no_import_circle():
+    assert [" -> ".join(circle) for circle in circles(import_graph())] == []
+
+
+def test_the_circle_finder_finds_circles_through_function_local_imports():
+    # Not vacuous: the graph holds the imports made inside functions, and a circle is found.
+    graph = import_graph()
+    assert f"{PACKAGE}.play.agents.search" in graph[f"{PACKAGE}.play.agents.agents"]
+    assert circles({"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": []}) == [["a", "b", "c", "a"]]
 
 
 def test_every_stage_is_a_package_with_a_docstring():
-    for stage in ("language", "runtime", "play", "tools", "bridges"):
-        init = INTERPRETER / stage / "__init__.py"
-        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), stage
+    for init in sorted(INTERPRETER.rglob("__init__.py")):
+        assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), init
+
+
+def test_an_installed_wheel_holds_every_package_and_data_file():
+    # pyproject.toml lists the packages by hand: a new sub-package, or a file the code
+    # reads beside its module (the replay page's HTML, CSS and JavaScript), must be listed
+    # or a non-editable install lacks it.
+    import fnmatch
+    import tomllib
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]
+    setup = setup["setuptools"]
+    packages = {module_name(init) for init in INTERPRETER.rglob("__init__.py")}
+    assert packages <= set(setup["packages"])
+    data = [path for path in INTERPRETER.rglob("*") if path.is_file()
+            and path.suffix not in (".py", ".pyc") and "__pycache__" not in path.parts]
+    assert data, "the replay page's files"
+    for path in data:
+        patterns = setup["package-data"].get(module_name(path.parent / "__init__.py"), [])
+        assert any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns), path

@@ -5,7 +5,7 @@ import os
 import random
 
 from gdl.interpreter import load_game
-from gdl.interpreter.play.narrate import changes
+from gdl.interpreter.play.render.narrate import changes
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.play.transcript import event_text
 from gdl.interpreter.runtime.events import as_json
@@ -151,7 +151,7 @@ def test_show_game_replaces_the_globals_and_join_leaves_out_empty_parts():
 
 
 def test_a_run_of_pieces_created_by_one_rule_is_one_line():
-    from gdl.interpreter.play.narrate import event_lines
+    from gdl.interpreter.play.render.narrate import event_lines
     game = load_game(os.path.join(ROOT, "games", "space_war.gdl"))
     introspect.narrate(game)
     state = game.new_state(1)
@@ -163,7 +163,7 @@ def test_a_run_of_pieces_created_by_one_rule_is_one_line():
 
 
 def test_hidden_pieces_in_a_run_are_only_counted():
-    from gdl.interpreter.play.narrate import event_lines
+    from gdl.interpreter.play.render.narrate import event_lines
     game = load_game(os.path.join(ROOT, "games", "game.gdl"))
     introspect.narrate(game)
     state = game.new_state(3)

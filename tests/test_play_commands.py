@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from gdl.interpreter.loader import load_source
-from gdl.interpreter.play.agents import matching
+from gdl.interpreter.play.agents.agents import matching
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

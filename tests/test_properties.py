@@ -127,7 +127,7 @@ def test_a_seat_that_concedes_is_never_asked_again(path, seed, choices, leaving)
 @PROPERTY
 @given(seed=SEEDS)
 def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
-    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.agents.agents import make_agents
     from gdl.interpreter.play.transcript import record, replay
     game = game_for(path)
     out = tmp_path_factory.mktemp("t") / "game.txt"

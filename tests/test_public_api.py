@@ -18,10 +18,11 @@ GAME_METHODS = ["action_text", "apply", "concede", "current_player", "is_termina
 GAME_DATA = ["name", "path", "rules", "seats", "source_hash"]
 
 # The tools around the engine: they use the public API and `introspect`, nothing private.
-TOOLS = ["interpreter/play/agents.py", "interpreter/play/search.py",
-         "interpreter/play/determinize.py", "interpreter/play/expressions.py",
-         "interpreter/loader.py", "interpreter/play/playing.py", "interpreter/play/scenario.py",
-         "interpreter/play/simulate.py", "interpreter/play/transcript.py",
+TOOLS = ["interpreter/play/agents/agents.py", "interpreter/play/agents/search.py",
+         "interpreter/play/agents/determinize.py", "interpreter/play/scenarios/expressions.py",
+         "interpreter/loader.py", "interpreter/play/playing.py",
+         "interpreter/play/scenarios/runner.py", "interpreter/play/balance/simulate.py",
+         "interpreter/play/balance/batch.py", "interpreter/play/transcript.py",
          "interpreter/runtime/view.py", "cli/main.py", "cli/playthrough.py",
          "interpreter/bridges/position.py", "interpreter/bridges/openspiel.py",
          "interpreter/bridges/pettingzoo.py"]

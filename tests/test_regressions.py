@@ -113,7 +113,7 @@ def test_case_distinct_names_replay(tmp_path):
     rules.write_text('seats a, A\nboard square(1, 1)\nvar n = 0\nsetup { goto p for a }\n'
                      'phase p turn { action give(s in seats) { n += 1  goto p for s } }\n'
                      'end { win when n >= 6 }\n')
-    from gdl.interpreter.play.agents import make_agents
+    from gdl.interpreter.play.agents.agents import make_agents
     from gdl.interpreter.play.transcript import record, replay
     out = tmp_path / "case.txt"
     game = load_game(str(rules))
@@ -185,7 +185,7 @@ phase main {
 
 
 def test_wilson_interval():
-    from gdl.interpreter.play.simulate import wilson
+    from gdl.interpreter.play.balance.simulate import wilson
     assert wilson(0, 0) == [0.0, 0.0, 0.0]
     assert wilson(90, 100) == [0.9, 0.826, 0.945]
     share, low, high = wilson(50, 100)

@@ -17,8 +17,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from gdl.interpreter.play.pictures import Sheet, places
-from gdl.interpreter.play.replay_page import make_page, state_after
+from gdl.interpreter.play.render.pictures import Sheet, places
+from gdl.interpreter.play.render.replay_page import make_page, state_after
 from gdl.interpreter.runtime import introspect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

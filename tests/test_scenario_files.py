@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gdl.interpreter.loader import load_game
-from gdl.interpreter.play.scenario import run_scenario, run_scenarios
+from gdl.interpreter.play.scenarios.runner import run_scenario, run_scenarios
 from gdl.interpreter.language.errors import IllegalAction
 
 from test_cli import gdl

@@ -1,8 +1,8 @@
 """Scenario files: every `tests/scenarios/**/*.scenario` is one test.
 
-A scenario (format: the docstring of gdl.interpreter.play.scenario) sets up a position, plays
-actions and states what must then hold; `run_scenario` returns the failed expectations, so
-a passing scenario returns []. The test id is the file's path relative to tests/scenarios.
+A scenario (format: the docstring of gdl.interpreter.play.scenarios.runner) sets up a
+position, plays actions and states what must then hold; `run_scenario` returns the failed
+expectations, so a passing scenario returns []. The test id is the file's path relative to tests/scenarios.
 
 A scenario that shows a rule file or the engine breaking a rule stays as the rulebook says
 it should be; list its file name in KNOWN_BROKEN to mark it xfail (strict, so a fix is
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gdl.interpreter.play.scenario import run_scenario
+from gdl.interpreter.play.scenarios.runner import run_scenario
 
 TESTS = Path(__file__).parent
 SCENARIOS = TESTS / "scenarios"

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from gdl.cli.main import main
-from gdl.interpreter.play.simulate import RUN_FIELDS
+from gdl.interpreter.play.balance.simulate import RUN_FIELDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from gdl.cli.main import main
 from gdl.interpreter import GdlError, load_game
-from gdl.interpreter.play import simulate as simulation
-from gdl.interpreter.play.simulate import RUN_FIELDS, simulate, summarise
+from gdl.interpreter.play.balance import batch
+from gdl.interpreter.play.balance.simulate import RUN_FIELDS, simulate, summarise
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
@@ -41,7 +41,7 @@ def outcome(summary):
 def test_records_say_how_each_game_went(one_process):
     summary, records = one_process
     assert [r["seed"] for r in records] == list(range(SEED, SEED + GAMES))
-    assert tuple(records[0]) == simulation.RECORD_FIELDS
+    assert tuple(records[0]) == batch.RECORD_FIELDS
     capped = [r for r in records if r["capped"]]
     assert 0 < len(capped) < GAMES
     assert all(r["winners"] == [] and not r["draw"] and r["turns"] > CAP for r in capped)
@@ -142,14 +142,14 @@ def test_an_interrupt_stops_the_workers_and_keeps_their_finished_games(space_war
 
 
 def test_the_command_prints_the_interrupted_summary_and_exits_130(monkeypatch):
-    real = simulation.play_one
+    real = batch.play_one
 
     def ctrl_c_in_the_fourth_game(game, seed, spec, max_turns, **caps):
         if seed == 3:
             raise KeyboardInterrupt
         return real(game, seed, spec, max_turns, **caps)
 
-    monkeypatch.setattr(simulation, "play_one", ctrl_c_in_the_fourth_game)
+    monkeypatch.setattr(batch, "play_one", ctrl_c_in_the_fourth_game)
     runner = CliRunner()
     args = ["simulate", SPACE_WAR, "--games", "10", "--workers", "1"]
     text = runner.invoke(main, args)

@@ -17,9 +17,9 @@ GAMES = sorted(os.path.relpath(path, ROOT) for path in glob.glob(os.path.join(RO
                                                                                "*.gdl")))
 
 # What `gdl check` has no use for: playing, simulating, transcripts, scenarios, views.
-NOT_FOR_CHECK = ("gdl.interpreter.play", "gdl.interpreter.play.agents",
-                 "gdl.interpreter.play.simulate", "gdl.interpreter.play.transcript",
-                 "gdl.interpreter.play.scenario", "gdl.interpreter.play.playing",
+NOT_FOR_CHECK = ("gdl.interpreter.play", "gdl.interpreter.play.agents.agents",
+                 "gdl.interpreter.play.balance.simulate", "gdl.interpreter.play.transcript",
+                 "gdl.interpreter.play.scenarios.runner", "gdl.interpreter.play.playing",
                  "gdl.interpreter.runtime.view", "gdl.cli.playthrough", "multiprocessing",
                  "concurrent.futures")
 

@@ -1,44 +1,79 @@
 """The one game loop that every driver uses: simulations, transcripts and `gdl play`.
 
 `run_game` asks a chooser for each decision until the game ends or a cap is reached, and
-tells the caller about turn starts and decisions through optional callbacks.
+tells an `Observer` about each event of the loop: a turn starts, a seat concedes, a decision
+is about to be played, a decision was played. A driver subclasses `Observer` and overrides
+the events it needs; the others do nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from ..language.errors import GdlDataError, GdlRuntimeError, error_at
 from ..runtime.introspect import broken_invariants, resolved_program, result_text
-from .agents import ScriptedAgent
+from .agents.agents import ScriptedAgent
+
+if TYPE_CHECKING:
+    from ..runtime.engine import Game
+    from ..runtime.state import State
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
 AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again
 
+Action = object                     # an element of `Game.legal_actions`
+Events = list                       # what `Game.apply` or `Game.concede` returns
+Chooser = Callable[[int, list], object]     # (seat, legal actions) -> an action, STOP or AGAIN
 
-def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn=None,
-             describe=None, on_decision=None, conceding=None, on_concession=None,
-             check=False):
-    """Play `state` on. `choose(seat, legal)` returns one of `legal`, STOP or AGAIN.
-    `on_turn(state)` runs at each turn start; `describe(seat, action)` before the action
-    is applied (its answer is passed on); `on_decision(seat, legal, action, said, events)`
-    after it. `conceding(state)` names a seat that gives up now, or None: it is asked
-    before each decision, and before the decision cap is tested (a concession is not a
-    decision, so one made after the last decision a cap allows is still played);
-    `on_concession(seat, events)` follows it. With `check`, the rule file's invariants are
-    checked after every decision (the first that does not hold is an error naming the
-    decision). Returns ("finished" | "stopped" | "capped", a sentence)."""
+
+class Observer:
+    """What `run_game` tells its driver, one method per event of the loop, in this order
+    around each decision: `turn_started` (when the turn number changed), `conceding` (a
+    question: does a seat give up now?) and `conceded`, then `deciding` (the chosen action,
+    not yet played) and `decided` (played, with the events it caused). Each does nothing
+    here."""
+
+    def turn_started(self, state: State) -> None:
+        """A turn starts (the setup's turn 0 included): called once per turn number."""
+
+    def conceding(self, state: State) -> int | None:
+        """The seat that gives up now, or None. Asked before each decision, and before the
+        decision cap is tested: a concession is not a decision, so one made after the last
+        decision a cap allows is still played."""
+        return None
+
+    def conceded(self, seat: int, events: Events) -> None:
+        """`seat` gave up; `events`: what that did."""
+
+    def deciding(self, seat: int, action: Action) -> None:
+        """`seat` chose `action`, which is not played yet (the state is still the one it was
+        chosen in, so its text can be read)."""
+
+    def decided(self, seat: int, legal: list, action: Action, events: Events) -> None:
+        """`action`, chosen by `seat` among `legal`, was played; `events`: what it did."""
+
+
+QUIET = Observer()      # told of everything, does nothing
+
+
+def run_game(game: Game, state: State, choose: Chooser, *, max_turns: int | None = None,
+             max_decisions: int | None = None, observer: Observer = QUIET,
+             check: bool = False) -> tuple[str, str]:
+    """Play `state` on. `choose(seat, legal)` returns one of `legal`, STOP or AGAIN;
+    `observer` is told of each event (see `Observer`). With `check`, the rule file's
+    invariants are checked after every decision (the first that does not hold is an error
+    naming the decision). Returns ("finished" | "stopped" | "capped", a sentence)."""
     last_turn = None
     while state.result is None:
         if state.turn != last_turn:
             last_turn = state.turn
             if max_turns is not None and state.turn > max_turns:
                 return "capped", f"turn {state.turn} passed the cap of {max_turns}"
-            if on_turn is not None:
-                on_turn(state)
-        leaving = conceding(state) if conceding is not None else None
+            observer.turn_started(state)
+        leaving = observer.conceding(state)
         if leaving is not None:
-            events = game.concede(state, leaving)
-            if on_concession is not None:
-                on_concession(leaving, events)
+            observer.conceded(leaving, game.concede(state, leaving))
             continue
         if max_decisions is not None and state.decisions >= max_decisions:
             return "capped", f"decision {state.decisions} reached the cap of {max_decisions}"
@@ -51,14 +86,13 @@ def run_game(game, state, choose, *, max_turns=None, max_decisions=None, on_turn
             return "stopped", "a player left"
         if action is AGAIN:
             continue
-        said = describe(seat, action) if describe is not None else None
+        observer.deciding(seat, action)
         text = f"{game.seats[seat]}: {game.action_text(state, action)}, turn {state.turn}" \
             if check else None
         events = game.apply(state, action, check=False)
         if check:
             check_invariants(game, state, text)
-        if on_decision is not None:
-            on_decision(seat, legal, action, said, events)
+        observer.decided(seat, legal, action, events)
     return "finished", result_text(game, state)
 
 

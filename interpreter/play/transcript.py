@@ -26,57 +26,82 @@ differs.
 from __future__ import annotations
 
 import os
-import tempfile
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from ..files import save
 from ..language.errors import GdlDataError, GdlError, IllegalAction
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import events, introspect
 from ..runtime.view import HIDDEN
-from .agents import CONCESSION, ScriptedAgent, conceded_seat
-from .playing import run_game
+from .agents.agents import CONCESSION, ScriptedAgent, conceded_seat
+from .playing import Observer, run_game
+
+if TYPE_CHECKING:
+    from ..runtime.engine import Game
+    from ..runtime.state import State
 
 HEADER = "# gdl transcript"
 
 
-def play_game(game, state, agents, max_turns=None, on_line=None, max_decisions=None,
-              conceding=None):
+def play_game(game: Game, state: State, agents: list, max_turns: int | None = None,
+              on_line: Callable[[str], None] | None = None, max_decisions: int | None = None,
+              conceding: Callable[[State], int | None] | None = None
+              ) -> tuple[list[str], str]:
     """Play until the end (or the caps); return the transcript lines and the outcome.
     `conceding(state)`: a seat that gives up before the next decision, or None (run_game)."""
-    lines = []
-
-    def emit(line):
-        lines.append(line)
-        if on_line:
-            on_line(line)
-
+    writer = _Writer(game, state, on_line, conceding)
     for event in state.events:          # what setup did (rolls, forced actions)
-        emit("  " + event_text(game, event))
-
-    def turn_start(state):
-        if state.turn > 0:
-            emit(compact_state(game, state))
-            if game.rules.hidden_information:
-                for seat in range(len(game.seats)):
-                    emit(seat_view_line(game, state, seat))
-
-    def decided(seat, legal, action, said, events):
-        emit(f"{state.decisions} {game.seats[seat]} ({len(legal)}) {said}")
-        for event in events:
-            emit("  " + event_text(game, event))
-
-    def conceded(seat, events):
-        emit(CONCESSION + game.seats[seat])
-        for event in events:
-            emit("  " + event_text(game, event))
-
+        writer.emit("  " + event_text(game, event))
     status, sentence = run_game(
         game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
-        max_turns=max_turns, max_decisions=max_decisions, on_turn=turn_start,
-        describe=lambda seat, action: game.action_text(state, action), on_decision=decided,
-        conceding=conceding, on_concession=conceded)
-    emit(f"{'result' if status == 'finished' else status}: {sentence}")
-    return lines, status
+        max_turns=max_turns, max_decisions=max_decisions, observer=writer)
+    writer.emit(f"{'result' if status == 'finished' else status}: {sentence}")
+    return writer.lines, status
+
+
+class _Writer(Observer):
+    """A transcript's lines, written as the game loop plays: a compact state line (and each
+    seat's view, when the game hides something) at every turn start, then each decision and
+    concession with its events."""
+
+    def __init__(self, game: Game, state: State, on_line: Callable[[str], None] | None,
+                 conceding: Callable[[State], int | None] | None) -> None:
+        self.game, self.state, self.on_line = game, state, on_line
+        self.asked = conceding
+        self.lines: list[str] = []
+        self.said = ""                  # the decision being played, as text
+
+    def emit(self, line: str) -> None:
+        self.lines.append(line)
+        if self.on_line:
+            self.on_line(line)
+
+    def turn_started(self, state: State) -> None:
+        if state.turn > 0:
+            self.emit(compact_state(self.game, state))
+            if self.game.rules.hidden_information:
+                for seat in range(len(self.game.seats)):
+                    self.emit(seat_view_line(self.game, state, seat))
+
+    def conceding(self, state: State) -> int | None:
+        return self.asked(state) if self.asked is not None else None
+
+    def conceded(self, seat: int, events: list) -> None:
+        self.emit(CONCESSION + self.game.seats[seat])
+        self._events(events)
+
+    def deciding(self, seat: int, action: object) -> None:
+        self.said = self.game.action_text(self.state, action)
+
+    def decided(self, seat: int, legal: list, action: object, events: list) -> None:
+        self.emit(f"{self.state.decisions} {self.game.seats[seat]} ({len(legal)}) {self.said}")
+        self._events(events)
+
+    def _events(self, events: list) -> None:
+        for event in events:
+            self.emit("  " + event_text(self.game, event))
 
 
 def event_text(game, event, viewer=None):
@@ -197,33 +222,6 @@ def record(game, rules_path, seed, agents, player_names, out_path, max_turns=Non
     if out_path:
         save(out_path, text)
     return text
-
-
-def save(path, text):
-    """`write_atomic`, a failure told as a GdlDataError ('cannot write PATH: why')."""
-    try:
-        write_atomic(path, text)
-    except OSError as exc:
-        raise GdlDataError(f"cannot write {path}: {exc.strerror}") from None
-
-
-def write_atomic(path, text):
-    """Write to a temporary file beside `path`, then rename: never a half-written file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".gdl-", dir=folder)
-    mask = os.umask(0)
-    os.umask(mask)
-    os.chmod(tmp, 0o666 & ~mask)           # an ordinary file, not mkstemp's private one
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 class Transcript:

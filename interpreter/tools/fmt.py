@@ -36,10 +36,9 @@ input (spans aside), or `FormatError` says so and nothing is written.
 from __future__ import annotations
 
 import difflib
-import os
 import re
-import tempfile
 
+from ..files import kept_mode, write_atomic
 from ..language import concrete
 from ..language.errors import GdlError, GdlSyntaxError
 from ..language.parser import parse_concrete, parse_program
@@ -114,21 +113,6 @@ def diff(old, new, path):
     """A unified diff from `old` to `new`, both texts of the file `path`."""
     return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                         f"{path}", f"{path} (formatted)"))
-
-
-def write_atomically(path, text):
-    """Replace the file at `path` by `text` in one step (a temporary file beside it, then a
-    rename), keeping its permissions; a reader never sees half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(prefix=".gdl-fmt-", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(temporary, os.stat(path).st_mode & 0o7777)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 class _Entry:
@@ -546,6 +530,6 @@ def format_files(paths, check=False, show_diff=False, say=print, warn=print):
             warn(f"{path}: would be reformatted")
             ok = False
         elif not show_diff:
-            write_atomically(path, new)
+            write_atomic(path, new, kept_mode(path))
             say(f"{path}: formatted")
     return ok

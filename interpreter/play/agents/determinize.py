@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import json
 
-from ..runtime import introspect
-from ..runtime.state import splitmix64
+from ...runtime import introspect
+from ...runtime.state import splitmix64
 
 KEEP = ("id", "owner", "cell", "alive", "zone")   # what the view shows of a hidden piece
 

@@ -9,9 +9,9 @@ parts are separated by ", "); elsewhere the variables, one by one.
 
 from __future__ import annotations
 
-from ..runtime import events as ev
-from ..runtime.view import HIDDEN, piece_name
-from .transcript import event_text
+from ...runtime import events as ev
+from ...runtime.view import HIDDEN, piece_name
+from ..transcript import event_text
 
 
 def changes(before, after):

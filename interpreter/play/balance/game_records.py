@@ -2,7 +2,7 @@
 Lines) for `gdl report`.
 
 `write_records(path, records)` writes the records `simulate` returns (see
-`simulate.RECORD_FIELDS`), in game order, atomically: by the file's extension, `.jsonl` one
+`batch.RECORD_FIELDS`), in game order, atomically: by the file's extension, `.jsonl` one
 JSON object a line, fields in `RECORD_FIELDS` order; `.csv` one row a game, lists and
 per-seat values spread over columns (`winners` space-separated, `player:SEAT`,
 `return:SEAT`, `score:SEAT`, `stat:NAME` and `stat:NAME:SEAT`). `check_out_path` refuses
@@ -18,9 +18,9 @@ import csv
 import io
 import json
 
-from ..language.errors import GdlDataError
-from .simulate import RECORD_FIELDS
-from .transcript import save
+from ...files import save
+from ...language.errors import GdlDataError
+from .batch import RECORD_FIELDS
 
 EXTENSIONS = (".jsonl", ".csv")
 

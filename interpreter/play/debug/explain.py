@@ -18,13 +18,13 @@ what the dice to come would do.
 
 from __future__ import annotations
 
-from ..language.errors import GdlDataError, GdlRuntimeError, IllegalAction
-from ..runtime import events as ev, introspect
-from . import narrate
-from .agents import read_moves
-from .playing import play_moves, viewer_of
+from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction
+from ...runtime import events as ev, introspect
+from ..agents.agents import read_moves
+from ..playing import play_moves, viewer_of
+from ..render import narrate
+from ..transcript import HEADER, decision_count, moves_before, open_transcript
 from .tracing import RuleTrace
-from .transcript import HEADER, decision_count, moves_before, open_transcript
 
 MOST = 8            # values of a domain shown before "... N in all"
 MOST_LINES = 30     # rule-file lines listed as run by a trial
@@ -46,7 +46,7 @@ def position(path, seed=0, moves=None, step=None):
         if step is not None:
             raise GdlDataError(f"{path} is a rule file: --step is for a transcript (give "
                                "--seed and --moves for a rule file)")
-        from ..loader import load_game
+        from ...loader import load_game
         game = load_game(path)
         state = game.new_state(seed)
         played = read_moves(moves) if moves else []

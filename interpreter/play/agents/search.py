@@ -30,8 +30,8 @@ from __future__ import annotations
 import contextlib
 import math
 
-from ..language.errors import GdlError
-from ..runtime import introspect
+from ...language.errors import GdlError
+from ...runtime import introspect
 from .determinize import Determinizer, Stream, determinize
 
 CUT_SHORT = (0.25, 0.75)    # value range of a rollout cut short, inside loss 0 .. win 1

@@ -4,10 +4,11 @@
 max_decisions=DEFAULT_MAX_DECISIONS, ray=None)` plays `games` games and returns
 `(summary, records)`; a game still running after `max_turns` turns or `max_decisions`
 decisions is capped. Game i always uses seed `seed + i`, so the records (one dict per game,
-in game order, with the fields of `RECORD_FIELDS`) and the summary are the same for a seed
+in game order, with the fields of `batch.RECORD_FIELDS`) and the summary are the same for a seed
 whatever the number of workers, and on Ray; only the fields that say how the run went
 (`RUN_FIELDS`: seconds, games_per_second, decisions_per_second, workers, ray) differ.
-`game_records` writes the records to a file; `cluster` plays on Ray.
+`batch` plays the games of one process, `game_records` writes the records to a file,
+`cluster` plays on Ray.
 
 With `workers` > 1 the games are played in that many worker processes (spawned, so the
 same on every platform). Each worker loads the rule file at `path` once and plays chunks
@@ -25,85 +26,17 @@ import threading
 import time
 from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 
-from ..language.errors import GdlDataError, GdlError
-from ..language.limits import DEFAULT_MAX_DECISIONS
-from ..loader import load_game, load_source
-from ..runtime import introspect
-from .agents import make_agents
-from .playing import run_game
+from ...language.errors import GdlDataError, GdlError
+from ...language.limits import DEFAULT_MAX_DECISIONS
+from ...loader import load_game, load_source
+from ..agents.agents import make_agents
+from .batch import chunks_of, play_games
 
 DEFAULT_MAX_TURNS = 1000
-CHUNKS_PER_WORKER = 8   # at least this many chunks a worker, so the load evens out
-MAX_CHUNK = 32          # and at most this many games a chunk, so Ctrl-C and progress are prompt
-
 WARM_UP = "seats a, b\nboard square(1, 1)\nsetup { goto p for a }\nphase p { action x() { } }\n"
-
-# What a record (one game) holds: its seed; the game's name, its seats and the player of
-# each (the agent's name); the seat that played first (turn 1's, or in a game without turns
-# the first to decide); the winners (none when drawn or capped), draw, the returns per seat
-# (1 win, -1 loss, 0 draw or capped); turns and decisions played; capped; the scores per
-# seat (None when the rule file declares none); the rule file's `stat` values at the end.
-RECORD_FIELDS = ("seed", "game", "seats", "players", "first", "winners", "draw", "returns",
-                 "turns", "decisions", "capped", "scores", "stats")
 
 # The timing fields of a summary, `workers` and `ray`: how the run went, not what it found.
 RUN_FIELDS = ("seconds", "games_per_second", "decisions_per_second", "workers", "ray")
-
-
-def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS, check=False):
-    """One game with agents built from `spec`; returns its record (see `RECORD_FIELDS`).
-    With `check`, the rule file's invariants are checked after every decision."""
-    state = game.new_state(seed)
-    agents = make_agents(spec, len(game.seats), seed)
-    opened = {}     # 'turn': the seat whose turn is turn 1; 'decision': the first to decide
-
-    def choose(seat, legal):
-        opened.setdefault("decision", seat)
-        return agents[seat].choose(game, state, legal)
-
-    def on_turn(state):
-        if state.turn >= 1:
-            opened.setdefault("turn", state.current)
-
-    status, _ = run_game(game, state, choose, max_turns=max_turns,
-                         max_decisions=max_decisions, on_turn=on_turn, check=check)
-    finished = status == "finished"
-    first = opened.get("turn", opened.get("decision"))
-    return {"seed": seed, "game": game.name, "seats": list(game.seats),
-            "players": [agent.name for agent in agents],
-            "first": None if first is None else game.seats[first],
-            "winners": [game.seats[s] for s in state.result["winners"]] if finished else [],
-            "draw": finished and state.result["draw"],
-            "returns": game.returns(state),
-            "turns": state.turn, "decisions": state.decisions, "capped": not finished,
-            "scores": final_scores(game, state),
-            "stats": introspect.statistics(game, state)}
-
-
-def final_scores(game, state):
-    """Each seat's final score ({seat: number}) when the rule file declares one with
-    `show score(s)` (the agents' heuristic, docs/agents.md), else None."""
-    scores = introspect.scores(game, state)
-    return None if scores is None else dict(zip(game.seats, scores))
-
-
-def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None,
-               max_decisions=DEFAULT_MAX_DECISIONS, check=False):
-    """Play game i (seed `seed + i`) for each i in `indices`, appending each record to
-    `records` as it finishes (so an interruption keeps them); `after_game()` runs after each
-    game, and `stopped()` is asked before each one."""
-    for i in indices:
-        if stopped is not None and stopped():
-            return
-        try:
-            records.append(play_one(game, seed + i, spec, max_turns,
-                                    max_decisions=max_decisions, check=check))
-        except GdlError as exc:
-            exc.hints += (f"in simulated game {i + 1}, seed {seed + i} (gdl record with "
-                          f"--seed {seed + i} plays it again)",)
-            raise
-        if after_game is not None:
-            after_game()
 
 
 def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, workers=1,
@@ -135,18 +68,6 @@ def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, wo
                         max_decisions)
     summary["ray"] = ray
     return summary, records
-
-
-def chunks_of(games, workers):
-    """Games 0..games-1 as (first, last) ranges of consecutive indices, to hand out."""
-    chunk = chunk_size(games, workers)
-    return [(first, min(first + chunk, games)) for first in range(0, games, chunk)]
-
-
-def chunk_size(games, workers):
-    """Games a worker plays per task: small enough to share the work out evenly, large
-    enough that handing out tasks costs little next to playing them."""
-    return max(1, min(MAX_CHUNK, -(-games // (workers * CHUNKS_PER_WORKER))))
 
 
 def _in_process(game, games, seed, spec, caps, progress):

@@ -18,10 +18,10 @@ import html
 import io
 from collections import Counter
 
-from ..language.errors import GdlDataError
+from ...files import save
+from ...language.errors import GdlDataError
 from .game_records import read_records
 from .simulate import wilson
-from .transcript import save
 
 EXTRA = "pip install 'gdl[report]'"
 BINS = 30       # at most this many bars in a length histogram

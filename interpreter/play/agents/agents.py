@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import math
 
-from ..language.errors import GdlDataError, IllegalAction
-from ..runtime import introspect
-from ..runtime.state import splitmix64
+from ...language.errors import GdlDataError, IllegalAction
+from ...runtime import introspect
+from ...runtime.state import splitmix64
 
 
 class RandomAgent:

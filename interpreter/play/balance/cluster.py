@@ -19,8 +19,9 @@ from __future__ import annotations
 import logging
 import socket
 
-from ..language.errors import GdlDataError, GdlError
-from ..runtime import introspect
+from ...language.errors import GdlDataError, GdlError
+from ...runtime import introspect
+from .batch import chunks_of, play_games
 
 EXTRA = "pip install 'gdl[ray]'"
 
@@ -36,7 +37,6 @@ def import_ray():
 def play_on_ray(game, games, seed, spec, caps, address, workers, progress=None):
     """Play games 0..games-1 as Ray tasks; returns (records in game order, interrupted?,
     the cluster's CPUs)."""
-    from .simulate import chunks_of
     ray = import_ray()
     started_here = not ray.is_initialized()
     if started_here:
@@ -117,8 +117,7 @@ _compiled = {}      # source hash -> Game, so a worker compiles each program onc
 
 def _play_chunk(program, first, last, seed, spec, caps):
     """Play games first..last-1; their records, or the GdlError that stopped them."""
-    from ..runtime.engine import Game
-    from .simulate import play_games
+    from ...runtime.engine import Game
     resolved, path, digest = program
     if digest not in _compiled:
         _compiled[digest] = Game(resolved, path, digest)

@@ -4,9 +4,9 @@ the loader that uses the parser and checker, so the engine needs neither."""
 
 from __future__ import annotations
 
-from ..language.checker import check_expression
-from ..language.parser import parse_expression
-from ..runtime.introspect import expression_function, resolved_program
+from ...language.checker import check_expression
+from ...language.parser import parse_expression
+from ...runtime.introspect import expression_function, resolved_program
 
 
 def compile_expression(game, text, local_types, want=None, file="<expression>"):

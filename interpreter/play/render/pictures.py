@@ -20,9 +20,9 @@ from __future__ import annotations
 import math
 from html import escape
 
-from ..language.boards import column_name
-from ..runtime import introspect
-from ..runtime.view import HIDDEN, piece_name, status_lines, title
+from ...language.boards import column_name
+from ...runtime import introspect
+from ...runtime.view import HIDDEN, piece_name, status_lines, title
 
 SQUARE = 40             # px, a side of a square cell
 HEX = 27                # px, from the centre of a hex to a corner

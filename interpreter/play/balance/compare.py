@@ -14,7 +14,7 @@ With several seats each interval holds at 95% on its own, not all of them togeth
 
 from __future__ import annotations
 
-from ..language.errors import GdlDataError
+from ...language.errors import GdlDataError
 from .simulate import simulate, wilson, wilson_exact
 
 

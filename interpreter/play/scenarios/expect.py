@@ -1,6 +1,6 @@
 """The `expect` lines of scenario files: what must hold in a scenario's position.
 
-`Expectations` is the half of `scenario.ScenarioRun` that reads an `expect` line and records
+`Expectations` is the half of `runner.ScenarioRun` that reads an `expect` line and records
 a failure (`FILE:LINE: expected ..., got ...`) when it does not hold; the run supplies the
 position and the names (pieces, cells, seats). The forms, documented with an example each
 in section 15 of docs/language.md:
@@ -27,12 +27,12 @@ import difflib
 import operator
 import re
 
-from ..language import ast
-from ..language.errors import GdlError, IllegalAction
-from ..language.parser import parse_expression
-from ..language.types import BOOL
-from ..runtime import introspect
-from ..runtime.view import HIDDEN
+from ...language import ast
+from ...language.errors import GdlError, IllegalAction
+from ...language.parser import parse_expression
+from ...language.types import BOOL
+from ...runtime import introspect
+from ...runtime.view import HIDDEN
 
 # A piece label: Kind#n, or seat:Kind#n in a game that numbers each seat's pieces apart.
 LABEL = re.compile(r"\b(?:([A-Za-z_]\w*):)?([A-Za-z_]\w*)#(\d+)\b")
@@ -49,39 +49,20 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": o
 
 
 class Expectations:
-    """`do_expect` and what it needs of a scenario run (see scenario.ScenarioRun)."""
+    """`do_expect` and what it needs of a scenario run (see runner.ScenarioRun)."""
 
-    def do_expect(self, rest):
+    def do_expect(self, rest: str) -> None:
+        """Check an `expect` line (`rest`: the text after `expect`): the first of `FORMS`
+        whose pattern matches all of it picks the check, given the pattern's groups."""
         self.expectations += 1
         self.need_state()
-        words = rest.split()
-        if not words:
+        if not rest:
             raise self.error("'expect' needs something to expect")
-        if "#" in words[0] and words[1:2] == ["at"] and len(words) == 3:
-            self.expect_at(words[0], words[2])
-        elif "#" in words[0] and words[1:2] == ["removed"] and (
-                len(words) == 2 or len(words) == 4 and words[2] == "at"):
-            self.expect_removed(words[0], words[3] if len(words) == 4 else None)
-        elif words[:2] == ["legal", "count"]:
-            self.expect_count(words[2:])
-        elif re.match(r"legal\s+actions(\s|:|$)", rest):
-            self.expect_actions(re.sub(r"^legal\s+actions", "", rest).strip())
-        elif words[:2] == ["no", "legal"]:
-            self.expect_none(words[2:])
-        elif words[0] in ("legal", "illegal"):
-            self.expect_legality(words[0] == "legal", rest[len(words[0]):].strip())
-        elif words[0] in ("winner", "draw", "playing"):
-            self.expect_result(words)
-        elif words[0] == "phase":
-            self.expect_phase(rest)
-        elif words[0] == "view":
-            self.expect_view(rest)
-        elif words[0] == "rolled":
-            self.expect_rolled(rest[len("rolled"):].strip())
-        elif words[:2] == ["score", "of"]:
-            self.expect_score(rest)
-        else:
-            self.expect_condition(rest)
+        for pattern, check in FORMS:
+            match = pattern.fullmatch(rest)
+            if match:
+                check(self, *match.groups())
+                return
 
     # ----- pieces -----------------------------------------------------------------------
     def expect_at(self, label, cell_name):
@@ -106,7 +87,13 @@ class Expectations:
         return "off the board" if piece["cell"] is None else f"at {self.cell_name(piece['cell'])}"
 
     # ----- legal actions ----------------------------------------------------------------
-    def expect_legality(self, legal, text):
+    def expect_legal(self, text: str | None) -> None:
+        self.expect_legality(True, text or "")
+
+    def expect_illegal(self, text: str | None) -> None:
+        self.expect_legality(False, text or "")
+
+    def expect_legality(self, legal: bool, text: str) -> None:
         text, because = self.because(text)
         if because is not None and legal:
             raise self.error("'because \"TEXT\"' goes with 'expect illegal'")
@@ -129,7 +116,8 @@ class Expectations:
                              "closed on the same line")
         return match.group(1), match.group(2)[1:-1]
 
-    def expect_count(self, words):
+    def expect_count(self, text: str | None) -> None:
+        words = text.split() if text else []
         if not words or not NUMBER.fullmatch(words[0]):
             raise self.error("expected 'expect legal count N [ACTION] [for LABEL]'")
         name, label = self.selection(words[1:])
@@ -164,7 +152,8 @@ class Expectations:
             self.fail(f"legal actions{_selected(name, label)}: {', '.join(wanted)}",
                       f"{', '.join(actual) or 'none'} ({'; '.join(notes)})")
 
-    def expect_none(self, words):
+    def expect_none(self, text: str | None) -> None:
+        words = text.split() if text else []
         if not words:
             raise self.error("expected 'expect no legal ACTION [for LABEL]' ('action' for "
                              "any action)")
@@ -200,7 +189,7 @@ class Expectations:
             label is None or label.lower() in t.lower().split()[1:])]
 
     # ----- results, phases, dice ----------------------------------------------------------
-    def expect_result(self, words):
+    def expect_result(self, word: str, text: str | None) -> None:
         state = self.state
         if self.turnless is not None and state.turn == 0 and state.result is None:
             line, phase = self.turnless
@@ -210,18 +199,19 @@ class Expectations:
                 "(or enter a turn phase) before that line")
         result = state.result
         got = "still playing" if result is None else introspect.result_text(self.game, state)
-        if words[0] == "playing":
+        if word == "playing":
             if result is not None:
                 self.fail("the game still playing", got)
-        elif words[0] == "draw":
+        elif word == "draw":
             if result is None or not result["draw"]:
                 self.fail("a draw", got)
         else:
-            if len(words) != 2:
+            words = text.split() if text else []
+            if len(words) != 1:
                 raise self.error("expected 'expect winner SEAT'")
-            seat = self.seat(words[1])
+            seat = self.seat(words[0])
             if result is None or result["winners"] != [seat]:
-                self.fail(f"winner {words[1]}", got)
+                self.fail(f"winner {words[0]}", got)
 
     def expect_phase(self, rest):
         match = re.fullmatch(r"phase\s+(\w+)(?:\s+for\s+(\w+))?", rest)
@@ -238,7 +228,8 @@ class Expectations:
         if name != match.group(1) or (seat is not None and seat != decider):
             self.fail(rest, got)
 
-    def expect_rolled(self, text):
+    def expect_rolled(self, text: str | None) -> None:
+        text = text or ""
         expected = {}
         if text != "no dice":
             for part in text.split(","):
@@ -418,6 +409,26 @@ class Expectations:
         check, _ = self.expression(text, BOOL)
         if not check():
             self.fail(text, "false")
+
+
+# The forms of an `expect` line, tried in order: a pattern the whole text after `expect` must
+# match, and the check it picks, given the pattern's groups. A form whose first words match
+# but whose rest is wrong is picked all the same, and its check says what it expected.
+FORMS = tuple((re.compile(pattern), check) for pattern, check in (
+    (r"(\S*#\S*)\s+at\s+(\S+)", Expectations.expect_at),
+    (r"(\S*#\S*)\s+removed(?:\s+at\s+(\S+))?", Expectations.expect_removed),
+    (r"legal\s+count(?:\s+(.*))?", Expectations.expect_count),
+    (r"legal\s+actions(?![^\s:])\s*(.*)", Expectations.expect_actions),
+    (r"no\s+legal(?:\s+(.*))?", Expectations.expect_none),
+    (r"legal(?:\s+(.*))?", Expectations.expect_legal),
+    (r"illegal(?:\s+(.*))?", Expectations.expect_illegal),
+    (r"(winner|draw|playing)(?:\s+(.*))?", Expectations.expect_result),
+    (r"(phase(?:\s.*)?)", Expectations.expect_phase),
+    (r"(view(?:\s.*)?)", Expectations.expect_view),
+    (r"rolled(?:\s+(.*))?", Expectations.expect_rolled),
+    (r"(score\s+of(?:\s.*)?)", Expectations.expect_score),
+    (r"(.*)", Expectations.expect_condition),
+))
 
 
 def close_name(word, names):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import collections
 import sys
 
-from ..runtime import introspect
+from ...runtime import introspect
 
 
 def node_key(node):

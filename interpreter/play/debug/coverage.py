@@ -23,13 +23,18 @@ scenarios run; nothing is traced otherwise, so normal play is as fast as ever. T
 from __future__ import annotations
 
 import collections
+from typing import TYPE_CHECKING
 
-from ..language import program as ir
-from ..language.errors import GdlDataError
-from ..language.limits import DEFAULT_MAX_DECISIONS
-from ..runtime import introspect
-from .agents import make_agents
-from .playing import run_game
+from ...language import program as ir
+from ...language.errors import GdlDataError
+from ...language.limits import DEFAULT_MAX_DECISIONS
+from ...runtime import introspect
+from ..agents.agents import make_agents
+from ..playing import Observer, run_game
+
+if TYPE_CHECKING:
+    from ...runtime.engine import Game
+    from ...runtime.state import State
 from .tracing import RuleTrace, node_key
 
 SECTIONS = (("never legal", "actions never legal"),
@@ -204,7 +209,7 @@ def games_coverage(path, games, seed=0, players="random", max_turns=None,
     """The coverage of `games` agent games of the rule file at `path`, game i from seed
     `seed + i`; every seat's view is made at each turn start, so the rules that draw
     (`show`, `visible to`) run as they do in play."""
-    from ..loader import load_game
+    from ...loader import load_game
     game = load_game(path)
     finished = 0
     with RuleTrace() as trace:
@@ -215,13 +220,23 @@ def games_coverage(path, games, seed=0, players="random", max_turns=None,
                 raise GdlDataError("coverage plays agents only; use 'gdl play' for humans")
             status, _ = run_game(
                 game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
-                max_turns=max_turns, max_decisions=max_decisions,
-                on_turn=lambda state: [game.view(state, s) for s in range(len(game.seats))])
+                max_turns=max_turns, max_decisions=max_decisions, observer=_EveryView(game))
             finished += status == "finished"
     names = ", ".join(agent.name for agent in agents)
     what = (f"{path}: {games} game{'s' * (games != 1)} from seed {seed} ({names}): "
             f"{finished} finished, {games - finished} capped")
     return Coverage(what, _games_of(trace, game), trace)
+
+
+class _EveryView(Observer):
+    """Makes every seat's view at each turn start, as a game played by people would."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def turn_started(self, state: State) -> None:
+        for seat in range(len(self.game.seats)):
+            self.game.view(state, seat)
 
 
 def scenario_coverage(paths, run):

@@ -31,12 +31,12 @@ import re
 
 import attrs
 
-from ..language.errors import GdlDataError, GdlError, IllegalAction
-from ..language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
-from ..loader import load_game
-from ..runtime import events, introspect
+from ...language.errors import GdlDataError, GdlError, IllegalAction
+from ...language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
+from ...loader import load_game
+from ...runtime import events, introspect
+from .expect import LABEL, NUMBER, Expectations, close_name
 from .expressions import compile_expression
-from .scenario_expect import LABEL, NUMBER, Expectations, close_name
 
 
 @attrs.frozen

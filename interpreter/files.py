@@ -1,0 +1,57 @@
+"""Files written whole: every command that writes a file (transcripts, records, reports,
+pictures, replay pages, formatted rule files) writes it here.
+
+`write_atomic(path, data, mode=None)` writes to a temporary file in the same folder, flushes
+it to the disk, then renames it over `path`: a reader sees the old file or the new one,
+never half of one, and a failure leaves no temporary file behind. `save(path, text)` is the
+same with a failure told as a `GdlDataError` ('cannot write PATH: why').
+
+(The parse cache, `language/parse_cache.py`, keeps its own writer: a private cache entry
+written by one process under a name of its own.)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from .language.errors import GdlDataError
+
+
+def save(path: str, text: str) -> None:
+    """`write_atomic`, a failure told as a GdlDataError ('cannot write PATH: why')."""
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        raise GdlDataError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
+    """Replace the file at `path` by `data` in one step (text as UTF-8, its line ends kept):
+    a temporary file beside it, synced to the disk, then a rename. `mode` gives the file's
+    permissions; None those of a new ordinary file (0o666 less the umask, not the private
+    ones of a temporary file). Raises OSError; the temporary file is gone then."""
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, temporary = tempfile.mkstemp(prefix=".gdl-", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, _new_file_mode() if mode is None else mode)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def kept_mode(path: str) -> int:
+    """The permissions of the file at `path`, to keep them when it is rewritten."""
+    return os.stat(path).st_mode & 0o7777
+
+
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
