@@ -187,10 +187,12 @@ def _merge_kinds(items, table):
                     values = dict(zip(item.columns, row.values))
                     values.update(zip(table.columns, rows.pop(row.name).values))
                     row = ast.KindRow(row.name, tuple(values[c] for c in item.columns),
-                                      span=row.span)
+                                      span=row.span, name_span=row.name_span)
                 new_rows.append(row)
-            item = ast.KindsDecl(item.columns, tuple(new_rows), span=item.span)
+            item = ast.KindsDecl(item.columns, tuple(new_rows), span=item.span,
+                                 column_spans=item.column_spans)
         out.append(item)
     if rows:
-        out.append(ast.KindsDecl(table.columns, tuple(rows.values()), span=table.span))
+        out.append(ast.KindsDecl(table.columns, tuple(rows.values()), span=table.span,
+                                 column_spans=table.column_spans))
     return out
