@@ -13,6 +13,7 @@ from .language import ast
 from .language.checker import check_program
 from .language.errors import GdlError, GdlRuleError, GdlSyntaxError
 from .language.parser import parse_program
+from .language.program import Program
 from .runtime.introspect import python_source
 
 
@@ -62,7 +63,7 @@ def check_file(path):
     return check_source(read_text(path), path)
 
 
-def check_source(text, path):
+def check_source(text: str, path: str) -> Program:
     """`check_file` of a text not (yet) saved at `path`: an editor's buffer. The base file
     it extends is read from the disk, beside `path`."""
     return _checked(text, path)[0]

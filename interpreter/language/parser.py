@@ -55,7 +55,7 @@ def _concrete_lark():
     return parser, comments
 
 
-def parse_program(text, file="<string>"):
+def parse_program(text: str, file: str = "<string>") -> ast.Program:
     """Parse a whole rule file, or read the result of an earlier parse from the cache."""
     return parse_cache.cached(text, file, functools.partial(_parse, text, file, "start"))
 
