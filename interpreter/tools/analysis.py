@@ -333,7 +333,7 @@ class Document:
         table = self.references
         if table is None:
             return [(s.name, s.kind, s.scope, _header(s.document, s.node))
-                    for s in self.all_symbols() if s.node.span is not None]
+                    for s in self.all_symbols() if s.name.isidentifier()]
         out = []
         for declaration in table.declarations:
             if declaration.kind in _LOCAL_KINDS:
