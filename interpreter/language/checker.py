@@ -104,8 +104,6 @@ class _Checker:
             self._declare(decl.name, decl)
             self._named("param", decl.name, decl.name_span)
             self.param_nodes[decl.name] = decl
-        for decl in by_type.get(ast.ParamDecl, []):
-            self._constant_names(decl.expr)
         self._make_board(by_type)
         for decl in by_type.get(ast.ParamDecl, []):
             self._param(decl.name)
@@ -122,6 +120,8 @@ class _Checker:
             self._declare(decl.name, decl)
             self._named("zone", decl.name, decl.name_span)
             self.out.zones[decl.name] = ir.Zone(decl.name, decl.per_seat, span=decl.span)
+        for decl in by_type.get(ast.ParamDecl, []):     # all they may name is declared now
+            self._constant_names(decl.expr)
         for decl in by_type.get(ast.VarDecl, []):
             self._var(decl)
         for decl in by_type.get(ast.VarDecl, []):
@@ -282,11 +282,22 @@ class _Checker:
 
     def _constant_names(self, expr, bound=None):
         """Record what the names of a constant expression refer to: the constant evaluator
-        resolves them on its own; `bound` holds the names a condition binds (a cell)."""
-        for node in ast.walk(expr):
-            if isinstance(node, ast.Name):
-                declared = (bound or {}).get(node.name) or self.named.get(node.name)
-                self.references.use(node.span, declared)
+        resolves them on its own; `bound` holds the names bound around it (a cell, a
+        comprehension's variable)."""
+        bound = bound or {}
+        if isinstance(expr, ast.Name):
+            self.references.use(expr.span, bound.get(expr.name) or self.named.get(expr.name))
+        elif isinstance(expr, (ast.Comprehension, ast.Quant)):
+            self._constant_names(expr.domain, bound)
+            inner = dict(bound)
+            inner[expr.name] = self.references.declare("local", expr.name, expr.name_span,
+                                                       visible=expr.span)
+            for part in (expr.where, getattr(expr, "expr", None), getattr(expr, "value", None)):
+                if part is not None:
+                    self._constant_names(part, inner)
+        else:
+            for child in ast.children(expr):
+                self._constant_names(child, bound)
 
     def _declare_seats(self, by_type):
         decl = self._single(by_type, ast.SeatsDecl, required=True)
