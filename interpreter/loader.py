@@ -13,6 +13,7 @@ from .language import ast
 from .language.checker import check_program
 from .language.errors import GdlError, GdlRuleError, GdlSyntaxError
 from .language.parser import parse_program
+from .language.program import Program
 from .runtime.introspect import python_source
 
 
@@ -62,7 +63,7 @@ def check_file(path):
     return check_source(read_text(path), path)
 
 
-def check_source(text, path):
+def check_source(text: str, path: str) -> Program:
     """`check_file` of a text not (yet) saved at `path`: an editor's buffer. The base file
     it extends is read from the disk, beside `path`."""
     return _checked(text, path)[0]
@@ -187,10 +188,12 @@ def _merge_kinds(items, table):
                     values = dict(zip(item.columns, row.values))
                     values.update(zip(table.columns, rows.pop(row.name).values))
                     row = ast.KindRow(row.name, tuple(values[c] for c in item.columns),
-                                      span=row.span)
+                                      span=row.span, name_span=row.name_span)
                 new_rows.append(row)
-            item = ast.KindsDecl(item.columns, tuple(new_rows), span=item.span)
+            item = ast.KindsDecl(item.columns, tuple(new_rows), span=item.span,
+                                 column_spans=item.column_spans)
         out.append(item)
     if rows:
-        out.append(ast.KindsDecl(table.columns, tuple(rows.values()), span=table.span))
+        out.append(ast.KindsDecl(table.columns, tuple(rows.values()), span=table.span,
+                                 column_spans=table.column_spans))
     return out

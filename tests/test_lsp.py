@@ -1,7 +1,7 @@
 """`gdl lsp`: a scripted editor talks to the language server over stdio (JSON-RPC with
 Content-Length headers, as VS Code or Neovim do): diagnostics with `gdl check`'s messages as
-the text changes, hover, go to definition (into a variant's base file), completion and the
-outline; then shutdown and exit. Without pygls the command says which extra to install."""
+the text changes, hover, go to definition (into a variant's base file), references and rename
+(across a variant and its base), completion and the outline; then shutdown and exit. Without pygls the command says which extra to install."""
 
 import json
 import os
@@ -159,7 +159,8 @@ def test_the_server_says_what_it_can_do(session):
     _, _, result = session
     capabilities = result["capabilities"]
     assert result["serverInfo"]["name"] == "gdl"
-    for feature in ("hoverProvider", "definitionProvider", "documentSymbolProvider"):
+    for feature in ("hoverProvider", "definitionProvider", "documentSymbolProvider",
+                    "referencesProvider", "renameProvider"):
         assert capabilities[feature]
     assert capabilities["completionProvider"]["triggerCharacters"] == ["."]
 
@@ -299,6 +300,105 @@ def test_document_symbols_outline_the_declarations(session):
     assert [c["name"] for c in seats["children"]] == ["blue", "red"]
 
 
+def ranges(locations):
+    """(uri file name, line, start, end) of LSP locations or edits, in order."""
+    return sorted((os.path.basename(uri), r["start"]["line"], r["start"]["character"],
+                   r["end"]["character"]) for uri, r in locations)
+
+
+def at(text, word, occurrence, name=None):
+    where = position(text, word, occurrence)
+    return (where["line"], where["character"], where["character"] + len(name or word))
+
+
+def references(client, uri, text, word, occurrence, declaration=True):
+    found = client.request("textDocument/references", {
+        "textDocument": {"uri": uri}, "position": position(text, word, occurrence, 1),
+        "context": {"includeDeclaration": declaration}})
+    return found and ranges((f["uri"], f["range"]) for f in found)
+
+
+def test_references_find_every_use_across_the_base_file(session):
+    client, folder, _ = session
+    uri = from_fs_path(str(folder / "duel.gdl"))
+    assert references(client, uri, GAME, "range_of", 2) == [
+        ("duel.gdl",) + at(GAME, "range_of", 1), ("duel.gdl",) + at(GAME, "range_of", 2)]
+    assert references(client, uri, GAME, "range_of", 1, declaration=False) == [
+        ("duel.gdl",) + at(GAME, "range_of", 2)]
+    # the binder p of action go: its uses in the action, not the p of fn range_of
+    assert references(client, uri, GAME, "p in pieces", 1) == [
+        ("duel.gdl",) + at(GAME, "p in pieces", 1, "p"),
+        ("duel.gdl",) + at(GAME, "p.cell", 1, "p"), ("duel.gdl",) + at(GAME, "p) {", 2, "p"),
+        ("duel.gdl",) + at(GAME, "p)\n    goto", 1, "p")]
+    assert references(client, uri, GAME, "distance", 1) is None         # a built-in
+    variant = from_fs_path(str(folder / "fast.gdl"))
+    # the variant's reach_limit replaces the base's: the base's uses name it
+    assert references(client, variant, VARIANT, "reach_limit", 1) == [
+        ("duel.gdl",) + at(GAME, "reach_limit", 2),
+        ("fast.gdl",) + at(VARIANT, "reach_limit", 1)]
+    assert references(client, variant, VARIANT, "range_of", 1) == [
+        ("duel.gdl",) + at(GAME, "range_of", 1), ("duel.gdl",) + at(GAME, "range_of", 2),
+        ("fast.gdl",) + at(VARIANT, "range_of", 1)]
+
+
+def rename(client, uri, text, word, occurrence, new_name):
+    edit = client.request("textDocument/rename", {
+        "textDocument": {"uri": uri}, "position": position(text, word, occurrence, 1),
+        "newName": new_name})
+    if edit is None:
+        return None
+    assert {e["newText"] for edits in edit["changes"].values() for e in edits} == {new_name}
+    return ranges((uri, e["range"]) for uri, edits in edit["changes"].items() for e in edits)
+
+
+def refusal(client):
+    """The message the server showed last."""
+    shown = [m for m in client.notifications if m.get("method") == "window/showMessage"]
+    client.notifications.remove(shown[-1])
+    return shown[-1]["params"]["message"]
+
+
+def test_rename_rewrites_every_use_and_refuses_what_it_cannot_rename(session):
+    client, folder, _ = session
+    uri = from_fs_path(str(folder / "duel.gdl"))
+    assert rename(client, uri, GAME, "tire", 2, "rest") == [
+        ("duel.gdl",) + at(GAME, "tire", 1), ("duel.gdl",) + at(GAME, "tire", 2)]
+    assert rename(client, uri, GAME, "moved", 1, "steps") == [
+        ("duel.gdl",) + at(GAME, "moved", i) for i in (1, 2, 3)]
+    assert rename(client, uri, GAME, "to in", 1, "target") == [
+        ("duel.gdl",) + at(GAME, "to in", 1, "to"), ("duel.gdl",) + at(GAME, "to)", 1, "to")]
+    assert rename(client, uri, GAME, "distance", 1, "far") is None
+    assert refusal(client) == "gdl: 'distance' is built in and cannot be renamed"
+    assert rename(client, uri, GAME, "tire", 1, "range_of") is None
+    assert refusal(client) == "gdl: 'range_of' is declared already"
+    assert rename(client, uri, GAME, "tire", 1, "goto") is None
+    assert refusal(client).startswith("gdl: 'goto' cannot be a name")
+    variant = from_fs_path(str(folder / "fast.gdl"))
+    assert rename(client, variant, VARIANT, "sprint", 1, "dash") == [
+        ("fast.gdl",) + at(VARIANT, "sprint", 1)]
+    assert rename(client, variant, VARIANT, "range_of", 1, "reach") is None
+    assert refusal(client) == "gdl: 'range_of' is declared in duel.gdl: rename it there"
+    assert rename(client, variant, VARIANT, "reach_limit", 1, "limit") is None
+    assert refusal(client).startswith("gdl: 'reach_limit' replaces a declaration of the base")
+
+
+def test_a_text_that_does_not_check_answers_from_the_last_that_did(session):
+    client, folder, _ = session
+    uri = from_fs_path(str(folder / "duel.gdl"))
+    broken = GAME.replace("    tire(p)\n", "    tire(p)\n    p.\n")
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": broken}]})
+    assert client.diagnostics(uri)
+    found = definition(client, uri, broken, "range_of", 2)       # an unchanged line
+    assert found["range"]["start"] == position(GAME, "range_of")
+    assert rename(client, uri, broken, "tire", 2, "rest") is None
+    assert refusal(client) == "gdl: the file has errors: rename once it checks"
+    assert references(client, uri, broken, "tire", 2) is None
+    client.notify("textDocument/didChange", {
+        "textDocument": {"uri": uri, "version": 5}, "contentChanges": [{"text": GAME}]})
+    assert client.diagnostics(uri) == []
+
+
 def test_shutdown_and_exit(session):
     client, _, _ = session
     assert client.request("shutdown", None) is None
@@ -312,3 +412,18 @@ def test_without_pygls_the_command_names_the_extra():
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stderr == "error: the language server needs pygls: pip install 'gdl[lsp]'\n"
+
+
+def test_analysis_finds_names_in_the_reference_table_not_in_the_text():
+    """The language server resolves no name itself: no regular expressions in it."""
+    import ast
+
+    from gdl.interpreter.tools import analysis, lsp
+    for module in (analysis, lsp):
+        with open(module.__file__, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+        imported = {alias.name for node in ast.walk(tree)
+                    if isinstance(node, (ast.Import, ast.ImportFrom))
+                    for alias in node.names} | {node.module for node in ast.walk(tree)
+                                                if isinstance(node, ast.ImportFrom)}
+        assert "re" not in imported, module.__name__

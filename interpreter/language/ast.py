@@ -5,6 +5,12 @@ excluded from equality, so two parses of the same text compare equal wherever th
 Expressions derive from `Expr`, statements from `Stmt`, declarations from `Decl`. Names follow
 the grammar: rule `phase_decl` builds `PhaseDecl`. Children are tuples; `walk` and `children`
 (from `tree`) find the nodes below a node.
+
+Every name a node holds that declares or refers to something has the exact span of the name
+as written beside it, named after the field: `name` -> `name_span`, `names` ->
+`name_spans` (one a name), `params` -> `param_spans`, `phase` -> `phase_span`. Like `span`
+they are keyword-only and left out of equality and repr. (A `Name` is its own name's span.)
+The checker reads them to build the reference table the language server answers from.
 """
 
 from __future__ import annotations
@@ -70,18 +76,21 @@ class Comprehension(Expr):
     name: str
     domain: Expr
     where: Expr | None
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Field(Expr):
     """`obj.name`: a piece or seat variable, a kind statistic, or a piece property."""
     obj: Expr
     name: str
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Call(Expr):
     """A built-in function or a user `fn`."""
     name: str
     args: tuple[Expr, ...]
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Quant(Expr):
@@ -92,6 +101,7 @@ class Quant(Expr):
     domain: Expr
     where: Expr | None
     value: Expr | None
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Binary(Expr):
@@ -144,6 +154,7 @@ class CondExpr(Expr):
 class Target(Node):
     """An assignable place: `name` (a global or local) or `obj.field` chains."""
     names: tuple[str, ...]
+    name_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Assign(Stmt):
@@ -158,6 +169,7 @@ class CallStmt(Stmt):
     """Run a user `def` procedure."""
     name: str
     args: tuple[Expr, ...]
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class If(Stmt):
@@ -171,11 +183,13 @@ class For(Stmt):
     domain: Expr
     where: Expr | None
     body: tuple[Stmt, ...]
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Let(Stmt):
     name: str
     expr: Expr
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Move(Stmt):
@@ -207,6 +221,7 @@ class Goto(Stmt):
     args: tuple[Expr, ...]
     seat: Expr | None
     push: bool
+    phase_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Put(Stmt):
@@ -214,6 +229,7 @@ class Put(Stmt):
     piece: Expr
     zone: str
     seat: Expr | None
+    zone_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class CallEach(Stmt):
@@ -223,6 +239,8 @@ class CallEach(Stmt):
     name: str
     seats: Expr
     where: Expr | None
+    phase_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Give(Stmt):
@@ -273,11 +291,13 @@ class ExtendsDecl(Decl):
 @attrs.frozen
 class SeatsDecl(Decl):
     names: tuple[str, ...]
+    name_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class ParamDecl(Decl):
     name: str
     expr: Expr
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class BoardDecl(Decl):
@@ -287,6 +307,7 @@ class BoardDecl(Decl):
     directions: int | None = None
     hole_param: str | None = None
     hole_expr: Expr | None = None
+    hole_param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class TerrainDecl(Decl):
@@ -294,21 +315,25 @@ class TerrainDecl(Decl):
     name: str
     expr: Expr
     symbol: str
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class SymbolsDecl(Decl):
     names: tuple[str, ...]
+    name_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class KindRow(Node):
     name: str
     values: tuple[Expr, ...]
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class KindsDecl(Decl):
     """A stat table: one row per piece kind, one column per statistic."""
     columns: tuple[str, ...]
     rows: tuple[KindRow, ...]
+    column_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class VarDecl(Decl):
@@ -318,23 +343,30 @@ class VarDecl(Decl):
     expr: Expr | None
     visible: Expr | None
     column: str | None = None       # `var piece.NAME from COLUMN`: the kind's value
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    column_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class DefDecl(Decl):
     name: str
     params: tuple[str, ...]
     body: tuple[Stmt, ...]
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    param_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class FnDecl(Decl):
     name: str
     params: tuple[str, ...]
     expr: Expr
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    param_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class Binder(Node):
     name: str
     domain: Expr
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class ActionDecl(Decl):
@@ -343,6 +375,7 @@ class ActionDecl(Decl):
     where: Expr | None
     body: tuple[Stmt, ...]
     doc: str | None = None          # the text the block starts with, if any
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class PhaseDecl(Decl):
@@ -358,6 +391,8 @@ class PhaseDecl(Decl):
     on_resume: tuple[Stmt, ...] = ()
     auto: bool = False
     doc: str | None = None          # the text the block starts with, if any
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    param_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class TriggerDecl(Decl):
@@ -366,6 +401,8 @@ class TriggerDecl(Decl):
     cell: str
     where: Expr | None
     body: tuple[Stmt, ...]
+    piece_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    cell_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class OutDecl(Decl):
@@ -373,6 +410,7 @@ class OutDecl(Decl):
     others play on."""
     seat: str
     body: tuple[Stmt, ...]
+    seat_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -381,6 +419,7 @@ class ConcedeDecl(Decl):
     (also when that ends the game)."""
     seat: str
     body: tuple[Stmt, ...]
+    seat_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen
@@ -408,6 +447,7 @@ class ShowDecl(Decl):
     what: str
     param: str
     expr: Expr
+    param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class StatDecl(Decl):
@@ -416,6 +456,8 @@ class StatDecl(Decl):
     name: str
     param: str | None       # the seat parameter's name, or None for one value a game
     expr: Expr
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class ZoneDecl(Decl):
@@ -423,6 +465,7 @@ class ZoneDecl(Decl):
     name: str
     per_seat: bool
     visible: Expr | None
+    name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class HideDecl(Decl):
@@ -430,6 +473,7 @@ class HideDecl(Decl):
     what: str
     param: str
     expr: Expr
+    param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 
 @attrs.frozen

@@ -19,6 +19,7 @@ from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, static_fault
 from .errors import GdlError, GdlRuleError, error_at
+from .references import References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
                     ZONE, compatible, describe, element, is_list, join, list_of)
 
@@ -32,19 +33,22 @@ QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
 
 class Scope:
-    """Local names of one code unit: name -> (slot, type). Slot 0 is always `me`."""
+    """Local names of one code unit: name -> (slot, type, declaration: None for a name the
+    rule file does not declare, such as `me`). Slot 0 is always `me`. `end` is the last
+    statement of the block the scope is checking (where a `let` stops being visible)."""
 
     def __init__(self, counter, names=None):
         self.counter = counter
         self.names = dict(names or {})
+        self.end = None
 
     def child(self):
         return Scope(self.counter, self.names)
 
-    def bind(self, name, t):
+    def bind(self, name, t, declaration=None):
         slot = self.counter[0]
         self.counter[0] += 1
-        self.names[name] = (slot, t)
+        self.names[name] = (slot, t, declaration)
         return slot
 
 
@@ -56,7 +60,7 @@ def check_program(program):
 def check_expression(resolved, expr, local_types, want=None):
     """Check a stand-alone expression (a scenario's expectation) against a checked program,
     with extra typed locals in slots 1..n. Returns the resolved expression."""
-    checker = _Checker(ast.Program(()))
+    checker = _Checker(ast.Program(()))     # its reference table is dropped
     checker.out = resolved
     checker.fn_types = {name: fn.type for name, fn in resolved.fns.items()}
     checker.fn_params = {name: fn.param_types for name, fn in resolved.fns.items()}
@@ -79,6 +83,9 @@ class _Checker:
         self.phase_decls = {}       # name -> ast.PhaseDecl
         self.fn_params = {}         # fn/def name -> parameter types from its first use
         self.fn_types = {}          # fn name -> result type
+        self.references = References()
+        self.named = {}             # global name -> its Declaration (one namespace)
+        self.fields = {}            # (piece, seat or kind, name) -> Declaration of a field
 
     # ----- entry ---------------------------------------------------------------------
     def run(self):
@@ -92,17 +99,21 @@ class _Checker:
             self.out.game_name = game[0].name
         self._declare_seats(by_type)
         for decl in by_type.get(ast.SymbolsDecl, []):
-            for name in decl.names:
+            for name, span in zip(decl.names, decl.name_spans or _no_spans(decl.names)):
                 self._declare(name, decl)
+                self._named("symbol", name, span)
                 self.out.symbols.add(name)
         for decl in by_type.get(ast.ParamDecl, []):
             self._declare(decl.name, decl)
+            self._named("param", decl.name, decl.name_span)
             self.param_nodes[decl.name] = decl
         self._make_board(by_type)
         for decl in by_type.get(ast.ParamDecl, []):
             self._param(decl.name)
         for decl in by_type.get(ast.TerrainDecl, []):
             self._declare(decl.name, decl)
+            self._named("terrain", decl.name, decl.name_span)
+            self._constant_names(decl.expr)
             value, t = self._const(decl.expr)
             if not compatible(list_of(CELL), t):
                 raise self._type_error(decl.expr, "terrain must be a list of cells", t)
@@ -110,7 +121,10 @@ class _Checker:
         self._kinds(by_type)
         for decl in by_type.get(ast.ZoneDecl, []):
             self._declare(decl.name, decl)
+            self._named("zone", decl.name, decl.name_span)
             self.out.zones[decl.name] = ir.Zone(decl.name, decl.per_seat, span=decl.span)
+        for decl in by_type.get(ast.ParamDecl, []):     # all they may name is declared now
+            self._constant_names(decl.expr)
         for decl in by_type.get(ast.VarDecl, []):
             self._var(decl)
         for decl in by_type.get(ast.VarDecl, []):
@@ -119,7 +133,7 @@ class _Checker:
         for decl in by_type.get(ast.ZoneDecl, []):
             if decl.visible is not None:
                 expr = self._expect(decl.visible, BOOL, _scope(
-                    [("viewer", SEAT), ("owner", SEAT)]), "a visibility condition")
+                    [("viewer", SEAT, None), ("owner", SEAT, None)]), "a visibility condition")
                 self.out.zones[decl.name].visible = ir.Rule(("viewer", "owner"), expr,
                                                             span=decl.visible.span)
         for decl in by_type.get(ast.FnDecl, []) + by_type.get(ast.DefDecl, []):
@@ -129,9 +143,11 @@ class _Checker:
                                "cannot be redefined", decl.span)
             table = self.fn_decls if isinstance(decl, ast.FnDecl) else self.def_decls
             table[decl.name] = decl
+            self._named("fn" if table is self.fn_decls else "def", decl.name, decl.name_span)
             self._check_params_unique(decl.params, decl)
         for decl in by_type.get(ast.PhaseDecl, []):
             self._declare(decl.name, decl)
+            self._named("phase", decl.name, decl.name_span)
             self.phase_decls[decl.name] = decl
         setup = self._single(by_type, ast.SetupDecl, required=True)
         self.setup_decl = setup
@@ -162,10 +178,10 @@ class _Checker:
         self.trigger_decls = by_type.get(ast.TriggerDecl, [])
         self.out_decls = by_type.get(ast.OutDecl, [])
         self.concede_decls = by_type.get(ast.ConcedeDecl, [])
-        out.concedes = [ir.OutHook(self._block(h.body, _scope([(h.seat, SEAT)])), span=h.span)
+        out.concedes = [ir.OutHook(self._block(h.body, self._hook_scope(h)), span=h.span)
                         for h in self.concede_decls]
         out.triggers = [self._trigger(t) for t in self.trigger_decls]
-        out.outs = [ir.OutHook(self._block(h.body, _scope([(h.seat, SEAT)])), span=h.span)
+        out.outs = [ir.OutHook(self._block(h.body, self._hook_scope(h)), span=h.span)
                     for h in self.out_decls]
         out.end_rules = [self._end_rule(rule) for rule in end_rules]
         names = set()
@@ -183,12 +199,14 @@ class _Checker:
                 if action.doc is not None:
                     out.docs[(phase.name, action.name)] = action.doc
         for what, decl in shows.items():
-            scope = _scope([(decl.param, SHOW_PARAMS[what])])
+            scope = _scope([(decl.param, SHOW_PARAMS[what], self._parameter(
+                decl.param, decl.param_span, decl))])
             out.shows[what] = ir.Rule((decl.param,), self._expect(
                 decl.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=decl.span)
         self._stats(by_type.get(ast.StatDecl, []))
         for decl in hides:
-            scope = _scope([(decl.param, PIECE), ("viewer", SEAT)])
+            scope = _scope([(decl.param, PIECE, self._parameter(decl.param, decl.param_span,
+                                                                decl)), ("viewer", SEAT, None)])
             out.hide = ir.Rule((decl.param, "viewer"), self._expect(
                 decl.expr, BOOL, scope, "'hide'"), span=decl.span)
         for decl in list(self.fn_decls.values()) + list(self.def_decls.values()):
@@ -196,6 +214,7 @@ class _Checker:
                 self._check_callable(decl, (ANY,) * len(decl.params))
         self._reachability()
         self._calls_last()
+        out.references = self.references
         return out
 
     # ----- declarations ---------------------------------------------------------------
@@ -208,7 +227,8 @@ class _Checker:
                 raise error_at(GdlRuleError, f"'stat {decl.name}' is declared twice; the "
                                f"first is at line {first}", decl.span)
             params = () if decl.param is None else (decl.param,)
-            expr = self._expr(decl.expr, _scope([(p, SEAT) for p in params]))
+            expr = self._expr(decl.expr, _scope([(p, SEAT, self._parameter(
+                p, decl.param_span, decl)) for p in params]))
             if not any(compatible(t, expr.type) for t in (INT, BOOL, STR)):
                 raise self._type_error(decl.expr, "a 'stat' needs a number, true or false, "
                                        "or text", expr.type)
@@ -246,13 +266,50 @@ class _Checker:
                            f"is at line {line}", decl.span)
         self.declared[name] = decl
 
+    def _named(self, kind, name, span):
+        """Record a declaration of the global namespace (what `_declare` guards)."""
+        self.named[name] = self.references.declare(kind, name, span)
+
+    def _parameter(self, name, span, decl):
+        """Record a parameter of `decl`, visible in the whole of it."""
+        return self.references.declare("parameter", name, span, visible=decl.span)
+
+    def _parameters(self, decl):
+        """The declarations of the parameters of a fn, def or phase, in order."""
+        spans = decl.param_spans or _no_spans(decl.params)
+        return [self._parameter(name, span, decl) for name, span in zip(decl.params, spans)]
+
+    def _hook_scope(self, hook):
+        """The scope of `on out(s)` and `on concede(s)`: the seat."""
+        return _scope([(hook.seat, SEAT, self._parameter(hook.seat, hook.seat_span, hook))])
+
+    def _constant_names(self, expr, bound=None):
+        """Record what the names of a constant expression refer to: the constant evaluator
+        resolves them on its own; `bound` holds the names bound around it (a cell, a
+        comprehension's variable)."""
+        bound = bound or {}
+        if isinstance(expr, ast.Name):
+            self.references.use(expr.span, bound.get(expr.name) or self.named.get(expr.name))
+        elif isinstance(expr, (ast.Comprehension, ast.Quant)):
+            self._constant_names(expr.domain, bound)
+            inner = dict(bound)
+            inner[expr.name] = self.references.declare("local", expr.name, expr.name_span,
+                                                       visible=expr.span)
+            for part in (expr.where, getattr(expr, "expr", None), getattr(expr, "value", None)):
+                if part is not None:
+                    self._constant_names(part, inner)
+        else:
+            for child in ast.children(expr):
+                self._constant_names(child, bound)
+
     def _declare_seats(self, by_type):
         decl = self._single(by_type, ast.SeatsDecl, required=True)
         if not 2 <= len(decl.names) <= 4:
             raise error_at(GdlRuleError, f"a game has 2 to 4 seats, not {len(decl.names)}",
                            decl.span)
-        for name in decl.names:
+        for name, span in zip(decl.names, decl.name_spans or _no_spans(decl.names)):
             self._declare(name, decl)
+            self._named("seat", name, span)
         self.out.seats = list(decl.names)
 
     def _make_board(self, by_type):
@@ -265,6 +322,7 @@ class _Checker:
                            f"arguments, not {len(decl.args)}", decl.span)
         size = []
         for arg in decl.args:
+            self._constant_names(arg)
             value, t = self._const(arg)
             if t != INT:
                 raise self._type_error(arg, "a board size must be a number", t)
@@ -275,6 +333,8 @@ class _Checker:
             raise error_at(GdlRuleError, exc.message, decl.span) from None
         self.out.board = board          # without holes yet: cell names in the condition
         if decl.hole_expr is not None:
+            cell = self._parameter(decl.hole_param, decl.hole_param_span, decl)
+            self._constant_names(decl.hole_expr, {decl.hole_param: cell})
             holes = self._cells_where(decl.hole_expr, decl.hole_param, board,
                                       "'holes(...) where'")
             if len(holes) == board.size:
@@ -383,12 +443,18 @@ class _Checker:
     def _kinds(self, by_type):
         tables = by_type.get(ast.KindsDecl, [])
         for table in tables:
-            for column in table.columns:
+            for column, span in zip(table.columns, table.column_spans
+                                    or _no_spans(table.columns)):
                 if column in PIECE_PROPERTIES:
                     raise error_at(GdlRuleError, f"'{column}' is a built-in piece property "
                                    "and cannot be a table column", table.span)
+                if ("kind", column) not in self.fields:
+                    self.fields["kind", column] = self.references.declare("stat", column, span)
             for row in table.rows:
                 self._declare(row.name, row)
+                self._named("kind", row.name, row.name_span)
+                for expr in row.values:
+                    self._constant_names(expr)
                 if len(row.values) != len(table.columns):
                     raise error_at(GdlRuleError, f"kind '{row.name}' has {len(row.values)} "
                                    f"values but the table has {len(table.columns)} columns "
@@ -419,6 +485,11 @@ class _Checker:
                            f"is at line {first.span.line}", decl.span)
         if decl.scope == "global":
             self.declared[decl.name] = decl
+        declaration = self.references.declare("var", decl.name, decl.name_span, decl.scope)
+        if decl.scope == "global":
+            self.named[decl.name] = declaration
+        else:
+            self.fields[decl.scope, decl.name] = declaration
         if decl.scope == "piece" and (decl.name in PIECE_PROPERTIES
                                       or decl.name in self.out.kind_columns):
             raise error_at(GdlRuleError, f"'piece.{decl.name}' clashes with a piece "
@@ -431,10 +502,12 @@ class _Checker:
             if decl.column not in self.out.kind_columns:
                 raise error_at(GdlRuleError, f"the kinds have no column '{decl.column}'",
                                decl.span, self._suggest(decl.column, self.out.kind_columns))
+            self.references.use(decl.column_span, self.fields.get(("kind", decl.column)))
             t = self.out.kind_columns[decl.column]
             table[decl.name] = ir.Variable(decl.name, None, ANY if t == NONE else t,
                                            span=decl.span, column=decl.column)
             return
+        self._constant_names(decl.expr)
         value, t = self._const(decl.expr)
         table[decl.name] = ir.Variable(decl.name, value, ANY if t == NONE else t,
                                        span=decl.span)
@@ -442,11 +515,12 @@ class _Checker:
     def _visibility(self, decl):
         """`visible to COND`: `viewer` is the seat looking; for seat and piece variables
         `owner` is the owning seat and `it` the seat or piece the variable belongs to."""
-        params = [("viewer", SEAT)]
+        params = [("viewer", SEAT, None)]
         if decl.scope != "global":
-            params += [("owner", SEAT), ("it", PIECE if decl.scope == "piece" else SEAT)]
+            params += [("owner", SEAT, None),
+                       ("it", PIECE if decl.scope == "piece" else SEAT, None)]
         expr = self._expect(decl.visible, BOOL, _scope(params), "a visibility condition")
-        rule = ir.Rule(tuple(name for name, _ in params), expr, span=decl.visible.span)
+        rule = ir.Rule(tuple(name for name, _, _ in params), expr, span=decl.visible.span)
         self.out.vars[decl.scope][decl.name].visible = rule
 
     def _check_params_unique(self, params, decl):
@@ -553,7 +627,7 @@ class _Checker:
     def _phase(self, phase):
         self._check_params_unique(phase.params, phase)
         types = self.phase_param_types.get(phase.name, (ANY,) * len(phase.params))
-        params = list(zip(phase.params, types))
+        params = list(zip(phase.params, types, self._parameters(phase)))
         scope = _scope(params)
         on_enter = self._block(phase.on_enter, scope.child())
         on_reveal = self._block(phase.on_reveal, scope.child())
@@ -565,6 +639,7 @@ class _Checker:
                 raise error_at(GdlRuleError, f"action '{action.name}' is defined twice in "
                                f"phase '{phase.name}'", action.span)
             names.add(action.name)
+            self.references.declare("action", action.name, action.name_span)
             actions.append(self._action(action, index, params))
         if phase.auto and phase.mode in ("simultaneous", "secret"):
             raise error_at(GdlRuleError, f"a {phase.mode} phase cannot be 'auto': an action "
@@ -584,7 +659,8 @@ class _Checker:
             if not is_list(domain.type) and domain.type != ANY:
                 raise self._type_error(binder.domain, f"'{binder.name} in ...' needs a list",
                                        domain.type)
-            scope.names[binder.name] = (first + i, element(domain.type))
+            scope.names[binder.name] = (first + i, element(domain.type), self._parameter(
+                binder.name, binder.name_span, action))
             binders.append(ir.Binder(binder.name, first + i, domain, _source(binder.domain),
                                      element(domain.type), span=binder.span))
         parts = []
@@ -600,20 +676,23 @@ class _Checker:
                          span=action.span)
 
     def _trigger(self, trigger):
-        scope = _scope([(trigger.piece, PIECE), (trigger.cell, CELL)])
+        scope = _scope([(trigger.piece, PIECE, self._parameter(trigger.piece,
+                                                               trigger.piece_span, trigger)),
+                        (trigger.cell, CELL, self._parameter(trigger.cell, trigger.cell_span,
+                                                             trigger))])
         where = None
         if trigger.where is not None:
             where = self._expect(trigger.where, BOOL, scope, "a 'where' condition")
         return ir.Trigger(where, self._block(trigger.body, scope.child()), span=trigger.span)
 
     def _end_rule(self, rule):
-        params = [("seat", SEAT)] if rule.kind != "draw" else []
+        params = [("seat", SEAT, None)] if rule.kind != "draw" else []
         expr = self._expect(rule.expr, BOOL, _scope(params), f"a '{rule.kind} when' condition")
         return ir.EndRule(rule.kind, expr, span=rule.span)
 
     def _check_callable(self, decl, arg_types):
         self.fn_params[decl.name] = tuple(arg_types)
-        scope = _scope(list(zip(decl.params, arg_types)))
+        scope = _scope(list(zip(decl.params, arg_types, self._parameters(decl))))
         if isinstance(decl, ast.FnDecl):
             body = self._expr(decl.expr, scope)
             self.fn_types[decl.name] = body.type
@@ -625,6 +704,8 @@ class _Checker:
 
     # ----- statements ------------------------------------------------------------------
     def _block(self, statements, scope):
+        if statements:
+            scope.end = statements[-1].span
         return tuple(getattr(self, "_stmt_" + type(statement).__name__)(statement, scope)
                      for statement in statements)
 
@@ -652,19 +733,22 @@ class _Checker:
         first = target.names[0]
         if len(target.names) == 1:
             if first in scope.names:
-                slot, t = scope.names[first]
+                slot, t, declaration = scope.names[first]
                 if first == "me":
                     raise error_at(GdlRuleError, "'me' cannot be assigned", target.span)
+                self.references.use(target.span, declaration)
                 return ir.LocalPlace(slot, span=target.span), t
             if first in self.out.vars["global"]:
+                self.references.use(target.span, self.named.get(first))
                 return (ir.GlobalPlace(first, span=target.span),
                         self.out.vars["global"][first].type)
             raise error_at(GdlRuleError, f"'{first}' is not a variable that can be assigned",
                            target.span, self._suggest(first, list(scope.names) +
                                                       list(self.out.vars["global"])))
-        obj_ast = ast.Name(first, span=target.span)
-        for name in target.names[1:-1]:
-            obj_ast = ast.Field(obj_ast, name, span=target.span)
+        spans = target.name_spans or _no_spans(target.names)
+        obj_ast = ast.Name(first, span=spans[0] or target.span)
+        for name, span in zip(target.names[1:-1], spans[1:-1]):
+            obj_ast = ast.Field(obj_ast, name, span=target.span, name_span=span)
         obj = self._expr(obj_ast, scope)
         field = target.names[-1]
         scope_name = {PIECE: "piece", SEAT: "seat"}.get(obj.type)
@@ -678,6 +762,7 @@ class _Checker:
             known = list(self.out.vars[scope_name]) if scope_name else []
             raise error_at(GdlRuleError, f"{describe(obj.type)} has no variable '{field}'",
                            target.span, self._suggest(field, known))
+        self.references.use(spans[-1], self.fields.get((scope_name, field)))
         cls = ir.PieceVarPlace if scope_name == "piece" else ir.SeatVarPlace
         return cls(obj, field, span=target.span), self.out.vars[scope_name][field].type
 
@@ -700,6 +785,7 @@ class _Checker:
             raise error_at(GdlRuleError, f"unknown procedure '{stmt.name}'", stmt.span,
                            [f"hint: {hint}"] if hint else
                            self._suggest(stmt.name, self.def_decls))
+        self.references.use(stmt.name_span, self.named.get(stmt.name))
         return ir.CallDef(stmt.name, self._call_user(stmt.name, stmt.args, scope, stmt),
                           span=stmt.span)
 
@@ -713,7 +799,8 @@ class _Checker:
         if not is_list(domain.type) and domain.type != ANY:
             raise self._type_error(stmt.domain, "'for ... in' needs a list", domain.type)
         inner = scope.child()
-        slot = inner.bind(stmt.name, element(domain.type))
+        slot = inner.bind(stmt.name, element(domain.type), self.references.declare(
+            "local", stmt.name, stmt.name_span, visible=stmt.span))
         where = None
         if stmt.where is not None:
             where = self._expect(stmt.where, BOOL, inner, "a 'where' condition")
@@ -721,7 +808,9 @@ class _Checker:
 
     def _stmt_Let(self, stmt, scope):
         value = self._expr(stmt.expr, scope)
-        return ir.Let(scope.bind(stmt.name, value.type), value, span=stmt.span)
+        declaration = self.references.declare("local", stmt.name, stmt.name_span,
+                                              visible=_until(stmt.span, scope.end))
+        return ir.Let(scope.bind(stmt.name, value.type, declaration), value, span=stmt.span)
 
     def _stmt_Move(self, stmt, scope):
         return ir.Move(self._expect(stmt.piece, PIECE, scope, "'move'"),
@@ -760,6 +849,7 @@ class _Checker:
         if not zone.per_seat and stmt.seat is not None:
             raise error_at(GdlRuleError, f"zone '{zone.name}' is shared: it has no 'of SEAT'",
                            stmt.seat.span)
+        self.references.use(stmt.zone_span, self.named.get(stmt.zone))
         seat = None if stmt.seat is None else self._expect(stmt.seat, SEAT, scope,
                                                            "'put ... of'")
         return ir.Put(self._expect(stmt.piece, PIECE, scope, "'put'"), zone.name, seat,
@@ -772,7 +862,8 @@ class _Checker:
         if stmt.where is not None:
             # Tested when each seat's turn comes, after this code has finished: it may read
             # the seat, `me` and the game, but none of this code's locals.
-            inner = _scope([(stmt.name, SEAT)])
+            inner = _scope([(stmt.name, SEAT, self.references.declare(
+                "local", stmt.name, stmt.name_span, visible=stmt.span))])
             rule = len(self.out.each_rules)
             self.out.each_rules.append(ir.Rule((stmt.name,), self._expect(
                 stmt.where, BOOL, inner, "a 'where' condition"), span=stmt.where.span))
@@ -792,6 +883,7 @@ class _Checker:
             if not compatible(want, got.type):
                 raise self._type_error(arg, f"argument {i + 1} of phase '{phase.name}' was "
                                        f"{describe(want)} at its first use", got.type)
+        self.references.use(stmt.phase_span, self.named.get(stmt.phase))
         return args
 
     def _stmt_Goto(self, stmt, scope):
@@ -851,7 +943,8 @@ class _Checker:
     def _expr_Name(self, e, scope):
         name = e.name
         if name in scope.names:
-            slot, t = scope.names[name]
+            slot, t, declaration = scope.names[name]
+            self.references.use(e.span, declaration)
             return ir.Local(slot, name, type=t, span=e.span)
         resolved = self._global_name(name, e.span)
         if resolved is None:
@@ -864,6 +957,7 @@ class _Checker:
                 hint = [f"hint: '{name}' is a function; call it as {name}(...)"]
             raise error_at(GdlRuleError, f"unknown name '{name}'", e.span,
                            hint or self._suggest(name, known))
+        self.references.use(e.span, self.named.get(name))
         return resolved
 
     def _global_name(self, name, span):
@@ -914,7 +1008,8 @@ class _Checker:
         if not is_list(domain.type) and domain.type != ANY:
             raise self._type_error(e.domain, what, domain.type)
         inner = scope.child()
-        slot = inner.bind(e.name, element(domain.type))
+        slot = inner.bind(e.name, element(domain.type), self.references.declare(
+            "local", e.name, e.name_span, visible=e.span))
         where = None
         if e.where is not None:
             where = self._expect(e.where, BOOL, inner, "a 'where' condition")
@@ -961,6 +1056,13 @@ class _Checker:
 
     def _expr_Field(self, e, scope):
         obj = self._expr(e.obj, scope)
+        checked = self._field(e, obj)
+        if not isinstance(checked, ir.PieceField) or e.name not in PIECE_PROPERTIES:
+            scope_name = _FIELD_SCOPES[type(checked)]
+            self.references.use(e.name_span, self.fields.get((scope_name, e.name)))
+        return checked
+
+    def _field(self, e, obj):
         name, vars_ = e.name, self.out.vars
         span = e.span
         if obj.type == PIECE or obj.type == ANY:
@@ -990,6 +1092,7 @@ class _Checker:
 
     def _expr_Call(self, e, scope):
         if e.name in self.fn_types or e.name in self.fn_decls:
+            self.references.use(e.name_span, self.named.get(e.name))
             args = self._call_user(e.name, e.args, scope, e)
             return ir.CallFn(e.name, args, type=self.fn_types.get(e.name, ANY), span=e.span)
         builtin = BUILTINS.get(e.name)
@@ -1247,12 +1350,30 @@ def _setup_enters(units):
 
 
 def _scope(params):
-    """The scope of a code unit: `me` in slot 0, then its parameters."""
+    """The scope of a code unit: `me` in slot 0, then its parameters, each a (name, type,
+    declaration or None)."""
     scope = Scope([0])
     scope.bind("me", SEAT)
-    for name, t in params:
-        scope.bind(name, t)
+    for name, t, declaration in params:
+        scope.bind(name, t, declaration)
     return scope
+
+
+_FIELD_SCOPES = {ir.PieceField: "piece", ir.PieceStat: "kind", ir.KindStat: "kind",
+                 ir.SeatVar: "seat"}
+
+
+def _no_spans(names):
+    """The name spans of a node made without them (by a tool): none known."""
+    return (None,) * len(names)
+
+
+def _until(start, last):
+    """From the start of `start` to the end of `last` (a `let` to the end of its block)."""
+    if start is None or last is None:
+        return start
+    return ast.Span(start.file, start.line, start.column, last.end_line, last.end_column,
+                    start.lines)
 
 
 def _source(node):

@@ -55,7 +55,7 @@ def _concrete_lark():
     return parser, comments
 
 
-def parse_program(text, file="<string>"):
+def parse_program(text: str, file: str = "<string>") -> ast.Program:
     """Parse a whole rule file, or read the result of an earlier parse from the cache."""
     return parse_cache.cached(text, file, functools.partial(_parse, text, file, "start"))
 
@@ -271,6 +271,14 @@ class _ToAst:
         return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column,
                         self.lines)
 
+    def _at(self, token):
+        """The span of one name as written."""
+        return ast.Span(self.file, token.line, token.column, token.end_line, token.end_column,
+                        self.lines)
+
+    def _all_at(self, tokens):
+        return tuple(self._at(token) for token in tokens)
+
     # declarations
     def start(self, meta, items):
         return ast.Program(tuple(items), span=ast.Span(self.file, 1, 1, 1, 1, self.lines))
@@ -282,65 +290,78 @@ class _ToAst:
         return ast.ExtendsDecl(_string(c[0]), span=self._span(meta))
 
     def seats_decl(self, meta, c):
-        return ast.SeatsDecl(tuple(map(str, c)), span=self._span(meta))
+        return ast.SeatsDecl(tuple(map(str, c)), span=self._span(meta),
+                             name_spans=self._all_at(c))
 
     def param_decl(self, meta, c):
-        return ast.ParamDecl(str(c[0]), c[1], span=self._span(meta))
+        return ast.ParamDecl(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
 
     def board_decl(self, meta, c):
-        holes = c[3] or (None, None)
-        return ast.BoardDecl(str(c[0]), c[1] or (), c[2], holes[0], holes[1],
-                             span=self._span(meta))
+        param, expr = c[3] or (None, None)
+        return ast.BoardDecl(str(c[0]), c[1] or (), c[2], None if param is None else str(param),
+                             expr, span=self._span(meta),
+                             hole_param_span=None if param is None else self._at(param))
 
     def board_directions(self, meta, c):
         return int(c[0])
 
     def board_holes(self, meta, c):
-        return (str(c[0]), c[1])
+        return (c[0], c[1])
 
     def auto(self, meta, c):
         return True
 
     def terrain_decl(self, meta, c):
         symbol = _string(c[2]) if c[2] is not None else "?"
-        return ast.TerrainDecl(str(c[0]), c[1], symbol, span=self._span(meta))
+        return ast.TerrainDecl(str(c[0]), c[1], symbol, span=self._span(meta),
+                               name_span=self._at(c[0]))
 
     def symbols_decl(self, meta, c):
-        return ast.SymbolsDecl(tuple(map(str, c)), span=self._span(meta))
+        return ast.SymbolsDecl(tuple(map(str, c)), span=self._span(meta),
+                               name_spans=self._all_at(c))
 
     def kinds_decl(self, meta, c):
-        columns = tuple(str(x) for x in c if not isinstance(x, ast.KindRow))
+        columns = [x for x in c if not isinstance(x, ast.KindRow)]
         rows = tuple(x for x in c if isinstance(x, ast.KindRow))
-        return ast.KindsDecl(columns, rows, span=self._span(meta))
+        return ast.KindsDecl(tuple(map(str, columns)), rows, span=self._span(meta),
+                             column_spans=self._all_at(columns))
 
     def kind_row(self, meta, c):
-        return ast.KindRow(str(c[0]), tuple(c[1:]), span=self._span(meta))
+        return ast.KindRow(str(c[0]), tuple(c[1:]), span=self._span(meta),
+                           name_span=self._at(c[0]))
 
     def var_decl(self, meta, c):
         scope, name = c[0]
-        return ast.VarDecl(scope, name, c[1], c[2], span=self._span(meta))
+        return ast.VarDecl(scope, str(name), c[1], c[2], span=self._span(meta),
+                           name_span=self._at(name))
 
     def var_from_decl(self, meta, c):
         scope, name = c[0]
-        return ast.VarDecl(scope, name, None, c[2], str(c[1]), span=self._span(meta))
+        return ast.VarDecl(scope, str(name), None, c[2], str(c[1]), span=self._span(meta),
+                           name_span=self._at(name), column_span=self._at(c[1]))
 
     def global_name(self, meta, c):
-        return ("global", str(c[0]))
+        return ("global", c[0])
 
     def scoped_name(self, meta, c):
-        return (str(c[0]), str(c[1]))
+        return (str(c[0]), c[1])
 
     def visibility(self, meta, c):
         return c[0]
 
     def def_decl(self, meta, c):
-        return ast.DefDecl(str(c[0]), c[1] or (), tuple(c[2]), span=self._span(meta))
+        params = c[1] or ()
+        return ast.DefDecl(str(c[0]), tuple(map(str, params)), tuple(c[2]),
+                           span=self._span(meta), name_span=self._at(c[0]),
+                           param_spans=self._all_at(params))
 
     def fn_decl(self, meta, c):
-        return ast.FnDecl(str(c[0]), c[1] or (), c[2], span=self._span(meta))
+        params = c[1] or ()
+        return ast.FnDecl(str(c[0]), tuple(map(str, params)), c[2], span=self._span(meta),
+                          name_span=self._at(c[0]), param_spans=self._all_at(params))
 
     def params(self, meta, c):
-        return tuple(map(str, c))
+        return tuple(c)             # the tokens: their declarers take names and spans
 
     def phase_decl(self, meta, c):
         name, params, mode, auto, doc, *items = c
@@ -351,9 +372,11 @@ class _ToAst:
                 actions.append(item)
             else:
                 hooks[item[0]].extend(item[1])
-        return ast.PhaseDecl(str(name), params or (), str(mode) if mode else None,
+        params = params or ()
+        return ast.PhaseDecl(str(name), tuple(map(str, params)), str(mode) if mode else None,
                              tuple(hooks["enter"]), tuple(hooks["reveal"]), tuple(actions),
-                             tuple(hooks["resume"]), bool(auto), doc, span=self._span(meta))
+                             tuple(hooks["resume"]), bool(auto), doc, span=self._span(meta),
+                             name_span=self._at(name), param_spans=self._all_at(params))
 
     def on_enter(self, meta, c):
         return ("enter", c[0])
@@ -372,7 +395,7 @@ class _ToAst:
         where, doc, body = rest[at], rest[at + 1], rest[at + 2:]
         binders = tuple(b for b in rest[:at] if b is not None)
         return ast.ActionDecl(str(name), binders, where, tuple(body), doc,
-                              span=self._span(meta))
+                              span=self._span(meta), name_span=self._at(name))
 
     def doc(self, meta, c):
         return _string(c[0])
@@ -381,16 +404,19 @@ class _ToAst:
         return ast.InvariantDecl(_string(c[0]), c[1], span=self._span(meta))
 
     def binder(self, meta, c):
-        return ast.Binder(str(c[0]), c[1], span=self._span(meta))
+        return ast.Binder(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
 
     def concede_decl(self, meta, c):
-        return ast.ConcedeDecl(str(c[0]), tuple(c[1]), span=self._span(meta))
+        return ast.ConcedeDecl(str(c[0]), tuple(c[1]), span=self._span(meta),
+                               seat_span=self._at(c[0]))
 
     def out_decl(self, meta, c):
-        return ast.OutDecl(str(c[0]), tuple(c[1]), span=self._span(meta))
+        return ast.OutDecl(str(c[0]), tuple(c[1]), span=self._span(meta),
+                           seat_span=self._at(c[0]))
 
     def trigger_decl(self, meta, c):
-        return ast.TriggerDecl(str(c[0]), str(c[1]), c[2], tuple(c[3]), span=self._span(meta))
+        return ast.TriggerDecl(str(c[0]), str(c[1]), c[2], tuple(c[3]), span=self._span(meta),
+                               piece_span=self._at(c[0]), cell_span=self._at(c[1]))
 
     def end_decl(self, meta, c):
         return ast.EndDecl(tuple(c), span=self._span(meta))
@@ -402,14 +428,17 @@ class _ToAst:
         return ast.SetupDecl(tuple(c[0]), span=self._span(meta))
 
     def show_decl(self, meta, c):
-        return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta))
+        return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
+                            param_span=self._at(c[1]))
 
     def stat_decl(self, meta, c):
         return ast.StatDecl(str(c[0]), None if c[1] is None else str(c[1]), c[2],
-                            span=self._span(meta))
+                            span=self._span(meta), name_span=self._at(c[0]),
+                            param_span=None if c[1] is None else self._at(c[1]))
 
     def hide_decl(self, meta, c):
-        return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta))
+        return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
+                            param_span=self._at(c[1]))
 
     def _operator(self, meta, c):
         return str(c[0])
@@ -424,13 +453,14 @@ class _ToAst:
         return ast.Assign(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
 
     def target(self, meta, c):
-        return ast.Target(tuple(map(str, c)), span=self._span(meta))
+        return ast.Target(tuple(map(str, c)), span=self._span(meta), name_spans=self._all_at(c))
 
     def until(self, meta, c):
         return c[0]
 
     def call_stmt(self, meta, c):
-        return ast.CallStmt(str(c[0]), c[1] or (), span=self._span(meta))
+        return ast.CallStmt(str(c[0]), c[1] or (), span=self._span(meta),
+                            name_span=self._at(c[0]))
 
     def if_stmt(self, meta, c):
         otherwise = c[2]
@@ -439,10 +469,11 @@ class _ToAst:
         return ast.If(c[0], tuple(c[1]), tuple(otherwise or ()), span=self._span(meta))
 
     def for_stmt(self, meta, c):
-        return ast.For(str(c[0]), c[1], c[2], tuple(c[3]), span=self._span(meta))
+        return ast.For(str(c[0]), c[1], c[2], tuple(c[3]), span=self._span(meta),
+                       name_span=self._at(c[0]))
 
     def let_stmt(self, meta, c):
-        return ast.Let(str(c[0]), c[1], span=self._span(meta))
+        return ast.Let(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
 
     def move_stmt(self, meta, c):
         return ast.Move(c[0], c[1], span=self._span(meta))
@@ -457,23 +488,27 @@ class _ToAst:
         return ast.Create(c[0], c[1], c[2], span=self._span(meta))
 
     def goto_stmt(self, meta, c):
-        return ast.Goto(str(c[0]), c[1] or (), c[2], False, span=self._span(meta))
+        return ast.Goto(str(c[0]), c[1] or (), c[2], False, span=self._span(meta),
+                        phase_span=self._at(c[0]))
 
     def push_stmt(self, meta, c):
-        return ast.Goto(str(c[0]), c[1] or (), c[2], True, span=self._span(meta))
+        return ast.Goto(str(c[0]), c[1] or (), c[2], True, span=self._span(meta),
+                        phase_span=self._at(c[0]))
 
     def put_stmt(self, meta, c):
-        return ast.Put(c[0], str(c[1]), c[2], span=self._span(meta))
+        return ast.Put(c[0], str(c[1]), c[2], span=self._span(meta), zone_span=self._at(c[1]))
 
     def zone_decl(self, meta, c):
-        return ast.ZoneDecl(str(c[0]), bool(c[1]), c[2], span=self._span(meta))
+        return ast.ZoneDecl(str(c[0]), bool(c[1]), c[2], span=self._span(meta),
+                            name_span=self._at(c[0]))
 
     def per_seat(self, meta, c):
         return True
 
     def call_each_stmt(self, meta, c):
         return ast.CallEach(str(c[0]), c[1] or (), str(c[2]), c[3], c[4],
-                            span=self._span(meta))
+                            span=self._span(meta), phase_span=self._at(c[0]),
+                            name_span=self._at(c[2]))
 
     def give_stmt(self, meta, c):
         return ast.Give(c[0], c[1], span=self._span(meta))
@@ -531,13 +566,14 @@ class _ToAst:
         return ast.Neg(c[0], span=self._span(meta))
 
     def field(self, meta, c):
-        return ast.Field(c[0], str(c[1]), span=self._span(meta))
+        return ast.Field(c[0], str(c[1]), span=self._span(meta), name_span=self._at(c[1]))
 
     def call(self, meta, c):
-        return ast.Call(str(c[0]), c[1] or (), span=self._span(meta))
+        return ast.Call(str(c[0]), c[1] or (), span=self._span(meta), name_span=self._at(c[0]))
 
     def quant(self, meta, c):
-        return ast.Quant(str(c[0]), str(c[1]), c[2], c[3], c[4], span=self._span(meta))
+        return ast.Quant(str(c[0]), str(c[1]), c[2], c[3], c[4], span=self._span(meta),
+                         name_span=self._at(c[1]))
 
     def number(self, meta, c):
         try:
@@ -570,7 +606,8 @@ class _ToAst:
         return ast.ListExpr(c[0] or (), span=self._span(meta))
 
     def comprehension(self, meta, c):
-        return ast.Comprehension(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
+        return ast.Comprehension(c[0], str(c[1]), c[2], c[3], span=self._span(meta),
+                                 name_span=self._at(c[1]))
 
 
 def _string(token):

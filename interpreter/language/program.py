@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from .references import References
 from .tree import Node, Span, children, walk
 from .types import Type
 
@@ -450,6 +451,7 @@ class Program:
     docs: dict[tuple[str, str | None], str] = attrs.Factory(dict)   # (phase, action) -> doc
     invariants: list[Invariant] = attrs.Factory(list)
     stats: dict[str, Rule] = attrs.Factory(dict)    # `stat` name -> Rule (no params, or a seat)
+    references: References = attrs.Factory(References)  # each name -> its declaration
 
 
 # ----- walking ---------------------------------------------------------------------------

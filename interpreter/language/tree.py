@@ -52,10 +52,12 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a node class that can hold nodes: all but `span` and a static `type`."""
+    """The fields of a node class that can hold nodes: all but the spans (`span`, and a
+    name's `name_span` and the like) and a static `type`."""
     names = _CHILD_FIELDS.get(cls)
     if names is None:
-        names = tuple(f.name for f in attrs.fields(cls) if f.name not in ("span", "type"))
+        names = tuple(f.name for f in attrs.fields(cls) if f.name not in ("span", "type")
+                      and not f.name.endswith(("_span", "_spans")))
         _CHILD_FIELDS[cls] = names
     return names
 

@@ -1,31 +1,38 @@
 """What the language server knows of a rule file, without the server: a text and its path
 -> its problems (the first parse or static error, as `gdl check` says it), its
-declarations, and for a position the name there with its definition, its hover text and
-the names that may be written there.
+declarations, and for a position the declaration of the name there, its hover text, every
+place the name is written (references, rename) and the names that may be written there.
 
 `Document` reads the syntax tree and the checked program of the same pipeline as every
-command. Declarations are found generically: every top-level declaration and every nested
-`...Decl` node is a symbol, named by its `name` or `names` field (a kinds table: its kinds
-and columns), so a declaration added to the grammar appears without a change here. Locals
-(parameters, binders, `let`, `for` and quantifier variables) are scoped to the node that
-declares them. A variant's base file is read (with its own declarations) for what the
-variant does not declare itself. Lines and columns are 1-based here; the server converts.
+command, and resolves nothing itself: the name at a position is looked up in the checker's
+reference table (`language/references.py`, on the checked program), which maps every use
+of a name to its declaration, across a variant's `extends` too. The outline is read from
+the syntax tree: every top-level declaration and every nested `...Decl` node is a symbol,
+named by its `name` or `names` field and located by the span the parser recorded for the
+name (a kinds table: its columns and kinds). A variant's base file is read, with its own
+declarations, for what the variant does not declare itself. Lines and columns are 1-based
+here; the server converts.
 """
 
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Callable, Iterator
+
+import attrs
 
 from ..language import ast
 from ..language.builtins import BUILTINS
 from ..language.checker import BUILTIN_VALUES, PIECE_PROPERTIES
 from ..language.errors import GdlError
 from ..language.parser import grammar_words, parse_program
+from ..language.program import Program as Resolved
+from ..language.references import Declaration, References
+from ..language.tree import Span
 from ..language.types import describe
 
-WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_LOCAL_BINDERS = (ast.For, ast.Let, ast.Quant, ast.Comprehension, ast.CallEach)
+Reader = Callable[[str], "str | None"]
+
 _BUILTIN_VALUE_DOCS = {
     "me": "the seat the rule runs for (the seat choosing, in an action)",
     "current": "the seat whose phase is running", "deciding": "the seat to decide now",
@@ -36,81 +43,64 @@ _PROPERTY_DOCS = {"owner": "the seat that owns the piece (none: no seat)",
                   "cell": "the cell the piece is on (none: off the board)",
                   "kind": "the piece's kind (a row of the kinds table)",
                   "zone": "the zone the piece is in (none: not in a zone)"}
+_LOCAL_KINDS = ("parameter", "local")
+Completion = tuple[str, str, str]       # (label, kind, detail)
 
 
+@attrs.define(eq=False)
 class Symbol:
-    """A declared name. `line`/`column` locate the name itself; `span` is the whole
-    declaration (for a local: the part of the file where it is visible)."""
+    """A declaration of the outline: `at` is where its name is written, `span` the whole
+    declaration, `node` the syntax node; `scope` is a variable's."""
 
-    __slots__ = ("name", "kind", "document", "line", "column", "span", "node", "container",
-                 "children", "scope")
-
-    def __init__(self, name, kind, document, where, span, node, container=None, scope=None):
-        self.name, self.kind, self.document = name, kind, document
-        self.line, self.column = where
-        self.span, self.node, self.container = span, node, container
-        self.children = []
-        self.scope = scope          # for a variable: global, seat or piece
+    name: str
+    kind: str
+    document: Document
+    at: Span
+    span: Span
+    node: ast.Node
+    scope: str | None = None
+    children: list[Symbol] = attrs.Factory(list)
 
     @property
-    def path(self):
+    def path(self) -> str:
         return self.document.path
 
-    @property
-    def end_column(self):
-        return self.column + len(self.name)
 
-    def __repr__(self):
-        return f"Symbol({self.kind} {self.name} at {self.path}:{self.line}:{self.column})"
-
-
+@attrs.frozen
 class Problem:
     """A diagnostic: where (1-based, end exclusive) and what."""
 
-    def __init__(self, line, column, end_column, message):
-        self.line, self.column, self.end_column, self.message = line, column, end_column, message
+    line: int
+    column: int
+    end_column: int
+    message: str
 
 
-def _kind_of(node):
-    """ParamDecl -> 'param', KindsDecl -> 'kinds', TriggerDecl -> 'trigger'."""
-    name = type(node).__name__.removesuffix("Decl")
-    return re.sub(r"(?<!^)([A-Z])", r"_\1", name).lower()
+@attrs.frozen
+class Renaming:
+    """What a rename comes to: the places to rewrite, or why the name cannot be renamed."""
 
-
-def _masked(line):
-    """The line with the insides of strings and the comment blanked, so names are never
-    found in them."""
-    out = []
-    quoted = False
-    for char in line:
-        if char == '"':
-            quoted = not quoted
-            out.append(char)
-        elif quoted:
-            out.append(" ")
-        elif char == "#":
-            break
-        else:
-            out.append(char)
-    return "".join(out).ljust(len(line))
+    spans: tuple[Span, ...] = ()
+    refused: str | None = None
 
 
 class Document:
     """One rule file's text, analysed. `read(path)` gives the text of another file (a base
     file; the server passes the open editors' texts before the disk's)."""
 
-    def __init__(self, text, path, read=None, seen=()):
+    def __init__(self, text: str, path: str, read: Reader | None = None,
+                 seen: tuple[str, ...] = ()) -> None:
         self.text = text[1:] if text.startswith("\ufeff") else text
         self.path = path
         self.lines = self.text.split("\n")
         self.masked = [_masked(line) for line in self.lines]
-        self.read = read or _read_disk
-        self.problem = None
-        self.program = None         # the syntax tree, when the text parses
-        self.resolved = None        # the checked program (base merged), when it checks
-        self.symbols = []           # top-level symbols, each with its children
-        self.locals = []
-        self.base = None            # the Document of the base file
+        self.read: Reader = read or _read_disk
+        self.problem: Problem | None = None
+        self.program: ast.Program | None = None     # the syntax tree, when the text parses
+        self.resolved: Resolved | None = None       # the checked program, when it checks
+        self.symbols: list[Symbol] = []             # top-level symbols, with their children
+        self.base: Document | None = None           # the Document of the base file
+        self._by_span: dict[Span, Symbol] | None = None
         try:
             self.program = parse_program(self.text, path)
         except GdlError as exc:
@@ -127,110 +117,66 @@ class Document:
         except RecursionError:      # check_source turns it into a GdlError; parsing might not
             self.problem = Problem(1, 1, 2, "the rule file nests too deeply to read")
 
+    @property
+    def references(self) -> References | None:
+        """The checker's reference table, when the text checks."""
+        return None if self.resolved is None else self.resolved.references
+
     # ----- problems --------------------------------------------------------------------
-    def _problem(self, exc):
-        message = "\n".join((exc.message,) + exc.hints)
+    def _problem(self, exc: GdlError) -> Problem:
+        message = "\n".join((exc.message,) + tuple(exc.hints))
         if exc.file not in (None, self.path) and exc.line is not None:
             # an error in the base file: shown on the `extends` line
             message = f"{exc.file}:{exc.line}:{exc.column or 1}: {message}"
-            line = next((i + 1 for i, text in enumerate(self.masked)
-                         if re.match(r"\s*extends\b", text)), 1)
+            line = next((item.span.line for item in self.program.items
+                         if isinstance(item, ast.ExtendsDecl) and item.span is not None),
+                        1) if self.program is not None else 1
             return Problem(line, 1, len(self.lines[line - 1]) + 1, message)
         line = exc.line if exc.line and exc.line <= len(self.lines) else 1
         column = exc.column or 1
-        found = WORD.match(self.lines[line - 1], column - 1)
-        end = found.end() + 1 if found else column + 1
-        return Problem(line, column, end, message)
+        text = self.lines[line - 1]
+        end = column
+        while end <= len(text) and _is_name_char(text[end - 1]):
+            end += 1
+        return Problem(line, column, max(end, column + 1), message)
 
     # ----- declarations ----------------------------------------------------------------
-    def _find(self, name, line, column, after_for=False):
-        """(line, column) of `name` as a whole word at or after a position (after `for` or
-        `each` first, for a loop variable); the position itself when not found."""
-        for number in range(line, min(line + 40, len(self.lines) + 1)):
-            start = column - 1 if number == line else 0
-            text = self.masked[number - 1]
-            if after_for:
-                found = re.compile(r"\b(?:for|each)\s+(" + re.escape(name) + r")\b").search(
-                    text, start)
-                if found:
-                    return number, found.start(1) + 1
-            found = re.compile(r"(?<![A-Za-z0-9_@])" + re.escape(name) + r"\b").search(
-                text, start)
-            if found and not after_for:
-                return number, found.start() + 1
-        if after_for:
-            return self._find(name, line, column)
-        return line, column
-
-    def _symbol(self, name, kind, node, container=None, start=None, span=None, scope=None):
-        span = span or node.span
-        where = self._find(name, *(start or (span.line, span.column)),
-                           after_for=isinstance(node, (ast.For, ast.Comprehension,
-                                                       ast.CallEach)))
-        return Symbol(name, kind, self, where, span, node, container, scope)
-
-    def _declare(self, node, container):
+    def _declare(self, node: ast.Node, container: Symbol | None) -> None:
         kind = _kind_of(node)
-        found = []
+        found: list[Symbol] = []
+        whole = node.span
+        assert whole is not None        # the parser gives every declaration its span
         if isinstance(node, ast.KindsDecl):
-            for column in node.columns:
-                found.append(self._symbol(column, "stat", node, container))
+            for column, at in zip(node.columns, node.column_spans):
+                found.append(Symbol(column, "stat", self, at, whole, node))
             for row in node.rows:
-                found.append(self._symbol(row.name, "kind", row, container))
-        elif isinstance(getattr(node, "name", None), str) and not isinstance(node, ast.GameDecl):
-            symbol = self._symbol(node.name, kind, node, container,
-                                  scope=getattr(node, "scope", None))
-            found.append(symbol)
-        elif isinstance(getattr(node, "names", None), tuple):
-            position = (node.span.line, node.span.column)
-            for name in node.names:
-                symbol = self._symbol(name, kind.removesuffix("s"), node, container,
-                                      start=position)
-                position = (symbol.line, symbol.end_column)
-                found.append(symbol)
+                if row.name_span is not None and row.span is not None:
+                    found.append(Symbol(row.name, "kind", self, row.name_span, row.span, row))
+        elif isinstance(getattr(node, "name_span", None), Span):
+            found.append(Symbol(getattr(node, "name"), kind, self, getattr(node, "name_span"),
+                                whole, node, getattr(node, "scope", None)))
+        elif getattr(node, "name_spans", None):
+            for name, at in zip(getattr(node, "names"), getattr(node, "name_spans")):
+                found.append(Symbol(name, kind.removesuffix("s"), self, at, whole, node))
         if container is None:
-            holder = found[0] if len(found) == 1 else Symbol(
-                _header(self, node), kind, self, (node.span.line, node.span.column),
-                node.span, node)
-            if len(found) > 1:
-                holder.children = found
+            if len(found) == 1:
+                holder = found[0]
+            else:
+                header = _header(self, node)
+                at = Span(whole.file, whole.line, whole.column, whole.line,
+                          whole.column + len(header))
+                holder = Symbol(header, kind, self, at, whole, node, children=found)
             self.symbols.append(holder)
         else:
             container.children.extend(found)
         parent = found[0] if len(found) == 1 else None
-        self._locals(node, parent)
         for child in ast.children(node):
             if isinstance(child, ast.Decl):
                 self._declare(child, parent or container)
 
-    def _locals(self, node, owner):
-        """Parameters of a declaration, binders of an action, and the variables its body
-        binds, each visible in the node that declares it."""
-        name = getattr(node, "name", None)
-        start = None
-        if isinstance(name, str):
-            start = self._find(name, node.span.line, node.span.column)
-            start = (start[0], start[1] + len(name))
-        for param in getattr(node, "params", None) or ():
-            symbol = self._symbol(param, "parameter", node, start=start)
-            self.locals.append(symbol)
-            start = (symbol.line, symbol.end_column)
-        for binder in getattr(node, "binders", None) or ():
-            self.locals.append(self._symbol(binder.name, "parameter", binder, span=node.span))
-        for child in ast.walk(node):
-            if child is node or type(child).__name__.endswith("Decl"):
-                continue
-            if isinstance(child, _LOCAL_BINDERS):
-                span = child.span
-                if isinstance(child, ast.Let):      # visible to the end of the declaration
-                    span = ast.Span(span.file, span.line, span.column, node.span.end_line,
-                                    node.span.end_column)
-                self.locals.append(self._symbol(child.name, "local", child, span=span))
-
-    # ----- queries ---------------------------------------------------------------------
-    def all_symbols(self):
-        """Every symbol of this file, then of its base files (locals excluded)."""
-        out = []
+    def all_symbols(self) -> list[Symbol]:
+        """Every symbol of this file, then of its base files."""
+        out: list[Symbol] = []
         stack = list(self.symbols)
         while stack:
             symbol = stack.pop(0)
@@ -240,46 +186,94 @@ class Document:
             out += self.base.all_symbols()
         return out
 
-    def word_at(self, line, column):
-        """(word, start column, preceded by a '.') under a 1-based position, or None."""
+    def _symbol(self, declaration: Declaration) -> Symbol | None:
+        """The outline symbol of a declaration (in this file or a base file)."""
+        if self._by_span is None:
+            self._by_span = {symbol.at: symbol for symbol in self.all_symbols()}
+        return self._by_span.get(declaration.span)
+
+    def _documents(self) -> Iterator[Document]:
+        document: Document | None = self
+        while document is not None:
+            yield document
+            document = document.base
+
+    def _document_of(self, path: str) -> Document | None:
+        return next((d for d in self._documents() if d.path == path), None)
+
+    # ----- queries ---------------------------------------------------------------------
+    def definition(self, line: int, column: int) -> Declaration | None:
+        """The declaration of the name at a position, or None (a built-in, a keyword, no
+        name, or a text that does not check)."""
+        table = self.references
+        return None if table is None else table.at(self.path, line, column)
+
+    def references_at(self, line: int, column: int) -> list[Span] | None:
+        """Every place the name at a position is written: its declaration first, then its
+        uses (in this file and the base files); None when no declared name is there."""
+        declaration = self.definition(line, column)
+        if declaration is None or self.references is None:
+            return None
+        return self.references.spans_of(declaration)
+
+    def rename(self, line: int, column: int, new_name: str) -> Renaming:
+        """The places to rewrite to rename the name at a position to `new_name`. Refused for
+        a built-in, a keyword, a name declared in a base file, a declaration that replaces
+        one of the base file, and a new name that is not a free name."""
+        word = self.word_at(line, column)
+        declaration = self.definition(line, column)
+        if declaration is None or self.references is None:
+            if word is not None and _builtin(word[0]):
+                return Renaming(refused=f"'{word[0]}' is built in and cannot be renamed")
+            return Renaming(refused="there is no declared name here to rename")
+        name = declaration.name
+        if declaration.span.file != self.path:
+            return Renaming(refused=f"'{name}' is declared in "
+                            f"{os.path.basename(declaration.span.file)}: rename it there")
+        spans = self.references.spans_of(declaration)
+        base = self.base
+        if any(span.file != self.path for span in spans) or base is not None and any(
+                s.name == name and s.kind == declaration.kind for s in base.all_symbols()):
+            return Renaming(refused=f"'{name}' replaces a declaration of the base file: "
+                            "renaming it here alone would change what the base means")
+        if not (new_name.isascii() and new_name.isidentifier()) or _builtin(new_name):
+            return Renaming(refused=f"'{new_name}' cannot be a name: a name is letters, "
+                            "digits and '_', and not a built-in or a word of the language")
+        if any(_clashes(other, declaration, spans) for other in self.references.declarations
+               if other.name == new_name):
+            return Renaming(refused=f"'{new_name}' is declared already")
+        return Renaming(spans=tuple(spans))
+
+    def word_at(self, line: int, column: int) -> tuple[str, int, bool] | None:
+        """(word, start column, preceded by a '.') under a 1-based position, or None: for
+        built-ins and keywords, which the reference table does not hold."""
         if not 1 <= line <= len(self.lines):
             return None
         text = self.masked[line - 1]
-        for found in WORD.finditer(text):
-            if found.start() + 1 <= column <= found.end() + 1:
-                dotted = text[:found.start()].rstrip().endswith(".")
-                return found.group(), found.start() + 1, dotted
-        return None
-
-    def definition(self, line, column):
-        """The Symbol of the name at a position (a local first, then this file's and its
-        base's declarations), or None."""
-        word = self.word_at(line, column)
-        if word is None:
+        start = min(column, len(text) + 1)
+        if not (start <= len(text) and _is_name_char(text[start - 1])):
+            start -= 1                  # just past the end of a word
+            if not (start >= 1 and _is_name_char(text[start - 1])):
+                return None
+        while start > 1 and _is_name_char(text[start - 2]):
+            start -= 1
+        end = start
+        while end <= len(text) and _is_name_char(text[end - 1]):
+            end += 1
+        word = text[start - 1:end - 1]
+        if word[0].isdigit():
             return None
-        name, start, dotted = word
-        if dotted:
-            return next((s for s in self.all_symbols() if s.name == name
-                         and s.kind in ("stat", "var") and s.scope != "global"), None)
-        visible = [s for s in self.locals if s.name == name and _inside(s.span, line, start)
-                   and (s.line, s.column) <= (line, start)]
-        if visible:
-            return max(visible, key=lambda s: (s.span.line, s.span.column))
-        for symbol in self.all_symbols():
-            if symbol.name == name and symbol.kind != "stat" and (
-                    symbol.kind != "var" or symbol.scope in (None, "global")):
-                return symbol
-        return None
+        return word, start, text[:start - 1].rstrip().endswith(".")
 
-    def hover(self, line, column):
+    def hover(self, line: int, column: int) -> str | None:
         """Markdown about the name at a position, or None."""
+        declaration = self.definition(line, column)
+        if declaration is not None:
+            return self._describe(declaration)
         word = self.word_at(line, column)
         if word is None:
             return None
         name, _, dotted = word
-        symbol = self.definition(line, column)
-        if symbol is not None:
-            return _describe(symbol, self)
         if dotted and name in PIECE_PROPERTIES:
             return f"`piece.{name}`: {describe(PIECE_PROPERTIES[name])}: {_PROPERTY_DOCS[name]}"
         if name in BUILTINS:
@@ -295,30 +289,34 @@ class Document:
             return f"keyword `{name}`"
         return None
 
-    def completions(self, line, column, typed=None):
+    def completions(self, line: int, column: int, typed: str | None = None) -> list[Completion]:
         """(label, kind, detail) of what may be written at a position: after a `.`, the
         fields (statistics, seat and piece variables, piece properties); else every
-        declared name, local in scope, built-in and keyword. `typed` is the line up to the
-        position as the editor holds it now (when that text no longer parses)."""
+        declared name, parameter or local visible there, built-in and keyword. `typed` is
+        the line up to the position as the editor holds it now (when that text no longer
+        parses)."""
         if typed is None:
             typed = self.lines[line - 1][:column - 1] if 1 <= line <= len(self.lines) else ""
-        text = _masked(typed)
-        before = re.sub(r"[A-Za-z0-9_]*$", "", text)
-        out = {}
+        before = _masked(typed).rstrip()
+        while before and _is_name_char(before[-1]):
+            before = before[:-1]
+        declared = self._declared()
+        out: dict[str, tuple[str, str]] = {}
         if before.endswith("."):
-            for symbol in self.all_symbols():
-                if symbol.kind == "stat" or symbol.kind == "var" and symbol.scope != "global":
-                    out.setdefault(symbol.name, (symbol.kind, _detail(symbol)))
+            for name, kind, scope, detail in declared:
+                if kind == "stat" or kind == "var" and scope != "global":
+                    out.setdefault(name, (kind, detail))
             for name, t in PIECE_PROPERTIES.items():
                 out.setdefault(name, ("property", f"piece.{name}: {describe(t)}"))
             return sorted((label, kind, detail) for label, (kind, detail) in out.items())
-        for symbol in self.locals:
-            if _inside(symbol.span, line, column):
-                out.setdefault(symbol.name, (symbol.kind, _detail(symbol)))
-        for symbol in self.all_symbols():
-            if symbol.kind != "stat" and not (symbol.kind == "var" and symbol.scope not in
-                                              (None, "global")) and WORD.fullmatch(symbol.name):
-                out.setdefault(symbol.name, (symbol.kind, _detail(symbol)))
+        table = self.references
+        if table is not None:
+            for declaration in table.visible_at(self.path, line, column):
+                out.setdefault(declaration.name, (declaration.kind, declaration.kind))
+        for name, kind, scope, detail in declared:
+            if kind not in ("stat",) + _LOCAL_KINDS and not (
+                    kind == "var" and scope not in (None, "global")):
+                out.setdefault(name, (kind, detail))
         for name, builtin in BUILTINS.items():
             out.setdefault(name, ("builtin", builtin.doc))
         for name in ("me",) + BUILTIN_VALUES:
@@ -329,8 +327,61 @@ class Document:
                                       category))
         return sorted((label, kind, detail) for label, (kind, detail) in out.items())
 
+    def _declared(self) -> list[tuple[str, str, str | None, str]]:
+        """(name, kind, scope, detail) of every declared name: from the reference table
+        when the text checks, else from the outline."""
+        table = self.references
+        if table is None:
+            return [(s.name, s.kind, s.scope, _header(s.document, s.node))
+                    for s in self.all_symbols() if s.name.isidentifier()]
+        out = []
+        for declaration in table.declarations:
+            if declaration.kind in _LOCAL_KINDS:
+                continue
+            symbol = self._symbol(declaration)
+            detail = declaration.kind if symbol is None else _header(symbol.document,
+                                                                     symbol.node)
+            out.append((declaration.name, declaration.kind, declaration.scope, detail))
+        return out
+
+    # ----- hover text ------------------------------------------------------------------
+    def _describe(self, declaration: Declaration) -> str:
+        """Hover text of a declared name: its declaration, the type the checker gave it and
+        the comment above it."""
+        kind, name = declaration.kind, declaration.name
+        shown = name if declaration.scope in (None, "global") else \
+            f"{declaration.scope}.{name}"
+        title = f"{kind} `{shown}`"
+        if declaration.span.file != self.path:
+            title += f" (from {os.path.basename(declaration.span.file)})"
+        parts = [title]
+        symbol = self._symbol(declaration)
+        document = self._document_of(declaration.span.file)
+        if kind in _LOCAL_KINDS or symbol is None:
+            if document is not None and declaration.span.line <= len(document.lines):
+                parts.append(f"`{document.lines[declaration.span.line - 1].strip()}`")
+            return "\n\n".join(parts)
+        node = symbol.node
+        if kind == "stat":
+            parts.append(_stat_text(name, self.resolved))
+        elif kind == "kind" and isinstance(node, ast.KindRow):
+            parts.append(_row_text(symbol.document, node))
+        else:
+            parts.append("```gdl\n" + _declaration_text(symbol.document, node) + "\n```")
+        typed = _type_text(declaration, node, self.resolved)
+        if typed:
+            parts.append(typed)
+        if isinstance(node, (ast.PhaseDecl, ast.ActionDecl)) and node.doc:
+            parts.append(node.doc)          # its doc string (docs/language.md 4.11)
+        if node.span is not None:
+            doc = _doc_comment(symbol.document, node.span.line)
+            if doc:
+                parts.append(doc)
+        return "\n\n".join(parts)
+
     # ----- base file -------------------------------------------------------------------
-    def _open_base(self, seen):
+    def _open_base(self, seen: tuple[str, ...]) -> None:
+        assert self.program is not None
         extends = [i for i in self.program.items if isinstance(i, ast.ExtendsDecl)]
         if not extends:
             return
@@ -343,11 +394,62 @@ class Document:
             self.base = Document(text, base_path, self.read, seen + (self.path,))
 
 
-def _value_doc(name):
+def _is_name_char(char: str) -> bool:
+    return char == "_" or char.isascii() and char.isalnum()
+
+
+def _clashes(other: Declaration, renamed: Declaration, spans: list[Span]) -> bool:
+    """Whether a declaration of the new name would clash with a renamed one: a global
+    name always; a parameter or local where either is visible where the other is used."""
+    if other.kind not in _LOCAL_KINDS:
+        return True
+    inside = other.visible
+    return inside is not None and any(_within(span, inside) for span in spans) or (
+        renamed.visible is not None and _within(other.span, renamed.visible))
+
+
+def _within(span: Span, region: Span) -> bool:
+    return span.file == region.file and (region.line, region.column) <= (
+        span.line, span.column) <= (region.end_line, region.end_column)
+
+
+def _builtin(name: str) -> bool:
+    """A name the language gives: a built-in function or value, a piece property or a word
+    of the grammar."""
+    return (name in BUILTINS or name in ("me",) + BUILTIN_VALUES or name in PIECE_PROPERTIES
+            or any(name in found for found in grammar_words().values()))
+
+
+def _kind_of(node: ast.Node) -> str:
+    """ParamDecl -> 'param', KindsDecl -> 'kinds', TriggerDecl -> 'trigger'."""
+    name = type(node).__name__.removesuffix("Decl")
+    return "".join(("_" if i and char.isupper() else "") + char.lower()
+                   for i, char in enumerate(name))
+
+
+def _masked(line: str) -> str:
+    """The line with the insides of strings and the comment blanked, so a `{` or `#` in
+    them is never taken for code."""
+    out = []
+    quoted = False
+    for char in line:
+        if char == '"':
+            quoted = not quoted
+            out.append(char)
+        elif quoted:
+            out.append(" ")
+        elif char == "#":
+            break
+        else:
+            out.append(char)
+    return "".join(out).ljust(len(line))
+
+
+def _value_doc(name: str) -> str:
     return _BUILTIN_VALUE_DOCS.get(name, "a value of the position")
 
 
-def _read_disk(path):
+def _read_disk(path: str) -> str | None:
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
@@ -355,23 +457,18 @@ def _read_disk(path):
         return None
 
 
-def _inside(span, line, column):
-    if span is None:
-        return False
-    start = (span.line, span.column)
-    end = (span.end_line, span.end_column) if span.end_line else (span.line, 10 ** 9)
-    return start <= (line, column) <= end
-
-
-def _header(document, node):
+def _header(document: Document, node: ast.Node) -> str:
     """A declaration's first line as written, without its `{` and comment."""
-    text = document.masked[node.span.line - 1][node.span.column - 1:]
+    span = node.span
+    if span is None:
+        return _kind_of(node)
+    text = document.masked[span.line - 1][span.column - 1:]
     return text.split("{")[0].strip() or _kind_of(node)
 
 
-def _doc_comment(document, line):
+def _doc_comment(document: Document, line: int) -> str:
     """The comment lines right above a line (a declaration's description)."""
-    out = []
+    out: list[str] = []
     number = line - 1
     while number >= 1 and document.lines[number - 1].strip().startswith("#"):
         out.insert(0, document.lines[number - 1].strip().lstrip("#").strip())
@@ -379,73 +476,46 @@ def _doc_comment(document, line):
     return " ".join(part.strip("-= ") for part in out if part.strip("-= "))
 
 
-def _detail(symbol):
-    if symbol.kind in ("parameter", "local"):
-        return symbol.kind
-    return _header(symbol.document, symbol.node)
-
-
-def _describe(symbol, root):
-    """Hover text of a declared name: its declaration, the type the checker gave it (from
-    `root`, the document the name was asked in) and the comment above it."""
-    document = symbol.document
-    node = symbol.node
-    name = symbol.name if symbol.scope in (None, "global") else f"{symbol.scope}.{symbol.name}"
-    title = f"{symbol.kind} `{name}`"
-    if document is not root:
-        title += f" (from {os.path.basename(symbol.path)})"
-    parts = [title]
-    if symbol.kind == "stat":
-        parts.append(_stat_text(symbol, root.resolved))
-    elif symbol.kind == "kind" and isinstance(node, ast.KindRow):
-        table = next(i for i in document.program.items if isinstance(i, ast.KindsDecl)
-                     and node in i.rows)
-        parts.append(", ".join(f"{column} {value.span.text if value.span else '?'}"
-                               for column, value in zip(table.columns, node.values)))
-    elif symbol.kind in ("parameter", "local"):
-        parts.append(f"`{document.lines[node.span.line - 1].strip()}`")
-    else:
-        parts.append("```gdl\n" + _declaration_text(document, node) + "\n```")
-    typed = _type_text(symbol, root.resolved)
-    if typed:
-        parts.append(typed)
-    if isinstance(node, (ast.PhaseDecl, ast.ActionDecl)) and node.doc:
-        parts.append(node.doc)          # its doc string (docs/language.md 4.11)
-    if symbol.kind not in ("parameter", "local"):
-        doc = _doc_comment(document, node.span.line)
-        if doc:
-            parts.append(doc)
-    return "\n\n".join(parts)
-
-
-def _declaration_text(document, node):
+def _declaration_text(document: Document, node: ast.Node) -> str:
     """A declaration's head as written: its lines up to the `{` that opens its body (three
     at most)."""
+    span = node.span
+    if span is None:
+        return ""
     out = []
-    for number in range(node.span.line, min(node.span.line + 3, len(document.lines) + 1)):
+    for number in range(span.line, min(span.line + 3, len(document.lines) + 1)):
         line = document.lines[number - 1]
         masked = document.masked[number - 1]
-        if number == node.span.line:
-            line, masked = line[node.span.column - 1:], masked[node.span.column - 1:]
+        if number == span.line:
+            line, masked = line[span.column - 1:], masked[span.column - 1:]
         if "{" in masked:
             out.append(line[:masked.index("{")].rstrip())
             break
         out.append(line[:len(masked.rstrip())])
-        if number == (node.span.end_line or node.span.line):
+        if number == (span.end_line or span.line):
             break
     return "\n".join(text for text in out if text.strip())
 
 
-def _stat_text(symbol, resolved):
-    if resolved is None or symbol.name not in resolved.kind_columns:
+def _row_text(document: Document, row: ast.KindRow) -> str:
+    """A kind's values, column by column, as written."""
+    assert document.program is not None
+    table = next(i for i in document.program.items if isinstance(i, ast.KindsDecl)
+                 and row in i.rows)
+    return ", ".join(f"{column} {value.span.text if value.span else '?'}"
+                     for column, value in zip(table.columns, row.values))
+
+
+def _stat_text(name: str, resolved: Resolved | None) -> str:
+    if resolved is None or name not in resolved.kind_columns:
         return "a column of the kinds table"
-    values = ", ".join(f"{kind} {_value(stats.get(symbol.name))}"
+    values = ", ".join(f"{kind} {_value(stats.get(name))}"
                        for kind, stats in resolved.kinds.items())
-    return f"a column of the kinds table ({describe(resolved.kind_columns[symbol.name])}): " \
+    return f"a column of the kinds table ({describe(resolved.kind_columns[name])}): " \
            f"{values}"
 
 
-def _value(value):
+def _value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
@@ -455,30 +525,31 @@ def _value(value):
     return str(value)
 
 
-def _type_text(symbol, resolved):
+def _type_text(declaration: Declaration, node: ast.Node, resolved: Resolved | None) -> \
+        str | None:
     """The static type the checker gave a name, when the file checks."""
     if resolved is None:
         return None
-    name = symbol.name
-    if symbol.kind == "param" and name in resolved.params:
+    name, kind = declaration.name, declaration.kind
+    if kind == "param" and name in resolved.params:
         value, t = resolved.params[name]
         return f"type: {describe(t)}, value {_value(value)}"
-    if symbol.kind == "var":
-        variable = resolved.vars.get(symbol.scope or "global", {}).get(name)
+    if kind == "var":
+        variable = resolved.vars.get(declaration.scope or "global", {}).get(name)
         if variable is not None:
             return f"type: {describe(variable.type)}"
-    if symbol.kind == "fn" and name in resolved.fns:
+    if kind == "fn" and name in resolved.fns:
         fn = resolved.fns[name]
         params = ", ".join(f"{p}: {describe(t)}" for p, t in zip(fn.params, fn.param_types))
         return f"({params}) -> {describe(fn.type)}"
-    if symbol.kind == "def" and name in resolved.defs:
+    if kind == "def" and name in resolved.defs:
         procedure = resolved.defs[name]
         return "(" + ", ".join(f"{p}: {describe(t)}" for p, t in
                                zip(procedure.params, procedure.param_types)) + ")"
-    if symbol.kind == "action":
+    if kind == "action":
         for phase in resolved.phases.values():
             for action in phase.actions:
-                if action.name == name and action.span == symbol.node.span:
+                if action.name == name and action.span == node.span:
                     binders = ", ".join(f"{b.name}: {describe(b.type)}" for b in action.binders)
                     return f"in phase `{phase.name}`; parameters: {binders or 'none'}"
     return None
