@@ -12,22 +12,35 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
 
 import click
 
 from gdl.interpreter.language.errors import GdlError
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 
+if TYPE_CHECKING:
+    from types import FrameType
+
+    from click.decorators import FC
+
+    from gdl.interpreter.play.debug.coverage import Coverage
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
 # Options every command that plays shares: a seed is a 64-bit number (never reduced), counts
 # and caps are positive.
-SEED = click.IntRange(0, 2 ** 64 - 1)
+MAX_SEED = 2 ** 64 - 1
+SEED = click.IntRange(0, MAX_SEED)
 POSITIVE = click.IntRange(min=1)
 AGENTS_HELP = ("random, greedy (one ply on the rule file's 'show score') or mcts (tree search; "
                "parameters after colons: mcts:iterations=100:rollout=10:c=1.0, the defaults; "
                "docs/agents.md)")
 
 
-def max_turns_option(default=None):
+def max_turns_option(default: int | None = None) -> Callable[[FC], FC]:
     return click.option("--max-turns", type=POSITIVE, default=default,
                         show_default=default is not None,
                         help="A game still running after this many turns is capped.")
@@ -46,10 +59,10 @@ ray_option = click.option(
     "pip install 'gdl[ray]'). The results do not depend on it.")
 
 
-def user_errors(fn):
+def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn a GdlError into its message on stderr and exit status 1."""
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return fn(*args, **kwargs)
         except GdlError as exc:
@@ -60,13 +73,13 @@ def user_errors(fn):
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gdl", prog_name="gdl", message="%(prog)s %(version)s")
-def main():
+def main() -> None:
     """gdl: check, play, simulate, record and replay board games written in gdl."""
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-def check(files):
+def check(files: tuple[str, ...]) -> None:
     """Parse and check rule files; one line per valid file."""
     from gdl.interpreter.loader import check_file, summary
     failed = False
@@ -85,7 +98,7 @@ def check(files):
     sys.exit(1 if failed else 0)
 
 
-def _rule_files(paths):
+def _rule_files(paths: Iterable[str]) -> Iterator[str]:
     """The files to check: each path, and for a folder every `*.gdl` under it (sorted);
     'error: ...' for a folder that holds none."""
     import os
@@ -103,7 +116,7 @@ def _rule_files(paths):
 @main.command("compile")
 @click.argument("file", type=click.Path())
 @user_errors
-def compile_command(file):
+def compile_command(file: str) -> None:
     """Print the Python that gdl generates for a rule file (what actually runs)."""
     from gdl.interpreter.loader import generated_python
     click.echo(generated_python(file), nl=False)
@@ -125,7 +138,8 @@ def compile_command(file):
 @max_turns_option()
 @max_decisions_option
 @user_errors
-def play(file, seed, players, moves, resume, max_turns, max_decisions):
+def play(file: str | None, seed: int | None, players: str | None, moves: str | None,
+         resume: str | None, max_turns: int | None, max_decisions: int) -> None:
     """Play a game in the terminal.
 
     On a terminal each decision is one screen; type 'help' at a prompt for the commands
@@ -160,8 +174,9 @@ def play(file, seed, players, moves, resume, max_turns, max_decisions):
               "decision; the first that does not hold is an error naming the decision.")
 @ray_option
 @user_errors
-def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_json, out,
-             check, ray_address):
+def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
+             max_decisions: int, workers: int | None, as_json: bool, out: str | None,
+             check: bool, ray_address: str | None) -> None:
     """Play many games with agents and summarise the results.
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
@@ -197,14 +212,14 @@ def simulate(file, games, seed, players, max_turns, max_decisions, workers, as_j
         sys.exit(130)
 
 
-def last_seeds(seed, games):
+def last_seeds(seed: int, games: int) -> None:
     """Game i of a run plays seed + i: the last one must be a seed too."""
-    if seed + games - 1 > SEED.max:
+    if seed + games - 1 > MAX_SEED:
         raise click.BadParameter(f"the last game would play seed {seed + games - 1}, more "
-                                 f"than {SEED.max}", param_hint="'--seed'")
+                                 f"than {MAX_SEED}", param_hint="'--seed'")
 
 
-def print_summary(summary, games, seed):
+def print_summary(summary: dict[str, Any], games: int, seed: int) -> None:
     played = (f"interrupted after {summary['games']} of {games} games"
               if summary["interrupted"] else f"{games} games")
     click.echo(f"{summary['game']}: {played} from seed {seed}")
@@ -241,8 +256,9 @@ def print_summary(summary, games, seed):
 @ray_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @user_errors
-def compare(base, variant, games, seed, players, max_turns, max_decisions, workers,
-            ray_address, as_json):
+def compare(base: str, variant: str, games: int, seed: int, players: str, max_turns: int,
+            max_decisions: int, workers: int | None, ray_address: str | None,
+            as_json: bool) -> None:
     """Do two rule files differ in balance? Plays both with the same seeds and players.
 
     Per seat: the win share in each (of finished games) and the difference with its 95%
@@ -253,8 +269,9 @@ def compare(base, variant, games, seed, players, max_turns, max_decisions, worke
     if ray_address is not None:
         from gdl.interpreter.play.balance.cluster import import_ray
         import_ray()
-    loaded = [(load_game(path), path) for path in (base, variant)]
-    result = run(*loaded, games, seed, players, max_turns=max_turns,
+    result = run((load_game(base), base), (load_game(variant), variant), games, seed, players,
+                 max_turns=max_turns,
+
                  max_decisions=max_decisions, workers=workers or os.cpu_count() or 1,
                  ray=ray_address)
     if as_json:
@@ -266,8 +283,8 @@ def compare(base, variant, games, seed, players, max_turns, max_decisions, worke
         sys.exit(130)
 
 
-def print_comparison(result):
-    def share(value):
+def print_comparison(result: dict[str, Any]) -> None:
+    def share(value: Sequence[float]) -> str:
         return f"{100 * value[0]:5.1f}% ({100 * value[1]:.1f}-{100 * value[2]:.1f})"
     click.echo(f"{result['base']} against {result['variant']}: {result['games']} games each "
                f"from seed {result['seed']}, players {result['players']}")
@@ -293,7 +310,7 @@ def print_comparison(result):
 @click.option("-o", "--output", type=click.Path(), required=True,
               help="The page to write (one self-contained HTML file).")
 @user_errors
-def report(records, output):
+def report(records: str, output: str) -> None:
     """Write a balance report of simulated games: 'gdl simulate ... --out RECORDS.jsonl'.
 
     Win share per seat, outcomes (draws, caps), first-player advantage, results per agent,
@@ -313,11 +330,12 @@ def report(records, output):
 @max_decisions_option
 @click.option("-o", "--output", type=click.Path(), help="Transcript file (default: stdout).")
 @user_errors
-def record(file, seed, players, max_turns, max_decisions, output):
+def record(file: str, seed: int, players: str, max_turns: int | None, max_decisions: int,
+           output: str | None) -> None:
     """Play a game with agents and write its transcript."""
     import signal
 
-    def terminated(signum, frame):
+    def terminated(signum: int, frame: FrameType | None) -> NoReturn:
         # a polite kill (SIGTERM) unwinds like Ctrl-C, so a transcript being written is
         # removed rather than left half-made beside the real one
         raise SystemExit(128 + signum)
@@ -344,7 +362,7 @@ def record(file, seed, players, max_turns, max_decisions, output):
 @click.option("--seat", help="With --html: the page shows only what this seat saw (default: "
               "every view, the full one and each seat's, to choose from).")
 @user_errors
-def replay(transcript, html_path, seat):
+def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
     """Re-run a transcript; exit 1 at the first step that differs."""
     if html_path is None:
         if seat is not None:
@@ -368,7 +386,8 @@ def replay(transcript, html_path, seat):
 @click.option("--svg", "svg_path", type=click.Path(),
               help="Write the picture to this SVG file (default: print the text drawing).")
 @user_errors
-def show(file, seed, moves, seat, svg_path):
+def show(file: str, seed: int, moves: str | None, seat: str | None,
+         svg_path: str | None) -> None:
     """Draw one position: the setup of a game, or where the --moves lead."""
     from gdl.interpreter import load_game
     from gdl.interpreter.play.agents.agents import read_moves
@@ -397,13 +416,13 @@ def show(file, seed, moves, seat, svg_path):
               "line by line, each with how often it ran ('!': never), to this file ('-': "
               "stdout).")
 @user_errors
-def test_command(paths, with_coverage, annotate):
+def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | None) -> None:
     """Run scenario files (folders are searched for *.scenario)."""
     import glob
     from gdl.interpreter.play.scenarios.runner import run_scenarios
     if annotate and not with_coverage:
         raise click.UsageError("--annotate is for the coverage report: give --coverage too")
-    files = []
+    files: list[str] = []
     for path in paths:
         if os.path.isdir(path):
             files.extend(sorted(glob.glob(os.path.join(path, "**", "*.scenario"),
@@ -411,7 +430,7 @@ def test_command(paths, with_coverage, annotate):
         else:
             files.append(path)
 
-    def outcomes_of(path):
+    def outcomes_of(path: str) -> list[list[str]]:
         try:
             return [outcome.failures for outcome in run_scenarios(path)]
         except GdlError as exc:
@@ -442,7 +461,8 @@ def test_command(paths, with_coverage, annotate):
 @max_turns_option(1000)
 @max_decisions_option
 @user_errors
-def bench(files, games, seed, max_turns, max_decisions):
+def bench(files: Sequence[str], games: int, seed: int, max_turns: int,
+          max_decisions: int) -> None:
     """Benchmark: load time and random-play decisions per second, per game."""
     import glob
     from gdl.interpreter.play.balance.simulate import benchmark
@@ -462,11 +482,11 @@ def bench(files, games, seed, max_turns, max_decisions):
               "change and exit 1 if there are any.")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print what would "
               "change as a unified diff.")
-def fmt_command(paths, check, show_diff):
+def fmt_command(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     """Lay rule files out in the one canonical layout (folders: every *.gdl under them;
     - reads the standard input and writes the standard output)."""
     from gdl.interpreter.tools.fmt import format_files
-    files = []
+    files: list[str] = []
     for path in _rule_files(paths):
         if path.startswith("error: "):
             click.echo(path[len("error: "):], err=True)
@@ -479,7 +499,7 @@ def fmt_command(paths, check, show_diff):
 
 @main.command("lsp")
 @user_errors
-def lsp_command():
+def lsp_command() -> None:
     """Run the language server on stdin/stdout (for an editor; needs gdl[lsp])."""
     from gdl.interpreter.tools.lsp import serve
     serve()
@@ -498,7 +518,8 @@ def lsp_command():
 @click.option("--legal", "list_legal", is_flag=True, help="List the legal actions, grouped "
               "by action, instead of explaining one.")
 @user_errors
-def explain(file, action, seed, moves, step, seat, list_legal):
+def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | None,
+            step: int | None, seat: str | None, list_legal: bool) -> None:
     """Say why ACTION is legal or not at a position, and what playing it would do.
 
     The position: a rule file after --moves from --seed, or a transcript at --step."""
@@ -532,7 +553,8 @@ def explain(file, action, seed, moves, step, seat, list_legal):
 @click.option("--annotate", type=click.Path(), help="Write the rule files line by line, "
               "each with how often it ran ('!': never), to this file ('-': stdout).")
 @user_errors
-def coverage(file, games, seed, players, max_turns, max_decisions, annotate):
+def coverage(file: str, games: int, seed: int, players: str, max_turns: int,
+             max_decisions: int, annotate: str | None) -> None:
     """Play games with agents and report which rules they never exercised."""
     from gdl.interpreter.play.debug.coverage import games_coverage
     last_seeds(seed, games)
@@ -540,7 +562,8 @@ def coverage(file, games, seed, players, max_turns, max_decisions, annotate):
     write_coverage(report, annotate)
 
 
-def write_coverage(report, annotate):
+def write_coverage(report: Coverage, annotate: str | None) -> None:
+
     """The summary on stdout; the annotated rule files to a file or stdout."""
     click.echo("\n".join(report.summary()))
     if annotate == "-":

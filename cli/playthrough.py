@@ -21,6 +21,8 @@ import secrets
 import shutil
 import sys
 import textwrap
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypedDict
 
 import click
 
@@ -37,6 +39,33 @@ from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
 from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, render,
                                           render_board, seat_line, title, zone_lines)
+
+if TYPE_CHECKING:
+    from gdl.interpreter.play.playing import Events
+    from gdl.interpreter.runtime.engine import Game
+    from gdl.interpreter.runtime.state import Action, State
+    from gdl.interpreter.runtime.view import View
+
+Viewer: TypeAlias = "int | None"
+"""A seat, or None: whoever may see everything (the watcher of a game without one human)."""
+Moves: TypeAlias = "list[tuple[int, str]]"
+"""(line number, text) of each decision and concession of a moves file or transcript."""
+Played: TypeAlias = "tuple[int, Action | str, str]"
+"""(seat, its action or CONCEDE, who chose: human, agent or script)."""
+
+
+class Agent(Protocol):
+    """What a table asks of a seat's agent."""
+    name: str
+
+    def choose(self, game: Game, state: State, legal: list[Action]) -> Action: ...
+
+
+class _How(TypedDict, total=False):
+    """How the decision being made is made."""
+    who: str                # human, agent or script
+    private: bool           # only its seat may know it
+    simultaneous: bool      # a choice of a simultaneous phase
 
 HELP = """Type the number of an action or its text, or a few of its words:
   a piece, a cell or an action's name lists the actions that name it (Pawn#2, e9, move);
@@ -56,16 +85,19 @@ LONG_LIST = 60          # in plain output, more legal actions than this are summ
 CONCEDE = "concede"     # a concession in a table's history, in place of an action
 
 
-def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, screen=None):
+def run_play(file: str | None, seed: int | None, players: str | None, moves: str | None,
+             max_turns: int | None, max_decisions: int, resume: str | None = None,
+             screen: bool | None = None) -> int:
     """Play a game; `screen` None draws screens when both ends are a terminal. Returns the
     exit status."""
-    resumed = []
+    resumed: Moves = []
     if resume is not None:
         file, seed, players, resumed = _resumed(resume, file, players)
     script_lines = None
     if moves:
         script_lines, moves_seed = read_script(moves)
         seed = moves_seed if seed is None else seed
+    assert file is not None     # `gdl play` asks for one, or for --resume
     game = load_game(file)
     players = players or "random"
     secret_seed = seed is None and "human" in make_agents(players, len(game.seats), 0)
@@ -86,8 +118,9 @@ def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, 
             f"resumed from {resume}" if resume else f"seed {seed}")
     table.say(f"{game.name}: {told}; {kinds}. Type 'help' at a prompt.")
     table.tell_setup()                                # what setup did
-    if resumed:
+    if resume is not None and resumed:
         table.replay_moves(resumed, resume)
+
         table.say(f"resumed after {transcripts.decision_count(resumed)} decisions")
     status, sentence = run_game(game, table.state, table.choose, max_turns=max_turns,
                                 max_decisions=max_decisions, observer=table)
@@ -105,7 +138,7 @@ def run_play(file, seed, players, moves, max_turns, max_decisions, resume=None, 
     return 0
 
 
-def _resumed(path, file, players):
+def _resumed(path: str, file: str | None, players: str | None) -> tuple[str, int, str, Moves]:
     """(rule file, seed, players, moves: its decisions and concessions) of a saved
     transcript, after checking that it replays exactly (a transcript that does not is
     refused whole)."""
@@ -121,7 +154,7 @@ def _resumed(path, file, players):
         transcripts.moves_of(saved)
 
 
-def read_script(path):
+def read_script(path: str) -> tuple[Moves, int | None]:
     """The decisions (and concessions) of a moves file, or of a transcript (then also its
     seed, else None)."""
     try:
@@ -140,34 +173,38 @@ class Table(Observer):
     undo and save), and what each person at the table has been told. It chooses for the
     seats (`choose`) and is told by the game loop what happened (an `Observer`)."""
 
-    def __init__(self, game, file, seed, agents, max_turns, screen):
+    def __init__(self, game: Game, file: str, seed: int, agents: list[Agent | Literal["human"]],
+                 max_turns: int | None, screen: bool) -> None:
         self.game, self.file, self.seed, self.agents = game, file, seed, agents
         self.max_turns = max_turns
         introspect.narrate(game)         # events tell what pieces did, and whose dice
-        self.state = game.new_state(seed)
+        self.state: State = game.new_state(seed)
         self.humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
         self.watcher = self.humans[0] if len(self.humans) == 1 else None  # whose eyes
         self.screen = screen
         self.hot_seat = screen and len(self.humans) > 1 and game.rules.hidden_information
-        self.at_screen = None           # the seat whose view the screen shows (hot seat)
-        self.script = None
-        self.history = []               # (seat, action or CONCEDE, who: human/agent/script)
-        self.leaving = None             # a seat whose person typed 'concede' (run_game asks)
-        self.logs = {seat: [] for seat in self.humans}   # each person's lines of events
-        self.secret_run = {}            # viewer -> the seat whose secret choices it was told
-        self.how = {}
-        self.before = {}                # viewer -> its view before the decision
-        self.said = ("", {})            # the decision being played: plain, per viewer
+        self.at_screen: int | None = None   # the seat whose view the screen shows (hot seat)
+        self.script: ScriptedAgent | None = None
+        self.history: list[Played] = []
+        self.leaving: int | None = None     # a seat whose person typed 'concede' (run_game asks)
+        # each person's lines of events
+        self.logs: dict[Viewer, list[str]] = {seat: [] for seat in self.humans}
+        # viewer -> the seat whose secret choices it was told
+        self.secret_run: dict[Viewer, int | None] = {}
+        self.how: _How = {}
+        self.before: dict[Viewer, View] = {}    # viewer -> its view before the decision
+        # the decision being played: plain, per viewer
+        self.said: tuple[str, dict[Viewer, str]] = ("", {})
 
     # ----- telling -----------------------------------------------------------------------
-    def say(self, line):
+    def say(self, line: str) -> None:
         """A line for everyone: printed in plain output, added to every log on a screen."""
         if not self.screen:
             click.echo(line)
         for log in self.logs.values():
             log.append(line)
 
-    def tell_setup(self):
+    def tell_setup(self) -> None:
         """What setup did: plain lines, or for each person as that seat reads it."""
         events = self.state.events
         if not self.screen:
@@ -177,27 +214,29 @@ class Table(Observer):
         for viewer, log in self.logs.items():
             log.extend("  " + line for line in event_lines(self.game, events, viewer))
 
-    def turn_started(self, state):
+    def turn_started(self, state: State) -> None:
         seat = self.game.current_player(state)
         if self.screen:
             for log in self.logs.values():
                 log.append(f"-- turn {state.turn}: {self.game.seats[state.current]} --")
-        elif len(self.humans) < 2 and (self.scripted() or self.agents[seat] != "human"):
+        elif len(self.humans) < 2 and (self.live_script() is not None
+                                       or self.agents[seat] != "human"):
             click.echo(render(self.game, self.game.view(state, self.watcher)))
 
-    def scripted(self):
-        return self.script is not None and not self.script.exhausted
+    def live_script(self) -> ScriptedAgent | None:
+        """The moves file's agent while it has decisions left, else None."""
+        return self.script if self.script is not None and not self.script.exhausted else None
 
-    def deciding(self, seat, action):
+    def deciding(self, seat: int, action: Action) -> None:
         """The action's text for plain output, and as each person may read it."""
         game, state = self.game, self.state
         plain = game.action_text(state, action, None if seat == self.watcher else self.watcher)
         self.said = plain, {v: game.action_text(state, action, v) for v in self.humans}
 
-    def viewers(self):
+    def viewers(self) -> list[Viewer]:
         return list(self.logs) if self.screen else [self.watcher]
 
-    def told(self, viewer, events, text):
+    def told(self, viewer: Viewer, events: Events, text: str) -> list[str]:
         """Lines for `viewer` after a decision: its events (less a move the decision's text
         already says) and what it saw change."""
         lines = ["  " + line for line in event_lines(self.game, events, viewer, text)]
@@ -207,7 +246,7 @@ class Table(Observer):
                       changes(before, self.game.view(self.state, viewer))]
         return lines
 
-    def decided(self, seat, legal, action, events):
+    def decided(self, seat: int, legal: list[Action], action: Action, events: Events) -> None:
         plain, texts = self.said
         self.history.append((seat, action, self.how["who"]))
         tag = " (scripted)" if self.how["who"] == "script" else ""
@@ -228,20 +267,22 @@ class Table(Observer):
                 log.append(f"{self.game.seats[seat]}: {texts[viewer]}{tag}")
             log.extend(self.told(viewer, events, texts[viewer]))
 
-    def conceding(self, state):
+    def conceding(self, state: State) -> int | None:
         """The seat that gives up now (run_game asks before each decision): the one whose
         person typed 'concede', or the script's concession line that comes next."""
         if self.leaving is not None:
-            seat, self.leaving = self.leaving, None
+            leaving, self.leaving = self.leaving, None
             self.how["who"] = "human"
-            return seat
-        seat = self.script.conceding(self.game, state) if self.scripted() else None
+            return leaving
+
+        script = self.live_script()
+        seat = script.conceding(self.game, state) if script is not None else None
         if seat is not None:
             self.how["who"] = "script"
             self.before = {viewer: self.game.view(state, viewer) for viewer in self.viewers()}
         return seat
 
-    def conceded(self, seat, events):
+    def conceded(self, seat: int, events: Events) -> None:
         """Tell everyone that `seat` gave up, and what that did as each may read it."""
         self.history.append((seat, CONCEDE, self.how["who"]))
         line = f"{self.game.seats[seat]} concedes" + (
@@ -255,7 +296,7 @@ class Table(Observer):
             log.append(line)
             log.extend(self.told(viewer, events, ""))
 
-    def _plain_decision(self, seat, said, secret, events):
+    def _plain_decision(self, seat: int, said: str, secret: bool, events: Events) -> None:
         if secret:
             if self.secret_run.get(None) != seat:
                 click.echo(f"{self.game.seats[seat]}: chooses in secret")
@@ -270,17 +311,20 @@ class Table(Observer):
             click.echo(line)
 
     # ----- choosing ----------------------------------------------------------------------
-    def choose(self, seat, legal):
+    def choose(self, seat: int, legal: list[Action]) -> object:
+        """A legal action, STOP or AGAIN (see `run_game`)."""
         state = self.state
         self.how["private"] = is_private(self.game, state) and bool(self.humans)
         # In a simultaneous phase a choice does nothing until all have chosen; what happens
         # then (the reveal of every choice, and what they cause) is public.
         self.how["simultaneous"] = is_simultaneous(self.game, state)
         self.before = {viewer: self.game.view(state, viewer) for viewer in self.viewers()}
-        if self.scripted():
+        script = self.live_script()
+        if script is not None:
             self.how["who"] = "script"
-            return self.script.choose(self.game, state, legal)
-        if self.agents[seat] == "human":
+            return script.choose(self.game, state, legal)
+        agent = self.agents[seat]
+        if agent == "human":
             self.how["who"] = "human"
             answer = Prompt(self, seat, legal).ask()
             if answer is None:
@@ -288,14 +332,14 @@ class Table(Observer):
                 return STOP
             return answer
         self.how["who"] = "agent"
-        return self.agents[seat].choose(self.game, state, legal)
+        return agent.choose(self.game, state, legal)
 
-    def replay_moves(self, moves, path):
+    def replay_moves(self, moves: Moves, path: str) -> None:
         """Play a saved transcript's decisions and concessions (already checked to replay
         exactly)."""
         saved = transcripts.read_transcript(path).header["players"].split(", ")
 
-        def who(seat):
+        def who(seat: int) -> str:
             return "human" if seat < len(saved) and saved[seat] == "human" else "agent"
         for number, text in moves:
             name = conceded_seat(text)
@@ -310,7 +354,7 @@ class Table(Observer):
             self.game.apply(self.state, action, check=False)
             self.history.append((seat, action, who(seat)))
 
-    def undo(self):
+    def undo(self) -> bool:
         """Back to before the last decision a person made; False when there is none."""
         mine = [i for i, (_, _, who) in enumerate(self.history) if who == "human"]
         if not mine:
@@ -329,7 +373,7 @@ class Table(Observer):
                  f" decision, turn {self.state.turn})")
         return True
 
-    def save(self, path):
+    def save(self, path: str) -> str:
         """Write the game so far, concessions included, as a transcript (atomically); the
         sentence to show."""
         decisions = sum(1 for _, action, _ in self.history if action != CONCEDE)
@@ -363,17 +407,17 @@ class _Replaying:
     """Plays a table's history again, to write a transcript of it: its actions in order
     (`choose`), and its concessions where they were made (`conceding`)."""
 
-    def __init__(self, history):
+    def __init__(self, history: list[Played]) -> None:
         self.moves = [(seat, action) for seat, action, _ in history]
         self.position = 0
 
-    def conceding(self, state):
+    def conceding(self, state: State) -> int | None:
         if self.position < len(self.moves) and self.moves[self.position][1] == CONCEDE:
             self.position += 1
             return self.moves[self.position - 1][0]
         return None
 
-    def choose(self, game, state, legal):
+    def choose(self, game: Game, state: State, legal: list[Action]) -> Action | str:
         self.position += 1
         return self.moves[self.position - 1][1]
 
@@ -381,14 +425,14 @@ class _Replaying:
 class Prompt:
     """One person's decision: the prompt, the commands, narrowing, the screen."""
 
-    def __init__(self, table, seat, legal):
+    def __init__(self, table: Table, seat: int, legal: list[Action]) -> None:
         self.table, self.seat, self.legal = table, seat, legal
         self.game, self.state = table.game, table.state
-        self.texts = [self.game.action_text(self.state, a, seat) for a in legal]
-        self.shown = None           # indexes of the actions a narrowing picked, else None
-        self.message = []           # lines under the actions on a screen
+        self.texts: list[str] = [self.game.action_text(self.state, a, seat) for a in legal]
+        self.shown: list[int] | None = None     # indexes of the actions a narrowing picked
+        self.message: list[str] = []            # lines under the actions on a screen
 
-    def ask(self):
+    def ask(self) -> object:
         """A legal action, AGAIN (the position changed: undo, concede) or None (quit)."""
         table = self.table
         if table.hot_seat and table.at_screen != self.seat:
@@ -415,7 +459,7 @@ class Prompt:
             if answer is not None:
                 return None if answer is STOP else answer
 
-    def phase_help(self):
+    def phase_help(self) -> list[str]:
         """The doc strings of the phase and of its actions legal now, where the rule file
         gives them (`phase p { "..." ... }`, `action a() { "..." ... }`)."""
         phase = introspect.current_phase(self.game, self.state)
@@ -429,7 +473,7 @@ class Prompt:
                 lines.append(f"  {name}: {described}")
         return lines
 
-    def answer(self, text):
+    def answer(self, text: str) -> object:
         """What a typed line does: an action, AGAIN, STOP, or None to ask again."""
         word, _, rest = text.partition(" ")
         rest = rest.strip()
@@ -458,11 +502,12 @@ class Prompt:
             return self.decision(text)
         return None
 
-    def decision(self, text):
+    def decision(self, text: str) -> Action | None:
         try:
-            return resolve_input(self.game, self.state, self.legal, text)
+            typed: Action = resolve_input(self.game, self.state, self.legal, text)
+            return typed
         except IllegalAction as exc:
-            found = matching(self.game, self.state, self.legal, text, self.seat)
+            found: list[int] = matching(self.game, self.state, self.legal, text, self.seat)
             if len(found) == 1 and len(text.split()) > 1:
                 return self.legal[found[0]]
             if found:
@@ -471,14 +516,14 @@ class Prompt:
                 self.tell(f"not accepted: {exc.message}")
         return None
 
-    def tell(self, *lines):
+    def tell(self, *lines: str) -> None:
         if self.table.screen:
             self.message.extend(lines)
         else:
             for line in lines:
                 click.echo(line)
 
-    def narrow(self, found, words, everything=False):
+    def narrow(self, found: list[int], words: str, everything: bool = False) -> None:
         if not found:
             self.tell(f"  no legal action contains '{words}'")
             return
@@ -488,7 +533,7 @@ class Prompt:
         elif not everything:
             self.message.append(f"{len(found)} of {len(self.legal)} actions match '{words}'")
 
-    def show_board(self):
+    def show_board(self) -> None:
         drawing = render(self.game, self.game.view(self.state, self.seat))
         if not self.table.screen:
             click.echo(drawing)
@@ -499,7 +544,7 @@ class Prompt:
         read_line()
 
     # ----- plain output ------------------------------------------------------------------
-    def list_plain(self, found=None, force=False):
+    def list_plain(self, found: list[int] | None = None, force: bool = False) -> None:
         """The numbered actions (those of `found`); a long list without narrowing is
         summarised by action name."""
         numbered = [(i + 1, self.texts[i]) for i in (found if found is not None
@@ -518,7 +563,7 @@ class Prompt:
             click.echo(line)
 
     # ----- the screen --------------------------------------------------------------------
-    def draw(self):
+    def draw(self) -> None:
         """One screen: title, board and legend, seats, last events, actions, message."""
         size = shutil.get_terminal_size((WIDTH, HEIGHT))
         width, height = min(size.columns, WIDTH), min(size.lines, HEIGHT)
@@ -545,10 +590,10 @@ class Prompt:
         lines = top + [clip(e, width) for e in events] + actions + message
         click.echo(CLEAR + "\n".join(lines))
 
-    def action_lines(self, width, limit):
+    def action_lines(self, width: int, limit: int) -> list[str]:
         """The actions in at most `limit` lines: numbered in columns when they fit, else
         one line per action name with the pieces (first words) it applies to."""
-        found = self.shown if self.shown is not None else range(len(self.texts))
+        found: Sequence[int] = self.shown if self.shown is not None else range(len(self.texts))
         numbered = [(i + 1, self.texts[i]) for i in found]
         laid = columns(numbered, width)
         if len(laid) <= limit:
@@ -561,7 +606,7 @@ class Prompt:
                 ][:max(1, limit - len(hint))] + hint
 
 
-def piece_notes(view):
+def piece_notes(view: View) -> str:
     """'Pawn#1 facing=east; Pawn#2 9/10 models; ...': the rule file's `show status` of each
     piece that has one, else its variables that are not 0, false or none."""
     notes = []
@@ -572,16 +617,16 @@ def piece_notes(view):
     return "; ".join(notes)
 
 
-def summary_lines(numbered, width):
+def summary_lines(numbered: Sequence[tuple[int, str]], width: int) -> list[str]:
     """One line per action name: 'move (127): Rook#1 x3, Pawn#2 x8, ...', the first
     words after the name with their counts (only the first when a line is full)."""
-    groups = {}
+    groups: dict[str, list[tuple[int, str]]] = {}
     for number, text in numbered:
         name, _, rest = text.partition(" ")
         groups.setdefault(name, []).append((number, rest.split(" ", 1)[0]))
     lines = []
     for name, members in groups.items():
-        counts = {}
+        counts: dict[str, int] = {}
         for _, first in members:
             counts[first] = counts.get(first, 0) + 1
         parts = [f"{first} x{n}" if n > 1 else first for first, n in counts.items() if first]
@@ -591,13 +636,13 @@ def summary_lines(numbered, width):
     return lines
 
 
-def _fitting(parts, width):
+def _fitting(parts: list[str], width: int) -> str:
     """'a, b, c' when it fits `width`, else the first parts that do, '...' and the last."""
     whole = ", ".join(parts)
     if len(whole) <= width:
         return whole
     tail = f", ... {parts[-1]}"
-    shown = []
+    shown: list[str] = []
     for part in parts[:-1]:
         if len(", ".join(shown + [part])) + len(tail) > width:
             break
@@ -605,7 +650,7 @@ def _fitting(parts, width):
     return clip(", ".join(shown) + tail, width)
 
 
-def example(texts):
+def example(texts: Sequence[str]) -> str:
     """Words to narrow by, taken from the actions themselves ('list move e5' style)."""
     for text in texts:
         words = text.split()
@@ -614,7 +659,7 @@ def example(texts):
     return f"e.g. {texts[0].split()[0]}" if texts else ""
 
 
-def columns(numbered, width):
+def columns(numbered: Sequence[tuple[int, str]], width: int) -> list[str]:
     """Numbered entries laid out in columns across `width`."""
     if not numbered:
         return []
@@ -626,7 +671,7 @@ def columns(numbered, width):
             for start in range(0, len(entries), per_line)]
 
 
-def clip(line, width):
+def clip(line: str, width: int) -> str:
     """A line cut at a word boundary to fit `width`, '...' marking the cut."""
     if len(line) <= width:
         return line
@@ -636,7 +681,8 @@ def clip(line, width):
     return cut.rstrip(" ,;") + "..."
 
 
-def read_line():
+def read_line() -> str:
+
     """A line of standard input, decoded here so that a byte that is not UTF-8 is an error
     whatever the locale makes of standard input; '' at its end."""
     raw = sys.stdin.buffer.readline()

@@ -15,12 +15,17 @@ program that needs only a part of the package (the errors, the agents) does not 
 the rest.
 """
 
+from typing import TYPE_CHECKING
+
 from .language.errors import GdlError
+
+if TYPE_CHECKING:
+    from .loader import load_game, load_source
 
 __all__ = ["GdlError", "load_game", "load_source"]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> object:
     if name in ("load_game", "load_source"):
         from . import loader
         value = getattr(loader, name)
@@ -29,5 +34,6 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
+
     return sorted(set(globals()) | set(__all__))

@@ -37,14 +37,25 @@ def module_name(path):
     return ".".join((PACKAGE, *parts))
 
 
-def imported(path):
+def type_checking_only(tree):
+    """The import statements under `if TYPE_CHECKING:`, which only the type checker runs."""
+    return {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If)
+            and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+            for statement in node.body for inner in ast.walk(statement)}
+
+
+def imported(path, at_run_time=False):
     """(line, module) for every module an import statement in `path` may load: relative
     imports resolved against the file's package, and for `from X import a` both X and X.a
-    (a may be a submodule)."""
+    (a may be a submodule). `at_run_time`: leave out the imports only a type checker runs."""
     name = module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = type_checking_only(tree) if at_run_time else set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -83,10 +94,10 @@ def test_the_import_reader_sees_relative_and_absolute_imports():
 
 
 def import_graph():
-    """module -> the interpreter's modules its import statements load (itself aside: a
-    package's `from . import x` names the package)."""
+    """module -> the interpreter's modules its import statements load when it runs (itself
+    aside: a package's `from . import x` names the package)."""
     paths = {module_name(path): path for path in sorted(INTERPRETER.rglob("*.py"))}
-    return {name: sorted({target for _, target in imported(path)
+    return {name: sorted({target for _, target in imported(path, at_run_time=True)
                           if target in paths and target != name})
             for name, path in paths.items()}
 

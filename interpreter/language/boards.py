@@ -18,11 +18,20 @@ cells, and stop every ray. Directions are numbered clockwise from north, as the 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, ClassVar
 
 from .errors import GdlError
 
+if TYPE_CHECKING:
+    from typing import Self
 
-def column_name(index):
+Vector = tuple[int, int]
+"""A step on the board: (columns, rows) on a square board, cube (x, z) on a hex board."""
+Cells = tuple[int, ...]
+
+
+def column_name(index: int) -> str:
     """0 -> a, 25 -> z, 26 -> aa."""
     name = ""
     index += 1
@@ -35,10 +44,20 @@ def column_name(index):
 class Board:
     """What both topologies share: naming, rays, reach, sight and line of sight."""
 
-    kind = "board"
-    DIRECTIONS: dict = {}       # number of directions -> ((vector, name), ...) clockwise
+    kind: ClassVar[str] = "board"
+    # number of directions -> ((vector, name), ...) clockwise
+    DIRECTIONS: ClassVar[dict[int, tuple[tuple[Vector, str], ...]]] = {}
 
-    def __init__(self, width, height, directions=None):
+    if TYPE_CHECKING:       # what each topology defines
+        def _step(self, cell: int, direction: Vector) -> int | None: ...
+
+        def _line(self, a: int, b: int) -> list[int | None]: ...
+
+        def distance(self, a: int, b: int) -> int: ...
+
+        def orthogonal(self, cell: int) -> list[int]: ...
+
+    def __init__(self, width: int, height: int, directions: int | None = None) -> None:
         if not (1 <= width <= 100 and 1 <= height <= 100):
             raise GdlError(f"a board must be 1 to 100 cells on each side, not {width}x{height}")
         if directions is None:
@@ -53,16 +72,16 @@ class Board:
         self.height = height
         self.size = width * height
         self.names = [column_name(i % width) + str(i // width + 1) for i in range(self.size)]
-        self.holes = frozenset()
+        self.holes: frozenset[int] = frozenset()
         self._build()
 
-    def with_holes(self, holes):
+    def with_holes(self, holes: Iterable[int]) -> Self:
         """The same board without the cells of `holes`."""
         self.holes = frozenset(holes)
         self._build()
         return self
 
-    def _build(self):
+    def _build(self) -> None:
         holes = self.holes
         self.by_name = {name: i for i, name in enumerate(self.names) if i not in holes}
         self.all_cells = tuple(i for i in range(self.size) if i not in holes)
@@ -72,31 +91,31 @@ class Board:
         self.neighbor_table = [tuple(ray[0] for ray in rays if ray) for rays in self.rays]
         self.intersection_cells = tuple(c for c in self.all_cells
                                         if len(self.neighbor_table[c]) >= 3)
-        self._directions_between = {}
-        self._within = {}
+        self._directions_between: dict[tuple[int, int], int | None] = {}
+        self._within: dict[tuple[int, int], Cells] = {}
 
-    def step(self, cell, direction):
+    def step(self, cell: int, direction: Vector) -> int | None:
         """The cell one step along a direction vector, None off the board or in a hole."""
         found = self._step(cell, direction)
         return None if found in self.holes else found
 
     # directions --------------------------------------------------------------------------
-    def step_dir(self, cell, d):
+    def step_dir(self, cell: int, d: int) -> int | None:
         """One step along direction number `d`: a cell, or None."""
         ray = self.rays[cell][d]
         return ray[0] if ray else None
 
-    def ray(self, cell, d, steps):
+    def ray(self, cell: int, d: int, steps: int) -> list[int]:
         return list(self.rays[cell][d][:max(steps, 0)])
 
-    def turn(self, d, k):
+    def turn(self, d: int, k: int) -> int:
         return (d + k) % len(self.directions)
 
-    def exits(self, cell):
+    def exits(self, cell: int) -> list[int]:
         return [d for d, ray in enumerate(self.rays[cell]) if ray]
 
     # measuring -----------------------------------------------------------------------------
-    def within(self, cell, steps):
+    def within(self, cell: int, steps: int) -> Cells:
         """Every cell (the centre included) at distance `steps` or less, row by row."""
         key = (cell, steps)
         found = self._within.get(key)
@@ -106,7 +125,7 @@ class Board:
             found = self._within[key] = tuple(self._within_box(cell, steps))
         return found
 
-    def _within_box(self, cell, steps):
+    def _within_box(self, cell: int, steps: int) -> Iterator[int]:
         """Cells at distance `steps` or less, looked for only in the square around `cell`
         (a step changes the row and the column by one at most, on every kind of board)."""
         column, row = self.coords(cell)
@@ -117,18 +136,18 @@ class Board:
                 if other not in holes and self.distance(cell, other) <= steps:
                     yield other
 
-    def toward(self, a, b, steps):
+    def toward(self, a: int, b: int, steps: int) -> int | None:
         """The cell `steps` along the line from a toward b (b when it is closer)."""
         path = self.line(a, b)
         if steps <= 0:
             return a
         return path[min(steps, len(path)) - 1] if path else a
 
-    def edge_distance(self, cell):
+    def edge_distance(self, cell: int) -> int:
         column, row = self.coords(cell)
         return min(column, row, self.width - 1 - column, self.height - 1 - row)
 
-    def nearest_edge(self, cell):
+    def nearest_edge(self, cell: int) -> int | None:
         """The direction (north, east, south or west, as numbered here) of the nearest edge;
         on a tie the first of them clockwise from north."""
         column, row = self.coords(cell)
@@ -138,41 +157,42 @@ class Board:
         name = next(n for n in ("north", "east", "south", "west") if gaps[n] == best)
         return self.direction_names.index(name) if name in self.direction_names else None
 
-    def direction(self, a, b):
+    def direction(self, a: int, b: int) -> int | None:
         """The direction along which `b` lies straight from `a`, or None."""
         key = (a, b)
-        found = self._directions_between.get(key, self)
-        if found is self:
+        found = self._directions_between.get(key, -1)      # -1: not worked out yet
+        if found == -1:
             found = next((d for d, ray in enumerate(self.rays[a]) if b in ray), None)
             self._directions_between[key] = found
         return found
 
-    def coords(self, cell):
+    def coords(self, cell: int) -> tuple[int, int]:
         return cell % self.width, cell // self.width
 
-    def at(self, column, row):
+    def at(self, column: int, row: int) -> int | None:
         if 0 <= column < self.width and 0 <= row < self.height:
             return row * self.width + column
         return None
 
-    def parse(self, name):
+    def parse(self, name: str) -> int | None:
         """A cell name like 'd5' -> its index, or None when it is not on this board."""
         return self.by_name.get(name.lower())
 
-    def _ray(self, cell, direction):
+    def _ray(self, cell: int, direction: Vector) -> Cells:
         cells = []
-        while True:
-            cell = self.step(cell, direction)
-            if cell is None:
-                return tuple(cells)
-            cells.append(cell)
+        found = self.step(cell, direction)
+        while found is not None:
+            cells.append(found)
+            found = self.step(found, direction)
+        return tuple(cells)
 
-    def ray_table(self, what, stops):
+
+    def ray_table(self, what: str, stops: Iterable[int]) -> _RayTable:
         """`reach` or `sight` with constant stops, as a table keyed by (cell, steps) and
         filled on first use; its values are tuples, so no caller can change another's."""
         return _RayTable(getattr(self, what), stops)
 
-    def table(self, what):
+    def table(self, what: str) -> list[Cells] | _RayTable | _Table:
         """A geometry function as a table filled on first use: `line` and `distance`
         keyed by (from, to), `neighbors` and `orthogonal` by cell. Lists come as tuples,
         so no caller can change another's."""
@@ -183,35 +203,35 @@ class Board:
             return _RayTable(lambda a, b, _: self.line(a, b), None)
         return _Table(self.distance)
 
-    def neighbors(self, cell):
+    def neighbors(self, cell: int) -> list[int]:
         return list(self.neighbor_table[cell])
 
-    def reach(self, cell, steps, stops):
+    def reach(self, cell: int, steps: int, stops: Iterable[int]) -> list[int]:
         """Cells along each straight line from `cell`, up to `steps` away; a line may end on
         a cell of `stops` but never pass it."""
-        stops = set(stops)
+        stopping = set(stops)
         steps = max(steps, 0)
         found = []
         for ray in self.rays[cell]:
             for target in ray[:steps]:
                 found.append(target)
-                if target in stops:
+                if target in stopping:
                     break
         return found
 
-    def sight(self, cell, steps, blockers):
+    def sight(self, cell: int, steps: int, blockers: Iterable[int]) -> list[int]:
         """Cells along each straight line up to `steps` away, stopping before a blocker."""
-        blockers = set(blockers)
+        blocking = set(blockers)
         steps = max(steps, 0)
         found = []
         for ray in self.rays[cell]:
             for target in ray[:steps]:
-                if target in blockers:
+                if target in blocking:
                     break
                 found.append(target)
         return found
 
-    def line(self, a, b):
+    def line(self, a: int, b: int) -> list[int | None]:
         """The cells crossed going from `a` to `b`, `b` included and `a` not. The same cells
         are crossed in both directions (line of sight is symmetric)."""
         if a == b:
@@ -226,20 +246,20 @@ class Board:
                 return cells[:i]
         return cells
 
-    def clear_line(self, start, end, blockers):
+    def clear_line(self, start: int, end: int, blockers: Iterable[int]) -> bool:
         """True when no cell strictly between `start` and `end` on `line` is a blocker or a
         hole, and `end` itself is not one."""
-        blockers = set(blockers)
+        blocking = set(blockers)
         cells = self.line(start, end)
-        return (not cells or cells[-1] == end) and not any(cell in blockers for cell in cells)
+        return (not cells or cells[-1] == end) and not any(cell in blocking for cell in cells)
 
-    def row_cells(self, row):
+    def row_cells(self, row: int) -> list[int]:
         if not 1 <= row <= self.height:
             return []
         return [c for c in range((row - 1) * self.width, row * self.width)
                 if c not in self.holes]
 
-    def column_cells(self, column):
+    def column_cells(self, column: int) -> list[int]:
         if not 1 <= column <= self.width:
             return []
         return [c for c in range(column - 1, self.size, self.width) if c not in self.holes]
@@ -254,11 +274,11 @@ class SquareBoard(Board):
     kind = "square"
     DIRECTIONS = {8: _COMPASS, 4: _COMPASS[::2]}
 
-    def _step(self, cell, direction):
+    def _step(self, cell: int, direction: Vector) -> int | None:
         column, row = self.coords(cell)
         return self.at(column + direction[0], row + direction[1])
 
-    def _ray(self, cell, direction):
+    def _ray(self, cell: int, direction: Vector) -> Cells:
         """The cells from `cell` along a direction vector to the edge or the first hole,
         by arithmetic (a board of 48x36 has some 14,000 rays to build)."""
         dx, dy = direction
@@ -276,21 +296,21 @@ class SquareBoard(Board):
                     return cells[:i]
         return cells
 
-    def orthogonal(self, cell):
+    def orthogonal(self, cell: int) -> list[int]:
         return [c for c in (self.step(cell, v) for v, _ in _COMPASS[::2]) if c is not None]
 
-    def distance(self, a, b):
+    def distance(self, a: int, b: int) -> int:
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
         if len(self.directions) == 4:
             return abs(ac - bc) + abs(ar - br)
         return max(abs(ac - bc), abs(ar - br))
 
-    def _line(self, a, b):
+    def _line(self, a: int, b: int) -> list[int | None]:
         """Straight along a direction when the two are aligned, otherwise the nearest cells
         to the segment, halves rounded away from zero."""
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
         steps = max(abs(bc - ac), abs(br - ar))
-        cells = []
+        cells: list[int | None] = []
         for k in range(1, steps + 1):
             column = ac + _round_half_away((bc - ac) * k, steps)
             row = ar + _round_half_away((br - ar) * k, steps)
@@ -305,13 +325,13 @@ class TableBoard(SquareBoard):
     kind = "table"
     DIRECTIONS = {8: _COMPASS}
 
-    def distance(self, a, b):
+    def distance(self, a: int, b: int) -> int:
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
         squared = (ac - bc) ** 2 + (ar - br) ** 2
         root = math.isqrt(squared)
         return root if root * root == squared else root + 1
 
-    def _within_box(self, cell, steps):
+    def _within_box(self, cell: int, steps: int) -> Iterator[int]:
         """Row by row, the columns whose centre is within `steps` of `cell`'s."""
         column, row = self.coords(cell)
         holes = self.holes
@@ -323,7 +343,7 @@ class TableBoard(SquareBoard):
                 if other not in holes:
                     yield other
 
-    def toward(self, a, b, steps):
+    def toward(self, a: int, b: int, steps: int) -> int | None:
         """The cell `steps` along the straight line from a toward b, never beyond b: the
         exact point rounded to the nearest cell (halves away from a)."""
         length = self.distance(a, b)
@@ -350,34 +370,34 @@ class HexBoard(Board):
     DIRECTIONS = {6: (((0, -1), "north"), ((1, -1), "north_east"), ((1, 0), "south_east"),
                       ((0, 1), "south"), ((-1, 1), "south_west"), ((-1, 0), "north_west"))}
 
-    def cube(self, cell):
+    def cube(self, cell: int) -> Vector:
         column, row = self.coords(cell)
         x = column
         z = row - (column - (column & 1)) // 2
         return x, z
 
-    def from_cube(self, x, z):
+    def from_cube(self, x: int, z: int) -> int | None:
         row = z + (x - (x & 1)) // 2
         return self.at(x, row)
 
-    def _step(self, cell, direction):
+    def _step(self, cell: int, direction: Vector) -> int | None:
         x, z = self.cube(cell)
         return self.from_cube(x + direction[0], z + direction[1])
 
-    def orthogonal(self, cell):
+    def orthogonal(self, cell: int) -> list[int]:
         return self.neighbors(cell)
 
-    def distance(self, a, b):
+    def distance(self, a: int, b: int) -> int:
         (ax, az), (bx, bz) = self.cube(a), self.cube(b)
         dx, dz = ax - bx, az - bz
         return max(abs(dx), abs(dz), abs(dx + dz))
 
-    def _line(self, a, b):
+    def _line(self, a: int, b: int) -> list[int | None]:
         """Cube interpolation rounded to cells; on a tie between two cells the nudge goes
         one way, or the other when the first leaves the board."""
         (ax, az), (bx, bz) = self.cube(a), self.cube(b)
         steps = self.distance(a, b)
-        cells = []
+        cells: list[int | None] = []
         for k in range(1, steps + 1):
             t = k / steps
             x, z = ax + (bx - ax) * t, az + (bz - az) * t
@@ -388,34 +408,39 @@ class HexBoard(Board):
         return cells
 
 
-class _RayTable(dict):
-    def __init__(self, compute, stops):
+class _RayTable(dict[tuple[int, int], tuple[int | None, ...]]):
+    """(cell, steps) or (from, to) -> the cells `compute` gives for them and `stops`."""
+
+    def __init__(self, compute: Callable[[int, int, Iterable[int] | None], Iterable[int | None]],
+                 stops: Iterable[int] | None) -> None:
         super().__init__()
         self.compute = compute
         self.stops = stops
 
-    def __missing__(self, key):
+    def __missing__(self, key: tuple[int, int]) -> tuple[int | None, ...]:
         value = self[key] = tuple(self.compute(key[0], key[1], self.stops))
         return value
 
 
-class _Table(dict):
-    def __init__(self, compute):
+class _Table(dict[tuple[int, int], int]):
+    """(from, to) -> `compute(from, to)`."""
+
+    def __init__(self, compute: Callable[[int, int], int]) -> None:
         super().__init__()
         self.compute = compute
 
-    def __missing__(self, key):
+    def __missing__(self, key: tuple[int, int]) -> int:
         value = self[key] = self.compute(*key)
         return value
 
 
-def _round_half_away(numerator, denominator):
+def _round_half_away(numerator: int, denominator: int) -> int:
     """Integer division rounding halves away from zero, the same on every Python."""
     sign = -1 if numerator < 0 else 1
     return sign * ((2 * abs(numerator) + denominator) // (2 * denominator))
 
 
-def _cube_round(x, z):
+def _cube_round(x: float, z: float) -> Vector:
     y = -x - z
     rx, ry, rz = round(x), round(y), round(z)
     dx, dy, dz = abs(rx - x), abs(ry - y), abs(rz - z)
@@ -426,4 +451,6 @@ def _cube_round(x, z):
     return rx, rz
 
 
-BOARD_KINDS = {"square": SquareBoard, "hex": HexBoard, "table": TableBoard}
+BOARD_KINDS: dict[str, type[Board]] = {"square": SquareBoard, "hex": HexBoard,
+                                       "table": TableBoard}
+

@@ -21,7 +21,7 @@ from .builtins import BUILTINS, static_fault
 from .errors import GdlError, GdlRuleError, error_at
 from .references import References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
-                    ZONE, compatible, describe, element, is_list, join, list_of)
+                    ZONE, Type, compatible, describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
@@ -343,7 +343,7 @@ class _Checker:
             board.with_holes(holes)
         self.out.board = board
 
-    def _cells_where(self, expr: object, name: str, board: Board, what: str) -> list[int]:
+    def _cells_where(self, expr: ast.Expr, name: str, board: Board, what: str) -> list[int]:
         """The cells of `board` for which `expr` (with `name` the cell) holds: constants,
         the cell, `row(c)`, `column(c)`, arithmetic, comparisons, `in`, `and`, `or`, `not`.
         The condition is turned into a Python function once, then run for every cell."""
@@ -352,10 +352,10 @@ class _Checker:
             raise self._type_error(expr, f"{what} needs true/false", t)
         return [cell for cell in range(board.size) if cell not in board.holes and test(cell)]
 
-    def _cell_function(self, expr: object, name: str, board: Board
-                       ) -> tuple[Callable[[int], Any], object]:
+    def _cell_function(self, expr: ast.Expr, name: str, board: Board
+                       ) -> tuple[Callable[[int], Any], Type]:
         """(function of a cell, static type) for a condition of `_cells_where`."""
-        def sub(e: object) -> tuple[Callable[[int], Any], object]:
+        def sub(e: ast.Expr) -> tuple[Callable[[int], Any], Type]:
             return self._cell_function(e, name, board)
         if not any(isinstance(n, ast.Name) and n.name == name for n in ast.walk(expr)):
             value, t = self._const(expr)            # no cell in it: worked out once
@@ -531,7 +531,7 @@ class _Checker:
             seen.add(name)
 
     # ----- constants -------------------------------------------------------------------
-    def _const(self, expr: object) -> tuple[Any, object]:
+    def _const(self, expr: ast.Expr) -> tuple[Any, Type]:
         """Evaluate a constant expression (params, tables, terrain, initial values)."""
         if isinstance(expr, ast.Number):
             return expr.value, INT
@@ -562,9 +562,10 @@ class _Checker:
         if isinstance(expr, ast.Binary):
             (a, ta), (b, tb) = self._const(expr.left), self._const(expr.right)
             if expr.op == "+" and is_list(ta) and is_list(tb):
-                if join(ta, tb) is None:
+                joined = join(ta, tb)
+                if joined is None:
                     raise self._type_error(expr.right, f"cannot join {describe(ta)} with", tb)
-                return _folded(expr, a, b), join(ta, tb)
+                return _folded(expr, a, b), joined
             if ta != INT or tb != INT:
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)

@@ -26,6 +26,7 @@ import pkgutil
 import re
 import stat
 import sys
+from collections.abc import Callable
 
 from . import ast
 
@@ -38,7 +39,7 @@ _SOURCES = (("gdl.grammar", "gdl.lark"), (__package__, "parser.py"), (__package_
             (__package__, "tree.py"), (__package__, "parse_cache.py"))
 
 
-def cached(text, file, parse):
+def cached(text: str, file: str, parse: Callable[[], ast.Program]) -> ast.Program:
     """The program `parse()` makes of `text` read from `file`, from the cache when an earlier
     parse stored it there. What `parse()` raises is not cached."""
     entry = _entry(text, file)
@@ -51,7 +52,7 @@ def cached(text, file, parse):
     return program
 
 
-def _entry(text, file):
+def _entry(text: str, file: str) -> str | None:
     """The path of the entry for this text and file name, or None when there is no cache."""
     if os.environ.get("GDL_NO_CACHE", "") not in ("", "0") or file.startswith("<"):
         return None
@@ -66,7 +67,7 @@ def _entry(text, file):
     return os.path.join(directory, key.hexdigest() + ".pickle")
 
 
-def _directory():
+def _directory() -> str | None:
     if os.name != "posix":          # the privacy check below needs POSIX owners and modes
         return None
     chosen = os.environ.get("GDL_CACHE_DIR")
@@ -82,7 +83,7 @@ def _directory():
 
 
 @functools.cache
-def _version():
+def _version() -> bytes | None:
     """A hash of what every parse depends on; None when a source cannot be read (an install
     without them), which turns the cache off."""
     key = hashlib.sha256(sys.implementation.cache_tag.encode())
@@ -92,14 +93,14 @@ def _version():
         sources.append(_lark_init())
     except OSError:
         return None
-    if None in sources:
-        return None
     for data in sources:
+        if data is None:
+            return None
         key.update(len(data).to_bytes(8, "big") + data)
     return key.digest()
 
 
-def _lark_init():
+def _lark_init() -> bytes | None:
     """Lark's `__init__.py`, which names its version, read without importing Lark."""
     import importlib.util
     spec = importlib.util.find_spec("lark")
@@ -109,7 +110,7 @@ def _lark_init():
         return stream.read()
 
 
-def _is_private(directory):
+def _is_private(directory: str) -> bool:
     """Whether only this user can write in `directory`."""
     try:
         status = os.stat(directory)
@@ -119,7 +120,7 @@ def _is_private(directory):
             and not status.st_mode & 0o022)
 
 
-def _load(entry):
+def _load(entry: str) -> ast.Program | None:
     if not _is_private(os.path.dirname(entry)):
         return None
     try:
@@ -140,7 +141,7 @@ def _load(entry):
     return program
 
 
-def _store(entry, program):
+def _store(entry: str, program: ast.Program) -> None:
     try:
         data = pickle.dumps(program, protocol=_PROTOCOL)
     except RecursionError:  # a program nested deeper than pickle goes: parse it each time
@@ -155,7 +156,7 @@ def _store(entry, program):
         pass
 
 
-def _write_atomically(path, data):
+def _write_atomically(path: str, data: bytes) -> None:
     """Write `data` to a temporary file, then rename it: a reader sees all of it or none."""
     temporary = f"{path}.{os.getpid()}.tmp"
     try:
@@ -170,7 +171,8 @@ def _write_atomically(path, data):
         raise
 
 
-def _prune(directory):
+def _prune(directory: str) -> None:
+
     """Keep the MAX_ENTRIES most recently used entries; leave other files alone."""
     with os.scandir(directory) as found:
         entries = [item for item in found if _ENTRY_NAME.fullmatch(item.name)]

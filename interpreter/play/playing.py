@@ -17,14 +17,14 @@ from .agents.agents import ScriptedAgent
 
 if TYPE_CHECKING:
     from ..runtime.engine import Game
-    from ..runtime.state import State
+    from ..runtime.events import Event
+    from ..runtime.state import Action, State
 
 STOP = object()     # a chooser's answer: leave the game now (the player quit)
 AGAIN = object()    # a chooser's answer: the position changed (a concession); ask again
 
-Action = object                     # an element of `Game.legal_actions`
-Events = list                       # what `Game.apply` or `Game.concede` returns
-Chooser = Callable[[int, list], object]     # (seat, legal actions) -> an action, STOP or AGAIN
+Events = list["Event"]              # what `Game.apply` or `Game.concede` returns
+Chooser = Callable[[int, list["Action"]], object]   # (seat, legal) -> an action, STOP or AGAIN
 
 
 class Observer:
@@ -86,6 +86,7 @@ def run_game(game: Game, state: State, choose: Chooser, *, max_turns: int | None
             return "stopped", "a player left"
         if action is AGAIN:
             continue
+        assert isinstance(action, tuple)    # a chooser answers an action, STOP or AGAIN
         observer.deciding(seat, action)
         text = f"{game.seats[seat]}: {game.action_text(state, action)}, turn {state.turn}" \
             if check else None

@@ -11,14 +11,38 @@ loading a rule file does not pay for it.)
 from __future__ import annotations
 
 import copy
+from typing import Any, TypeAlias, TypedDict
 
-from ..language.builtins import ALL
+from ..language.builtins import ALL as ALL      # the engine imports it from here
 from ..language.errors import GdlDataError
+
+Piece: TypeAlias = dict[str, Any]
+"""A piece's record: "id", "kind", "owner", "cell", "alive", "label", then its variables by
+name (values of the rules: int, bool, str, None or lists of them)."""
+Frame: TypeAlias = dict[str, Any]
+"""A frame of the phase stack (see `State`)."""
+Owner: TypeAlias = int | str | None
+Action: TypeAlias = tuple[int, tuple[Any, ...]]
+"""A legal action as the engine lists it: (its number in the phase, its argument values)."""
+"""A key of `State.owned`: a seat, None (pieces of no seat) or `ALL`."""
+
+
+class Timer(TypedDict):
+    """A value restored at the start of `seat`'s next turn."""
+    seat: int
+    place: Any          # where the value lives, as the engine's `restore` reads it
+    old: Any
+
+
+class Result(TypedDict):
+    winners: list[int]
+    draw: bool
+
 
 _MASK = (1 << 64) - 1
 
 
-def splitmix64(state):
+def splitmix64(state: int) -> tuple[int, int]:
     """One step of SplitMix64: (new state, 64-bit output). Pure integer arithmetic, so the
     same seed gives the same numbers on every Python version."""
     state = (state + 0x9E3779B97F4A7C15) & _MASK
@@ -54,28 +78,30 @@ class State:
 
     __slots__ = FIELDS + ("at", "owned", "forced", "events", "end_checked")
 
-    def __init__(self):
-        self.globals = {}
-        self.seat_vars = []
-        self.pieces = {}
-        self.numbers = {}
-        self.frames = []
+    def __init__(self) -> None:
+        self.globals: dict[str, Any] = {}
+        self.seat_vars: list[dict[str, Any]] = []
+        self.pieces: dict[int, Piece] = {}
+        self.numbers: dict[str, int] = {}
+        self.frames: list[Frame] = []
         self.rng = 0
         self.turn = 0
         self.current = 0
-        self.timers = []
-        self.out = []
-        self.result = None
+        self.timers: list[Timer] = []
+        self.out: list[bool] = []
+        self.result: Result | None = None
         self.decisions = 0
-        self.at = {}
-        self.owned = {ALL: ()}
-        self.forced = []        # scenario-fixed dice: [sides or None, value], used first
-        self.events = []        # chance and log events since the last decision
+        self.at: dict[int, list[int]] = {}
+        self.owned: dict[Owner, tuple[int, ...]] = {ALL: ()}
+        # scenario-fixed dice: [sides or None, value], used first
+        self.forced: list[list[int | None]] = []
+        # chance and log events since the last decision, each [kind, details...]
+        self.events: list[list[Any]] = []
         self.end_checked = False    # the end rules ran since anything changed outside play
 
-    def rebuild_index(self):
+    def rebuild_index(self) -> None:
         self.at = {}
-        owned = {ALL: []}
+        owned: dict[Owner, list[int]] = {ALL: []}
         for pid in sorted(self.pieces):
             piece = self.pieces[pid]
             if piece["alive"]:
@@ -85,7 +111,7 @@ class State:
                     self.at.setdefault(piece["cell"], []).append(pid)
         self.owned = {owner: tuple(pids) for owner, pids in owned.items()}
 
-    def clone(self):
+    def clone(self) -> State:
         other = State.__new__(State)
         other.globals = copy.deepcopy(self.globals)
         other.seat_vars = copy.deepcopy(self.seat_vars)
@@ -106,19 +132,21 @@ class State:
         other.end_checked = self.end_checked
         return other
 
-    def to_data(self):
+    def to_data(self) -> dict[str, Any]:
+        """The state as JSON data (a copy: changing it leaves the state alone)."""
         data = {name: getattr(self, name) for name in FIELDS}
         data["pieces"] = [self.pieces[pid] for pid in sorted(self.pieces)]
         data["stacks"] = [[cell, pids] for cell, pids in sorted(self.at.items()) if len(pids) > 1]
         import json
-        return json.loads(json.dumps(data))
+        copied: dict[str, Any] = json.loads(json.dumps(data))
+        return copied
 
-    def to_json(self):
+    def to_json(self) -> str:
         import json
         return json.dumps(self.to_data(), sort_keys=True, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text):
+    def from_json(cls, text: str) -> State:
         import json
         try:
             data = json.loads(text)
@@ -135,15 +163,15 @@ class State:
             raise GdlDataError(f"not a saved gdl state: {exc}") from None
         return state
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_data() == other.to_data()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         """Equal states hash alike (a position's hash, for tables of positions); a state
         changed after it was put in a set or dict is another position."""
         return hash(self.to_json())
 
-    def __str__(self):
+    def __str__(self) -> str:
         """A short summary for people. Seats are numbers: a state does not know their
         names (`game.view(state, None)` and `view.render` give the full picture)."""
         phases = " > ".join(f"{frame['phase']} for seat {frame['seat']}"
@@ -159,7 +187,8 @@ class State:
         ])
 
 
-def _result_words(result):
+def _result_words(result: Result | None) -> str:
+
     if result is None:
         return "playing"
     if result["draw"]:

@@ -10,22 +10,70 @@ of the game beyond its public API they ask of `introspect`.
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from . import introspect
 from ..language.boards import column_name
 
+if TYPE_CHECKING:
+    from ..language.boards import Board
+    from ..language.types import Type
+    from .engine import Game
+    from .state import State
+
 HIDDEN = "?"
 
 
-def make_view(game, state, seat):
+class SeatView(TypedDict):
+    """A seat as a viewer sees it: its variables' values as text."""
+    name: str
+    out: bool
+    vars: dict[str, str]
+    status: NotRequired[str]        # `show seat(s)`: the rule file's words, in place of vars
+
+
+class PieceView(TypedDict):
+    """A living piece as a viewer sees it (all HIDDEN but its place when hidden from it)."""
+    label: str
+    kind: str
+    owner: str                      # its seat's name, or "none"
+    cell: str | None
+    zone: NotRequired[str]          # "hand" or "hand of blue": off the board, in a zone
+    vars: dict[str, str]
+
+    mark: NotRequired[str]
+    status: NotRequired[str]        # `show status(p)`
+
+
+class View(TypedDict):
+    """What one seat (or everyone, `seat` None) may see of a position: plain JSON data."""
+    game: str
+    seat: str | None
+    turn: int
+    current: str
+    phase: str | None
+    deciding: str | None
+    globals: dict[str, str]
+    seats: list[SeatView]
+    pieces: list[PieceView]
+    result: str | None
+    row_labels: NotRequired[list[str]]  # `show row(r)`, one per row, row 1 first
+    status: NotRequired[str]            # `show game(s)`, in place of the globals
+    chosen: NotRequired[dict[str, str]]  # a simultaneous phase: seat -> its choice or yes/no
+
+
+def make_view(game: Game, state: State, seat: int | None) -> View:
     with introspect.formatting(game, state, seat) as text:
         return _view(game, state, seat, text)
 
 
-def _view(game, state, seat, text):
+def _view(game: Game, state: State, seat: int | None,
+          text: Callable[[Any, Type], str]) -> View:
     everyone = seat is None
 
-    def shown(scope, name, value, t, owner, it=None):
+    def shown(scope: str, name: str, value: Any, t: Type, owner: int | None,
+              it: int | None = None) -> str:
         rule = introspect.visibility_rule(game, scope, name)
         if rule is not None and not everyone:
             visible = rule(state, seat, seat) if scope == "global" else rule(
@@ -36,7 +84,7 @@ def _view(game, state, seat, text):
 
     types = {scope: game.rules.variable_types[scope]
              for scope in ("global", "seat", "piece")}
-    view = {
+    view: View = {
         "game": game.name,
         "seat": None if everyone else game.seats[seat],
         "turn": state.turn,
@@ -61,12 +109,12 @@ def _view(game, state, seat, text):
         view["status"] = game_text(state, viewer, viewer)
     seat_text = introspect.show_rule(game, "seat")
     for s, name in enumerate(game.seats):
-        entry = {"name": name, "out": state.out[s],
-                 "vars": {n: shown("seat", n, v, types["seat"][n], s, s)
-                          for n, v in state.seat_vars[s].items()}}
+        seat_entry: SeatView = {"name": name, "out": state.out[s],
+                                "vars": {n: shown("seat", n, v, types["seat"][n], s, s)
+                                         for n, v in state.seat_vars[s].items()}}
         if seat_text is not None:       # `show seat(s)`: the rule file's words, as the viewer
-            entry["status"] = seat_text(state, seat if seat is not None else 0, s)
-        view["seats"].append(entry)
+            seat_entry["status"] = seat_text(state, seat if seat is not None else 0, s)
+        view["seats"].append(seat_entry)
     if state.frames and state.frames[-1]["pending"] is not None:
         pending = state.frames[-1]["pending"]
         view["chosen"] = {game.seats[s]: (
@@ -77,36 +125,46 @@ def _view(game, state, seat, text):
     status = introspect.show_rule(game, "status")
     kinds = game.rules.kinds
     cell_names = game.rules.board.names
-    hidden = []
+    hidden: list[PieceView] = []
     for pid in _board_order(state):
         piece = state.pieces[pid]
         owner = game.seats[piece["owner"]] if piece["owner"] is not None else "none"
         cell_name = None if piece["cell"] is None else cell_names[piece["cell"]]
         zone = piece.get("zone")
-        place = {} if zone is None else {"zone": zone[0] if zone[1] is None else
-                                         f"{zone[0]} of {game.seats[zone[1]]}"}
+        zone_name = None if zone is None else zone[0] if zone[1] is None else \
+            f"{zone[0]} of {game.seats[zone[1]]}"
         if not everyone and introspect.hidden_from(game, state, pid, seat):
-            hidden.append({"label": HIDDEN, "kind": HIDDEN, "owner": owner, "cell": cell_name,
-                           **place, "vars": {}, "mark": HIDDEN})
+            unknown = _piece_view(HIDDEN, HIDDEN, owner, cell_name, zone_name, {})
+            unknown["mark"] = HIDDEN
+            hidden.append(unknown)
             continue
-        entry = {"label": piece["label"], "kind": piece["kind"], "owner": owner,
-                 "cell": cell_name, **place,
-                 "vars": {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
-                          for n in game.rules.variables["piece"]}}
+        piece_entry = _piece_view(
+            piece["label"], piece["kind"], owner, cell_name, zone_name,
+            {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
+             for n in game.rules.variables["piece"]})
         if show is not None:
-            entry["mark"] = show(state, seat if seat is not None else 0, pid)
+            piece_entry["mark"] = show(state, seat if seat is not None else 0, pid)
         elif isinstance(kinds[piece["kind"]].get("symbol"), str):
-            entry["mark"] = kinds[piece["kind"]]["symbol"]
+            piece_entry["mark"] = kinds[piece["kind"]]["symbol"]
         if status is not None:
-            entry["status"] = status(state, seat if seat is not None else 0, pid)
-        view["pieces"].append(entry)
+            piece_entry["status"] = status(state, seat if seat is not None else 0, pid)
+        view["pieces"].append(piece_entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]),
                                                         e.get("zone", ""))))
     return view
 
 
-def _board_order(state):
+def _piece_view(label: str, kind: str, owner: str, cell: str | None, zone: str | None,
+                values: dict[str, str]) -> PieceView:
+    """A piece's entry, its keys in the order views have always had them."""
+    if zone is None:
+        return {"label": label, "kind": kind, "owner": owner, "cell": cell, "vars": values}
+    return {"label": label, "kind": kind, "owner": owner, "cell": cell, "zone": zone,
+            "vars": values}
+
+
+def _board_order(state: State) -> list[int]:
     """Living pieces: those on the board cell by cell in arrival order (the last one of a
     cell is its top), then those off the board."""
     on_board = [pid for cell in sorted(state.at) for pid in state.at[cell]]
@@ -115,7 +173,7 @@ def _board_order(state):
     return on_board + off_board
 
 
-def _zone_order(state, pid):
+def _zone_order(state: State, pid: int) -> tuple[int, int]:
     """Off the board: pieces in no zone by id, then those in zones in the order they came."""
     zone = state.pieces[pid].get("zone")
     return (0, pid) if zone is None else (1, zone[2])
@@ -124,7 +182,7 @@ def _zone_order(state, pid):
 WIDTH = 100     # columns a drawing fits in (a terminal of 100x40 shows a whole screen)
 
 
-def render(game, view, width=WIDTH):
+def render(game: Game, view: View, width: int = WIDTH) -> str:
     """The view as text: the title, the board with its key and legend, then seats,
     variables, pieces' details and zones. No line is longer than `width`, except a
     variable dump (which a designer reads whole)."""
@@ -132,7 +190,7 @@ def render(game, view, width=WIDTH):
                       *crowded_cells(game, view), *status_lines(view)])
 
 
-def status_lines(view, pieces=True):
+def status_lines(view: View, pieces: bool = True) -> list[str]:
     """What the text drawing writes under the board: each seat's line, the choices of a
     simultaneous phase, the game's line or global variables, the pieces' statuses and the
     zones (unless `pieces` is false: a picture draws them), the result."""
@@ -159,7 +217,7 @@ def status_lines(view, pieces=True):
     return lines
 
 
-def title(view):
+def title(view: View) -> str:
     """'NAME - turn T, SEAT to play (phase P, SEAT decides)'."""
     return (f"{view['game']} - turn {view['turn']}, {view['current']} to play"
             + (f" (phase {view['phase']}, {view['deciding']} decides)"
@@ -167,13 +225,13 @@ def title(view):
 
 
 
-def piece_name(piece):
+def piece_name(piece: PieceView) -> str:
     """'Pawn#5 (blue)'; a label that names its seat already (`blue:Pawn#2`) alone."""
     label, owner = piece["label"], piece["owner"]
     return label if label.startswith(owner + ":") else f"{label} ({owner})"
 
 
-def seat_line(seat):
+def seat_line(seat: SeatView) -> str:
     """'name: the rule file's `show seat` text', else its variables."""
     status = " (out)" if seat["out"] else ""
     values = seat["status"] if "status" in seat else ", ".join(
@@ -181,18 +239,18 @@ def seat_line(seat):
     return f"{seat['name']}{status}: {values}"
 
 
-def chosen_line(view):
+def chosen_line(view: View) -> str:
     return "chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items())
 
 
-def piece_details(piece):
+def piece_details(piece: PieceView) -> str:
     """A piece's variables that are not 0, false or none, as 'k=v, ...' ('' if none)."""
     return ", ".join(f"{k}={v}" for k, v in piece["vars"].items()
                      if v not in ("0", "false", "none"))
 
 
-def zone_lines(view):
-    zones = {}
+def zone_lines(view: View) -> list[str]:
+    zones: dict[str, list[str]] = {}
     for piece in view["pieces"]:
         if "zone" in piece:
             zones.setdefault(piece["zone"], []).append(piece["label"])
@@ -200,7 +258,7 @@ def zone_lines(view):
 
 
 # ----- marks ----------------------------------------------------------------------------------
-def seat_marks(game):
+def seat_marks(game: Game) -> dict[str, str]:
     """Seat name -> the letter that starts its pieces' tokens: the name's first letter in
     lower case; when that letter is a terrain mark, a kind's symbol or an earlier seat's
     letter, in upper case; failing that, the first free letter of the name."""
@@ -217,17 +275,18 @@ def seat_marks(game):
     return marks
 
 
-def _mark(piece):
+def _mark(piece: PieceView) -> str:
     return piece.get("mark") or piece["kind"][0]
 
 
-def _token(piece, marks):
+def _token(piece: PieceView, marks: Mapping[str, str]) -> str:
     """The seat's letter and the piece's mark; a piece of no seat shows its mark alone."""
     return _mark(piece) if piece["owner"] == "none" else f"{marks[piece['owner']]}{_mark(piece)}"
 
 
 # ----- the board ------------------------------------------------------------------------------
-def render_board(game, view, width=WIDTH, max_rows=None, beside=False):
+def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | None = None,
+                 beside: bool = False) -> list[str]:
     """The board as text with its key and legend. A cell shows its top piece (the last to
     arrive that the viewer may identify) and "+N" when N more share it. A board too wide for
     `width` columns (or with more than `max_rows` rows) is drawn at a scale: each mark then
@@ -244,16 +303,17 @@ def render_board(game, view, width=WIDTH, max_rows=None, beside=False):
     return grid + key + ["  " + line for line in legend_lines(game, view, width - 2)]
 
 
-def board_grid(game, view, width=WIDTH, max_rows=None):
+def board_grid(game: Game, view: View, width: int = WIDTH,
+               max_rows: int | None = None) -> tuple[list[str], int, bool]:
     """(the board's lines between two rows of column names, the scale, whether a mark
     stands for several pieces)."""
     board = game.rules.board
     marks = seat_marks(game)
-    terrain = {}
+    terrain: dict[int, str] = {}
     for terrain_cells, symbol in game.rules.terrain.values():
         for cell in terrain_cells:
             terrain[cell] = symbol
-    stacks = {}
+    stacks: dict[int, list[str]] = {}
     for piece in view["pieces"]:
         if piece["cell"] is not None:
             stacks.setdefault(board.parse(piece["cell"]), []).append(_token(piece, marks))
@@ -296,7 +356,8 @@ def board_grid(game, view, width=WIDTH, max_rows=None):
     return out, scale, crowded
 
 
-def _cell_texts(board, terrain, stacks, blocks):
+def _cell_texts(board: Board, terrain: Mapping[int, str], stacks: Mapping[int, list[str]],
+                blocks: Iterable[Sequence[int]]) -> dict[int, str]:
     """Block index -> its text: the top piece of its last crowded cell (+N for the others),
     else the terrain most of its cells have, else nothing ('.' is drawn); a block of holes
     is blank."""
@@ -318,7 +379,7 @@ def _cell_texts(board, terrain, stacks, blocks):
     return out
 
 
-def key_groups(game, view, scale=1, crowded=False):
+def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) -> list[str]:
     """What the marks in use mean: the seats' letters, the kinds' marks (only kinds on the
     board), hidden pieces, the terrain, crowded cells, the scale."""
     marks = seat_marks(game)
@@ -329,7 +390,7 @@ def key_groups(game, view, scale=1, crowded=False):
         groups.append(", ".join(f"{marks[name]} {name}" for name in owners)
                       + " (a piece: its seat's letter, then its mark)")
     kinds = game.rules.kinds
-    used = {}
+    used: dict[str, list[str]] = {}
     for piece in on_board:
         if piece["kind"] != HIDDEN:
             seen = used.setdefault(piece["kind"], [])
@@ -357,7 +418,7 @@ def key_groups(game, view, scale=1, crowded=False):
     return groups
 
 
-def legend_lines(game, view, width=WIDTH):
+def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:
     """Which piece is where, per seat: 'blue: Rook#1 a2, Pawn#2 a1, #3 b1, ...' (a
     label that shares the previous one's name before '#' is shortened to '#N'); pieces
     hidden from the viewer as '? CELL' with a count. Only pieces on the board."""
@@ -370,7 +431,8 @@ def legend_lines(game, view, width=WIDTH):
             continue
         known = sorted((p for p in mine if p["label"] != HIDDEN),
                        key=lambda p: (order.get(p["kind"], 0), _natural(p["label"])))
-        entries, previous = [], None
+        entries: list[str] = []
+        previous = None
         for piece in known:
             stem, sep, number = piece["label"].rpartition("#")
             label = piece["label"]
@@ -379,7 +441,7 @@ def legend_lines(game, view, width=WIDTH):
             short = f"#{number}" if sep and stem == previous else label
             previous = stem if sep else None
             entries.append(f"{short} {piece['cell']}")
-        hidden = {}
+        hidden: dict[str | None, int] = {}
         for piece in mine:
             if piece["label"] == HIDDEN:
                 hidden[piece["cell"]] = hidden.get(piece["cell"], 0) + 1
@@ -390,16 +452,16 @@ def legend_lines(game, view, width=WIDTH):
     return lines
 
 
-def _natural(label):
+def _natural(label: str) -> tuple[str, int]:
     stem, _, number = label.rpartition("#")
     return (stem, int(number)) if number.isdigit() else (label, 0)
 
 
-def crowded_cells(game, view):
+def crowded_cells(game: Game, view: View) -> list[str]:
     """One line per cell that holds several pieces, in arrival order: 'b2: bT bS'."""
     board = game.rules.board
     marks = seat_marks(game)
-    stacks = {}
+    stacks: dict[str, list[str]] = {}
     for piece in view["pieces"]:
         if piece["cell"] is not None:
             stacks.setdefault(piece["cell"], []).append(_token(piece, marks))
@@ -408,19 +470,20 @@ def crowded_cells(game, view):
             if len(tokens) > 1]
 
 
-def wrap(text, width, indent=""):
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
     """`text` in lines of at most `width` columns, broken between words only (a word longer
     than a line is cut)."""
     return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [""]
 
 
-def _row_label(view, row):
+def _row_label(view: View, row: int) -> str:
     """`show row(r) = TEXT`: a label drawn after row r (1 = first), from the view."""
     labels = view.get("row_labels")
     return labels[row - 1] if labels and row <= len(labels) else ""
 
 
-def _hex_rows(board, row, cells, width):
+def _hex_rows(board: Board, row: int, cells: Mapping[int, str], width: int) -> list[str]:
+
     """A hex row as two text lines, rows going down the screen: even columns on the
     first line, odd columns (which sit half a hex lower) on the second."""
     top = f"{row + 1:>3} " + "".join(

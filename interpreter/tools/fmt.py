@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Iterable, Sequence
 
 from ..files import kept_mode, write_atomic
 from ..language import concrete
@@ -64,9 +65,10 @@ _HARD, _JOIN, _KEEP = "hard", "join", "keep"
 # in a parameter list), then before a `where` (or a comprehension's `for`) or after a
 # quantifier's `:`, before an `if`'s `else`, its `then`, `or`, `and`, a binary `+` or `-`:
 # the loosest joints of the line first.
-_BREAK_AFTER = {("COLON", "invariant_decl"): 0, ("COMMA", None): 0, ("COMMA", "params"): None,
-                ("COLON", "quant"): 1}
-_BREAK_BEFORE = {("WHERE", None): 1, ("FOR", "comprehension"): 1, ("ELSE", "cond_expr"): 2,
+_BREAK_AFTER: dict[tuple[str, str | None], int | None] = {
+    ("COLON", "invariant_decl"): 0, ("COMMA", None): 0, ("COMMA", "params"): None,
+    ("COLON", "quant"): 1}
+_BREAK_BEFORE: dict[tuple[str, str | None], int | None] = {("WHERE", None): 1, ("FOR", "comprehension"): 1, ("ELSE", "cond_expr"): 2,
                  ("THEN", "cond_expr"): 3, ("OR", "or_op"): 4, ("AND", "and_op"): 5,
                  ("PLUS", "add_op"): 6, ("MINUS", "add_op"): 6}
 
@@ -76,7 +78,7 @@ class FormatError(GdlError):
     left as it was."""
 
 
-def format_text(text, file="<string>"):
+def format_text(text: str, file: str = "<string>") -> str:
     """The canonical layout of a rule file's text; a GdlSyntaxError when it does not parse."""
     program = parse_program(text, file)
     tree = parse_concrete(text, file)
@@ -93,12 +95,12 @@ _ERROR_MARK = re.compile(r"<!--[^>]*\berror\b[^>]*-->\s*\Z")
 _SHOWN_ERROR = re.compile(r"\s*```text\n[^`]*?: error:")
 
 
-def format_markdown(text, file="<string>"):
+def format_markdown(text: str, file: str = "<string>") -> str:
     """A Markdown text with each gdl example (a ```gdl fence) that is a whole rule file
     formatted. Left as written: fragments that do not parse alone, and examples that show an
     error (marked `<!-- ... error -->` before the fence, or followed by a ```text fence that
     holds `: error:`), whose messages cite their lines and columns."""
-    def example(match):
+    def example(match: re.Match[str]) -> str:
         body = match.group(1)
         if _ERROR_MARK.search(text, 0, match.start()) or _SHOWN_ERROR.match(text, match.end()):
             return match.group(0)
@@ -109,7 +111,7 @@ def format_markdown(text, file="<string>"):
     return _EXAMPLE.sub(example, text)
 
 
-def diff(old, new, path):
+def diff(old: str, new: str, path: str) -> str:
     """A unified diff from `old` to `new`, both texts of the file `path`."""
     return "".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
                                         f"{path}", f"{path} (formatted)"))
@@ -121,43 +123,46 @@ class _Entry:
     __slots__ = ("token", "depth", "brk", "rule", "unary", "structural", "item", "row",
                  "brackets")
 
-    def __init__(self, token, depth, rule):
+    def __init__(self, token: concrete.Token, depth: int, rule: str) -> None:
         self.token = token
         self.depth = depth          # number of enclosing { }
         self.brk = _KEEP            # the break before it
         self.rule = rule            # the grammar rule it belongs to
         self.unary = rule == "neg_op" and token.kind == "MINUS"
         self.structural = False     # a { or } of a block, a table, ...
-        self.item = None            # index of the top-level declaration holding it
-        self.row = None             # the table row (a concrete.Node) it belongs to
+        self.item: int | None = None    # index of the top-level declaration holding it
+        self.row: concrete.Node | None = None   # the table row it belongs to
         self.brackets = 0           # the ( and [ of its statement still open before it
 
 
 class _Line:
     __slots__ = ("entries", "comment", "indent", "blank", "item", "own_comment")
 
-    def __init__(self, indent):
-        self.entries = []
-        self.comment = None         # a trailing comment's text
+    def __init__(self, indent: str) -> None:
+        self.entries: list[_Entry] = []
+        self.comment: str | None = None     # a trailing comment's text
         self.indent = indent
         self.blank = False          # a blank line before this one
-        self.item = None            # the top-level declaration this line belongs to
+        self.item: int | None = None    # the top-level declaration this line belongs to
         self.own_comment = False    # a line holding only a comment
 
 
 class _Printer:
-    def __init__(self, tree):
-        self.entries = []
-        self.tables = []            # per table: the row nodes of one braced node
+    def __init__(self, tree: concrete.ConcreteTree) -> None:
+        self.entries: list[_Entry] = []
+        # per table: the row nodes of one braced node
+        self.tables: list[list[concrete.Node]] = []
         for index, item in enumerate(tree.root.children):
+            assert isinstance(item, concrete.Node)      # the root holds declarations only
             start = len(self.entries)
             self._walk(item, 0, None)
+
             self.entries[start].brk = _HARD
             for entry in self.entries[start:]:
                 entry.item = index
         self.comments = tree.comments
 
-    def _walk(self, node, depth, row):
+    def _walk(self, node: concrete.Node, depth: int, row: concrete.Node | None) -> None:
         if node.rule in TABLE_ROWS:
             row = node
         kinds = [c.kind for c in node.children if isinstance(c, concrete.Token)]
@@ -190,37 +195,38 @@ class _Printer:
             self.tables.append(rows)
 
     # ----- lines ---------------------------------------------------------------------
-    def _stream(self):
-        """Code entries and comments in source order: (entry or None, comment token)."""
+    def _stream(self) -> list[tuple[concrete.Token, _Entry | None]]:
+        """Code tokens and comments in source order: (token, its entry, or None for a
+        comment)."""
         comments = list(self.comments)
-        out = []
+        out: list[tuple[concrete.Token, _Entry | None]] = []
         position = 0
         for entry in self.entries:
             token = entry.token
             while position < len(comments) and (comments[position].line, comments[position]
                                                  .column) < (token.line, token.column):
-                out.append((None, comments[position]))
+                out.append((comments[position], None))
                 position += 1
-            out.append((entry, None))
-        out.extend((None, comment) for comment in comments[position:])
+            out.append((token, entry))
+        out.extend((comment, None) for comment in comments[position:])
         return out
 
-    def _lines(self):
-        lines = []
-        line = None
-        previous = None             # the previous token (code or comment)
-        previous_entry = None       # the previous code entry
+    def _lines(self) -> list[_Line]:
+        lines: list[_Line] = []
+        line: _Line | None = None
+        previous: concrete.Token | None = None  # the previous token (code or comment)
+        previous_entry: _Entry | None = None    # the previous code entry
         brackets = 0
-        for entry, comment in self._stream():
-            token = entry.token if entry else comment
+        for token, entry in self._stream():
             gap = token.line - previous.end_line if previous is not None else 0
-            if comment is not None:
+            if entry is None:       # a comment
                 if line is not None and gap == 0:
-                    line.comment = comment.text.rstrip()
+                    line.comment = token.text.rstrip()
                 else:
-                    line = _Line(None)
+                    # its indentation is the code's after it (`_place_comments`)
+                    line = _Line("")
                     line.own_comment = True
-                    line.comment = comment.text.rstrip()
+                    line.comment = token.text.rstrip()
                     line.blank = gap > 1
                     lines.append(line)
                 previous = token
@@ -233,9 +239,8 @@ class _Printer:
             if brk == _JOIN and previous is not None and previous_entry is not None \
                     and previous is not previous_entry.token:
                 brk = _HARD      # a comment ended the line
-            new_line = line is None or brk == _HARD or (brk == _KEEP and gap > 0) \
-                or line.own_comment
-            if new_line:
+            if line is None or brk == _HARD or (brk == _KEEP and gap > 0) \
+                    or line.own_comment:
                 starts_item = entry.brk == _HARD or after_close
                 line = _Line(INDENT * entry.depth if starts_item else
                              _continuation_indent(entry, brackets))
@@ -255,7 +260,7 @@ class _Printer:
         self._place_comments(lines)
         return lines
 
-    def _place_comments(self, lines):
+    def _place_comments(self, lines: list[_Line]) -> None:
         """An own-line comment takes the indentation of the code line after it (inside a
         block when that line closes the block); no blank line right before a `}`."""
         following = None
@@ -273,11 +278,11 @@ class _Printer:
             line.item = following.item if following is not None else None
 
     # ----- text ----------------------------------------------------------------------
-    def render(self):
+    def render(self) -> str:
         lines = [piece for line in self._lines() for piece in _wrapped(line)]
         self._blank_lines(lines)
         aligned = self._aligned_rows(lines)
-        texts = []
+        texts: list[tuple[str, str | None]] = []
         for line in lines:
             if line.blank and texts:
                 texts.append(("", None))
@@ -287,7 +292,7 @@ class _Printer:
             texts.append((line.indent + code if code else line.indent, line.comment))
         return "\n".join(_with_comments(texts)) + "\n"
 
-    def _blank_lines(self, lines):
+    def _blank_lines(self, lines: list[_Line]) -> None:
         """No blank line after a `{` or before a `}`; between two top-level declarations
         (and the comments before the second) one blank line when either has a `{ }`."""
         blocks = {line.item for line in lines for entry in line.entries
@@ -316,14 +321,14 @@ class _Printer:
             previous_item = line.item
             index = end + 1
 
-    def _aligned_rows(self, lines):
+    def _aligned_rows(self, lines: list[_Line]) -> dict[int, str]:
         """Text of the lines that hold a whole table row, aligned within their table."""
-        by_row = {}
+        by_row: dict[int, list[_Line]] = {}
         for line in lines:
             rows = {id(e.row) for e in line.entries}
             if len(rows) == 1 and line.entries and line.entries[0].row is not None:
                 by_row.setdefault(id(line.entries[0].row), []).append(line)
-        out = {}
+        out: dict[int, str] = {}
         for table in self.tables:
             found = [by_row.get(id(row)) for row in table]
             single = [f[0] for f in found if f is not None and len(f) == 1]
@@ -338,7 +343,7 @@ class _Printer:
         return out
 
 
-def _continuation_indent(entry, brackets):
+def _continuation_indent(entry: _Entry, brackets: int) -> str:
     """The indentation of a line that continues a statement from `entry` on, with `brackets`
     ( and [ open before it: four more than the block's, and four more per open bracket (a
     line that starts by closing one counts it as closed)."""
@@ -346,7 +351,7 @@ def _continuation_indent(entry, brackets):
     return INDENT * entry.depth + CONTINUATION * (1 + max(leading, 0))
 
 
-def _wrapped(line):
+def _wrapped(line: _Line) -> list[_Line]:
     """A code line as lines no wider than WIDTH where it can be broken: at its best kind of
     break (`_breaks`), each piece as long as fits (or up to the first break when none fits),
     then each piece that is still too wide broken the same way. A line with no place to
@@ -373,18 +378,18 @@ def _wrapped(line):
     return [wrapped for piece in pieces + [last] for wrapped in _wrapped(piece)]
 
 
-def _fits(indent, entries):
+def _fits(indent: str, entries: Iterable[_Entry]) -> bool:
     return len(indent) + len(_join(entries)) <= WIDTH
 
 
-def _piece(line, indent, entries):
+def _piece(line: _Line, indent: str, entries: list[_Entry]) -> _Line:
     piece = _Line(indent)
     piece.entries = entries
     piece.item = line.item
     return piece
 
 
-def _breaks(entries):
+def _breaks(entries: Sequence[_Entry]) -> list[int]:
     """The indexes of `entries` a line may break before, of the best kind it has: the fewest
     brackets opened on the line around it, then the rank `_BREAK_AFTER` or `_BREAK_BEFORE`
     gives it."""
@@ -408,19 +413,19 @@ def _breaks(entries):
     return [index for kind, index in found if kind == best]
 
 
-def _rank(table, entry):
+def _rank(table: dict[tuple[str, str | None], int | None], entry: _Entry) -> int | None:
     kind = entry.token.kind
     return table.get((kind, entry.rule), table.get((kind, None)))
 
 
-def _opens(entry):
+def _opens(entry: _Entry | None) -> bool:
     return entry is not None and entry.structural and entry.token.kind == "LBRACE"
 
 
-def _cells(entries):
+def _cells(entries: Iterable[_Entry]) -> list[str]:
     """A table row's name, then each value, as text: split at `=` and the commas outside
     brackets."""
-    cells = [[]]
+    cells: list[list[_Entry]] = [[]]
     depth = 0
     for entry in entries:
         kind = entry.token.kind
@@ -432,9 +437,8 @@ def _cells(entries):
     return [_join(cell) for cell in cells]
 
 
-def _column_widths(rows):
-    rows = list(rows)
-    widths = []
+def _column_widths(rows: Iterable[list[str]]) -> list[int]:
+    widths: list[int] = []
     for row in rows:
         for index, cell in enumerate(row):
             if index == len(widths):
@@ -443,7 +447,7 @@ def _column_widths(rows):
     return widths
 
 
-def _table_row(cells, widths):
+def _table_row(cells: list[str], widths: list[int]) -> str:
     """`Name   = v1,  v2, v3`: the name padded to widths[0], each value but the last padded
     (with its comma) to its column's width when there is one."""
     text = cells[0].ljust(widths[0]) + " ="
@@ -457,7 +461,7 @@ def _table_row(cells, widths):
     return text.rstrip()
 
 
-def _join(entries):
+def _join(entries: Iterable[_Entry]) -> str:
     out = []
     previous = None
     for entry in entries:
@@ -468,7 +472,7 @@ def _join(entries):
     return "".join(out)
 
 
-def _space(left, right):
+def _space(left: _Entry, right: _Entry) -> bool:
     """Whether one space separates two tokens of one line."""
     a, b = left.token, right.token
     if b.kind in _NO_SPACE_BEFORE or a.kind in _NO_SPACE_AFTER or left.unary or (
@@ -479,12 +483,12 @@ def _space(left, right):
     return True
 
 
-def _with_comments(texts):
+def _with_comments(texts: Iterable[tuple[str, str | None]]) -> list[str]:
     """The lines' text with trailing comments aligned in runs of consecutive lines."""
-    out = []
-    run = []
+    out: list[str] = []
+    run: list[tuple[str, str]] = []
 
-    def flush():
+    def flush() -> None:
         column = max(len(code) for code, _ in run) + 2
         out.extend(code.ljust(column) + comment for code, comment in run)
         run.clear()
@@ -501,7 +505,10 @@ def _with_comments(texts):
     return out
 
 
-def format_files(paths, check=False, show_diff=False, say=print, warn=print):
+def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = False,
+                 say: Callable[[str], object] = print,
+                 warn: Callable[[str], object] = print) -> bool:
+
     """`gdl fmt`: format each rule file in place (atomically), or with `check` only say which
     would change, or with `show_diff` print what would change. A Markdown file (`.md`) has
     its gdl examples formatted; `-` reads the standard input and writes the result to the

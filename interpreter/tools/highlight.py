@@ -15,6 +15,8 @@ after fn, def, phase or action; a declaration's word is a keyword only where a l
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterable
+from typing import TypeAlias
 
 from ..language.builtins import BUILTINS
 from ..language.checker import BUILTIN_VALUES
@@ -23,8 +25,11 @@ from ..language.parser import grammar_words
 NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 DEFINERS = ("fn", "def", "phase", "action")     # the words whose next name is being defined
 
+Kinds: TypeAlias = "str | tuple[str, ...]"
+"""What a pattern matches: one kind, or one kind per group."""
+
 # kind -> (Pygments token type, TextMate scope)
-KINDS = {
+KINDS: dict[str, tuple[str, str | None]] = {
     "whitespace": ("Whitespace", None),
     "comment": ("Comment.Single", "comment.line.number-sign.gdl"),
     "string": ("String.Double", "string.quoted.double.gdl"),
@@ -45,21 +50,21 @@ KINDS = {
 
 
 @functools.lru_cache(maxsize=None)
-def words():
+def words() -> dict[str, tuple[str, ...]]:
     """Every word class highlighted: the grammar's (see `parser.grammar_words`), "builtin"
     (the built-in functions) and "builtin_value" (me, current, seats, ...)."""
-    found = dict(grammar_words())
+    found: dict[str, tuple[str, ...]] = dict(grammar_words())
     found["builtin"] = tuple(sorted(BUILTINS))
     found["builtin_value"] = tuple(sorted(("me",) + BUILTIN_VALUES))
     return found
 
 
-def _any(names):
+def _any(names: Iterable[str]) -> str:
     return r"\b(?:" + "|".join(sorted(names, key=lambda w: (-len(w), w))) + r")\b"
 
 
 @functools.lru_cache(maxsize=None)
-def patterns():
+def patterns() -> list[tuple[str, Kinds]]:
     """[(regular expression, kind or a tuple of kinds, one per group)], tried in order at
     each position; what none matches is an error."""
     w = words()
@@ -90,9 +95,10 @@ def patterns():
     ]
 
 
-def textmate_grammar():
+def textmate_grammar() -> dict[str, object]:
     """The TextMate grammar (a JSON-ready dict) of the same patterns."""
-    out = []
+    out: list[dict[str, object]] = []
+
     for regex, kinds in patterns():
         if kinds == "whitespace":
             continue

@@ -8,16 +8,18 @@ from __future__ import annotations
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import string_to_tokentype
 
-from .highlight import KINDS, patterns
+from .highlight import KINDS, Kinds, patterns
 
 
-def _action(kinds):
+def _action(kinds: Kinds) -> object:
+    """The Pygments token type of a pattern, or its callback giving one per group."""
     if isinstance(kinds, str):
         return string_to_tokentype(KINDS[kinds][0])
     return bygroups(*(string_to_tokentype(KINDS[kind][0]) for kind in kinds))
 
 
-class GdlLexer(RegexLexer):
+class GdlLexer(RegexLexer):  # type: ignore[misc]  # Pygments has no type information
+
     """Rule files of gdl, the board-game rules language."""
 
     name = "gdl"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import socket
+from typing import Any
 
 from ...language.errors import GdlDataError, GdlError
 from ...runtime import introspect
@@ -112,7 +113,7 @@ def _gather(ray, pending, progress):
 
 
 # ----- in a Ray worker ----------------------------------------------------------------------
-_compiled = {}      # source hash -> Game, so a worker compiles each program once
+_compiled: dict[str, Any] = {}      # source hash -> Game, so a worker compiles each program once
 
 
 def _play_chunk(program, first, last, seed, spec, caps):

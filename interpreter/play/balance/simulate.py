@@ -24,6 +24,7 @@ import multiprocessing
 import signal
 import threading
 import time
+from typing import Any
 from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 
 from ...language.errors import GdlDataError, GdlError
@@ -166,7 +167,7 @@ def _sigint_ignored():
 
 
 # ----- in a worker process ----------------------------------------------------------------
-_worker = {}    # this worker's game (or the error loading it), players, caps and stop flag
+_worker: dict[str, Any] = {}    # this worker's game (or the error loading it), players, caps and stop flag
 
 
 def _start_worker(path, spec, caps, stop):

@@ -26,7 +26,7 @@ import json
 import os
 from html import escape
 from importlib import resources
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...files import save
 from ...language.errors import GdlDataError
@@ -131,7 +131,8 @@ class _Steps:
         self.fragments, self.texts, self.places = _Table(""), _Table(NEWLINE), _Table()
         self.shown: list[dict] = [{} for _ in viewers]  # per viewer: place -> fragment shown
         self.status: list[list] = [[] for _ in viewers]  # per viewer: the status's parts
-        self.views = [{"diffs": [], "status": [], "log": []} for _ in viewers]
+        self.views: list[dict[str, list[Any]]] = [
+            {"diffs": [], "status": [], "log": []} for _ in viewers]
         self.labels = 0                 # the widest row label seen
         self.memo: dict = {}
         self.split: dict = {}

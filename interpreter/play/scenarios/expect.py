@@ -26,6 +26,7 @@ from __future__ import annotations
 import difflib
 import operator
 import re
+from typing import TYPE_CHECKING, Any
 
 from ...language import ast
 from ...language.errors import GdlError, IllegalAction
@@ -33,6 +34,11 @@ from ...language.parser import parse_expression
 from ...language.types import BOOL
 from ...runtime import introspect
 from ...runtime.view import HIDDEN
+
+if TYPE_CHECKING:
+    from ...runtime.engine import Game
+    from ...runtime.events import Roll
+    from ...runtime.state import Action, State
 
 # A piece label: Kind#n, or seat:Kind#n in a game that numbers each seat's pieces apart.
 LABEL = re.compile(r"\b(?:([A-Za-z_]\w*):)?([A-Za-z_]\w*)#(\d+)\b")
@@ -50,6 +56,24 @@ _COMPARISONS = {"==": operator.eq, "!=": operator.ne, "<=": operator.le, ">=": o
 
 class Expectations:
     """`do_expect` and what it needs of a scenario run (see runner.ScenarioRun)."""
+
+    # What the run provides (runner.ScenarioRun sets and defines these).
+    game: Game
+    state: State
+    expectations: int
+    rolled: list[Roll]
+    turnless: tuple[int, str] | None
+
+    if TYPE_CHECKING:
+        def need_state(self) -> State: ...
+
+        def error(self, message: str) -> GdlError: ...
+
+        def fail(self, expected: str, got: str, line: int | None = None) -> None: ...
+
+        def seat(self, name: str) -> int: ...
+
+        def action(self, text: str) -> Action | IllegalAction: ...
 
     def do_expect(self, rest: str) -> None:
         """Check an `expect` line (`rest`: the text after `expect`): the first of `FORMS`
@@ -230,7 +254,7 @@ class Expectations:
 
     def expect_rolled(self, text: str | None) -> None:
         text = text or ""
-        expected = {}
+        expected: dict[int, int] = {}
         if text != "no dice":
             for part in text.split(","):
                 match = re.fullmatch(r"\s*([0-9]{1,9})\s*d([0-9]{1,9})\s*", part)
@@ -241,7 +265,7 @@ class Expectations:
                 sides = int(match.group(2))
                 expected[sides] = expected.get(sides, 0) + int(match.group(1))
         expected = {sides: n for sides, n in expected.items() if n}
-        values = {}
+        values: dict[int, list[str]] = {}
         for event in self.rolled:
             values.setdefault(event.sides, []).append(str(event.value))
         if {sides: len(v) for sides, v in values.items()} != expected:

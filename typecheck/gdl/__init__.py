@@ -1,0 +1,1 @@
+../../gdl_root/__init__.py
