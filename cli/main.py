@@ -13,7 +13,7 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 
 import click
 
@@ -84,8 +84,8 @@ def check(files: tuple[str, ...]) -> None:
     from gdl.interpreter.loader import check_file, summary
     failed = False
     for path in _rule_files(files):
-        if path.startswith("error: "):
-            click.echo(path[len("error: "):], err=True)
+        if isinstance(path, EmptyFolder):
+            click.echo(path.message, err=True)
             failed = True
             continue
         try:
@@ -98,9 +98,19 @@ def check(files: tuple[str, ...]) -> None:
     sys.exit(1 if failed else 0)
 
 
-def _rule_files(paths: Iterable[str]) -> Iterator[str]:
-    """The files to check: each path, and for a folder every `*.gdl` under it (sorted);
-    'error: ...' for a folder that holds none."""
+class EmptyFolder(NamedTuple):
+    """A folder named on the command line that holds no rule file."""
+
+    folder: str
+
+    @property
+    def message(self) -> str:
+        return f"{self.folder}: error: no rule files (*.gdl) in this folder"
+
+
+def _rule_files(paths: Iterable[str]) -> Iterator[str | EmptyFolder]:
+    """The files to check: each path, and for a folder every `*.gdl` under it (sorted), or
+    an `EmptyFolder` for a folder that holds none."""
     import os
     for path in paths:
         if not os.path.isdir(path):
@@ -109,7 +119,7 @@ def _rule_files(paths: Iterable[str]) -> Iterator[str]:
         found = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path)
                        for name in names if name.endswith(".gdl"))
         if not found:
-            yield f"error: {path}: error: no rule files (*.gdl) in this folder"
+            yield EmptyFolder(path)
         yield from found
 
 
@@ -488,8 +498,8 @@ def fmt_command(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
     from gdl.interpreter.tools.fmt import format_files
     files: list[str] = []
     for path in _rule_files(paths):
-        if path.startswith("error: "):
-            click.echo(path[len("error: "):], err=True)
+        if isinstance(path, EmptyFolder):
+            click.echo(path.message, err=True)
             sys.exit(1)
         files.append(path)
     ok = format_files(files, check, show_diff, say=click.echo,
