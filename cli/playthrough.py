@@ -122,8 +122,13 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         table.replay_moves(resumed, resume)
 
         table.say(f"resumed after {transcripts.decision_count(resumed)} decisions")
-    status, sentence = run_game(game, table.state, table.choose, max_turns=max_turns,
-                                max_decisions=max_decisions, observer=table)
+    try:
+        status, sentence = run_game(game, table.state, table.choose, max_turns=max_turns,
+                                    max_decisions=max_decisions, observer=table)
+    except KeyboardInterrupt:
+        if secret_seed:         # as on quit: the game can be replayed, now that it is over
+            click.echo(f"\nthe seed was {seed} (replay this game with --seed {seed})")
+        raise
     if status == "capped":
         table.say(f"stopped: {sentence}")
     elif status == "finished":

@@ -30,8 +30,10 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
     """Replace the file at `path` by `data` in one step (text as UTF-8, its line ends kept):
     a temporary file beside it, synced to the disk, then a rename. `mode` gives the file's
     permissions; None those of a new ordinary file (0o666 less the umask, not the private
-    ones of a temporary file). Raises OSError; the temporary file is gone then."""
-    folder = os.path.dirname(os.path.abspath(path))
+    ones of a temporary file). A symbolic link is kept: the file it points to is replaced.
+    Raises OSError; the temporary file is gone then."""
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
     handle, temporary = tempfile.mkstemp(prefix=".gdl-", dir=folder)
     try:
         with os.fdopen(handle, "wb") as out:

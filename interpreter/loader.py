@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from .language import ast
 from .language.checker import check_program
+from .language.depth import check_depth
 from .language.errors import GdlError, GdlRuleError, GdlSyntaxError, error_at
 from .language.parser import parse_program
 from .language.program import Program
@@ -88,7 +89,7 @@ def summary(resolved: Program) -> str:
 def _checked(text: str, path: str) -> tuple[Program, str]:
     try:
         program, digest = _program(text, path, seen=())
-        return check_program(program), digest
+        return check_program(check_depth(program)), digest
     except RecursionError:
         raise GdlRuleError("the rule file nests expressions or blocks too deeply to read",
                            file=path) from None

@@ -134,6 +134,13 @@ def test_ctrl_c_leaves_cleanly_with_status_130():
     assert "Traceback" not in output
 
 
+def test_ctrl_c_tells_a_fresh_seed_as_quit_does():
+    output, status = play_in_terminal(
+        ["play", "games/space_war.gdl", "--players", "human"], [b"\x03"])
+    assert status == 130 and "Traceback" not in output
+    assert "the seed was " in output and "(replay this game with --seed " in output
+
+
 def test_piped_output_stays_plain():
     import subprocess
     result = subprocess.run([sys.executable, "-m", "gdl.cli.main", "play", "games/space_war.gdl",

@@ -12,6 +12,10 @@ game (`DEFAULT_MAX_DECISIONS`), so a game whose turn counter never advances stil
 from __future__ import annotations
 
 MAX_SOURCE = 1_000_000          # bytes of one rule file (the largest shipped one is 30 KB)
+MAX_NESTING = 200               # parentheses, brackets and braces open at once (shipped: 7)
+MAX_LOOPS = 16                  # `for` loops inside one another (Python compiles 20)
+MAX_BLOCKS = 90                 # blocks inside one another (Python indents 100 levels)
+MAX_BINDERS = 16                # parameters of one action (each a loop of its listing)
 MAX_LIST = 1_000_000            # elements of a list made by range() or by joining lists (+)
 MAX_DICE = 10_000               # dice of one roll: roll(sides, n), rolls, successes
 MAX_PIECES = 10_000             # pieces created in one game (removed ones included)

@@ -17,6 +17,7 @@ import re
 
 from . import ast, concrete, parse_cache
 from .errors import GdlSyntaxError
+from .limits import MAX_NESTING
 
 # Terminal names as a person reads them in "expected ..." lists.
 _TERMINAL_WORDS = {
@@ -72,6 +73,7 @@ def parse_concrete(text, file="<string>"):
     text = _strip_bom(text)
     lines = tuple(text.split("\n"))
     _reject_binary(text, file, lines)
+    _reject_deep(text, file, lines)
     parser, comments = _concrete_lark()
     comments.clear()
     try:
@@ -144,6 +146,7 @@ def _parse(text, file, start):
     text = _strip_bom(text)
     lines = tuple(text.split("\n"))
     _reject_binary(text, file, lines)
+    _reject_deep(text, file, lines)
     try:
         tree = _lark(start).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
@@ -165,6 +168,31 @@ def _reject_binary(text, file, lines):
         raise GdlSyntaxError(
             f"this is not a text rule file: character {ord(found.group()):#04x} is not allowed",
             file=file, line=number, column=column, source_line=_printable(lines[number - 1]))
+
+
+# What opens or closes a level of nesting, and what is read past whole (texts, comments).
+_NESTING = re.compile(r'"[^"\n]*"|#[^\n]*|[(\[{]|[)\]}]')
+
+
+def _reject_deep(text, file, lines):
+    """Refuse a text nested more than MAX_NESTING deep, at the bracket that goes past it:
+    every tool that reads rule files (check, fmt, the language server) stops there alike,
+    before a tree so deep that walking it would exhaust Python's stack."""
+    depth = 0
+    for found in _NESTING.finditer(text):
+        mark = found.group()
+        if mark in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                start = found.start()
+                number = text.count("\n", 0, start) + 1
+                column = start - text.rfind("\n", 0, start)
+                raise GdlSyntaxError(
+                    f"nested too deeply: more than {MAX_NESTING} parentheses, brackets and "
+                    "braces open at once", file=file, line=number, column=column,
+                    source_line=_printable(lines[number - 1]))
+        elif mark in ")]}":
+            depth -= 1
 
 
 def _printable(line):

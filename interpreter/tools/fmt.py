@@ -537,6 +537,11 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
             warn(f"{path}: would be reformatted")
             ok = False
         elif not show_diff:
-            write_atomic(path, new, kept_mode(path))
+            try:
+                write_atomic(path, new, kept_mode(path))
+            except OSError as exc:
+                warn(f"{path}: error: cannot write the formatted file: {exc.strerror}")
+                ok = False
+                continue
             say(f"{path}: formatted")
     return ok

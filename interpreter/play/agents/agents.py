@@ -180,15 +180,22 @@ def parse_player(text):
     return name, given
 
 
+MOST = 10 ** 9      # the largest value any agent parameter takes
+
+
 def _number(name, key, text, kind, least):
+    """The value of parameter `key` of player type `name`: a `kind` from `least` to MOST."""
     words = "a whole number" if kind is int else "a number"
+    shown = text if len(text) <= 20 else text[:20] + "..."
     try:
         value = kind(text)
     except ValueError:
         value = None
+    if value is not None and value == value and value > MOST:
+        raise GdlDataError(f"{name}: {key} must be at most {MOST:,}, not '{shown}'")
     if value is None or not math.isfinite(value) or value < least:
         raise GdlDataError(f"{name}: {key} must be {words} of at least {least}, not "
-                           f"'{text}'")
+                           f"'{shown}'")
     return value
 
 

@@ -1,0 +1,117 @@
+"""Bad input from the command line and rule files that nest without end: a clear message
+and a non-zero exit, never a traceback (issue 20's regressions)."""
+
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from gdl.cli.main import main
+from gdl.interpreter.tools import fmt
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
+HEAD = 'game "x"\nseats a, b\nboard square(2, 2)\nvar t = 0\nsetup { goto q for a }\n'
+
+
+def run(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert not isinstance(result.exception, Exception) or isinstance(
+        result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", SPACE_WAR, "--games", "1"], ["record", SPACE_WAR, "--seed", "1"],
+    ["play", SPACE_WAR, "--seed", "1"]])
+@pytest.mark.parametrize("value, message", [
+    ("iterations=1" + "0" * 309, "mcts: iterations must be at most 1,000,000,000, not "
+     "'10000000000000000000...'"),
+    ("c=1e400", "mcts: c must be at most 1,000,000,000, not '1e400'"),
+    ("rollout=5000000000", "mcts: rollout must be at most 1,000,000,000, not '5000000000'"),
+])
+def test_an_agent_parameter_too_large_is_refused_by_name(command, value, message):
+    result = run(*command, "--players", f"mcts:{value},random")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert message in result.output
+
+
+def write(tmp_path, text, name="deep.gdl"):
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+@pytest.mark.parametrize("command", [["check"], ["fmt", "--check"], ["play", "--seed", "1"]])
+def test_parentheses_nested_past_the_limit_give_one_message_to_every_tool(tmp_path, command):
+    path = write(tmp_path, HEAD + "param p = " + "(" * 1000 + "1" + ")" * 1000 + "\n"
+                 "phase q { action go() { win me } }\n")
+    result = run(*command[:1], path, *command[1:])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{path}:6:211: error: nested too deeply: more than 200 parentheses, brackets " \
+           "and braces open at once" in result.output
+
+
+def test_a_file_at_the_nesting_limit_is_checked_formatted_and_played(tmp_path):
+    path = write(tmp_path, HEAD + "param p = " + "[" * 199 + "1" + "]" * 199 + "\n"
+                 "phase q { action go() { win me } }\n")
+    assert run("check", path).exit_code == 0
+    assert run("fmt", path).exit_code == 0
+    assert run("check", path).exit_code == 0
+    assert "game over: a won" in run("play", path, "--seed", "1").output
+
+
+def loops(n):
+    return HEAD + "phase q { action go() { " + "".join(
+        f"for x{i} in [1] {{ " for i in range(n)) + "t += 1" + " }" * n + " win me } }\n"
+
+
+def blocks(n):
+    return HEAD + "phase q { action go() { " + "if true { " * n + "win me" + " }" * n + " } }\n"
+
+
+def binders(n):
+    return HEAD + "phase q { action go(" + ", ".join(f"x{i} in [1]" for i in range(n)) + \
+        ") where exists(y in [1] where y == x0) { win me } }\n"
+
+
+@pytest.mark.parametrize("rules, limit, message", [
+    (loops, 16, "loops nested too deeply: more than 16 'for' loops inside one another"),
+    (blocks, 89, "blocks nested too deeply: more than 90 blocks inside one another"),
+    (binders, 16, "action 'go' takes 17 parameters: at most 16"),
+], ids=["loops", "blocks", "binders"])
+def test_blocks_loops_and_binders_nest_only_as_deep_as_the_code_can_run(
+        tmp_path, rules, limit, message):
+    at_limit = write(tmp_path, rules(limit), "ok.gdl")
+    played = run("play", at_limit, "--seed", "1")
+    assert played.exit_code == 0 and "game over: a won" in played.output, played.output
+    past = write(tmp_path, rules(limit + 1), "past.gdl")
+    checked = run("check", past)
+    assert checked.exit_code == 1 and message in checked.output
+    assert "Traceback" not in checked.output
+
+
+def test_fmt_formats_the_target_of_a_link_and_keeps_the_link(tmp_path):
+    target = tmp_path / "rules.gdl"
+    target.write_text('game "x"\nseats a,b\nboard square(2,2)\nsetup {goto q for a}\n'
+                      'phase q { action go() { win me } }\n')
+    link = tmp_path / "link.gdl"
+    link.symlink_to(target)
+    assert run("fmt", str(link)).exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert "seats a, b" in target.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.gdl", "rules.gdl"]
+
+
+def test_fmt_in_a_folder_it_cannot_write_says_so(tmp_path, monkeypatch):
+    path = write(tmp_path, 'game "x"\nseats a,b\nboard square(2,2)\nsetup {goto q for a}\n'
+                 'phase q { action go() { win me } }\n')
+    before = open(path).read()
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr(fmt, "write_atomic", refuse)
+    said, warned = [], []
+    assert not fmt.format_files([path], False, False, say=said.append, warn=warned.append)
+    assert warned == [f"{path}: error: cannot write the formatted file: Permission denied"]
+    assert open(path).read() == before and said == []
