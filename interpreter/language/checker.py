@@ -1411,8 +1411,8 @@ def _scope(params: Iterable[Param]) -> Scope:
 
 
 _VAR_SCOPES: dict[Type, str] = {PIECE: "piece", SEAT: "seat"}   # whose variables a value has
-_FIELD_SCOPES: dict[type[ir.Expr], str] = {ir.PieceField: "piece", ir.PieceStat: "kind", ir.KindStat: "kind",
-                 ir.SeatVar: "seat"}
+_FIELD_SCOPES: dict[type[ir.Expr], str] = {ir.PieceField: "piece", ir.PieceStat: "kind",
+                                            ir.KindStat: "kind", ir.SeatVar: "seat"}
 
 
 def _no_spans(names: Sequence[str]) -> tuple[None, ...]:
