@@ -11,15 +11,15 @@ re-checks it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Literal, TypeAlias, TypeVar, cast, overload
 
 from . import ast
 from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, static_fault
 from .errors import GdlError, GdlRuleError, error_at
-from .references import References
+from .references import Declaration, References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
                     ZONE, Type, compatible, describe, element, is_list, join, list_of)
 
@@ -31,33 +31,42 @@ BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats"
                   "all_seats")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
+LocalName: TypeAlias = tuple[int, Type, Declaration | None]
+"""A local name in a `Scope`: (slot, type, declaration or None)."""
+Param: TypeAlias = tuple[str, Type, Declaration | None]
+"""A parameter of a code unit, as `_scope` takes it: (name, type, declaration or None)."""
+_ByType: TypeAlias = dict[type[ast.Decl], list[ast.Decl]]
+"""A rule file's declarations by class, in file order (read through `_of`)."""
+_D = TypeVar("_D", bound=ast.Decl)
+
 
 class Scope:
     """Local names of one code unit: name -> (slot, type, declaration: None for a name the
     rule file does not declare, such as `me`). Slot 0 is always `me`. `end` is the last
     statement of the block the scope is checking (where a `let` stops being visible)."""
 
-    def __init__(self, counter, names=None):
+    def __init__(self, counter: list[int], names: Mapping[str, LocalName] | None = None) -> None:
         self.counter = counter
         self.names = dict(names or {})
-        self.end = None
+        self.end: ast.Span | None = None
 
-    def child(self):
+    def child(self) -> Scope:
         return Scope(self.counter, self.names)
 
-    def bind(self, name, t, declaration=None):
+    def bind(self, name: str, t: Type, declaration: Declaration | None = None) -> int:
         slot = self.counter[0]
         self.counter[0] += 1
         self.names[name] = (slot, t, declaration)
         return slot
 
 
-def check_program(program):
+def check_program(program: ast.Program) -> ir.Program:
     """Check a parsed rule file; returns the resolved `program.Program`."""
     return _Checker(program).run()
 
 
-def check_expression(resolved, expr, local_types, want=None):
+def check_expression(resolved: ir.Program, expr: ast.Expr, local_types: Mapping[str, Type],
+                     want: Type | None = None) -> ir.Expr:
     """Check a stand-alone expression (a scenario's expectation) against a checked program,
     with extra typed locals in slots 1..n. Returns the resolved expression."""
     checker = _Checker(ast.Program(()))     # its reference table is dropped
@@ -72,98 +81,104 @@ def check_expression(resolved, expr, local_types, want=None):
 
 
 class _Checker:
-    def __init__(self, program):
+    def __init__(self, program: ast.Program) -> None:
         self.program = program
         self.out = ir.Program()
-        self.declared = {}          # name -> decl node, for duplicate detection
-        self.param_nodes = {}
-        self.phase_param_types = {}
-        self.fn_decls = {}          # name -> ast.FnDecl
-        self.def_decls = {}         # name -> ast.DefDecl
-        self.phase_decls = {}       # name -> ast.PhaseDecl
-        self.fn_params = {}         # fn/def name -> parameter types from its first use
-        self.fn_types = {}          # fn name -> result type
+        self.declared: dict[str, ast.Node] = {}     # name -> decl node, for duplicate detection
+        self.param_nodes: dict[str, ast.ParamDecl] = {}
+        self.phase_param_types: dict[str, tuple[Type, ...]] = {}
+        self.fn_decls: dict[str, ast.FnDecl] = {}
+        self.def_decls: dict[str, ast.DefDecl] = {}
+        self.phase_decls: dict[str, ast.PhaseDecl] = {}
+        # fn/def name -> parameter types from its first use
+        self.fn_params: dict[str, tuple[Type, ...]] = {}
+        self.fn_types: dict[str, Type] = {}         # fn name -> result type
         self.references = References()
-        self.named = {}             # global name -> its Declaration (one namespace)
-        self.fields = {}            # (piece, seat or kind, name) -> Declaration of a field
+        # global name -> its Declaration (one namespace)
+        self.named: dict[str, Declaration | None] = {}
+        # (piece, seat or kind, name) -> Declaration of a field
+        self.fields: dict[tuple[str, str], Declaration | None] = {}
 
     # ----- entry ---------------------------------------------------------------------
-    def run(self):
+    def run(self) -> ir.Program:
         items = self.program.items
-        by_type = {}
+        by_type: _ByType = {}
         for item in items:
             by_type.setdefault(type(item), []).append(item)
         self._single(by_type, ast.GameDecl, required=False)
-        game = by_type.get(ast.GameDecl)
+        game = _of(by_type, ast.GameDecl)
         if game:
             self.out.game_name = game[0].name
         self._declare_seats(by_type)
-        for decl in by_type.get(ast.SymbolsDecl, []):
-            for name, span in zip(decl.names, decl.name_spans or _no_spans(decl.names)):
-                self._declare(name, decl)
+        for symbols in _of(by_type, ast.SymbolsDecl):
+            for name, span in zip(symbols.names, symbols.name_spans or _no_spans(symbols.names)):
+                self._declare(name, symbols)
                 self._named("symbol", name, span)
                 self.out.symbols.add(name)
-        for decl in by_type.get(ast.ParamDecl, []):
-            self._declare(decl.name, decl)
-            self._named("param", decl.name, decl.name_span)
-            self.param_nodes[decl.name] = decl
+        for param in _of(by_type, ast.ParamDecl):
+            self._declare(param.name, param)
+            self._named("param", param.name, param.name_span)
+            self.param_nodes[param.name] = param
         self._make_board(by_type)
-        for decl in by_type.get(ast.ParamDecl, []):
-            self._param(decl.name)
-        for decl in by_type.get(ast.TerrainDecl, []):
-            self._declare(decl.name, decl)
-            self._named("terrain", decl.name, decl.name_span)
-            self._constant_names(decl.expr)
-            value, t = self._const(decl.expr)
+        for param in _of(by_type, ast.ParamDecl):
+            self._param(param.name)
+        for terrain in _of(by_type, ast.TerrainDecl):
+            self._declare(terrain.name, terrain)
+            self._named("terrain", terrain.name, terrain.name_span)
+            self._constant_names(terrain.expr)
+            value, t = self._const(terrain.expr)
             if not compatible(list_of(CELL), t):
-                raise self._type_error(decl.expr, "terrain must be a list of cells", t)
-            self.out.terrain[decl.name] = (tuple(value), decl.symbol)
+                raise self._type_error(terrain.expr, "terrain must be a list of cells", t)
+            self.out.terrain[terrain.name] = (tuple(value), terrain.symbol)
         self._kinds(by_type)
-        for decl in by_type.get(ast.ZoneDecl, []):
-            self._declare(decl.name, decl)
-            self._named("zone", decl.name, decl.name_span)
-            self.out.zones[decl.name] = ir.Zone(decl.name, decl.per_seat, span=decl.span)
-        for decl in by_type.get(ast.ParamDecl, []):     # all they may name is declared now
-            self._constant_names(decl.expr)
-        for decl in by_type.get(ast.VarDecl, []):
-            self._var(decl)
-        for decl in by_type.get(ast.VarDecl, []):
-            if decl.visible is not None:
-                self._visibility(decl)
-        for decl in by_type.get(ast.ZoneDecl, []):
-            if decl.visible is not None:
-                expr = self._expect(decl.visible, BOOL, _scope(
+        for zone in _of(by_type, ast.ZoneDecl):
+            self._declare(zone.name, zone)
+            self._named("zone", zone.name, zone.name_span)
+            self.out.zones[zone.name] = ir.Zone(zone.name, zone.per_seat, span=zone.span)
+        for param in _of(by_type, ast.ParamDecl):     # all they may name is declared now
+            self._constant_names(param.expr)
+        for var in _of(by_type, ast.VarDecl):
+            self._var(var)
+        for var in _of(by_type, ast.VarDecl):
+            if var.visible is not None:
+                self._visibility(var)
+        for zone in _of(by_type, ast.ZoneDecl):
+            if zone.visible is not None:
+                expr = self._expect(zone.visible, BOOL, _scope(
                     [("viewer", SEAT, None), ("owner", SEAT, None)]), "a visibility condition")
-                self.out.zones[decl.name].visible = ir.Rule(("viewer", "owner"), expr,
-                                                            span=decl.visible.span)
-        for decl in by_type.get(ast.FnDecl, []) + by_type.get(ast.DefDecl, []):
-            self._declare(decl.name, decl)
-            if decl.name in BUILTINS:
-                raise error_at(GdlRuleError, f"'{decl.name}' is a built-in function and "
-                               "cannot be redefined", decl.span)
-            table = self.fn_decls if isinstance(decl, ast.FnDecl) else self.def_decls
-            table[decl.name] = decl
-            self._named("fn" if table is self.fn_decls else "def", decl.name, decl.name_span)
-            self._check_params_unique(decl.params, decl)
-        for decl in by_type.get(ast.PhaseDecl, []):
-            self._declare(decl.name, decl)
-            self._named("phase", decl.name, decl.name_span)
-            self.phase_decls[decl.name] = decl
+                self.out.zones[zone.name].visible = ir.Rule(("viewer", "owner"), expr,
+                                                            span=zone.visible.span)
+        for routine in _of(by_type, ast.FnDecl) + _of(by_type, ast.DefDecl):
+            self._declare(routine.name, routine)
+            if routine.name in BUILTINS:
+                raise error_at(GdlRuleError, f"'{routine.name}' is a built-in function and "
+                               "cannot be redefined", routine.span)
+            if isinstance(routine, ast.FnDecl):
+                self.fn_decls[routine.name] = routine
+                self._named("fn", routine.name, routine.name_span)
+            else:
+                self.def_decls[routine.name] = routine
+                self._named("def", routine.name, routine.name_span)
+            self._check_params_unique(routine.params, routine)
+        for phase_decl in _of(by_type, ast.PhaseDecl):
+            self._declare(phase_decl.name, phase_decl)
+            self._named("phase", phase_decl.name, phase_decl.name_span)
+            self.phase_decls[phase_decl.name] = phase_decl
         setup = self._single(by_type, ast.SetupDecl, required=True)
         self.setup_decl = setup
-        end_rules = [rule for decl in by_type.get(ast.EndDecl, []) for rule in decl.rules]
-        hides = by_type.get(ast.HideDecl, [])
-        for decl in hides:
-            if decl.what != "piece" or len(hides) > 1:
-                raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'", decl.span)
+        end_rules = [rule for decl in _of(by_type, ast.EndDecl) for rule in decl.rules]
+        hides = _of(by_type, ast.HideDecl)
+        for hide in hides:
+            if hide.what != "piece" or len(hides) > 1:
+                raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'", hide.span)
         shows = {}
-        for decl in by_type.get(ast.ShowDecl, []):
-            if decl.what not in SHOW_PARAMS:
-                raise error_at(GdlRuleError, f"'show {decl.what}' is unknown; expected "
+        for show in _of(by_type, ast.ShowDecl):
+            if show.what not in SHOW_PARAMS:
+                raise error_at(GdlRuleError, f"'show {show.what}' is unknown; expected "
                                "'show piece(p) = ...', 'show status(p) = ...', "
                                "'show seat(s) = ...', 'show game(s) = ...', "
-                               "'show row(r) = ...' or 'show score(s) = ...'", decl.span)
-            shows[decl.what] = decl
+                               "'show row(r) = ...' or 'show score(s) = ...'", show.span)
+            shows[show.what] = show
 
         out = self.out
         out.setup = self._block(setup.body, _scope(()))
@@ -175,9 +190,9 @@ class _Checker:
             name = ready[0] if ready else next(iter(pending))
             out.phases[name] = self._phase(pending.pop(name))
         out.phases = {name: out.phases[name] for name in self.phase_decls}
-        self.trigger_decls = by_type.get(ast.TriggerDecl, [])
-        self.out_decls = by_type.get(ast.OutDecl, [])
-        self.concede_decls = by_type.get(ast.ConcedeDecl, [])
+        self.trigger_decls = _of(by_type, ast.TriggerDecl)
+        self.out_decls = _of(by_type, ast.OutDecl)
+        self.concede_decls = _of(by_type, ast.ConcedeDecl)
         out.concedes = [ir.OutHook(self._block(h.body, self._hook_scope(h)), span=h.span)
                         for h in self.concede_decls]
         out.triggers = [self._trigger(t) for t in self.trigger_decls]
@@ -185,45 +200,45 @@ class _Checker:
                     for h in self.out_decls]
         out.end_rules = [self._end_rule(rule) for rule in end_rules]
         names = set()
-        for decl in by_type.get(ast.InvariantDecl, []):
-            if decl.name in names:
-                raise error_at(GdlRuleError, f"invariant \"{decl.name}\" is declared twice",
-                               decl.span)
-            names.add(decl.name)
-            out.invariants.append(ir.Invariant(decl.name, self._expect(
-                decl.expr, BOOL, _scope(()), "an invariant"), span=decl.span))
+        for invariant in _of(by_type, ast.InvariantDecl):
+            if invariant.name in names:
+                raise error_at(GdlRuleError, f"invariant \"{invariant.name}\" is declared twice",
+                               invariant.span)
+            names.add(invariant.name)
+            out.invariants.append(ir.Invariant(invariant.name, self._expect(
+                invariant.expr, BOOL, _scope(()), "an invariant"), span=invariant.span))
         for phase in self.phase_decls.values():
             if phase.doc is not None:
                 out.docs[(phase.name, None)] = phase.doc
             for action in phase.actions:
                 if action.doc is not None:
                     out.docs[(phase.name, action.name)] = action.doc
-        for what, decl in shows.items():
-            scope = _scope([(decl.param, SHOW_PARAMS[what], self._parameter(
-                decl.param, decl.param_span, decl))])
-            out.shows[what] = ir.Rule((decl.param,), self._expect(
-                decl.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=decl.span)
-        self._stats(by_type.get(ast.StatDecl, []))
-        for decl in hides:
-            scope = _scope([(decl.param, PIECE, self._parameter(decl.param, decl.param_span,
-                                                                decl)), ("viewer", SEAT, None)])
-            out.hide = ir.Rule((decl.param, "viewer"), self._expect(
-                decl.expr, BOOL, scope, "'hide'"), span=decl.span)
-        for decl in list(self.fn_decls.values()) + list(self.def_decls.values()):
-            if decl.name not in self.fn_params:
-                self._check_callable(decl, (ANY,) * len(decl.params))
+        for what, show in shows.items():
+            scope = _scope([(show.param, SHOW_PARAMS[what], self._parameter(
+                show.param, show.param_span, show))])
+            out.shows[what] = ir.Rule((show.param,), self._expect(
+                show.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=show.span)
+        self._stats(_of(by_type, ast.StatDecl))
+        for hide in hides:
+            scope = _scope([(hide.param, PIECE, self._parameter(hide.param, hide.param_span,
+                                                                hide)), ("viewer", SEAT, None)])
+            out.hide = ir.Rule((hide.param, "viewer"), self._expect(
+                hide.expr, BOOL, scope, "'hide'"), span=hide.span)
+        for routine in list(self.fn_decls.values()) + list(self.def_decls.values()):
+            if routine.name not in self.fn_params:
+                self._check_callable(routine, (ANY,) * len(routine.params))
         self._reachability()
         self._calls_last()
         out.references = self.references
         return out
 
     # ----- declarations ---------------------------------------------------------------
-    def _stats(self, decls):
+    def _stats(self, decls: list[ast.StatDecl]) -> None:
         """`stat NAME = expr` and `stat NAME(s) = expr`: a number, truth value or text of
         the final position, per game or per seat; names of their own namespace."""
         for decl in decls:
             if decl.name in self.out.stats:
-                first = self.out.stats[decl.name].span.line
+                first = _line(self.out.stats[decl.name])
                 raise error_at(GdlRuleError, f"'stat {decl.name}' is declared twice; the "
                                f"first is at line {first}", decl.span)
             params = () if decl.param is None else (decl.param,)
@@ -234,13 +249,20 @@ class _Checker:
                                        "or text", expr.type)
             self.out.stats[decl.name] = ir.Rule(params, expr, span=decl.span)
 
-    def _single(self, by_type, cls, required):
-        found = by_type.get(cls, [])
+    @overload
+    def _single(self, by_type: _ByType, cls: type[_D], required: Literal[True]) -> _D: ...
+
+    @overload
+    def _single(self, by_type: _ByType, cls: type[_D], required: Literal[False]) -> _D | None:
+        ...
+
+    def _single(self, by_type: _ByType, cls: type[_D], required: bool) -> _D | None:
+        found = _of(by_type, cls)
         word = {ast.GameDecl: "game", ast.SetupDecl: "setup", ast.BoardDecl: "board",
                 ast.SeatsDecl: "seats"}[cls]
         if len(found) > 1:
             raise error_at(GdlRuleError, f"'{word}' is declared twice; the first is at "
-                           f"line {found[0].span.line}", found[1].span)
+                           f"line {_line(found[0])}", found[1].span)
         if required and not found:
             message = f"the rule file has no '{word}' declaration"
             if not self.program.items:
@@ -250,15 +272,15 @@ class _Checker:
                                source_line=self._first_line())
         return found[0] if found else None
 
-    def _file(self):
+    def _file(self) -> str:
         return self.program.span.file if self.program.span else "<string>"
 
-    def _first_line(self):
+    def _first_line(self) -> str | None:
         if self.program.span and self.program.span.lines:
             return self.program.span.lines[0]
         return None
 
-    def _declare(self, name, decl):
+    def _declare(self, name: str, decl: ast.Node) -> None:
         if name in self.declared:
             first = self.declared[name]
             line = first.span.line if first.span else "?"
@@ -266,24 +288,27 @@ class _Checker:
                            f"is at line {line}", decl.span)
         self.declared[name] = decl
 
-    def _named(self, kind, name, span):
+    def _named(self, kind: str, name: str, span: ast.Span | None) -> None:
         """Record a declaration of the global namespace (what `_declare` guards)."""
         self.named[name] = self.references.declare(kind, name, span)
 
-    def _parameter(self, name, span, decl):
+    def _parameter(self, name: str, span: ast.Span | None, decl: ast.Node
+                   ) -> Declaration | None:
         """Record a parameter of `decl`, visible in the whole of it."""
         return self.references.declare("parameter", name, span, visible=decl.span)
 
-    def _parameters(self, decl):
+    def _parameters(self, decl: ast.FnDecl | ast.DefDecl | ast.PhaseDecl
+                    ) -> list[Declaration | None]:
         """The declarations of the parameters of a fn, def or phase, in order."""
         spans = decl.param_spans or _no_spans(decl.params)
         return [self._parameter(name, span, decl) for name, span in zip(decl.params, spans)]
 
-    def _hook_scope(self, hook):
+    def _hook_scope(self, hook: ast.OutDecl | ast.ConcedeDecl) -> Scope:
         """The scope of `on out(s)` and `on concede(s)`: the seat."""
         return _scope([(hook.seat, SEAT, self._parameter(hook.seat, hook.seat_span, hook))])
 
-    def _constant_names(self, expr, bound=None):
+    def _constant_names(self, expr: ast.Node,
+                        bound: dict[str, Declaration | None] | None = None) -> None:
         """Record what the names of a constant expression refer to: the constant evaluator
         resolves them on its own; `bound` holds the names bound around it (a cell, a
         comprehension's variable)."""
@@ -302,7 +327,7 @@ class _Checker:
             for child in ast.children(expr):
                 self._constant_names(child, bound)
 
-    def _declare_seats(self, by_type):
+    def _declare_seats(self, by_type: _ByType) -> None:
         decl = self._single(by_type, ast.SeatsDecl, required=True)
         if not 2 <= len(decl.names) <= 4:
             raise error_at(GdlRuleError, f"a game has 2 to 4 seats, not {len(decl.names)}",
@@ -312,7 +337,7 @@ class _Checker:
             self._named("seat", name, span)
         self.out.seats = list(decl.names)
 
-    def _make_board(self, by_type):
+    def _make_board(self, by_type: _ByType) -> None:
         decl = self._single(by_type, ast.BoardDecl, required=True)
         if decl.kind not in BOARD_KINDS:
             raise error_at(GdlRuleError, f"unknown board kind '{decl.kind}'", decl.span,
@@ -327,12 +352,14 @@ class _Checker:
             if t != INT:
                 raise self._type_error(arg, "a board size must be a number", t)
             size.append(value)
+        width, height = size
         try:
-            board = BOARD_KINDS[decl.kind](*size, decl.directions)
+            board = BOARD_KINDS[decl.kind](width, height, decl.directions)
         except GdlError as exc:
             raise error_at(GdlRuleError, exc.message, decl.span) from None
         self.out.board = board          # without holes yet: cell names in the condition
         if decl.hole_expr is not None:
+            assert decl.hole_param is not None      # the grammar names the cell
             cell = self._parameter(decl.hole_param, decl.hole_param_span, decl)
             self._constant_names(decl.hole_expr, {decl.hole_param: cell})
             holes = self._cells_where(decl.hole_expr, decl.hole_param, board,
@@ -431,17 +458,18 @@ class _Checker:
         value, t = self._const(expr)
         return (lambda cell: value), t
 
-    def _param(self, name):
+    def _param(self, name: str) -> tuple[Any, Type] | None:
         if name in self.out.params:
             return self.out.params[name]
         decl = self.param_nodes[name]
-        self.out.params[name] = None      # marks "being evaluated" to catch cycles
+        # marks "being evaluated" to catch cycles (never left in a checked program)
+        self.out.params[name] = None      # type: ignore[assignment]
         value, t = self._const(decl.expr)
         self.out.params[name] = (value, t)
         return value, t
 
-    def _kinds(self, by_type):
-        tables = by_type.get(ast.KindsDecl, [])
+    def _kinds(self, by_type: _ByType) -> None:
+        tables = _of(by_type, ast.KindsDecl)
         for table in tables:
             for column, span in zip(table.columns, table.column_spans
                                     or _no_spans(table.columns)):
@@ -473,7 +501,7 @@ class _Checker:
             for column in self.out.kind_columns:
                 stats.setdefault(column, None)
 
-    def _var(self, decl):
+    def _var(self, decl: ast.VarDecl) -> None:
         if decl.scope not in ("global", "seat", "piece"):
             raise error_at(GdlRuleError, f"a variable is 'var name', 'var seat.name' or "
                            f"'var piece.name', not 'var {decl.scope}.{decl.name}'", decl.span)
@@ -482,7 +510,7 @@ class _Checker:
         if decl.name in table or (decl.scope == "global" and decl.name in self.declared):
             first = table[decl.name] if decl.name in table else self.declared[decl.name]
             raise error_at(GdlRuleError, f"'{key}' is defined twice; the first definition "
-                           f"is at line {first.span.line}", decl.span)
+                           f"is at line {_line(first)}", decl.span)
         if decl.scope == "global":
             self.declared[decl.name] = decl
         declaration = self.references.declare("var", decl.name, decl.name_span, decl.scope)
@@ -507,23 +535,25 @@ class _Checker:
             table[decl.name] = ir.Variable(decl.name, None, ANY if t == NONE else t,
                                            span=decl.span, column=decl.column)
             return
+        assert decl.expr is not None        # the grammar: `= expr` or `from COLUMN`
         self._constant_names(decl.expr)
         value, t = self._const(decl.expr)
         table[decl.name] = ir.Variable(decl.name, value, ANY if t == NONE else t,
                                        span=decl.span)
 
-    def _visibility(self, decl):
+    def _visibility(self, decl: ast.VarDecl) -> None:
         """`visible to COND`: `viewer` is the seat looking; for seat and piece variables
         `owner` is the owning seat and `it` the seat or piece the variable belongs to."""
         params = [("viewer", SEAT, None)]
         if decl.scope != "global":
             params += [("owner", SEAT, None),
                        ("it", PIECE if decl.scope == "piece" else SEAT, None)]
+        assert decl.visible is not None
         expr = self._expect(decl.visible, BOOL, _scope(params), "a visibility condition")
         rule = ir.Rule(tuple(name for name, _, _ in params), expr, span=decl.visible.span)
         self.out.vars[decl.scope][decl.name].visible = rule
 
-    def _check_params_unique(self, params, decl):
+    def _check_params_unique(self, params: Iterable[str], decl: ast.Node) -> None:
         seen = set()
         for name in params:
             if name in seen:
@@ -606,15 +636,15 @@ class _Checker:
         raise error_at(GdlRuleError, "this must be a constant: numbers, text, cells, "
                        "lists, parameters and + - * / %", expr.span)
 
-    def _is_kind_name(self, name):
+    def _is_kind_name(self, name: str) -> bool:
         return any(isinstance(i, ast.KindsDecl) and any(r.name == name for r in i.rows)
                    for i in self.program.items)
 
-    def _cell(self, expr):
+    def _cell(self, expr: ast.CellLit) -> int:
         if self.out.board is None:
             raise error_at(GdlRuleError, "a cell cannot be used before the board is known",
                            expr.span)
-        cell = self.out.board.parse(expr.name)
+        cell: int | None = self.out.board.parse(expr.name)
         if cell is None:
             b = self.out.board
             if expr.name.lower() in b.names:
@@ -625,7 +655,7 @@ class _Checker:
         return cell
 
     # ----- code units --------------------------------------------------------------------
-    def _phase(self, phase):
+    def _phase(self, phase: ast.PhaseDecl) -> ir.Phase:
         self._check_params_unique(phase.params, phase)
         types = self.phase_param_types.get(phase.name, (ANY,) * len(phase.params))
         params = list(zip(phase.params, types, self._parameters(phase)))
@@ -648,7 +678,8 @@ class _Checker:
         return ir.Phase(phase.name, phase.mode, tuple(phase.params), on_enter, on_reveal,
                         on_resume, tuple(actions), phase.auto, span=phase.span)
 
-    def _action(self, action, index, params):
+    def _action(self, action: ast.ActionDecl, index: int, params: list[Param]
+                ) -> ir.Action:
         scope = _scope(params)
         # Binders take the slots right after the phase parameters, whatever the domains
         # themselves bind (a comprehension's variable, say).
@@ -676,7 +707,7 @@ class _Checker:
         return ir.Action(action.name, index, tuple(binders), tuple(parts), body,
                          span=action.span)
 
-    def _trigger(self, trigger):
+    def _trigger(self, trigger: ast.TriggerDecl) -> ir.Trigger:
         scope = _scope([(trigger.piece, PIECE, self._parameter(trigger.piece,
                                                                trigger.piece_span, trigger)),
                         (trigger.cell, CELL, self._parameter(trigger.cell, trigger.cell_span,
@@ -686,12 +717,13 @@ class _Checker:
             where = self._expect(trigger.where, BOOL, scope, "a 'where' condition")
         return ir.Trigger(where, self._block(trigger.body, scope.child()), span=trigger.span)
 
-    def _end_rule(self, rule):
+    def _end_rule(self, rule: ast.EndRule) -> ir.EndRule:
         params = [("seat", SEAT, None)] if rule.kind != "draw" else []
         expr = self._expect(rule.expr, BOOL, _scope(params), f"a '{rule.kind} when' condition")
         return ir.EndRule(rule.kind, expr, span=rule.span)
 
-    def _check_callable(self, decl, arg_types):
+    def _check_callable(self, decl: ast.FnDecl | ast.DefDecl, arg_types: Sequence[Type]
+                        ) -> None:
         self.fn_params[decl.name] = tuple(arg_types)
         scope = _scope(list(zip(decl.params, arg_types, self._parameters(decl))))
         if isinstance(decl, ast.FnDecl):
@@ -704,13 +736,13 @@ class _Checker:
                                               self._block(decl.body, scope), span=decl.span)
 
     # ----- statements ------------------------------------------------------------------
-    def _block(self, statements, scope):
+    def _block(self, statements: Sequence[ast.Stmt], scope: Scope) -> tuple[ir.Stmt, ...]:
         if statements:
             scope.end = statements[-1].span
         return tuple(getattr(self, "_stmt_" + type(statement).__name__)(statement, scope)
                      for statement in statements)
 
-    def _stmt_Assign(self, stmt, scope):
+    def _stmt_Assign(self, stmt: ast.Assign, scope: Scope) -> ir.Assign:
         place, target_t = self._target(stmt.target, scope)
         value = self._expr(stmt.expr, scope)
         if stmt.op in ("+=", "-="):
@@ -729,7 +761,7 @@ class _Checker:
             until = self._expect(stmt.until, SEAT, scope, "'until turn of'")
         return ir.Assign(place, stmt.op, value, until, span=stmt.span)
 
-    def _target(self, target, scope):
+    def _target(self, target: ast.Target, scope: Scope) -> tuple[ir.Place, Type]:
         """(the place a target names, its type)."""
         first = target.names[0]
         if len(target.names) == 1:
@@ -747,12 +779,12 @@ class _Checker:
                            target.span, self._suggest(first, list(scope.names) +
                                                       list(self.out.vars["global"])))
         spans = target.name_spans or _no_spans(target.names)
-        obj_ast = ast.Name(first, span=spans[0] or target.span)
+        obj_ast: ast.Expr = ast.Name(first, span=spans[0] or target.span)
         for name, span in zip(target.names[1:-1], spans[1:-1]):
             obj_ast = ast.Field(obj_ast, name, span=target.span, name_span=span)
         obj = self._expr(obj_ast, scope)
         field = target.names[-1]
-        scope_name = {PIECE: "piece", SEAT: "seat"}.get(obj.type)
+        scope_name = _VAR_SCOPES.get(obj.type)
         if obj.type == ANY:
             scope_name = "piece" if field in self.out.vars["piece"] else "seat"
         if scope_name is None or field not in self.out.vars[scope_name]:
@@ -767,18 +799,18 @@ class _Checker:
         cls = ir.PieceVarPlace if scope_name == "piece" else ir.SeatVarPlace
         return cls(obj, field, span=target.span), self.out.vars[scope_name][field].type
 
-    def _refine(self, place, declared, assigned):
+    def _refine(self, place: ir.Place, declared: Type, assigned: Type) -> None:
         """A variable declared with `none` or `[]` takes the type of its first assignment
         that says more (so its values print as cells, pieces, ...)."""
-        if isinstance(place, ir.LocalPlace):
-            return
+        if not isinstance(place, (ir.GlobalPlace, ir.PieceVarPlace, ir.SeatVarPlace)):
+            return      # a local
         scope = {ir.GlobalPlace: "global", ir.PieceVarPlace: "piece",
                  ir.SeatVarPlace: "seat"}[type(place)]
         better = join(declared, assigned)
         if better is not None and better != declared and declared in (ANY, list_of(ANY)):
             self.out.vars[scope][place.name].type = better
 
-    def _stmt_CallStmt(self, stmt, scope):
+    def _stmt_CallStmt(self, stmt: ast.CallStmt, scope: Scope) -> ir.CallDef:
         decl = self.def_decls.get(stmt.name)
         if decl is None:
             hint = (f"'{stmt.name}' is a function; a statement calls a 'def'"
@@ -790,12 +822,12 @@ class _Checker:
         return ir.CallDef(stmt.name, self._call_user(stmt.name, stmt.args, scope, stmt),
                           span=stmt.span)
 
-    def _stmt_If(self, stmt, scope):
+    def _stmt_If(self, stmt: ast.If, scope: Scope) -> ir.If:
         cond = self._expect(stmt.cond, BOOL, scope, "an 'if' condition")
         return ir.If(cond, self._block(stmt.then, scope.child()),
                      self._block(stmt.otherwise, scope.child()), span=stmt.span)
 
-    def _stmt_For(self, stmt, scope):
+    def _stmt_For(self, stmt: ast.For, scope: Scope) -> ir.For:
         domain = self._expr(stmt.domain, scope)
         if not is_list(domain.type) and domain.type != ANY:
             raise self._type_error(stmt.domain, "'for ... in' needs a list", domain.type)
@@ -807,29 +839,29 @@ class _Checker:
             where = self._expect(stmt.where, BOOL, inner, "a 'where' condition")
         return ir.For(slot, domain, where, self._block(stmt.body, inner), span=stmt.span)
 
-    def _stmt_Let(self, stmt, scope):
+    def _stmt_Let(self, stmt: ast.Let, scope: Scope) -> ir.Let:
         value = self._expr(stmt.expr, scope)
         declaration = self.references.declare("local", stmt.name, stmt.name_span,
                                               visible=_until(stmt.span, scope.end))
         return ir.Let(scope.bind(stmt.name, value.type, declaration), value, span=stmt.span)
 
-    def _stmt_Move(self, stmt, scope):
+    def _stmt_Move(self, stmt: ast.Move, scope: Scope) -> ir.Move:
         return ir.Move(self._expect(stmt.piece, PIECE, scope, "'move'"),
                        self._expect(stmt.path, list_of(CELL), scope, "'along'"),
                        span=stmt.span)
 
-    def _stmt_Place(self, stmt, scope):
+    def _stmt_Place(self, stmt: ast.Place, scope: Scope) -> ir.PlaceAt:
         return ir.PlaceAt(self._expect(stmt.piece, PIECE, scope, "'place'"),
                           self._expect(stmt.cell, CELL, scope, "'at'"), span=stmt.span)
 
-    def _stmt_Give(self, stmt, scope):
+    def _stmt_Give(self, stmt: ast.Give, scope: Scope) -> ir.Give:
         return ir.Give(self._expect(stmt.piece, PIECE, scope, "'give'"),
                        self._expect(stmt.seat, SEAT, scope, "'give ... to'"), span=stmt.span)
 
-    def _stmt_Remove(self, stmt, scope):
+    def _stmt_Remove(self, stmt: ast.Remove, scope: Scope) -> ir.Remove:
         return ir.Remove(self._expect(stmt.piece, PIECE, scope, "'remove'"), span=stmt.span)
 
-    def _stmt_Create(self, stmt, scope):
+    def _stmt_Create(self, stmt: ast.Create, scope: Scope) -> ir.Create:
         if isinstance(stmt.kind, ast.Name) and stmt.kind.name not in self.out.kinds \
                 and stmt.kind.name not in scope.names:
             raise error_at(GdlRuleError, f"unknown piece kind '{stmt.kind.name}'", stmt.span,
@@ -839,7 +871,7 @@ class _Checker:
                          self._expect(stmt.cell, CELL, scope, "'create ... at'"),
                          span=stmt.span)
 
-    def _stmt_Put(self, stmt, scope):
+    def _stmt_Put(self, stmt: ast.Put, scope: Scope) -> ir.Put:
         zone = self.out.zones.get(stmt.zone)
         if zone is None:
             raise error_at(GdlRuleError, f"unknown zone '{stmt.zone}'", stmt.span,
@@ -856,7 +888,7 @@ class _Checker:
         return ir.Put(self._expect(stmt.piece, PIECE, scope, "'put'"), zone.name, seat,
                       span=stmt.span)
 
-    def _stmt_CallEach(self, stmt, scope):
+    def _stmt_CallEach(self, stmt: ast.CallEach, scope: Scope) -> ir.CallEach:
         args = self._phase_args(stmt, scope)
         seats = self._expect(stmt.seats, list_of(SEAT), scope, "'call ... for each ... in'")
         rule = None
@@ -870,7 +902,7 @@ class _Checker:
                 stmt.where, BOOL, inner, "a 'where' condition"), span=stmt.where.span))
         return ir.CallEach(stmt.phase, args, seats, rule, span=stmt.span)
 
-    def _phase_args(self, stmt, scope):
+    def _phase_args(self, stmt: ast.Goto | ast.CallEach, scope: Scope) -> tuple[ir.Expr, ...]:
         phase = self.phase_decls.get(stmt.phase)
         if phase is None:
             raise error_at(GdlRuleError, f"unknown phase '{stmt.phase}'", stmt.span,
@@ -887,61 +919,65 @@ class _Checker:
         self.references.use(stmt.phase_span, self.named.get(stmt.phase))
         return args
 
-    def _stmt_Goto(self, stmt, scope):
+    def _stmt_Goto(self, stmt: ast.Goto, scope: Scope) -> ir.Goto:
         args = self._phase_args(stmt, scope)
+        assert stmt.seat is not None        # the grammar: `goto PHASE for SEAT`
         seat = self._expect(stmt.seat, SEAT, scope, "'for'")
         return ir.Goto(stmt.phase, args, seat, stmt.push, span=stmt.span)
 
-    def _stmt_Return(self, stmt, scope):
+    def _stmt_Return(self, stmt: ast.Return, scope: Scope) -> ir.Return:
         return ir.Return(span=stmt.span)
 
-    def _stmt_Stop(self, stmt, scope):
+    def _stmt_Stop(self, stmt: ast.Stop, scope: Scope) -> ir.Stop:
         return ir.Stop(span=stmt.span)
 
-    def _stmt_Draw(self, stmt, scope):
+    def _stmt_Draw(self, stmt: ast.Draw, scope: Scope) -> ir.Draw:
         return ir.Draw(span=stmt.span)
 
-    def _stmt_Win(self, stmt, scope):
+    def _stmt_Win(self, stmt: ast.Win, scope: Scope) -> ir.Win:
+        assert stmt.seat is not None        # the grammar: `win SEAT`
         return ir.Win(self._expect(stmt.seat, SEAT, scope, "'win'"), span=stmt.span)
 
-    def _stmt_Lose(self, stmt, scope):
+    def _stmt_Lose(self, stmt: ast.Lose, scope: Scope) -> ir.Lose:
+        assert stmt.seat is not None        # the grammar: `lose SEAT`
         return ir.Lose(self._expect(stmt.seat, SEAT, scope, "'lose'"), span=stmt.span)
 
-    def _stmt_Log(self, stmt, scope):
+    def _stmt_Log(self, stmt: ast.Log, scope: Scope) -> ir.Log:
         return ir.Log(_as_text(self._expr(stmt.expr, scope)), span=stmt.span)
 
-    def _stmt_Shuffle(self, stmt, scope):
+    def _stmt_Shuffle(self, stmt: ast.Shuffle, scope: Scope) -> ir.Shuffle:
         place, t = self._target(stmt.target, scope)
         if not is_list(t):
             raise self._type_error(stmt.target, "'shuffle' needs a list variable", t)
         return ir.Shuffle(place, span=stmt.span)
 
     # ----- expressions -----------------------------------------------------------------
-    def _expect(self, expr, want, scope, what):
+    def _expect(self, expr: ast.Expr, want: Type, scope: Scope, what: str) -> ir.Expr:
         checked = self._expr(expr, scope)
         if not compatible(want, checked.type):
             raise self._type_error(expr, f"{what} needs {describe(want)}", checked.type)
         return checked
 
-    def _expr(self, expr, scope):
-        return getattr(self, "_expr_" + type(expr).__name__)(expr, scope)
+    def _expr(self, expr: ast.Expr, scope: Scope) -> ir.Expr:
+        checked: ir.Expr = getattr(self, "_expr_" + type(expr).__name__)(expr, scope)
+        return checked
 
-    def _expr_Number(self, e, scope):
+    def _expr_Number(self, e: ast.Number, scope: Scope) -> ir.Expr:
         return ir.Const(e.value, type=INT, span=e.span)
 
-    def _expr_String(self, e, scope):
+    def _expr_String(self, e: ast.String, scope: Scope) -> ir.Expr:
         return ir.Const(e.value, type=STR, span=e.span)
 
-    def _expr_Bool(self, e, scope):
+    def _expr_Bool(self, e: ast.Bool, scope: Scope) -> ir.Expr:
         return ir.Const(e.value, type=BOOL, span=e.span)
 
-    def _expr_NoneLit(self, e, scope):
+    def _expr_NoneLit(self, e: ast.NoneLit, scope: Scope) -> ir.Expr:
         return ir.Const(None, type=NONE, span=e.span)
 
-    def _expr_CellLit(self, e, scope):
+    def _expr_CellLit(self, e: ast.CellLit, scope: Scope) -> ir.Expr:
         return ir.Const(self._cell(e), type=CELL, span=e.span)
 
-    def _expr_Name(self, e, scope):
+    def _expr_Name(self, e: ast.Name, scope: Scope) -> ir.Expr:
         name = e.name
         if name in scope.names:
             slot, t, declaration = scope.names[name]
@@ -961,7 +997,7 @@ class _Checker:
         self.references.use(e.span, self.named.get(name))
         return resolved
 
-    def _global_name(self, name, span):
+    def _global_name(self, name: str, span: ast.Span | None) -> ir.Expr | None:
         out = self.out
         if name in out.params:
             value, t = out.params[name]
@@ -988,8 +1024,8 @@ class _Checker:
             return ir.StateValue(name, type=types[name], span=span)
         return None
 
-    def _expr_ListExpr(self, e, scope):
-        t = ANY
+    def _expr_ListExpr(self, e: ast.ListExpr, scope: Scope) -> ir.Expr:
+        t: Type = ANY
         items = []
         for item in e.items:
             checked = self._expr(item, scope)
@@ -1000,10 +1036,12 @@ class _Checker:
             t = joined
             items.append(checked)
         if all(isinstance(i, ir.Const) for i in items):
-            return ir.Const(tuple(i.value for i in items), type=list_of(t), span=e.span)
+            return ir.Const(tuple(i.value for i in items if isinstance(i, ir.Const)),
+                            type=list_of(t), span=e.span)
         return ir.ListOf(tuple(items), type=list_of(t), span=e.span)
 
-    def _binding(self, e, scope, what):
+    def _binding(self, e: ast.Comprehension | ast.Quant, scope: Scope, what: str
+                 ) -> tuple[ir.Expr, int, Scope, ir.Expr | None]:
         """The domain of a comprehension or quantifier, and the scope with its variable."""
         domain = self._expr(e.domain, scope)
         if not is_list(domain.type) and domain.type != ANY:
@@ -1016,16 +1054,17 @@ class _Checker:
             where = self._expect(e.where, BOOL, inner, "a 'where' condition")
         return domain, slot, inner, where
 
-    def _expr_Comprehension(self, e, scope):
+    def _expr_Comprehension(self, e: ast.Comprehension, scope: Scope) -> ir.Expr:
         domain, slot, inner, where = self._binding(e, scope, "'for ... in' needs a list")
         value = self._expr(e.expr, inner)
         return ir.Comprehension(slot, e.name, domain, where, value, type=list_of(value.type),
                                 span=e.span)
 
-    def _expr_Quant(self, e, scope):
+    def _expr_Quant(self, e: ast.Quant, scope: Scope) -> ir.Expr:
         domain, slot, inner, where = self._binding(e, scope,
                                                    f"'{e.op}(... in ...)' needs a list")
         value = None
+        t: Type
         if e.op == "all":
             if e.value is None:
                 raise error_at(GdlRuleError, "all(x in xs: condition) needs ': condition'",
@@ -1055,7 +1094,7 @@ class _Checker:
             t = INT
         return ir.Quant(e.op, slot, e.name, domain, where, value, type=t, span=e.span)
 
-    def _expr_Field(self, e, scope):
+    def _expr_Field(self, e: ast.Field, scope: Scope) -> ir.Expr:
         obj = self._expr(e.obj, scope)
         checked = self._field(e, obj)
         if not isinstance(checked, ir.PieceField) or e.name not in PIECE_PROPERTIES:
@@ -1063,7 +1102,7 @@ class _Checker:
             self.references.use(e.name_span, self.fields.get((scope_name, e.name)))
         return checked
 
-    def _field(self, e, obj):
+    def _field(self, e: ast.Field, obj: ir.Expr) -> ir.Expr:
         name, vars_ = e.name, self.out.vars
         span = e.span
         if obj.type == PIECE or obj.type == ANY:
@@ -1091,7 +1130,7 @@ class _Checker:
         raise error_at(GdlRuleError, f"{describe(obj.type)} has no field '{name}'", span,
                        self._suggest(name, known))
 
-    def _expr_Call(self, e, scope):
+    def _expr_Call(self, e: ast.Call, scope: Scope) -> ir.Expr:
         if e.name in self.fn_types or e.name in self.fn_decls:
             self.references.use(e.name_span, self.named.get(e.name))
             args = self._call_user(e.name, e.args, scope, e)
@@ -1122,12 +1161,17 @@ class _Checker:
                            "board has no east and west edges to name", e.span)
         return ir.CallBuiltin(e.name, args, type=result, span=e.span)
 
-    def _call_user(self, name, args, scope, at):
+    def _call_user(self, name: str, args: Sequence[ast.Expr], scope: Scope, at: ast.Node
+                   ) -> tuple[ir.Expr, ...]:
         """The checked arguments of a call of a user fn or def. A fn or def takes the
         parameter types of its first use."""
         known = self.fn_params.get(name)
         decl = self.fn_decls.get(name) or self.def_decls.get(name)
-        count = len(known) if known is not None else len(decl.params)
+        if known is not None:
+            count = len(known)
+        else:
+            assert decl is not None     # not called yet: a fn or def of this file
+            count = len(decl.params)
         if len(args) != count:
             kind = "function" if name in self.fn_types or name in self.fn_decls else \
                 "procedure"
@@ -1135,6 +1179,7 @@ class _Checker:
                            f"{len(args)}", at.span)
         checked = tuple(self._expr(arg, scope) for arg in args)
         if known is None:
+            assert decl is not None
             self._check_callable(decl, tuple(a.type for a in checked))
         else:
             for i, (want, got, arg) in enumerate(zip(known, checked, args)):
@@ -1143,7 +1188,7 @@ class _Checker:
                                            f"{describe(want)} at its first use", got.type)
         return checked
 
-    def _expr_Binary(self, e, scope):
+    def _expr_Binary(self, e: ast.Binary, scope: Scope) -> ir.Expr:
         a, b = self._expr(e.left, scope), self._expr(e.right, scope)
         if e.op == "+":
             if compatible(STR, a.type) and compatible(STR, b.type) and STR in (a.type, b.type):
@@ -1162,13 +1207,13 @@ class _Checker:
                 raise self._type_error(side, f"'{e.op}' needs numbers", checked.type)
         return _fold(ir.Binary(e.op, a, b, type=INT, span=e.span))
 
-    def _expr_Neg(self, e, scope):
+    def _expr_Neg(self, e: ast.Neg, scope: Scope) -> ir.Expr:
         operand = self._expect(e.operand, INT, scope, "'-'")
         if isinstance(operand, ir.Const) and isinstance(operand.value, int):
             return ir.Const(-operand.value, type=INT, span=e.span)
         return ir.Neg(operand, type=INT, span=e.span)
 
-    def _expr_Compare(self, e, scope):
+    def _expr_Compare(self, e: ast.Compare, scope: Scope) -> ir.Expr:
         a, b = self._expr(e.left, scope), self._expr(e.right, scope)
         if e.op in ("==", "!="):
             if join(a.type, b.type) is None:
@@ -1181,7 +1226,7 @@ class _Checker:
         lists = is_list(a.type) or is_list(b.type)
         return ir.Compare(e.op, a, b, lists, type=BOOL, span=e.span)
 
-    def _expr_In(self, e, scope):
+    def _expr_In(self, e: ast.In, scope: Scope) -> ir.Expr:
         item = self._expr(e.item, scope)
         collection = self._expr(e.collection, scope)
         if not is_list(collection.type) and collection.type != ANY:
@@ -1192,18 +1237,18 @@ class _Checker:
                                    f"{describe(element(collection.type))}", item.type)
         return ir.In(item, collection, e.negated, type=BOOL, span=e.span)
 
-    def _expr_And(self, e, scope):
+    def _expr_And(self, e: ast.And, scope: Scope) -> ir.Expr:
         return ir.And(self._expect(e.left, BOOL, scope, "'and'"),
                       self._expect(e.right, BOOL, scope, "'and'"), type=BOOL, span=e.span)
 
-    def _expr_Or(self, e, scope):
+    def _expr_Or(self, e: ast.Or, scope: Scope) -> ir.Expr:
         return ir.Or(self._expect(e.left, BOOL, scope, "'or'"),
                      self._expect(e.right, BOOL, scope, "'or'"), type=BOOL, span=e.span)
 
-    def _expr_Not(self, e, scope):
+    def _expr_Not(self, e: ast.Not, scope: Scope) -> ir.Expr:
         return ir.Not(self._expect(e.operand, BOOL, scope, "'not'"), type=BOOL, span=e.span)
 
-    def _expr_CondExpr(self, e, scope):
+    def _expr_CondExpr(self, e: ast.CondExpr, scope: Scope) -> ir.Expr:
         cond = self._expect(e.cond, BOOL, scope, "'if ... then'")
         a, b = self._expr(e.then, scope), self._expr(e.otherwise, scope)
         joined = join(a.type, b.type)
@@ -1213,11 +1258,11 @@ class _Checker:
         return ir.Cond(cond, a, b, type=joined, span=e.span)
 
     # ----- 'call' comes last --------------------------------------------------------------
-    def _calls_last(self):
+    def _calls_last(self) -> None:
         """A `call` starts a phase whose decisions come after the current action; any
         statement after it would run first, which is never what a rule means. So a
         `call` (or a procedure that may call) must be the last thing its code does."""
-        calling = set()
+        calling: set[str] = set()
         changed = True
         while changed:
             changed = False
@@ -1234,14 +1279,14 @@ class _Checker:
         for body in bodies:
             self._tail(body, calling)
 
-    def _may_call(self, statements, calling):
+    def _may_call(self, statements: Iterable[ast.Stmt], calling: set[str]) -> bool:
         for node in _walk(statements):
             if (isinstance(node, ast.Goto) and node.push) or isinstance(node, ast.CallEach) or (
                     isinstance(node, ast.CallStmt) and node.name in calling):
                 return True
         return False
 
-    def _tail(self, statements, calling):
+    def _tail(self, statements: Sequence[ast.Stmt], calling: set[str]) -> None:
         for i, stmt in enumerate(statements):
             if not self._may_call((stmt,), calling):
                 continue
@@ -1252,7 +1297,7 @@ class _Checker:
             if i != len(statements) - 1:
                 nxt = statements[i + 1]
                 raise error_at(GdlRuleError, "this would run before the 'call' on line "
-                               f"{stmt.span.line} is answered: a 'call' must come last; move "
+                               f"{_line(stmt)} is answered: a 'call' must come last; move "
                                "this into the called phase or an 'on resume' block",
                                nxt.span)
             if isinstance(stmt, ast.If):
@@ -1260,7 +1305,7 @@ class _Checker:
                 self._tail(stmt.otherwise, calling)
 
     # ----- reachability ----------------------------------------------------------------
-    def _reachability(self):
+    def _reachability(self) -> None:
         units = {"setup": self.setup_decl.body}
         for name, decl in self.def_decls.items():
             units["def " + name] = decl.body
@@ -1271,9 +1316,9 @@ class _Checker:
             units[f"trigger {i}"] = trigger.body
         for i, hook in enumerate(self.out_decls):
             units[f"trigger out {i}"] = hook.body
-        for i, hook in enumerate(self.concede_decls):
-            units[f"trigger concede {i}"] = hook.body
-        edges = {unit: set() for unit in units}
+        for i, concede in enumerate(self.concede_decls):
+            units[f"trigger concede {i}"] = concede.body
+        edges: dict[str, set[str]] = {unit: set() for unit in units}
         for unit, body in units.items():
             for node in _walk(body):
                 if isinstance(node, (ast.Goto, ast.CallEach)):
@@ -1300,14 +1345,19 @@ class _Checker:
                                "'goto' or 'call' from setup leads to it", phase.span)
 
     # ----- messages ----------------------------------------------------------------------
-    def _type_error(self, node, message, got):
+    def _type_error(self, node: ast.Node, message: str, got: Type) -> GdlRuleError:
         return error_at(GdlRuleError, f"type mismatch: {message}, but this is "
                         f"{describe(got)}", node.span)
 
-    def _suggest(self, name, known):
+    def _suggest(self, name: str, known: Iterable[str]) -> list[str]:
         import difflib                  # only when a name is wrong: keeps `gdl check` quick
         match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
         return [f"did you mean '{match[0]}'?"] if match else []
+
+
+def _of(by_type: _ByType, cls: type[_D]) -> list[_D]:
+    """The declarations of class `cls`, in file order."""
+    return cast(list[_D], by_type.get(cls, []))      # keyed by their class
 
 
 def _folded(expr: ast.Binary, a: Any, b: Any) -> Any:
@@ -1319,7 +1369,7 @@ def _folded(expr: ast.Binary, a: Any, b: Any) -> Any:
     return value
 
 
-def _walk(statements):
+def _walk(statements: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:
     """Every statement in a block, nested ones included."""
     for statement in statements:
         yield statement
@@ -1330,7 +1380,7 @@ def _walk(statements):
             yield from _walk(statement.body)
 
 
-def _setup_enters(units):
+def _setup_enters(units: dict[str, tuple[ast.Stmt, ...]]) -> bool:
     """Can setup enter a phase, or end the game? Directly, through the procedures it calls,
     or through the `on enter` triggers of the moves it makes (units: name -> body)."""
     triggers = [u for u in units if u.startswith("trigger ") and not u.startswith("trigger out")]
@@ -1350,7 +1400,7 @@ def _setup_enters(units):
     return False
 
 
-def _scope(params):
+def _scope(params: Iterable[Param]) -> Scope:
     """The scope of a code unit: `me` in slot 0, then its parameters, each a (name, type,
     declaration or None)."""
     scope = Scope([0])
@@ -1360,16 +1410,17 @@ def _scope(params):
     return scope
 
 
-_FIELD_SCOPES = {ir.PieceField: "piece", ir.PieceStat: "kind", ir.KindStat: "kind",
-                 ir.SeatVar: "seat"}
+_VAR_SCOPES: dict[Type, str] = {PIECE: "piece", SEAT: "seat"}   # whose variables a value has
+_FIELD_SCOPES: dict[type[ir.Expr], str] = {ir.PieceField: "piece", ir.PieceStat: "kind",
+                                            ir.KindStat: "kind", ir.SeatVar: "seat"}
 
 
-def _no_spans(names):
+def _no_spans(names: Sequence[str]) -> tuple[None, ...]:
     """The name spans of a node made without them (by a tool): none known."""
     return (None,) * len(names)
 
 
-def _until(start, last):
+def _until(start: ast.Span | None, last: ast.Span | None) -> ast.Span | None:
     """From the start of `start` to the end of `last` (a `let` to the end of its block)."""
     if start is None or last is None:
         return start
@@ -1377,28 +1428,34 @@ def _until(start, last):
                     start.lines)
 
 
-def _source(node):
+def _line(node: ast.Node | ir.Variable) -> int:
+    """The line `node` starts on (one read from a file: it has a span)."""
+    assert node.span is not None
+    return node.span.line
+
+
+def _source(node: ast.Node) -> str:
     return node.span.text if node.span else "?"
 
 
-def _conjuncts(expr):
+def _conjuncts(expr: ir.Expr) -> list[ir.Expr]:
     if isinstance(expr, ir.And):
         return _conjuncts(expr.left) + _conjuncts(expr.right)
     return [expr]
 
 
-def _as_text(expr):
+def _as_text(expr: ir.Expr) -> ir.Expr:
     return expr if expr.type == STR else ir.Text(expr, type=STR, span=expr.span)
 
 
-def _frozen(value):
+def _frozen(value: Any) -> Any:
     """Constant lists as tuples, so no rule can change a constant."""
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
 
 
-def _fold(binary):
+def _fold(binary: ir.Binary) -> ir.Expr:
     """A Binary of two constants is a constant (a division by zero is left for run time,
     which names the place)."""
     a, b = binary.left, binary.right
