@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Any, NamedTuple, TypeAlias
 
 from ..language import program as ir
-from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,  # noqa: F401
+from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS)
 from ..language.limits import MAX_WORK
 from ..language.types import BOOL, PIECE, STR, Type, is_list
@@ -104,7 +104,7 @@ class Source:
 
     def __init__(self) -> None:
         self.lines: list[str] = []
-        self.places: dict[int, list[Stretch]] = {}    # line number (1-based) -> [(start, end, node)]
+        self.places: dict[int, list[Stretch]] = {}  # line (1-based) -> [(start, end, node)]
         self.constants: dict[str, Constant] = {}        # Python name -> constant
         self._const_names: dict[tuple[ConstKind, str], str] = {}
 
