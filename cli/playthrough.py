@@ -367,7 +367,7 @@ class Table(Observer):
         kept = self.history[:mine[-1]]
         fresh = self.game.new_state(self.seed)
         for seat, action, _ in kept:
-            if action == CONCEDE:
+            if isinstance(action, str):         # CONCEDE
                 self.game.concede(fresh, seat)
             else:
                 self.game.apply(fresh, action, check=False)

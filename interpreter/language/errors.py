@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .tree import Span
+    from .types import Type
 
 
 class GdlError(Exception):
@@ -65,7 +66,7 @@ class IllegalAction(GdlError):
     """
 
     def __init__(self, message: str, *, malformed: bool = False,
-                 unknown: tuple[str, str] | None = None, **where: Any) -> None:
+                 unknown: tuple[str, Type] | None = None, **where: Any) -> None:
         super().__init__(message, **where)
         self.malformed = malformed or unknown is not None
         self.unknown = unknown

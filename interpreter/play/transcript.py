@@ -40,7 +40,7 @@ from .playing import Observer, run_game
 
 if TYPE_CHECKING:
     from ..runtime.engine import Game
-    from ..runtime.state import State
+    from ..runtime.state import Action, State
 
 HEADER = "# gdl transcript"
 
@@ -92,7 +92,7 @@ class _Writer(Observer):
         self.emit(CONCESSION + self.game.seats[seat])
         self._events(events)
 
-    def deciding(self, seat: int, action: object) -> None:
+    def deciding(self, seat: int, action: Action) -> None:
         self.said = self.game.action_text(self.state, action)
 
     def decided(self, seat: int, legal: list, action: object, events: list) -> None:

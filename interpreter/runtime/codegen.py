@@ -20,16 +20,16 @@ exactly what runs.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from enum import Enum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeAlias
 
 from ..language import program as ir
-from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,  # noqa: F401
+from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS)
 from ..language.limits import MAX_WORK
-from ..language.types import BOOL, PIECE, STR, is_list
+from ..language.types import BOOL, PIECE, STR, Type, is_list
 
 FILE_PREFIX = "<gdl "
 
@@ -74,19 +74,26 @@ class Frag:
 
     __slots__ = ("node", "parts")
 
-    def __init__(self, node, parts):
+    def __init__(self, node: ir.Node | None, parts: tuple[Part, ...]) -> None:
         self.node = node
         self.parts = parts
 
 
-def F(node, *parts):
+Part: TypeAlias = "str | Frag"
+"""A piece of generated code: text, or the fragment of a node."""
+
+Stretch: TypeAlias = tuple[int, int, ir.Node]
+"""A stretch of a generated line that came from a rule-file node: (start, end, node)."""
+
+
+def F(node: ir.Node | None, *parts: Part) -> Frag:
     return Frag(node, parts)
 
 
 class Unit:
     """A generated function: its Python name and the rule-file node it came from."""
 
-    def __init__(self, name, node):
+    def __init__(self, name: str, node: ir.Node | None) -> None:
         self.name = name
         self.node = node
 
@@ -95,18 +102,18 @@ class Source:
     """The module being written: lines, and for each line the stretches of it that came
     from rule-file nodes (start column, end column, node)."""
 
-    def __init__(self):
-        self.lines = []
-        self.places = {}            # line number (1-based) -> [(start, end, node)]
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.places: dict[int, list[Stretch]] = {}  # line (1-based) -> [(start, end, node)]
         self.constants: dict[str, Constant] = {}        # Python name -> constant
         self._const_names: dict[tuple[ConstKind, str], str] = {}
 
-    def emit(self, indent, *parts):
-        text = []
-        places = []
+    def emit(self, indent: int, *parts: Part) -> None:
+        text: list[str] = []
+        places: list[Stretch] = []
         column = [4 * indent]
 
-        def flat(part):
+        def flat(part: Part) -> None:
             if isinstance(part, str):
                 text.append(part)
                 column[0] += len(part)
@@ -114,8 +121,9 @@ class Source:
             start = column[0]
             for p in part.parts:
                 flat(p)
-            if getattr(part.node, "span", None) is not None:
-                places.append((start, column[0], part.node))
+            node = part.node
+            if node is not None and node.span is not None:
+                places.append((start, column[0], node))
         for part in parts:
             flat(part)
         self.lines.append("    " * indent + "".join(text))
@@ -131,13 +139,13 @@ class Source:
             self.constants[name] = Constant(kind, value)
         return self._const_names[key]
 
-    def text(self):
+    def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
-    def place_of(self, line, start, end):
+    def place_of(self, line: int, start: int, end: int) -> ir.Node | None:
         """The innermost rule-file node (with a span) covering columns start..end of a
         generated line."""
-        best = None
+        best: Stretch | None = None
         for s, e, span in self.places.get(line, ()):
             if s <= start and end <= e and (best is None or e - s < best[1] - best[0]):
                 best = (s, e, span)
@@ -153,23 +161,23 @@ class Frame(NamedTuple):
     node."""
 
     memo: _Memo | None = None       # while listing: the memo state of the part being written
-    iterating: object = None        # a node whose list is only read (a loop's domain, a
+    iterating: ir.Expr | None = None    # a node whose list is only read (a loop's domain, a
     #                                 borrowing built-in's argument): it needs no copy
-    inlined: Mapping[int, object] | None = None     # in an inlined fn: slot -> the caller's
+    inlined: Mapping[int, ir.Expr] | None = None    # in an inlined fn: slot -> the caller's
     #                                                 argument
 
 
 class Generator:
-    def __init__(self, prog, file):
+    def __init__(self, prog: ir.Program, file: str) -> None:
         self.prog = prog
         self.file = file
-        self.defined = set()        # names of the functions written so far
+        self.defined: set[str] = set()      # names of the functions written so far
         self.src = Source()
         self.impure = _impure_fns(prog.fns)
         self.frame = Frame()        # the context of the node being written (see `within`)
-        self.uses = set()           # module names a unit body uses (P, G, V)
+        self.uses: set[str] = set()         # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
-        self.records = set()        # slots of pieces whose record is in `p<slot>`
+        self.records: set[int] = set()      # slots of pieces whose record is in `p<slot>`
 
     @contextmanager
     def within(self, **changes: Any) -> Iterator[Frame]:
@@ -182,25 +190,25 @@ class Generator:
         finally:
             self.frame = found
 
-    def pure(self, node: Any) -> bool:
+    def pure(self, node: ir.Node) -> bool:
         return _pure_in(node, self.impure)
 
     # ----- the module ------------------------------------------------------------------
-    def module(self, watched=0):
+    def module(self, watched: int = 0) -> dict[UnitKey, Unit]:
         self.watched = watched
         prog = self.prog
-        units = {}
+        units: dict[UnitKey, Unit] = {}
         cyclic = _calling_themselves(prog)
         for fn in prog.fns.values():
             units[UnitKey("fn", fn.name)] = self.function(
                 f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
-                lambda fn=fn: self.counted_call(fn, ("fn", fn.name) in cyclic) or
-                self.return_(fn.body), _piece_slots(fn.param_types, 1))
+                lambda fn=fn: self.counted_unit(fn, ("fn", fn.name) in cyclic),
+                _piece_slots(fn.param_types, 1))
         for d in prog.defs.values():
             units[UnitKey("def", d.name)] = self.function(
                 f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
-                lambda d=d: self.counted_call(d, ("def", d.name) in cyclic) or
-                self.block(d.body, 1), _piece_slots(d.param_types, 1))
+                lambda d=d: self.counted_unit(d, ("def", d.name) in cyclic),
+                _piece_slots(d.param_types, 1))
         units[UnitKey("setup")] = self.function("setup", [], None,
                                                 lambda: self.block(prog.setup, 1))
         for phase in prog.phases.values():
@@ -218,19 +226,19 @@ class Generator:
                 units[UnitKey("trigger_cell", position=i)] = self.function(
                     f"trigger_cell_{i}", ["v1", "v2"], trigger,
                     lambda t=trigger: self.return_(t.where or ir.Const(True, type=BOOL)))
-        for i, hook in enumerate(prog.concedes):
-            units[UnitKey("concede", position=i)] = self.function(f"concede_{i}", ["v1"], hook,
-                                                  lambda h=hook: self.block(h.body, 1))
-        for i, hook in enumerate(prog.outs):
-            units[UnitKey("out", position=i)] = self.function(f"out_{i}", ["v1"], hook,
-                                              lambda h=hook: self.block(h.body, 1))
+        for i, concede in enumerate(prog.concedes):
+            units[UnitKey("concede", position=i)] = self.function(f"concede_{i}", ["v1"], concede,
+                                                  lambda h=concede: self.block(h.body, 1))
+        for i, out in enumerate(prog.outs):
+            units[UnitKey("out", position=i)] = self.function(f"out_{i}", ["v1"], out,
+                                              lambda h=out: self.block(h.body, 1))
         for i, invariant in enumerate(prog.invariants):
             units[UnitKey("invariant", position=i)] = self.function(
                 f"invariant_{i}", [], invariant, lambda inv=invariant: self.return_(inv.expr))
-        for i, rule in enumerate(prog.end_rules):
-            params = ["v1"] if rule.kind != "draw" else []
-            units[UnitKey("end", position=i)] = self.function(f"end_{i}", params, rule,
-                                              lambda r=rule: self.return_(r.expr))
+        for i, end_rule in enumerate(prog.end_rules):
+            params = ["v1"] if end_rule.kind != "draw" else []
+            units[UnitKey("end", position=i)] = self.function(f"end_{i}", params, end_rule,
+                                              lambda r=end_rule: self.return_(r.expr))
         for scope, table in prog.vars.items():
             for name, var in table.items():
                 if var.visible is not None:
@@ -249,9 +257,11 @@ class Generator:
                 units[UnitKey("zone", name)] = self.rule(f"zone_visible_{name}", zone.visible)
         return units
 
-    def function(self, name, params, node, body, piece_params=()):
-        """Write `def name(S, me, params...)` with the body `body()` writes;
-        `piece_params` are the slots of parameters that hold pieces."""
+    def function(self, name: str, params: list[str], node: ir.Node | None,
+                 body: Callable[..., object], piece_params: Iterable[int] = ()) -> Unit:
+        """Write `def name(S, me, params...)` with the body `body()` writes (a lambda
+        whose defaults bind a loop's node, which mypy cannot type as taking no
+        arguments); `piece_params` are the slots of parameters that hold pieces."""
         self.uses = set()
         self.records = set()
         base, count = name, 1
@@ -271,7 +281,7 @@ class Generator:
         self.src.emit(0, "")
         return Unit(name, node)
 
-    def record(self, slots, node, indent):
+    def record(self, slots: Iterable[int], node: ir.Node, indent: int) -> None:
         """`p<slot> = P.get(v<slot>)` for each piece slot whose fields `node` reads, so
         each field read is one dict look-up (a none piece gives none: reading its field
         is then the fault, as it would be without the record)."""
@@ -282,26 +292,27 @@ class Generator:
             self.src.emit(indent, f"p{slot} = P.get(v{slot})")
             self.records.add(slot)
 
-    def _insert(self, at, lines):
+    def _insert(self, at: int, lines: list[str]) -> None:
         """Insert prologue lines, shifting the recorded places below them."""
         if not lines:
             return
         src = self.src
         src.lines[at:at] = lines
-        moved = {}
+        moved: dict[int, list[Stretch]] = {}
         for line, places in src.places.items():
             moved[line + len(lines) if line > at else line] = places
         src.places = moved
 
-    def rule(self, name, rule):
+    def rule(self, name: str, rule: ir.Rule) -> Unit:
         params = ["v%d" % (i + 1) for i in range(len(rule.params))]
         return self.function(name, params, rule, lambda: self.return_(rule.expr))
 
-    def return_(self, expr: Any) -> None:
+    def return_(self, expr: ir.Expr) -> None:
         """`return expr`; a quantifier (or its negation) at the top becomes a loop that
         returns as soon as the answer is known, which is faster than a generator."""
-        negated = isinstance(expr, ir.Not) and isinstance(expr.operand, ir.Quant)
-        quant = expr.operand if negated else expr
+        quant = expr.operand if isinstance(expr, ir.Not) and isinstance(expr.operand, ir.Quant) \
+            else expr
+        negated = quant is not expr
         if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and \
                 not self.frame.inlined:
             found = quant.op == "exists"        # the answer when the loop finds a case
@@ -309,7 +320,9 @@ class Generator:
                 domain = self.ex(quant.domain)
             self.emit_for(1, quant.slot, domain, quant.domain)
             cond = quant.where
+            cond_code: Part
             if quant.op == "all":
+                assert quant.value is not None      # `all` has a value to test
                 test = F(quant.value, "not ", self.ex(quant.value))
                 cond_code = test if cond is None else F(quant, self.ex(cond), " and ", test)
             else:
@@ -332,7 +345,15 @@ class Generator:
             return
         self.src.emit(1, "return ", self.ex(expr))
 
-    def counted_call(self, node, cyclic):
+    def counted_unit(self, unit: ir.Fn | ir.Def, cyclic: bool) -> None:
+        """The body of a fn or def, its calls counted when it can call itself."""
+        self.counted_call(unit, cyclic)
+        if isinstance(unit, ir.Fn):
+            self.return_(unit.body)
+        else:
+            self.block(unit.body, 1)
+
+    def counted_call(self, node: ir.Node, cyclic: bool) -> None:
         """A fn or def that calls itself (through others too) counts each call as work:
         a call that makes two calls could otherwise run for hours below the recursion
         limit. Triggers count each run (a move in a trigger can run triggers again)."""
@@ -340,7 +361,7 @@ class Generator:
             self.src.emit(1, F(node, "rt.work += 1"))
             self.src.emit(1, F(node, f"if rt.work > {MAX_WORK}: rt.overworked()"))
 
-    def trigger(self, trigger):
+    def trigger(self, trigger: ir.Trigger) -> None:
         self.counted_call(trigger, True)
         if trigger.where is not None:
             self.src.emit(1, "if not (", self.ex(trigger.where), "):")
@@ -349,7 +370,8 @@ class Generator:
         self.src.emit(1, "return True")
 
     # ----- actions ---------------------------------------------------------------------
-    def action(self, phase, action, params, units):
+    def action(self, phase: ir.Phase, action: ir.Action, params: list[str],
+               units: dict[UnitKey, Unit]) -> None:
         key = f"{phase.name}_{action.name}"
         binders = ["v%d" % b.slot for b in action.binders]
         units[UnitKey("act", phase.name, action.index)] = self.function(
@@ -395,24 +417,27 @@ class Generator:
                 first = by_level[k + 1][0] if by_level[k + 1] else None
                 lead = memo.loop_invariant_lead(first, binder)
                 self.emit_for(indent, binder.slot, domain, binder.domain,
-                              lead and F(lead, f"_c{binder.slot} = ", self.ex(lead)))
+                              None if lead is None else
+                              F(lead, f"_c{binder.slot} = ", self.ex(lead)))
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
         # placed at the action, so a tool tracing lines sees each legal binding listed
         self.src.emit(levels + 1, F(action, f"out(({action.index}, ({args})))"))
 
-    def quantifier_guard(self, expr: Any) -> bool:
+    def quantifier_guard(self, expr: ir.Expr) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
         one), written as a loop that returns as soon as the guard fails."""
-        negated = isinstance(expr, ir.Not)
-        quant = expr.operand if negated else expr
+        quant = expr.operand if isinstance(expr, ir.Not) else expr
+        negated = quant is not expr
         if not isinstance(quant, ir.Quant) or quant.op not in ("exists", "all"):
             return False
         # The loop looks for a witness: an item that decides the quantifier.
         with self.within(iterating=quant.domain):
             domain = self.ex(quant.domain)
+        witness: Part
         if quant.op == "all":
+            assert quant.value is not None      # `all` has a value to test
             test = F(quant.value, "not ", self.ex(quant.value))
             witness = test if quant.where is None else F(quant, self.ex(quant.where), " and ",
                                                          test)
@@ -429,13 +454,13 @@ class Generator:
         return True
 
     # ----- statements ------------------------------------------------------------------
-    def block(self, statements, indent):
+    def block(self, statements: Sequence[ir.Stmt], indent: int) -> None:
         if not statements:
             self.src.emit(indent, "pass")
         for statement in statements:
             getattr(self, "st_" + type(statement).__name__)(statement, indent)
 
-    def st_Assign(self, s, indent):
+    def st_Assign(self, s: ir.Assign, indent: int) -> None:
         value = self.ex(s.expr)
         op = s.op
         place = s.place
@@ -449,9 +474,10 @@ class Generator:
         self.src.emit(indent, F(s, f"{target} {op} ", value))
         self.mark(place, indent)
 
-    def place(self, place, indent):
+    def place(self, place: ir.Place, indent: int) -> tuple[str, str]:
         """(Python target text, timer place text) of a global, piece or seat variable; the
         object is evaluated once, into a temporary."""
+        assert isinstance(place, (ir.GlobalPlace, ir.PieceVarPlace, ir.SeatVarPlace))
         name = repr(place.name)
         if isinstance(place, ir.GlobalPlace):
             self.uses.add("G")
@@ -471,13 +497,13 @@ class Generator:
         self.uses.add("V")
         return f"V[{obj}][{name}]", f"['s', {obj}, {name}]"
 
-    def mark(self, place, indent):
+    def mark(self, place: ir.Place, indent: int) -> None:
         bit = {ir.GlobalPlace: GLOBALS, ir.PieceVarPlace: PIECE_VARS,
                ir.SeatVarPlace: SEAT_VARS}[type(place)]
         if self.watched & bit:
             self.src.emit(indent, f"rt.changed |= {bit}")
 
-    def st_Shuffle(self, s, indent):
+    def st_Shuffle(self, s: ir.Shuffle, indent: int) -> None:
         if isinstance(s.place, ir.LocalPlace):
             target = f"v{s.place.slot}"
         else:
@@ -486,23 +512,23 @@ class Generator:
         if not isinstance(s.place, ir.LocalPlace):
             self.mark(s.place, indent)
 
-    def st_CallDef(self, s, indent):
+    def st_CallDef(self, s: ir.CallDef, indent: int) -> None:
         self.src.emit(indent, F(s, f"def_{s.name}(S, me", *self.args(s.args), ")"))
 
-    def args(self, args):
-        out = []
+    def args(self, args: Sequence[ir.Expr]) -> list[Part]:
+        out: list[Part] = []
         for a in args:
             out += [", ", self.ex(a)]
         return out
 
-    def st_If(self, s, indent):
+    def st_If(self, s: ir.If, indent: int) -> None:
         self.src.emit(indent, "if ", self.ex(s.cond), ":")
         self.block(s.then, indent + 1)
         if s.otherwise:
             self.src.emit(indent, "else:")
             self.block(s.otherwise, indent + 1)
 
-    def st_For(self, s, indent):
+    def st_For(self, s: ir.For, indent: int) -> None:
         domain = self.ex(s.domain)
         if not _fresh(s.domain):
             domain = F(s.domain, "list(", domain, ")")
@@ -514,72 +540,75 @@ class Generator:
             self.src.emit(indent + 2, "continue")
         self.block(s.body, indent + 1)
 
-    def st_Let(self, s, indent):
+    def st_Let(self, s: ir.Let, indent: int) -> None:
         self.src.emit(indent, F(s, f"v{s.slot} = ", self.ex(s.expr)))
         self.records.discard(s.slot)
 
-    def _call(self, s, indent, method, *exprs):
-        parts = [F(s, f"rt.{method}(")]
+    def _call(self, s: ir.Stmt, indent: int, method: str, *exprs: ir.Expr) -> None:
+        parts: list[Part] = [F(s, f"rt.{method}(")]
         for i, e in enumerate(exprs):
             parts += [", " if i else "", self.ex(e)]
         self.src.emit(indent, F(s, *parts, ")"))
 
-    def st_Move(self, s, indent):
+    def st_Move(self, s: ir.Move, indent: int) -> None:
         self.src.emit(indent, F(s, "rt.move_along(me, ", self.ex(s.piece), ", ",
                                 self.ex(s.path), ")"))
 
-    def st_PlaceAt(self, s, indent):
+    def st_PlaceAt(self, s: ir.PlaceAt, indent: int) -> None:
         self._call(s, indent, "place", s.piece, s.cell)
 
-    def st_Give(self, s, indent):
+    def st_Give(self, s: ir.Give, indent: int) -> None:
         self._call(s, indent, "give", s.piece, s.seat)
 
-    def st_Remove(self, s, indent):
+    def st_Remove(self, s: ir.Remove, indent: int) -> None:
         self._call(s, indent, "remove", s.piece)
 
-    def st_Create(self, s, indent):
+    def st_Create(self, s: ir.Create, indent: int) -> None:
         self._call(s, indent, "create", s.kind, s.owner, s.cell)
 
-    def st_Goto(self, s, indent):
+    def st_Goto(self, s: ir.Goto, indent: int) -> None:
+        assert s.seat is not None           # the checker requires `for SEAT`
         self.src.emit(indent, F(s, f"rt.enter_phase({s.phase!r}, [", *self.args(s.args)[1:],
                                 "], ", self.ex(s.seat), f", {s.push})"))
 
-    def st_Put(self, s, indent):
+    def st_Put(self, s: ir.Put, indent: int) -> None:
         seat = "None" if s.seat is None else self.ex(s.seat)
         self.src.emit(indent, F(s, "rt.put(", self.ex(s.piece), f", {s.zone!r}, ", seat, ")"))
 
-    def st_CallEach(self, s, indent):
+    def st_CallEach(self, s: ir.CallEach, indent: int) -> None:
         self.src.emit(indent, F(s, f"rt.call_each(me, {s.phase!r}, [", *self.args(s.args)[1:],
                                 "], ", self.ex(s.seats), f", {s.rule})"))
 
-    def st_Return(self, s, indent):
+    def st_Return(self, s: ir.Return, indent: int) -> None:
         self.src.emit(indent, F(s, "rt.pop_phase()"))
 
-    def st_Stop(self, s, indent):
+    def st_Stop(self, s: ir.Stop, indent: int) -> None:
         self.src.emit(indent, F(s, "raise StopMove()"))
 
-    def st_Win(self, s, indent):
+    def st_Win(self, s: ir.Win, indent: int) -> None:
         self.src.emit(indent, F(s, "rt.declare_winners([", self.ex(s.seat), "])"))
 
-    def st_Lose(self, s, indent):
+    def st_Lose(self, s: ir.Lose, indent: int) -> None:
         self._call(s, indent, "eliminate", s.seat)
 
-    def st_Draw(self, s, indent):
+    def st_Draw(self, s: ir.Draw, indent: int) -> None:
         self.src.emit(indent, F(s, "rt.declare_winners([])"))
 
-    def st_Log(self, s, indent):
+    def st_Log(self, s: ir.Log, indent: int) -> None:
         self.src.emit(indent, F(s, "S.events.append(_Log(", self.ex(s.text), "))"))
 
     # ----- expressions -----------------------------------------------------------------
-    def ex(self, node: Any) -> Frag:
+    def ex(self, node: ir.Expr) -> Frag:
         memo = self.frame.memo
         if memo is not None:
             hoisted = memo.hoist(node)
             if hoisted is not None:
                 return hoisted
-        return getattr(self, "ex_" + type(node).__name__)(node)
+        write: Callable[[ir.Expr], Frag] = getattr(self, "ex_" + type(node).__name__)
+        return write(node)
 
-    def emit_for(self, indent, slot, code, domain, before=None):
+    def emit_for(self, indent: int, slot: int, code: Part, domain: ir.Expr,
+                 before: Frag | None = None) -> None:
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
         limits.MAX_WORK) unless the domain is a constant list, whose size the checker saw.
         Written out rather than a call: this is the hottest line of a listing. `before`, a
@@ -597,14 +626,14 @@ class Generator:
             self.src.emit(indent, f"if _d{slot}: ", before)
         self.src.emit(indent, f"for v{slot} in _d{slot}:")
 
-    def loop_domain(self, domain):
+    def loop_domain(self, domain: ir.Expr) -> Frag:
         """A comprehension's domain, counted as `emit_for` counts (`_w`)."""
         code = self.ex(domain)
         if isinstance(domain, ir.Const):
             return code
         return F(domain, "_w(", code, ")")
 
-    def ex_Const(self, n):
+    def ex_Const(self, n: ir.Const) -> Frag:
         v = n.value
         if v is None or isinstance(v, (bool, int, str)):
             return F(n, repr(v))
@@ -616,20 +645,21 @@ class Generator:
             target = inlined[n.slot]
             if isinstance(target, ir.Const):
                 return F(n, self.ex_Const(target))
+            assert isinstance(target, ir.Local)     # see `inlinable`
             n = target
         return F(n, f"v{n.slot}" if n.slot else "me")
 
-    def ex_Global(self, n):
+    def ex_Global(self, n: ir.Global) -> Frag:
         self.uses.add("G")
         return F(n, f"G[{n.name!r}]")
 
-    def ex_StateValue(self, n):
+    def ex_StateValue(self, n: ir.StateValue) -> Frag:
         return F(n, {"current": "S.current", "turn_number": "S.turn",
                      "deciding": "(S.frames[-1]['seat'] if S.frames else None)",
                      "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
                      "seats": "rt.live_seats()"}[n.what])
 
-    def piece_record(self, obj: Any) -> Frag:
+    def piece_record(self, obj: ir.Expr) -> Frag:
         """Code for the record (dict) of a piece."""
         slot = None
         if isinstance(obj, ir.Local):
@@ -641,59 +671,60 @@ class Generator:
         self.uses.add("P")
         return F(obj, "P[", self.ex(obj), "]")
 
-    def ex_PieceField(self, n):
+    def ex_PieceField(self, n: ir.PieceField) -> Frag:
         if n.name == "zone":                # only a piece in a zone has the key
             return F(n, "_zone(", self.piece_record(n.obj), ")")
         return F(n, self.piece_record(n.obj), f"[{n.name!r}]")
 
-    def ex_PieceStat(self, n):
+    def ex_PieceStat(self, n: ir.PieceStat) -> Frag:
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
                                    ConstKind.KIND_COLUMN)
         return F(n, f"{column}[", self.piece_record(n.obj), "['kind']]")
 
-    def ex_KindStat(self, n):
+    def ex_KindStat(self, n: ir.KindStat) -> Frag:
         column = self.src.constant({k: stats[n.name] for k, stats in self.prog.kinds.items()},
                                    ConstKind.KIND_COLUMN)
         return F(n, f"{column}[", self.ex(n.obj), "]")
 
-    def ex_SeatVar(self, n):
+    def ex_SeatVar(self, n: ir.SeatVar) -> Frag:
         self.uses.add("V")
         return F(n, "V[", self.ex(n.obj), f"][{n.name!r}]")
 
-    def ex_ListOf(self, n):
-        parts = []
+    def ex_ListOf(self, n: ir.ListOf) -> Frag:
+        parts: list[Part] = []
         for i, item in enumerate(n.items):
             parts += [", " if i else "", self.ex(item)]
         return F(n, "[", *parts, "]")
 
-    def _loop(self, slot: int, domain: Any, where: Any) -> list[str | Frag]:
+    def _loop(self, slot: int, domain: ir.Expr, where: ir.Expr | None) -> list[Part]:
         """` for vN in DOMAIN if WHERE` (no memos in a comprehension's iterable)."""
         with self.within(memo=None, iterating=domain):
             dom = self.loop_domain(domain)
-        parts = [f" for v{slot} in ", dom]
+        parts: list[Part] = [f" for v{slot} in ", dom]
         if where is not None:
             parts += [" if ", self.ex(where)]
         return parts
 
-    def ex_Comprehension(self, n):
+    def ex_Comprehension(self, n: ir.Comprehension) -> Frag:
         return F(n, "[", self.ex(n.expr), *self._loop(n.slot, n.domain, n.where), "]")
 
-    def ex_Quant(self, n):
+    def ex_Quant(self, n: ir.Quant) -> Frag:
         loop = self._loop(n.slot, n.domain, n.where)
         op = n.op
         if op == "count":
             return F(n, "sum(1", *loop, ")")
         if op == "exists":
             return F(n, "any(True", *loop, ")")
+        if op == "first":
+            value = self.ex(n.value) if n.value is not None else f"v{n.slot}"
+            return F(n, "next((", value, *loop, "), None)")
+        assert n.value is not None      # the quantifiers below have a value
         if op == "all":
             return F(n, "all(", self.ex(n.value), *loop, ")")
         if op == "sum":
             return F(n, "sum(", self.ex(n.value), *loop, ")")
         if op in ("min_of", "max_of"):
             return F(n, f"{op[:3]}((", self.ex(n.value), *loop, "), default=0)")
-        if op == "first":
-            value = self.ex(n.value) if n.value is not None else f"v{n.slot}"
-            return F(n, "next((", value, *loop, "), None)")
         return F(n, "_sorted_by([(", self.ex(n.value), f", v{n.slot})", *loop, "])")
 
     def ex_CallFn(self, n: ir.CallFn) -> Frag:
@@ -755,16 +786,16 @@ class Generator:
                 parts.append(self.piece_record(n.args[0]))
         return parts
 
-    def ex_Text(self, n):
+    def ex_Text(self, n: ir.Text) -> Frag:
         inner = self.ex(n.expr)
         if n.expr.type == STR:
             return inner
         return F(n, "_text(", inner, f", {self.src.constant(n.expr.type, ConstKind.TYPE)})")
 
-    def ex_Concat(self, n):
+    def ex_Concat(self, n: ir.Concat) -> Frag:
         return F(n, "(", self.ex(n.left), " + ", self.ex(n.right), ")")
 
-    def ex_Binary(self, n):
+    def ex_Binary(self, n: ir.Binary) -> Frag:
         a, b = self.ex(n.left), self.ex(n.right)
         if n.op == "+" and is_list(n.type):
             return F(n, "_join(", a, ", ", b, ")")
@@ -772,16 +803,16 @@ class Generator:
             return F(n, "_divide(" if n.op == "/" else "_modulo(", a, ", ", b, ")")
         return F(n, "(", a, f" {n.op} ", b, ")")
 
-    def ex_Neg(self, n):
+    def ex_Neg(self, n: ir.Neg) -> Frag:
         return F(n, "(-", self.ex(n.operand), ")")
 
-    def ex_Compare(self, n):
+    def ex_Compare(self, n: ir.Compare) -> Frag:
         a, b = self.ex(n.left), self.ex(n.right)
         if n.lists:
             a, b = F(n.left, "_plain(", a, ")"), F(n.right, "_plain(", b, ")")
         return F(n, "(", a, f" {n.op} ", b, ")")
 
-    def ex_In(self, n):
+    def ex_In(self, n: ir.In) -> Frag:
         item = self.ex(n.item)
         word = " not in " if n.negated else " in "
         if is_list(n.item.type):
@@ -793,25 +824,26 @@ class Generator:
             return F(n, "(", item, f"{word}{members})")
         return F(n, "(", item, word, self.ex_set(coll), ")")
 
-    def ex_set(self, coll: Any) -> Frag:
+    def ex_set(self, coll: ir.Expr) -> Frag:
         """The collection of an `in`, as a set when it is memoised (looked up often)."""
         memo = self.frame.memo
         if memo is not None:
             hoisted = memo.hoist(coll, as_set=True)
             if hoisted is not None:
                 return hoisted
-        return getattr(self, "ex_" + type(coll).__name__)(coll)
+        write: Callable[[ir.Expr], Frag] = getattr(self, "ex_" + type(coll).__name__)
+        return write(coll)
 
-    def ex_And(self, n):
+    def ex_And(self, n: ir.And) -> Frag:
         return F(n, "(", self.ex(n.left), " and ", self.ex(n.right), ")")
 
-    def ex_Or(self, n):
+    def ex_Or(self, n: ir.Or) -> Frag:
         return F(n, "(", self.ex(n.left), " or ", self.ex(n.right), ")")
 
-    def ex_Not(self, n):
+    def ex_Not(self, n: ir.Not) -> Frag:
         return F(n, "(not ", self.ex(n.operand), ")")
 
-    def ex_Cond(self, n):
+    def ex_Cond(self, n: ir.Cond) -> Frag:
         return F(n, "(", self.ex(n.then), " if ", self.ex(n.cond), " else ",
                  self.ex(n.otherwise), ")")
 
@@ -822,23 +854,23 @@ class _Memo:
     """While writing one action's listing: which binder level each sub-expression needs,
     and the `_m` variables that hold sub-expressions computed once per outer binding."""
 
-    def __init__(self, gen):
+    def __init__(self, gen: Generator) -> None:
         self.gen = gen
         self.count = 0
-        self.level_slots = {}       # binder slot -> its level (1-based)
+        self.level_slots: dict[int, int] = {}   # binder slot -> its level (1-based)
         self.level = 0              # the level of the part being written
-        self.inside = set()         # slots bound inside the part (quantifiers)
-        self.resets = {}            # level -> line index where its resets go
-        self.indents = {}
-        self.lead = None            # the lead test of the next loop's first part, its
-        self.lead_name = None       # variable and the part: see loop_invariant_lead
-        self.lead_part = None
+        self.inside: set[int] = set()   # slots bound inside the part (quantifiers)
+        self.resets: dict[int, int] = {}    # level -> line index where its resets go
+        self.indents: dict[int, int] = {}
+        self.lead: ir.Expr | None = None    # the lead test of the next loop's first part,
+        self.lead_name = ""                 # its variable and the part: see
+        self.lead_part: ir.WherePart | None = None  # loop_invariant_lead
 
-    def open_level(self, k, indent):
+    def open_level(self, k: int, indent: int) -> None:
         self.resets[k] = len(self.gen.src.lines)
         self.indents[k] = indent
 
-    def for_part(self, part):
+    def for_part(self, part: ir.WherePart) -> _Memo:
         if part is not self.lead_part:
             self.lead = None
         self.level = part.level
@@ -846,17 +878,18 @@ class _Memo:
                        if isinstance(n, (ir.Quant, ir.Comprehension))}
         return self
 
-    def for_domain(self, level, domain):
+    def for_domain(self, level: int, domain: ir.Expr) -> _Memo:
         self.lead = None
         self.level = level - 1
         self.inside = {n.slot for n in ir.walk(domain)
                        if isinstance(n, (ir.Quant, ir.Comprehension))}
         return self
 
-    def bind(self, action):
+    def bind(self, action: ir.Action) -> None:
         self.level_slots = {b.slot: i + 1 for i, b in enumerate(action.binders)}
 
-    def loop_invariant_lead(self, part, binder):
+    def loop_invariant_lead(self, part: ir.WherePart | None,
+                            binder: ir.Binder) -> ir.Expr | None:
         """The test that `part` (the first where-part of `binder`'s loop) evaluates first,
         when it is a plain test of outer binders: computed once ahead of the loop, in
         `_c<slot>`, rather than at every item. The rule asks for it at the loop's first
@@ -876,10 +909,10 @@ class _Memo:
         self.lead, self.lead_name, self.lead_part = lead, f"_c{binder.slot}", part
         return lead
 
-    def level_of(self, node):
+    def level_of(self, node: ir.Node) -> int:
         return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
 
-    def hoist(self, node: Any, as_set: bool = False) -> Frag | None:
+    def hoist(self, node: ir.Expr, as_set: bool = False) -> Frag | None:
         """Code for `node` computed at an outer level, in a `_m` variable filled on first
         use (so a test that short-circuits before it still guards it)."""
         if node is self.lead:
@@ -893,7 +926,8 @@ class _Memo:
         if level >= self.level:
             return None
         with self.gen.within(memo=None):
-            inner = getattr(self.gen, "ex_" + type(node).__name__)(node)
+            write: Callable[[ir.Expr], Frag] = getattr(self.gen, "ex_" + type(node).__name__)
+            inner = write(node)
         name = f"_m{self.count}"
         self.count += 1
         unset = "_UNSET"
@@ -903,7 +937,7 @@ class _Memo:
         self._insert(level, f"{name} = {unset}")
         return F(node, f"({name} if {name} is not {unset} else ({name} := ", inner, "))")
 
-    def _insert(self, level, code):
+    def _insert(self, level: int, code: str) -> None:
         """Write a line at the start of a level's loop body (or of the function)."""
         src = self.gen.src
         at = self.resets[level]
@@ -918,36 +952,39 @@ class _Memo:
                 self.resets[k] += 1
 
 
-def _element(t):
+def _element(t: Type) -> Type:
     return t[1] if is_list(t) else t
 
 
-def _cheap(node):
+def _cheap(node: ir.Node) -> bool:
     """Faster to compute again than to memoise: no call, no loop."""
     return not any(isinstance(n, (ir.CallFn, ir.CallBuiltin, ir.Quant, ir.Comprehension,
                                   ir.Text, ir.ListOf))
                    for n in ir.walk(node))
 
 
-def _fresh(domain: Any) -> bool:
+def _fresh(domain: ir.Expr) -> bool:
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
         isinstance(domain, ir.CallBuiltin) and BUILTINS[domain.name].fresh) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
 
 
-def _calling_themselves(prog):
+def _calling_themselves(prog: ir.Program) -> set[tuple[str, str]]:
     """("fn"|"def", name) of every fn and def that can call itself, directly or through
     other fns and defs."""
-    calls = {}
-    for kind, table in (("fn", prog.fns), ("def", prog.defs)):
+    calls: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    tables: tuple[tuple[str, Mapping[str, ir.Fn | ir.Def]], ...] = (
+        ("fn", prog.fns), ("def", prog.defs))
+    for kind, table in tables:
         for name, node in table.items():
-            roots = [node.body] if kind == "fn" else node.body
+            roots: Sequence[ir.Node] = [node.body] if isinstance(node, ir.Fn) else node.body
             calls[(kind, name)] = {("fn" if isinstance(n, ir.CallFn) else "def", n.name)
                                    for root in roots for n in ir.walk(root)
                                    if isinstance(n, (ir.CallFn, ir.CallDef))}
-    cyclic = set()
+    cyclic: set[tuple[str, str]] = set()
     for start in calls:
-        seen, stack = set(), list(calls[start])
+        seen: set[tuple[str, str]] = set()
+        stack = list(calls[start])
         while stack:
             at = stack.pop()
             if at == start:
@@ -959,22 +996,22 @@ def _calling_themselves(prog):
     return cyclic
 
 
-def _reads_only_cell(where, fns):
+def _reads_only_cell(where: ir.Expr, fns: Mapping[str, ir.Fn]) -> bool:
     """Does a trigger's condition depend on nothing but the cell entered (slot 2)?"""
     return ir.locals_read(where) <= {2} and reads(where, fns) == 0 and _pure_in(where, set())\
         and not any(isinstance(n, ir.CallFn) for n in ir.walk(where))
 
 
-def _piece_slots(types, first):
+def _piece_slots(types: Sequence[Type], first: int) -> list[int]:
     return [first + i for i, t in enumerate(types) if t == PIECE]
 
 
 _TEMPLATE_FIELD = re.compile(r"\{(\w+)\}")
 
 
-def _impure_fns(fns):
+def _impure_fns(fns: Mapping[str, ir.Fn]) -> set[str]:
     """Names of user fns that roll dice or shuffle, directly or through other fns."""
-    impure = set()
+    impure: set[str] = set()
     changed = True
     while changed:
         changed = False
@@ -985,7 +1022,7 @@ def _impure_fns(fns):
     return impure
 
 
-def _pure_in(node: Any, impure: set[str]) -> bool:
+def _pure_in(node: ir.Node, impure: set[str]) -> bool:
     for n in ir.walk(node):
         if isinstance(n, ir.CallBuiltin) and BUILTINS[n.name].random:
             return False
@@ -997,7 +1034,7 @@ def _pure_in(node: Any, impure: set[str]) -> bool:
 # ----- what end rules read -------------------------------------------------------------------
 
 
-def reads(node: Any, fns: Mapping[str, ir.Fn], seen: set[str] | None = None) -> int:
+def reads(node: ir.Node, fns: Mapping[str, ir.Fn], seen: set[str] | None = None) -> int:
     """The state categories an expression reads (through fns too); ALWAYS when it rolls
     dice or reads something not tracked."""
     seen = set() if seen is None else seen
@@ -1022,7 +1059,8 @@ def reads(node: Any, fns: Mapping[str, ir.Fn], seen: set[str] | None = None) -> 
     return mask
 
 
-def generate(prog, file, watched):
+def generate(prog: ir.Program, file: str,
+             watched: int) -> tuple[str, dict[UnitKey, Unit], Source]:
     """(source text, units by key, Source) of a checked program; `watched` are the state
     categories whose changes assignments must mark in `rt.changed`."""
     gen = Generator(prog, file)
@@ -1030,7 +1068,8 @@ def generate(prog, file, watched):
     return gen.src.text(), units, gen.src
 
 
-def generate_expression(prog, expr, nparams, name, file):
+def generate_expression(prog: ir.Program, expr: ir.Expr, nparams: int, name: str,
+                        file: str) -> tuple[str, Source]:
     """(source text, Source) of one function `name(S, me, v1..vn)` returning `expr`."""
     gen = Generator(prog, file)
     gen.function(name, ["v%d" % (i + 1) for i in range(nparams)], expr,

@@ -33,19 +33,34 @@ import contextlib
 import itertools
 import functools
 import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar, cast
 
 from . import codegen, events
 from .codegen import ConstKind, UnitKey
 from ..language import program
+from ..language.boards import Board
+from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
+                                 SEAT_VARS)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
 from ..language.limits import (MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PIECES,
                                MAX_WORK)
-from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, describe,
-                              format_value, parse_placement)
+from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
+                              describe, format_value, parse_placement)
 from .rules import describe_rules
-from .state import ALL, State, splitmix64
+from .state import ALL, Action, Each, Frame, Piece, State, splitmix64
+
+if TYPE_CHECKING:
+    from .view import View
 
 TERMINAL = -1
+
+Function: TypeAlias = Callable[..., Any]
+"""A generated function: `(S, me, *parameters) -> value` (see codegen)."""
+
+_T = TypeVar("_T")
+_Sized = TypeVar("_Sized", bound=Sized)
 
 
 ENDLESS_PHASES = (f"phases were entered more than {MAX_ENTRIES} times without reaching a "
@@ -59,8 +74,12 @@ class StopMove(Exception):
 class Runtime:
     """What compiled closures reach at run time: the current state and game tables."""
 
+    # The state the rules see: set while they run (`bound`, `Game._run`), None between runs;
+    # typed as the state it is whenever rules read it.
+    state: State
+
     @contextlib.contextmanager
-    def bound(self, state):
+    def bound(self, state: State) -> Iterator[Runtime]:
         """Run the enclosed code with `state` as the state the rules see."""
         previous, self.state = self.state, state
         try:
@@ -68,11 +87,11 @@ class Runtime:
         finally:
             self.state = previous
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self.game = game
         self.board = game._board
         self.kinds = game._kinds
-        self.state = None
+        self.state = cast(State, None)
         self.changed = 0        # state categories changed since the end rules last ran
         self.entries = 0        # phases entered since the engine last started work
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
@@ -80,22 +99,23 @@ class Runtime:
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
 
     # randomness -------------------------------------------------------------------------
-    def next64(self):
+    def next64(self) -> int:
         self.state.rng, out = splitmix64(self.state.rng)
         return out
 
-    def below(self, n):
+    def below(self, n: int) -> int:
         return (self.next64() * n) >> 64
 
-    def roll_dice(self, sides, count):
+    def roll_dice(self, sides: int | None, count: int | None) -> int:
         if not isinstance(sides, int) or not isinstance(count, int) or sides < 1 or count < 0:
             raise RuleFault(f"cannot roll {_word(count)} dice of {_word(sides)} sides")
         if count > MAX_DICE:
             raise RuleFault(f"cannot roll {count} dice at once: at most {MAX_DICE:,}")
         return sum(self.roll(sides) for _ in range(count))
 
-    def roll(self, sides):
+    def roll(self, sides: int) -> int:
         state = self.state
+        value: int      # (a declaration: no code)
         if state.forced:
             forced_sides, value = state.forced[0]
             if forced_sides in (None, sides):
@@ -106,18 +126,18 @@ class Runtime:
         state.events.append(events.Roll(sides, value, False, self._by()))
         return value
 
-    def _by(self):
+    def _by(self) -> events.By | None:
         """Which rule rolls, for whom, when narrating (else None)."""
         return events.By(*self.game._doing()) if self.narrate else None
 
-    def pick(self, items):
+    def pick(self, items: Sequence[Any]) -> Any:
         if not items:
             return None
         index = self.below(len(items))
         self.state.events.append(events.Pick(len(items), index + 1))
         return items[index]
 
-    def shuffled(self, items):
+    def shuffled(self, items: Sequence[Any] | None) -> list[Any]:
         if items is None:
             raise RuleFault("there is no list to shuffle (it is none)")
         items = list(items)
@@ -127,15 +147,15 @@ class Runtime:
         self.state.events.append(events.Shuffle(len(items)))
         return items
 
-    def zone_per_seat(self, zone):
+    def zone_per_seat(self, zone: str) -> bool | None:
         """Is the zone one per seat (True), shared (False), or no zone (None)?"""
         return self.game._zones.get(zone)
 
     # seats -------------------------------------------------------------------------------
-    def live_seats(self):
+    def live_seats(self) -> list[int]:
         return [s for s, out in enumerate(self.state.out) if not out]
 
-    def next_seat(self, seat, step):
+    def next_seat(self, seat: int, step: int) -> int:
         n = len(self.state.out)
         for k in range(1, n + 1):
             other = (seat + step * k) % n
@@ -144,11 +164,11 @@ class Runtime:
         return seat
 
     # pieces ------------------------------------------------------------------------------
-    def create(self, kind, owner, cell):
+    def create(self, kind: str, owner: int | None, cell: int | None) -> int:
         state = self.state
         if kind not in self.kinds:
             raise RuleFault(f"'create' was given no piece kind ({kind!r})")
-        self.changed |= codegen.PIECES | codegen.CELLS | codegen.PIECE_VARS
+        self.changed |= PIECES | CELLS | PIECE_VARS
         pid = state.numbers.get("#", 0) + 1
         if pid > MAX_PIECES:
             raise RuleFault(f"more than {MAX_PIECES:,} pieces created in one game")
@@ -183,21 +203,21 @@ class Runtime:
             self.tell("created", pid, self.where(pid))
         return pid
 
-    def piece(self, pid):
+    def piece(self, pid: int) -> Piece:
         piece = self.state.pieces.get(pid)
         if piece is None:
             raise RuleFault("this is not a piece (it is none)" if pid is None else
                             f"there is no piece {pid!r}")
         return piece
 
-    def place(self, pid, cell):
+    def place(self, pid: int, cell: int | None) -> None:
         state = self.state
         piece = state.pieces.get(pid) or self.piece(pid)
         if not piece["alive"]:
             return
         if cell is not None and (cell.__class__ is not int or not 0 <= cell < self.board.size):
             raise RuleFault(f"{cell!r} is not a cell")
-        self.changed |= codegen.CELLS
+        self.changed |= CELLS
         at = state.at
         old = piece["cell"]
         if old is not None:
@@ -213,7 +233,7 @@ class Runtime:
         if self.narrate and not self.quiet and cell is not None and cell != old:
             self.tell("moved", pid, self.where_cell(old), self.where_cell(cell))
 
-    def remove(self, pid):
+    def remove(self, pid: int) -> None:
         piece = self.piece(pid)
         if piece["alive"]:
             if self.narrate:
@@ -225,10 +245,11 @@ class Runtime:
             owned = self.state.owned
             owned[ALL] = tuple(p for p in owned[ALL] if p != pid)
             owned[piece["owner"]] = tuple(p for p in owned[piece["owner"]] if p != pid)
-            self.changed |= codegen.PIECES
+            self.changed |= PIECES
 
-    def put(self, pid, zone, seat):
-        """Off the board into a zone (of `seat`, for a zone per seat), as its newest piece."""
+    def put(self, pid: int, zone: str, seat: Any) -> None:
+        """Off the board into a zone (of `seat`, for a zone per seat), as its newest piece.
+        `seat` is as the rules gave it: None for a shared zone, else checked here."""
         piece = self.piece(pid)
         if not piece["alive"]:
             return
@@ -240,22 +261,22 @@ class Runtime:
         numbers = self.state.numbers
         numbers["@"] = stamp = numbers.get("@", 0) + 1
         piece["zone"] = [zone, seat, stamp]
-        self.changed |= codegen.PIECES | codegen.CELLS
+        self.changed |= PIECES | CELLS
         if self.narrate:
             self.tell("put", pid, self.where(pid))
 
-    def give(self, pid, seat):
+    def give(self, pid: int, seat: int | None) -> None:
         piece = self.piece(pid)
         if piece["alive"]:
             owned = self.state.owned
             owned[piece["owner"]] = tuple(p for p in owned[piece["owner"]] if p != pid)
             owned[seat] = tuple(sorted(owned.get(seat, ()) + (pid,)))
         piece["owner"] = seat
-        self.changed |= codegen.PIECES
+        self.changed |= PIECES
         if self.narrate:
             self.tell("given", pid, self.game.seats[seat] if seat is not None else None)
 
-    def move_along(self, me, pid, path):
+    def move_along(self, me: int, pid: int, path: Iterable[int] | None) -> None:
         piece = self.piece(pid)
         state = self.state
         if path is None:
@@ -273,7 +294,8 @@ class Runtime:
         if piece["alive"] and piece["cell"] != start:
             self.tell("moved", pid, self.where_cell(start), self.where_cell(piece["cell"]))
 
-    def _move_along(self, me, pid, piece, state, path):
+    def _move_along(self, me: int, pid: int, piece: Piece, state: State,
+                    path: list[int]) -> None:
         quiet = self.game._trigger_cells
         if path and quiet is not None and quiet.isdisjoint(path):
             self.place(pid, path[-1])       # no trigger can fire on the way
@@ -290,7 +312,7 @@ class Runtime:
                 if not piece["alive"]:
                     return
 
-    def tell(self, what, pid, *places):
+    def tell(self, what: str, pid: int, *places: str | None) -> None:
         """A narration event (`events.PieceEvent`): the piece's label and owner (names),
         where it happened (cell or zone names), the rule and the seat whose code did it,
         and the seats the piece is hidden from (their texts name no label)."""
@@ -303,10 +325,10 @@ class Runtime:
             piece["label"], None if owner is None else game.seats[owner],
             events.By(*game._doing()), hidden, *places))
 
-    def where_cell(self, cell):
+    def where_cell(self, cell: int | None) -> str | None:
         return None if cell is None else self.board.names[cell]
 
-    def where(self, pid):
+    def where(self, pid: int) -> str | None:
         """A piece's place as text: its cell, 'ZONE' or 'ZONE of SEAT', or None."""
         piece = self.state.pieces[pid]
         zone = piece.get("zone")
@@ -315,15 +337,17 @@ class Runtime:
         return self.where_cell(piece["cell"])
 
     # flow --------------------------------------------------------------------------------
-    def enter_phase(self, name, args, seat, push, each=None):
+    def enter_phase(self, name: str, args: Iterable[Any], seat: int | None, push: bool,
+                    each: Each | None = None) -> None:
         state = self.state
         phase = self.game._phases[name]
         self.entered()
         if not isinstance(seat, int) or not 0 <= seat < len(state.out):
             raise RuleFault(f"phase '{name}' was entered for no seat (the seat expression "
                             f"gave {'none' if seat is None else repr(seat)})")
-        pending = [None] * len(state.out) if phase.mode == "simultaneous" else None
-        frame = {"phase": name, "seat": seat, "args": list(args), "pending": pending}
+        pending: list[list[Any] | None] | None = \
+            [None] * len(state.out) if phase.mode == "simultaneous" else None
+        frame: Frame = {"phase": name, "seat": seat, "args": list(args), "pending": pending}
         if each is None and not push and state.frames:
             each = state.frames[-1].get("each")     # a `goto` stays in the seat's turn
         if each is not None:
@@ -332,31 +356,31 @@ class Runtime:
             state.frames.append(frame)
         else:
             state.frames[-1] = frame
-        self.changed |= codegen.FLOW
+        self.changed |= FLOW
         if phase.mode == "turn":
             self.start_turn(seat)
         phase.on_enter(state, seat, *frame["args"])
 
-    def entered(self):
+    def entered(self) -> None:
         """Count a phase entered or resumed; too many since the engine started work means
         the phases go round without ever asking for a decision."""
         self.entries += 1
         if self.entries > MAX_ENTRIES:
             raise RuleFault(ENDLESS_PHASES)
 
-    def pop_phase(self):
+    def pop_phase(self) -> None:
         state = self.state
         each = state.frames[-1].get("each") if state.frames else None
         if each is None and len(state.frames) <= 1:
             raise RuleFault("'return' from the only phase left: 'return' ends a phase "
                             "entered with 'call'; use 'goto' to move on")
         state.frames.pop()
-        self.changed |= codegen.FLOW
+        self.changed |= FLOW
         if each is not None and self.next_of_each(each):
             return
         self.resume()
 
-    def resume(self):
+    def resume(self) -> None:
         state = self.state
         if not state.frames:
             raise RuleFault("'call ... for each' from setup has no phase to return to")
@@ -364,7 +388,8 @@ class Runtime:
         self.entered()
         self.game._phases[frame["phase"]].on_resume(state, frame["seat"], *frame["args"])
 
-    def call_each(self, me, name, args, seats, rule):
+    def call_each(self, me: int, name: str, args: Iterable[Any], seats: Iterable[int] | None,
+                  rule: int | None) -> None:
         """`call P for each s in SEATS where ...`: P for the first seat that qualifies; each
         `return` from it moves on to the next (next_of_each); after the last, the calling
         phase resumes. When none qualifies the calling phase resumes at once."""
@@ -374,11 +399,11 @@ class Runtime:
         for seat in seats:
             if seat.__class__ is not int or not 0 <= seat < len(self.state.out):
                 raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
-        each = {"phase": name, "args": list(args), "rest": seats, "rule": rule, "me": me}
+        each: Each = {"phase": name, "args": list(args), "rest": seats, "rule": rule, "me": me}
         if not self.next_of_each(each):
             self.resume()
 
-    def next_of_each(self, each):
+    def next_of_each(self, each: Each) -> bool:
         """Enter the phase of a `call ... for each` for the next seat still playing whose
         condition holds now; False when none is left."""
         state = self.state
@@ -393,7 +418,7 @@ class Runtime:
             return True
         return False
 
-    def start_turn(self, seat):
+    def start_turn(self, seat: int) -> None:
         state = self.state
         state.turn += 1
         state.current = seat
@@ -405,12 +430,12 @@ class Runtime:
                 keep.append(timer)
         state.timers = keep[::-1]
 
-    def add_timer(self, seat, place, old):
+    def add_timer(self, seat: int, place: list[Any], old: Any) -> None:
         self.state.timers.append({"seat": seat, "place": place, "old": old})
 
-    def restore(self, place, old):
+    def restore(self, place: list[Any], old: Any) -> None:
         state = self.state
-        self.changed |= codegen.GLOBALS | codegen.SEAT_VARS | codegen.PIECE_VARS
+        self.changed |= GLOBALS | SEAT_VARS | PIECE_VARS
         if place[0] == "g":
             state.globals[place[1]] = old
         elif place[0] == "s":
@@ -419,21 +444,21 @@ class Runtime:
             state.pieces[place[1]][place[2]] = old
 
     # results -----------------------------------------------------------------------------
-    def declare_winners(self, seats):
+    def declare_winners(self, seats: list[int]) -> None:
         for seat in seats:
             if seat.__class__ is not int or not 0 <= seat < len(self.state.out):
                 raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
         if self.state.result is None:
             self.state.result = {"winners": sorted(seats), "draw": not seats}
 
-    def eliminate(self, seat):
+    def eliminate(self, seat: int) -> None:
         state = self.state
         if seat.__class__ is not int or not 0 <= seat < len(state.out):
             raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat")
         if state.result is not None or state.out[seat]:
             return
         state.out[seat] = True
-        self.changed |= codegen.FLOW
+        self.changed |= FLOW
         state.events.append(events.Out(seat))
         live = self.live_seats()
         if len(live) <= 1:
@@ -443,20 +468,21 @@ class Runtime:
             hook(state, seat, seat)
 
     # names for text ------------------------------------------------------------------------
-    def overworked(self):
+    def overworked(self) -> NoReturn:
         """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
         loops, whose product could run for hours, stop here."""
         raise RuleFault(f"the rules took more than {MAX_WORK:,} steps since the last "
                         "decision (loops inside loops over long lists, or a fn that calls "
                         "itself many times)")
 
-    def cell_name(self, cell):
+    def cell_name(self, cell: int) -> str:
         return self.board.names[cell]
 
-    def piece_name(self, pid):
-        return self.state.pieces[pid]["label"]
+    def piece_name(self, pid: int) -> str:
+        label: str = self.state.pieces[pid]["label"]
+        return label
 
-    def seat_name(self, seat):
+    def seat_name(self, seat: int) -> str:
         return self.game.seats[seat]
 
 
@@ -465,7 +491,8 @@ class CompiledAction:
     calls `add` with each legal (index, args); `body(S, me, *phase_args, *args)` plays it; `domains`
     and `parts` (with the text and binder level of each where-part) explain a refusal."""
 
-    def __init__(self, action, units, phase):
+    def __init__(self, action: program.Action, units: Mapping[UnitKey, Function],
+                 phase: program.Phase) -> None:
         self.index = action.index
         self.name = action.name
         self.arg_types = [b.type for b in action.binders]
@@ -479,7 +506,7 @@ class CompiledAction:
 
 
 class CompiledPhase:
-    def __init__(self, phase, units):
+    def __init__(self, phase: program.Phase, units: Mapping[UnitKey, Function]) -> None:
         self.name = phase.name
         self.mode = phase.mode
         self.auto = phase.auto
@@ -494,13 +521,13 @@ class Game:
     """A compiled, runnable game: the public API of the module docstring; every other
     member is private (see `introspect`)."""
 
-    def __init__(self, program, path, source_hash):
+    def __init__(self, program: program.Program, path: str, source_hash: str) -> None:
         self._program = program
         self.name = program.game_name
         self.path = path
         self.source_hash = source_hash
         self.seats = list(program.seats)
-        self._board = program.board
+        self._board: Board = program.board
         self._kinds = program.kinds
         self._symbols = program.symbols
         self._global_defaults = [(n, v.init) for n, v in program.vars["global"].items()]
@@ -514,10 +541,10 @@ class Game:
         for mask in end_reads:
             watched |= mask
         self._python_source, units, lines = codegen.generate(program, path, watched)
-        self._sources = {}
-        self._module = {}
+        self._sources: dict[str, codegen.Source] = {}     # module file name -> its source
+        self._module: dict[str, Any] = {}
         namespace = self._module = self._load(self._python_source, lines, path)
-        fns = {key: namespace[unit.name] for key, unit in units.items()}
+        fns: dict[UnitKey, Function] = {key: namespace[unit.name] for key, unit in units.items()}
         self._functions = fns       # unit key -> generated function (introspect.code_units)
         self._rule_names = {unit.name: name for key, unit in units.items()
                             if (name := _rule_name(program, key)) is not None}
@@ -530,7 +557,7 @@ class Game:
         self._concede_hooks = [fns[UnitKey("concede", position=i)]
                                for i in range(len(program.concedes))]
         # What the end rules read; a rule that rolls dice runs after every decision.
-        self._end_mask = -1 if watched & codegen.ALWAYS else watched
+        self._end_mask = -1 if watched & ALWAYS else watched
         self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
         self._visibility = {(scope, name): fns[UnitKey("visible", name, scope=scope)]
@@ -554,11 +581,12 @@ class Game:
         self._labels_per_seat = self._hides_pieces
         self.rules = describe_rules(program, self._hides_pieces)
 
-    def _find_trigger_cells(self, fns, count):
+    def _find_trigger_cells(self, fns: Mapping[UnitKey, Function],
+                            count: int) -> frozenset[int] | None:
         """The cells on which some `on enter` trigger may fire, when every trigger's
         condition depends on the cell alone (else None): a move that crosses none of them
         can go straight to its last cell."""
-        cells = set()
+        cells: set[int] = set()
         for i in range(count):
             condition = fns.get(UnitKey("trigger_cell", position=i))
             if condition is None:
@@ -570,7 +598,8 @@ class Game:
         return frozenset(cells)
 
     # ----- life cycle ---------------------------------------------------------------------
-    def new_state(self, seed=0, forced=()):
+    def new_state(self, seed: int = 0,
+                  forced: Iterable[Iterable[int | None]] = ()) -> State:
         if seed.__class__ is not int or not 0 <= seed < 1 << 64:
             raise GdlError(f"a seed is a number from 0 to {(1 << 64) - 1}, not {seed}")
         state = State()
@@ -584,13 +613,14 @@ class Game:
         self._auto(state)
         return state
 
-    def _setup_run(self, state):
+    def _setup_run(self, state: State) -> None:
         self._setup(state, 0)
         if not state.frames and state.result is None:
             raise error_at(GdlRuntimeError, "run-time error: setup did not enter any phase: "
                            "end it with 'goto PHASE for SEAT'", self._program.setup_span)
 
-    def _run(self, state, fn, *args, check_end=True):
+    def _run(self, state: State, fn: Callable[..., _T], *args: Any,
+             check_end: bool = True) -> _T:
         """Run engine work on `state`, then check the end rules. A fault in the rules
         becomes a GdlRuntimeError at the rule-file expression that failed."""
         rt = self._rt
@@ -613,7 +643,7 @@ class Game:
         finally:
             rt.state = previous
 
-    def _fault(self, exc):
+    def _fault(self, exc: Exception) -> GdlRuntimeError:
         """The user's error for an exception raised while rules ran; an exception that is
         not the rules' fault is a bug of gdl and is raised again as it is."""
         if isinstance(exc, RuleFault):
@@ -627,7 +657,7 @@ class Game:
             raise exc
         return self._located(exc, None, anywhere=False)
 
-    def _load(self, source, lines, name):
+    def _load(self, source: str, lines: codegen.Source, name: str) -> dict[str, Any]:
         """Compile generated source once and run it; returns its module namespace."""
         # A game's module is named after its rule file (every load of one file shares the
         # name, so a trace adds their counts up); a tool's expression is unique in the
@@ -640,24 +670,26 @@ class Game:
         exec(compile(source, filename, "exec"), namespace)
         return namespace
 
-    def _function_of(self, expr, nparams, name="expression"):
+    def _function_of(self, expr: program.Expr, nparams: int,
+                     name: str = "expression") -> Function:
         """A resolved expression as a function (state, me, *values) -> value, for tools
         (scenario expectations); run it with `_evaluate`."""
         source, lines = codegen.generate_expression(self._program, expr, nparams, name,
                                                     self.path)
-        return self._load(source, lines, name)[name]
+        function: Function = self._load(source, lines, name)[name]
+        return function
 
-    def _narrate(self, on=True):
+    def _narrate(self, on: bool = True) -> None:
         """With `on`, events also tell what pieces did (created, moved, removed, put, given:
         see transcript.event_text) and who rolled dice for which rule, for players and
         replays; off (the default) for speed."""
         self._rt.narrate = on
 
-    def _doing(self):
+    def _doing(self) -> tuple[str | None, int | None]:
         """(rule, seat): the rule-file rule whose generated code is running now (the
         innermost: a def called by an action is the def) and its `me`; no seat when it runs
         for the setup (whose `me` is only the first seat)."""
-        frame = sys._getframe(2)
+        frame: FrameType | None = sys._getframe(2)
         found = None
         while frame is not None:
             code = frame.f_code
@@ -671,7 +703,8 @@ class Game:
             frame = frame.f_back
         return found or (None, None)
 
-    def _rule_frame(self, exc, anywhere=False):
+    def _rule_frame(self, exc: BaseException,
+                    anywhere: bool = False) -> tuple[str, int, int, int] | None:
         """(file, line, start, end) in the generated code where a fault happened: the
         innermost generated frame. A Python fault counts only when it happened in the
         rules' code or in a built-in function they called (else None: a bug of gdl);
@@ -693,7 +726,8 @@ class Game:
             tb = tb.tb_next
         return found if anywhere or library_only else None
 
-    def _located(self, exc, message, anywhere=True):
+    def _located(self, exc: BaseException, message: str | None,
+                 anywhere: bool = True) -> GdlRuntimeError:
         where = self._rule_frame(exc, anywhere)
         node = None
         if where is not None:
@@ -706,9 +740,9 @@ class Game:
         return GdlRuntimeError(f"run-time error: {message}", file=span.file, line=span.line,
                                column=span.column, source_line=span.source_line)
 
-    def _check_end(self, state):
+    def _check_end(self, state: State) -> None:
         rt = self._rt
-        changed = (rt.changed | codegen.ALWAYS) if state.end_checked else -1
+        changed = (rt.changed | ALWAYS) if state.end_checked else -1
         rt.changed = 0
         for kind, cond, mask in self._end_rules:
             if state.result is not None:
@@ -733,17 +767,17 @@ class Game:
         state.end_checked = rt.changed == 0
 
     # ----- queries --------------------------------------------------------------------------
-    def is_terminal(self, state):
+    def is_terminal(self, state: State) -> bool:
         return state.result is not None
 
-    def returns(self, state):
+    def returns(self, state: State) -> list[float]:
         """Per seat: 1 for a win, -1 for a loss, 0 for a draw or an unfinished game."""
         if state.result is None or state.result["draw"]:
             return [0.0] * len(self.seats)
         winners = state.result["winners"]
         return [1.0 if s in winners else -1.0 for s in range(len(self.seats))]
 
-    def current_player(self, state):
+    def current_player(self, state: State) -> int:
         if state.result is not None or not state.frames:
             return TERMINAL
         frame = state.frames[-1]
@@ -753,18 +787,18 @@ class Game:
                     return seat
         return frame["seat"]
 
-    def _phase_of(self, state):
+    def _phase_of(self, state: State) -> CompiledPhase:
         return self._phases[state.frames[-1]["phase"]]
 
-    def legal_actions(self, state):
+    def legal_actions(self, state: State) -> list[Action]:
         self._rt.work = 0
         return self._listing(state)
 
-    def _listing(self, state):
+    def _listing(self, state: State) -> list[Action]:
         seat = self.current_player(state)
         if seat == TERMINAL:
             return []
-        out = []
+        out: list[Action] = []
         append = out.append
         frame = state.frames[-1]
         args = frame["args"]
@@ -780,7 +814,7 @@ class Game:
             rt.state = previous
         return out
 
-    def action_text(self, state, action, viewer=None):
+    def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
         """The action's text; for a `viewer` seat, pieces hidden from it read "?"."""
         index, args = action
         compiled = self._phase_of(state).actions[index]
@@ -789,7 +823,8 @@ class Game:
                 "?" if t == PIECE and viewer is not None and self._hidden_from(state, v, viewer)
                 else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
 
-    def _texts(self, state, action):
+    def _texts(self, state: State,
+               action: Action) -> tuple[str] | tuple[str, tuple[str, ...]]:
         """(the action's text, and when the game hides pieces, its text as each seat may
         see it): what an event that shows a played action carries (`events.Played`)."""
         text = self.action_text(state, action)
@@ -798,7 +833,7 @@ class Game:
         return (text, tuple(self.action_text(state, action, viewer)
                             for viewer in range(len(self.seats))))
 
-    def _hidden_from(self, state, pid, viewer):
+    def _hidden_from(self, state: State, pid: int, viewer: int) -> bool:
         """Does the `hide piece` rule, or the zone the piece is in, keep piece `pid` from
         seat `viewer`?"""
         rule = self._shows.get("hide piece")
@@ -816,7 +851,7 @@ class Game:
         return self._run(state, lambda st: bool(rule(st, viewer, pid, viewer)),
                          check_end=False)
 
-    def parse_action(self, state, text):
+    def parse_action(self, state: State, text: str) -> Action:
         """The legal action whose text is `text` (case and spacing ignored), else an
         IllegalAction that says why."""
         typed = " ".join(text.split())
@@ -841,7 +876,7 @@ class Game:
                     return action
         raise self._refusal(state, typed)
 
-    def _read_typed(self, state, wanted):
+    def _read_typed(self, state: State, wanted: str) -> tuple[int, list[Any]] | None:
         """(action index, argument values) of a typed text, or None when it does not read."""
         phase = self._phase_of(state) if state.frames else None
         words = wanted.split()
@@ -855,14 +890,14 @@ class Game:
             return None
 
     @staticmethod
-    def _argument_words(compiled, words):
+    def _argument_words(compiled: CompiledAction, words: list[str]) -> list[str]:
         """The words of each argument: a placement, the last argument, takes the rest."""
         types = compiled.arg_types
         if types and types[-1] == PLACEMENT and len(words) >= len(types):
             return words[:len(types) - 1] + [" ".join(words[len(types) - 1:])]
         return words
 
-    def _refusal(self, state, typed):
+    def _refusal(self, state: State, typed: str) -> IllegalAction:
         """The IllegalAction for a typed text that is no legal action. A text that is no
         action of the game (checked against the current phase, else any phase with an
         action of that name) is `malformed`; a well-formed one names the rule refusing it."""
@@ -884,6 +919,7 @@ class Game:
         if self.current_player(state) == TERMINAL:
             message = "the game is over"
         elif not here:
+            assert phase is not None        # with no phase the game is over (above)
             message = (f"there is no action '{words[0]}' in phase '{phase.name}'; "
                        f"actions here: {', '.join(a.name for a in phase.actions)}")
         else:
@@ -896,7 +932,8 @@ class Game:
                       and value not in self._kinds), None)
         return IllegalAction(message, unknown=stray)
 
-    def _parse_args(self, state, compiled, words, viewer=None):
+    def _parse_args(self, state: State, compiled: CompiledAction, words: list[str],
+                    viewer: int | None = None) -> list[Any]:
         """The argument values of `words` (the text after the action's name); a malformed
         IllegalAction when their number or one of them is wrong. A piece label reads as
         `viewer` may read it (None: the deciding seat; -1: every piece reads)."""
@@ -913,7 +950,7 @@ class Game:
             values.append(value)
         return values
 
-    def _parse_value(self, state, word, t, viewer=None):
+    def _parse_value(self, state: State, word: str, t: Type, viewer: int | None = None) -> Any:
         if t == CELL:
             cell = self._board.parse(word)
             return _NOTHING if cell is None else cell
@@ -947,7 +984,8 @@ class Game:
                 return name
         return word     # refused by the action's domain (a symbol or kind it does not know)
 
-    def _failed_condition(self, state, compiled, args):
+    def _failed_condition(self, state: State, compiled: CompiledAction,
+                          args: list[Any]) -> str:
         """Name the first rule that forbids an action whose arguments were well formed."""
         for kind, index, test in self._tests(state, compiled, args):
             if kind == "domain":
@@ -959,7 +997,8 @@ class Game:
                 return f"the rule '{compiled.parts[index][0]}' does not hold"
         return "not a legal action now"
 
-    def _tests(self, state, compiled, args):
+    def _tests(self, state: State, compiled: CompiledAction,
+               args: list[Any]) -> list[tuple[str, int, Callable[[], Any]]]:
         """The tests that decide whether `compiled` with `args` is legal, in the order a
         listing makes them: binder by binder, each where-part as soon as the binders it
         reads are bound (so it can guard the domains after it). Each is ("domain", binder
@@ -967,7 +1006,7 @@ class Game:
         values or the part's truth, with the binders before it bound to `args`."""
         seat = self.current_player(state)
         frame_args = state.frames[-1]["args"]
-        tests = []
+        tests: list[tuple[str, int, Callable[[], Any]]] = []
         for level in range(len(args) + 1):
             unbound = [None] * (len(args) - level)
             if level > 0:
@@ -981,7 +1020,7 @@ class Game:
         return tests
 
     # ----- acting ---------------------------------------------------------------------------
-    def apply(self, state, action, check=True):
+    def apply(self, state: State, action: Action, check: bool = True) -> list[events.Event]:
         """Play one decision and return its events. With `check`, an action that is not
         among the legal actions is refused (IllegalAction); drivers that took the action
         from `legal_actions` themselves pass check=False and skip listing them again."""
@@ -994,7 +1033,7 @@ class Game:
         self._auto(state)
         return state.events
 
-    def _auto(self, state):
+    def _auto(self, state: State) -> None:
         """In an `auto` phase, play the only legal action of the deciding seat, again and
         again, each with an `auto` event; a bounded number of times per decision."""
         for _ in range(MAX_AUTO + 1):
@@ -1015,7 +1054,7 @@ class Game:
                        f"{MAX_AUTO:,} actions on its own ('auto') after one decision",
                        self._program.phases[name].span)
 
-    def _apply_run(self, state, action):
+    def _apply_run(self, state: State, action: Action) -> None:
         seat = self.current_player(state)
         if seat == TERMINAL:
             raise IllegalAction("the game is over")
@@ -1028,7 +1067,7 @@ class Game:
         frame["pending"][seat] = [action[0], list(action[1])]
         self._reveal_if_complete(state)
 
-    def _reveal_if_complete(self, state):
+    def _reveal_if_complete(self, state: State) -> None:
         """Once every live seat of a simultaneous phase has chosen: apply the choices in
         seat order, then the phase's `on reveal`. A choice that leaves the phase (or ends
         the game) ends the reveal there."""
@@ -1051,17 +1090,18 @@ class Game:
                     return
         phase.on_reveal(state, frame["seat"], *frame["args"])
 
-    def _run_action(self, phase, frame, seat, action):
+    def _run_action(self, phase: CompiledPhase, frame: Frame, seat: int,
+                    action: Action) -> None:
         index, args = action
         phase.actions[index].body(self._rt.state, seat, *frame["args"], *args)
 
-    def concede(self, state, seat):
+    def concede(self, state: State, seat: int) -> list[events.Event]:
         """A seat gives up at any time: it is out of the game. Returns the events (what
         its `on concede` and `on out` hooks did), as `apply` does."""
         state.events = []
         self._rt.work = 0
 
-        def leave(state):
+        def leave(state: State) -> None:
             if state.result is None and not state.out[seat]:
                 for hook in self._concede_hooks:     # what giving up does, by the rules
                     hook(state, seat, seat)
@@ -1071,23 +1111,23 @@ class Game:
         self._auto(state)
         return state.events
 
-    def _evaluate(self, state, function, *args):
+    def _evaluate(self, state: State, function: Function, *args: Any) -> Any:
         """Run a generated function (a scenario's expression, say) on `state`, with rule
         faults reported at their rule-file place."""
         return self._run(state, lambda st: function(st, *args), check_end=False)
 
     # ----- views ----------------------------------------------------------------------------
-    def view(self, state, seat):
+    def view(self, state: State, seat: int | None) -> View:
         """What `seat` may see of `state`, as plain data (None = every seat's view)."""
         from .view import make_view
         return self._run(state, lambda st: make_view(self, st, seat), check_end=False)
 
 
-def _namespace(game, lines):
+def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     """The module globals generated code runs with."""
     from ..language.builtins import UNSET, as_set, last, nth, plain, sorted_by
     rt = game._rt
-    names = codegen.builtin_names()
+    names: dict[str, Any] = codegen.builtin_names()
     names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
@@ -1121,10 +1161,10 @@ def _rule_name(program: program.Program, key: UnitKey) -> str | None:
     return {"trigger": "on enter", "concede": "on concede", "out": "on out"}.get(what)
 
 
-def _counter(rt):
+def _counter(rt: Runtime) -> Callable[[_Sized], _Sized]:
     """`_w(items)`: count a comprehension's items against the work of one decision and
     return them (a `for` loop counts them inline, codegen.emit_for)."""
-    def counted(items):
+    def counted(items: _Sized) -> _Sized:
         rt.work += len(items)
         if rt.work > MAX_WORK:
             rt.overworked()
@@ -1132,7 +1172,7 @@ def _counter(rt):
     return counted
 
 
-def _zone(piece):
+def _zone(piece: Piece | None) -> str | None:
     """The zone a piece record is in, or None (not the record of a piece: a fault)."""
     if piece is None:
         raise KeyError(None)
@@ -1140,13 +1180,13 @@ def _zone(piece):
     return None if where is None else where[0]
 
 
-def _divide(a, b):
+def _divide(a: int, b: int) -> int:
     if b == 0:
         raise RuleFault("division by zero")
     return a // b
 
 
-def _join(a, b):
+def _join(a: Sequence[Any] | None, b: Sequence[Any] | None) -> list[Any]:
     """`a + b` of two lists: a new list, at most MAX_LIST long."""
     if a is None or b is None:
         raise RuleFault("'+' cannot join a list with none")
@@ -1156,17 +1196,17 @@ def _join(a, b):
     return [*a, *b]
 
 
-def _modulo(a, b):
+def _modulo(a: int, b: int) -> int:
     if b == 0:
         raise RuleFault("modulo by zero")
     return a % b
 
 
-def _word(value):
+def _word(value: object) -> str:
     return "none" if value is None else repr(value)
 
 
-def _through_phases(exc):
+def _through_phases(exc: BaseException) -> bool:
     """Did a recursion go round through phases entered or resumed (rather than a fn)?"""
     entries = (Runtime.enter_phase.__code__, Runtime.resume.__code__)
     tb, count = exc.__traceback__, 0
@@ -1176,18 +1216,19 @@ def _through_phases(exc):
     return count > 20
 
 
-def _fault_words(exc, node):
+def _fault_words(exc: BaseException, node: program.Node | None) -> str:
     """A Python fault in the rules' code, in words."""
     none = (isinstance(exc, KeyError) and exc.args and exc.args[0] is None) or (
         isinstance(exc, TypeError) and "NoneType" in str(exc))
     if isinstance(node, program.CallBuiltin):
         what = "a value that is none" if none else "these values"
         return f"{node.name}() cannot work with {what}"
-    if isinstance(node, (program.PieceField, program.PieceStat)) and none:
-        return f"'{node.span.text}' reads a field of no piece (the piece is none)"
-    if isinstance(node, program.SeatVar) and none:
-        return f"'{node.span.text}' reads a variable of no seat (the seat is none)"
+    # (a node found in the generated code always has a span: see codegen.Source.emit)
     text = node.span.text if node is not None and node.span is not None else ""
+    if isinstance(node, (program.PieceField, program.PieceStat)) and none:
+        return f"'{text}' reads a field of no piece (the piece is none)"
+    if isinstance(node, program.SeatVar) and none:
+        return f"'{text}' reads a variable of no seat (the seat is none)"
     if none and isinstance(exc, KeyError) and text:
         return f"'{text}' is none here, not a piece"
     if none and text:
@@ -1206,5 +1247,5 @@ class _Nothing:
 _NOTHING = _Nothing()
 
 
-def _copy(value):
+def _copy(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value

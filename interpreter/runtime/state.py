@@ -11,20 +11,42 @@ loading a rule file does not pay for it.)
 from __future__ import annotations
 
 import copy
-from typing import Any, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
 
 from ..language.builtins import ALL as ALL      # the engine imports it from here
 from ..language.errors import GdlDataError
 
+if TYPE_CHECKING:
+    from .events import Event
+
 Piece: TypeAlias = dict[str, Any]
 """A piece's record: "id", "kind", "owner", "cell", "alive", "label", then its variables by
 name (values of the rules: int, bool, str, None or lists of them)."""
-Frame: TypeAlias = dict[str, Any]
-"""A frame of the phase stack (see `State`)."""
 Owner: TypeAlias = int | str | None
+"""A key of `State.owned`: a seat, None (pieces of no seat) or `ALL`."""
 Action: TypeAlias = tuple[int, tuple[Any, ...]]
 """A legal action as the engine lists it: (its number in the phase, its argument values)."""
-"""A key of `State.owned`: a seat, None (pieces of no seat) or `ALL`."""
+
+
+class Each(TypedDict):
+    """A `call ... for each` under way: its phase and arguments, the seats still to come,
+    its where-condition's number in `Program.each_rules` (or None) and the caller's `me`."""
+    phase: str
+    args: list[Any]
+    rest: list[int]
+    rule: int | None
+    me: int
+
+
+class Frame(TypedDict):
+    """A frame of the phase stack: the phase, the seat it was entered for and its arguments;
+    `pending` the choices of a simultaneous phase (one per seat: None, or [action number,
+    argument values]) else None; `each` in a frame of `call ... for each`."""
+    phase: str
+    seat: int
+    args: list[Any]
+    pending: list[list[Any] | None] | None
+    each: NotRequired[Each]
 
 
 class Timer(TypedDict):
@@ -94,9 +116,9 @@ class State:
         self.at: dict[int, list[int]] = {}
         self.owned: dict[Owner, tuple[int, ...]] = {ALL: ()}
         # scenario-fixed dice: [sides or None, value], used first
-        self.forced: list[list[int | None]] = []
-        # chance and log events since the last decision, each [kind, details...]
-        self.events: list[list[Any]] = []
+        self.forced: list[list[Any]] = []
+        # chance and log events since the last decision (see `events`)
+        self.events: list[Event] = []
         self.end_checked = False    # the end rules ran since anything changed outside play
 
     def rebuild_index(self) -> None:

@@ -86,7 +86,7 @@ def _view(game: Game, state: State, seat: int | None,
              for scope in ("global", "seat", "piece")}
     view: View = {
         "game": game.name,
-        "seat": None if everyone else game.seats[seat],
+        "seat": None if seat is None else game.seats[seat],
         "turn": state.turn,
         "current": game.seats[state.current],
         "phase": state.frames[-1]["phase"] if state.frames else None,
@@ -119,7 +119,8 @@ def _view(game: Game, state: State, seat: int | None,
         pending = state.frames[-1]["pending"]
         view["chosen"] = {game.seats[s]: (
             "yes" if choice is not None and not (everyone or s == seat) else
-            game.action_text(state, choice) if choice is not None else "no")
+            game.action_text(state, (choice[0], tuple(choice[1]))) if choice is not None
+            else "no")
             for s, choice in enumerate(pending) if not state.out[s]}
     show = introspect.show_rule(game, "piece")
     status = introspect.show_rule(game, "status")
@@ -316,7 +317,8 @@ def board_grid(game: Game, view: View, width: int = WIDTH,
     stacks: dict[int, list[str]] = {}
     for piece in view["pieces"]:
         if piece["cell"] is not None:
-            stacks.setdefault(board.parse(piece["cell"]), []).append(_token(piece, marks))
+            stacks.setdefault(_cell_index(board, piece["cell"]), []).append(
+                _token(piece, marks))
     if board.kind == "hex":
         cells = _cell_texts(board, terrain, stacks, [[c] for c in range(board.size)])
         colw = max([3] + [len(v) + 1 for v in cells.values()])
@@ -452,6 +454,13 @@ def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:
     return lines
 
 
+def _cell_index(board: Board, name: str) -> int:
+    """The number of a cell a view names (always a cell of the board)."""
+    cell = board.parse(name)
+    assert cell is not None
+    return cell
+
+
 def _natural(label: str) -> tuple[str, int]:
     stem, _, number = label.rpartition("#")
     return (stem, int(number)) if number.isdigit() else (label, 0)
@@ -466,7 +475,8 @@ def crowded_cells(game: Game, view: View) -> list[str]:
         if piece["cell"] is not None:
             stacks.setdefault(piece["cell"], []).append(_token(piece, marks))
     return [f"  {cell}: {' '.join(tokens)}"
-            for cell, tokens in sorted(stacks.items(), key=lambda kv: board.parse(kv[0]))
+            for cell, tokens in sorted(stacks.items(),
+                                       key=lambda kv: _cell_index(board, kv[0]))
             if len(tokens) > 1]
 
 

@@ -41,7 +41,7 @@ from .narrate import event_lines
 
 if TYPE_CHECKING:
     from ...runtime.engine import Game
-    from ...runtime.state import State
+    from ...runtime.state import Action, State
     from ..transcript import Transcript
 
 NEWLINE = "\n"          # text number 0: the end of a status line
@@ -189,7 +189,7 @@ class _Replaying(Observer):
         self.steps.snapshot([[f"{self.game.seats[seat]} concedes"]
                              + event_lines(self.game, events, v) for v in self.viewers])
 
-    def deciding(self, seat: int, action: object) -> None:
+    def deciding(self, seat: int, action: Action) -> None:
         game, state = self.game, self.state
         private = introspect.is_private(game, state)
         self.shows_events = [not private or v is None or v == seat
