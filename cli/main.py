@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from click.decorators import FC
 
+    from gdl.interpreter.play.balance.simulate import Summary
     from gdl.interpreter.play.debug.coverage import Coverage
 
 P = ParamSpec("P")
@@ -200,25 +201,25 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
         from gdl.interpreter.play.balance.cluster import import_ray
         import_ray()
     game = load_game(file)
-    options = {"workers": workers or os.cpu_count() or 1, "path": file,
-               "max_decisions": max_decisions, "ray": ray_address, "check": check}
+    run_games = functools.partial(run, game, games, seed, players, max_turns,
+                                  workers=workers or os.cpu_count() or 1, path=file,
+                                  max_decisions=max_decisions, ray=ray_address, check=check)
     if not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
-            summary, records = run(game, games, seed, players, max_turns,
-                                   progress=bar.update, **options)
+            summary, records = run_games(progress=bar.update)
     else:
-        summary, records = run(game, games, seed, players, max_turns, **options)
+        summary, records = run_games()
     if out is not None:
         from gdl.interpreter.play.balance.game_records import write_records
         write_records(out, records)
     if as_json:
         import json
-        click.echo(json.dumps(summary, sort_keys=True))
+        click.echo(json.dumps(summary.to_json(), sort_keys=True))
     else:
         print_summary(summary, games, seed)
         if out is not None:
             click.echo(f"  wrote {len(records)} records to {out}")
-    if summary["interrupted"]:
+    if summary.interrupted:
         sys.exit(130)
 
 
@@ -229,26 +230,26 @@ def last_seeds(seed: int, games: int) -> None:
                                  f"than {MAX_SEED}", param_hint="'--seed'")
 
 
-def print_summary(summary: dict[str, Any], games: int, seed: int) -> None:
-    played = (f"interrupted after {summary['games']} of {games} games"
-              if summary["interrupted"] else f"{games} games")
-    click.echo(f"{summary['game']}: {played} from seed {seed}")
-    click.echo(f"  finished {summary['finished']}, capped {summary['capped']} "
-               f"(at {summary['max_turns']} turns or {summary['max_decisions']} decisions), "
-               f"draws {summary['draws']}")
-    for seat, wins in summary["wins"].items():
-        share, low, high = summary["win_share"][seat]
+def print_summary(summary: Summary, games: int, seed: int) -> None:
+    played = (f"interrupted after {summary.games} of {games} games"
+              if summary.interrupted else f"{games} games")
+    click.echo(f"{summary.game}: {played} from seed {seed}")
+    click.echo(f"  finished {summary.finished}, capped {summary.capped} "
+               f"(at {summary.max_turns} turns or {summary.max_decisions} decisions), "
+               f"draws {summary.draws}")
+    for seat, wins in summary.wins.items():
+        share, low, high = summary.win_share[seat]
         click.echo(f"  {seat} won {wins} ({100 * share:.1f}% of finished games, 95% interval "
                    f"{100 * low:.1f}-{100 * high:.1f}%)")
-    click.echo(f"  {summary['mean_decisions']} decisions and {summary['mean_turns']} turns a "
-               f"game on average (turns {summary['min_turns']} to "
-               f"{summary['max_turns_played']}), {summary['decisions']} decisions in all")
-    workers = summary["workers"]
-    where = f" on Ray ({summary['ray']})" if summary.get("ray") else ""
-    click.echo(f"  {summary['seconds']} s with {workers} worker{'s' if workers > 1 else ''}"
+    click.echo(f"  {summary.mean_decisions} decisions and {summary.mean_turns} turns a "
+               f"game on average (turns {summary.min_turns} to "
+               f"{summary.max_turns_played}), {summary.decisions} decisions in all")
+    workers = summary.workers
+    where = f" on Ray ({summary.ray})" if summary.ray else ""
+    click.echo(f"  {summary.seconds} s with {workers} worker{'s' if workers > 1 else ''}"
                f"{where}: "
-               f"{summary['games_per_second']} games/s, "
-               f"{summary['decisions_per_second']} decisions/s")
+               f"{summary.games_per_second} games/s, "
+               f"{summary.decisions_per_second} decisions/s")
 
 
 @main.command()

@@ -17,7 +17,7 @@ from gdl.interpreter import load_game
 from gdl.interpreter.play.balance.compare import newcombe
 from gdl.interpreter.play.balance.game_records import read_records
 from gdl.interpreter.play.balance.report import analyse
-from gdl.interpreter.play.balance.batch import RECORD_FIELDS
+from gdl.interpreter.play.balance.batch import RECORD_FIELDS, GameRecord
 from gdl.interpreter.play.balance.simulate import simulate
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -38,24 +38,25 @@ def gdl(*args):
 # ----- records ------------------------------------------------------------------------------
 def test_a_record_tells_seats_players_first_seat_result_length_and_stats():
     _, records = simulate(load_game(RACE), 30, 5, "random")
-    assert [r["seed"] for r in records] == list(range(5, 35))
+    assert [r.seed for r in records] == list(range(5, 35))
     for record in records:
-        assert tuple(record) == RECORD_FIELDS
-        assert record["seats"] == ["a", "b"] and record["players"] == ["random", "random"]
-        assert record["first"] == "a" and not record["capped"]
-        assert len(record["winners"]) == 1
-        assert record["returns"] == [1.0 if s in record["winners"] else -1.0
-                                     for s in ("a", "b")]
-        position = record["stats"]["position"]
-        assert max(position.values()) >= 20 and position[record["winners"][0]] >= 20
-        assert record["stats"]["close"] == (abs(position["a"] - position["b"]) < 3)
-        assert record["scores"] is None
+        assert tuple(record.to_json()) == RECORD_FIELDS
+        assert GameRecord.from_json(record.to_json()) == record
+        assert record.seats == ("a", "b") and record.players == ("random", "random")
+        assert record.first == "a" and not record.capped
+        assert len(record.winners) == 1
+        assert record.returns == tuple(1.0 if s in record.winners else -1.0
+                                       for s in ("a", "b"))
+        position = record.stats["position"]
+        assert max(position.values()) >= 20 and position[record.winners[0]] >= 20
+        assert record.stats["close"] == (abs(position["a"] - position["b"]) < 3)
+        assert record.scores is None
 
 
 def test_capped_games_are_recorded_as_capped_with_no_winner():
     _, records = simulate(load_game(SPACE_WAR), 12, 7, max_turns=15)
-    capped = [r for r in records if r["capped"]]
-    assert capped and all(r["winners"] == [] and r["returns"] == [0.0, 0.0] for r in capped)
+    capped = [r for r in records if r.capped]
+    assert capped and all(r.winners == () and r.returns == (0.0, 0.0) for r in capped)
 
 
 def test_out_jsonl_is_the_same_for_one_and_two_workers_and_reads_back(tmp_path):
@@ -70,7 +71,7 @@ def test_out_jsonl_is_the_same_for_one_and_two_workers_and_reads_back(tmp_path):
     lines = files[0].decode().splitlines()
     assert len(lines) == 14
     assert list(json.loads(lines[0])) == list(RECORD_FIELDS)
-    assert [r["seed"] for r in read_records(str(tmp_path / "w1.jsonl"))] == list(range(3, 17))
+    assert [r.seed for r in read_records(str(tmp_path / "w1.jsonl"))] == list(range(3, 17))
     assert sorted(os.listdir(tmp_path)) == ["w1.jsonl", "w2.jsonl"]    # no temporary left
 
 
@@ -82,9 +83,9 @@ def test_out_csv_spreads_seats_and_stats_over_columns(tmp_path):
                              "decisions", "player:a", "player:b", "return:a", "return:b",
                              "stat:runs", "stat:position:a", "stat:position:b", "stat:close"]
     records = simulate(load_game(RACE), 5)[1]
-    assert [row["winners"] for row in rows] == [r["winners"][0] for r in records]
+    assert [row["winners"] for row in rows] == [r.winners[0] for r in records]
     assert [int(row["stat:position:b"]) for row in rows] == \
-        [r["stats"]["position"]["b"] for r in records]
+        [r.stats["position"]["b"] for r in records]
     assert {row["draw"] for row in rows} == {"false"}
 
 
@@ -101,11 +102,63 @@ def test_out_refuses_what_it_cannot_write(tmp_path, monkeypatch, out, message):
     assert result.stderr.strip() == message
 
 
+# ----- the JSON forms, as they were before records and summaries were typed ------------------
+# `gdl simulate games/space_war.gdl --games 20 --seed 1 --json --workers 1` and `gdl compare`
+# of the file with itself (10 games, seed 1), printed before summaries became `Summary`
+# records: the timing fields (`T` here) aside, the same bytes; the first line of `--out`.
+SIMULATE_JSON = (
+    '{"capped": 0, "decisions": 1458, "decisions_per_second": T, "draws": 5, "finished": 20, '
+    '"game": "Space War", "games": 20, "games_per_second": T, "games_requested": 20, '
+    '"interrupted": false, "max_decisions": 100000, "max_turns": 1000, "max_turns_played": 38, '
+    '"mean_decisions": 72.9, "mean_turns": 14.9, "min_turns": 1, "ray": null, "seconds": T, '
+    '"seed": 1, "win_share": {"blue": [0.3, 0.145, 0.519], "red": [0.45, 0.258, 0.658]}, '
+    '"wins": {"blue": 6, "red": 9}, "workers": 1}\n')
+SUMMARY_KEYS = ["game", "games", "games_requested", "interrupted", "finished", "capped", "wins",
+                "draws", "mean_decisions", "mean_turns", "min_turns", "max_turns_played",
+                "win_share", "decisions", "seconds", "workers", "games_per_second",
+                "decisions_per_second", "seed", "max_turns", "max_decisions", "ray"]
+COMPARE_JSON = (
+    '{"base": "games/space_war.gdl", "capped": {"base": 0, "variant": 0}, "differs": false, '
+    '"draws": {"base": [0.3, 0.108, 0.603], "variant": [0.3, 0.108, 0.603]}, '
+    '"finished": {"base": 10, "variant": 10}, "games": 10, "interrupted": false, '
+    '"mean_decisions": {"base": 79.5, "variant": 79.5}, "players": "random", '
+    '"seats": {"blue": {"base": [0.1, 0.018, 0.404], "difference": [0.0, -0.315, 0.315], '
+    '"differs": false, "variant": [0.1, 0.018, 0.404]}, "red": {"base": [0.6, 0.313, 0.832], '
+    '"difference": [0.0, -0.369, 0.369], "differs": false, "variant": [0.6, 0.313, 0.832]}}, '
+    '"seed": 1, "variant": "games/space_war.gdl"}\n')
+FIRST_RECORD = (
+    '{"seed": 1, "game": "Space War", "seats": ["blue", "red"], "players": ["random", '
+    '"random"], "first": "blue", "winners": ["blue"], "draw": false, "returns": [1.0, -1.0], '
+    '"turns": 16, "decisions": 81, "capped": false, "scores": {"blue": 15, "red": 0}, '
+    '"stats": {}}')
+
+
+def test_simulate_json_and_records_are_the_bytes_they_were(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "games.jsonl"
+    result = gdl("simulate", "games/space_war.gdl", "--games", 20, "--seed", 1, "--json",
+                 "--workers", 1, "--out", out)
+    timing = r'"(seconds|games_per_second|decisions_per_second)": [0-9.]+'
+    assert re.sub(timing, r'"\1": T', result.stdout) == SIMULATE_JSON
+    assert out.read_text().splitlines()[0] == FIRST_RECORD
+    summary, records = simulate(load_game(SPACE_WAR), 20, 1, workers=1)
+    assert list(summary.to_json()) == SUMMARY_KEYS
+    assert [json.dumps(r.to_json()) for r in records] == out.read_text().splitlines()
+    assert read_records(str(out)) == records
+
+
+def test_compare_json_is_the_bytes_it_was(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = gdl("compare", "games/space_war.gdl", "games/space_war.gdl", "--games", 10,
+                 "--seed", 1, "--json", "--workers", 1)
+    assert result.stdout == COMPARE_JSON
+
+
 # ----- reading records ----------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def race_lines():
     _, records = simulate(load_game(RACE), 6)
-    return [json.dumps(r) for r in records]
+    return [json.dumps(r.to_json()) for r in records]
 
 
 @pytest.mark.parametrize("change, message", [
@@ -151,11 +204,11 @@ def test_report_refuses_a_missing_or_csv_file(tmp_path, name, message):
 def test_analysis_counts_wins_draws_caps_first_player_and_agents():
     _, records = simulate(load_game(SPACE_WAR), 40, 1, max_turns=20)
     a = analyse(records)
-    finished = [r for r in records if not r["capped"]]
+    finished = [r for r in records if not r.capped]
     assert a["games"] == 40 and a["finished"] == len(finished)
-    assert a["capped"] == 40 - len(finished) and a["draws"] == sum(r["draw"] for r in finished)
+    assert a["capped"] == 40 - len(finished) and a["draws"] == sum(r.draw for r in finished)
     assert sum(a["wins"].values()) + a["draws"] == a["finished"]
-    assert a["first"]["won"] == sum(r["first"] in r["winners"] for r in finished)
+    assert a["first"]["won"] == sum(r.first in r.winners for r in finished)
     assert a["agents"]["random"]["seat_games"] == 2 * a["finished"]
     assert a["agents"]["random"]["wins"] == sum(a["wins"].values())
     share, low, high = a["win_share"]["blue"]

@@ -62,7 +62,7 @@ def test_simulate_text_names_both_caps(tmp_path):
 def test_the_default_decision_cap_stops_simulate():
     game = load_source(ENDLESS, "endless.gdl")
     summary, records = simulate(game, 1, 0, workers=1)
-    assert records[0]["capped"] and records[0]["decisions"] == DEFAULT_MAX_DECISIONS
+    assert records[0].capped and records[0].decisions == DEFAULT_MAX_DECISIONS
 
 
 def test_record_caps_and_its_transcript_replays(tmp_path):

@@ -59,6 +59,6 @@ def test_random_play_keeps_the_invariants(name, seed, choices):
 @pytest.mark.parametrize("name", FILES)
 def test_random_games_finish_with_one_winner(name):
     summary, _ = simulate(LOADED[name], games=10, seed=3)
-    assert summary["finished"] == 10
-    assert summary["draws"] == 0
-    assert sum(summary["wins"].values()) == 10
+    assert summary.finished == 10
+    assert summary.draws == 0
+    assert sum(summary.wins.values()) == 10

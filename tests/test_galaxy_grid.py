@@ -42,9 +42,9 @@ def test_random_play_keeps_the_invariants(name, seed, choices):
 @pytest.mark.parametrize("name", FILES)
 def test_random_games_finish_with_one_winner(name):
     summary, _ = simulate(LOADED[name], games=40, seed=7)
-    assert summary["finished"] + summary["capped"] == 40
-    assert summary["draws"] == 0
-    assert sum(summary["wins"].values()) == summary["finished"]
+    assert summary.finished + summary.capped == 40
+    assert summary.draws == 0
+    assert sum(summary.wins.values()) == summary.finished
 
 
 def test_most_movement_steps_are_played_by_the_engine():

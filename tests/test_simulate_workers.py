@@ -34,20 +34,20 @@ def one_process(space_war):
 
 
 def outcome(summary):
-    """A summary without the fields that say how the run went."""
+    """A summary's JSON without the fields that say how the run went."""
     return {key: value for key, value in summary.items() if key not in RUN_FIELDS}
 
 
 def test_records_say_how_each_game_went(one_process):
     summary, records = one_process
-    assert [r["seed"] for r in records] == list(range(SEED, SEED + GAMES))
-    assert tuple(records[0]) == batch.RECORD_FIELDS
-    capped = [r for r in records if r["capped"]]
+    assert [r.seed for r in records] == list(range(SEED, SEED + GAMES))
+    assert tuple(records[0].to_json()) == batch.RECORD_FIELDS
+    capped = [r for r in records if r.capped]
     assert 0 < len(capped) < GAMES
-    assert all(r["winners"] == [] and not r["draw"] and r["turns"] > CAP for r in capped)
-    assert summary["capped"] == len(capped)
-    assert summary["decisions"] == sum(r["decisions"] for r in records)
-    assert not summary["interrupted"] and summary["games"] == summary["games_requested"]
+    assert all(r.winners == () and not r.draw and r.turns > CAP for r in capped)
+    assert summary.capped == len(capped)
+    assert summary.decisions == sum(r.decisions for r in records)
+    assert not summary.interrupted and summary.games == summary.games_requested
 
 
 @pytest.mark.parametrize("workers", [2, 3])
@@ -55,9 +55,9 @@ def test_the_same_seed_gives_the_same_games_for_any_number_of_workers(space_war,
                                                                        workers):
     summary, records = simulate(space_war, GAMES, SEED, max_turns=CAP, workers=workers,
                                 path=SPACE_WAR)
-    assert summary["workers"] == workers
+    assert summary.workers == workers
     assert records == one_process[1]
-    assert outcome(summary) == outcome(one_process[0])
+    assert outcome(summary.to_json()) == outcome(one_process[0].to_json())
 
 
 def test_the_json_summary_names_its_workers_and_only_timing_differs():
@@ -123,31 +123,32 @@ def test_an_interrupt_keeps_the_games_finished_so_far(space_war, one_process):
     summary, records = simulate(space_war, GAMES, SEED, max_turns=CAP, workers=1,
                                 progress=Interrupt(5))
     assert records == one_process[1][:5]
-    assert summary["interrupted"] and summary["games"] == 5
-    assert summary["games_requested"] == GAMES
-    assert summary["decisions"] == sum(r["decisions"] for r in records)
+    assert summary.interrupted and summary.games == 5
+    assert summary.games_requested == GAMES
+    assert summary.decisions == sum(r.decisions for r in records)
 
 
 def test_an_interrupt_stops_the_workers_and_keeps_their_finished_games(space_war,
                                                                       one_process):
     summary, records = simulate(space_war, GAMES, SEED, max_turns=CAP, workers=2,
                                 path=SPACE_WAR, progress=Interrupt(1))
-    assert summary["interrupted"] and 1 <= summary["games"] == len(records) <= GAMES
-    expected = {r["seed"]: r for r in one_process[1]}
-    assert records == sorted(records, key=lambda r: r["seed"])
-    assert all(record == expected[record["seed"]] for record in records)
-    same = summarise(space_war, records, GAMES, SEED, CAP, 1.0, 2, True)
-    assert outcome(summary) == outcome(same)
+    assert summary.interrupted and 1 <= summary.games == len(records) <= GAMES
+    expected = {r.seed: r for r in one_process[1]}
+    assert records == sorted(records, key=lambda r: r.seed)
+    assert all(record == expected[record.seed] for record in records)
+    same = summarise(space_war, records, GAMES, batch.RunSettings("random", SEED, CAP), 1.0, 2,
+                     True)
+    assert outcome(summary.to_json()) == outcome(same.to_json())
     assert multiprocessing.active_children() == []
 
 
 def test_the_command_prints_the_interrupted_summary_and_exits_130(monkeypatch):
     real = batch.play_one
 
-    def ctrl_c_in_the_fourth_game(game, seed, spec, max_turns, **caps):
+    def ctrl_c_in_the_fourth_game(game, seed, settings):
         if seed == 3:
             raise KeyboardInterrupt
-        return real(game, seed, spec, max_turns, **caps)
+        return real(game, seed, settings)
 
     monkeypatch.setattr(batch, "play_one", ctrl_c_in_the_fourth_game)
     runner = CliRunner()

@@ -1,15 +1,20 @@
-"""A batch of simulated games: one game's record, and consecutive games played in one place.
+"""A batch of simulated games: the settings of a run, one game's record, and consecutive
+games played in one place.
 
-`play_one(game, seed, spec, max_turns, ...)` plays one game and returns its record (a dict
-with the fields of `RECORD_FIELDS`); `play_games` plays game i with seed `seed + i` for each
-index it is given; `chunks_of(games, workers)` cuts games 0..games-1 into ranges to hand
-out. What `simulate` runs in its own process and in worker processes, and `cluster` in Ray
-tasks: both import it, and neither imports the other back.
+`RunSettings` is how a run plays each game (players, first seed, caps, invariant checks),
+one value handed to worker processes and Ray tasks alike; `play_one(game, seed, settings)`
+plays one game and returns its `GameRecord`; `play_games` plays game i with seed
+`settings.seed + i` for each index it is given; `chunks_of(games, workers)` cuts games
+0..games-1 into ranges to hand out. What `simulate` runs in its own process and in worker
+processes, and `cluster` in Ray tasks: both import it, and neither imports the other back.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from ...language.errors import GdlError
 from ...language.limits import DEFAULT_MAX_DECISIONS
@@ -18,40 +23,94 @@ from ..agents.agents import make_agents
 from ..playing import Observer, run_game
 
 if TYPE_CHECKING:
-    from ...runtime.state import State
+    from ...runtime.engine import Game
+    from ...runtime.state import Action, State
 
 CHUNKS_PER_WORKER = 8   # at least this many chunks a worker, so the load evens out
 MAX_CHUNK = 32          # and at most this many games a chunk, so Ctrl-C and progress are prompt
 
-# What a record (one game) holds: its seed; the game's name, its seats and the player of
-# each (the agent's name); the seat that played first (turn 1's, or in a game without turns
-# the first to decide); the winners (none when drawn or capped), draw, the returns per seat
-# (1 win, -1 loss, 0 draw or capped); turns and decisions played; capped; the scores per
-# seat (None when the rule file declares none); the rule file's `stat` values at the end.
-RECORD_FIELDS = ("seed", "game", "seats", "players", "first", "winners", "draw", "returns",
-                 "turns", "decisions", "capped", "scores", "stats")
+
+@attrs.frozen
+class RunSettings:
+    """How a run plays its games: `spec`, the players (`make_agents`: 'random',
+    'greedy,mcts:iterations=200', ...); `seed`, game i plays seed `seed + i`; a game still
+    running after `max_turns` turns or `max_decisions` decisions is capped; with `check`,
+    the rule file's invariants are checked after every decision."""
+
+    spec: str
+    seed: int
+    max_turns: int
+    max_decisions: int = DEFAULT_MAX_DECISIONS
+    check: bool = False
 
 
-def play_one(game, seed, spec, max_turns, max_decisions=DEFAULT_MAX_DECISIONS, check=False):
-    """One game with agents built from `spec`; returns its record (see `RECORD_FIELDS`).
-    With `check`, the rule file's invariants are checked after every decision."""
+@attrs.frozen
+class GameRecord:
+    """One simulated game: its seed; the game's name, its seats and the player of each (the
+    agent's name); the seat that played first (turn 1's, or in a game without turns the
+    first to decide); the winners (none when drawn or capped), draw, the returns per seat
+    (1 win, -1 loss, 0 draw or capped); turns and decisions played; capped; the scores per
+    seat (None when the rule file declares none); the rule file's `stat` values at the end
+    (name -> value, or name -> {seat: value} for a `stat NAME(s)`)."""
+
+    seed: int
+    game: str
+    seats: tuple[str, ...]
+    players: tuple[str, ...]
+    first: str | None
+    winners: tuple[str, ...]
+    draw: bool
+    returns: tuple[float, ...]
+    turns: int
+    decisions: int
+    capped: bool
+    scores: dict[str, float] | None
+    stats: dict[str, Any]       # rule values: numbers, truth values, text, or per seat
+
+    def to_json(self) -> dict[str, Any]:
+        """The plain form, fields in `RECORD_FIELDS` order (a line of a `.jsonl` file)."""
+        return {"seed": self.seed, "game": self.game, "seats": list(self.seats),
+                "players": list(self.players), "first": self.first,
+                "winners": list(self.winners), "draw": self.draw,
+                "returns": list(self.returns), "turns": self.turns,
+                "decisions": self.decisions, "capped": self.capped,
+                "scores": None if self.scores is None else dict(self.scores),
+                "stats": self.stats}
+
+    @classmethod
+    def from_json(cls, plain: dict[str, Any]) -> GameRecord:
+        """The record of `to_json`'s form (checked first: `game_records.read_records`)."""
+        return cls(seed=plain["seed"], game=plain["game"], seats=tuple(plain["seats"]),
+                   players=tuple(plain["players"]), first=plain["first"],
+                   winners=tuple(plain["winners"]), draw=plain["draw"],
+                   returns=tuple(plain["returns"]), turns=plain["turns"],
+                   decisions=plain["decisions"], capped=plain["capped"],
+                   scores=plain["scores"], stats=plain["stats"])
+
+
+RECORD_FIELDS = tuple(field.name for field in attrs.fields(GameRecord))
+
+
+def play_one(game: Game, seed: int, settings: RunSettings) -> GameRecord:
+    """One game on `seed` with agents built from `settings.spec`, capped and checked as
+    `settings` say; returns its record."""
     state = game.new_state(seed)
-    agents = make_agents(spec, len(game.seats), seed)
+    agents = make_agents(settings.spec, len(game.seats), seed)
     opening = _Opening()
     status, _ = run_game(game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
-                         max_turns=max_turns, max_decisions=max_decisions, observer=opening,
-                         check=check)
+                         max_turns=settings.max_turns, max_decisions=settings.max_decisions,
+                         observer=opening, check=settings.check)
     finished = status == "finished"
+    result = state.result if finished else None
     first = opening.first()
-    return {"seed": seed, "game": game.name, "seats": list(game.seats),
-            "players": [agent.name for agent in agents],
-            "first": None if first is None else game.seats[first],
-            "winners": [game.seats[s] for s in state.result["winners"]] if finished else [],
-            "draw": finished and state.result["draw"],
-            "returns": game.returns(state),
-            "turns": state.turn, "decisions": state.decisions, "capped": not finished,
-            "scores": final_scores(game, state),
-            "stats": introspect.statistics(game, state)}
+    return GameRecord(
+        seed=seed, game=game.name, seats=tuple(game.seats),
+        players=tuple(agent.name for agent in agents),
+        first=None if first is None else game.seats[first],
+        winners=tuple(game.seats[s] for s in result["winners"]) if result is not None else (),
+        draw=result is not None and result["draw"], returns=tuple(game.returns(state)),
+        turns=state.turn, decisions=state.decisions, capped=not finished,
+        scores=final_scores(game, state), stats=introspect.statistics(game, state))
 
 
 class _Opening(Observer):
@@ -65,46 +124,47 @@ class _Opening(Observer):
         if state.turn >= 1:
             self.seen.setdefault("turn", state.current)
 
-    def deciding(self, seat: int, action: object) -> None:
+    def deciding(self, seat: int, action: Action) -> None:
         self.seen.setdefault("decision", seat)
 
     def first(self) -> int | None:
         return self.seen.get("turn", self.seen.get("decision"))
 
 
-def final_scores(game, state):
+def final_scores(game: Game, state: State) -> dict[str, float] | None:
     """Each seat's final score ({seat: number}) when the rule file declares one with
     `show score(s)` (the agents' heuristic, docs/agents.md), else None."""
     scores = introspect.scores(game, state)
     return None if scores is None else dict(zip(game.seats, scores))
 
 
-def play_games(game, indices, seed, spec, max_turns, records, after_game=None, stopped=None,
-               max_decisions=DEFAULT_MAX_DECISIONS, check=False):
-    """Play game i (seed `seed + i`) for each i in `indices`, appending each record to
-    `records` as it finishes (so an interruption keeps them); `after_game()` runs after each
-    game, and `stopped()` is asked before each one."""
+def play_games(game: Game, indices: Iterable[int], settings: RunSettings,
+               records: list[GameRecord], after_game: Callable[[], object] | None = None,
+               stopped: Callable[[], bool] | None = None) -> None:
+    """Play game i (seed `settings.seed + i`) for each i in `indices`, appending each record
+    to `records` as it finishes (so an interruption keeps them); `after_game()` runs after
+    each game, and `stopped()` is asked before each one."""
     for i in indices:
         if stopped is not None and stopped():
             return
+        seed = settings.seed + i
         try:
-            records.append(play_one(game, seed + i, spec, max_turns,
-                                    max_decisions=max_decisions, check=check))
+            records.append(play_one(game, seed, settings))
         except GdlError as exc:
-            exc.hints += (f"in simulated game {i + 1}, seed {seed + i} (gdl record with "
-                          f"--seed {seed + i} plays it again)",)
+            exc.hints += (f"in simulated game {i + 1}, seed {seed} (gdl record with "
+                          f"--seed {seed} plays it again)",)
             raise
         if after_game is not None:
             after_game()
 
 
-def chunks_of(games, workers):
+def chunks_of(games: int, workers: int) -> list[tuple[int, int]]:
     """Games 0..games-1 as (first, last) ranges of consecutive indices, to hand out."""
     chunk = chunk_size(games, workers)
     return [(first, min(first + chunk, games)) for first in range(0, games, chunk)]
 
 
-def chunk_size(games, workers):
+def chunk_size(games: int, workers: int) -> int:
     """Games a worker plays per task: small enough to share the work out evenly, large
     enough that handing out tasks costs little next to playing them."""
     return max(1, min(MAX_CHUNK, -(-games // (workers * CHUNKS_PER_WORKER))))

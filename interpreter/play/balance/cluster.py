@@ -1,9 +1,10 @@
 """Simulated games on a Ray cluster (the optional extra `gdl[ray]`).
 
-`play_on_ray(game, games, seed, spec, caps, address, workers, progress)` plays the games
-in chunks of consecutive indices as Ray tasks and returns (records in game order,
-interrupted?, the cluster's CPUs): the records a run in one process gives for the same
-seed, since game i plays seed `seed + i` wherever it runs.
+`play_on_ray(game, games, settings, address, workers, progress)` plays the games (with the
+run's `batch.RunSettings`) in chunks of consecutive indices as Ray tasks and returns
+(`batch.GameRecord`s in game order, interrupted?, the cluster's CPUs): the records a run in
+one process gives for the same seed, since game i plays seed `settings.seed + i` wherever
+it runs.
 
 The rule file travels as its checked program (plain data, pickled once with `ray.put`), not
 as a path, so the cluster's machines need gdl installed but not the rule files; each Ray
@@ -18,16 +19,22 @@ from __future__ import annotations
 
 import logging
 import socket
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ...language.errors import GdlDataError, GdlError
 from ...runtime import introspect
-from .batch import chunks_of, play_games
+from .batch import GameRecord, RunSettings, chunks_of, play_games
+
+if TYPE_CHECKING:
+    from ...language.program import Program
+    from ...runtime.engine import Game
 
 EXTRA = "pip install 'gdl[ray]'"
 
 
-def import_ray():
+def import_ray() -> Any:
+    """The `ray` module (untyped: an optional extra), or a GdlDataError saying how to get it."""
     try:
         import ray
     except ImportError:
@@ -35,7 +42,9 @@ def import_ray():
     return ray
 
 
-def play_on_ray(game, games, seed, spec, caps, address, workers, progress=None):
+def play_on_ray(game: Game, games: int, settings: RunSettings, address: str, workers: int,
+                progress: Callable[[int], object] | None = None,
+                ) -> tuple[list[GameRecord], bool, int]:
     """Play games 0..games-1 as Ray tasks; returns (records in game order, interrupted?,
     the cluster's CPUs)."""
     ray = import_ray()
@@ -46,7 +55,7 @@ def play_on_ray(game, games, seed, spec, caps, address, workers, progress=None):
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         program = ray.put((introspect.resolved_program(game), game.path, game.source_hash))
         task = ray.remote(_play_chunk)
-        pending = {task.remote(program, first, last, seed, spec, caps): first
+        pending = {task.remote(program, first, last, settings): first
                    for first, last in chunks_of(games, cpus)}
         records, interrupted = _gather(ray, pending, progress)
         return records, interrupted, cpus
@@ -55,7 +64,7 @@ def play_on_ray(game, games, seed, spec, caps, address, workers, progress=None):
             ray.shutdown()
 
 
-def _connect(ray, address, workers):
+def _connect(ray: Any, address: str, workers: int) -> None:
     if address == "local":
         ray.init(address="local", num_cpus=workers, include_dashboard=False,
                  log_to_driver=False, logging_level=logging.ERROR)
@@ -67,7 +76,7 @@ def _connect(ray, address, workers):
         raise GdlDataError(f"cannot use the Ray cluster at {address}: {exc}") from None
 
 
-def _reachable(address):
+def _reachable(address: str) -> None:
     """Refuse a HOST:PORT nobody listens on at once (Ray itself would retry for minutes)."""
     if address == "auto" or "://" in address:
         return
@@ -84,9 +93,13 @@ def _reachable(address):
                            f"{exc.strerror or exc}") from None
 
 
-def _gather(ray, pending, progress):
-    """Wait for the chunks; file each one's records by its first game index."""
-    done, errors, interrupted = {}, {}, False
+def _gather(ray: Any, pending: dict[Any, int], progress: Callable[[int], object] | None,
+            ) -> tuple[list[GameRecord], bool]:
+    """Wait for the chunks (`pending`: Ray object reference -> its first game index); file
+    each one's records by its first game index."""
+    done: dict[int, list[GameRecord]] = {}
+    errors: dict[int, GdlError] = {}
+    interrupted = False
     waiting = list(pending)
     try:
         while waiting:
@@ -113,19 +126,20 @@ def _gather(ray, pending, progress):
 
 
 # ----- in a Ray worker ----------------------------------------------------------------------
-_compiled: dict[str, Any] = {}      # source hash -> Game, so a worker compiles each program once
+_compiled: dict[str, Game] = {}      # source hash -> Game, so a worker compiles each program once
 
 
-def _play_chunk(program, first, last, seed, spec, caps):
-    """Play games first..last-1; their records, or the GdlError that stopped them."""
+def _play_chunk(program: tuple[Program, str, str], first: int, last: int,
+                settings: RunSettings) -> list[GameRecord] | GdlError:
+    """Play games first..last-1; their records, or the GdlError that stopped them.
+    `program`: the checked program, the rule file's path and its source hash."""
     from ...runtime.engine import Game
     resolved, path, digest = program
     if digest not in _compiled:
         _compiled[digest] = Game(resolved, path, digest)
-    records = []
+    records: list[GameRecord] = []
     try:
-        play_games(_compiled[digest], range(first, last), seed, spec, caps[0], records,
-                   max_decisions=caps[1], check=caps[2])
+        play_games(_compiled[digest], range(first, last), settings, records)
     except GdlError as exc:
         return exc
     return records

@@ -14,43 +14,51 @@ With several seats each interval holds at 95% on its own, not all of them togeth
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ...language.errors import GdlDataError
-from .simulate import simulate, wilson, wilson_exact
+from .simulate import Summary, simulate, wilson, wilson_exact
+
+if TYPE_CHECKING:
+    from ...runtime.engine import Game
 
 
-def compare(base, variant, games, seed=0, spec="random", **options):
+def compare(base: tuple[Game, str], variant: tuple[Game, str], games: int, seed: int = 0,
+            spec: str = "random", **options: Any) -> dict[str, Any]:
     """`base`, `variant`: (game, path). `options` go to `simulate` (max_turns, workers,
-    max_decisions, ray, progress). Returns the comparison as plain data."""
+    max_decisions, ray, progress). Returns the comparison as plain data (what
+    `gdl compare --json` prints)."""
     (base_game, base_path), (variant_game, variant_path) = base, variant
     if base_game.seats != variant_game.seats:
         raise GdlDataError(f"{variant_path} has seats {', '.join(variant_game.seats)} but "
                            f"{base_path} has {', '.join(base_game.seats)}: compare plays the "
                            "same seats in both")
-    runs = {}
+    runs: dict[str, Summary] = {}
     for name, game, path in (("base", base_game, base_path),
                              ("variant", variant_game, variant_path)):
         runs[name], _ = simulate(game, games, seed, spec, path=path, **options)
-    seats = {}
+    seats: dict[str, dict[str, Any]] = {}
     for seat in base_game.seats:
-        one, two = (wilson_exact(runs[n]["wins"][seat], runs[n]["finished"])
+        one, two = (wilson_exact(runs[n].wins[seat], runs[n].finished)
                     for n in ("base", "variant"))
         low, high = newcombe(one, two)
-        seats[seat] = {"base": runs["base"]["win_share"][seat],
-                       "variant": runs["variant"]["win_share"][seat],
+        seats[seat] = {"base": runs["base"].win_share[seat],
+                       "variant": runs["variant"].win_share[seat],
                        "difference": [round(two[0] - one[0], 3), round(low, 3),
                                       round(high, 3)],
                        "differs": low > 0 or high < 0}
     return {"base": base_path, "variant": variant_path, "games": games, "seed": seed,
             "players": spec, "seats": seats,
-            "draws": {n: wilson(runs[n]["draws"], runs[n]["finished"]) for n in runs},
-            "capped": {n: runs[n]["capped"] for n in runs},
-            "finished": {n: runs[n]["finished"] for n in runs},
-            "mean_decisions": {n: runs[n]["mean_decisions"] for n in runs},
-            "interrupted": any(runs[n]["interrupted"] for n in runs),
+            "draws": {n: wilson(run.draws, run.finished) for n, run in runs.items()},
+            "capped": {n: run.capped for n, run in runs.items()},
+            "finished": {n: run.finished for n, run in runs.items()},
+            "mean_decisions": {n: run.mean_decisions for n, run in runs.items()},
+            "interrupted": any(run.interrupted for run in runs.values()),
             "differs": any(s["differs"] for s in seats.values())}
 
 
-def newcombe(one, two):
+def newcombe(one: tuple[float, float, float],
+             two: tuple[float, float, float]) -> tuple[float, float]:
     """The 95% interval of share two - share one, from each share's Wilson interval
     (share, low, high): Newcombe (1998), method 10."""
     p1, low1, high1 = one
@@ -60,7 +68,7 @@ def newcombe(one, two):
             difference + ((high2 - p2) ** 2 + (p1 - low1) ** 2) ** 0.5)
 
 
-def verdict(result):
+def verdict(result: dict[str, Any]) -> str:
     """The one line a designer reads first."""
     moved = [f"{seat} {100 * s['difference'][0]:+.1f} points" for seat, s in
              result["seats"].items() if s["differs"]]

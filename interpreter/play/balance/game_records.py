@@ -1,15 +1,16 @@
 """Per-game records of a simulation on disk: written as JSON Lines or CSV, read back (JSON
 Lines) for `gdl report`.
 
-`write_records(path, records)` writes the records `simulate` returns (see
-`batch.RECORD_FIELDS`), in game order, atomically: by the file's extension, `.jsonl` one
-JSON object a line, fields in `RECORD_FIELDS` order; `.csv` one row a game, lists and
+`write_records(path, records)` writes the records `simulate` returns (`batch.GameRecord`),
+in game order, atomically: by the file's extension, `.jsonl` one JSON object a line
+(`GameRecord.to_json`, fields in `RECORD_FIELDS` order); `.csv` one row a game, lists and
 per-seat values spread over columns (`winners` space-separated, `player:SEAT`,
 `return:SEAT`, `score:SEAT`, `stat:NAME` and `stat:NAME:SEAT`). `check_out_path` refuses
 any other extension before a run starts.
 
-`read_records(path)` reads a `.jsonl` file whole and checks every record's fields and types;
-anything wrong refuses the file, naming the line, so a report never covers part of a file.
+`read_records(path)` reads a `.jsonl` file whole and checks every record's fields and types
+before it becomes a `GameRecord`; anything wrong refuses the file, naming the line, so a
+report never covers part of a file.
 """
 
 from __future__ import annotations
@@ -17,41 +18,42 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
+from typing import Any
 
 from ...files import save
 from ...language.errors import GdlDataError
-from .batch import RECORD_FIELDS
+from .batch import RECORD_FIELDS, GameRecord
 
 EXTENSIONS = (".jsonl", ".csv")
 
 
-def check_out_path(path):
+def check_out_path(path: str) -> None:
     """Refuse an output file whose extension says no format we write."""
     if not path.lower().endswith(EXTENSIONS):
         raise GdlDataError(f"cannot write records to {path}: the file name must end in "
                            ".jsonl (JSON Lines) or .csv")
 
 
-def write_records(path, records):
+def write_records(path: str, records: Sequence[GameRecord]) -> None:
     check_out_path(path)
     text = _csv(records) if path.lower().endswith(".csv") else _jsonl(records)
     save(path, text)
 
 
-def _jsonl(records):
-    return "".join(json.dumps({key: record[key] for key in RECORD_FIELDS}) + "\n"
-                   for record in records)
+def _jsonl(records: Sequence[GameRecord]) -> str:
+    return "".join(json.dumps(record.to_json()) + "\n" for record in records)
 
 
-def _csv(records):
+def _csv(records: Sequence[GameRecord]) -> str:
     columns = ["seed", "game", "first", "winners", "draw", "capped", "turns", "decisions"]
     if records:
-        seats = records[0]["seats"]
+        seats = records[0].seats
         columns += [f"player:{seat}" for seat in seats]
         columns += [f"return:{seat}" for seat in seats]
-        if records[0]["scores"] is not None:
+        if records[0].scores is not None:
             columns += [f"score:{seat}" for seat in seats]
-        for name, value in records[0]["stats"].items():
+        for name, value in records[0].stats.items():
             columns += ([f"stat:{name}:{seat}" for seat in value] if isinstance(value, dict)
                         else [f"stat:{name}"])
     out = io.StringIO()
@@ -62,27 +64,26 @@ def _csv(records):
     return out.getvalue()
 
 
-def _row(record):
-    seats = record["seats"]
-    row = [record["seed"], record["game"], record["first"], " ".join(record["winners"]),
-           record["draw"], record["capped"], record["turns"], record["decisions"]]
-    row += record["players"]
-    row += record["returns"]
-    if record["scores"] is not None:
-        row += [record["scores"][seat] for seat in seats]
-    for value in record["stats"].values():
+def _row(record: GameRecord) -> list[Any]:
+    row: list[Any] = [record.seed, record.game, record.first, " ".join(record.winners),
+                      record.draw, record.capped, record.turns, record.decisions]
+    row += record.players
+    row += record.returns
+    if record.scores is not None:
+        row += [record.scores[seat] for seat in record.seats]
+    for value in record.stats.values():
         row += list(value.values()) if isinstance(value, dict) else [value]
     return row
 
 
-def _cell(value):
+def _cell(value: Any) -> Any:
     if isinstance(value, bool):
         return "true" if value else "false"
     return "" if value is None else value
 
 
 # ----- reading ------------------------------------------------------------------------------
-def read_records(path):
+def read_records(path: str) -> list[GameRecord]:
     """The records of a `.jsonl` file, checked; a GdlDataError names the first bad line."""
     if path.lower().endswith(".csv"):
         raise GdlDataError("a report reads JSON Lines records: write them with 'gdl "
@@ -98,43 +99,46 @@ def read_records(path):
         raise GdlDataError(f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise GdlDataError(f"cannot read {path}: it is not UTF-8 text") from None
-    records = []
+    records: list[GameRecord] = []
+    first: dict[str, Any] | None = None
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise _bad(path, number, f"not JSON ({exc.msg}, column {exc.colno})") from None
         problem = _problem(record)
-        if problem is None and records:
-            problem = _differs(record, records[0])
+        if problem is None and first is not None:
+            problem = _differs(record, first)
         if problem is not None:
             raise _bad(path, number, problem)
-        records.append(record)
+        if first is None:
+            first = record
+        records.append(GameRecord.from_json(record))
     if not records:
         raise GdlDataError("no records in the file", file=path)
     return records
 
 
-def _bad(path, number, problem):
+def _bad(path: str, number: int, problem: str) -> GdlDataError:
     return GdlDataError(f"{problem}; the file is not read", file=path, line=number, column=1)
 
 
-def _is_int(value):
+def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_number(value):
+def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _is_names(value):
+def _is_names(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
-def _problem(record):
-    """What is wrong with one record (None when nothing is)."""
+def _problem(record: Any) -> str | None:
+    """What is wrong with one record, a line's JSON value (None when nothing is)."""
     if not isinstance(record, dict):
         return "a record is a JSON object"
     missing = [key for key in RECORD_FIELDS if key not in record]
@@ -171,7 +175,7 @@ def _problem(record):
     return None
 
 
-def _differs(record, first):
+def _differs(record: dict[str, Any], first: dict[str, Any]) -> str | None:
     """Records of one file are of one game: the same name and seats."""
     for key in ("game", "seats"):
         if record[key] != first[key]:

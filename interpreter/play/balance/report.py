@@ -1,6 +1,7 @@
 """Balance report: a simulation's per-game records -> one self-contained HTML page.
 
-`analyse(records)` turns the records (`game_records.read_records`) into plain numbers: win
+`analyse(records)` turns the records (`batch.GameRecord`s, from `game_records.read_records`)
+into plain numbers: win
 share per seat with 95% Wilson intervals (over finished games), draws and capped games, game
 lengths, the first player's advantage, results per agent, and a summary of every `stat`.
 `write_report(records_path, out_path)` draws them with matplotlib (the optional extra
@@ -17,9 +18,12 @@ from __future__ import annotations
 import html
 import io
 from collections import Counter
+from collections.abc import Sequence
+from typing import Any
 
 from ...files import save
 from ...language.errors import GdlDataError
+from .batch import GameRecord
 from .game_records import read_records
 from .simulate import wilson
 
@@ -27,7 +31,7 @@ EXTRA = "pip install 'gdl[report]'"
 BINS = 30       # at most this many bars in a length histogram
 
 
-def write_report(records_path, out_path):
+def write_report(records_path: str, out_path: str) -> dict[str, Any]:
     """Read the records, write the page; returns the analysis."""
     records = read_records(records_path)
     figure_class = _figure_class()
@@ -36,7 +40,8 @@ def write_report(records_path, out_path):
     return analysis
 
 
-def _figure_class():
+def _figure_class() -> Any:
+    """matplotlib's `Figure` (untyped: an optional extra), drawing without a display."""
     try:
         import matplotlib
     except ImportError:
@@ -48,39 +53,40 @@ def _figure_class():
 
 
 # ----- the numbers --------------------------------------------------------------------------
-def analyse(records):
-    seats = records[0]["seats"]
-    finished = [r for r in records if not r["capped"]]
-    wins = {seat: sum(seat in r["winners"] for r in finished) for seat in seats}
-    first_games = [r for r in finished if r["first"] is not None]
-    first_won = sum(r["first"] in r["winners"] for r in first_games)
-    later = [(seat, r) for r in first_games for seat in seats if seat != r["first"]]
+def analyse(records: Sequence[GameRecord]) -> dict[str, Any]:
+    """The numbers of the page (plain data; `seats` a list, as in the records' JSON)."""
+    seats = list(records[0].seats)
+    finished = [r for r in records if not r.capped]
+    wins = {seat: sum(seat in r.winners for r in finished) for seat in seats}
+    first_games = [r for r in finished if r.first is not None]
+    first_won = sum(r.first in r.winners for r in first_games)
+    later = [(seat, r) for r in first_games for seat in seats if seat != r.first]
     return {
-        "game": records[0]["game"], "seats": seats, "games": len(records),
+        "game": records[0].game, "seats": seats, "games": len(records),
         "finished": len(finished), "capped": len(records) - len(finished),
-        "draws": sum(r["draw"] for r in finished),
+        "draws": sum(r.draw for r in finished),
         "wins": wins,
         "win_share": {seat: wilson(n, len(finished)) for seat, n in wins.items()},
         # what each seat would win if the wins were shared equally (draws and shared wins
         # taken into account): the line a fair game's bars stand at
         "fair_share": round(sum(wins.values()) / len(seats) / len(finished), 3)
         if finished else 0.0,
-        "decisions": _spread([r["decisions"] for r in records]),
-        "turns": _spread([r["turns"] for r in records]),
+        "decisions": _spread([r.decisions for r in records]),
+        "turns": _spread([r.turns for r in records]),
         "first": {
             "games": len(first_games),
-            "seats": dict(Counter(r["first"] for r in first_games)),
+            "seats": dict(Counter(r.first for r in first_games)),
             "won": first_won, "share": wilson(first_won, len(first_games)),
-            "later_share": wilson(sum(seat in r["winners"] for seat, r in later), len(later)),
+            "later_share": wilson(sum(seat in r.winners for seat, r in later), len(later)),
         },
         "agents": _agents(finished, seats),
-        "players": dict(Counter(",".join(r["players"]) for r in records)),
+        "players": dict(Counter(",".join(r.players) for r in records)),
         "stats": _stats(records),
-        "seeds": [min(r["seed"] for r in records), max(r["seed"] for r in records)],
+        "seeds": [min(r.seed for r in records), max(r.seed for r in records)],
     }
 
 
-def _spread(values):
+def _spread(values: Sequence[float]) -> dict[str, float]:
     ordered = sorted(values)
     middle = len(ordered) // 2
     median = (ordered[middle] if len(ordered) % 2 else
@@ -89,31 +95,33 @@ def _spread(values):
             "min": ordered[0], "max": ordered[-1]}
 
 
-def _agents(finished, seats):
+def _agents(finished: Sequence[GameRecord],
+            seats: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Per agent name: seat-games in finished games, wins, win share with its interval."""
-    played, won = Counter(), Counter()
+    played: Counter[str] = Counter()
+    won: Counter[str] = Counter()
     for record in finished:
-        for seat, agent in zip(seats, record["players"]):
+        for seat, agent in zip(seats, record.players):
             played[agent] += 1
-            won[agent] += seat in record["winners"]
+            won[agent] += seat in record.winners
     return {agent: {"seat_games": played[agent], "wins": won[agent],
                     "share": wilson(won[agent], played[agent])} for agent in sorted(played)}
 
 
-def _stats(records):
+def _stats(records: Sequence[GameRecord]) -> dict[str, Any]:
     """Per `stat` (per seat for `stat NAME(s)`): numbers -> mean, min, max; truth values ->
     share true; text -> the most frequent values."""
-    found = {}
-    for name, value in records[0]["stats"].items():
+    found: dict[str, Any] = {}
+    for name, value in records[0].stats.items():
         if isinstance(value, dict):
-            found[name] = {seat: _summary([r["stats"].get(name, {}).get(seat)
+            found[name] = {seat: _summary([r.stats.get(name, {}).get(seat)
                                            for r in records]) for seat in value}
         else:
-            found[name] = _summary([r["stats"].get(name) for r in records])
+            found[name] = _summary([r.stats.get(name) for r in records])
     return found
 
 
-def _summary(values):
+def _summary(values: Sequence[Any]) -> dict[str, Any]:
     present = [v for v in values if v is not None]
     if not present:
         return {"kind": "none"}
@@ -133,7 +141,9 @@ border-bottom:1px solid #ddd}th:first-child,td:first-child{text-align:left}
 figure{margin:0 0 1.5em}svg{max-width:100%;height:auto}.note{color:#555}"""
 
 
-def page(analysis, records, source, figure_class):
+def page(analysis: dict[str, Any], records: Sequence[GameRecord], source: str,
+         figure_class: Any) -> str:
+    """The HTML page of `analysis` of `records` (read from the file `source`)."""
     a = analysis
     title = f"Balance of {a['game']}: {a['games']} game{'s' if a['games'] > 1 else ''}"
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -152,22 +162,22 @@ def page(analysis, records, source, figure_class):
     return "\n".join(parts)
 
 
-def _e(text):
+def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _percent(share):
+def _percent(share: Sequence[float]) -> str:
     value, low, high = share
     return f"{100 * value:.1f}% ({100 * low:.1f}-{100 * high:.1f}%)"
 
 
-def _table(header, rows):
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     head = "".join(f"<th>{_e(h)}</th>" for h in header)
     body = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in row) + "</tr>" for row in rows)
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def _svg(figure):
+def _svg(figure: Any) -> str:
     """The figure as SVG text for the page: text kept as text, fixed ids and no date, so the
     same numbers draw the same bytes."""
     import matplotlib
@@ -181,7 +191,8 @@ def _svg(figure):
     return "<figure>" + text + "</figure>"
 
 
-def _share_bars(figure_class, labels, shares, fair, ylabel):
+def _share_bars(figure_class: Any, labels: Sequence[str], shares: Sequence[Sequence[float]],
+                fair: float | None, ylabel: str) -> str:
     """Bars of shares with their intervals as error bars, and a line at the fair share."""
     figure = figure_class(figsize=(6, 3))
     axes = figure.subplots()
@@ -196,7 +207,7 @@ def _share_bars(figure_class, labels, shares, fair, ylabel):
     return _svg(figure)
 
 
-def _outcomes(a, figure_class):
+def _outcomes(a: dict[str, Any], figure_class: Any) -> list[str]:
     rows = [[f"{seat} won", a["wins"][seat]] for seat in a["seats"]]
     rows += [["draws", a["draws"]], ["capped (unfinished)", a["capped"]],
              ["games", a["games"]]]
@@ -214,7 +225,7 @@ def _outcomes(a, figure_class):
             _svg(figure)]
 
 
-def _seat_section(a, figure_class):
+def _seat_section(a: dict[str, Any], figure_class: Any) -> list[str]:
     shares = [a["win_share"][seat] for seat in a["seats"]]
     rows = [[seat, a["wins"][seat], _percent(a["win_share"][seat])] for seat in a["seats"]]
     return ["<h2>Win share per seat</h2>",
@@ -222,7 +233,7 @@ def _seat_section(a, figure_class):
             _share_bars(figure_class, a["seats"], shares, a["fair_share"], "win share")]
 
 
-def _first_section(a, figure_class):
+def _first_section(a: dict[str, Any], figure_class: Any) -> list[str]:
     first = a["first"]
     if not first["games"]:
         return ["<h2>First-player advantage</h2><p>No finished game had a first player.</p>"]
@@ -237,7 +248,7 @@ def _first_section(a, figure_class):
                         "win share")]
 
 
-def _agent_section(a, figure_class):
+def _agent_section(a: dict[str, Any], figure_class: Any) -> list[str]:
     agents = a["agents"]
     rows = [[name, v["seat_games"], v["wins"], _percent(v["share"])]
             for name, v in agents.items()]
@@ -251,11 +262,12 @@ def _agent_section(a, figure_class):
     return parts
 
 
-def _length_section(a, records, figure_class):
+def _length_section(a: dict[str, Any], records: Sequence[GameRecord],
+                    figure_class: Any) -> list[str]:
     figure = figure_class(figsize=(6, 3))
     axes = figure.subplots()
-    finished = [r["decisions"] for r in records if not r["capped"]]
-    capped = [r["decisions"] for r in records if r["capped"]]
+    finished = [r.decisions for r in records if not r.capped]
+    capped = [r.decisions for r in records if r.capped]
     low, high = a["decisions"]["min"], a["decisions"]["max"]
     bins = min(BINS, high - low + 1)
     axes.hist([finished, capped], bins=bins, range=(low - 0.5, high + 0.5), stacked=True,
@@ -269,7 +281,7 @@ def _length_section(a, records, figure_class):
             _svg(figure)]
 
 
-def _stat_section(a):
+def _stat_section(a: dict[str, Any]) -> list[str]:
     if not a["stats"]:
         return []
     rows = []
@@ -282,7 +294,7 @@ def _stat_section(a):
             _table(["stat", "seat", "over the games"], rows)]
 
 
-def _stat_text(summary):
+def _stat_text(summary: dict[str, Any]) -> str:
     kind = summary["kind"]
     if kind == "number":
         return (f"mean {summary['mean']}, median {summary['median']}, "

@@ -1,14 +1,14 @@
 """Many games for balance: seeds, caps, worker processes and a summary; and the benchmark.
 
 `simulate(game, games, seed, spec, max_turns, workers=1, path=None, progress=None,
-max_decisions=DEFAULT_MAX_DECISIONS, ray=None)` plays `games` games and returns
-`(summary, records)`; a game still running after `max_turns` turns or `max_decisions`
-decisions is capped. Game i always uses seed `seed + i`, so the records (one dict per game,
-in game order, with the fields of `batch.RECORD_FIELDS`) and the summary are the same for a seed
-whatever the number of workers, and on Ray; only the fields that say how the run went
-(`RUN_FIELDS`: seconds, games_per_second, decisions_per_second, workers, ray) differ.
-`batch` plays the games of one process, `game_records` writes the records to a file,
-`cluster` plays on Ray.
+max_decisions=DEFAULT_MAX_DECISIONS, ray=None, check=False)` plays `games` games and returns
+`(summary, records)`: a `Summary` and one `batch.GameRecord` per game, in game order; a game
+still running after `max_turns` turns or `max_decisions` decisions is capped. Game i always
+uses seed `seed + i`, so the records and the summary are the same for a seed whatever the
+number of workers, and on Ray; only the fields that say how the run went (`RUN_FIELDS`:
+seconds, games_per_second, decisions_per_second, workers, ray) differ. The run's settings
+travel as one `batch.RunSettings`. `batch` plays the games of one process, `game_records`
+writes the records to a file, `cluster` plays on Ray.
 
 With `workers` > 1 the games are played in that many worker processes (spawned, so the
 same on every platform). Each worker loads the rule file at `path` once and plays chunks
@@ -24,25 +24,75 @@ import multiprocessing
 import signal
 import threading
 import time
-from typing import Any
-from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor, as_completed
+from typing import TYPE_CHECKING, Any
+
+import attrs
 
 from ...language.errors import GdlDataError, GdlError
 from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...loader import load_game, load_source
 from ..agents.agents import make_agents
-from .batch import chunks_of, play_games
+from .batch import GameRecord, RunSettings, chunks_of, play_games
+
+if TYPE_CHECKING:
+    from multiprocessing.synchronize import Event
+
+    from ...runtime.engine import Game
 
 DEFAULT_MAX_TURNS = 1000
 WARM_UP = "seats a, b\nboard square(1, 1)\nsetup { goto p for a }\nphase p { action x() { } }\n"
+
+Progress = Callable[[int], object]      # told of every n finished games
+
+
+@attrs.frozen
+class Summary:
+    """What a run of `games_requested` games found: `games` played (fewer when
+    `interrupted`), `finished` and `capped`; wins and win share per seat (of finished games,
+    [share, low, high] with the 95% Wilson interval), draws; mean decisions and turns a game,
+    the fewest and most turns, all decisions; the run's seed and caps. And how it went (the
+    fields of `RUN_FIELDS`): seconds, worker processes (or the Ray cluster's CPUs), games
+    and decisions a second, the Ray address (None off Ray). `to_json` is the object
+    `gdl simulate --json` prints."""
+
+    game: str
+    games: int
+    games_requested: int
+    interrupted: bool
+    finished: int
+    capped: int
+    wins: dict[str, int]
+    draws: int
+    mean_decisions: float
+    mean_turns: float
+    min_turns: int
+    max_turns_played: int
+    win_share: dict[str, list[float]]
+    decisions: int
+    seconds: float
+    workers: int
+    games_per_second: float
+    decisions_per_second: int
+    seed: int
+    max_turns: int
+    max_decisions: int
+    ray: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The plain form, fields in declaration order."""
+        return attrs.asdict(self, recurse=False)
+
 
 # The timing fields of a summary, `workers` and `ray`: how the run went, not what it found.
 RUN_FIELDS = ("seconds", "games_per_second", "decisions_per_second", "workers", "ray")
 
 
-def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, workers=1,
-             path=None, progress=None, max_decisions=DEFAULT_MAX_DECISIONS, ray=None,
-             check=False):
+def simulate(game: Game, games: int, seed: int = 0, spec: str = "random",
+             max_turns: int = DEFAULT_MAX_TURNS, workers: int = 1, path: str | None = None,
+             progress: Progress | None = None, max_decisions: int = DEFAULT_MAX_DECISIONS,
+             ray: str | None = None, check: bool = False) -> tuple[Summary, list[GameRecord]]:
     """Play `games` games; returns (summary, records). `progress(n)` is told of every n
     finished games. `workers` > 1 needs `path`, the rule file `game` was loaded from.
     `ray` (an address, or 'local') plays them on a Ray cluster instead (`cluster`).
@@ -50,46 +100,53 @@ def simulate(game, games, seed=0, spec="random", max_turns=DEFAULT_MAX_TURNS, wo
     if "human" in make_agents(spec, len(game.seats), seed):
         raise GdlDataError("simulate plays without humans: use random players")
     started = time.perf_counter()
-    caps = (max_turns, max_decisions, check)
+    settings = RunSettings(spec, seed, max_turns, max_decisions, check)
     if ray is not None:
         from .cluster import play_on_ray
-        records, interrupted, workers = play_on_ray(game, games, seed, spec, caps, ray,
-                                                    workers, progress)
+        records, interrupted, workers = play_on_ray(game, games, settings, ray, workers,
+                                                    progress)
     else:
         chunks = chunks_of(games, workers)
         workers = max(1, min(workers, len(chunks)))
         if workers == 1:
-            records, interrupted = _in_process(game, games, seed, spec, caps, progress)
+            records, interrupted = _in_process(game, games, settings, progress)
         else:
             if path is None:
                 raise ValueError("simulate with workers needs the rule file's path")
-            records, interrupted = _in_pool(path, chunks, workers, seed, spec, caps, progress)
+            records, interrupted = _in_pool(path, chunks, workers, settings, progress)
     seconds = time.perf_counter() - started
-    summary = summarise(game, records, games, seed, max_turns, seconds, workers, interrupted,
-                        max_decisions)
-    summary["ray"] = ray
+    summary = summarise(game, records, games, settings, seconds, workers, interrupted, ray)
     return summary, records
 
 
-def _in_process(game, games, seed, spec, caps, progress):
-    records = []
+def _in_process(game: Game, games: int, settings: RunSettings,
+                progress: Progress | None) -> tuple[list[GameRecord], bool]:
+    records: list[GameRecord] = []
     try:
-        play_games(game, range(games), seed, spec, caps[0], records,
-                   after_game=(lambda: progress(1)) if progress else None,
-                   max_decisions=caps[1], check=caps[2])
+        play_games(game, range(games), settings, records,
+                   after_game=(lambda: progress(1)) if progress else None)
     except KeyboardInterrupt:
         return records, True
     return records, False
 
 
-def _in_pool(path, chunks, workers, seed, spec, caps, progress):
+Chunks = dict[Future[list[GameRecord]], int]      # a chunk's future -> its first index
+
+
+def _in_pool(path: str, chunks: Sequence[tuple[int, int]], workers: int,
+             settings: RunSettings,
+             progress: Progress | None) -> tuple[list[GameRecord], bool]:
     """Play `chunks` ((first, last) index ranges) in worker processes; returns (records in
     game order, interrupted?). A rule error stops the run: the chunks after the failing one
     are dropped, the ones before it still run, and the first error in game order is
     raised, as a run in one process would raise it."""
     context = multiprocessing.get_context("spawn")
-    done, errors, futures, interrupted = {}, {}, {}, False
-    executor = stop = None
+    done: dict[int, list[GameRecord]] = {}
+    errors: dict[int, GdlError] = {}
+    futures: Chunks = {}
+    interrupted = False
+    executor: ProcessPoolExecutor | None = None
+    stop: Event | None = None
     try:
         # Made before Ctrl-C is held: making the first one starts multiprocessing's
         # resource tracker, which unblocks Ctrl-C when it has started.
@@ -97,9 +154,9 @@ def _in_pool(path, chunks, workers, seed, spec, caps, progress):
         with _sigint_held():    # started workers inherit the mask and never see Ctrl-C
             executor = ProcessPoolExecutor(workers, mp_context=context,
                                            initializer=_start_worker,
-                                           initargs=(path, spec, caps, stop))
+                                           initargs=(path, settings, stop))
             for first, last in chunks:
-                futures[executor.submit(_play_chunk, first, last, seed)] = first
+                futures[executor.submit(_play_chunk, first, last)] = first
         for future in as_completed(futures):
             _collect(future, futures, done, errors, progress)
     except KeyboardInterrupt:
@@ -121,7 +178,9 @@ def _in_pool(path, chunks, workers, seed, spec, caps, progress):
     return [record for first in sorted(done) for record in done[first]], interrupted
 
 
-def _collect(future, futures, done, errors, progress):
+def _collect(future: Future[list[GameRecord]], futures: Chunks,
+             done: dict[int, list[GameRecord]], errors: dict[int, GdlError],
+             progress: Progress | None) -> None:
     """File a finished chunk's records (or its error, dropping the chunks after it)."""
     first = futures[future]
     try:
@@ -140,7 +199,7 @@ def _collect(future, futures, done, errors, progress):
 
 
 @contextlib.contextmanager
-def _sigint_held():
+def _sigint_held() -> Iterator[None]:
     """Hold Ctrl-C back (POSIX): processes started meanwhile inherit the mask; the parent
     gets a held Ctrl-C when the block ends."""
     if not hasattr(signal, "pthread_sigmask"):
@@ -154,7 +213,7 @@ def _sigint_held():
 
 
 @contextlib.contextmanager
-def _sigint_ignored():
+def _sigint_ignored() -> Iterator[None]:
     """Ignore Ctrl-C for the block (only the main thread may set signal handlers)."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -167,64 +226,78 @@ def _sigint_ignored():
 
 
 # ----- in a worker process ----------------------------------------------------------------
-_worker: dict[str, Any] = {}    # this worker's game (or the error loading it), players, caps and stop flag
+@attrs.frozen
+class _Worker:
+    """A worker process's game (or the GdlError loading it, raised by each task so the
+    parent reports it), the run's settings and the flag that tells it to stop."""
+
+    game: Game | None
+    error: GdlError | None
+    settings: RunSettings
+    stop: Event
 
 
-def _start_worker(path, spec, caps, stop):
+_worker: _Worker | None = None      # set once in each worker process, by `_start_worker`
+
+
+def _start_worker(path: str, settings: RunSettings, stop: Event) -> None:
+    global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
     try:
-        _worker["game"] = load_game(path)
+        _worker = _Worker(load_game(path), None, settings, stop)
     except GdlError as exc:
-        _worker["error"] = exc      # raised by each task, so the parent reports it
-    _worker.update(spec=spec, caps=caps, stop=stop)
+        _worker = _Worker(None, exc, settings, stop)
 
 
-def _play_chunk(first, last, seed):
-    if "error" in _worker:
-        raise _worker["error"]
-    records = []
-    max_turns, max_decisions, check = _worker["caps"]
-    play_games(_worker["game"], range(first, last), seed, _worker["spec"], max_turns, records,
-               stopped=_worker["stop"].is_set, max_decisions=max_decisions, check=check)
+def _play_chunk(first: int, last: int) -> list[GameRecord]:
+    assert _worker is not None, "a chunk is played in a started worker"
+    if _worker.error is not None:
+        raise _worker.error
+    assert _worker.game is not None
+    records: list[GameRecord] = []
+    play_games(_worker.game, range(first, last), _worker.settings, records,
+               stopped=_worker.stop.is_set)
     return records
 
 
 # ----- summary ------------------------------------------------------------------------------
-def summarise(game, records, requested, seed, max_turns, seconds, workers, interrupted,
-              max_decisions=DEFAULT_MAX_DECISIONS):
+def summarise(game: Game, records: Sequence[GameRecord], requested: int,
+              settings: RunSettings, seconds: float, workers: int, interrupted: bool,
+              ray: str | None = None) -> Summary:
     """The summary of `records` (in game order) of a run of `requested` games."""
     games = len(records)
     wins = {name: 0 for name in game.seats}
     finished = draws = decisions = 0
-    turns = [record["turns"] for record in records]
+    turns = [record.turns for record in records]
     for record in records:
-        decisions += record["decisions"]
-        if not record["capped"]:
+        decisions += record.decisions
+        if not record.capped:
             finished += 1
-            draws += record["draw"]
-            for name in record["winners"]:
+            draws += record.draw
+            for name in record.winners:
                 wins[name] += 1
-    return {
-        "game": game.name, "games": games, "games_requested": requested,
-        "interrupted": interrupted, "finished": finished, "capped": games - finished,
-        "wins": wins, "draws": draws,
-        "mean_decisions": round(decisions / games, 2) if games else 0,
-        "mean_turns": round(sum(turns) / games, 2) if games else 0,
-        "min_turns": min(turns, default=0), "max_turns_played": max(turns, default=0),
-        "win_share": {name: wilson(n, finished) for name, n in wins.items()},
-        "decisions": decisions, "seconds": round(seconds, 3), "workers": workers,
-        "games_per_second": round(games / seconds, 2) if seconds else 0,
-        "decisions_per_second": round(decisions / seconds) if seconds else 0,
-        "seed": seed, "max_turns": max_turns, "max_decisions": max_decisions,
-    }
+    return Summary(
+        game=game.name, games=games, games_requested=requested,
+        interrupted=interrupted, finished=finished, capped=games - finished,
+        wins=wins, draws=draws,
+        mean_decisions=round(decisions / games, 2) if games else 0,
+        mean_turns=round(sum(turns) / games, 2) if games else 0,
+        min_turns=min(turns, default=0), max_turns_played=max(turns, default=0),
+        win_share={name: wilson(n, finished) for name, n in wins.items()},
+        decisions=decisions, seconds=round(seconds, 3), workers=workers,
+        games_per_second=round(games / seconds, 2) if seconds else 0,
+        decisions_per_second=round(decisions / seconds) if seconds else 0,
+        seed=settings.seed, max_turns=settings.max_turns,
+        max_decisions=settings.max_decisions, ray=ray)
 
 
-def wilson(successes, trials, z=1.96):
+def wilson(successes: int, trials: int, z: float = 1.96) -> list[float]:
     """A win share with its 95% Wilson interval: [share, low, high], 3 decimals."""
     return [round(value, 3) for value in wilson_exact(successes, trials, z)]
 
 
-def wilson_exact(successes, trials, z=1.96):
+def wilson_exact(successes: int, trials: int,
+                 z: float = 1.96) -> tuple[float, float, float]:
     """(share, low, high) of the Wilson score interval, unrounded; (0, 0, 0) of no trials."""
     if trials == 0:
         return (0.0, 0.0, 0.0)
@@ -235,8 +308,8 @@ def wilson_exact(successes, trials, z=1.96):
     return (p, max(0.0, centre - half), min(1.0, centre + half))
 
 
-def benchmark(path, games=200, seed=1, max_turns=DEFAULT_MAX_TURNS,
-              max_decisions=DEFAULT_MAX_DECISIONS):
+def benchmark(path: str, games: int = 200, seed: int = 1, max_turns: int = DEFAULT_MAX_TURNS,
+              max_decisions: int = DEFAULT_MAX_DECISIONS) -> dict[str, Any]:
     """Load (parse + check + compile) milliseconds, and random-play decisions per second in
     this one process. The file is loaded once: the load time is that load's, after a tiny
     game has paid what a process's first load pays once (imports, first compiles)."""
@@ -246,6 +319,6 @@ def benchmark(path, games=200, seed=1, max_turns=DEFAULT_MAX_TURNS,
     loaded = time.perf_counter() - started
     summary, _ = simulate(game, games, seed, max_turns=max_turns, max_decisions=max_decisions)
     return {"file": path, "game": game.name, "parse_check_ms": round(loaded * 1000, 1),
-            "games": games, "decisions": summary["decisions"],
-            "decisions_per_second": summary["decisions_per_second"],
-            "games_per_second": summary["games_per_second"]}
+            "games": games, "decisions": summary.decisions,
+            "decisions_per_second": summary.decisions_per_second,
+            "games_per_second": summary.games_per_second}
