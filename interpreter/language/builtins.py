@@ -11,13 +11,14 @@ code it is written as inline. Nothing here knows any game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple, Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from .errors import RuleFault
 from .limits import MAX_DICE, MAX_LIST, MAX_PLACEMENTS
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
-                    compatible, element, is_list, list_of, placement_pairs, placement_text)
+                    Type, compatible, element, is_list, list_of, placement_pairs,
+                    placement_text)
 
 CELL_LIST = list_of(CELL)
 
@@ -26,12 +27,32 @@ CELL_LIST = list_of(CELL)
 ALL = "*"
 
 
+class Position(Protocol):
+    """What a built-in reads of the position (a `runtime.state.State`): the pieces' records,
+    the living pieces by owner (and `ALL`), the pieces on each cell, the seats out."""
+
+    @property
+    def pieces(self) -> Mapping[int, Mapping[str, Any]]: ...
+
+    @property
+    def owned(self) -> Mapping[Any, tuple[int, ...]]: ...
+
+    @property
+    def at(self) -> Mapping[int, Sequence[int]]: ...
+
+    @property
+    def out(self) -> Sequence[bool]: ...
+
+
 class Context(Protocol):
     """What a built-in may ask of the running engine: the board, the position, the seeded
     generator, the seats in play and the zones. The engine's `Runtime` is one."""
 
+    # a `boards.Board`; Any because `distance` and `orthogonal` are on its subclasses only
     board: Any
-    state: Any
+
+    @property
+    def state(self) -> Position: ...
 
     def roll(self, sides: int) -> int: ...
 
@@ -47,8 +68,8 @@ class Context(Protocol):
         """Is the zone one per seat (True), shared (False), or no zone (None)?"""
 
 
-def _fixed(params, result):
-    def typer(args):
+def _fixed(params: tuple[Type, ...], result: Type) -> Typer:
+    def typer(args: list[Type]) -> Type | str:
         for i, (want, got) in enumerate(zip(params, args), 1):
             if not compatible(want, got):
                 return f"argument {i} must be {_word(want)}, not {_word(got)}"
@@ -56,47 +77,47 @@ def _fixed(params, result):
     return typer
 
 
-def _word(t):
+def _word(t: Type) -> str:
     from .types import describe
     return describe(t)
 
 
-def _same_list(args):
+def _same_list(args: list[Type]) -> Type | str:
     if not is_list(args[0]) and args[0] != ANY:
         return f"argument 1 must be a list, not {_word(args[0])}"
     return args[0]
 
 
-def _len(args):
+def _len(args: list[Type]) -> Type | str:
     if not is_list(args[0]) and args[0] not in (ANY, STR):
         return f"argument 1 must be a list or text, not {_word(args[0])}"
     return INT
 
 
-def _text(args):
+def _text(args: list[Type]) -> Type | str:
     return STR
 
 
-def _pieces(args):
+def _pieces(args: list[Type]) -> Type | str:
     if args and not compatible(SEAT, args[0]):
         return f"argument 1 must be a seat, not {_word(args[0])}"
     return list_of(PIECE)
 
 
-def _roll(args):
+def _roll(args: list[Type]) -> Type | str:
     for i, got in enumerate(args, 1):
         if not compatible(INT, got):
             return f"argument {i} must be a number, not {_word(got)}"
     return INT
 
 
-def _pick(args):
+def _pick(args: list[Type]) -> Type | str:
     if not is_list(args[0]) and args[0] != ANY:
         return f"argument 1 must be a list, not {_word(args[0])}"
     return element(args[0])
 
 
-def _take(args):
+def _take(args: list[Type]) -> Type | str:
     if not is_list(args[0]) and args[0] != ANY:
         return f"argument 1 must be a list, not {_word(args[0])}"
     if not compatible(INT, args[1]):
@@ -104,17 +125,17 @@ def _take(args):
     return args[0]
 
 
-def _nth(args):
+def _nth(args: list[Type]) -> Type | str:
     if not compatible(INT, args[1]):
         return f"argument 2 must be a number, not {_word(args[1])}"
     return _pick(args[:1])
 
 
 _PLACEMENTS: dict[tuple[tuple[int, ...], tuple[str, ...]], tuple[str, ...]] = {}
-_PAIRS: dict[str, dict[str, Any]] = {}
+_PAIRS: dict[str | None, dict[str, tuple[int, ...]]] = {}    # asked for None, never given it
 
 
-def placements(dice, slots):
+def placements(dice: Iterable[int] | None, slots: Iterable[str] | None) -> tuple[str, ...]:
     """`placements_of`, remembered: a game asks for the same few rolls again and again. The
     answer is a tuple, so no caller can change another's."""
     if dice is None or slots is None:
@@ -128,7 +149,7 @@ def placements(dice, slots):
     return found
 
 
-def placements_of(dice, slots):
+def placements_of(dice: Iterable[int], slots: Iterable[str]) -> list[str]:
     """Every way to put all of `dice` on the `slots`, each as its text (`A 2+5 B 3`: the
     slots that get dice, in the order of `slots`, dice low first). Equal
     dice give one placement, not several; no slots for some dice give none."""
@@ -141,10 +162,10 @@ def placements_of(dice, slots):
     if len(slots) ** len(dice) * (len(slots) + len(dice)) > MAX_PLACEMENTS * 10:
         raise RuleFault(f"{len(dice)} dice on {len(slots)} slots are too many ways to try "
                         f"(more than {MAX_PLACEMENTS * 10} steps)")
-    found = {}
+    found: dict[str, None] = {}
     choice = [0] * len(dice)
     while True:
-        on = [[] for _ in slots]
+        on: list[list[int]] = [[] for _ in slots]
         for die, slot in zip(dice, choice):
             on[slot].append(die)
         found.setdefault(placement_text(zip(slots, on)), None)
@@ -157,21 +178,21 @@ def placements_of(dice, slots):
         choice[k] += 1
 
 
-def placed(placement, slot):
+def placed(placement: str | None, slot: str) -> list[int]:
     """The dice a placement (its text) puts on a slot, low first; [] for none."""
     pairs = _PAIRS.get(placement)
     if pairs is None:
-        pairs = placement_pairs(placement)
-        if pairs is None:
+        found = placement_pairs(placement)
+        if found is None:
             raise RuleFault("placed() was given no placement" if placement is None else
                             f"placed(): {placement!r} is not a placement of dice")
         if len(_PAIRS) > 4096:
             _PAIRS.clear()
-        _PAIRS[placement] = pairs = dict(pairs)
+        _PAIRS[placement] = pairs = dict(found)
     return list(pairs.get(slot, ()))
 
 
-def seats_round(ctx, seat, step):
+def seats_round(ctx: Context, seat: Any, step: int) -> list[int]:
     """The seats still playing, from `seat` (included when it plays) round the table."""
     out = ctx.state.out
     if seat.__class__ is not int or not 0 <= seat < len(out):
@@ -180,7 +201,7 @@ def seats_round(ctx, seat, step):
     return [(seat + step * k) % n for k in range(n) if not out[(seat + step * k) % n]]
 
 
-def _placements(args):
+def _placements(args: list[Type]) -> Type | str:
     if not compatible(list_of(INT), args[0]):
         return f"argument 1 must be a list of numbers (the dice), not {_word(args[0])}"
     if not compatible(list_of(SYMBOL), args[1]):
@@ -188,7 +209,7 @@ def _placements(args):
     return list_of(PLACEMENT)
 
 
-def dice_pool(ctx, count, sides):
+def dice_pool(ctx: Context, count: Any, sides: Any) -> list[int]:
     """`count` dice of `sides` sides, each a roll event, as a list."""
     if count.__class__ is not int or sides.__class__ is not int or sides < 1 \
             or not 0 <= count <= MAX_DICE:
@@ -197,7 +218,7 @@ def dice_pool(ctx, count, sides):
     return [ctx.roll(sides) for _ in range(count)]
 
 
-def _pieces_in(args):
+def _pieces_in(args: list[Type]) -> Type | str:
     if not compatible(ZONE, args[0]):
         return f"argument 1 must be a zone, not {_word(args[0])}"
     if len(args) > 1 and not compatible(SEAT, args[1]):
@@ -205,7 +226,7 @@ def _pieces_in(args):
     return list_of(PIECE)
 
 
-def pieces_in(ctx, zone, seat=None):
+def pieces_in(ctx: Context, zone: str, seat: int | None = None) -> list[int]:
     """The pieces in a zone (of a seat, for a zone per seat), in the order they came."""
     per_seat = ctx.zone_per_seat(zone)
     if per_seat is None:
@@ -213,7 +234,7 @@ def pieces_in(ctx, zone, seat=None):
     if per_seat != (seat is not None):
         raise RuleFault(f"zone '{zone}' is {'per seat: say whose' if per_seat else 'shared'}"
                         f" ({'pieces_in(' + zone + ', SEAT)' if per_seat else 'no seat'})")
-    found = []
+    found: list[tuple[int, int]] = []
     pieces = ctx.state.pieces
     for pid in ctx.state.owned[ALL]:
         where = pieces[pid].get("zone")
@@ -228,8 +249,8 @@ def pieces_in(ctx, zone, seat=None):
 PIECES, CELLS, PIECE_VARS, SEAT_VARS, GLOBALS, FLOW = 1, 2, 4, 8, 16, 32
 ALWAYS = 1 << 10                # reads what is not tracked (rolls dice): run every time
 
-Typer = Callable[[list[Any]], Any]      # argument types -> result type, or an error text
-Impl = Callable[..., Any]               # impl(ctx, *args), ctx the running Runtime
+Typer = Callable[[list[Type]], Type | str]      # argument types -> result type, or an error text
+Impl = Callable[..., Any]               # impl(ctx, *args), ctx a `Context` (see `_row`)
 
 
 class Builtin(NamedTuple):
@@ -270,17 +291,20 @@ _EVERY = object()
 UNSET = object()        # a memoised value not computed yet (generated listings)
 
 
-def sorted_by(pairs):
+_T = TypeVar("_T")
+
+
+def sorted_by(pairs: list[tuple[Any, _T]]) -> list[_T]:
     """[(key, item)] -> the items ordered by key, stably."""
     pairs.sort(key=_key)
     return [item for _, item in pairs]
 
 
-def _key(pair):
+def _key(pair: tuple[Any, Any]) -> Any:
     return pair[0]
 
 
-def as_set(values):
+def as_set(values: Collection[Any]) -> frozenset[Any] | list[Any]:
     """A list as a set for fast `in`, when its values can be hashed."""
     try:
         return frozenset(values)
@@ -288,28 +312,28 @@ def as_set(values):
         return list(values)
 
 
-def last(xs):
+def last(xs: Sequence[_T]) -> _T | None:
     return xs[-1] if xs else None
 
 
-def nth(xs, n):
+def nth(xs: Sequence[_T], n: int) -> _T | None:
     return xs[n - 1] if 1 <= n <= len(xs) else None
 
 
-def plain(value):
+def plain(value: Any) -> Any:
     """Tuples (constants) and lists (built during play) as one comparable form."""
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
     return value
 
 
-def unique(xs):
+def unique(xs: Sequence[_T]) -> list[_T]:
     """The list without repeats; lists in it compare by their elements (a constant list
     equals a list built during play)."""
     if not any(isinstance(x, (list, tuple)) for x in xs):
         return list(dict.fromkeys(xs))
-    seen = set()
-    out = []
+    seen: set[Any] = set()
+    out: list[_T] = []
     for x in xs:
         key = _hashable(x)
         if key not in seen:
@@ -318,20 +342,20 @@ def unique(xs):
     return out
 
 
-def _hashable(value):
+def _hashable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return tuple(_hashable(v) for v in value)
     return value
 
 
-def numbers(a, b):
+def numbers(a: int, b: int) -> list[int]:
     """`range(a, b)`: a to b, both included; at most MAX_LIST of them."""
     if b - a + 1 > MAX_LIST:
         raise RuleFault(f"range(): {_too_long(a, b)}")
     return list(range(a, b + 1))
 
 
-def _too_long(a, b):
+def _too_long(a: int, b: int) -> str:
     return f"{b - a + 1} numbers from {a} to {b}; a list holds at most {MAX_LIST:,}"
 
 
@@ -360,18 +384,23 @@ def _range_fault(values: list[Any]) -> str | None:
     return None
 
 
-def _pieces_impl(ctx, seat=_EVERY):
+def _pieces_impl(ctx: Context, seat: object = _EVERY) -> tuple[int, ...]:
     """Living pieces in id order, from the state's index (a tuple nobody can change)."""
     return ctx.state.owned.get(ALL if seat is _EVERY else seat, ())
 
 
-def _clamp(lo, value, hi):
+def _clamp(lo: int, value: int, hi: int) -> int:
     return max(lo, min(value, hi))
 
 
-def _row(name: str, params: str, arities: tuple[int, ...], typer: Typer, impl: Impl | None,
-         result: str, doc: str, **facts: Any) -> Builtin:
-    """A `Builtin` row; `params` names the parameters, comma-separated."""
+_P = ParamSpec("_P")
+
+
+def _row(name: str, params: str, arities: tuple[int, ...], typer: Typer,
+         impl: Callable[Concatenate[Context, _P], Any] | None, result: str, doc: str,
+         **facts: Any) -> Builtin:
+    """A `Builtin` row; `params` names the parameters, comma-separated. (`impl` typed so,
+    mypy reads each lambda's `ctx` as a `Context`.)"""
     return Builtin(name, tuple(params.split(", ")) if params else (), arities, typer, impl,
                    result, doc, **facts)
 

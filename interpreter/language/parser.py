@@ -14,10 +14,28 @@ from __future__ import annotations
 import functools
 import pkgutil
 import re
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from . import ast, concrete, parse_cache
 from .errors import GdlSyntaxError
 from .limits import MAX_NESTING
+
+if TYPE_CHECKING:
+    from collections.abc import Collection, Sequence
+
+    import lark
+    from lark.tree import Meta
+
+    class _Token(lark.Token):
+        """A token as Lark's lexer makes it: its position is always set (Lark's `Token` type
+        leaves it optional, for tokens made by hand)."""
+
+        line: int
+        column: int
+        end_line: int
+        end_column: int
+
+    _Block = tuple[ast.Stmt, ...]       # a `block`'s statements
 
 # Terminal names as a person reads them in "expected ..." lists.
 _TERMINAL_WORDS = {
@@ -33,23 +51,29 @@ _START_WORDS = ("game", "extends", "seats", "param", "board", "terrain", "symbol
                 "var", "def", "fn", "phase", "on", "end", "setup", "show", "hide", "stat")
 
 
-@functools.lru_cache(maxsize=None)
-def _lark(start):
+def _grammar() -> str:
     # pkgutil rather than importlib.resources: Lark imports pkgutil anyway, and
     # importlib.resources would add some 4 ms to every start.
-    text = pkgutil.get_data("gdl.grammar", "gdl.lark").decode("utf-8")
+    data = pkgutil.get_data("gdl.grammar", "gdl.lark")
+    assert data is not None     # the grammar is package data: its loader reads files
+    return data.decode("utf-8")
+
+
+@functools.lru_cache(maxsize=None)
+def _lark(start: str) -> lark.Lark:
+    text = _grammar()
     import lark
     return lark.Lark(text, parser="lalr", propagate_positions=True, start=start,
                      maybe_placeholders=True, cache=True)
 
 
 @functools.lru_cache(maxsize=None)
-def _concrete_lark():
+def _concrete_lark() -> tuple[lark.Lark, list[_Token]]:
     """The grammar again, keeping every token (keywords and punctuation too) in the tree and
     handing the comments it ignores to a callback; the parse tables are the same."""
-    text = pkgutil.get_data("gdl.grammar", "gdl.lark").decode("utf-8")
+    text = _grammar()
     import lark
-    comments = []
+    comments: list[_Token] = []
     parser = lark.Lark(text, parser="lalr", propagate_positions=True, start="start",
                        keep_all_tokens=True, maybe_placeholders=False,
                        lexer_callbacks={"COMMENT": comments.append})
@@ -61,12 +85,12 @@ def parse_program(text: str, file: str = "<string>") -> ast.Program:
     return parse_cache.cached(text, file, functools.partial(_parse, text, file, "start"))
 
 
-def parse_expression(text, file="<string>"):
+def parse_expression(text: str, file: str = "<string>") -> ast.Expr:
     """Parse one expression (scenario expectations use this)."""
     return _parse(text, file, "expr")
 
 
-def parse_concrete(text, file="<string>"):
+def parse_concrete(text: str, file: str = "<string>") -> concrete.ConcreteTree:
     """Parse a whole rule file into a `concrete.ConcreteTree`: every token kept, comments
     beside it. The same errors as `parse_program` for a text that does not parse."""
     import lark
@@ -77,42 +101,41 @@ def parse_concrete(text, file="<string>"):
     parser, comments = _concrete_lark()
     comments.clear()
     try:
-        tree = parser.parse(text)
+        tree = cast("lark.Tree[_Token]", parser.parse(text))
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, file, lines) from None
     found = tuple(_token(t) for t in comments)
     comments.clear()
-    return concrete.ConcreteTree(_concrete(tree, lark.Tree), found)
+    return concrete.ConcreteTree(_concrete(tree), found)
 
 
-def _concrete(tree, tree_class):
-    children = []
+def _concrete(tree: lark.Tree[_Token]) -> concrete.Node:
+    children: list[concrete.Token | concrete.Node] = []
     for child in tree.children:
-        children.append(_concrete(child, tree_class) if isinstance(child, tree_class)
-                        else _token(child))
+        children.append(_token(child) if isinstance(child, str) else _concrete(child))
     return concrete.Node(str(tree.data), tuple(children))
 
 
-def _token(token):
+def _token(token: _Token) -> concrete.Token:
     return concrete.Token(token.type, str(token), token.line, token.column, token.end_line,
                           token.end_column)
 
 
 @functools.lru_cache(maxsize=None)
-def grammar_words():
+def grammar_words() -> dict[str, tuple[str, ...]]:
     """The grammar's words, for highlighters and completion: a dict of
     "declaration" (the words that begin a top-level declaration), "statement" (those that
     begin a statement), "operator" (and, or, not, in), "constant" (true, false, none),
     "keyword" (every other word of the grammar) and "quantifier" (count, sum, ...), each a
     sorted tuple. Read from the grammar itself, so a new declaration brings its words."""
     parser = _lark("start")
-    literal = {}
+    literal: dict[str, str] = {}
     for terminal in parser.terminals:
         pattern = terminal.pattern
         if pattern.type == "str" and re.fullmatch(r"[a-z_]+", pattern.value):
             literal[terminal.name] = pattern.value
-    first = {}          # rule -> the words its alternatives begin with
-    members = {}        # rule -> the rules its alternatives consist of alone
+    first: dict[str, set[str]] = {}     # rule -> the words its alternatives begin with
+    members: dict[str, set[str]] = {}   # rule -> the rules its alternatives consist of alone
     for rule in parser.rules:
         origin = rule.origin.name
         symbols = rule.expansion
@@ -121,7 +144,7 @@ def grammar_words():
         if len(symbols) == 1 and not symbols[0].is_term:
             members.setdefault(origin, set()).add(symbols[0].name)
 
-    def starting(category):
+    def starting(category: str) -> set[str]:
         return {word for rule in members.get(category, ()) for word in first.get(rule, ())}
 
     words = set(literal.values())
@@ -130,18 +153,24 @@ def grammar_words():
     declaration = starting("item")
     statement = starting("stmt") - declaration
     quant = parser.get_terminal("QUANT").pattern.value
-    quantifier = re.search(r"\(([a-z_|]+)\)", quant).group(1).split("|")
+    found = re.search(r"\(([a-z_|]+)\)", quant)
+    assert found is not None        # QUANT is an alternation of words in parentheses
+    quantifier = found.group(1).split("|")
     keyword = words - operator - constant - declaration - statement
     return {"declaration": tuple(sorted(declaration)), "statement": tuple(sorted(statement)),
             "operator": tuple(sorted(operator)), "constant": tuple(sorted(constant)),
             "keyword": tuple(sorted(keyword)), "quantifier": tuple(sorted(quantifier))}
 
 
-def _strip_bom(text):
+def _strip_bom(text: str) -> str:
     return text[1:] if text.startswith("\ufeff") else text    # a mark some editors write
 
 
-def _parse(text, file, start):
+@overload
+def _parse(text: str, file: str, start: Literal["start"]) -> ast.Program: ...
+@overload
+def _parse(text: str, file: str, start: Literal["expr"]) -> ast.Expr: ...
+def _parse(text: str, file: str, start: str) -> ast.Node:
     import lark
     text = _strip_bom(text)
     lines = tuple(text.split("\n"))
@@ -151,7 +180,8 @@ def _parse(text, file, start):
         tree = _lark(start).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, file, lines) from None
-    return _ToAst(file, lines, lark.Tree).transform(tree)
+    node: ast.Node = _ToAst(file, lines, lark.Tree).transform(tree)
+    return node
 
 
 # What a text file does not hold: control characters other than tab, carriage return and
@@ -159,7 +189,7 @@ def _parse(text, file, start):
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
 
 
-def _reject_binary(text, file, lines):
+def _reject_binary(text: str, file: str, lines: tuple[str, ...]) -> None:
     found = _NOT_TEXT.search(text)
     if found:
         start = found.start()
@@ -174,7 +204,7 @@ def _reject_binary(text, file, lines):
 _NESTING = re.compile(r'"[^"\n]*"|#[^\n]*|[(\[{]|[)\]}]')
 
 
-def _reject_deep(text, file, lines):
+def _reject_deep(text: str, file: str, lines: tuple[str, ...]) -> None:
     """Refuse a text nested more than MAX_NESTING deep, at the bracket that goes past it:
     every tool that reads rule files (check, fmt, the language server) stops there alike,
     before a tree so deep that walking it would exhaust Python's stack."""
@@ -195,18 +225,18 @@ def _reject_deep(text, file, lines):
             depth -= 1
 
 
-def _printable(line):
+def _printable(line: str) -> str:
     return "".join(c if c.isprintable() or c == "\t" else "?" for c in line)
 
 
-def _expected_words(names):
+def _expected_words(names: Collection[str]) -> str:
     words = sorted({_TERMINAL_WORDS.get(name, _literal_word(name)) for name in names})
     if len(words) > 8:
         words = words[:8] + ["..."]
     return ", ".join(words)
 
 
-def _literal_word(name):
+def _literal_word(name: str) -> str:
     try:
         pattern = _lark("start").get_terminal(name).pattern
     except KeyError:
@@ -216,7 +246,8 @@ def _literal_word(name):
     return name.lower()
 
 
-def _syntax_error(exc, text, file, lines):
+def _syntax_error(exc: lark.exceptions.UnexpectedInput, text: str, file: str,
+                  lines: tuple[str, ...]) -> GdlSyntaxError:
     import lark
     line, column = exc.line, exc.column
     if line is None or line < 1:
@@ -240,7 +271,9 @@ def _syntax_error(exc, text, file, lines):
         hints = _keyword_hint(token, exc)
         return GdlSyntaxError(message, file=file, line=line, column=column,
                               source_line=source_line, hints=hints)
-    char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else "?"
+    assert isinstance(exc, lark.exceptions.UnexpectedCharacters)    # the lexer's error
+    position = cast(int, exc.pos_in_stream)     # Lark's type says None; the lexer sets it
+    char = text[position] if position < len(text) else "?"
     expected = _expected_words(exc.allowed or ())
     message = f"unexpected character {char!r}; expected {expected}"
     if char == '"':
@@ -248,13 +281,13 @@ def _syntax_error(exc, text, file, lines):
     return GdlSyntaxError(message, file=file, line=line, column=column, source_line=source_line)
 
 
-def _describe(token):
+def _describe(token: lark.Token) -> str:
     if token.type == "NAME":
         return f"name '{token}'"
     return f"'{token}'"
 
 
-def _keyword_hint(token, exc):
+def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tuple[str, ...]:
     """A misspelt keyword at the start of a declaration: say which one was meant."""
     import difflib
     history = getattr(exc, "token_history", None) or ()
@@ -278,13 +311,15 @@ class _ToAst:
     the rule's position (`meta`) and its children, converted already (tokens stay tokens).
     Lark's own Transformer is not used: subclassing it would import Lark with this module."""
 
-    def __init__(self, file, lines, tree_class):
+    def __init__(self, file: str, lines: tuple[str, ...],
+                 tree_class: type[lark.Tree[lark.Token]]) -> None:
         self.file = file
         self.lines = lines
         self.tree_class = tree_class
 
-    def transform(self, tree):
-        children = []
+    def transform(self, tree: lark.Tree[lark.Token]) -> Any:
+        """The conversion of `tree` (a node, a tuple of them, a name's token, ...)."""
+        children: list[Any] = []
         for child in tree.children:     # a loop, not a comprehension: one frame a level
             children.append(self.transform(child) if isinstance(child, self.tree_class)
                             else child)
@@ -293,108 +328,108 @@ class _ToAst:
             raise AssertionError(f"grammar rule {tree.data!r} has no AST conversion")
         return convert(self, tree.meta, children)
 
-    def _span(self, meta):
+    def _span(self, meta: Meta) -> ast.Span | None:
         if getattr(meta, "empty", True):
             return None
         return ast.Span(self.file, meta.line, meta.column, meta.end_line, meta.end_column,
                         self.lines)
 
-    def _at(self, token):
+    def _at(self, token: _Token) -> ast.Span:
         """The span of one name as written."""
         return ast.Span(self.file, token.line, token.column, token.end_line, token.end_column,
                         self.lines)
 
-    def _all_at(self, tokens):
+    def _all_at(self, tokens: Sequence[_Token]) -> tuple[ast.Span, ...]:
         return tuple(self._at(token) for token in tokens)
 
     # declarations
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: list[ast.Decl]) -> ast.Program:
         return ast.Program(tuple(items), span=ast.Span(self.file, 1, 1, 1, 1, self.lines))
 
-    def game_decl(self, meta, c):
+    def game_decl(self, meta: Meta, c: list[_Token]) -> ast.GameDecl:
         return ast.GameDecl(_string(c[0]), span=self._span(meta))
 
-    def extends_decl(self, meta, c):
+    def extends_decl(self, meta: Meta, c: list[_Token]) -> ast.ExtendsDecl:
         return ast.ExtendsDecl(_string(c[0]), span=self._span(meta))
 
-    def seats_decl(self, meta, c):
+    def seats_decl(self, meta: Meta, c: list[_Token]) -> ast.SeatsDecl:
         return ast.SeatsDecl(tuple(map(str, c)), span=self._span(meta),
                              name_spans=self._all_at(c))
 
-    def param_decl(self, meta, c):
+    def param_decl(self, meta: Meta, c: list[Any]) -> ast.ParamDecl:
         return ast.ParamDecl(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
 
-    def board_decl(self, meta, c):
+    def board_decl(self, meta: Meta, c: list[Any]) -> ast.BoardDecl:
         param, expr = c[3] or (None, None)
         return ast.BoardDecl(str(c[0]), c[1] or (), c[2], None if param is None else str(param),
                              expr, span=self._span(meta),
                              hole_param_span=None if param is None else self._at(param))
 
-    def board_directions(self, meta, c):
+    def board_directions(self, meta: Meta, c: list[_Token]) -> int:
         return int(c[0])
 
-    def board_holes(self, meta, c):
+    def board_holes(self, meta: Meta, c: list[Any]) -> tuple[_Token, ast.Expr]:
         return (c[0], c[1])
 
-    def auto(self, meta, c):
+    def auto(self, meta: Meta, c: list[_Token]) -> bool:
         return True
 
-    def terrain_decl(self, meta, c):
+    def terrain_decl(self, meta: Meta, c: list[Any]) -> ast.TerrainDecl:
         symbol = _string(c[2]) if c[2] is not None else "?"
         return ast.TerrainDecl(str(c[0]), c[1], symbol, span=self._span(meta),
                                name_span=self._at(c[0]))
 
-    def symbols_decl(self, meta, c):
+    def symbols_decl(self, meta: Meta, c: list[_Token]) -> ast.SymbolsDecl:
         return ast.SymbolsDecl(tuple(map(str, c)), span=self._span(meta),
                                name_spans=self._all_at(c))
 
-    def kinds_decl(self, meta, c):
+    def kinds_decl(self, meta: Meta, c: list[Any]) -> ast.KindsDecl:
         columns = [x for x in c if not isinstance(x, ast.KindRow)]
         rows = tuple(x for x in c if isinstance(x, ast.KindRow))
         return ast.KindsDecl(tuple(map(str, columns)), rows, span=self._span(meta),
                              column_spans=self._all_at(columns))
 
-    def kind_row(self, meta, c):
+    def kind_row(self, meta: Meta, c: list[Any]) -> ast.KindRow:
         return ast.KindRow(str(c[0]), tuple(c[1:]), span=self._span(meta),
                            name_span=self._at(c[0]))
 
-    def var_decl(self, meta, c):
+    def var_decl(self, meta: Meta, c: list[Any]) -> ast.VarDecl:
         scope, name = c[0]
         return ast.VarDecl(scope, str(name), c[1], c[2], span=self._span(meta),
                            name_span=self._at(name))
 
-    def var_from_decl(self, meta, c):
+    def var_from_decl(self, meta: Meta, c: list[Any]) -> ast.VarDecl:
         scope, name = c[0]
         return ast.VarDecl(scope, str(name), None, c[2], str(c[1]), span=self._span(meta),
                            name_span=self._at(name), column_span=self._at(c[1]))
 
-    def global_name(self, meta, c):
+    def global_name(self, meta: Meta, c: list[_Token]) -> tuple[str, _Token]:
         return ("global", c[0])
 
-    def scoped_name(self, meta, c):
+    def scoped_name(self, meta: Meta, c: list[_Token]) -> tuple[str, _Token]:
         return (str(c[0]), c[1])
 
-    def visibility(self, meta, c):
+    def visibility(self, meta: Meta, c: list[ast.Expr]) -> ast.Expr:
         return c[0]
 
-    def def_decl(self, meta, c):
+    def def_decl(self, meta: Meta, c: list[Any]) -> ast.DefDecl:
         params = c[1] or ()
         return ast.DefDecl(str(c[0]), tuple(map(str, params)), tuple(c[2]),
                            span=self._span(meta), name_span=self._at(c[0]),
                            param_spans=self._all_at(params))
 
-    def fn_decl(self, meta, c):
+    def fn_decl(self, meta: Meta, c: list[Any]) -> ast.FnDecl:
         params = c[1] or ()
         return ast.FnDecl(str(c[0]), tuple(map(str, params)), c[2], span=self._span(meta),
                           name_span=self._at(c[0]), param_spans=self._all_at(params))
 
-    def params(self, meta, c):
+    def params(self, meta: Meta, c: list[_Token]) -> tuple[_Token, ...]:
         return tuple(c)             # the tokens: their declarers take names and spans
 
-    def phase_decl(self, meta, c):
+    def phase_decl(self, meta: Meta, c: list[Any]) -> ast.PhaseDecl:
         name, params, mode, auto, doc, *items = c
-        hooks = {"enter": [], "reveal": [], "resume": []}
-        actions = []
+        hooks: dict[str, list[ast.Stmt]] = {"enter": [], "reveal": [], "resume": []}
+        actions: list[ast.ActionDecl] = []
         for item in items:
             if isinstance(item, ast.ActionDecl):
                 actions.append(item)
@@ -406,16 +441,16 @@ class _ToAst:
                              tuple(hooks["resume"]), bool(auto), doc, span=self._span(meta),
                              name_span=self._at(name), param_spans=self._all_at(params))
 
-    def on_enter(self, meta, c):
+    def on_enter(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
         return ("enter", c[0])
 
-    def on_reveal(self, meta, c):
+    def on_reveal(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
         return ("reveal", c[0])
 
-    def on_resume(self, meta, c):
+    def on_resume(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
         return ("resume", c[0])
 
-    def action_decl(self, meta, c):
+    def action_decl(self, meta: Meta, c: list[Any]) -> ast.ActionDecl:
         name, *rest = c
         at = 1 if rest[0] is None else 0       # an empty list of binders leaves a None
         while isinstance(rest[at], ast.Binder):
@@ -425,185 +460,185 @@ class _ToAst:
         return ast.ActionDecl(str(name), binders, where, tuple(body), doc,
                               span=self._span(meta), name_span=self._at(name))
 
-    def doc(self, meta, c):
+    def doc(self, meta: Meta, c: list[_Token]) -> str:
         return _string(c[0])
 
-    def invariant_decl(self, meta, c):
+    def invariant_decl(self, meta: Meta, c: list[Any]) -> ast.InvariantDecl:
         return ast.InvariantDecl(_string(c[0]), c[1], span=self._span(meta))
 
-    def binder(self, meta, c):
+    def binder(self, meta: Meta, c: list[Any]) -> ast.Binder:
         return ast.Binder(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
 
-    def concede_decl(self, meta, c):
+    def concede_decl(self, meta: Meta, c: list[Any]) -> ast.ConcedeDecl:
         return ast.ConcedeDecl(str(c[0]), tuple(c[1]), span=self._span(meta),
                                seat_span=self._at(c[0]))
 
-    def out_decl(self, meta, c):
+    def out_decl(self, meta: Meta, c: list[Any]) -> ast.OutDecl:
         return ast.OutDecl(str(c[0]), tuple(c[1]), span=self._span(meta),
                            seat_span=self._at(c[0]))
 
-    def trigger_decl(self, meta, c):
+    def trigger_decl(self, meta: Meta, c: list[Any]) -> ast.TriggerDecl:
         return ast.TriggerDecl(str(c[0]), str(c[1]), c[2], tuple(c[3]), span=self._span(meta),
                                piece_span=self._at(c[0]), cell_span=self._at(c[1]))
 
-    def end_decl(self, meta, c):
+    def end_decl(self, meta: Meta, c: list[ast.EndRule]) -> ast.EndDecl:
         return ast.EndDecl(tuple(c), span=self._span(meta))
 
-    def end_rule(self, meta, c):
+    def end_rule(self, meta: Meta, c: list[Any]) -> ast.EndRule:
         return ast.EndRule(str(c[0]), c[1], span=self._span(meta))
 
-    def setup_decl(self, meta, c):
+    def setup_decl(self, meta: Meta, c: list[_Block]) -> ast.SetupDecl:
         return ast.SetupDecl(tuple(c[0]), span=self._span(meta))
 
-    def show_decl(self, meta, c):
+    def show_decl(self, meta: Meta, c: list[Any]) -> ast.ShowDecl:
         return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
                             param_span=self._at(c[1]))
 
-    def stat_decl(self, meta, c):
+    def stat_decl(self, meta: Meta, c: list[Any]) -> ast.StatDecl:
         return ast.StatDecl(str(c[0]), None if c[1] is None else str(c[1]), c[2],
                             span=self._span(meta), name_span=self._at(c[0]),
                             param_span=None if c[1] is None else self._at(c[1]))
 
-    def hide_decl(self, meta, c):
+    def hide_decl(self, meta: Meta, c: list[Any]) -> ast.HideDecl:
         return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
                             param_span=self._at(c[1]))
 
-    def _operator(self, meta, c):
+    def _operator(self, meta: Meta, c: list[_Token]) -> str:
         return str(c[0])
 
     phase_mode = end_kind = assign_op = comp_op = add_op = mul_op = _operator
 
-    def block(self, meta, c):
+    def block(self, meta: Meta, c: list[ast.Stmt]) -> _Block:
         return tuple(c)
 
     # statements
-    def assign(self, meta, c):
+    def assign(self, meta: Meta, c: list[Any]) -> ast.Assign:
         return ast.Assign(c[0], str(c[1]), c[2], c[3], span=self._span(meta))
 
-    def target(self, meta, c):
+    def target(self, meta: Meta, c: list[_Token]) -> ast.Target:
         return ast.Target(tuple(map(str, c)), span=self._span(meta), name_spans=self._all_at(c))
 
-    def until(self, meta, c):
+    def until(self, meta: Meta, c: list[ast.Expr]) -> ast.Expr:
         return c[0]
 
-    def call_stmt(self, meta, c):
+    def call_stmt(self, meta: Meta, c: list[Any]) -> ast.CallStmt:
         return ast.CallStmt(str(c[0]), c[1] or (), span=self._span(meta),
                             name_span=self._at(c[0]))
 
-    def if_stmt(self, meta, c):
+    def if_stmt(self, meta: Meta, c: list[Any]) -> ast.If:
         otherwise = c[2]
         if isinstance(otherwise, ast.If):
             otherwise = (otherwise,)
         return ast.If(c[0], tuple(c[1]), tuple(otherwise or ()), span=self._span(meta))
 
-    def for_stmt(self, meta, c):
+    def for_stmt(self, meta: Meta, c: list[Any]) -> ast.For:
         return ast.For(str(c[0]), c[1], c[2], tuple(c[3]), span=self._span(meta),
                        name_span=self._at(c[0]))
 
-    def let_stmt(self, meta, c):
+    def let_stmt(self, meta: Meta, c: list[Any]) -> ast.Let:
         return ast.Let(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
 
-    def move_stmt(self, meta, c):
+    def move_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Move:
         return ast.Move(c[0], c[1], span=self._span(meta))
 
-    def place_stmt(self, meta, c):
+    def place_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Place:
         return ast.Place(c[0], c[1], span=self._span(meta))
 
-    def remove_stmt(self, meta, c):
+    def remove_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Remove:
         return ast.Remove(c[0], span=self._span(meta))
 
-    def create_stmt(self, meta, c):
+    def create_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Create:
         return ast.Create(c[0], c[1], c[2], span=self._span(meta))
 
-    def goto_stmt(self, meta, c):
+    def goto_stmt(self, meta: Meta, c: list[Any]) -> ast.Goto:
         return ast.Goto(str(c[0]), c[1] or (), c[2], False, span=self._span(meta),
                         phase_span=self._at(c[0]))
 
-    def push_stmt(self, meta, c):
+    def push_stmt(self, meta: Meta, c: list[Any]) -> ast.Goto:
         return ast.Goto(str(c[0]), c[1] or (), c[2], True, span=self._span(meta),
                         phase_span=self._at(c[0]))
 
-    def put_stmt(self, meta, c):
+    def put_stmt(self, meta: Meta, c: list[Any]) -> ast.Put:
         return ast.Put(c[0], str(c[1]), c[2], span=self._span(meta), zone_span=self._at(c[1]))
 
-    def zone_decl(self, meta, c):
+    def zone_decl(self, meta: Meta, c: list[Any]) -> ast.ZoneDecl:
         return ast.ZoneDecl(str(c[0]), bool(c[1]), c[2], span=self._span(meta),
                             name_span=self._at(c[0]))
 
-    def per_seat(self, meta, c):
+    def per_seat(self, meta: Meta, c: list[_Token]) -> bool:
         return True
 
-    def call_each_stmt(self, meta, c):
+    def call_each_stmt(self, meta: Meta, c: list[Any]) -> ast.CallEach:
         return ast.CallEach(str(c[0]), c[1] or (), str(c[2]), c[3], c[4],
                             span=self._span(meta), phase_span=self._at(c[0]),
                             name_span=self._at(c[2]))
 
-    def give_stmt(self, meta, c):
+    def give_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Give:
         return ast.Give(c[0], c[1], span=self._span(meta))
 
-    def return_stmt(self, meta, c):
+    def return_stmt(self, meta: Meta, c: list[_Token]) -> ast.Return:
         return ast.Return(span=self._span(meta))
 
-    def stop_stmt(self, meta, c):
+    def stop_stmt(self, meta: Meta, c: list[_Token]) -> ast.Stop:
         return ast.Stop(span=self._span(meta))
 
-    def win_stmt(self, meta, c):
+    def win_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Win:
         return ast.Win(c[0], span=self._span(meta))
 
-    def lose_stmt(self, meta, c):
+    def lose_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Lose:
         return ast.Lose(c[0], span=self._span(meta))
 
-    def draw_stmt(self, meta, c):
+    def draw_stmt(self, meta: Meta, c: list[_Token]) -> ast.Draw:
         return ast.Draw(span=self._span(meta))
 
-    def log_stmt(self, meta, c):
+    def log_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Log:
         return ast.Log(c[0], span=self._span(meta))
 
-    def shuffle_stmt(self, meta, c):
+    def shuffle_stmt(self, meta: Meta, c: list[ast.Target]) -> ast.Shuffle:
         return ast.Shuffle(c[0], span=self._span(meta))
 
-    def args(self, meta, c):
+    def args(self, meta: Meta, c: list[ast.Expr]) -> tuple[ast.Expr, ...]:
         return tuple(c)
 
     # expressions
-    def cond_expr(self, meta, c):
+    def cond_expr(self, meta: Meta, c: list[ast.Expr]) -> ast.CondExpr:
         return ast.CondExpr(c[0], c[1], c[2], span=self._span(meta))
 
-    def or_op(self, meta, c):
+    def or_op(self, meta: Meta, c: list[ast.Expr]) -> ast.Or:
         return ast.Or(c[0], c[1], span=self._span(meta))
 
-    def and_op(self, meta, c):
+    def and_op(self, meta: Meta, c: list[ast.Expr]) -> ast.And:
         return ast.And(c[0], c[1], span=self._span(meta))
 
-    def not_op(self, meta, c):
+    def not_op(self, meta: Meta, c: list[ast.Expr]) -> ast.Not:
         return ast.Not(c[0], span=self._span(meta))
 
-    def compare_op(self, meta, c):
+    def compare_op(self, meta: Meta, c: list[Any]) -> ast.Compare:
         return ast.Compare(str(c[1]), c[0], c[2], span=self._span(meta))
 
-    def in_op(self, meta, c):
+    def in_op(self, meta: Meta, c: list[ast.Expr]) -> ast.In:
         return ast.In(c[0], c[1], False, span=self._span(meta))
 
-    def not_in_op(self, meta, c):
+    def not_in_op(self, meta: Meta, c: list[ast.Expr]) -> ast.In:
         return ast.In(c[0], c[1], True, span=self._span(meta))
 
-    def binary_op(self, meta, c):
+    def binary_op(self, meta: Meta, c: list[Any]) -> ast.Binary:
         return ast.Binary(str(c[1]), c[0], c[2], span=self._span(meta))
 
-    def neg_op(self, meta, c):
+    def neg_op(self, meta: Meta, c: list[ast.Expr]) -> ast.Neg:
         return ast.Neg(c[0], span=self._span(meta))
 
-    def field(self, meta, c):
+    def field(self, meta: Meta, c: list[Any]) -> ast.Field:
         return ast.Field(c[0], str(c[1]), span=self._span(meta), name_span=self._at(c[1]))
 
-    def call(self, meta, c):
+    def call(self, meta: Meta, c: list[Any]) -> ast.Call:
         return ast.Call(str(c[0]), c[1] or (), span=self._span(meta), name_span=self._at(c[0]))
 
-    def quant(self, meta, c):
+    def quant(self, meta: Meta, c: list[Any]) -> ast.Quant:
         return ast.Quant(str(c[0]), str(c[1]), c[2], c[3], c[4], span=self._span(meta),
                          name_span=self._at(c[1]))
 
-    def number(self, meta, c):
+    def number(self, meta: Meta, c: list[_Token]) -> ast.Number:
         try:
             value = int(c[0])
         except ValueError as exc:       # more digits than Python converts to a number
@@ -612,31 +647,32 @@ class _ToAst:
                 from None
         return ast.Number(value, span=self._span(meta))
 
-    def string(self, meta, c):
+    def string(self, meta: Meta, c: list[_Token]) -> ast.String:
         return ast.String(_string(c[0]), span=self._span(meta))
 
-    def cell(self, meta, c):
+    def cell(self, meta: Meta, c: list[_Token]) -> ast.CellLit:
         return ast.CellLit(str(c[0])[1:].lower(), span=self._span(meta))
 
-    def name(self, meta, c):
+    def name(self, meta: Meta, c: list[_Token]) -> ast.Name:
         return ast.Name(str(c[0]), span=self._span(meta))
 
-    def true(self, meta, c):
+    def true(self, meta: Meta, c: list[_Token]) -> ast.Bool:
         return ast.Bool(True, span=self._span(meta))
 
-    def false(self, meta, c):
+    def false(self, meta: Meta, c: list[_Token]) -> ast.Bool:
         return ast.Bool(False, span=self._span(meta))
 
-    def none(self, meta, c):
+    def none(self, meta: Meta, c: list[_Token]) -> ast.NoneLit:
         return ast.NoneLit(span=self._span(meta))
 
-    def list(self, meta, c):
-        return ast.ListExpr(c[0] or (), span=self._span(meta))
-
-    def comprehension(self, meta, c):
+    def comprehension(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
         return ast.Comprehension(c[0], str(c[1]), c[2], c[3], span=self._span(meta),
                                  name_span=self._at(c[1]))
 
+    # last: below a method named `list` that name is not the built-in type in annotations
+    def list(self, meta: Meta, c: list[tuple[ast.Expr, ...] | None]) -> ast.ListExpr:
+        return ast.ListExpr(c[0] or (), span=self._span(meta))
 
-def _string(token):
+
+def _string(token: _Token) -> str:
     return str(token)[1:-1]

@@ -28,21 +28,34 @@ from __future__ import annotations
 
 import contextlib
 import functools
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..language.types import format_value
 from .codegen import UnitKey  # noqa: F401  (the type of code_units' keys, for tools)
+
+if TYPE_CHECKING:
+    from types import CodeType, FrameType
+
+    from ..language import program as ir
+    from ..language.types import Names, Type
+    from .engine import CompiledAction, Game, Runtime
+    from .state import State
+
+Generated = Callable[..., Any]      # a function of the generated code: (state, me, ...) -> value
 
 _PRIVATE_MODES = ("simultaneous", "secret")
 
 
 # ----- the game as a whole ------------------------------------------------------------------
-def python_source(game):
+def python_source(game: Game) -> str:
     """The Python source the code generator wrote for the game's rules."""
-    return game._python_source
+    source: str = game._python_source
+    return source
 
 
 # ----- a position ---------------------------------------------------------------------------
-def result_text(game, state):
+def result_text(game: Game, state: State) -> str:
     """'blue won', 'a and b won', 'draw' or 'unfinished'."""
     if state.result is None:
         return "unfinished"
@@ -51,20 +64,21 @@ def result_text(game, state):
     return " and ".join(game.seats[s] for s in state.result["winners"]) + " won"
 
 
-def is_private(game, state):
+def is_private(game: Game, state: State) -> bool:
     """Is the next decision one the other seats may not see (a simultaneous or a secret
     phase)?"""
     return bool(state.frames) and game._phase_of(state).mode in _PRIVATE_MODES
 
 
-def is_simultaneous(game, state):
+def is_simultaneous(game: Game, state: State) -> bool:
     """Is the next decision a choice in a simultaneous phase (which does nothing until every
     seat has chosen, and is then revealed to all)?"""
     return bool(state.frames) and state.frames[-1]["pending"] is not None
 
 
 @contextlib.contextmanager
-def formatting(game, state, viewer=None):
+def formatting(game: Game, state: State,
+               viewer: int | None = None) -> Iterator[Callable[[Any, Type], str]]:
     """Within the block, `text(value, t)` is the text of `value`, of static type `t`, in
     `state` (cells, pieces and seats by name); for a `viewer` seat, a piece hidden from it
     reads `?`, wherever it is named (a variable that holds it, a list of pieces)."""
@@ -76,43 +90,51 @@ def formatting(game, state, viewer=None):
 class _Seen:
     """The runtime's names as a seat reads them: hidden pieces are `?`."""
 
-    def __init__(self, game, rt, viewer):
+    def __init__(self, game: Game, rt: Runtime, viewer: int) -> None:
         self.game, self.rt, self.viewer = game, rt, viewer
         self.board = rt.board
 
-    def cell_name(self, cell):
-        return self.rt.cell_name(cell)
+    def cell_name(self, cell: int) -> str:
+        name: str = self.rt.cell_name(cell)
+        return name
 
-    def seat_name(self, seat):
-        return self.rt.seat_name(seat)
+    def seat_name(self, seat: int) -> str:
+        name: str = self.rt.seat_name(seat)
+        return name
 
-    def piece_name(self, pid):
+    def piece_name(self, pid: int) -> str:
         if self.game._hidden_from(self.rt.state, pid, self.viewer):
             return "?"
-        return self.rt.piece_name(pid)
+        name: str = self.rt.piece_name(pid)
+        return name
 
 
 # ----- the game's description ---------------------------------------------------------------
 
 
 # ----- the rules that draw the game ---------------------------------------------------------
-def visibility_rule(game, scope, name):
+def visibility_rule(game: Game, scope: str, name: str) -> Generated | None:
     """The `visible to` condition of a variable as a generated function, or None."""
-    return game._visibility.get((scope, name))
+    rule: Generated | None = game._visibility.get((scope, name))
+    return rule
 
 
-def hidden_from(game, state, pid, viewer):
+def hidden_from(game: Game, state: State, pid: int, viewer: int | None) -> bool:
     """May seat `viewer` not identify piece `pid` (the `hide piece` rule, or the zone the
-    piece is in)?"""
-    return game._hidden_from(state, pid, viewer)
+    piece is in)? No viewer (None) sees everything."""
+    if viewer is None:
+        return False
+    hidden: bool = game._hidden_from(state, pid, viewer)
+    return hidden
 
 
-def show_rule(game, what):
+def show_rule(game: Game, what: str) -> Generated | None:
     """The `show piece` or `hide piece` rule as a generated function, or None."""
-    return game._shows.get(what)
+    rule: Generated | None = game._shows.get(what)
+    return rule
 
 
-def row_labels(game, state, viewer):
+def row_labels(game: Game, state: State, viewer: int | None) -> list[Any] | None:
     """The `show row(r)` labels of every board row (row 1 first) for seat `viewer`, or
     None when the game has no such rule. Run inside the engine (as views are made)."""
     rule = game._shows.get("row")
@@ -121,11 +143,11 @@ def row_labels(game, state, viewer):
     return [rule(state, viewer, row) for row in range(1, game._board.height + 1)]
 
 
-def statistics(game, state):
+def statistics(game: Game, state: State) -> dict[str, Any]:
     """The rule file's `stat` values of `state` (its final position, for a simulation): a
     dict, in declaration order, of name -> value, or of name -> {seat name: value} for a
     `stat NAME(s)`. Empty when the rule file declares none."""
-    found = {}
+    found: dict[str, Any] = {}
     for name, per_seat, function in game._stats:
         if per_seat:
             found[name] = {seat: game._evaluate(state, function, s, s)
@@ -136,21 +158,23 @@ def statistics(game, state):
 
 
 # ----- what agents may ask ------------------------------------------------------------------
-def scores(game, state):
+def scores(game: Game, state: State) -> list[int] | None:
     """Each seat's `show score(s)` in `state` (a list of numbers, seat by seat), or None when
     the rule file declares no score."""
     rule = game._shows.get("score")
     if rule is None:
         return None
-    return game._run(state, lambda st: [rule(st, s, s) for s in range(len(game.seats))],
-                     check_end=False)
+    found: list[int] = game._run(
+        state, lambda st: [rule(st, s, s) for s in range(len(game.seats))], check_end=False)
+    return found
 
 
-def hidden_variables(game, state, viewer):
+def hidden_variables(game: Game, state: State,
+                     viewer: int) -> list[tuple[str, int | None, str]]:
     """The variables that `visible to` keeps from seat `viewer` in `state`: ("global", None,
     name), ("seat", seat, name) and ("piece", piece id, name) for pieces it may identify."""
-    def find(st):
-        found = []
+    def find(st: State) -> list[tuple[str, int | None, str]]:
+        found: list[tuple[str, int | None, str]] = []
         for (scope, name), rule in game._visibility.items():
             if scope == "global":
                 found += [(scope, None, name)] if not rule(st, viewer, viewer) else []
@@ -164,17 +188,20 @@ def hidden_variables(game, state, viewer):
         return found
     if not game._visibility:
         return []
-    return game._run(state, find, check_end=False)
+    hidden: list[tuple[str, int | None, str]] = game._run(state, find, check_end=False)
+    return hidden
 
 
 # ----- setting up a position by hand (scenario files) ---------------------------------------
-def create_piece(game, state, kind, owner, cell):
+def create_piece(game: Game, state: State, kind: str, owner: int | None,
+                 cell: int | None) -> int:
     """Create a piece of `kind` for seat `owner` (None: no seat) on `cell`; its id."""
     with game._rt.bound(state) as rt:
-        return rt.create(kind, owner, cell)
+        pid: int = rt.create(kind, owner, cell)
+        return pid
 
 
-def enter_phase(game, state, name, seat):
+def enter_phase(game: Game, state: State, name: str, seat: int) -> None:
     """Make phase `name` (one without parameters) the current phase of `seat`, running
     its `on enter`, in place of the current phase; then, as after a decision, an `auto`
     phase plays the actions that are the only legal one."""
@@ -183,38 +210,40 @@ def enter_phase(game, state, name, seat):
     game._auto(state)
 
 
-def resolved_program(game):
+def resolved_program(game: Game) -> ir.Program:
     """The checked program the game was compiled from, to check an expression against."""
-    return game._program
+    program: ir.Program = game._program
+    return program
 
 
-def expression_function(game, expr, nparams):
+def expression_function(game: Game, expr: ir.Expr, nparams: int) -> Generated:
     """A checked expression as a function (state, me, *values) -> value; a fault in it is
     reported at its place in the rule file, as a rule's would be."""
     function = game._function_of(expr, nparams)
 
-    def evaluate(state, me, *values):
+    def evaluate(state: State, me: int, *values: Any) -> Any:
         return game._evaluate(state, function, me, *values)
     return evaluate
 
 
-def narrate(game, on=True):
+def narrate(game: Game, on: bool = True) -> None:
     """From now on, events also tell what pieces did (created, moved, removed, put into a
     zone, given) and which rule rolled each die, for whom (transcript.event_text writes
     them as a seat may read them); off by default, for speed. For players and replays."""
     game._narrate(on)
 
 
-def broken_invariants(game, state):
+def broken_invariants(game: Game, state: State) -> list[str]:
     """The names of the invariants that do not hold in `state` (a fault in one is a
     run-time error at its expression)."""
     return [name for name, rule in game._invariants
             if not game._run(state, lambda st: rule(st, 0), check_end=False)]
 
 
-def current_phase(game, state):
+def current_phase(game: Game, state: State) -> str | None:
     """The name of the phase on top of the stack (None when the game is over)."""
-    return state.frames[-1]["phase"] if state.frames else None
+    phase: str | None = state.frames[-1]["phase"] if state.frames else None
+    return phase
 
 
 # ----- why an action is legal or not (gdl explain) ------------------------------------------
@@ -227,24 +256,28 @@ class TypedAction:
     rules on the state it was read from: run them on a copy when the rules may roll dice.
     A fault raises GdlRuntimeError at its rule-file place."""
 
-    def __init__(self, game, state, compiled, args):
-        self._why = lambda: game._run(state, lambda st: game._failed_condition(
-            st, compiled, args), check_end=False)
-        self.name = compiled.name
-        self.index = compiled.index
+    def __init__(self, game: Game, state: State, compiled: CompiledAction,
+                 args: list[Any]) -> None:
+        self._why: Callable[[], str] = lambda: game._run(
+            state, lambda st: game._failed_condition(st, compiled, args), check_end=False)
+        self.name: str = compiled.name
+        self.index: int = compiled.index
         self.args = args
-        self.types = list(compiled.arg_types)
-        self.binders = list(compiled.binders)
-        self.parts = [text for text, _, _ in compiled.parts]
-        self.tests = [(kind, index, functools.partial(game._evaluate, state,
-                                                      lambda _, test=test: test()))
-                      for kind, index, test in game._tests(state, compiled, args)]
+        self.types: list[Type] = list(compiled.arg_types)
+        self.binders: list[tuple[str, str]] = list(compiled.binders)
+        self.parts: list[str] = [text for text, _, _ in compiled.parts]
+        evaluate: Generated = game._evaluate
+        self.tests: list[tuple[str, int, Callable[[], Any]]] = [
+            (kind, index, functools.partial(evaluate, state, lambda _, test=test: test()))
+            for kind, index, test in game._tests(state, compiled, args)]
 
-    def reason(self):
-        return self._why()
+    def reason(self) -> str:
+        why: str = self._why()
+        return why
 
 
-def read_action(game, state, text, viewer=None):
+def read_action(game: Game, state: State, text: str,
+                viewer: int | None = None) -> TypedAction:
     """The action of the current phase that `text` names, with its arguments read, as a
     `TypedAction`; IllegalAction (why) when the text is no action of the current phase or
     an argument does not read. A piece label reads as seat `viewer` may read it (None:
@@ -262,18 +295,19 @@ def read_action(game, state, text, viewer=None):
 
 
 # ----- the generated code at run time (coverage, tracing) -----------------------------------
-def is_generated(filename):
+def is_generated(filename: str) -> bool:
     """Is `filename` (a code object's) one of generated rule code?"""
     from .codegen import FILE_PREFIX
     return filename.startswith(FILE_PREFIX)
 
 
-def game_of_code(frame):
+def game_of_code(frame: FrameType) -> Game:
     """The game whose generated code a frame (of an `is_generated` file) runs."""
-    return frame.f_globals["rt"].game
+    game: Game = frame.f_globals["rt"].game     # the module's `rt`, the game's Runtime
+    return game
 
 
-def rule_nodes(game, filename, line):
+def rule_nodes(game: Game, filename: str, line: int) -> list[ir.Node]:
     """The resolved-program nodes (each with a span) whose code is on `line` of the
     generated file `filename` of `game` ([] for a line of no rule-file node)."""
     lines = game._sources.get(filename)
@@ -282,18 +316,19 @@ def rule_nodes(game, filename, line):
     return [node for _, _, node in lines.places.get(line, ())]
 
 
-def main_code_file(game):
+def main_code_file(game: Game) -> str:
     """The file name of the game's generated module (its expressions have others)."""
-    return next(iter(game._sources))
+    name: str = next(iter(game._sources))
+    return name
 
 
-def code_units(game):
+def code_units(game: Game) -> dict[CodeType, UnitKey]:
     """Code object of each generated function -> its unit's key, a `UnitKey` (kind "act",
     "list", "fn", "def", "on_enter", "trigger", "end", "setup", ...: see there)."""
     return {fn.__code__: key for key, fn in game._functions.items()}
 
 
-def placed_nodes(game):
+def placed_nodes(game: Game) -> list[ir.Node]:
     """Every resolved-program node whose code is somewhere in the game's generated module
     (each with a span): what a trace of that module can see run."""
     places = game._sources[main_code_file(game)].places

@@ -131,9 +131,10 @@ class Rules:
         return self.hides_pieces_or_variables or any(
             phase.private for phase in self.phases.values())
 
-    def doc(self, phase: str, action: str | None = None) -> str | None:
-        """The doc string of a phase (action None) or of one of its actions, else None."""
-        found = self.phases.get(phase)
+    def doc(self, phase: str | None, action: str | None = None) -> str | None:
+        """The doc string of a phase (action None) or of one of its actions, else None (and
+        for no phase: a game that is over)."""
+        found = None if phase is None else self.phases.get(phase)
         if found is None or action is None:
             return None if found is None else found.doc
         return next((a.doc for a in found.actions if a.name == action), None)
