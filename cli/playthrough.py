@@ -182,8 +182,8 @@ class Table(Observer):
                  max_turns: int | None, screen: bool) -> None:
         self.game, self.file, self.seed, self.agents = game, file, seed, agents
         self.max_turns = max_turns
-        introspect.narrate(game)         # events tell what pieces did, and whose dice
-        self.state: State = game.new_state(seed)
+        # narrated: events tell what pieces did, and whose dice
+        self.state: State = game.new_state(seed, narrate=True)
         self.humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
         self.watcher = self.humans[0] if len(self.humans) == 1 else None  # whose eyes
         self.screen = screen
@@ -365,7 +365,7 @@ class Table(Observer):
         if not mine:
             return False
         kept = self.history[:mine[-1]]
-        fresh = self.game.new_state(self.seed)
+        fresh = self.game.new_state(self.seed, narrate=True)
         for seat, action, _ in kept:
             if isinstance(action, str):         # CONCEDE
                 self.game.concede(fresh, seat)
@@ -385,15 +385,10 @@ class Table(Observer):
         conceded = len(self.history) - decisions
         names = ["human" if a == "human" else a.name for a in self.agents]
         replaying = _Replaying(self.history)
-        introspect.narrate(self.game, False)     # a transcript holds the engine's own events
-        try:
-            state = self.game.new_state(self.seed)
-            lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
-                                             max_turns=self.max_turns,
-                                             max_decisions=decisions,
-                                             conceding=replaying.conceding)
-        finally:
-            introspect.narrate(self.game)
+        state = self.game.new_state(self.seed)   # a transcript holds the engine's own events
+        lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
+                                         max_turns=self.max_turns, max_decisions=decisions,
+                                         conceding=replaying.conceding)
         out_dir = os.path.dirname(os.path.abspath(path))
         head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
                                         self.max_turns, decisions)

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from gdl.interpreter import load_game
-from gdl.interpreter.runtime import events, introspect
+from gdl.interpreter.runtime import events
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
@@ -17,19 +17,15 @@ GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
 
 def played_events(path, narrate, seed, decisions=150):
     game = load_game(path)
-    introspect.narrate(game, narrate)
-    try:
-        state = game.new_state(seed)
-        found = list(state.events)
-        chooser = random.Random(seed)
-        for _ in range(decisions):
-            if game.is_terminal(state):
-                break
-            legal = game.legal_actions(state)
-            found += game.apply(state, legal[chooser.randrange(len(legal))], check=False)
-        return found
-    finally:
-        introspect.narrate(game, False)
+    state = game.new_state(seed, narrate=narrate)
+    found = list(state.events)
+    chooser = random.Random(seed)
+    for _ in range(decisions):
+        if game.is_terminal(state):
+            break
+        legal = game.legal_actions(state)
+        found += game.apply(state, legal[chooser.randrange(len(legal))], check=False)
+    return found
 
 
 @pytest.mark.parametrize("narrate", [False, True], ids=["quiet", "narrated"])

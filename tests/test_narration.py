@@ -1,4 +1,4 @@
-"""Narration: with `introspect.narrate(game)`, events tell what pieces did and which rule did it, as
+"""Narration: on a state made with `game.new_state(seed, narrate=True)`, events tell what pieces did and which rule did it, as
 each seat may see it; `narrate.changes` tells what a seat saw change in the variables."""
 
 import os
@@ -6,7 +6,6 @@ import random
 
 from gdl.interpreter import load_game
 from gdl.interpreter.play.render.narrate import changes
-from gdl.interpreter.runtime import introspect
 from gdl.interpreter.play.transcript import event_text
 from gdl.interpreter.runtime.events import as_json
 
@@ -16,8 +15,7 @@ RULES = os.path.join(ROOT, "tests", "rules", "narration.gdl")
 
 def narrated(seed=1):
     game = load_game(RULES)
-    introspect.narrate(game)
-    return game, game.new_state(seed)
+    return game, game.new_state(seed, narrate=True)
 
 
 def play(game, state, text, viewer=None):
@@ -81,8 +79,7 @@ def test_without_narrate_events_are_as_before_and_games_the_same():
     """Narration adds events and nothing else: the same decisions give the same states."""
     plain = load_game(os.path.join(ROOT, "games", "galaxy_of_d.gdl"))
     told = load_game(os.path.join(ROOT, "games", "galaxy_of_d.gdl"))
-    introspect.narrate(told)
-    a, b = plain.new_state(5), told.new_state(5)
+    a, b = plain.new_state(5), told.new_state(5, narrate=True)
     rng = random.Random(5)
     kinds = set()
     for _ in range(300):
@@ -153,8 +150,7 @@ def test_show_game_replaces_the_globals_and_join_leaves_out_empty_parts():
 def test_a_run_of_pieces_created_by_one_rule_is_one_line():
     from gdl.interpreter.play.render.narrate import event_lines
     game = load_game(os.path.join(ROOT, "games", "space_war.gdl"))
-    introspect.narrate(game)
-    state = game.new_state(1)
+    state = game.new_state(1, narrate=True)
     game.apply(state, game.parse_action(state, "side south"))
     events = game.apply(state, game.parse_action(state, "station d11"))
     assert event_lines(game, events, 0) == [
@@ -165,11 +161,26 @@ def test_a_run_of_pieces_created_by_one_rule_is_one_line():
 def test_hidden_pieces_in_a_run_are_only_counted():
     from gdl.interpreter.play.render.narrate import event_lines
     game = load_game(os.path.join(ROOT, "games", "game.gdl"))
-    introspect.narrate(game)
-    state = game.new_state(3)
+    state = game.new_state(3, narrate=True)
     lines = event_lines(game, state.events, 0)
     assert any(line.startswith("created by setup: ") and line.endswith(" hidden pieces")
                for line in lines)
     assert not any("DiceToken" in line or "IpecToken" in line for line in lines)
     full = event_lines(game, state.events, None)
     assert any("DiceToken#1" in line for line in full)
+
+
+def test_narration_belongs_to_a_state_not_to_the_game():
+    from gdl.interpreter.runtime.events import PieceEvent
+    from gdl.interpreter.runtime.state import State
+    game = load_game(os.path.join(ROOT, "games", "space_war.gdl"))
+    loud, quiet = game.new_state(1, narrate=True), game.new_state(1)
+    assert loud == quiet and hash(loud) == hash(quiet)      # not part of the position
+    copy = loud.clone()
+    for state in (loud, quiet, copy):
+        game.apply(state, game.parse_action(state, "side south"))
+    told = {name: any(isinstance(e, PieceEvent) for e in game.apply(
+        state, game.parse_action(state, "station d11")))
+        for name, state in (("loud", loud), ("quiet", quiet), ("copy", copy))}
+    assert told == {"loud": True, "quiet": False, "copy": True}
+    assert not State.from_json(loud.to_json()).narrate

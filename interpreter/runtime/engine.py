@@ -95,7 +95,6 @@ class Runtime:
         self.changed = 0        # state categories changed since the end rules last ran
         self.entries = 0        # phases entered since the engine last started work
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
-        self.narrate = False    # add what pieces do to the events (Game.narrate)
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
 
     # randomness -------------------------------------------------------------------------
@@ -128,7 +127,7 @@ class Runtime:
 
     def _by(self) -> events.By | None:
         """Which rule rolls, for whom, when narrating (else None)."""
-        return events.By(*self.game._doing()) if self.narrate else None
+        return events.By(*self.game._doing()) if self.state.narrate else None
 
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:
@@ -199,7 +198,7 @@ class Runtime:
                 self.place(pid, cell)
             finally:
                 self.quiet -= 1
-        if self.narrate:
+        if self.state.narrate:
             self.tell("created", pid, self.where(pid))
         return pid
 
@@ -230,13 +229,13 @@ class Runtime:
             if "zone" in piece:
                 del piece["zone"]
         piece["cell"] = cell
-        if self.narrate and not self.quiet and cell is not None and cell != old:
+        if self.state.narrate and not self.quiet and cell is not None and cell != old:
             self.tell("moved", pid, self.where_cell(old), self.where_cell(cell))
 
     def remove(self, pid: int) -> None:
         piece = self.piece(pid)
         if piece["alive"]:
-            if self.narrate:
+            if self.state.narrate:
                 self.tell("removed", pid, self.where(pid))
             piece["last_cell"] = piece["cell"]     # where it was lost (scenario files)
             self.place(pid, None)
@@ -262,7 +261,7 @@ class Runtime:
         numbers["@"] = stamp = numbers.get("@", 0) + 1
         piece["zone"] = [zone, seat, stamp]
         self.changed |= PIECES | CELLS
-        if self.narrate:
+        if self.state.narrate:
             self.tell("put", pid, self.where(pid))
 
     def give(self, pid: int, seat: int | None) -> None:
@@ -273,7 +272,7 @@ class Runtime:
             owned[seat] = tuple(sorted(owned.get(seat, ()) + (pid,)))
         piece["owner"] = seat
         self.changed |= PIECES
-        if self.narrate:
+        if self.state.narrate:
             self.tell("given", pid, self.game.seats[seat] if seat is not None else None)
 
     def move_along(self, me: int, pid: int, path: Iterable[int] | None) -> None:
@@ -282,7 +281,7 @@ class Runtime:
         if path is None:
             raise RuleFault("there is no path to move along (it is none)")
         path = list(path)
-        if not self.narrate:
+        if not self.state.narrate:
             self._move_along(me, pid, piece, state, path)
             return
         start = piece["cell"]
@@ -598,8 +597,12 @@ class Game:
         return frozenset(cells)
 
     # ----- life cycle ---------------------------------------------------------------------
-    def new_state(self, seed: int = 0,
-                  forced: Iterable[Iterable[int | None]] = ()) -> State:
+    def new_state(self, seed: int = 0, forced: Iterable[Iterable[int | None]] = (),
+                  narrate: bool = False) -> State:
+        """The position after setup. `forced`: dice results to use first ([sides or None,
+        value]); `narrate`: its events, and those of every decision played on it (and on its
+        clones), also tell what pieces did (created, moved, removed, put, given) and which
+        rule rolled each die, for whom: for players and replays; off for speed."""
         if seed.__class__ is not int or not 0 <= seed < 1 << 64:
             raise GdlError(f"a seed is a number from 0 to {(1 << 64) - 1}, not {seed}")
         state = State()
@@ -608,6 +611,7 @@ class Game:
         state.seat_vars = [{n: _copy(v) for n, v in self._seat_defaults} for _ in self.seats]
         state.out = [False] * len(self.seats)
         state.forced = [list(f) for f in forced]
+        state.narrate = narrate
         self._rt.work = 0
         self._run(state, self._setup_run)
         self._auto(state)
@@ -678,12 +682,6 @@ class Game:
                                                     self.path)
         function: Function = self._load(source, lines, name)[name]
         return function
-
-    def _narrate(self, on: bool = True) -> None:
-        """With `on`, events also tell what pieces did (created, moved, removed, put, given:
-        see transcript.event_text) and who rolled dice for which rule, for players and
-        replays; off (the default) for speed."""
-        self._rt.narrate = on
 
     def _doing(self) -> tuple[str | None, int | None]:
         """(rule, seat): the rule-file rule whose generated code is running now (the

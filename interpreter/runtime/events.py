@@ -3,7 +3,7 @@
 `Game.apply`, `Game.concede` and `state.events` (after `new_state`) give a list of these
 records: dice rolled, picks and shuffles, `log` texts, seats out, actions played on their own
 (`auto`) or revealed at the end of a simultaneous phase, and, when the game narrates
-(`introspect.narrate`), what pieces did and which rule rolled each die. Readers use the fields;
+(`Game.new_state(seed, narrate=True)`), what pieces did and which rule rolled each die. Readers use the fields;
 `to_json` gives the plain-list form (`["roll", 6, 3]`: the kind, then the fields), which
 `event_from_json` reads back.
 """

@@ -16,7 +16,7 @@ position, sets one up by hand, or watches the generated code run, by function:
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     scores(game, state), hidden_variables(game, state, seat)         what agents may ask
-    narrate(game, on), broken_invariants(game, state), current_phase(game, state)
+    broken_invariants(game, state), current_phase(game, state)
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
     read_action(game, state, text, viewer)
                                            why an action is legal or not, test by test
@@ -224,13 +224,6 @@ def expression_function(game: Game, expr: ir.Expr, nparams: int) -> Generated:
     def evaluate(state: State, me: int, *values: Any) -> Any:
         return game._evaluate(state, function, me, *values)
     return evaluate
-
-
-def narrate(game: Game, on: bool = True) -> None:
-    """From now on, events also tell what pieces did (created, moved, removed, put into a
-    zone, given) and which rule rolled each die, for whom (transcript.event_text writes
-    them as a seat may read them); off by default, for speed. For players and replays."""
-    game._narrate(on)
 
 
 def broken_invariants(game: Game, state: State) -> list[str]:

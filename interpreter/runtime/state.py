@@ -98,7 +98,7 @@ class State:
     decisions  decisions applied so far
     """
 
-    __slots__ = FIELDS + ("at", "owned", "forced", "events", "end_checked")
+    __slots__ = FIELDS + ("at", "owned", "forced", "events", "end_checked", "narrate")
 
     def __init__(self) -> None:
         self.globals: dict[str, Any] = {}
@@ -120,6 +120,9 @@ class State:
         # chance and log events since the last decision (see `events`)
         self.events: list[Event] = []
         self.end_checked = False    # the end rules ran since anything changed outside play
+        # events also tell what pieces did and who rolled (`Game.new_state(narrate=True)`);
+        # not part of the position: not saved, compared or hashed
+        self.narrate = False
 
     def rebuild_index(self) -> None:
         self.at = {}
@@ -147,6 +150,7 @@ class State:
         other.out = list(self.out)
         other.result = copy.deepcopy(self.result)
         other.decisions = self.decisions
+        other.narrate = self.narrate
         other.at = {cell: list(pids) for cell, pids in self.at.items()}
         other.owned = dict(self.owned)
         other.forced = [list(f) for f in self.forced]

@@ -231,14 +231,11 @@ def trial(game, state, action, viewer=None):
     seat, an action that draws on chance is not played out: what it does depends on dice
     the seat may not know yet."""
     copy = state.clone()
+    copy.narrate = True
     before_phase = _phase(game, copy)
     before = game.view(copy, viewer)
-    introspect.narrate(game, True)
-    try:
-        with RuleTrace() as trace:
-            events = game.apply(copy, action, check=False)
-    finally:
-        introspect.narrate(game, False)
+    with RuleTrace() as trace:
+        events = game.apply(copy, action, check=False)
     chance = [e for e in events if isinstance(e, (ev.Roll, ev.Pick, ev.Shuffle))]
     if viewer is not None and chance:
         return [f"playing it draws on chance ({len(chance)} roll, pick or shuffle): what "

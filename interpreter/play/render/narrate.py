@@ -1,6 +1,6 @@
 """What a seat saw change: the difference between two views of one seat, as short lines.
 
-The engine narrates what pieces did (`introspect.narrate`, events); this adds what the variables
+The engine narrates what pieces did (events of a state made with `narrate=True`); this adds what the variables
 a player can see did, read from the views before and after a decision, so a value hidden
 from the viewer never shows (a view holds none). Where the rule file words a status
 (`show game(s)`, `show seat(s)`, `show status(p)`), its words are compared part by part (the

@@ -74,7 +74,6 @@ def write_page(transcript_path, out_path, seat=None):
 def make_page(transcript_path, seat=None):
     """(the page's HTML, the number of steps) for a transcript that replays."""
     transcript, moves, game = open_transcript(transcript_path)
-    introspect.narrate(game)        # each step tells what pieces did and whose dice
     viewers = [viewer_of(game, seat)] if seat is not None else [None, *range(len(game.seats))]
     data, frame = collect(game, transcript, moves, viewers)
     players = transcript.header["players"]
@@ -95,9 +94,9 @@ def state_after(transcript_path, steps):
 def collect(game: Game, transcript: Transcript, moves: list, viewers: list
             ) -> tuple[dict, str]:
     """Replay the decisions and concessions; at every step record, per viewer, the places
-    that changed, the status lines and the step's lines. Returns (the page's data, the
-    board's SVG)."""
-    state = game.new_state(transcript.header["seed"])
+    that changed, the status lines and the step's lines (narrated: what pieces did and
+    whose dice). Returns (the page's data, the board's SVG)."""
+    state = game.new_state(transcript.header["seed"], narrate=True)
     steps = _Steps(game, state, viewers)
     steps.snapshot([["setup"] + event_lines(game, state.events, v) for v in viewers])
     agent = ScriptedAgent(moves, source=transcript.path)
