@@ -558,3 +558,20 @@ def _badly_located(err, text):
     if not 1 <= err.column <= len(err.source_line) + 1:
         return f"column {err.column} is off the line"
     return None
+
+
+# ----- more bad rule files ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("seats a, b\nboard square(1, 1)\nsetup { }\n",
+     "setup never enters a phase: end it with 'goto PHASE for SEAT'"),
+    ("seats a, b\nboard square(1, 1)\nparam q = [@a1] + [1]\nsetup { goto p for a }\n"
+     "phase p { }\n", "type mismatch: cannot join list of a cell with, but this is list "
+     "of a number"),
+    ("seats a, b\nboard square(1, 1)\nparam q = " + "9" * 5000 + "\n", "cannot read this"),
+    ("seats a, b\nboard square(1, 1)\nparam q = " + "-" * 3000 + "1\n", "too deeply"),
+])
+def test_more_bad_rule_files_are_gdl_errors(text, message):
+    with pytest.raises(GdlError) as info:
+        load_source(text, "bad.gdl")
+    assert message in info.value.message

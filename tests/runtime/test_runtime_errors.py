@@ -1,10 +1,17 @@
 """A fault while rules run is reported at the rule-file expression that failed, in words,
 as a GdlRuntimeError; a Python exception that is not the rules' fault stays loud."""
 
+import textwrap
+
 import pytest
 
 from gdl.interpreter import load_source
 from gdl.interpreter.language.errors import GdlError, GdlRuntimeError
+from gdl.interpreter.runtime.engine import TERMINAL
+from gdl.interpreter.runtime.view import render
+
+from tests.helpers import act
+
 
 BASE = """game "t"
 seats a, b
@@ -139,3 +146,133 @@ phase other {
 ])
 def test_a_runtime_helper_given_none_is_a_located_rule_error(body, message):
     assert message in _fault(body)
+
+
+# ----- run-time failures a loaded file must not have ------------------------------------------
+
+def _tiny(body, extra=""):
+    return textwrap.dedent("""\
+        game "Tiny"
+        seats a, b
+        board square(2, 2)
+        var n = 0
+        setup {
+          goto main for a
+        }
+        phase main {
+          action go() {
+            BODY
+          }
+        }
+        """).replace("BODY", body) + extra
+
+
+def _go(source):
+    game = load_source(source, "tiny.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    return game, state
+
+
+def test_division_by_zero_is_a_located_gdl_error():
+    with pytest.raises(GdlError) as err:
+        _go(_tiny("n = 5 / (n - n)"))
+    assert str(err.value) == ("tiny.gdl:10:9: error: run-time error: division by zero\n"
+                              "        n = 5 / (n - n)\n"
+                              "            ^")
+
+
+def test_bad_die_error_names_its_place():
+    with pytest.raises(GdlError) as err:
+        _go(_tiny("n = roll(n)"))
+    assert str(err.value).startswith("tiny.gdl:10:")
+
+
+@pytest.mark.parametrize("body, extra", [
+    ("n = f(1)", "fn f(x) = f(x) + 1\n"),
+    ("loop()", "def loop() {\n  loop()\n}\n"),
+])
+def test_endless_recursion_is_a_gdl_error(body, extra):
+    try:
+        _go(_tiny(body, extra))
+    except GdlError:
+        return
+    except RecursionError as exc:
+        raise AssertionError("RecursionError escaped") from exc
+    raise AssertionError("endless recursion finished")
+
+
+def test_goto_for_no_seat_is_an_error():
+    try:
+        game, state = _go(_tiny("goto main for first(s in seats where s == none)"))
+    except GdlError:
+        return
+    assert game.current_player(state) in (TERMINAL, 0, 1)
+
+
+END_WITHOUT_TURNS = textwrap.dedent("""\
+    game "No turns"
+    seats a, b
+    board square(1, 1)
+    var seat.ticks = 0
+    setup {
+      goto main for a
+    }
+    phase main {
+      action tick() {
+        me.ticks += 1
+      }
+    }
+    end {
+      win when seat.ticks >= 2
+    }
+    """)
+
+
+def test_end_rules_hold_without_turn_phases():
+    game = load_source(END_WITHOUT_TURNS, "noturn.gdl")
+    state = game.new_state(0)
+    for _ in range(3):
+        if game.current_player(state) == TERMINAL:
+            break
+        act(game, state, "tick")
+    assert state.result == {"winners": [0], "draw": False}
+
+
+def test_a_row_label_may_read_the_state():
+    """`show row(r)` is computed as the view is made, with the state bound, so a label can
+    show a variable; the text drawing reads it from the view."""
+    from gdl.interpreter.runtime.view import render
+    game = load_source("""game "t"
+seats a, b
+board square(2, 2)
+var score = 3
+show row(r) = "row " + text(r) + " score " + text(score)
+setup { goto p for a }
+phase p { action go() { score += 1 } }
+""", "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    view = game.view(state, 0)
+    assert view["row_labels"] == ["row 1 score 4", "row 2 score 4"]
+    assert "row 2 score 4" in render(game, view)
+
+
+def test_an_error_while_listing_actions_is_a_gdl_error():
+    text = """
+game "t"
+seats a, b
+board square(3, 3)
+kinds (speed) { Pawn = 1 }
+setup { create Pawn for a at none  goto p for a }
+phase p { action go(x in pieces(me), to in neighbors(x.cell)) { return } }
+"""
+    game = load_source(text, "t.gdl")
+    state = game.new_state(0)
+    with pytest.raises(GdlError) as info:
+        game.legal_actions(state)
+    assert str(info.value) == (
+        "t.gdl:7:44: error: run-time error: neighbors() cannot work with a value that is "
+        "none\n"
+        "    phase p { action go(x in pieces(me), to in neighbors(x.cell)) { return } }\n"
+        "                                               ^")
