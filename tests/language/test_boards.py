@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from gdl.interpreter.language.boards import SquareBoard
+
 from tests.helpers import act, cell_names, rule, values
 
 
@@ -135,7 +137,6 @@ def test_cell_names_parse_back():
 
 
 def test_negative_reach_is_empty():
-    from gdl.interpreter.language.boards import SquareBoard
     board = SquareBoard(8, 8)
     assert board.reach(board.parse("d4"), -2, []) == []
     assert board.sight(board.parse("d4"), -2, []) == []

@@ -16,38 +16,7 @@ import pytest
 from gdl.interpreter import GdlError, load_game, load_source
 from gdl.interpreter.language.errors import GdlRuleError, GdlSyntaxError
 
-from tests.helpers import SPACE_WAR
-
-# A valid game of 11 lines; cases edit it or add lines from line 12 on.
-VALID = textwrap.dedent("""\
-    game "T"
-    seats a, b
-    board square(3, 3)
-    setup {
-      goto play for a
-    }
-    phase play {
-      action pass() {
-        goto play for next(me)
-      }
-    }
-    """)
-
-
-def error_of(text, cls=GdlError):
-    """The error loading `text` as bad.gdl raises; it must be a `cls`."""
-    with pytest.raises(GdlError) as info:
-        load_source(text, "bad.gdl")
-    assert isinstance(info.value, cls), type(info.value).__name__
-    return info.value
-
-
-def message(text, cls=GdlError):
-    return str(error_of(text, cls))
-
-
-def lines(*parts):
-    return "\n".join(parts)
+from tests.helpers import SPACE_WAR, VALID, error_of, lines, message
 
 
 def test_the_valid_game_loads():

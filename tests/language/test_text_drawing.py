@@ -8,11 +8,8 @@ import textwrap
 from gdl.interpreter import load_source
 from gdl.interpreter.runtime.view import render
 
-from tests.helpers import lines
-
 
 def test_show_status_writes_a_line_per_piece_in_the_rule_files_words():
-    from gdl.interpreter.runtime.view import render
     source = textwrap.dedent("""\
         seats a, b
         board table(6, 4)
@@ -36,7 +33,6 @@ def test_show_status_writes_a_line_per_piece_in_the_rule_files_words():
 
 
 def test_show_seat_writes_each_seats_line_in_the_rule_files_words():
-    from gdl.interpreter.runtime.view import render
     source = textwrap.dedent("""\
         seats a, b
         board square(3, 3)

@@ -3,21 +3,15 @@ malformed transcript decision lines, numbers of thousands of digits, bytes that 
 UTF-8 on standard input, negative counts, a zero cap, seeds outside 64 bits."""
 
 import pytest
-from click.testing import CliRunner
 
-from gdl.cli.main import main
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlError
 
+from tests.helpers import invoke
+
+
 SPACE_WAR = "games/space_war.gdl"
 HUGE = "7" * 5000
-
-
-def run(*args, stdin=None):
-    result = CliRunner().invoke(main, list(args), input=stdin)
-    assert not isinstance(result.exception, Exception) or isinstance(
-        result.exception, SystemExit), result.exception
-    return result
 
 
 @pytest.mark.parametrize("decision", ["1", "1 red", "1 red side", "1 red 2 side south"])
@@ -26,7 +20,7 @@ def test_replay_refuses_a_malformed_decision_line(tmp_path, monkeypatch, decisio
     path = tmp_path / "game.txt"
     path.write_text("# gdl transcript\ngame: Space War\nrules: x.gdl\nrules-sha256: x\n"
                     f"seed: 1\nplayers: random, random\n---\n{decision}\n", encoding="utf-8")
-    result = run("replay", str(path))
+    result = invoke("replay", str(path))
     assert result.exit_code == 1
     assert result.output == (f"error: {path}:8: malformed decision line (expected: STEP SEAT "
                              "(COUNT) ACTION)\n")
@@ -34,8 +28,8 @@ def test_replay_refuses_a_malformed_decision_line(tmp_path, monkeypatch, decisio
 
 def _space_war_transcript(tmp_path, decision):
     """A transcript of Space War (line 9: its first decision) with that decision line."""
-    result = run("record", SPACE_WAR, "--seed", "1", "--max-turns", "1",
-                 "-o", str(tmp_path / "game.txt"))
+    result = invoke("record", SPACE_WAR, "--seed", "1", "--max-turns", "1",
+                    "-o", str(tmp_path / "game.txt"))
     assert result.exit_code == 0, result.output
     text = (tmp_path / "game.txt").read_text()
     head, _, body = text.partition("---\n")
@@ -47,7 +41,7 @@ def _space_war_transcript(tmp_path, decision):
 
 def test_replay_of_a_decision_of_thousands_of_digits(tmp_path):
     path = _space_war_transcript(tmp_path, f"1 red (2) {HUGE}")
-    result = run("replay", path)
+    result = invoke("replay", path)
     assert result.exit_code == 1
     assert (f"replayed: illegal: {path}:9: there is no action number 77777777777777777777... "
             "(5000 digits); choose 1 to 2") in result.output
@@ -55,7 +49,7 @@ def test_replay_of_a_decision_of_thousands_of_digits(tmp_path):
 
 def test_replay_of_a_step_of_thousands_of_digits(tmp_path):
     path = _space_war_transcript(tmp_path, f"{HUGE} red (2) side south")
-    result = run("replay", path)
+    result = invoke("replay", path)
     assert result.exit_code == 1
     assert result.output.startswith(f"error: {path}:9: replay differs at step 7777")
 
@@ -63,7 +57,7 @@ def test_replay_of_a_step_of_thousands_of_digits(tmp_path):
 def test_a_moves_line_of_thousands_of_digits(tmp_path):
     moves = tmp_path / "moves.txt"
     moves.write_text(HUGE + "\n")
-    result = run("play", SPACE_WAR, "--moves", str(moves))
+    result = invoke("play", SPACE_WAR, "--moves", str(moves))
     assert result.exit_code == 1
     assert result.output.endswith(f"error: {moves}:1: there is no action number "
                                   "77777777777777777777... (5000 digits); choose 1 to 2\n")
@@ -71,7 +65,7 @@ def test_a_moves_line_of_thousands_of_digits(tmp_path):
 
 @pytest.mark.parametrize("typed", ["²", "007", "0"])
 def test_odd_numbers_typed_at_the_prompt(typed):
-    result = run("play", SPACE_WAR, "--players", "human,human", stdin=f"{typed}\nquit\n")
+    result = invoke("play", SPACE_WAR, "--players", "human,human", stdin=f"{typed}\nquit\n")
     assert result.exit_code == 0
     if typed == "007":
         assert "not accepted: there is no action number 7; choose 1 to 2" in result.output
@@ -82,7 +76,7 @@ def test_odd_numbers_typed_at_the_prompt(typed):
 
 
 def test_a_byte_that_is_not_utf8_on_standard_input():
-    result = run("play", SPACE_WAR, "--players", "human,human", stdin=b"side south\n\xff\xfe\n")
+    result = invoke("play", SPACE_WAR, "--players", "human,human", stdin=b"side south\n\xff\xfe\n")
     assert result.exit_code == 1
     assert result.output.endswith("error: standard input is not UTF-8 text: byte 0xff in "
                                   "b'\\xff\\xfe\\n'\n")
@@ -118,13 +112,13 @@ def test_a_byte_that_is_not_utf8_on_standard_input():
      f"Invalid value for '--seed': '{HUGE}' is not a valid integer range."),
 ])
 def test_counts_caps_and_seeds_out_of_range_are_refused(args, message):
-    result = run(*args)
+    result = invoke(*args)
     assert result.exit_code == 2
     assert result.output.splitlines()[-1] == f"Error: {message}"
 
 
 def test_the_largest_seed_plays():
-    result = run("record", SPACE_WAR, "--seed", str(2 ** 64 - 1), "--max-turns", "1")
+    result = invoke("record", SPACE_WAR, "--seed", str(2 ** 64 - 1), "--max-turns", "1")
     assert result.exit_code == 0
     assert f"seed: {2 ** 64 - 1}" in result.output
 
@@ -140,6 +134,6 @@ def test_a_transcript_seed_outside_64_bits_is_refused(tmp_path):
     path = _space_war_transcript(tmp_path, "1 red (2) side south")
     text = open(path).read().replace("seed: 1\n", f"seed: {2 ** 64}\n")
     open(path, "w").write(text)
-    result = run("replay", path)
+    result = invoke("replay", path)
     assert result.exit_code == 1
     assert result.output == f"error: a seed is a number from 0 to {2 ** 64 - 1}, not {2 ** 64}\n"

@@ -4,13 +4,13 @@ the game as capped."""
 
 import json
 
-from click.testing import CliRunner
-
-from gdl.cli.main import main
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 from gdl.interpreter.play.playing import run_game
 from gdl.interpreter.play.balance.simulate import simulate
+
+from tests.helpers import invoke
+
 
 # No phase is a turn phase: the turn counter stays at 0 and --max-turns never stops it.
 ENDLESS = """game "Endless"
@@ -38,24 +38,17 @@ def endless(tmp_path):
     return str(path)
 
 
-def run(*args):
-    result = CliRunner().invoke(main, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        result.exception
-    return result
-
-
 def test_simulate_caps_a_game_whose_turns_never_advance(tmp_path):
-    result = run("simulate", endless(tmp_path), "--games", "3", "--max-turns", "5",
-                 "--max-decisions", "40", "--workers", "1", "--json")
+    result = invoke("simulate", endless(tmp_path), "--games", "3", "--max-turns", "5",
+                    "--max-decisions", "40", "--workers", "1", "--json")
     summary = json.loads(result.output)
     assert (summary["capped"], summary["finished"], summary["decisions"]) == (3, 0, 120)
     assert (summary["max_turns"], summary["max_decisions"]) == (5, 40)
 
 
 def test_simulate_text_names_both_caps(tmp_path):
-    result = run("simulate", endless(tmp_path), "--games", "2", "--max-decisions", "10",
-                 "--workers", "1")
+    result = invoke("simulate", endless(tmp_path), "--games", "2", "--max-decisions", "10",
+                    "--workers", "1")
     assert "  finished 0, capped 2 (at 1000 turns or 10 decisions), draws 0" in result.output
 
 
@@ -67,23 +60,23 @@ def test_the_default_decision_cap_stops_simulate():
 
 def test_record_caps_and_its_transcript_replays(tmp_path):
     out = tmp_path / "endless.txt"
-    result = run("record", endless(tmp_path), "--max-decisions", "7", "-o", str(out))
+    result = invoke("record", endless(tmp_path), "--max-decisions", "7", "-o", str(out))
     assert result.exit_code == 0
     text = out.read_text()
     assert "max-decisions: 7\n" in text
     assert text.endswith("capped: decision 7 reached the cap of 7\n")
-    replayed = run("replay", str(out))
+    replayed = invoke("replay", str(out))
     assert replayed.output == f"{out}: ok: 7 decisions replay identically\n"
 
 
 def test_play_caps(tmp_path):
-    result = run("play", endless(tmp_path), "--max-decisions", "4")
+    result = invoke("play", endless(tmp_path), "--max-decisions", "4")
     assert result.exit_code == 0
     assert result.output.endswith("stopped: decision 4 reached the cap of 4\n")
 
 
 def test_bench_caps(tmp_path):
-    result = run("bench", endless(tmp_path), "--games", "2", "--max-decisions", "25")
+    result = invoke("bench", endless(tmp_path), "--games", "2", "--max-decisions", "25")
     assert result.exit_code == 0
     assert result.output.splitlines()[1].split()[2:4] == ["2", "50"]
 

@@ -19,9 +19,10 @@ mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 from gdl.interpreter import GdlError, load_game  # noqa: E402
 from gdl.interpreter.bridges import openspiel  # noqa: E402
 from gdl.interpreter.bridges.position import Limits, Position  # noqa: E402
-from tests.runtime.test_hidden_information import GAMES as HIDING_GAMES, twins  # noqa: E402
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, hiding_games, twins  # noqa: E402
+
+HIDING_GAMES = hiding_games()
 NIM = os.path.join(ROOT, "tests", "rules", "nim.gdl")
 HANDS = os.path.join(ROOT, "tests", "rules", "hands.gdl")
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")

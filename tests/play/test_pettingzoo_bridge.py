@@ -22,9 +22,10 @@ from gdl.interpreter import GdlError, load_game  # noqa: E402
 from gdl.interpreter.bridges.pettingzoo import GdlEnv, observation_text  # noqa: E402
 from gdl.interpreter.bridges.position import Position  # noqa: E402
 from gdl.interpreter.runtime.view import render  # noqa: E402
-from tests.runtime.test_hidden_information import GAMES as HIDING_GAMES, twins  # noqa: E402
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, hiding_games, twins  # noqa: E402
+
+HIDING_GAMES = hiding_games()
 NIM = os.path.join(ROOT, "tests", "rules", "nim.gdl")
 HANDS = os.path.join(ROOT, "tests", "rules", "hands.gdl")
 

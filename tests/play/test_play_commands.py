@@ -2,13 +2,11 @@
 concession included), --moves with a transcript or a concession, a lone 'human' against
 random seats (plain, piped output)."""
 
-import subprocess
-import sys
-
 from gdl.interpreter.loader import load_source
 from gdl.interpreter.play.agents.agents import matching
 
-from tests.helpers import ROOT
+from tests.helpers import gdl
+
 
 FOG = """game "Fog"
 seats blue, red
@@ -32,11 +30,6 @@ phase play turn {
   action pass() { goto play for next(me) }
 }
 """
-
-
-def gdl(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
 def named(game, state, typed):

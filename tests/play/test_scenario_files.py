@@ -14,9 +14,8 @@ from gdl.interpreter.loader import load_game
 from gdl.interpreter.play.scenarios.runner import run_scenario, run_scenarios
 from gdl.interpreter.language.errors import IllegalAction
 
-from tests.play.test_cli import gdl
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, gdl
 SPACE_WAR = ROOT / "games" / "space_war.gdl"
 GALAXY_OF_D = ROOT / "games" / "galaxy_of_d.gdl"
 DICE = ROOT / "tests" / "rules" / "dice.gdl"

@@ -3,15 +3,14 @@ number is refused, a missing folder is an error."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlDataError
+from gdl.interpreter.play.agents.agents import make_agents
+from gdl.interpreter.play.transcript import record, replay
 
-from tests.helpers import SPACE_WAR
+from tests.helpers import SPACE_WAR, gdl
 
 
 def test_case_distinct_names_replay(tmp_path):
@@ -19,8 +18,6 @@ def test_case_distinct_names_replay(tmp_path):
     rules.write_text('seats a, A\nboard square(1, 1)\nvar n = 0\nsetup { goto p for a }\n'
                      'phase p turn { action give(s in seats) { n += 1  goto p for s } }\n'
                      'end { win when n >= 6 }\n')
-    from gdl.interpreter.play.agents.agents import make_agents
-    from gdl.interpreter.play.transcript import record, replay
     out = tmp_path / "case.txt"
     game = load_game(str(rules))
     for seed in range(4):
@@ -30,8 +27,6 @@ def test_case_distinct_names_replay(tmp_path):
 
 
 def test_transcript_with_a_bad_step_number_is_refused(tmp_path):
-    from gdl.interpreter.language.errors import GdlDataError
-    from gdl.interpreter.play.transcript import replay
     path = tmp_path / "t.txt"
     path.write_text("# gdl transcript\ngame: x\nrules: x.gdl\nrules-sha256: 0\nseed: 1\n"
                     "players: random\n---\n3x a (2) go 2\n")
@@ -41,10 +36,7 @@ def test_transcript_with_a_bad_step_number_is_refused(tmp_path):
 
 
 def test_record_into_a_missing_folder_is_an_error():
-    import subprocess
-    import sys
-    result = subprocess.run([sys.executable, "-m", "gdl.cli.main", "record", str(SPACE_WAR), "-o", "/nonexistent/dir/t.txt"],
-        capture_output=True, text=True)
+    result = gdl("record", str(SPACE_WAR), "-o", "/nonexistent/dir/t.txt")
     assert result.returncode == 1
     assert "cannot write /nonexistent/dir/t.txt" in result.stderr
     assert "Traceback" not in result.stderr

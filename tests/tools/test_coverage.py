@@ -5,18 +5,14 @@ action, one def and one end rule can never run; and on Space War, whose draw off
 games rarely reach (line numbers looked up in the rule file)."""
 
 import os
-import subprocess
 import sys
 
 from gdl.interpreter.play.debug.coverage import games_coverage
 
-from tests.helpers import ROOT, RULES as RULES_DIR
+from tests.helpers import ROOT, RULES as RULES_DIR, gdl, line_of
+
+
 RULES = "tests/rules/coverage.gdl"
-
-
-def gdl(*args):
-    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
 
 
 GAMES_SUMMARY = """\
@@ -123,13 +119,6 @@ def test_the_annotated_listing_goes_to_a_file(tmp_path):
     assert "       4 |       total += 1" in listing      # the else branch, once per step
 
 
-def line_of(text, path="games/space_war.gdl"):
-    with open(os.path.join(ROOT, path), encoding="utf-8") as handle:
-        found = [n for n, line in enumerate(handle.read().split("\n"), 1) if text in line]
-    assert len(found) == 1, (text, found)
-    return found[0]
-
-
 def test_space_war_random_games_rarely_offer_a_draw():
     lines = games_coverage("games/space_war.gdl", 2).summary()
     offer, accept, refuse = (line_of(f"action {name}(") for name in
@@ -161,7 +150,6 @@ def test_scenarios_failing_still_fail_with_coverage(tmp_path):
 def test_annotate_needs_coverage():
     result = gdl("test", "tests/rules/coverage.scenario", "--annotate", "-")
     assert result.returncode == 2 and "give --coverage too" in result.stderr
-
 
 
 def test_a_variant_and_its_base_are_traced_apart_whatever_runs_first():

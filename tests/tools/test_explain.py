@@ -4,33 +4,21 @@ Pinned on Space War (a position after scripted moves, and golden transcripts at 
 on Galaxy of D, which hides pieces, for what a seat is told. Rule-file line numbers are
 looked up in the rule file, so a comment added above a rule does not break a test."""
 
-import os
 import subprocess
 import sys
+
+import pytest
 
 from gdl.interpreter.language.errors import IllegalAction
 from gdl.interpreter.play.debug import explain
 from gdl.interpreter.runtime import introspect
 
-import pytest
+from tests.helpers import ROOT, gdl, line_of
 
-from tests.helpers import ROOT
+
 SPACE_WAR = "games/space_war.gdl"
 SW_GOLDEN = "tests/golden/space_war_seed1.txt"
 GOD_GOLDEN = "tests/golden/galaxy_of_d_seed1.txt"
-
-
-def gdl(*args):
-    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
-
-
-def line_of(text, path=SPACE_WAR):
-    """The number of the rule file's line that holds `text` (exactly one must)."""
-    with open(os.path.join(ROOT, path), encoding="utf-8") as handle:
-        found = [n for n, line in enumerate(handle.read().split("\n"), 1) if text in line]
-    assert len(found) == 1, (text, found)
-    return found[0]
 
 
 @pytest.fixture

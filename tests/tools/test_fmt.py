@@ -8,8 +8,6 @@ import os
 import random
 import re
 import stat
-import subprocess
-import sys
 
 import pytest
 
@@ -18,7 +16,9 @@ from gdl.interpreter.language.errors import GdlSyntaxError
 from gdl.interpreter.language.parser import parse_concrete, parse_program
 from gdl.interpreter.tools.fmt import format_markdown, format_text
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, gdl
+
+
 RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl"))
                     + glob.glob(os.path.join(ROOT, "tests", "rules", "*.gdl")))
 DOCS = [os.path.join(ROOT, "docs", name) for name in ("language.md", "tutorial.md")]
@@ -40,11 +40,6 @@ def docs_examples():
 
 EXAMPLES = [(os.path.relpath(p, ROOT), open(p, encoding="utf-8").read()) for p in RULE_FILES]
 EXAMPLES += docs_examples()
-
-
-def gdl(*args, stdin=None, cwd=None):
-    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], input=stdin,
-                          capture_output=True, text=True, cwd=cwd)
 
 
 def comments(text):

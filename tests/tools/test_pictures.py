@@ -17,9 +17,10 @@ from gdl.interpreter import load_game
 from gdl.interpreter.loader import load_source
 from gdl.interpreter.play.render.pictures import Sheet, picture, places, seat_colours
 from gdl.interpreter.play.render.replay_page import make_page, state_after
-from gdl.interpreter.runtime import introspect
 
-from tests.helpers import ROOT
+from tests.helpers import ROOT, gdl
+
+
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -33,11 +34,6 @@ def _regenerator():
 
 
 REGENERATE = _regenerator()
-
-
-def gdl(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], capture_output=True,
-                          text=True, cwd=cwd or ROOT, timeout=120)
 
 
 def parsed(svg):

@@ -10,9 +10,8 @@ from hypothesis import HealthCheck, given, settings
 
 from gdl.interpreter import load_game
 from gdl.interpreter.play.balance.simulate import simulate
-from tests.test_properties import CHOICES, SEEDS, play
 
-from tests.helpers import GAMES
+from tests.helpers import CHOICES, GAMES, SEEDS, play
 FILES = ["galaxy_aflame.gdl", "galaxy_aflame_iron.gdl", "galaxy_aflame_line_iron.gdl"]
 LOADED = {name: load_game(os.path.join(GAMES, name)) for name in FILES}
 ZONES = ("deck", "hand", "out_of_play", "removed")

@@ -13,9 +13,8 @@ from gdl.interpreter import load_game
 from gdl.interpreter.play.balance.simulate import simulate
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.events import as_json
-from tests.test_properties import CHOICES, SEEDS, play
 
-from tests.helpers import GAMES, ROOT
+from tests.helpers import CHOICES, GAMES, ROOT, SEEDS, play
 FILES = ["galaxy_grid.gdl", "galaxy_grid_2.gdl", "galaxy_grid_3.gdl"]
 LOADED = {name: load_game(os.path.join(GAMES, name)) for name in FILES}
 

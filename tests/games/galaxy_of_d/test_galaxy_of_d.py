@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,7 +29,9 @@ from gdl.interpreter.play.scenarios.runner import ScenarioRun
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.view import render
 
-from tests.helpers import GAMES as GAMES_DIR, TESTS
+from tests.helpers import GAMES as GAMES_DIR, TESTS, gdl
+
+
 ROOT = TESTS.parent
 BASE_PATH = ROOT / "games" / "galaxy_of_d.gdl"
 QUICK_PATH = ROOT / "games" / "galaxy_of_d_quick.gdl"
@@ -306,11 +306,6 @@ def test_random_games_keep_the_rules_and_end_with_one_winner(name, seed, choices
 
 
 # ----- whole games, as a user runs them ----------------------------------------------------------
-def gdl(*args):
-    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=300)
-
-
 @pytest.mark.parametrize("path", ["games/galaxy_of_d.gdl", "games/galaxy_of_d_quick.gdl"])
 def test_simulate_200_games_all_finish_with_one_winner(path):
     result = gdl("simulate", path, "--games", "200", "--seed", "1", "--json")

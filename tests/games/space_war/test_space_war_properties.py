@@ -2,13 +2,12 @@
 comparison of two states, which a rule file's invariant cannot state; the rule file's own
 invariants are checked by tests/test_properties.py)."""
 
-
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from gdl.interpreter import load_game
-from tests.helpers import SPACE_WAR
-from tests.test_properties import CHOICES, SEEDS, play
+
+from tests.helpers import CHOICES, SEEDS, SPACE_WAR, play
+
 
 GAME = load_game(str(SPACE_WAR))
 
