@@ -1,6 +1,6 @@
 """Write the table of built-in functions in docs/language.md (section 7) from the `BUILTINS`
 rows of interpreter/language/builtins.py, between the marker comments. Run after a built-in
-is added or its documentation changes; tests/test_builtins_doc.py fails until then.
+is added or its documentation changes; tests/tools/test_builtins_doc.py fails until then.
 Usage: python scripts/gen_builtins_doc.py   (run from the repository root)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Write the TextMate grammar of the VS Code extension from the gdl grammar's words and the
 highlighting patterns (interpreter/tools/highlight.py). Run after the grammar gains a word;
-tests/test_highlight.py fails until then.
+tests/tools/test_highlight.py fails until then.
 Usage: python scripts/regenerate_textmate.py   (run from the repository root)."""
 
 import json

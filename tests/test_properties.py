@@ -14,32 +14,16 @@ from gdl.interpreter import GdlError, load_game, load_source
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.state import State
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from tests.helpers import CHOICES, MAX_DECISIONS, ROOT, SEEDS, play
+
 GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
 LOADED = {}
-MAX_DECISIONS = 400
 
 
 def game_for(path):
     if path not in LOADED:
         LOADED[path] = load_game(path)
     return LOADED[path]
-
-
-def play(game, seed, choices, check=None):
-    """Random legal play: `choices` picks among the legal actions; `check` sees each state."""
-    state = game.new_state(seed)
-    picks = iter(choices)
-    while not game.is_terminal(state) and state.decisions < MAX_DECISIONS:
-        legal = game.legal_actions(state)
-        assert legal, "a running game always offers a legal action"
-        index = next(picks, None)
-        action = legal[(index or 0) % len(legal)]
-        before = state.clone() if check else None
-        game.apply(state, action)
-        if check:
-            check(before, state)
-    return state
 
 
 def index_consistent(state):
@@ -51,8 +35,6 @@ def index_consistent(state):
         state.pieces[pid]["cell"] == cell for cell, pids in state.at.items() for pid in pids)
 
 
-SEEDS = st.integers(min_value=0, max_value=2**32)
-CHOICES = st.lists(st.integers(min_value=0, max_value=10**6), max_size=MAX_DECISIONS)
 PROPERTY = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 

@@ -14,7 +14,7 @@ A seat's observation is the text of its view (`game.view(state, seat)` drawn by
 `view.render`): what `gdl play` shows that seat, built by the engine from what the seat may
 see. Nothing else of the state reaches it. The number of legal actions and their texts as
 the deciding seat reads them (hidden pieces as `?`) are the same in two positions that the
-seat cannot tell apart (tests/test_hidden_information.py), so the ids leak nothing either.
+seat cannot tell apart (tests/runtime/test_hidden_information.py), so the ids leak nothing either.
 
 Chance: gdl rolls dice inside `apply`, from the generator that is part of the state. A
 clone rolls what the original would roll, so a position is a deterministic function of the

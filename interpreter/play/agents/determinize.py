@@ -25,7 +25,7 @@ Every draw starts from a canonical order of what is drawn (sorted), so the resul
 only on what the seat may see, the multisets of hidden identities and values per place,
 and `rng`: two states that give the seat the same view and differ in which hidden piece is
 which, in the hidden variables, the dice or the others' unrevealed choices give the same
-determinization (tests/test_agents.py checks it on the shipped games).
+determinization (tests/play/test_agents.py checks it on the shipped games).
 """
 
 from __future__ import annotations

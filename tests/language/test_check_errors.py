@@ -1,0 +1,546 @@
+"""Broken rule files: each gives a GdlError whose rendered text is pinned exactly.
+
+A message must say where (`FILE:LINE:COL`, the source line and a caret) and what was expected
+or meant. A seeded fuzz test mutates games/space_war.gdl and
+checks that loading gives a well-located GdlError or succeeds, never another exception.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import textwrap
+
+import pytest
+
+from gdl.interpreter import GdlError, load_game, load_source
+from gdl.interpreter.language.errors import GdlRuleError, GdlSyntaxError
+
+from tests.helpers import SPACE_WAR, VALID, error_of, lines, message
+
+
+def test_the_valid_game_loads():
+    game = load_source(VALID, "good.gdl")
+    assert game.seats == ["a", "b"]
+
+
+# ----- empty and binary files -----------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["", "\n\n   \n", "# nothing here\n"],
+                         ids=["empty", "blank", "comment-only"])
+def test_empty_file_is_an_error(text):
+    err = error_of(text, GdlRuleError)
+    assert (err.line, err.column) == (1, 1)
+
+
+@pytest.mark.parametrize("text", ["", "\n\n   \n", "# nothing here\n"],
+                         ids=["empty", "blank", "comment-only"])
+def test_empty_file_error_names_the_file(text):
+    assert message(text).splitlines()[0] == (
+        "bad.gdl:1:1: error: the rule file is empty: it needs at least 'seats', 'board' and "
+        "'setup'")
+
+
+def test_nul_byte_in_a_file(tmp_path):
+    path = tmp_path / "nul.gdl"
+    path.write_bytes(b'game "T"\nseats a\x00, b\n')
+    with pytest.raises(GdlSyntaxError) as info:
+        load_game(str(path))
+    assert str(info.value) == lines(
+        f"{path}:2:8: error: this is not a text rule file: character 0x00 is not allowed",
+        "    seats a?, b",
+        "           ^")
+
+
+def test_nul_byte_in_a_string():
+    assert message("\x00", GdlSyntaxError) == lines(
+        "bad.gdl:1:1: error: this is not a text rule file: character 0x00 is not allowed",
+        "    ?",
+        "    ^")
+
+
+def test_control_character_in_a_string():
+    assert message('game "T"\x0cseats a', GdlSyntaxError) == lines(
+        "bad.gdl:1:9: error: this is not a text rule file: character 0x0c is not allowed",
+        '    game "T"?seats a',
+        "            ^")
+
+
+def test_binary_file(tmp_path):
+    path = tmp_path / "image.gdl"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    with pytest.raises(GdlSyntaxError) as info:
+        load_game(str(path))
+    assert str(info.value).splitlines()[0] == (
+        f"{path}:1:1: error: this is not a text rule file: byte 0x89 is not UTF-8")
+
+
+def _latin1_file(tmp_path):
+    path = tmp_path / "latin1.gdl"
+    path.write_bytes(b'game "T"\nseats a, b\n# caf\xe9\n')
+    return path
+
+
+def test_invalid_utf8(tmp_path):
+    path = _latin1_file(tmp_path)
+    with pytest.raises(GdlSyntaxError) as info:
+        load_game(str(path))
+    assert str(info.value).splitlines()[0] == (
+        f"{path}:3:6: error: this is not a text rule file: byte 0xe9 is not UTF-8")
+
+
+def test_invalid_utf8_shows_the_line_and_a_caret(tmp_path):
+    path = _latin1_file(tmp_path)
+    with pytest.raises(GdlSyntaxError) as info:
+        load_game(str(path))
+    rendered = str(info.value).splitlines()
+    assert len(rendered) >= 3
+    assert rendered[1].startswith("    # caf")
+    assert rendered[2] == "         ^"
+
+
+def test_missing_file(tmp_path):
+    path = tmp_path / "missing.gdl"
+    with pytest.raises(GdlError) as info:
+        load_game(str(path))
+    assert str(info.value) == (
+        f"{path}: error: cannot read {path}: No such file or directory")
+
+
+def test_byte_order_mark_is_ignored(tmp_path):
+    path = tmp_path / "bom.gdl"
+    path.write_bytes(b"\xef\xbb\xbf" + VALID.encode("utf-8"))
+    try:
+        game = load_game(str(path))
+    except GdlError as exc:
+        raise AssertionError(str(exc)) from exc
+    assert game.seats == ["a", "b"]
+
+
+# ----- syntax ---------------------------------------------------------------------------------
+
+def test_unclosed_block_at_the_end():
+    text = VALID[:VALID.rindex("}")]                 # drop the phase's closing brace
+    assert message(text, GdlSyntaxError) == lines(
+        "bad.gdl:10:4: error: the file ended unexpectedly (an unclosed block?); expected "
+        "'action', 'on', '}'",
+        "      }",
+        "       ^")
+
+
+def test_unclosed_block_before_the_next_declaration():
+    text = VALID.replace("    goto play for next(me)\n  }\n", "    goto play for next(me)\n")
+    text += "phase other {\n}\n"
+    assert message(text, GdlSyntaxError) == lines(
+        "bad.gdl:11:1: error: unexpected 'phase'; expected 'action', 'on', '}'",
+        "    phase other {",
+        "    ^")
+
+
+def test_unclosed_parenthesis():
+    assert message(VALID.replace("next(me)", "next(me"), GdlSyntaxError) == lines(
+        "bad.gdl:10:3: error: unexpected '}'; expected ')', ','",
+        "      }",
+        "      ^")
+
+
+def test_extra_closing_brace():
+    assert message(VALID + "}\n", GdlSyntaxError) == lines(
+        "bad.gdl:12:1: error: unexpected '}'; expected 'board', 'def', 'end', 'extends', "
+        "'fn', 'game', 'hide', 'invariant', ...",
+        "    }",
+        "    ^")
+
+
+def test_misspelt_declaration_keyword():
+    assert message(VALID.replace("phase play", "phsae play"), GdlSyntaxError) == lines(
+        "bad.gdl:7:1: error: unexpected name 'phsae'; expected 'board', 'def', 'end', "
+        "'extends', 'fn', 'game', 'hide', 'invariant', ...",
+        "    phsae play {",
+        "    ^",
+        "did you mean 'phase'?")
+
+
+def test_misspelt_statement_keyword_gets_a_hint():
+    assert "did you mean 'goto'?" in message(
+        VALID.replace("goto play for next(me)", "got play for next(me)"))
+
+
+def test_misspelt_statement_keyword_is_located():
+    assert message(VALID.replace("goto play for next(me)", "got play for next(me)"),
+                   GdlSyntaxError).splitlines()[:3] == [
+        "bad.gdl:9:9: error: unexpected name 'play'; expected '(', '+=', '-=', '.', '='",
+        "        got play for next(me)",
+        "            ^"]
+
+
+def test_stray_character():
+    assert message(VALID + "var x = 3 $ 4\n", GdlSyntaxError) == lines(
+        "bad.gdl:12:11: error: unexpected character '$'; expected '!=', '%', ')', '*', '+', "
+        "',', '-', '.', ...",
+        "    var x = 3 $ 4",
+        "              ^")
+
+
+def test_unclosed_string_says_so():
+    text = message(VALID.replace('"T"', '"T'))
+    assert "not closed" in text or "unclosed" in text
+
+
+def test_unclosed_string_is_located():
+    rendered = message(VALID.replace('"T"', '"T'), GdlSyntaxError).splitlines()
+    assert rendered[0].startswith("bad.gdl:1:6: error: ")
+    assert rendered[1:] == ['    game "T', "         ^"]
+
+
+# ----- names ----------------------------------------------------------------------------------
+
+def test_unknown_name_did_you_mean():
+    text = VALID + "var score = 0\nfn f(x) = scor + 1\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:13:11: error: unknown name 'scor'",
+        "    fn f(x) = scor + 1",
+        "              ^",
+        "did you mean 'score'?")
+
+
+def test_unknown_function_did_you_mean():
+    assert message(VALID.replace("next(me)", "nxt(me)"), GdlRuleError) == lines(
+        "bad.gdl:9:19: error: unknown function 'nxt'",
+        "        goto play for nxt(me)",
+        "                      ^",
+        "did you mean 'next'?")
+
+
+def test_unknown_phase_did_you_mean():
+    assert message(VALID.replace("goto play for next", "goto paly for next"),
+                   GdlRuleError) == lines(
+        "bad.gdl:9:5: error: unknown phase 'paly'",
+        "        goto paly for next(me)",
+        "        ^",
+        "did you mean 'play'?")
+
+
+def test_unknown_seat_variable_did_you_mean():
+    text = VALID.replace("goto play for next(me)", "me.scroe += 1") + "var seat.score = 0\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:9:5: error: a seat has no variable 'scroe'",
+        "        me.scroe += 1",
+        "        ^",
+        "did you mean 'score'?")
+
+
+def test_unknown_piece_kind_did_you_mean():
+    text = VALID.replace("  goto play for a", "  create Ship for a at @a1\n  goto play for a")
+    text += "kinds (speed) {\n  Shop = 1\n}\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:5:3: error: unknown piece kind 'Ship'",
+        "      create Ship for a at @a1",
+        "      ^",
+        "did you mean 'Shop'?")
+
+
+def test_cell_off_the_board():
+    text = VALID.replace("  goto play for a", "  let x = @z9\n  goto play for a")
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:5:11: error: @z9 is not a cell of the 3x3 square board",
+        "      let x = @z9",
+        "              ^")
+
+
+# ----- number of arguments --------------------------------------------------------------------
+
+def test_builtin_given_too_many_arguments():
+    assert message(VALID.replace("next(me)", "next(me, 2)"), GdlRuleError) == lines(
+        "bad.gdl:9:19: error: next() takes 1 argument(s), not 2",
+        "        goto play for next(me, 2)",
+        "                      ^")
+
+
+def test_builtin_given_no_arguments():
+    text = VALID.replace("goto play for next(me)", "n = distance()") + "var n = 0\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:9:9: error: distance() takes 2 argument(s), not 0",
+        "        n = distance()",
+        "            ^")
+
+
+def test_user_function_given_too_many_arguments():
+    text = VALID + "fn double(x) = x * 2\nvar n = 0\ndef bump() {\n  n = double(1, 2)\n}\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:15:7: error: function 'double' takes 1 argument(s), not 2",
+        "      n = double(1, 2)",
+        "          ^")
+
+
+def test_procedure_given_too_many_arguments():
+    text = VALID.replace("goto play for next(me)", "bump(1)")
+    text += "var n = 0\ndef bump() {\n  n += 1\n}\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:9:5: error: procedure 'bump' takes 0 argument(s), not 1",
+        "        bump(1)",
+        "        ^")
+
+
+def test_phase_given_too_many_arguments():
+    assert message(VALID.replace("goto play for next", "goto play(1) for next"),
+                   GdlRuleError) == lines(
+        "bad.gdl:9:5: error: phase 'play' takes 0 argument(s), not 1",
+        "        goto play(1) for next(me)",
+        "        ^")
+
+
+# ----- types ----------------------------------------------------------------------------------
+
+def test_assigning_the_wrong_type():
+    text = VALID.replace("goto play for next(me)", "n = true") + "var n = 0\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:9:9: error: type mismatch: 'n' holds a number, but this is true/false",
+        "        n = true",
+        "            ^")
+
+
+def test_number_where_a_seat_is_needed():
+    assert message(VALID.replace("for next(me)", "for 3"), GdlRuleError) == lines(
+        "bad.gdl:9:19: error: type mismatch: 'for' needs a seat, but this is a number",
+        "        goto play for 3",
+        "                      ^")
+
+
+def test_adding_text_to_a_number():
+    assert message(VALID + 'var n = 0\nfn f(x) = n + "x"\n', GdlRuleError) == lines(
+        "bad.gdl:13:15: error: type mismatch: '+' needs numbers, but this is text",
+        '    fn f(x) = n + "x"',
+        "                  ^")
+
+
+def test_condition_that_is_not_true_or_false():
+    assert message(VALID.replace("action pass()", "action pass() where 1"),
+                   GdlRuleError) == lines(
+        "bad.gdl:8:23: error: type mismatch: a 'where' condition needs true/false, but this "
+        "is a number",
+        "      action pass() where 1 {",
+        "                          ^")
+
+
+def test_builtin_argument_of_the_wrong_type():
+    text = VALID.replace("goto play for next(me)", "n = distance(1, @a1)") + "var n = 0\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:9:9: error: distance(): argument 1 must be a cell, not a number",
+        "        n = distance(1, @a1)",
+        "            ^")
+
+
+def test_user_function_used_with_two_types():
+    text = VALID.replace("goto play for next(me)", "n = twice(1) + twice(@a1)")
+    text += "var n = 0\nfn twice(x) = x\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:9:26: error: type mismatch: argument 1 of 'twice' was a number at its first "
+        "use, but this is a cell",
+        "        n = twice(1) + twice(@a1)",
+        "                             ^")
+
+
+# ----- duplicates, reachability and other static rules ----------------------------------------
+
+def test_function_defined_twice():
+    assert message(VALID + "fn f(x) = 1\nfn f(y) = 2\n", GdlRuleError) == lines(
+        "bad.gdl:13:1: error: 'f' is defined twice; the first definition is at line 12",
+        "    fn f(y) = 2",
+        "    ^")
+
+
+def test_phase_defined_twice():
+    text = VALID + "phase play {\n  action x() {\n    return\n  }\n}\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:12:1: error: 'play' is defined twice; the first definition is at line 7",
+        "    phase play {",
+        "    ^")
+
+
+def test_parameter_defined_twice():
+    text = "param size = 3\n" + VALID + "param size = 4\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:13:1: error: 'size' is defined twice; the first definition is at line 1",
+        "    param size = 4",
+        "    ^")
+
+
+def test_seat_named_twice():
+    assert message(VALID.replace("seats a, b", "seats a, a"), GdlRuleError) == lines(
+        "bad.gdl:2:1: error: 'a' is defined twice; the first definition is at line 2",
+        "    seats a, a",
+        "    ^")
+
+
+def test_action_defined_twice_in_a_phase():
+    text = VALID.replace("  action pass() {",
+                         "  action pass() {\n    goto play for a\n  }\n  action pass() {")
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:11:3: error: action 'pass' is defined twice in phase 'play'",
+        "      action pass() {",
+        "      ^")
+
+
+def test_variable_defined_twice_is_located():
+    rendered = message(VALID + "var score = 0\nvar score = 1\n", GdlRuleError).splitlines()
+    assert rendered[0].startswith("bad.gdl:13:1: error: 'score' is defined twice")
+    assert rendered[1:] == ["    var score = 1", "    ^"]
+
+
+def test_variable_defined_twice_names_the_first():
+    assert message(VALID + "var score = 0\nvar score = 1\n").splitlines()[0] == (
+        "bad.gdl:13:1: error: 'score' is defined twice; the first definition is at line 12")
+
+
+def test_unreachable_phase():
+    text = VALID + "phase lonely {\n  action wait() {\n    return\n  }\n}\n"
+    assert message(text, GdlRuleError) == lines(
+        "bad.gdl:12:1: error: phase 'lonely' can never be reached: no 'goto' or 'call' "
+        "from setup leads to it",
+        "    phase lonely {",
+        "    ^")
+
+
+def test_phases_that_only_reach_each_other():
+    text = VALID + textwrap.dedent("""\
+        phase lonely {
+          action wait() {
+            goto lonelier for a
+          }
+        }
+        phase lonelier {
+          action wait() {
+            goto lonely for a
+          }
+        }
+        """)
+    assert message(text, GdlRuleError).splitlines()[0] == (
+        "bad.gdl:12:1: error: phase 'lonely' can never be reached: no 'goto' or 'call' "
+        "from setup leads to it")
+
+
+def test_too_many_seats():
+    assert message(VALID.replace("seats a, b", "seats a, b, c, d, e"), GdlRuleError) == lines(
+        "bad.gdl:2:1: error: a game has 2 to 4 seats, not 5",
+        "    seats a, b, c, d, e",
+        "    ^")
+
+
+def test_missing_setup():
+    assert message('game "T"\nseats a, b\nboard square(3, 3)\n', GdlRuleError) == lines(
+        "bad.gdl:1:1: error: the rule file has no 'setup' declaration",
+        '    game "T"',
+        "    ^")
+
+
+def test_parameter_depending_on_itself():
+    assert message(VALID + "param x = y\nparam y = x\n", GdlRuleError) == lines(
+        "bad.gdl:13:11: error: parameter 'x' depends on itself",
+        "    param y = x",
+        "              ^")
+
+
+# ----- fuzzing: mutated Space War gives a located GdlError or loads ---------------------------
+
+SOURCE = SPACE_WAR.read_text(encoding="utf-8")
+WORDS = sorted(set(re.findall(r"[A-Za-z_]+", SOURCE)))
+NOISE = "{}()[],.=+-*/%<>!@#\"\n abcxyz019_\x00\t"
+
+
+def _mutate_chars(text, rng):
+    chars = list(text)
+    for _ in range(rng.randint(1, 3)):
+        i = rng.randrange(len(chars))
+        op = rng.randrange(4)
+        if op == 0:
+            del chars[i]
+        elif op == 1:
+            chars.insert(i, chars[i])
+        elif op == 2:
+            j = rng.randrange(len(chars))
+            chars[i], chars[j] = chars[j], chars[i]
+        else:
+            chars.insert(i, rng.choice(NOISE))
+    return "".join(chars)
+
+
+def _mutate_lines(text, rng):
+    rows = text.split("\n")
+    for _ in range(rng.randint(1, 2)):
+        i = rng.randrange(len(rows))
+        op = rng.randrange(3)
+        if op == 0:
+            del rows[i]
+        elif op == 1:
+            rows.insert(i, rows[i])
+        else:
+            j = rng.randrange(len(rows))
+            rows[i], rows[j] = rows[j], rows[i]
+    return "\n".join(rows)
+
+
+def _mutate_words(text, rng):
+    tokens = re.split(r"(\W)", text)
+    words = [i for i, t in enumerate(tokens) if re.fullmatch(r"[A-Za-z_]+", t)]
+    for _ in range(rng.randint(1, 2)):
+        tokens[rng.choice(words)] = rng.choice(WORDS)
+    return "".join(tokens)
+
+
+MUTATORS = {"chars": _mutate_chars, "lines": _mutate_lines, "words": _mutate_words}
+
+
+@pytest.mark.parametrize("kind", sorted(MUTATORS))
+def test_mutated_space_war_gives_gdl_errors_only(kind):
+    problems = []
+    outcomes = {"loaded": 0, "error": 0}
+    for seed in range(70):
+        text = MUTATORS[kind](SOURCE, random.Random(f"{kind}-{seed}"))
+        try:
+            load_source(text, "fuzz.gdl")
+            outcomes["loaded"] += 1
+        except GdlError as err:
+            outcomes["error"] += 1
+            problem = _badly_located(err, text)
+            if problem:
+                problems.append(f"seed {seed}: {problem}: {err.message}")
+        except Exception as exc:            # noqa: BLE001 - any other type is the failure
+            problems.append(f"seed {seed}: {type(exc).__name__}: {exc}")
+    assert problems == []
+    assert outcomes["error"] > 0
+
+
+def _badly_located(err, text):
+    """Why an error's position does not match the text, or None when it does."""
+    rendered = str(err)
+    if not rendered.startswith("fuzz.gdl:"):
+        return "no file name"
+    rows = text.split("\n")
+    if err.line is None or not 1 <= err.line <= len(rows):
+        return f"line {err.line} is not in the file"
+    if err.source_line is None:
+        return "no source line"
+    clean = "".join(c if c.isprintable() or c == "\t" else "?" for c in rows[err.line - 1])
+    if err.source_line not in (rows[err.line - 1], clean):
+        return "the source line is not the line named"
+    if not 1 <= err.column <= len(err.source_line) + 1:
+        return f"column {err.column} is off the line"
+    return None
+
+
+# ----- more bad rule files ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, message", [
+    ("seats a, b\nboard square(1, 1)\nsetup { }\n",
+     "setup never enters a phase: end it with 'goto PHASE for SEAT'"),
+    ("seats a, b\nboard square(1, 1)\nparam q = [@a1] + [1]\nsetup { goto p for a }\n"
+     "phase p { }\n", "type mismatch: cannot join list of a cell with, but this is list "
+     "of a number"),
+    ("seats a, b\nboard square(1, 1)\nparam q = " + "9" * 5000 + "\n", "cannot read this"),
+    ("seats a, b\nboard square(1, 1)\nparam q = " + "-" * 3000 + "1\n", "too deeply"),
+])
+def test_more_bad_rule_files_are_gdl_errors(text, message):
+    with pytest.raises(GdlError) as info:
+        load_source(text, "bad.gdl")
+    assert message in info.value.message

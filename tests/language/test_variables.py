@@ -1,0 +1,62 @@
+"""`var`: variables (docs/language.md 3.8): a piece variable that starts from its kind's
+column (`var piece.models from size`), and the checker's messages about it."""
+
+from __future__ import annotations
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+
+from tests.helpers import RULES, VALID, lines, logs, rule_error
+
+
+def test_a_piece_variable_starts_from_its_kinds_column():
+    extra = ("kinds (size, name) {\n  Squad = 5, \"s\"\n  Team = 3, \"t\"\n  Rock = none, \"r\"\n}\n"
+             "var piece.models from size\nvar piece.called from name\n")
+    exprs = ["[p.models for p in pieces()]", "[p.called for p in pieces()]"]
+    before = "create Squad for a at @a1\n  create Team for a at @a1\n  create Rock for none at @a1\n"
+    source = (f"seats a, b\nboard square(3, 3)\n{extra}setup {{\n  {before}"
+              + "".join(f"  log text({e})\n" for e in exprs)
+              + "  let p = first(q in pieces())\n  p.models -= 2\n  log text(p.models)"
+              + " + \" \" + text(p.size)\n  goto play for a\n}\n"
+              "phase play turn { action pass() { goto play for next(me) } }\n")
+    assert logs(load_source(source, "t.gdl").new_state(0).events) == [
+        "[5, 3, none]", "[s, t, r]", "3 5"]
+
+
+def test_a_variant_changes_the_column_a_variable_starts_from(tmp_path):
+    variant = tmp_path / "big.gdl"
+    variant.write_text(f'extends "{RULES / "pools.gdl"}"\nkinds (size) {{\n  Squad = 10\n}}\n')
+    game = load_game(str(variant))
+    models = {p["label"]: p["vars"]["models"] for p in game.view(game.new_state(0), None)["pieces"]}
+    assert models == {"Squad#1": "10", "Team#1": "3", "Squad#2": "10", "Team#2": "3"}
+
+
+@pytest.mark.parametrize("extra, expected", [
+    ("kinds (size) { Squad = 5 }\nvar models from size", [
+        "bad.gdl:13:1: error: only a piece variable can start from its kind's table "
+        "('var piece.models from size')",
+        "    var models from size",
+        "    ^"]),
+    ("kinds (size) { Squad = 5 }\nvar seat.models from size", [
+        "bad.gdl:13:1: error: only a piece variable can start from its kind's table "
+        "('var piece.models from size')",
+        "    var seat.models from size",
+        "    ^"]),
+    ("kinds (size) { Squad = 5 }\nvar piece.models from sise", [
+        "bad.gdl:13:1: error: the kinds have no column 'sise'",
+        "    var piece.models from sise",
+        "    ^",
+        "did you mean 'size'?"]),
+    ("kinds (size) { Squad = 5 }\nvar piece.models from owner", [
+        "bad.gdl:13:1: error: the kinds have no column 'owner'",
+        "    var piece.models from owner",
+        "    ^"]),
+    ("kinds (size) { Squad = 5 }\nvar piece.size from size", [
+        "bad.gdl:13:1: error: 'piece.size' clashes with a piece property or table column of "
+        "the same name",
+        "    var piece.size from size",
+        "    ^"]),
+], ids=["from-global", "from-seat", "unknown-column", "from-property", "from-clash"])
+def test_check_errors(extra, expected):
+    assert rule_error(VALID + extra + "\n") == lines(*expected)

@@ -1,0 +1,139 @@
+"""Bad input to the command line is a message and a non-zero exit, never a traceback:
+malformed transcript decision lines, numbers of thousands of digits, bytes that are not
+UTF-8 on standard input, negative counts, a zero cap, seeds outside 64 bits."""
+
+import pytest
+
+from gdl.interpreter import load_game
+from gdl.interpreter.language.errors import GdlError
+
+from tests.helpers import invoke
+
+
+SPACE_WAR = "games/space_war.gdl"
+HUGE = "7" * 5000
+
+
+@pytest.mark.parametrize("decision", ["1", "1 red", "1 red side", "1 red 2 side south"])
+def test_replay_refuses_a_malformed_decision_line(tmp_path, monkeypatch, decision):
+    monkeypatch.chdir(tmp_path.parent)
+    path = tmp_path / "game.txt"
+    path.write_text("# gdl transcript\ngame: Space War\nrules: x.gdl\nrules-sha256: x\n"
+                    f"seed: 1\nplayers: random, random\n---\n{decision}\n", encoding="utf-8")
+    result = invoke("replay", str(path))
+    assert result.exit_code == 1
+    assert result.output == (f"error: {path}:8: malformed decision line (expected: STEP SEAT "
+                             "(COUNT) ACTION)\n")
+
+
+def _space_war_transcript(tmp_path, decision):
+    """A transcript of Space War (line 9: its first decision) with that decision line."""
+    result = invoke("record", SPACE_WAR, "--seed", "1", "--max-turns", "1",
+                    "-o", str(tmp_path / "game.txt"))
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "game.txt").read_text()
+    head, _, body = text.partition("---\n")
+    lines = body.split("\n")
+    lines[0] = decision
+    (tmp_path / "game.txt").write_text(head + "---\n" + "\n".join(lines))
+    return str(tmp_path / "game.txt")
+
+
+def test_replay_of_a_decision_of_thousands_of_digits(tmp_path):
+    path = _space_war_transcript(tmp_path, f"1 red (2) {HUGE}")
+    result = invoke("replay", path)
+    assert result.exit_code == 1
+    assert (f"replayed: illegal: {path}:9: there is no action number 77777777777777777777... "
+            "(5000 digits); choose 1 to 2") in result.output
+
+
+def test_replay_of_a_step_of_thousands_of_digits(tmp_path):
+    path = _space_war_transcript(tmp_path, f"{HUGE} red (2) side south")
+    result = invoke("replay", path)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: {path}:9: replay differs at step 7777")
+
+
+def test_a_moves_line_of_thousands_of_digits(tmp_path):
+    moves = tmp_path / "moves.txt"
+    moves.write_text(HUGE + "\n")
+    result = invoke("play", SPACE_WAR, "--moves", str(moves))
+    assert result.exit_code == 1
+    assert result.output.endswith(f"error: {moves}:1: there is no action number "
+                                  "77777777777777777777... (5000 digits); choose 1 to 2\n")
+
+
+@pytest.mark.parametrize("typed", ["²", "007", "0"])
+def test_odd_numbers_typed_at_the_prompt(typed):
+    result = invoke("play", SPACE_WAR, "--players", "human,human", stdin=f"{typed}\nquit\n")
+    assert result.exit_code == 0
+    if typed == "007":
+        assert "not accepted: there is no action number 7; choose 1 to 2" in result.output
+    elif typed == "0":
+        assert "not accepted: there is no action number 0; choose 1 to 2" in result.output
+    else:
+        assert "not accepted: '²' is not legal: there is no action '²'" in result.output
+
+
+def test_a_byte_that_is_not_utf8_on_standard_input():
+    result = invoke("play", SPACE_WAR, "--players", "human,human", stdin=b"side south\n\xff\xfe\n")
+    assert result.exit_code == 1
+    assert result.output.endswith("error: standard input is not UTF-8 text: byte 0xff in "
+                                  "b'\\xff\\xfe\\n'\n")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", SPACE_WAR, "--games", "-1"],
+     "Invalid value for '--games': -1 is not in the range x>=1."),
+    (["bench", SPACE_WAR, "--games", "-1"],
+     "Invalid value for '--games': -1 is not in the range x>=1."),
+    (["simulate", SPACE_WAR, "--max-turns", "0"],
+     "Invalid value for '--max-turns': 0 is not in the range x>=1."),
+    (["record", SPACE_WAR, "--max-turns", "0"],
+     "Invalid value for '--max-turns': 0 is not in the range x>=1."),
+    (["play", SPACE_WAR, "--max-turns", "0"],
+     "Invalid value for '--max-turns': 0 is not in the range x>=1."),
+    (["simulate", SPACE_WAR, "--max-decisions", "0"],
+     "Invalid value for '--max-decisions': 0 is not in the range x>=1."),
+    (["simulate", SPACE_WAR, "--workers", "0"],
+     "Invalid value for '--workers': 0 is not in the range x>=1."),
+    (["record", SPACE_WAR, "--seed", str(2 ** 64)],
+     f"Invalid value for '--seed': {2 ** 64} is not in the range "
+     f"0<=x<={2 ** 64 - 1}."),
+    (["play", SPACE_WAR, "--seed", "-1"],
+     f"Invalid value for '--seed': -1 is not in the range 0<=x<={2 ** 64 - 1}."),
+    (["simulate", SPACE_WAR, "--seed", str(2 ** 64 - 1), "--games", "2"],
+     f"Invalid value for '--seed': the last game would play seed {2 ** 64}, more than "
+     f"{2 ** 64 - 1}"),
+    (["bench", SPACE_WAR, "--seed", str(2 ** 64 - 2), "--games", "3"],
+     f"Invalid value for '--seed': the last game would play seed {2 ** 64}, more than "
+     f"{2 ** 64 - 1}"),
+    (["simulate", SPACE_WAR, "--seed", HUGE],
+     f"Invalid value for '--seed': '{HUGE}' is not a valid integer range."),
+])
+def test_counts_caps_and_seeds_out_of_range_are_refused(args, message):
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert result.output.splitlines()[-1] == f"Error: {message}"
+
+
+def test_the_largest_seed_plays():
+    result = invoke("record", SPACE_WAR, "--seed", str(2 ** 64 - 1), "--max-turns", "1")
+    assert result.exit_code == 0
+    assert f"seed: {2 ** 64 - 1}" in result.output
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64, 1.5])
+def test_the_engine_refuses_a_seed_outside_64_bits(seed):
+    with pytest.raises(GdlError) as info:
+        load_game(SPACE_WAR).new_state(seed)
+    assert info.value.message == f"a seed is a number from 0 to {2 ** 64 - 1}, not {seed}"
+
+
+def test_a_transcript_seed_outside_64_bits_is_refused(tmp_path):
+    path = _space_war_transcript(tmp_path, "1 red (2) side south")
+    text = open(path).read().replace("seed: 1\n", f"seed: {2 ** 64}\n")
+    open(path, "w").write(text)
+    result = invoke("replay", path)
+    assert result.exit_code == 1
+    assert result.output == f"error: a seed is a number from 0 to {2 ** 64 - 1}, not {2 ** 64}\n"

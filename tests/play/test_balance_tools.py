@@ -1,0 +1,300 @@
+"""The balance tools: `gdl simulate --out` (per-game records as JSON Lines and CSV),
+`gdl report` (one self-contained page) and `gdl compare` (two rule files, the difference of
+win shares with its interval), as a user runs them; bad input refused whole, without a
+traceback. Ray has its own file, tests/test_simulate_ray.py."""
+
+import csv
+import json
+import os
+import re
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from gdl.cli.main import main
+from gdl.interpreter import load_game
+from gdl.interpreter.play.balance.compare import newcombe
+from gdl.interpreter.play.balance.game_records import read_records
+from gdl.interpreter.play.balance.report import analyse
+from gdl.interpreter.play.balance.batch import RECORD_FIELDS, GameRecord
+from gdl.interpreter.play.balance.simulate import simulate
+
+from tests.helpers import ROOT
+RULES = os.path.join(ROOT, "tests", "rules", "balance")
+RACE = os.path.join(RULES, "race.gdl")
+HEAD_START = os.path.join(RULES, "race_head_start.gdl")
+COPY = os.path.join(RULES, "race_copy.gdl")
+SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
+
+
+def gdl(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        result.exception
+    return result
+
+
+# ----- records ------------------------------------------------------------------------------
+def test_a_record_tells_seats_players_first_seat_result_length_and_stats():
+    _, records = simulate(load_game(RACE), 30, 5, "random")
+    assert [r.seed for r in records] == list(range(5, 35))
+    for record in records:
+        assert tuple(record.to_json()) == RECORD_FIELDS
+        assert GameRecord.from_json(record.to_json()) == record
+        assert record.seats == ("a", "b") and record.players == ("random", "random")
+        assert record.first == "a" and not record.capped
+        assert len(record.winners) == 1
+        assert record.returns == tuple(1.0 if s in record.winners else -1.0
+                                       for s in ("a", "b"))
+        position = record.stats["position"]
+        assert max(position.values()) >= 20 and position[record.winners[0]] >= 20
+        assert record.stats["close"] == (abs(position["a"] - position["b"]) < 3)
+        assert record.scores is None
+
+
+def test_capped_games_are_recorded_as_capped_with_no_winner():
+    _, records = simulate(load_game(SPACE_WAR), 12, 7, max_turns=15)
+    capped = [r for r in records if r.capped]
+    assert capped and all(r.winners == () and r.returns == (0.0, 0.0) for r in capped)
+
+
+def test_out_jsonl_is_the_same_for_one_and_two_workers_and_reads_back(tmp_path):
+    files = []
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}.jsonl"
+        result = gdl("simulate", SPACE_WAR, "--games", 14, "--seed", 3, "--max-turns", 15,
+                     "--workers", workers, "--out", out)
+        assert result.exit_code == 0 and f"wrote 14 records to {out}" in result.stdout
+        files.append(out.read_bytes())
+    assert files[0] == files[1]
+    lines = files[0].decode().splitlines()
+    assert len(lines) == 14
+    assert list(json.loads(lines[0])) == list(RECORD_FIELDS)
+    assert [r.seed for r in read_records(str(tmp_path / "w1.jsonl"))] == list(range(3, 17))
+    assert sorted(os.listdir(tmp_path)) == ["w1.jsonl", "w2.jsonl"]    # no temporary left
+
+
+def test_out_csv_spreads_seats_and_stats_over_columns(tmp_path):
+    out = tmp_path / "race.csv"
+    assert gdl("simulate", RACE, "--games", 5, "--workers", 1, "--out", out).exit_code == 0
+    rows = list(csv.DictReader(out.open()))
+    assert list(rows[0]) == ["seed", "game", "first", "winners", "draw", "capped", "turns",
+                             "decisions", "player:a", "player:b", "return:a", "return:b",
+                             "stat:runs", "stat:position:a", "stat:position:b", "stat:close"]
+    records = simulate(load_game(RACE), 5)[1]
+    assert [row["winners"] for row in rows] == [r.winners[0] for r in records]
+    assert [int(row["stat:position:b"]) for row in rows] == \
+        [r.stats["position"]["b"] for r in records]
+    assert {row["draw"] for row in rows} == {"false"}
+
+
+@pytest.mark.parametrize("out, message", [
+    ("games.txt", "error: cannot write records to games.txt: the file name must end in .jsonl "
+     "(JSON Lines) or .csv"),
+    ("no/such/folder/games.jsonl", "error: cannot write no/such/folder/games.jsonl: No such "
+     "file or directory"),
+])
+def test_out_refuses_what_it_cannot_write(tmp_path, monkeypatch, out, message):
+    monkeypatch.chdir(tmp_path)
+    result = gdl("simulate", RACE, "--games", 3, "--workers", 1, "--out", out)
+    assert result.exit_code == 1
+    assert result.stderr.strip() == message
+
+
+# ----- the JSON forms, as they were before records and summaries were typed ------------------
+# `gdl simulate games/space_war.gdl --games 20 --seed 1 --json --workers 1` and `gdl compare`
+# of the file with itself (10 games, seed 1), printed before summaries became `Summary`
+# records: the timing fields (`T` here) aside, the same bytes; the first line of `--out`.
+SIMULATE_JSON = (
+    '{"capped": 0, "decisions": 1458, "decisions_per_second": T, "draws": 5, "finished": 20, '
+    '"game": "Space War", "games": 20, "games_per_second": T, "games_requested": 20, '
+    '"interrupted": false, "max_decisions": 100000, "max_turns": 1000, "max_turns_played": 38, '
+    '"mean_decisions": 72.9, "mean_turns": 14.9, "min_turns": 1, "ray": null, "seconds": T, '
+    '"seed": 1, "win_share": {"blue": [0.3, 0.145, 0.519], "red": [0.45, 0.258, 0.658]}, '
+    '"wins": {"blue": 6, "red": 9}, "workers": 1}\n')
+SUMMARY_KEYS = ["game", "games", "games_requested", "interrupted", "finished", "capped", "wins",
+                "draws", "mean_decisions", "mean_turns", "min_turns", "max_turns_played",
+                "win_share", "decisions", "seconds", "workers", "games_per_second",
+                "decisions_per_second", "seed", "max_turns", "max_decisions", "ray"]
+COMPARE_JSON = (
+    '{"base": "games/space_war.gdl", "capped": {"base": 0, "variant": 0}, "differs": false, '
+    '"draws": {"base": [0.3, 0.108, 0.603], "variant": [0.3, 0.108, 0.603]}, '
+    '"finished": {"base": 10, "variant": 10}, "games": 10, "interrupted": false, '
+    '"mean_decisions": {"base": 79.5, "variant": 79.5}, "players": "random", '
+    '"seats": {"blue": {"base": [0.1, 0.018, 0.404], "difference": [0.0, -0.315, 0.315], '
+    '"differs": false, "variant": [0.1, 0.018, 0.404]}, "red": {"base": [0.6, 0.313, 0.832], '
+    '"difference": [0.0, -0.369, 0.369], "differs": false, "variant": [0.6, 0.313, 0.832]}}, '
+    '"seed": 1, "variant": "games/space_war.gdl"}\n')
+FIRST_RECORD = (
+    '{"seed": 1, "game": "Space War", "seats": ["blue", "red"], "players": ["random", '
+    '"random"], "first": "blue", "winners": ["blue"], "draw": false, "returns": [1.0, -1.0], '
+    '"turns": 16, "decisions": 81, "capped": false, "scores": {"blue": 15, "red": 0}, '
+    '"stats": {}}')
+
+
+def test_simulate_json_and_records_are_the_bytes_they_were(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "games.jsonl"
+    result = gdl("simulate", "games/space_war.gdl", "--games", 20, "--seed", 1, "--json",
+                 "--workers", 1, "--out", out)
+    timing = r'"(seconds|games_per_second|decisions_per_second)": [0-9.]+'
+    assert re.sub(timing, r'"\1": T', result.stdout) == SIMULATE_JSON
+    assert out.read_text().splitlines()[0] == FIRST_RECORD
+    summary, records = simulate(load_game(SPACE_WAR), 20, 1, workers=1)
+    assert list(summary.to_json()) == SUMMARY_KEYS
+    assert [json.dumps(r.to_json()) for r in records] == out.read_text().splitlines()
+    assert read_records(str(out)) == records
+
+
+def test_compare_json_is_the_bytes_it_was(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    result = gdl("compare", "games/space_war.gdl", "games/space_war.gdl", "--games", 10,
+                 "--seed", 1, "--json", "--workers", 1)
+    assert result.stdout == COMPARE_JSON
+
+
+# ----- reading records ----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def race_lines():
+    _, records = simulate(load_game(RACE), 6)
+    return [json.dumps(r.to_json()) for r in records]
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda lines: lines[:3] + ["{not json"] + lines[3:],
+     ":4:1: error: not JSON (Expecting property name enclosed in double quotes, column 2); "
+     "the file is not read"),
+    (lambda lines: lines[:2] + [lines[2].replace('"turns"', '"turnz"')],
+     ":3:1: error: the record has no 'turns'; the file is not read"),
+    (lambda lines: lines[:1] + [lines[1].replace('"seed": 1', '"seed": -1')],
+     ":2:1: error: 'seed' must be a whole number, 0 or more, not -1; the file is not read"),
+    (lambda lines: lines + [lines[0].replace('"winners": [', '"winners": ["c", ')],
+     ":7:1: error: 'winners' must be a list of seats, not [\"c\", "),
+    (lambda lines: lines[:5] + [lines[5].replace('"Race"', '"Other"')],
+     ":6:1: error: 'game' is \"Other\" but the first record's is \"Race\": a file holds the "
+     "games of one run; the file is not read"),
+    (lambda lines: ["[1, 2]"], ":1:1: error: a record is a JSON object; the file is not read"),
+    (lambda lines: ["", "  "], ": error: no records in the file"),
+])
+def test_a_corrupt_records_file_is_refused_whole_naming_the_line(tmp_path, race_lines,
+                                                                  change, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(change(list(race_lines))) + "\n")
+    result = gdl("report", path, "-o", tmp_path / "r.html")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(str(path) + message), result.stderr
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("name, message", [
+    ("missing.jsonl", "error: cannot read {path}: no such file"),
+    ("games.csv", "{path}: error: a report reads JSON Lines records: write them with "
+     "'gdl simulate ... --out FILE.jsonl'"),
+])
+def test_report_refuses_a_missing_or_csv_file(tmp_path, name, message):
+    path = tmp_path / name
+    if name.endswith(".csv"):
+        path.write_text("seed\n0\n")
+    result = gdl("report", path, "-o", tmp_path / "r.html")
+    assert result.exit_code == 1 and result.stderr.strip() == message.format(path=path)
+
+
+# ----- report -------------------------------------------------------------------------------
+def test_analysis_counts_wins_draws_caps_first_player_and_agents():
+    _, records = simulate(load_game(SPACE_WAR), 40, 1, max_turns=20)
+    a = analyse(records)
+    finished = [r for r in records if not r.capped]
+    assert a["games"] == 40 and a["finished"] == len(finished)
+    assert a["capped"] == 40 - len(finished) and a["draws"] == sum(r.draw for r in finished)
+    assert sum(a["wins"].values()) + a["draws"] == a["finished"]
+    assert a["first"]["won"] == sum(r.first in r.winners for r in finished)
+    assert a["agents"]["random"]["seat_games"] == 2 * a["finished"]
+    assert a["agents"]["random"]["wins"] == sum(a["wins"].values())
+    share, low, high = a["win_share"]["blue"]
+    assert low <= share == round(a["wins"]["blue"] / a["finished"], 3) <= high
+
+
+def test_report_page_is_self_contained_has_every_section_and_is_reproducible(tmp_path):
+    records = tmp_path / "race.jsonl"
+    gdl("simulate", RACE, "--games", 200, "--workers", 1, "--players", "random",
+        "--out", records)
+    pages = []
+    for name in ("one.html", "two.html"):
+        result = gdl("report", records, "-o", tmp_path / name)
+        assert result.exit_code == 0
+        assert result.stdout == f"wrote {tmp_path / name}: Race, 200 games\n"
+        pages.append((tmp_path / name).read_text())
+    page = pages[0]
+    assert pages[0] == pages[1]
+    for heading in ("Outcomes: wins, draws and caps", "Win share per seat",
+                    "First-player advantage", "Results per agent", "Game length",
+                    "Statistics"):
+        assert f"<h2>{heading}" in page
+    assert page.count("<svg") == 4          # outcomes, seats, first player, lengths
+    namespaces = ('xmlns="http://www.w3.org/2000/svg"',
+                  'xmlns:xlink="http://www.w3.org/1999/xlink"')
+    bare = page
+    for namespace in namespaces:
+        bare = bare.replace(namespace, "")
+    for outside in ("http:", "https:", "<script", "<link", "src="):
+        assert outside not in bare, outside
+    assert not re.search(r"url\((?!#)", bare)        # only references inside the page
+    a = analyse(read_records(str(records)))
+    assert f"<td>a</td><td>{a['wins']['a']}</td>" in page
+    assert "<td>position</td><td>b</td>" in page
+
+
+def test_report_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
+    records = tmp_path / "race.jsonl"
+    gdl("simulate", RACE, "--games", 3, "--workers", 1, "--out", records)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)     # import matplotlib fails
+    result = gdl("report", records, "-o", tmp_path / "r.html")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: gdl report draws with matplotlib, an optional "
+                                     "extra: pip install 'gdl[report]'")
+
+
+# ----- compare ------------------------------------------------------------------------------
+def test_newcombe_interval_of_a_difference():
+    # Newcombe (1998), table II, example (a): 56/70 against 48/80: 0.2000, 0.0524 to 0.3339
+    from gdl.interpreter.play.balance.simulate import wilson_exact
+    low, high = newcombe(wilson_exact(48, 80), wilson_exact(56, 70))
+    assert (round(low, 4), round(high, 4)) == (0.0524, 0.3339)
+
+
+def test_compare_finds_the_edge_a_variant_gives_one_seat():
+    result = gdl("compare", RACE, HEAD_START, "--games", 300, "--workers", 1, "--json")
+    found = json.loads(result.stdout)
+    assert found["differs"] and found["seats"]["a"]["differs"] and found["seats"]["b"]["differs"]
+    d, low, high = found["seats"]["a"]["difference"]
+    assert 0 < low < d < high
+    assert found["seats"]["a"]["variant"][0] > 0.9
+
+
+def test_compare_finds_no_difference_in_an_identical_copy():
+    result = gdl("compare", RACE, COPY, "--games", 300, "--workers", 2)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[-1] == ("verdict: no significant difference in win shares (every seat's 95% "
+                         "interval of the difference holds 0)")
+    assert "differs" not in "\n".join(lines[:-1])
+    assert lines[2].startswith("  a ") and "+0.0 points" in lines[2]
+
+
+def test_compare_prints_a_verdict_line_naming_the_seats_that_moved():
+    result = gdl("compare", RACE, HEAD_START, "--games", 100, "--workers", 1)
+    assert result.stdout.splitlines()[-1].startswith(
+        "verdict: the win shares differ (a +")
+
+
+@pytest.mark.parametrize("args, message", [
+    ((RACE, SPACE_WAR), f"error: {SPACE_WAR} has seats blue, red but {RACE} has a, b: compare "
+     "plays the same seats in both"),
+    ((RACE, "missing.gdl"), "missing.gdl: error: cannot read missing.gdl: No such file or "
+     "directory"),
+])
+def test_compare_refuses_bad_input(args, message):
+    result = gdl("compare", *args, "--games", 2, "--workers", 1)
+    assert result.exit_code == 1
+    assert result.stderr.strip().startswith(message)

@@ -1,0 +1,150 @@
+"""`gdl play` at the prompt: narrowing by piece, cell or word, undo, save and --resume (a
+concession included), --moves with a transcript or a concession, a lone 'human' against
+random seats (plain, piped output)."""
+
+from gdl.interpreter.loader import load_source
+from gdl.interpreter.play.agents.agents import matching
+
+from tests.helpers import gdl
+
+
+FOG = """game "Fog"
+seats blue, red
+board square(4, 3)
+var piece.hp = 2
+kinds (symbol) {
+  Scout = "S"
+  Tank = "T"
+}
+show piece(p) = p.symbol
+hide piece(p) when p.owner != viewer and p != last(pieces_at(p.cell))
+setup {
+  create Tank for red at @c2
+  create Scout for red at @c2
+  create Tank for blue at @b2
+  goto play for blue
+}
+phase play turn {
+  action hurt(p in pieces()) { p.hp -= 1 }
+  action go(p in pieces(me), c in cells()) where c != p.cell { place p at c }
+  action pass() { goto play for next(me) }
+}
+"""
+
+
+def named(game, state, typed):
+    legal = game.legal_actions(state)
+    return [game.action_text(state, legal[i], 0) for i in matching(game, state, legal, typed, 0)]
+
+
+def test_a_cell_names_the_pieces_standing_there_as_the_seat_sees_them():
+    game = load_source(FOG, "fog.gdl")
+    state = game.new_state(0)
+    # c2 holds red's Scout (seen) over red's Tank (hidden from blue): only the Scout answers
+    assert named(game, state, "hurt c2") == ["hurt red:Scout#2"]
+    assert named(game, state, "b2 a1") == ["go blue:Tank#1 a1"]
+    assert named(game, state, "Tank#1 a1") == ["go blue:Tank#1 a1"]
+    # red's hidden Tank is labelled red:Tank#1: typing its label finds only blue's own Tank
+    assert all("blue:Tank#1" in text for text in named(game, state, "Tank#1"))
+    assert named(game, state, "red:Tank#1") == []
+    assert named(game, state, "a1 b2") == []          # order matters: the piece comes first
+
+
+def test_a_piece_then_a_cell_plays_and_a_piece_alone_lists():
+    result = gdl("play", "games/space_war.gdl", "--players", "human", "--seed", "3",
+                 stdin="station c2\nFighter#5\ne1 e3\nquit\n")
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert " 74. move Fighter#5 e2" in out and "blue: move Fighter#5 e3" in out
+    assert "blue (human), red (random)" in out.splitlines()[0]
+
+
+def test_undo_save_replay_and_resume(tmp_path):
+    saved = tmp_path / "game.txt"
+    result = gdl("play", "games/space_war.gdl", "--players", "human", "--seed", "3",
+                 stdin=f"undo\nstation c2\ne1 e3\nundo\ne1 e2\nsave {saved}\nquit\n")
+    out = result.stdout
+    assert "nothing to undo: no decision of yours yet" in out
+    assert "(undone: back to blue's decision, turn 1)" in out
+    assert f"saved 4 decisions to {saved}" in out
+    assert gdl("replay", str(saved)).returncode == 0
+    decisions = [line for line in saved.read_text().splitlines() if line[:1].isdigit()]
+    assert decisions[-1] == "4 blue (132) move Fighter#5 e2"
+    resumed = gdl("play", "--resume", str(saved), stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed after 4 decisions" in resumed.stdout
+    assert "blue: Station#1 c2, Fighter#1 a1, #2 b1, #3 c1, #4 d1, #5 e2" in resumed.stdout
+
+
+def test_a_corrupt_or_finished_transcript_is_not_resumed(tmp_path):
+    saved = tmp_path / "game.txt"
+    gdl("play", "games/space_war.gdl", "--players", "human", "--seed", "3",
+        stdin=f"station c2\nsave {saved}\nquit\n")
+    text = saved.read_text()
+    saved.write_text(text.replace("2 blue (8) station c2", "2 blue (8) station d2"))
+    result = gdl("play", "--resume", str(saved))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "replay differs at step" in result.stderr
+    finished = tmp_path / "done.txt"
+    gdl("record", "games/space_war.gdl", "--seed", "2", "-o", str(finished))
+    result = gdl("play", "--resume", str(finished))
+    assert result.returncode == 1 and "the game is over" in result.stderr
+
+
+def test_moves_may_be_a_transcript(tmp_path):
+    recorded = tmp_path / "game.txt"
+    gdl("record", "games/space_war.gdl", "--seed", "2", "-o", str(recorded))
+    result = gdl("play", "games/space_war.gdl", "--moves", str(recorded))
+    assert result.returncode == 0, result.stderr
+    last = recorded.read_text().splitlines()[-1]
+    assert result.stdout.rstrip().endswith(f"game over: {last.split(': ', 1)[1]}")
+
+
+def test_a_game_with_a_concession_is_saved_replayed_and_resumed(tmp_path):
+    """Red concedes while yellow still plays: the game goes on, and either save (right
+    after the concession, or later) holds it, so replay and --resume put red out there."""
+    first, later = tmp_path / "first.txt", tmp_path / "later.txt"
+    result = gdl("play", "games/game.gdl", "--players", "human,human", "--seed", "1",
+                 stdin=f"concede\nsave {first}\ndone\nsave {later}\nquit\n")
+    out = result.stdout
+    assert result.returncode == 0, result.stderr
+    assert "red concedes\n  out: red\n" in out
+    assert f"saved 0 decisions and 1 concession to {first}" in out
+    assert "not saved" not in out
+    for saved in (first, later):
+        assert gdl("replay", str(saved)).returncode == 0
+        body = saved.read_text().split("---\n", 1)[1].splitlines()
+        assert body[body.index("concede: red") + 1] == "  out: red"
+    assert first.read_text().splitlines()[-1] == "capped: decision 0 reached the cap of 0"
+    decisions = [line for line in later.read_text().splitlines() if line[:1].isdigit()]
+    assert decisions[0] == "1 yellow (6) done"
+    assert f"saved {len(decisions)} decisions and 1 concession to {later}" in out
+    resumed = gdl("play", "--resume", str(first), stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed after 0 decisions" in resumed.stdout
+    assert "red (out)" in resumed.stdout and "yellow> " in resumed.stdout
+
+
+def test_a_transcript_whose_concession_was_changed_does_not_replay(tmp_path):
+    saved = tmp_path / "game.txt"
+    gdl("play", "games/game.gdl", "--players", "human,human", "--seed", "1",
+        stdin=f"concede\ndone\nsave {saved}\nquit\n")
+    saved.write_text(saved.read_text().replace("concede: red", "concede: green"))
+    result = gdl("replay", str(saved))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert (f"{saved}:12: replay differs at step 0\n  recorded:   out: red\n"
+            "  replayed:   out: green") in result.stderr
+
+
+def test_moves_may_concede(tmp_path):
+    moves = tmp_path / "moves.txt"
+    moves.write_text("done\nconcede: yellow\ndone\n")
+    result = gdl("play", "games/game.gdl", "--seed", "1", "--moves", str(moves),
+                 "--max-decisions", "3")
+    assert result.returncode == 0, result.stderr
+    assert "yellow concedes (scripted)\n  out: yellow\n" in result.stdout
+    assert "green: done (scripted)" in result.stdout
+    moves.write_text("concede: nobody\n")
+    result = gdl("play", "games/game.gdl", "--seed", "1", "--moves", str(moves))
+    assert result.returncode == 1
+    assert f"{moves}:1: 'nobody' is not a seat; seats: red, yellow, green, blue" in result.stderr

@@ -1,0 +1,109 @@
+"""The state: an exact JSON round trip, clones, replays; `apply` leaves the state as it was
+when it refuses an action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from gdl.interpreter import load_game
+from gdl.interpreter.language.errors import IllegalAction
+from gdl.interpreter.runtime.engine import TERMINAL
+from gdl.interpreter.runtime.state import State
+
+from tests.helpers import RULES, SPACE_WAR, act, rule
+
+
+def _space_war():
+    return load_game(str(SPACE_WAR))
+
+
+def _playout(game, seed, check=None, limit=400):
+    """A random playout; returns the actions taken. `check(state)` runs before each step."""
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    actions = []
+    while game.current_player(state) != TERMINAL and len(actions) < limit:
+        if check:
+            check(state)
+        legal = game.legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        game.apply(state, action)
+        actions.append(action)
+    if check:
+        check(state)
+    return state, actions
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_space_war_json_round_trip_at_every_step(seed):
+    game = _space_war()
+
+    def check(state):
+        text = state.to_json()
+        restored = State.from_json(text)
+        assert restored.to_json() == text
+        assert restored == state
+        assert restored.at == state.at
+        assert game.legal_actions(restored) == game.legal_actions(state)
+        assert game.current_player(restored) == game.current_player(state)
+        for seat in (0, 1):
+            assert game.view(restored, seat) == game.view(state, seat)
+        legal = game.legal_actions(state)
+        if legal:
+            other = state.clone()
+            action = legal[len(legal) // 2]
+            assert game.apply(restored, action) == game.apply(other, action)
+            assert restored.to_json() == other.to_json()
+
+    state, actions = _playout(game, seed, check)
+    assert actions
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_space_war_clone_plays_on_like_the_original(seed):
+    game = _space_war()
+    final, actions = _playout(game, seed)
+    state = game.new_state(seed)
+    middle = len(actions) // 2
+    for action in actions[:middle]:
+        game.apply(state, action)
+    clone = state.clone()
+    assert clone == state and clone is not state
+    for action in actions[middle:]:
+        assert game.apply(clone, action) == game.apply(state, action)
+        assert clone.to_json() == state.to_json()
+    assert state.to_json() == final.to_json()
+
+
+def test_clone_is_independent():
+    game = _space_war()
+    state = game.new_state(3)
+    clone = state.clone()
+    game.apply(clone, game.legal_actions(clone)[0])
+    assert clone != state
+    assert state.to_json() == game.new_state(3).to_json()
+
+
+def test_json_keeps_the_order_of_pieces_on_a_cell():
+    game = rule("stack.gdl")
+    state = game.new_state(0)
+    act(game, state, "slide Disc#2")
+    act(game, state, "slide Disc#1")
+    restored = State.from_json(state.to_json())
+    for s in (state, restored):
+        act(game, s, "look")
+    assert restored.globals == state.globals
+
+
+REGRESSIONS = str(RULES / "regressions.gdl")
+
+
+def test_apply_refuses_an_illegal_action():
+    game = load_game(REGRESSIONS)
+    state = game.new_state(1)
+    before = state.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(state, (0, ("South",)))        # 's != South' forbids it
+    assert state.to_json() == before

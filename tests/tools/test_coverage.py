@@ -1,0 +1,181 @@
+"""`gdl coverage` and `gdl test --coverage`: what games or scenarios never exercised.
+
+Pinned exactly on tests/rules/coverage.gdl, a rule file written so that one branch, one
+action, one def and one end rule can never run; and on Space War, whose draw offer random
+games rarely reach (line numbers looked up in the rule file)."""
+
+import os
+import sys
+
+from gdl.interpreter.play.debug.coverage import games_coverage
+
+from tests.helpers import ROOT, RULES as RULES_DIR, gdl, line_of
+
+
+RULES = "tests/rules/coverage.gdl"
+
+
+GAMES_SUMMARY = """\
+coverage of tests/rules/coverage.gdl: 2 games from seed 0 (random, random): 2 finished, 0 capped
+  rule files: tests/rules/coverage.gdl
+  rule-file lines with code that ran: 10 of 14 (71.4%)
+  actions never legal: 1
+    tests/rules/coverage.gdl:26: action wait (phase play)
+  actions never chosen: 1
+    tests/rules/coverage.gdl:26: action wait (phase play)
+  triggers, hooks, defs and fns that never ran: 1
+    tests/rules/coverage.gdl:31: def never
+  branches never taken: 1
+    tests/rules/coverage.gdl:20: the 'then' of the 'if' at line 19
+  end rules that never decided a game: 1
+    tests/rules/coverage.gdl:37: draw when total < 0
+"""
+
+
+def test_coverage_of_games_names_every_rule_that_never_ran():
+    result = gdl("coverage", RULES, "--games", "2")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == GAMES_SUMMARY
+
+
+SCENARIO_REPORT = """\
+1 passed, 0 failed
+coverage of 1 scenario file
+  rule files: tests/rules/coverage.gdl
+  rule-file lines with code that ran: 10 of 14 (71.4%)
+  actions never legal: 1
+    tests/rules/coverage.gdl:26: action wait (phase play)
+  actions never chosen: 1
+    tests/rules/coverage.gdl:26: action wait (phase play)
+  triggers, hooks, defs and fns that never ran: 1
+    tests/rules/coverage.gdl:31: def never
+  branches never taken: 1
+    tests/rules/coverage.gdl:20: the 'then' of the 'if' at line 19
+  end rules that never decided a game: 2
+    tests/rules/coverage.gdl:36: win when total >= 4
+    tests/rules/coverage.gdl:37: draw when total < 0
+# tests/rules/coverage.gdl
+         | # Coverage: a rule file whose branches, hooks and end rules a test knows in advance.
+         | game "Coverage"
+         | seats a, b
+         | board square(3, 1)
+         |
+         | var total = 0
+         |
+       1 | fn small(n) = n > 100
+         |
+         | setup {
+       1 |   goto play for a
+         | }
+         |
+         | phase play turn {
+         |   on enter {
+       2 |     total += 1
+         |   }
+       1 |   action step() where total < 4 {
+       1 |     if small(total) {
+       ! |       total = 0
+         |       ^ never taken: the 'then' of the 'if' at line 19
+         |     } else {
+       1 |       total += 1
+         |     }
+       1 |     goto play for next(me)
+         |   }
+       1 |   action wait() where total > 10 {
+         |   ^ never legal: action wait (phase play)
+         |   ^ never chosen: action wait (phase play)
+       ! |     goto play for next(me)
+         |   }
+         | }
+         |
+       ! | def never() {
+         | ^ never ran: def never
+       ! |   total = 0
+         | }
+         |
+         | end {
+       4 |   win when total >= 4
+         |   ^ never decided: win when total >= 4
+       2 |   draw when total < 0
+         |   ^ never decided: draw when total < 0
+         | }
+         |
+"""
+
+
+def test_test_coverage_reports_what_the_scenarios_exercised_line_by_line():
+    result = gdl("test", "--coverage", "tests/rules/coverage.scenario", "--annotate", "-")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == SCENARIO_REPORT
+
+
+def test_the_annotated_listing_goes_to_a_file(tmp_path):
+    out = tmp_path / "annotated.txt"
+    result = gdl("coverage", RULES, "--games", "2", "--annotate", str(out))
+    assert result.stdout == GAMES_SUMMARY + f"wrote {out}\n"
+    listing = out.read_text().split("\n")
+    assert listing[0] == "# " + RULES
+    assert "       ! |       total = 0" in listing
+    assert "       4 |       total += 1" in listing      # the else branch, once per step
+
+
+def test_space_war_random_games_rarely_offer_a_draw():
+    lines = games_coverage("games/space_war.gdl", 2).summary()
+    offer, accept, refuse = (line_of(f"action {name}(") for name in
+                             ("offer_draw", "accept", "refuse"))
+    at = lines.index("  actions never legal: 3")
+    assert lines[at + 1:at + 4] == [
+        f"    games/space_war.gdl:{offer}: action offer_draw (phase play)",
+        f"    games/space_war.gdl:{accept}: action accept (phase draw_offer)",
+        f"    games/space_war.gdl:{refuse}: action refuse (phase draw_offer)"]
+    assert "  end rules that never decided a game: none" in lines
+    assert "  branches never taken: none" in lines
+
+
+def test_tracing_stops_with_the_run():
+    before = sys.gettrace()
+    games_coverage(RULES, 1)
+    assert sys.gettrace() is before
+
+
+def test_scenarios_failing_still_fail_with_coverage(tmp_path):
+    bad = tmp_path / "bad.scenario"
+    bad.write_text(f"rules {os.path.join(ROOT, RULES)}\nplay step\nexpect total == 9\n")
+    result = gdl("test", "--coverage", str(bad))
+    assert result.returncode == 1
+    assert "expected total == 9" in result.stderr
+    assert "1 failed" in result.stdout and "coverage of 1 scenario file" in result.stdout
+
+
+def test_annotate_needs_coverage():
+    result = gdl("test", "tests/rules/coverage.scenario", "--annotate", "-")
+    assert result.returncode == 2 and "give --coverage too" in result.stderr
+
+
+def test_a_variant_and_its_base_are_traced_apart_whatever_runs_first():
+    """Python's code objects compare equal without their file: a variant's function that
+    reads as its base's must still count for the variant, whatever file ran first."""
+    from tests.play.test_cli import gdl as run_gdl
+    base = "tests/scenarios/galaxy_aflame/fall_back.scenario"
+    variant = "tests/scenarios/galaxy_aflame/draft_short_deck.scenario"
+    found = []
+    for order in ((base, variant), (variant, base)):
+        result = run_gdl("test", "--coverage", *order)
+        assert result.returncode == 0, result.stderr
+        found.append([line for line in result.stdout.splitlines() if "lines with code" in line])
+    assert found[0] == found[1] and found[0]
+
+
+def test_scenario_files_of_one_rule_file_add_up(tmp_path):
+    """Each scenario file loads its own game; what they exercise of one rule file adds up."""
+    from tests.play.test_cli import gdl as run_gdl
+    rules = os.path.join(RULES_DIR, "invariants.gdl")
+    one, two = tmp_path / "spend.scenario", tmp_path / "pass.scenario"
+    one.write_text(f"rules {rules}\nplay spend\nexpect a.money == 1\n")
+    two.write_text(f"rules {rules}\nplay pass\nexpect a.money == 2\n")
+    result = run_gdl("test", "--coverage", str(one), str(two))
+    assert result.returncode == 0, result.stderr
+    assert "  actions never chosen: none" in result.stdout.splitlines()
+    result = run_gdl("test", "--coverage", str(one))
+    assert "  actions never chosen: 1" in result.stdout.splitlines()
+    assert "action pass (phase p)" in result.stdout

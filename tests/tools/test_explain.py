@@ -1,0 +1,197 @@
+"""`gdl explain`: why an action is legal or not, test by test, and what playing it does.
+
+Pinned on Space War (a position after scripted moves, and golden transcripts at a step) and
+on Galaxy of D, which hides pieces, for what a seat is told. Rule-file line numbers are
+looked up in the rule file, so a comment added above a rule does not break a test."""
+
+import subprocess
+import sys
+
+import pytest
+
+from gdl.interpreter.language.errors import IllegalAction
+from gdl.interpreter.play.debug import explain
+from gdl.interpreter.runtime import introspect
+
+from tests.helpers import ROOT, gdl, line_of
+
+
+SPACE_WAR = "games/space_war.gdl"
+SW_GOLDEN = "tests/golden/space_war_seed1.txt"
+GOD_GOLDEN = "tests/golden/galaxy_of_d_seed1.txt"
+
+
+@pytest.fixture
+def deployed(tmp_path):
+    """A moves file: both sides deployed, blue to play its first turn."""
+    moves = tmp_path / "moves.txt"
+    moves.write_text("side south\nstation d11\nstation b2\n")
+    return str(moves)
+
+
+PLAY_DOC = '  "Your turn: move each piece once, fire its cannons, then end the turn."'
+HEAD = ["blue to play in phase 'play', turn 1 (seed 0, after 3 decisions)", PLAY_DOC]
+MOVE_DOC = '  "Move a piece up to its speed in a straight line (not through a black hole)."'
+MOVE_TESTS = [
+    "  p in pieces(me) = [Station#1, Fighter#1, Fighter#2, Fighter#3, Fighter#4, Fighter#5, "
+    "Fighter#6, Fighter#7, ... 9 in all]: Fighter#1 is one of them",
+    "  where not p.has_moved: true",
+]
+
+
+def test_an_illegal_move_names_the_domain_that_refuses_it(deployed):
+    result = gdl("explain", SPACE_WAR, "--moves", deployed, "move", "Fighter#1", "a5")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n") == HEAD + ["move Fighter#1 a5", MOVE_DOC] + MOVE_TESTS + [
+        "  to in reach(p.cell, speed(p), holes) = [b12, c12, d12, e12, b11, c10, d9, e8, ... "
+        "11 in all]: a5 is not one of them   <- the first test that fails",
+        "  where not (p.kind == Station and station_on(to)): true",
+        "legal: no: a5 is not a possible 'to' now (not in reach(p.cell, speed(p), holes))",
+        ""]
+
+
+def test_an_illegal_action_names_the_failing_where_part(deployed):
+    result = gdl("explain", SPACE_WAR, "--moves", deployed, "end")
+    assert result.stdout.split("\n") == HEAD + [
+        "end", '  "End your turn once you have moved at least one piece."',
+        "  where me.moved > 0: false   <- the first test that fails",
+        "  where not exists(p in pieces(me) where p.warped_on > 0 and p.warped_on < "
+        "turn_number): true",
+        "legal: no: the rule 'me.moved > 0' does not hold", ""]
+
+
+def test_a_legal_move_lists_its_events_changes_and_the_rules_that_ran(deployed):
+    result = gdl("explain", SPACE_WAR, "--moves", deployed, "move", "fighter#1", "A11")
+    moved = line_of("p.has_moved = true")
+    assert result.stdout.split("\n")[:15] == HEAD + ["move fighter#1 A11", MOVE_DOC] + \
+        MOVE_TESTS + [
+        "  to in reach(p.cell, speed(p), holes) = [b12, c12, d12, e12, b11, c10, d9, e8, ... "
+        "11 in all]: a11 is one of them",
+        "  where not (p.kind == Station and station_on(to)): true",
+        "legal: yes, one of 132 legal actions",
+        "playing it (on a copy of the position):",
+        "  events:",
+        "    Fighter#1 (blue) moved from a12 to a11 (by move, blue)",
+        "  changes:",
+        "    blue moved: 0 -> 1",
+        "    Fighter#1 (blue) has_moved: false -> true"]
+    ran = result.stdout.split("\n")[15:]
+    assert ran[0] == "  rule-file lines that ran (10):"
+    assert ran[1:3] == [f"    {SPACE_WAR}:{moved} (1x): p.has_moved = true",
+                        f"    {SPACE_WAR}:{moved + 1} (1x): p.parked = false"]
+    assert f"    {SPACE_WAR}:{line_of('def arrive(p)') + 1} (1x): collide(p)" in ran
+
+
+def test_a_transcript_at_a_step_and_a_hit_changes_the_target():
+    result = gdl("explain", SW_GOLDEN, "--step", "56", "fire", "Station#2", "c5")
+    lines = result.stdout.split("\n")
+    assert lines[0] == ("red to play in phase 'play', turn 8 (tests/golden/space_war_seed1.txt, "
+                        "seed 1, step 56)")
+    assert "  where at in enemy_cells(me): true" in lines
+    at = lines.index("  changes:")
+    assert lines[at + 1:at + 4] == ["    Station#2 (red) shots: 0 -> 1",
+                                    "    Fighter#3 (blue) damage: 0 -> 1",
+                                    "    Fighter#3 (blue) first_hit: 0 -> 8"]
+
+
+def test_ending_a_turn_says_whose_turn_follows():
+    lines = gdl("explain", SW_GOLDEN, "--step", "56", "end").stdout.split("\n")
+    assert "  then: blue to play in phase 'play' (was red to play in phase 'play')" in lines
+
+
+def test_legal_lists_the_actions_grouped_with_counts(deployed):
+    result = gdl("explain", SW_GOLDEN, "--step", "56", "--legal")
+    assert result.stdout.split("\n") == [
+        "red to play in phase 'play', turn 8 (tests/golden/space_war_seed1.txt, seed 1, step 56)",
+        PLAY_DOC, "2 legal actions", "  fire (1):", "    fire Station#2 c5", "  end (1):", "    end", ""]
+    lines = gdl("explain", SPACE_WAR, "--moves", deployed, "--legal").stdout.split("\n")
+    assert lines[2:4] == ["132 legal actions", "  move (132):"]
+    assert lines[4] == ("    move Station#1 d12, move Station#1 e12, move Station#1 e11, "
+                        "move Station#1 f11,")
+    assert all(len(line) <= 96 for line in lines)
+
+
+def test_dice_are_shown_as_the_seeds_and_hidden_from_a_seat():
+    full = gdl("explain", GOD_GOLDEN, "--step", "33", "pirate", "Pirate#1").stdout
+    assert "    roll d6 = 4 (by pirate, one)" in full
+    assert "  chance: 1 roll, pick or shuffle from this game's seed at this position" in full
+    seat = gdl("explain", GOD_GOLDEN, "--step", "33", "--seat", "one", "pirate",
+               "Pirate#1").stdout.split("\n")
+    assert seat[-3:] == ["legal: yes, one of 1 legal action",
+                         "playing it draws on chance (1 roll, pick or shuffle): what it would "
+                         "do depends on dice a seat does not know yet, so it is not told", ""]
+    assert not any("roll d6" in line for line in seat)
+
+
+def test_a_seat_is_told_only_about_its_own_decisions():
+    result = gdl("explain", GOD_GOLDEN, "--step", "33", "--seat", "two", "pirate", "Pirate#1")
+    assert result.stdout.split("\n")[1:3] == ['  "6.3 The Pirates move."', (
+        "pirate Pirate#1: not legal: it is one's decision now, not two's: a seat is told only "
+        "about its own decisions")]
+    legal = gdl("explain", GOD_GOLDEN, "--step", "33", "--seat", "two", "--legal")
+    assert "it is one's decision now" in legal.stdout and "Pirate#1" not in legal.stdout
+
+
+def test_a_hidden_piece_reads_for_a_seat_as_a_label_of_no_piece():
+    game, state, _ = explain.position(GOD_GOLDEN, step=24)
+    hidden = [p["label"] for pid, p in state.pieces.items()
+              if p["alive"] and introspect.hidden_from(game, state, pid, 0)]
+    assert hidden
+    answers = []
+    for label in (hidden[0], "two:Nothing#9"):
+        with pytest.raises(IllegalAction) as refused:
+            explain.explain(game, state, f"move {label} a8", viewer=0)
+        answers.append(refused.value.message.replace(label, "LABEL"))
+    assert answers[0] == answers[1] == "'LABEL' is not a piece"
+    # the full view (a designer's) reads every label
+    lines = explain.explain(game, state, f"move {hidden[0]} a8")
+    assert lines[0] == f"move {hidden[0]} a8" and lines[-1].startswith("legal: no: ")
+
+
+def test_a_seats_answer_stops_at_the_first_test_that_fails(deployed):
+    game, state, _ = explain.position(SPACE_WAR, moves=deployed)
+    seat = explain.explain(game, state, "fire Fighter#1 a5", viewer=0)
+    assert seat[-2:] == ["  (the tests after it are not told to a seat)",
+                         "legal: no: a5 is not a possible 'at' now (not in sight(p.cell, "
+                         "laser_range, stars + holes))"]
+    full = explain.explain(game, state, "fire Fighter#1 a5")
+    assert "  where at in enemy_cells(me): false" in full
+
+
+@pytest.mark.parametrize("args, message", [
+    (("games/nothing.gdl", "end"), "cannot read games/nothing.gdl"),
+    ((SPACE_WAR, "--step", "3", "end"), "is a rule file: --step is for a transcript"),
+    ((SW_GOLDEN, "end"), "is a transcript: give --step K (1 to 82)"),
+    ((SW_GOLDEN, "--step", "99", "end"), "has 81 decisions: --step is 1 to 82"),
+    ((SPACE_WAR, "--seat", "green", "end"), "unknown seat 'green'"),
+    ((SPACE_WAR, "jump", "a1"), "'jump a1' is not an action here: there is no action 'jump'"),
+    ((SPACE_WAR, "side", "south", "north"), "'side' takes 1 argument(s), not 2"),
+    ((SPACE_WAR,), "give an action to explain"),
+])
+def test_errors_are_messages_with_exit_1(args, message):
+    result = gdl("explain", *args)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_game_over_is_an_answer():
+    result = gdl("explain", SW_GOLDEN, "--step", "82", "end")
+    assert result.returncode == 0
+    assert result.stdout.split("\n")[1].startswith("end: not legal: the game is over (")
+    assert result.stdout.startswith("the game is over: ")
+
+
+def test_a_step_of_a_transcript_comes_after_the_concessions_before_it(tmp_path):
+    """A seat that conceded before decision K (a `concede:` line) is out at --step K."""
+    saved = tmp_path / "game.txt"
+    gdl_play = [sys.executable, "-m", "gdl.cli.main", "play", "games/game.gdl", "--players",
+                "human,human", "--seed", "1"]
+    subprocess.run(gdl_play, input=f"done\nconcede\nsave {saved}\nquit\n", text=True,
+                   capture_output=True, cwd=ROOT, timeout=120, check=True)
+    assert saved.read_text().count("\nconcede: yellow\n") == 1
+    game, state, _ = explain.position(str(saved), step=1)
+    assert not state.out[1] and state.decisions == 0
+    game, state, _ = explain.position(str(saved), step=2)
+    assert state.out[1] and state.decisions == 1
+    assert game.seats[game.current_player(state)] == "green"
