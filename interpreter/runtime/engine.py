@@ -34,7 +34,7 @@ import itertools
 import functools
 import sys
 
-from . import codegen, events
+from . import codegen, events, native
 from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
@@ -494,7 +494,7 @@ class Game:
     """A compiled, runnable game: the public API of the module docstring; every other
     member is private (see `introspect`)."""
 
-    def __init__(self, program, path, source_hash):
+    def __init__(self, program, path, source_hash, backend=None):
         self._program = program
         self.name = program.game_name
         self.path = path
@@ -516,7 +516,8 @@ class Game:
         self._python_source, units, lines = codegen.generate(program, path, watched)
         self._sources = {}
         self._module = {}
-        namespace = self._module = self._load(self._python_source, lines, path)
+        self._backend = native.requested(backend)   # "native" below if it compiled
+        namespace = self._module = self._load(self._python_source, lines, path, self._backend)
         fns = {key: namespace[unit.name] for key, unit in units.items()}
         self._functions = fns       # unit key -> generated function (introspect.code_units)
         self._rule_names = {unit.name: name for key, unit in units.items()
@@ -627,8 +628,10 @@ class Game:
             raise exc
         return self._located(exc, None, anywhere=False)
 
-    def _load(self, source, lines, name):
-        """Compile generated source once and run it; returns its module namespace."""
+    def _load(self, source, lines, name, backend="python"):
+        """Compile generated source once and run it; returns its module namespace. A
+        game's module on the native backend is its compiled module's functions (or, when
+        it cannot be, the Python's: `native.load`)."""
         # A game's module is named after its rule file (every load of one file shares the
         # name, so a trace adds their counts up); a tool's expression is unique in the
         # process (two games' expressions never share a name: traces tell them apart).
@@ -637,6 +640,12 @@ class Game:
         self._sources[filename] = lines
         namespace = dict(self._module)          # an expression calls the game's fns
         namespace.update(_namespace(self, lines))
+        if backend != "python":
+            functions = native.load(self, source, lines, namespace, backend)
+            self._backend = "python" if functions is None else "native"
+            if functions is not None:
+                namespace.update(functions)
+                return namespace
         exec(compile(source, filename, "exec"), namespace)
         return namespace
 
@@ -650,7 +659,11 @@ class Game:
     def _narrate(self, on=True):
         """With `on`, events also tell what pieces did (created, moved, removed, put, given:
         see transcript.event_text) and who rolled dice for which rule, for players and
-        replays; off (the default) for speed."""
+        replays; off (the default) for speed. Narration finds the rule at work in Python's
+        frames: a game on the native backend moves to the Python one."""
+        if on and self._backend == "native":
+            native.tell_fallback("narration names rules through Python's frames", "native")
+            self.__init__(self._program, self.path, self.source_hash, "python")
         self._rt.narrate = on
 
     def _doing(self):

@@ -41,6 +41,17 @@ def python_source(game):
     return game._python_source
 
 
+def native_source(game):
+    """The source the native backend gives Cython for the game's rules (`native`), or a
+    comment saying why the file runs on Python."""
+    from . import native
+    source = game._python_source
+    reason = native.unsupported(source)
+    if reason is not None:
+        return f"# {game.path} runs on the Python backend: {reason}\n"
+    return native.native_source(source, game._module)
+
+
 # ----- a position ---------------------------------------------------------------------------
 def result_text(game, state):
     """'blue won', 'a and b won', 'draw' or 'unfinished'."""
