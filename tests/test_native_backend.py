@@ -147,3 +147,12 @@ def test_narration_moves_a_native_game_to_python(shared_cache, capsys):
     introspect.narrate(game)
     assert native.backend_of(game) == "python"
     assert "narration names rules through Python's frames" in capsys.readouterr().err
+
+
+def test_games_loaded_while_tracing_run_on_python(monkeypatch):
+    from gdl.interpreter.play.debug.tracing import RuleTrace
+    monkeypatch.setenv("GDL_BACKEND", "native")
+    with RuleTrace():
+        game = load_game(GAMES[0])
+    assert native.backend_of(game) == "python"
+    assert os.environ["GDL_BACKEND"] == "native"
