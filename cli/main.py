@@ -60,6 +60,18 @@ ray_option = click.option(
     "pip install 'gdl[ray]'). The results do not depend on it.")
 
 
+def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    if value is not None:       # worker processes and every game the command loads see it
+        os.environ["GDL_BACKEND"] = value
+
+
+backend_option = click.option(
+    "--backend", type=click.Choice(["auto", "native", "python"]), default=None,
+    expose_value=False, callback=_set_backend,
+    help="Run the rules as Python, or compiled to C (native; needs Cython and a C compiler; "
+    "auto: native when they are present). Default: $GDL_BACKEND, else python.")
+
+
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn a GdlError into its message on stderr and exit status 1."""
     @functools.wraps(fn)
@@ -126,11 +138,13 @@ def _rule_files(paths: Iterable[str]) -> Iterator[str | EmptyFolder]:
 
 @main.command("compile")
 @click.argument("file", type=click.Path())
+@click.option("--backend", type=click.Choice(["python", "native"]), default="python",
+              show_default=True, help="native: the source given to Cython.")
 @user_errors
-def compile_command(file: str) -> None:
+def compile_command(file: str, backend: str) -> None:
     """Print the Python that gdl generates for a rule file (what actually runs)."""
     from gdl.interpreter.loader import generated_python
-    click.echo(generated_python(file), nl=False)
+    click.echo(generated_python(file, backend), nl=False)
 
 
 @main.command()
@@ -148,6 +162,7 @@ def compile_command(file: str) -> None:
               "at a prompt (or any transcript of an unfinished game).")
 @max_turns_option()
 @max_decisions_option
+@backend_option
 @user_errors
 def play(file: str | None, seed: int | None, players: str | None, moves: str | None,
          resume: str | None, max_turns: int | None, max_decisions: int) -> None:
@@ -184,6 +199,7 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
 @click.option("--check", is_flag=True, help="Check the rule file's invariants after every "
               "decision; the first that does not hold is an error naming the decision.")
 @ray_option
+@backend_option
 @user_errors
 def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
              max_decisions: int, workers: int | None, as_json: bool, out: str | None,
@@ -266,6 +282,7 @@ def print_summary(summary: Summary, games: int, seed: int) -> None:
               help="Worker processes (default: one per core).")
 @ray_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@backend_option
 @user_errors
 def compare(base: str, variant: str, games: int, seed: int, players: str, max_turns: int,
             max_decisions: int, workers: int | None, ray_address: str | None,
@@ -340,6 +357,7 @@ def report(records: str, output: str) -> None:
 @max_turns_option()
 @max_decisions_option
 @click.option("-o", "--output", type=click.Path(), help="Transcript file (default: stdout).")
+@backend_option
 @user_errors
 def record(file: str, seed: int, players: str, max_turns: int | None, max_decisions: int,
            output: str | None) -> None:
@@ -471,6 +489,7 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @max_turns_option(1000)
 @max_decisions_option
+@backend_option
 @user_errors
 def bench(files: Sequence[str], games: int, seed: int, max_turns: int,
           max_decisions: int) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from gdl.interpreter.runtime import native
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "benchmarks" / "space_war_reference.py"
 COMPARE = ROOT / "benchmarks" / "compare_revisions.py"
@@ -126,3 +128,13 @@ def test_strength_json_and_text():
     assert proc.returncode == 0, proc.stderr
     timed = json.loads(proc.stdout)
     assert timed["positions"] == 2 and timed["cpu_ms_per_choice"] >= 0
+
+
+@pytest.mark.skipif(native.missing_tools() is not None, reason="no native backend here")
+def test_backends_prints_both_backends_and_load_times():
+    done = run(ROOT / "benchmarks" / "backends.py", "games/space_war.gdl", "--games", "2",
+               "--rounds", "1", "--json", env={"GDL_NATIVE_CFLAGS": "-O0"})
+    assert done.returncode == 0, done.stderr
+    (row,) = json.loads(done.stdout)["files"]
+    assert positive(row["python_median"]) and positive(row["native_median"])
+    assert positive(row["first_load_ms"]) and positive(row["cached_load_ms"])

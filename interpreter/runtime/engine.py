@@ -35,9 +35,9 @@ import functools
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from types import FrameType
-from typing import TYPE_CHECKING, Any, NoReturn, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias, TypeVar, cast
 
-from . import codegen, events
+from . import codegen, events, native
 from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.boards import Board
@@ -57,6 +57,13 @@ if TYPE_CHECKING:
 TERMINAL = -1
 
 Function: TypeAlias = Callable[..., Any]
+
+
+class Places(Protocol):
+    """Where a generated module's code came from: `codegen.Source`, or a native module's
+    lines mapped back to it (`native._Mapped`)."""
+
+    def place_of(self, line: int, start: int, end: int) -> program.Node | None: ...
 """A generated function: `(S, me, *parameters) -> value` (see codegen)."""
 
 _T = TypeVar("_T")
@@ -520,7 +527,8 @@ class Game:
     """A compiled, runnable game: the public API of the module docstring; every other
     member is private (see `introspect`)."""
 
-    def __init__(self, program: program.Program, path: str, source_hash: str) -> None:
+    def __init__(self, program: program.Program, path: str, source_hash: str,
+                 backend: str | None = None) -> None:
         self._program = program
         self.name = program.game_name
         self.path = path
@@ -540,9 +548,10 @@ class Game:
         for mask in end_reads:
             watched |= mask
         self._python_source, units, lines = codegen.generate(program, path, watched)
-        self._sources: dict[str, codegen.Source] = {}     # module file name -> its source
+        self._sources: dict[str, Places] = {}     # module file name -> where its code came from
         self._module: dict[str, Any] = {}
-        namespace = self._module = self._load(self._python_source, lines, path)
+        self._backend = native.requested(backend)   # "native" below if it compiled
+        namespace = self._module = self._load(self._python_source, lines, path, self._backend)
         fns: dict[UnitKey, Function] = {key: namespace[unit.name] for key, unit in units.items()}
         self._functions = fns       # unit key -> generated function (introspect.code_units)
         self._rule_names = {unit.name: name for key, unit in units.items()
@@ -602,9 +611,15 @@ class Game:
         """The position after setup. `forced`: dice results to use first ([sides or None,
         value]); `narrate`: its events, and those of every decision played on it (and on its
         clones), also tell what pieces did (created, moved, removed, put, given) and which
-        rule rolled each die, for whom: for players and replays; off for speed."""
+        rule rolled each die, for whom: for players and replays; off for speed. Narration
+        finds the rule at work in Python's frames: a game on the native backend moves to
+        the Python one for it."""
         if seed.__class__ is not int or not 0 <= seed < 1 << 64:
             raise GdlError(f"a seed is a number from 0 to {(1 << 64) - 1}, not {seed}")
+        if narrate and self._backend == "native":
+            native.tell_fallback("narration names rules through Python's frames", "native")
+            self.__init__(self._program, self.path, self.source_hash,  # type: ignore[misc]
+                          "python")
         state = State()
         state.rng = seed
         state.globals = {n: _copy(v) for n, v in self._global_defaults}
@@ -661,8 +676,11 @@ class Game:
             raise exc
         return self._located(exc, None, anywhere=False)
 
-    def _load(self, source: str, lines: codegen.Source, name: str) -> dict[str, Any]:
-        """Compile generated source once and run it; returns its module namespace."""
+    def _load(self, source: str, lines: codegen.Source, name: str,
+              backend: str = "python") -> dict[str, Any]:
+        """Compile generated source once and run it; returns its module namespace. A
+        game's module on the native backend is its compiled module's functions (or, when
+        it cannot be, the Python's: `native.load`)."""
         # A game's module is named after its rule file (every load of one file shares the
         # name, so a trace adds their counts up); a tool's expression is unique in the
         # process (two games' expressions never share a name: traces tell them apart).
@@ -671,6 +689,12 @@ class Game:
         self._sources[filename] = lines
         namespace = dict(self._module)          # an expression calls the game's fns
         namespace.update(_namespace(self, lines))
+        if backend != "python":
+            functions = native.load(self, source, lines, namespace, backend)
+            self._backend = "python" if functions is None else "native"
+            if functions is not None:
+                namespace.update(functions)
+                return namespace
         exec(compile(source, filename, "exec"), namespace)
         return namespace
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ..language.types import format_value
-from .codegen import UnitKey  # noqa: F401  (the type of code_units' keys, for tools)
+from .codegen import Source, UnitKey  # UnitKey: the type of code_units' keys, for tools
 
 if TYPE_CHECKING:
     from types import CodeType, FrameType
@@ -52,6 +52,18 @@ def python_source(game: Game) -> str:
     """The Python source the code generator wrote for the game's rules."""
     source: str = game._python_source
     return source
+
+
+def native_source(game: Game) -> str:
+    """The source the native backend gives Cython for the game's rules (`native`), or a
+    comment saying why the file runs on Python."""
+    from . import native
+    source = game._python_source
+    reason = native.unsupported(source)
+    if reason is not None:
+        return f"# {game.path} runs on the Python backend: {reason}\n"
+    text: str = native.native_source(source, game._module)
+    return text
 
 
 # ----- a position ---------------------------------------------------------------------------
@@ -304,7 +316,7 @@ def rule_nodes(game: Game, filename: str, line: int) -> list[ir.Node]:
     """The resolved-program nodes (each with a span) whose code is on `line` of the
     generated file `filename` of `game` ([] for a line of no rule-file node)."""
     lines = game._sources.get(filename)
-    if lines is None:
+    if not isinstance(lines, Source):      # no such file, or a native module's (not traced)
         return []
     return [node for _, _, node in lines.places.get(line, ())]
 
@@ -324,5 +336,8 @@ def code_units(game: Game) -> dict[CodeType, UnitKey]:
 def placed_nodes(game: Game) -> list[ir.Node]:
     """Every resolved-program node whose code is somewhere in the game's generated module
     (each with a span): what a trace of that module can see run."""
-    places = game._sources[main_code_file(game)].places
+    lines = game._sources[main_code_file(game)]
+    if not isinstance(lines, Source):      # a native module's: tracing runs on Python
+        return []
+    places = lines.places
     return [node for line in places.values() for _, _, node in line]

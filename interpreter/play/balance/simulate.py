@@ -313,7 +313,7 @@ def benchmark(path: str, games: int = 200, seed: int = 1, max_turns: int = DEFAU
     """Load (parse + check + compile) milliseconds, and random-play decisions per second in
     this one process. The file is loaded once: the load time is that load's, after a tiny
     game has paid what a process's first load pays once (imports, first compiles)."""
-    load_source(WARM_UP, "<warm-up>")
+    load_source(WARM_UP, "<warm-up>", "python")
     started = time.perf_counter()
     game = load_game(path)
     loaded = time.perf_counter() - started

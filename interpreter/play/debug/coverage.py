@@ -210,7 +210,7 @@ def games_coverage(path, games, seed=0, players="random", max_turns=None,
     `seed + i`; every seat's view is made at each turn start, so the rules that draw
     (`show`, `visible to`) run as they do in play."""
     from ...loader import load_game
-    game = load_game(path)
+    game = load_game(path, "python")   # traced: the Python backend has the frames
     finished = 0
     with RuleTrace() as trace:
         for i in range(games):

@@ -47,7 +47,7 @@ def position(path, seed=0, moves=None, step=None):
             raise GdlDataError(f"{path} is a rule file: --step is for a transcript (give "
                                "--seed and --moves for a rule file)")
         from ...loader import load_game
-        game = load_game(path)
+        game = load_game(path, "python")   # traced: Python has the frames
         state = game.new_state(seed)
         played = read_moves(moves) if moves else []
         play_moves(game, state, played, moves)

@@ -19,9 +19,10 @@ skipped are not told apart (the granularity of a line, as coverage.py's without 
 from __future__ import annotations
 
 import collections
+import os
 import sys
 
-from ...runtime import introspect
+from ...runtime import introspect, native
 
 
 def node_key(node):
@@ -45,14 +46,23 @@ class RuleTrace:
         self._units = {}                        # generated code -> unit key
         self._foreign = set()                   # code that is not the rules'
         self._previous = None
+        self._backend = None                    # GDL_BACKEND before the block
 
     def __enter__(self):
+        # Compiled rules have no lines to trace: games loaded in the block run on Python,
+        # whatever GDL_BACKEND asks (runtime/native.py).
+        self._backend = os.environ.get(native.ENVIRONMENT)
+        os.environ[native.ENVIRONMENT] = "python"
         self._previous = sys.gettrace()
         sys.settrace(self._call)
         return self
 
     def __exit__(self, *exc):
         sys.settrace(self._previous)
+        if self._backend is None:
+            os.environ.pop(native.ENVIRONMENT, None)
+        else:
+            os.environ[native.ENVIRONMENT] = self._backend
 
     def _call(self, frame, event, arg):
         """A call: traced line by line when it runs the rules (not when a generated

@@ -1,0 +1,201 @@
+"""Native cache: the native source of a game (`native.native_source`) -> its compiled
+extension module, built with Cython and the C compiler on first use, imported afterwards.
+
+An entry is named by the sha256 of the native source, gdl's version, Python's (its cache
+tag), Cython's version, the compiler command and this module's own text (its build flags):
+a change to any of them gives a new name. Entries live in the `native` folder of the parse
+cache's per-user directory (`$GDL_CACHE_DIR`, else `$XDG_CACHE_HOME/gdl`, else
+`~/.cache/gdl`), made with mode 0700; importing an entry runs its code, so a directory or an
+entry another user owns, or others may write to, is never used. An entry is built in a
+temporary folder beside it and renamed into place: a reader sees all of it or none.
+`GDL_NO_CACHE=1` does not turn this cache off (there is no native backend without it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import functools
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import re
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from collections.abc import Iterator
+from types import ModuleType
+
+from ..language import parse_cache
+
+_FLAGS = ("-shared", "-fPIC", "-w")
+OPTIMISE = "GDL_NATIVE_CFLAGS"   # the C compiler's optimisation flags (default -O2; the
+#                                  suite's differential test builds with -O0, 3x quicker)
+MAX_ENTRIES = 50        # compiled modules are some 0.4-1 MB each
+_ENTRY_NAME = re.compile(r"gdl_native_[0-9a-f]{40}\..*\.so")
+_imported: dict[str, ModuleType] = {}   # entry path -> its module, in this process
+
+
+@functools.cache
+def compiler() -> list[str] | None:
+    """The C compiler command: $CC, else the one Python was built with, else cc or gcc
+    (None: none is installed)."""
+    for command in (os.environ.get("CC"), sysconfig.get_config_var("CC"), "cc", "gcc"):
+        words = shlex.split(command) if command else []
+        if words and shutil.which(words[0]) is not None:
+            return words
+    return None
+
+
+def directory() -> str | None:
+    """The folder of compiled modules (None: no per-user cache directory)."""
+    base = parse_cache._directory()
+    return None if base is None else os.path.join(base, "native")
+
+
+def module(text: str) -> tuple[ModuleType | None, str | None]:
+    """(the compiled module of `text`, None), or (None, why it cannot be had)."""
+    folder = directory()
+    if folder is None:
+        return None, "no per-user cache directory to keep the compiled rules in"
+    name = "gdl_native_" + _key(text)[:40]
+    path = os.path.join(folder, name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    if path in _imported:
+        return _imported[path], None
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        return None, f"cannot make the cache directory {folder}: {exc.strerror}"
+    if not parse_cache._is_private(folder):
+        return None, f"the cache directory {folder} is not private to this user"
+    if not os.path.exists(path):
+        with _locked(folder):       # another process may be building it: wait for it
+            failure = None if os.path.exists(path) else _build(text, name, folder, path)
+        if failure is not None:
+            return None, failure
+    if not _is_own_file(path):
+        return None, f"{path} is not this user's own file"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    _imported[path] = loaded
+    return loaded, None
+
+
+def _key(text: str) -> str:
+    key = hashlib.sha256()
+    for part in (text, _gdl_version(), sys.implementation.cache_tag, _cython_version(),
+                 " ".join(compiler() or ()), " ".join(_optimisation()), _own_text()):
+        data = part.encode("utf-8", "surrogatepass")
+        key.update(len(data).to_bytes(8, "big") + data)
+    return key.hexdigest()
+
+
+@functools.cache
+def _optimisation() -> list[str]:
+    return shlex.split(os.environ.get(OPTIMISE) or "-O2")
+
+
+@functools.cache
+def _gdl_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("gdl")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@functools.cache
+def _cython_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("Cython")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@functools.cache
+def _own_text() -> str:
+    with open(__file__, encoding="utf-8") as stream:
+        return stream.read()
+
+
+def _build(text: str, name: str, folder: str, path: str) -> str | None:
+    """Compile `text` to the extension module at `path`; None, or why it failed."""
+    command = compiler()
+    assert command is not None
+    work = tempfile.mkdtemp(prefix=".build-", dir=folder)
+    try:
+        with open(os.path.join(work, name + ".pyx"), "w", encoding="utf-8") as stream:
+            stream.write(text)
+        failure = _run([sys.executable, "-m", "cython", "-3", name + ".pyx", "-o",
+                        name + ".c"], work)
+        if failure is not None:
+            return f"Cython could not compile the rules: {failure}"
+        c_file = os.path.join(work, name + ".c")
+        with open(c_file, encoding="utf-8") as stream:
+            c_text = stream.read()
+        # Tracebacks name the generated module as the engine knows it (native.NATIVE_PREFIX).
+        c_text = c_text.replace(f'"{name}.pyx"', f'"<gdl native {name}>"')
+        with open(c_file, "w", encoding="utf-8") as stream:
+            stream.write(c_text)
+        built = os.path.join(work, os.path.basename(path))
+        failure = _run([*command, *_FLAGS, *_optimisation(), "-I", sysconfig.get_paths()["include"],
+                        name + ".c", "-o", built], work)
+        if failure is not None:
+            return f"the C compiler could not build the rules: {failure}"
+        os.replace(built, path)
+        _prune(folder)
+        return None
+    except OSError as exc:
+        return f"cannot write the compiled rules in {folder}: {exc.strerror}"
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _locked(folder: str) -> Iterator[None]:
+    """Hold the folder's build lock (one build at a time, across processes)."""
+    with open(os.path.join(folder, ".lock"), "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _run(command: list[str], folder: str) -> str | None:
+    """Run a build step; None, or the last line it wrote on failure."""
+    done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
+    if done.returncode == 0:
+        return None
+    said = (done.stderr or done.stdout).strip().splitlines()
+    return said[-1] if said else f"{command[0]} exited with status {done.returncode}"
+
+
+def _prune(folder: str) -> None:
+    """Keep the MAX_ENTRIES most recently built modules (a process that imported one
+    keeps it: removing the file does not unload it)."""
+    with os.scandir(folder) as found:
+        entries = [item for item in found if _ENTRY_NAME.fullmatch(item.name)]
+    entries.sort(key=lambda item: item.stat().st_mtime, reverse=True)
+    for old in entries[MAX_ENTRIES:]:
+        try:
+            os.remove(old.path)
+        except OSError:     # another process pruned it first
+            pass
+
+
+def _is_own_file(path: str) -> bool:
+    try:
+        status = os.stat(path)
+    except OSError:
+        return False
+    return (stat.S_ISREG(status.st_mode) and status.st_uid == os.getuid()
+            and not status.st_mode & 0o022)

@@ -1,0 +1,158 @@
+"""The native backend (runtime/native.py) against the Python one: every shipped game played
+under both from the same seeds, decision by decision with random choices, gives the same
+state JSON, legal-action texts in order and events; faults name the same rule-file line; a
+machine without Cython or a C compiler runs on Python and says why on stderr.
+
+Each game is compiled once per run, into a cache folder the xdist workers share (a lock
+keeps two workers from building the same game), with -O0: the C compiler's optimisation
+does not change what the code does, and -O0 builds 3x quicker."""
+
+import glob
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language.errors import GdlRuntimeError
+from gdl.interpreter.runtime import native, native_cache
+from tests.helpers import ROOT
+
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
+SEEDS = (1, 2, 3)
+MAX_DECISIONS = 300
+MISSING = native.missing_tools()
+needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    """GDL_CACHE_DIR for this module: one folder for every xdist worker of the run."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "native-cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("GDL_CACHE_DIR", str(folder))
+        patch.setenv(native_cache.OPTIMISE, "-O0")
+        yield folder
+
+
+def _play(game, seed):
+    """Everything a decision shows, decision by decision, choosing at random from `seed`."""
+    choose = random.Random(seed)
+    state = game.new_state(seed)
+    seen = [state.to_json()]
+    for _ in range(MAX_DECISIONS):
+        if game.is_terminal(state):
+            break
+        actions = game.legal_actions(state)
+        seen.append([game.action_text(state, action) for action in actions])
+        events = game.apply(state, actions[choose.randrange(len(actions))])
+        seen.append([event.to_json() for event in events])
+        seen.append(state.to_json())
+    return seen
+
+
+@needs_tools
+@pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
+def test_both_backends_play_the_same_game(path, shared_cache):
+    python, compiled = load_game(path, "python"), load_game(path, "native")
+    assert native.backend_of(python) == "python"
+    assert native.backend_of(compiled) == "native"
+    for seed in SEEDS:
+        assert _play(compiled, seed) == _play(python, seed), f"seed {seed}"
+
+
+FAULTY = """game "t"
+seats a, b
+board square(3, 3)
+var n = 0
+EXTRA
+setup {
+  goto main for a
+}
+phase main {
+  action go() {
+    n = 1 + 10 / n
+  }
+}
+"""
+
+
+@needs_tools
+@pytest.mark.parametrize("body, extra", [("n = 1 + 10 / n", ""), ("n = roll(n)", ""),
+                                         ("win first(s in [a]: none)", ""),
+                                         ("n = f(1)", "fn f(x) = f(x) + 1")])
+def test_a_fault_in_compiled_rules_names_its_line(body, extra, shared_cache):
+    """The compiled module's tracebacks carry lines, not columns: the same file, line and
+    message as on Python."""
+    text = FAULTY.replace("n = 1 + 10 / n", body).replace("EXTRA", extra)
+    places = []
+    for backend in ("python", "native"):
+        game = load_source(text, "t.gdl", backend)
+        assert native.backend_of(game) == backend
+        state = game.new_state(0)
+        with pytest.raises(GdlRuntimeError) as fault:
+            game.apply(state, game.legal_actions(state)[0])
+        places.append((fault.value.file, fault.value.line, fault.value.message))
+    assert places[0] == places[1]
+    assert places[0][0] == "t.gdl" and places[0][1] is not None
+
+
+def test_without_a_compiler_the_rules_run_on_python(tmp_path):
+    bin_folder = os.path.dirname(sys.executable)     # python and gdl, no C compiler
+    environment = dict(os.environ, PATH=bin_folder, CC="", GDL_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([os.path.join(bin_folder, "gdl"), "simulate", GAMES[0], "--games",
+                           "2", "--workers", "1", "--backend", "native"],
+                          capture_output=True, text=True, env=environment)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    expected = ("gdl: running on the Python backend (native asked): "
+                + ("Cython is not installed (pip install 'gdl[native]')" if MISSING and
+                   "Cython" in MISSING else "no C compiler found (set CC, or install gcc)"))
+    assert lines == [expected]
+
+
+def test_an_unknown_backend_is_refused():
+    with pytest.raises(Exception, match="unknown backend 'fast': use one of auto, native, "
+                                        "python"):
+        load_game(GAMES[0], "fast")
+
+
+@needs_tools
+def test_gdl_compile_prints_what_cython_compiles(shared_cache, monkeypatch):
+    given = []
+    real = native_cache.module
+    monkeypatch.setattr(native_cache, "module", lambda text: given.append(text) or real(text))
+    load_game(GAMES[0], "native")
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "gdl"), "compile",
+                           "--backend", "native", GAMES[0]], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert given == [done.stdout]
+
+
+def test_auto_without_a_compiler_says_why_once(monkeypatch, capsys):
+    monkeypatch.setattr(native_cache, "compiler", lambda: None)
+    monkeypatch.setattr(native, "_told", set())
+    games = [load_game(GAMES[0], "auto") for _ in range(2)]
+    assert [native.backend_of(game) for game in games] == ["python", "python"]
+    reason = native.missing_tools()     # no compiler (or, before that, no Cython)
+    assert capsys.readouterr().err == f"gdl: running on the Python backend (auto asked): {reason}\n"
+
+
+@needs_tools
+def test_narration_moves_a_native_game_to_python(shared_cache, capsys):
+    game = load_game(GAMES[0], "native")
+    state = game.new_state(1, narrate=True)
+    assert native.backend_of(game) == "python" and state.narrate
+    assert "narration names rules through Python's frames" in capsys.readouterr().err
+
+
+def test_games_loaded_while_tracing_run_on_python(monkeypatch):
+    from gdl.interpreter.play.debug.tracing import RuleTrace
+    monkeypatch.setenv("GDL_BACKEND", "native")
+    with RuleTrace():
+        game = load_game(GAMES[0])
+    assert native.backend_of(game) == "python"
+    assert os.environ["GDL_BACKEND"] == "native"
