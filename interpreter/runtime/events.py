@@ -6,6 +6,11 @@ records: dice rolled, picks and shuffles, `log` texts, seats out, actions played
 (`Game.new_state(seed, narrate=True)`), what pieces did and which rule rolled each die. Readers use the fields;
 `to_json` gives the plain-list form (`["roll", 6, 3]`: the kind, then the fields), which
 `event_from_json` reads back.
+
+The records are `attrs.define` classes (slots, equality by fields), not frozen ones: a frozen
+attrs instance costs three times as much to make (280 ns against 90), and with two events a
+decision that made Galaxy Grid's random play 5% slower (benchmarks/compare_revisions.py).
+Nothing in gdl changes an event once made.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from typing import Any, ClassVar
 import attrs
 
 
-@attrs.frozen
+@attrs.define
 class By:
     """Which rule did it (`move`, `setup`, a trigger's name; None for none) and for which seat
     (None for no seat): what narration adds."""
@@ -25,7 +30,7 @@ class By:
     seat: int | None
 
 
-@attrs.frozen
+@attrs.define
 class Event:
     """The base of every event; `kind` is the first word of its JSON form."""
 
@@ -35,7 +40,7 @@ class Event:
         return [self.kind, *(getattr(self, f.name) for f in attrs.fields(type(self)))]
 
 
-@attrs.frozen
+@attrs.define
 class Roll(Event):
     """A die of `sides` sides rolled `value`; `fixed` when a scenario or the API set it."""
 
@@ -52,7 +57,7 @@ class Roll(Event):
         return head + ["fixed"] if self.fixed else head
 
 
-@attrs.frozen
+@attrs.define
 class Pick(Event):
     """One of `count` items picked at random: the `chosen`th (from 1)."""
 
@@ -61,7 +66,7 @@ class Pick(Event):
     chosen: int
 
 
-@attrs.frozen
+@attrs.define
 class Shuffle(Event):
     """A list of `count` items shuffled."""
 
@@ -69,7 +74,7 @@ class Shuffle(Event):
     count: int
 
 
-@attrs.frozen
+@attrs.define
 class Log(Event):
     """A `log` statement's text."""
 
@@ -77,7 +82,7 @@ class Log(Event):
     text: str
 
 
-@attrs.frozen
+@attrs.define
 class Out(Event):
     """A seat left the game (it lost or conceded while the others play on)."""
 
@@ -85,7 +90,7 @@ class Out(Event):
     seat: int
 
 
-@attrs.frozen
+@attrs.define
 class Played(Event):
     """An action a seat played that no decision chose here: `text` as the rules write it,
     and when the game can hide pieces, `texts`: how each seat (by number) may read it."""
@@ -105,21 +110,21 @@ class Played(Event):
         return self.texts[viewer]
 
 
-@attrs.frozen
+@attrs.define
 class Auto(Played):
     """The only legal action of an `auto` phase, played on its own."""
 
     kind: ClassVar[str] = "auto"
 
 
-@attrs.frozen
+@attrs.define
 class Reveal(Played):
     """A seat's secret choice in a simultaneous phase, shown once every seat has chosen."""
 
     kind: ClassVar[str] = "reveal"
 
 
-@attrs.frozen
+@attrs.define
 class PieceEvent(Event):
     """What a piece did (narration only): its `label` and its owner's name (None for no
     owner), the rule that did it, and the seats the piece is hidden from (they read no
@@ -139,7 +144,7 @@ class PieceEvent(Event):
                 list(self.hidden)]
 
 
-@attrs.frozen
+@attrs.define
 class Created(PieceEvent):
     """A piece created, at `cell` (None off the board)."""
 
@@ -150,7 +155,7 @@ class Created(PieceEvent):
         return (self.cell,)
 
 
-@attrs.frozen
+@attrs.define
 class Moved(PieceEvent):
     """A piece moved from `source` (None: from off the board) to `target`."""
 
@@ -162,7 +167,7 @@ class Moved(PieceEvent):
         return (self.source, self.target)
 
 
-@attrs.frozen
+@attrs.define
 class Removed(PieceEvent):
     """A piece removed from `cell` (or from a zone: its name; None when it was nowhere)."""
 
@@ -173,7 +178,7 @@ class Removed(PieceEvent):
         return (self.cell,)
 
 
-@attrs.frozen
+@attrs.define
 class Put(PieceEvent):
     """A piece put into a zone (`zone`: its name as a place, `hand of red`)."""
 
@@ -184,7 +189,7 @@ class Put(PieceEvent):
         return (self.zone,)
 
 
-@attrs.frozen
+@attrs.define
 class Given(PieceEvent):
     """A piece given to another seat (its name; None for no seat)."""
 
