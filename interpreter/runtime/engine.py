@@ -84,21 +84,24 @@ class Runtime:
     # The state the rules see: set while they run (`bound`, `Game._run`), None between runs;
     # typed as the state it is whenever rules read it.
     state: State
+    narrate: bool           # the bound state's `narrate`, read where events are made
 
     @contextlib.contextmanager
     def bound(self, state: State) -> Iterator[Runtime]:
         """Run the enclosed code with `state` as the state the rules see."""
         previous, self.state = self.state, state
+        narrated, self.narrate = self.narrate, state.narrate
         try:
             yield self
         finally:
-            self.state = previous
+            self.state, self.narrate = previous, narrated
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self.board = game._board
         self.kinds = game._kinds
         self.state = cast(State, None)
+        self.narrate = False
         self.changed = 0        # state categories changed since the end rules last ran
         self.entries = 0        # phases entered since the engine last started work
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
@@ -134,7 +137,7 @@ class Runtime:
 
     def _by(self) -> events.By | None:
         """Which rule rolls, for whom, when narrating (else None)."""
-        return events.By(*self.game._doing()) if self.state.narrate else None
+        return events.By(*self.game._doing()) if self.narrate else None
 
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:
@@ -205,7 +208,7 @@ class Runtime:
                 self.place(pid, cell)
             finally:
                 self.quiet -= 1
-        if self.state.narrate:
+        if self.narrate:
             self.tell("created", pid, self.where(pid))
         return pid
 
@@ -236,13 +239,13 @@ class Runtime:
             if "zone" in piece:
                 del piece["zone"]
         piece["cell"] = cell
-        if self.state.narrate and not self.quiet and cell is not None and cell != old:
+        if self.narrate and not self.quiet and cell is not None and cell != old:
             self.tell("moved", pid, self.where_cell(old), self.where_cell(cell))
 
     def remove(self, pid: int) -> None:
         piece = self.piece(pid)
         if piece["alive"]:
-            if self.state.narrate:
+            if self.narrate:
                 self.tell("removed", pid, self.where(pid))
             piece["last_cell"] = piece["cell"]     # where it was lost (scenario files)
             self.place(pid, None)
@@ -268,7 +271,7 @@ class Runtime:
         numbers["@"] = stamp = numbers.get("@", 0) + 1
         piece["zone"] = [zone, seat, stamp]
         self.changed |= PIECES | CELLS
-        if self.state.narrate:
+        if self.narrate:
             self.tell("put", pid, self.where(pid))
 
     def give(self, pid: int, seat: int | None) -> None:
@@ -279,7 +282,7 @@ class Runtime:
             owned[seat] = tuple(sorted(owned.get(seat, ()) + (pid,)))
         piece["owner"] = seat
         self.changed |= PIECES
-        if self.state.narrate:
+        if self.narrate:
             self.tell("given", pid, self.game.seats[seat] if seat is not None else None)
 
     def move_along(self, me: int, pid: int, path: Iterable[int] | None) -> None:
@@ -288,7 +291,7 @@ class Runtime:
         if path is None:
             raise RuleFault("there is no path to move along (it is none)")
         path = list(path)
-        if not self.state.narrate:
+        if not self.narrate:
             self._move_along(me, pid, piece, state, path)
             return
         start = piece["cell"]
@@ -644,6 +647,7 @@ class Game:
         becomes a GdlRuntimeError at the rule-file expression that failed."""
         rt = self._rt
         previous, rt.state = rt.state, state
+        narrated, rt.narrate = rt.narrate, state.narrate
         try:
             if check_end:
                 rt.changed = 0
@@ -660,7 +664,7 @@ class Game:
                 AttributeError, ValueError) as exc:
             raise self._fault(exc) from None
         finally:
-            rt.state = previous
+            rt.state, rt.narrate = previous, narrated
 
     def _fault(self, exc: Exception) -> GdlRuntimeError:
         """The user's error for an exception raised while rules ran; an exception that is
