@@ -115,3 +115,14 @@ def test_fmt_in_a_folder_it_cannot_write_says_so(tmp_path, monkeypatch):
     assert not fmt.format_files([path], False, False, say=said.append, warn=warned.append)
     assert warned == [f"{path}: error: cannot write the formatted file: Permission denied"]
     assert open(path).read() == before and said == []
+
+
+def test_a_scenario_phase_line_whose_on_enter_faults_is_an_error_of_that_line(tmp_path):
+    (tmp_path / "r.gdl").write_text(
+        HEAD + "phase q { action go() { goto bad for me } }\n"
+        "phase bad { on enter { t = 1 / (t - t) } action stay() { win me } }\n")
+    scenario = tmp_path / "t.scenario"
+    scenario.write_text("rules r.gdl\nphase bad for a\nexpect winner none\n")
+    result = run("test", str(scenario))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{scenario}:2:1: error: run-time error: division by zero (at " in result.output

@@ -216,9 +216,10 @@ def create_piece(game: Game, state: State, kind: str, owner: int | None,
 def enter_phase(game: Game, state: State, name: str, seat: int) -> None:
     """Make phase `name` (one without parameters) the current phase of `seat`, running
     its `on enter`, in place of the current phase; then, as after a decision, an `auto`
-    phase plays the actions that are the only legal one."""
-    with game._rt.bound(state) as rt:
-        rt.enter_phase(name, [], seat, False)
+    phase plays the actions that are the only legal one. A fault in its `on enter` is a
+    GdlRuntimeError at the rule that failed, as in play."""
+    rt = game._rt
+    game._run(state, lambda _: rt.enter_phase(name, [], seat, False), check_end=False)
     game._auto(state)
 
 
