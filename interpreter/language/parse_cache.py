@@ -56,7 +56,7 @@ def _entry(text: str, file: str) -> str | None:
     """The path of the entry for this text and file name, or None when there is no cache."""
     if os.environ.get("GDL_NO_CACHE", "") not in ("", "0") or file.startswith("<"):
         return None
-    directory = _directory()
+    directory = cache_directory()
     version = _version()
     if directory is None or version is None:
         return None
@@ -67,7 +67,7 @@ def _entry(text: str, file: str) -> str | None:
     return os.path.join(directory, key.hexdigest() + ".pickle")
 
 
-def _directory() -> str | None:
+def cache_directory() -> str | None:
     if os.name != "posix":          # the privacy check below needs POSIX owners and modes
         return None
     chosen = os.environ.get("GDL_CACHE_DIR")
@@ -110,18 +110,19 @@ def _lark_init() -> bytes | None:
         return stream.read()
 
 
-def _is_private(directory: str) -> bool:
-    """Whether only this user can write in `directory`."""
+def is_private(path: str, folder: bool = True) -> bool:
+    """Whether `path` is a folder (`folder`) or a regular file that this user owns and no
+    one else may write to: what a cache may read code from (the native cache too)."""
     try:
-        status = os.stat(directory)
+        status = os.stat(path)
     except OSError:
         return False
-    return (stat.S_ISDIR(status.st_mode) and status.st_uid == os.getuid()
-            and not status.st_mode & 0o022)
+    kind = stat.S_ISDIR if folder else stat.S_ISREG
+    return kind(status.st_mode) and status.st_uid == os.getuid() and not status.st_mode & 0o022
 
 
 def _load(entry: str) -> ast.Program | None:
-    if not _is_private(os.path.dirname(entry)):
+    if not is_private(os.path.dirname(entry)):
         return None
     try:
         with open(entry, "rb") as stream:
@@ -149,7 +150,7 @@ def _store(entry: str, program: ast.Program) -> None:
     directory = os.path.dirname(entry)
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
-        if _is_private(directory):
+        if is_private(directory):
             _write_atomically(entry, data)
             _prune(directory)
     except OSError:

@@ -23,7 +23,6 @@ import os
 import re
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import sysconfig
@@ -54,7 +53,7 @@ def compiler() -> list[str] | None:
 
 def directory() -> str | None:
     """The folder of compiled modules (None: no per-user cache directory)."""
-    base = parse_cache._directory()
+    base = parse_cache.cache_directory()
     return None if base is None else os.path.join(base, "native")
 
 
@@ -71,14 +70,14 @@ def module(text: str) -> tuple[ModuleType | None, str | None]:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError as exc:
         return None, f"cannot make the cache directory {folder}: {exc.strerror}"
-    if not parse_cache._is_private(folder):
+    if not parse_cache.is_private(folder):
         return None, f"the cache directory {folder} is not private to this user"
     if not os.path.exists(path):
         with _locked(folder):       # another process may be building it: wait for it
             failure = None if os.path.exists(path) else _build(text, name, folder, path)
         if failure is not None:
             return None, failure
-    if not _is_own_file(path):
+    if not parse_cache.is_private(path, folder=False):
         return None, f"{path} is not this user's own file"
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
@@ -191,11 +190,3 @@ def _prune(folder: str) -> None:
         except OSError:     # another process pruned it first
             pass
 
-
-def _is_own_file(path: str) -> bool:
-    try:
-        status = os.stat(path)
-    except OSError:
-        return False
-    return (stat.S_ISREG(status.st_mode) and status.st_uid == os.getuid()
-            and not status.st_mode & 0o022)
