@@ -215,7 +215,7 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
         check_out_path(out)
     if ray_address is not None:
         from gdl.interpreter.play.balance.cluster import import_ray
-        import_ray()
+        import_ray(ray_address)
     game = load_game(file)
     run_games = functools.partial(run, game, games, seed, players, max_turns,
                                   workers=workers or os.cpu_count() or 1, path=file,
@@ -296,7 +296,7 @@ def compare(base: str, variant: str, games: int, seed: int, players: str, max_tu
     last_seeds(seed, games)
     if ray_address is not None:
         from gdl.interpreter.play.balance.cluster import import_ray
-        import_ray()
+        import_ray(ray_address)
     result = run((load_game(base), base), (load_game(variant), variant), games, seed, players,
                  max_turns=max_turns,
 

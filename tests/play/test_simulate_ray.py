@@ -2,9 +2,16 @@
 the same per-game records and summary as one process; without Ray, or with an address
 nobody answers at, a clear message and exit 1."""
 
+import glob
 import json
 import os
+import shutil
+import signal
+import socket
+import subprocess
 import sys
+import tempfile
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -65,3 +72,54 @@ def test_a_bad_ray_address_is_refused_at_once(address, message):
     result = gdl("simulate", RACE, "--games", 2, "--ray", address)
     assert result.exit_code == 1
     assert result.stderr.strip().startswith(message)
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _stop(temp_dir):
+    """Stop the processes of the head started in `temp_dir` only (`ray stop` would stop
+    every Ray on the machine, other tests' too)."""
+    for attempt in (signal.SIGTERM, signal.SIGKILL):
+        for proc in glob.glob("/proc/[0-9]*/cmdline"):
+            try:
+                with open(proc, "rb") as f:
+                    if temp_dir.encode() in f.read():
+                        os.kill(int(proc.split("/")[2]), attempt)
+            except (OSError, ValueError):
+                pass
+        time.sleep(1)
+
+
+@needs_ray
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="finds the head's processes "
+                    "in /proc")
+def test_ray_by_address_on_a_head_started_with_ray_start():
+    """As a user does: `ray start --head` (Ray 2.59+ turns token authentication on for it),
+    then `gdl simulate --ray HOST:PORT`: the same records as one process (was
+    InvalidAuthToken warnings and 'Failed to connect' after 21 s)."""
+    ray_cli = os.path.join(os.path.dirname(sys.executable), "ray")
+    port = _free_port()
+    temp_dir = tempfile.mkdtemp(prefix="gdlray", dir="/tmp")   # short: Ray's socket paths
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
+    try:
+        started = subprocess.run(
+            [ray_cli, "start", "--head", f"--port={port}", "--num-cpus=1",
+             f"--temp-dir={temp_dir}", "--include-dashboard=false", "--disable-usage-stats"],
+            capture_output=True, text=True, timeout=120, env=env)
+        assert started.returncode == 0, started.stderr
+        common = [sys.executable, "-m", "gdl.cli.main", "simulate", SPACE_WAR, "--games", "6",
+                  "--seed", "3", "--max-turns", "15", "--json"]
+        on_ray = subprocess.run(common + ["--ray", f"127.0.0.1:{port}"], capture_output=True,
+                                text=True, timeout=120, env=env, cwd=ROOT)
+        local = subprocess.run(common + ["--workers", "1"], capture_output=True, text=True,
+                               timeout=120, env=env, cwd=ROOT)
+        assert on_ray.returncode == 0, on_ray.stderr[-2000:]
+        assert "InvalidAuthToken" not in on_ray.stderr
+        assert outcome(json.loads(on_ray.stdout)) == outcome(json.loads(local.stdout))
+    finally:
+        _stop(temp_dir)
+        shutil.rmtree(temp_dir, ignore_errors=True)

@@ -18,7 +18,9 @@ the run and is raised as a run in one process would raise it (the first in game 
 from __future__ import annotations
 
 import logging
+import os
 import socket
+from pathlib import Path
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +35,12 @@ if TYPE_CHECKING:
 EXTRA = "pip install 'gdl[ray]'"
 
 
-def import_ray() -> Any:
-    """The `ray` module (untyped: an optional extra), or a GdlDataError saying how to get it."""
+def import_ray(address: str = "local") -> Any:
+    """The `ray` module (untyped: an optional extra), or a GdlDataError saying how to get it.
+    For a cluster at `address`, prepares its authentication first (Ray reads the mode when
+    it loads)."""
+    if address != "local":
+        _use_token()
     try:
         import ray
     except ImportError:
@@ -47,7 +53,7 @@ def play_on_ray(game: Game, games: int, settings: RunSettings, address: str, wor
                 ) -> tuple[list[GameRecord], bool, int]:
     """Play games 0..games-1 as Ray tasks; returns (records in game order, interrupted?,
     the cluster's CPUs)."""
-    ray = import_ray()
+    ray = import_ray(address)
     started_here = not ray.is_initialized()
     if started_here:
         _connect(ray, address, workers)
@@ -73,7 +79,27 @@ def _connect(ray: Any, address: str, workers: int) -> None:
     try:
         ray.init(address=address, log_to_driver=False, logging_level=logging.ERROR)
     except (ConnectionError, ValueError, RuntimeError) as exc:
-        raise GdlDataError(f"cannot use the Ray cluster at {address}: {exc}") from None
+        hint = ("" if os.environ.get("RAY_AUTH_MODE") == "token" else
+                " (a cluster with token authentication needs its token: copy it to "
+                f"{TOKEN_FILE} or set RAY_AUTH_TOKEN; `ray get-auth-token` on the head "
+                "node prints it)")
+        raise GdlDataError(f"cannot use the Ray cluster at {address}: {exc}{hint}") from None
+
+
+TOKEN_FILE = Path.home() / ".ray" / "auth_token"
+
+
+def _use_token() -> None:
+    """Ray 2.59 and later start clusters with token authentication by default, but a
+    driver connecting by address sends the token only when RAY_AUTH_MODE=token: when the
+    user has not chosen a mode and a token is at hand (RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH
+    or Ray's default token file, which `ray start` writes), send it. A cluster without
+    authentication accepts a driver that sends one."""
+    if os.environ.get("RAY_AUTH_MODE"):
+        return
+    if (os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+            or TOKEN_FILE.is_file()):
+        os.environ["RAY_AUTH_MODE"] = "token"
 
 
 def _reachable(address: str) -> None:
