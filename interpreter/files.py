@@ -6,6 +6,10 @@ it to the disk, then renames it over `path`: a reader sees the old file or the n
 never half of one, and a failure leaves no temporary file behind. `save(path, text)` is the
 same with a failure told as a `GdlDataError` ('cannot write PATH: why').
 
+A writer killed outright (SIGKILL, a power cut) cannot clean up: its temporary file carries
+its process id (`.gdl-PID-...`), and the next write in that folder removes the temporary
+files of processes that are gone (`remove_stale`, which the caches use too).
+
 (The parse cache, `language/parse_cache.py`, keeps its own writer: a private cache entry
 written by one process under a name of its own.)
 """
@@ -13,7 +17,6 @@ written by one process under a name of its own.)
 from __future__ import annotations
 
 import os
-import tempfile
 
 from .language.errors import GdlDataError
 
@@ -34,7 +37,9 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
     Raises OSError; the temporary file is gone then."""
     path = os.path.realpath(path)
     folder = os.path.dirname(path)
-    handle, temporary = tempfile.mkstemp(prefix=".gdl-", dir=folder)
+    import tempfile     # here: `gdl check` reaches this module (the parse cache) but never writes
+    remove_stale(folder, TEMPORARY)
+    handle, temporary = tempfile.mkstemp(prefix=f"{TEMPORARY}{os.getpid()}-", dir=folder)
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data.encode("utf-8") if isinstance(data, str) else data)
@@ -46,6 +51,44 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+TEMPORARY = ".gdl-"     # + the writer's process id + "-" + a random part
+
+
+def remove_stale(folder: str, prefix: str) -> None:
+    """Remove the files and folders named `prefix` + PID + "-..." in `folder` whose process
+    PID is gone: what writers killed mid-write left behind. Never raises."""
+    try:
+        with os.scandir(folder) as found:
+            names = [item.name for item in found if item.name.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        pid, dash, _ = name[len(prefix):].partition("-")
+        if not (dash and pid.isdigit()) or _alive(int(pid)):
+            continue
+        stale = os.path.join(folder, name)
+        try:
+            if os.path.isdir(stale) and not os.path.islink(stale):
+                import shutil
+                shutil.rmtree(stale, ignore_errors=True)
+            else:
+                os.unlink(stale)
+        except OSError:
+            pass
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True     # another user's process, or no pid this system knows: keep it
+    return True
 
 
 def kept_mode(path: str) -> int:

@@ -3,10 +3,13 @@ permissions, a rewritten one may keep its own, and a failed write leaves the old
 no temporary file behind."""
 
 import os
+import signal
+import subprocess
+import sys
 
 import pytest
 
-from gdl.interpreter.files import kept_mode, save, write_atomic
+from gdl.interpreter.files import kept_mode, remove_stale, save, write_atomic
 from gdl.interpreter.language.errors import GdlDataError
 
 
@@ -41,3 +44,39 @@ def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, mon
         save(str(path), "new")
     assert path.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.txt"]
+
+
+KILLED_WRITER = """
+import os, signal, sys
+from gdl.interpreter import files
+os.replace = lambda *args: os.kill(os.getpid(), signal.SIGKILL)    # killed before the rename
+files.write_atomic(sys.argv[1], "half")
+"""
+
+
+def test_the_next_write_removes_what_a_killed_writer_left(tmp_path):
+    """SIGKILL cannot be caught: the writer's temporary file stays until the next write in
+    that folder, which removes it (its process is gone); a live writer's is kept."""
+    target = tmp_path / "record.txt"
+    target.write_text("old")
+    killed = subprocess.run([sys.executable, "-c", KILLED_WRITER, str(target)])
+    assert killed.returncode == -signal.SIGKILL
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".gdl-")]
+    assert len(left) == 1 and target.read_text() == "old"
+    live = tmp_path / f".gdl-{os.getppid()}-inprogress"      # a writer that is still running
+    live.write_text("")
+    save(str(tmp_path / "other.txt"), "new")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [live.name, "other.txt", "record.txt"]
+
+
+def test_a_killed_builds_folder_and_cache_entry_are_removed(tmp_path):
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True)
+    dead = int(gone.stdout)
+    (tmp_path / f".build-{dead}-x1").mkdir()
+    (tmp_path / f".build-{dead}-x1" / "rules.c").write_text("")
+    (tmp_path / f".gdl-{dead}-entry.pickle").write_text("")
+    (tmp_path / ".gdl-notapid-x").write_text("")            # not ours: left alone
+    remove_stale(str(tmp_path), ".build-")
+    remove_stale(str(tmp_path), ".gdl-")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".gdl-notapid-x"]

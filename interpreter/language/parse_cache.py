@@ -28,11 +28,12 @@ import stat
 import sys
 from collections.abc import Callable
 
+from ..files import TEMPORARY, remove_stale
 from . import ast
 
 MAX_ENTRIES = 100       # entries are some 10-120 kB each
 _PROTOCOL = 5           # fixed, so every Python that reads the cache can read its entries
-_ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.pickle(\.[0-9]+\.tmp)?")
+_ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.pickle")
 
 # What a parse result depends on, besides its text and file name.
 _SOURCES = (("gdl.grammar", "gdl.lark"), (__package__, "parser.py"), (__package__, "ast.py"),
@@ -159,7 +160,8 @@ def _store(entry: str, program: ast.Program) -> None:
 
 def _write_atomically(path: str, data: bytes) -> None:
     """Write `data` to a temporary file, then rename it: a reader sees all of it or none."""
-    temporary = f"{path}.{os.getpid()}.tmp"
+    folder, name = os.path.split(path)
+    temporary = os.path.join(folder, f"{TEMPORARY}{os.getpid()}-{name}")
     try:
         with open(temporary, "xb") as stream:
             stream.write(data)
@@ -174,7 +176,9 @@ def _write_atomically(path: str, data: bytes) -> None:
 
 def _prune(directory: str) -> None:
 
-    """Keep the MAX_ENTRIES most recently used entries; leave other files alone."""
+    """Keep the MAX_ENTRIES most recently used entries, and drop what writers killed
+    mid-write left; leave other files alone."""
+    remove_stale(directory, TEMPORARY)
     with os.scandir(directory) as found:
         entries = [item for item in found if _ENTRY_NAME.fullmatch(item.name)]
     if len(entries) <= MAX_ENTRIES:

@@ -30,8 +30,10 @@ import tempfile
 from collections.abc import Iterator
 from types import ModuleType
 
+from ..files import remove_stale
 from ..language import parse_cache
 
+BUILD = ".build-"        # + the builder's process id + "-": a build folder
 _FLAGS = ("-shared", "-fPIC", "-w")
 OPTIMISE = "GDL_NATIVE_CFLAGS"   # the C compiler's optimisation flags (default -O2; the
 #                                  suite's differential test builds with -O0, 3x quicker)
@@ -129,7 +131,8 @@ def _build(text: str, name: str, folder: str, path: str) -> str | None:
     """Compile `text` to the extension module at `path`; None, or why it failed."""
     command = compiler()
     assert command is not None
-    work = tempfile.mkdtemp(prefix=".build-", dir=folder)
+    remove_stale(folder, BUILD)        # builds killed midway (we hold the folder's lock)
+    work = tempfile.mkdtemp(prefix=f"{BUILD}{os.getpid()}-", dir=folder)
     try:
         with open(os.path.join(work, name + ".pyx"), "w", encoding="utf-8") as stream:
             stream.write(text)
