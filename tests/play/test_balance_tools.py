@@ -168,7 +168,17 @@ def race_lines():
     (lambda lines: lines[:2] + [lines[2].replace('"turns"', '"turnz"')],
      ":3:1: error: the record has no 'turns'; the file is not read"),
     (lambda lines: lines[:1] + [lines[1].replace('"seed": 1', '"seed": -1')],
-     ":2:1: error: 'seed' must be a whole number, 0 or more, not -1; the file is not read"),
+     ":2:1: error: 'seed' must be a whole number from 0 to 36893488147419103232, not -1; "
+     "the file is not read"),
+    (lambda lines: lines[:1] + [re.sub('"turns": [0-9]+', '"turns": 1' + "0" * 400, lines[1])],
+     ":2:1: error: 'turns' must be a whole number from 0 to 9007199254740992, not 1000"),
+    (lambda lines: lines[:1] + [re.sub('"turns": [0-9]+', '"turns": 1' + "0" * 5000, lines[1])],
+     ":2:1: error: a number or a nesting too large for a record; the file is not read"),
+    (lambda lines: lines[:1] + [re.sub(r'"returns": \[[^,]*', '"returns": [NaN', lines[1])],
+     ":2:1: error: 'returns' must be a list of numbers, one per seat, each within "
+     "9007199254740992, not [NaN, "),
+    (lambda lines: lines[:1] + [re.sub(r'"returns": \[[^,]*', '"returns": [1e999', lines[1])],
+     ":2:1: error: 'returns' must be a list of numbers"),
     (lambda lines: lines + [lines[0].replace('"winners": [', '"winners": ["c", ')],
      ":7:1: error: 'winners' must be a list of seats, not [\"c\", "),
     (lambda lines: lines[:5] + [lines[5].replace('"Race"', '"Other"')],

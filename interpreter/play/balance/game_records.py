@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -108,6 +109,8 @@ def read_records(path: str) -> list[GameRecord]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise _bad(path, number, f"not JSON ({exc.msg}, column {exc.colno})") from None
+        except (ValueError, RecursionError):   # a number of over 4,300 digits; deep nesting
+            raise _bad(path, number, "a number or a nesting too large for a record") from None
         problem = _problem(record)
         if problem is None and first is not None:
             problem = _differs(record, first)
@@ -125,12 +128,20 @@ def _bad(path: str, number: int, problem: str) -> GdlDataError:
     return GdlDataError(f"{problem}; the file is not read", file=path, line=number, column=1)
 
 
+LARGEST = 2 ** 53       # a count or a number in a record: a float holds it exactly
+MAX_SEED = 2 ** 65      # seeds go to 2**64 - 1, and game i of a run plays seed + i
+
+
 def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and abs(value) <= LARGEST
 
 
 def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A number a report can average: an int up to LARGEST, a finite float (JSON's
+    1e999 and NaN read as infinity and not-a-number)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return _is_int(value)
 
 
 def _is_names(value: object) -> bool:
@@ -148,7 +159,8 @@ def _problem(record: Any) -> str | None:
     if not _is_names(seats) or not seats:
         return "'seats' must be a list of seat names"
     checks = (
-        ("seed", _is_int(record["seed"]) and record["seed"] >= 0, "a whole number, 0 or more"),
+        ("seed", isinstance(record["seed"], int) and not isinstance(record["seed"], bool)
+         and 0 <= record["seed"] <= MAX_SEED, f"a whole number from 0 to {MAX_SEED}"),
         ("game", isinstance(record["game"], str), "text"),
         ("players", _is_names(record["players"]) and len(record["players"]) == len(seats),
          "a list of names, one per seat"),
@@ -157,14 +169,15 @@ def _problem(record: Any) -> str | None:
          "a list of seats"),
         ("draw", isinstance(record["draw"], bool), "true or false"),
         ("returns", isinstance(record["returns"], list) and len(record["returns"]) == len(seats)
-         and all(map(_is_number, record["returns"])), "a list of numbers, one per seat"),
-        ("turns", _is_int(record["turns"]) and record["turns"] >= 0, "a whole number"),
+         and all(map(_is_number, record["returns"])), f"a list of numbers, one per seat, each within {LARGEST}"),
+        ("turns", _is_int(record["turns"]) and record["turns"] >= 0,
+         f"a whole number from 0 to {LARGEST}"),
         ("decisions", _is_int(record["decisions"]) and record["decisions"] >= 0,
-         "a whole number"),
+         f"a whole number from 0 to {LARGEST}"),
         ("capped", isinstance(record["capped"], bool), "true or false"),
         ("scores", record["scores"] is None or (isinstance(record["scores"], dict) and set(
             record["scores"]) == set(seats) and all(map(_is_number, record["scores"].values()))),
-         "null or a number per seat"),
+         f"null or a number per seat, each within {LARGEST}"),
         ("stats", isinstance(record["stats"], dict), "an object"),
     )
     for key, good, wanted in checks:
