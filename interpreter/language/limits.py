@@ -17,11 +17,15 @@ MAX_LOOPS = 16                  # `for` loops inside one another (Python compile
 MAX_BLOCKS = 90                 # blocks inside one another (Python indents 100 levels)
 MAX_BINDERS = 16                # parameters of one action (each a loop of its listing)
 MAX_LIST = 1_000_000            # elements of a list made by range() or by joining lists (+)
+MAX_NUMBER = 10 ** 18           # magnitude of a number a rule computes by `*` or keeps growing
+MAX_TEXT = 100_000              # characters of a text a rule joins with `+`
 MAX_DICE = 10_000               # dice of one roll: roll(sides, n), rolls, successes
 MAX_PIECES = 10_000             # pieces created in one game (removed ones included)
 MAX_ENTRIES = 200               # phases entered since the last decision (goto, call, return)
 MAX_AUTO = 10_000               # actions an `auto` phase plays on its own after one decision
-MAX_WORK = 10_000_000           # steps between two decisions: items looped over, calls of
-                                # a fn or def that calls itself, trigger runs
+MAX_WORK = 10_000_000           # steps between two decisions (`auto` actions included):
+                                # items looped over, calls of a fn or def that calls itself,
+                                # trigger runs, dice (DIE_WORK each)
+DIE_WORK = 10                   # a die rolled: it leaves an event, so it counts ten steps
 MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try
 DEFAULT_MAX_DECISIONS = 100_000     # decisions of one game before a driver stops it (capped)

@@ -28,8 +28,8 @@ from typing import Any, NamedTuple, TypeAlias
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS)
-from ..language.limits import MAX_WORK
-from ..language.types import BOOL, PIECE, STR, Type, is_list
+from ..language.limits import MAX_NUMBER, MAX_TEXT, MAX_WORK
+from ..language.types import BOOL, INT, PIECE, STR, Type, is_list
 
 FILE_PREFIX = "<gdl "
 
@@ -466,13 +466,27 @@ class Generator:
         place = s.place
         if isinstance(place, ir.LocalPlace):
             self.src.emit(indent, F(s, f"v{place.slot} {op} ", value))
+            self.bound(s, f"v{place.slot}", indent)
             return
         target, timer = self.place(place, indent)
         if s.until is not None:
             self.src.emit(indent, F(s, "rt.add_timer(", self.ex(s.until), f", {timer}, "
                                     f"{target})"))
         self.src.emit(indent, F(s, f"{target} {op} ", value))
+        self.bound(s, target, indent)
         self.mark(place, indent)
+
+    def bound(self, s: ir.Assign, target: str, indent: int) -> None:
+        """A number or text that an assignment can grow (`+=`, `-=`, or `x = x + x`) is
+        held to limits.MAX_NUMBER / MAX_TEXT, so a value that doubles in a loop or at each
+        decision stops with an error at the assignment instead of taking the machine."""
+        if s.op == "=" and not isinstance(s.expr, (ir.Binary, ir.Concat)):
+            return
+        if s.expr.type == INT:
+            self.src.emit(indent, F(s, f"if not -{MAX_NUMBER} <= {target} <= {MAX_NUMBER}: "
+                                    f"_big({target})"))
+        elif s.expr.type == STR:
+            self.src.emit(indent, F(s, f"if len({target}) > {MAX_TEXT}: _long({target})"))
 
     def place(self, place: ir.Place, indent: int) -> tuple[str, str]:
         """(Python target text, timer place text) of a global, piece or seat variable; the
@@ -793,7 +807,10 @@ class Generator:
         return F(n, "_text(", inner, f", {self.src.constant(n.expr.type, ConstKind.TYPE)})")
 
     def ex_Concat(self, n: ir.Concat) -> Frag:
-        return F(n, "(", self.ex(n.left), " + ", self.ex(n.right), ")")
+        a, b = self.ex(n.left), self.ex(n.right)
+        if isinstance(n.left, ir.Const) and isinstance(n.right, ir.Const):
+            return F(n, "(", a, " + ", b, ")")
+        return F(n, "_long(", a, " + ", b, ")")     # limits.MAX_TEXT
 
     def ex_Binary(self, n: ir.Binary) -> Frag:
         a, b = self.ex(n.left), self.ex(n.right)
@@ -801,6 +818,9 @@ class Generator:
             return F(n, "_join(", a, ", ", b, ")")
         if n.op in "/%":
             return F(n, "_divide(" if n.op == "/" else "_modulo(", a, ", ", b, ")")
+        if n.op == "*" and not isinstance(n.left, ir.Const) \
+                and not isinstance(n.right, ir.Const):
+            return F(n, "_big(", a, " * ", b, ")")     # limits.MAX_NUMBER: x * x squares
         return F(n, "(", a, f" {n.op} ", b, ")")
 
     def ex_Neg(self, n: ir.Neg) -> Frag:

@@ -44,8 +44,8 @@ from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
                                  SEAT_VARS)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
-from ..language.limits import (MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_PIECES,
-                               MAX_WORK)
+from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_NUMBER,
+                               MAX_PIECES, MAX_TEXT, MAX_WORK)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
                               describe, format_value, parse_placement)
 from .rules import describe_rules
@@ -125,6 +125,9 @@ class Runtime:
     def roll(self, sides: int) -> int:
         state = self.state
         value: int      # (a declaration: no code)
+        self.work += DIE_WORK
+        if self.work > MAX_WORK:
+            self.overworked()
         if state.forced:
             forced_sides, value = state.forced[0]
             if forced_sides in (None, sides):
@@ -481,8 +484,8 @@ class Runtime:
         """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
         loops, whose product could run for hours, stop here."""
         raise RuleFault(f"the rules took more than {MAX_WORK:,} steps since the last "
-                        "decision (loops inside loops over long lists, or a fn that calls "
-                        "itself many times)")
+                        "decision (loops inside loops over long lists, a fn that calls "
+                        "itself many times, or many dice)")
 
     def cell_name(self, cell: int) -> str:
         return self.board.names[cell]
@@ -1157,6 +1160,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
+                 _big=_big, _long=_long,
                  _w=_counter(rt),
                  _text=lambda value, t: format_value(value, t, rt))
     for name, constant in lines.constants.items():
@@ -1210,6 +1214,23 @@ def _divide(a: int, b: int) -> int:
     if b == 0:
         raise RuleFault("division by zero")
     return a // b
+
+
+def _big(value: int) -> int:
+    """A number a rule computed, within limits.MAX_NUMBER (else a fault at that rule)."""
+    if -MAX_NUMBER <= value <= MAX_NUMBER:
+        return value
+    raise RuleFault(f"a number of about {int(value.bit_length() * 0.30103) + 1} digits: a number "
+                    f"a rule computes is at most {MAX_NUMBER:,} either way (it grows "
+                    "without end?)")
+
+
+def _long(text: str) -> str:
+    """A text a rule joined, within limits.MAX_TEXT characters (else a fault there)."""
+    if len(text) <= MAX_TEXT:
+        return text
+    raise RuleFault(f"a text of {len(text):,} characters: a text a rule joins is at most "
+                    f"{MAX_TEXT:,} long (it grows without end?)")
 
 
 def _join(a: Sequence[Any] | None, b: Sequence[Any] | None) -> list[Any]:

@@ -110,7 +110,8 @@ def test_loops_inside_loops_stop_at_the_work_limit(binders, body):
     first = message.splitlines()[0]
     assert first.startswith("t.gdl:1") and first.endswith(
         "run-time error: the rules took more than 10,000,000 steps since the last decision "
-        "(loops inside loops over long lists, or a fn that calls itself many times)"), message
+        "(loops inside loops over long lists, a fn that calls itself many times, or many "
+        "dice)"), message
 
 
 def test_a_fn_that_calls_itself_twice_stops_at_the_work_limit():
@@ -119,8 +120,8 @@ def test_a_fn_that_calls_itself_twice_stops_at_the_work_limit():
                                extra="fn fib(k) = if k < 2 then k else fib(k - 1) + fib(k - 2)"))
     assert message.splitlines()[:2] == [
         "t.gdl:7:1: error: run-time error: the rules took more than 10,000,000 steps since "
-        "the last decision (loops inside loops over long lists, or a fn that calls itself many "
-        "times)", "    fn fib(k) = if k < 2 then k else fib(k - 1) + fib(k - 2)"]
+        "the last decision (loops inside loops over long lists, a fn that calls itself many "
+        "times, or many dice)", "    fn fib(k) = if k < 2 then k else fib(k - 1) + fib(k - 2)"]
 
 
 def test_pieces_created_without_end_stop_at_the_limit():
@@ -164,6 +165,53 @@ def test_a_call_and_return_cycle_without_a_decision():
     assert message.splitlines()[0] == (
         "t.gdl:9:5: error: run-time error: phases were entered more than 200 times without "
         "reaching a decision: their goto, call and return go round without end")
+
+
+def test_a_number_squared_at_every_decision_stops_at_the_limit():
+    message = run_error(source(body="n = n * n", n=2), decisions=10)
+    assert message == ("t.gdl:14:9: error: run-time error: a number of about 20 digits: a "
+                       "number a rule computes is at most 1,000,000,000,000,000,000 either "
+                       "way (it grows without end?)\n"
+                       "        n = n * n\n"
+                       "            ^")
+
+
+def test_a_number_doubled_in_a_loop_stops_at_the_assignment():
+    message = run_error(source(body="for k in range(1, 100) {\n      n += n\n    }", n=1))
+    assert message.splitlines()[0] == (
+        "t.gdl:15:7: error: run-time error: a number of about 19 digits: a number a rule "
+        "computes is at most 1,000,000,000,000,000,000 either way (it grows without end?)")
+
+
+def test_a_fn_that_squares_as_it_calls_itself_stops():
+    extra = "fn grow(k, x) = if k == 0 then x else grow(k - 1, x * x)"
+    message = run_error(source(body="n = grow(40, n)", extra=extra, n=2))
+    assert message.startswith("t.gdl:7:51:") and "a number of about 20 digits" in message
+
+
+def test_a_number_at_the_limit_is_allowed_and_one_past_it_is_not():
+    game = load_source(source(body="n = n + 0", n=limits.MAX_NUMBER), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.globals["n"] == limits.MAX_NUMBER
+    assert "a number of about 19 digits" in run_error(source(body="n = n + 1",
+                                                             n=limits.MAX_NUMBER))
+
+
+def test_a_text_that_doubles_stops_at_the_limit():
+    message = run_error(source(body='t = t + t', extra='var t = "ab"'), decisions=20)
+    assert message.splitlines()[0] == (
+        "t.gdl:14:9: error: run-time error: a text of 131,072 characters: a text a rule joins "
+        "is at most 100,000 long (it grows without end?)")
+
+
+def test_many_dice_after_one_decision_stop_at_the_work_limit():
+    """Dice count against the work of a decision (each leaves an event): 10,000 dice a
+    roll in a loop stop after 1,000,000 dice, not after minutes and gigabytes."""
+    message = run_error(source(body="for k in range(1, 100000) {\n      n = roll(6, 10000)\n"
+                                    "    }"))
+    assert message.splitlines()[0].startswith("t.gdl:15:11: error: run-time error: the rules "
+                                              "took more than 10,000,000 steps")
 
 
 def _peaks(path, games):
