@@ -527,6 +527,11 @@ class CompiledPhase:
         self.on_reveal = units[UnitKey("on_reveal", phase.name)]
         self.on_resume = units[UnitKey("on_resume", phase.name)]
         self.actions = [CompiledAction(a, units, phase) for a in phase.actions]
+        # Actions whose body is empty, outside a simultaneous phase: playing one leaves the
+        # position as it was. When they are all a seat may do, it is asked for ever.
+        self.no_ops = frozenset(i for i, a in enumerate(phase.actions) if not a.body) \
+            if phase.mode != "simultaneous" else frozenset()
+        self.span = phase.span
 
 
 class Game:
@@ -572,6 +577,9 @@ class Game:
                                for i in range(len(program.concedes))]
         # What the end rules read; a rule that rolls dice runs after every decision.
         self._end_mask = -1 if watched & ALWAYS else watched
+        if self._end_mask == -1:    # end rules that roll dice: a decision that changes
+            for phase in self._phases.values():     # nothing may still end the game
+                phase.no_ops = frozenset()
         self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
         self._visibility = {(scope, name): fns[UnitKey("visible", name, scope=scope)]
@@ -834,14 +842,28 @@ class Game:
         rt = self._rt
         previous, rt.state = rt.state, state
         try:
-            for action in self._phases[frame["phase"]].actions:
+            phase = self._phases[frame["phase"]]
+            for action in phase.actions:
                 action.listing(state, seat, *args, append)
         except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
                 ValueError) as exc:
             raise self._fault(exc) from None
         finally:
             rt.state = previous
+        if phase.no_ops and out and all(action[0] in phase.no_ops for action in out):
+            self._stuck_on_no_ops(state, phase, out)
         return out
+
+    def _stuck_on_no_ops(self, state: State, phase: CompiledPhase,
+                         legal: list[Action]) -> NoReturn:
+        names = sorted({phase.actions[index].name for index, _ in legal})
+        raise error_at(GdlRuntimeError, "run-time error: "
+                       f"{self.seats[self.current_player(state)]} can only play "
+                       f"{' or '.join(repr(n) for n in names)} in phase '{phase.name}', and "
+                       f"{'its body is' if len(names) == 1 else 'their bodies are'} empty: "
+                       "every choice leaves the position as it was, so the game can never go "
+                       "on (give the action something to do, e.g. 'goto PHASE for next(me)')",
+                       phase.span)
 
     def action_text(self, state: State, action: Action, viewer: int | None = None) -> str:
         """The action's text; for a `viewer` seat, pieces hidden from it read "?"."""

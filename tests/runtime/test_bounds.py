@@ -281,3 +281,42 @@ def test_a_rule_file_larger_than_the_limit_is_refused_at_once(tmp_path):
     assert "Traceback" not in result.stderr
     with pytest.raises(GdlError):
         load_source(big.read_text(), str(big))
+
+
+STUCK = """game "t"
+seats a, b
+board square(1, 1)
+var n = 0
+setup {
+  goto play for a
+}
+phase play {
+  action wait() { }
+  action go() where n == 0 {
+    n = 1
+  }
+}
+"""
+
+
+def test_a_seat_left_only_actions_that_change_nothing_is_told_at_the_phase():
+    """An action with an empty body leaves the position as it was: when it is all a seat
+    may do, the game would ask it for ever (it ran to the 100,000-decision cap); the
+    listing says so at the phase instead."""
+    game = load_source(STUCK, "t.gdl")
+    state = game.new_state(0)
+    assert len(game.legal_actions(state)) == 2      # `go` still changes something
+    game.apply(state, (1, ()))
+    with pytest.raises(GdlRuntimeError) as info:
+        game.legal_actions(state)
+    assert str(info.value).splitlines()[0] == (
+        "t.gdl:8:1: error: run-time error: a can only play 'wait' in phase 'play', and its "
+        "body is empty: every choice leaves the position as it was, so the game can never go "
+        "on (give the action something to do, e.g. 'goto PHASE for next(me)')")
+
+
+def test_empty_actions_in_a_simultaneous_phase_are_choices():
+    game = load_source(STUCK.replace("phase play {", "phase play simultaneous {"), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert game.legal_actions(state)

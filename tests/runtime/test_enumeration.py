@@ -121,9 +121,9 @@ def _random_program(seed):
     for i in range(4):
         parts = " and ".join(_where(r, 0, ["p", "q", "c"]) for _ in range(r.randrange(1, 4)))
         actions.append(f"  action a{i}(p in pieces(me), q in pieces(), c in cells()) "
-                       f"where {parts} {{ }}")
+                       f"where {parts} {{ moved = 1 }}")
         actions.append(f"  action b{i}(p in pieces(), q in pieces()) "
-                       f"where {_where(r, 0, ['p', 'q'])} {{ }}")
+                       f"where {_where(r, 0, ['p', 'q'])} {{ moved = 1 }}")
     pieces = "\n".join(f"  create Pawn for {r.choice('ab')} at @{'abc'[r.randrange(3)]}"
                        f"{r.randrange(1, 4)}" for _ in range(4))
     body = "\n".join(actions)
@@ -131,6 +131,7 @@ def _random_program(seed):
 seats a, b
 board square(3, 3)
 var piece.hp = 0
+var moved = 0
 kinds (speed) {{
   Pawn = 1
   Knight = 2
