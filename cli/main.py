@@ -561,7 +561,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
         raise click.UsageError("give either an action or --legal, not both")
     if seed is not None and tool.is_transcript(file):
         raise click.UsageError("a transcript has its own seed: give --step, not --seed")
-    game, state, where = tool.position(file, seed or 0, moves, step)
+    game, state, where = tool.position(file, seed or 0, moves, step, seat)
     viewer = tool.viewer_of(game, seat)
     lines = tool.heading(game, state, where)
     try:
