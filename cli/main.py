@@ -544,7 +544,7 @@ def lsp_command() -> None:
 @click.option("--step", type=POSITIVE, help="With a transcript: the position before its "
               "decision K.")
 @click.option("--seat", help="Explain as this seat sees it: its own decisions only, hidden "
-              "pieces as '?', nothing of the dice to come.")
+              "pieces as '?', nothing of the dice to come or of other seats' secrets.")
 @click.option("--legal", "list_legal", is_flag=True, help="List the legal actions, grouped "
               "by action, instead of explaining one.")
 @user_errors

@@ -12,8 +12,10 @@
 Everything comes from the engine's own listing and the generated functions of each domain
 and where-part (introspect.read_action): the answer is the engine's, never a second
 evaluator's. With a `viewer` seat the answer is what that seat may know: texts as it reads
-them, no test after the first that fails (the engine tells a seat no more), and nothing of
-what the dice to come would do.
+them, no test after the first that fails (the engine tells a seat no more), nothing of
+what the dice to come would do, and a trial made from the seat's view alone (`trial`): it
+stops at a reveal and is not told when it depends on what the seat may not see. The
+decision count of a position counts another seat's secret run as one (`steps_seen`).
 """
 
 from __future__ import annotations

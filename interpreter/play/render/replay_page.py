@@ -84,22 +84,30 @@ def state_after(transcript_path, steps, seat=None):
     """(game, state) after the first `steps` steps of a transcript's page: its decisions
     and concessions (its setup for 0); with a `seat`, of that seat's page, where a run of
     another seat's secret decisions is one step."""
+    for step, (game, state) in enumerate(page_positions(transcript_path, seat)):
+        if step == steps:
+            return game, state
+    raise GdlDataError(f"{transcript_path} has {step} steps, not {steps}")
+
+
+def page_positions(transcript_path, seat=None):
+    """(game, state) at each step of a transcript's page (for `seat`'s page, or the full
+    one), the setup first. The state is the replay's own: read it before the next."""
     transcript, moves, game = open_transcript(transcript_path)
     viewer = viewer_of(game, seat)
-    if not 0 <= steps <= len(moves):
-        raise GdlDataError(f"{transcript_path} has {len(moves)} steps, not {steps}")
     state = game.new_state(transcript.header["seed"])
-    if viewer is None:
-        play_moves(game, state, moves[:steps], transcript_path)
-        return game, state
     played: list = []
     for move in moves:
+        if viewer is None:
+            yield game, state
+            play_moves(game, state, [move], transcript_path)
+            continue
         after = state.clone()
         step = play_moves(game, after, [move], transcript_path)
-        if steps_seen(played + step, viewer) > steps:
-            break
+        if steps_seen(played + step, viewer) > steps_seen(played, viewer):
+            yield game, state
         played, state = played + step, after
-    return game, state
+    yield game, state
 
 
 def collect(game: Game, transcript: Transcript, moves: list, viewers: list
