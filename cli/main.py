@@ -544,7 +544,7 @@ def lsp_command() -> None:
 @click.option("--step", type=POSITIVE, help="With a transcript: the position before its "
               "decision K.")
 @click.option("--seat", help="Explain as this seat sees it: its own decisions only, hidden "
-              "pieces as '?', nothing of the dice to come.")
+              "pieces as '?', nothing of the dice to come or of other seats' secrets.")
 @click.option("--legal", "list_legal", is_flag=True, help="List the legal actions, grouped "
               "by action, instead of explaining one.")
 @user_errors
@@ -561,7 +561,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
         raise click.UsageError("give either an action or --legal, not both")
     if seed is not None and tool.is_transcript(file):
         raise click.UsageError("a transcript has its own seed: give --step, not --seed")
-    game, state, where = tool.position(file, seed or 0, moves, step)
+    game, state, where = tool.position(file, seed or 0, moves, step, seat)
     viewer = tool.viewer_of(game, seat)
     lines = tool.heading(game, state, where)
     try:

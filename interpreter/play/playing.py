@@ -12,7 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..language.errors import GdlDataError, GdlRuntimeError, error_at
-from ..runtime.introspect import broken_invariants, resolved_program, result_text
+from ..runtime.introspect import (broken_invariants, is_private, resolved_program,
+                                  result_text)
 from .agents.agents import ScriptedAgent
 
 if TYPE_CHECKING:
@@ -119,8 +120,10 @@ def stuck(game, state):
 def play_moves(game, state, lines, source):
     """Play scripted decisions, (line number, action text or number) each, and concessions
     ('concede: SEAT'), from `state`; a line left when the game is over is refused, naming
-    it."""
+    it. Returns who played each, in order: (seat, was the decision private), a concession as
+    (seat, False), for `steps_seen`."""
     agent = ScriptedAgent(lines, source=source)
+    played = []
     while not agent.exhausted:
         if state.result is not None:
             number = agent.lines[agent.position][0]
@@ -129,9 +132,27 @@ def play_moves(game, state, lines, source):
         seat = agent.conceding(game, state)
         if seat is not None:
             game.concede(state, seat)
+            played.append((seat, False))
         else:
+            played.append((game.current_player(state), is_private(game, state)))
             game.apply(state, agent.choose(game, state, game.legal_actions(state)),
                        check=False)
+    return played
+
+
+def steps_seen(played, viewer):
+    """How many steps `viewer` was shown of `played` ((seat, private) per decision, as
+    `play_moves` returns): a run of private decisions of one other seat is one step, as
+    the hot-seat screen tells it ('one: chooses in secret'), so the count never depends on
+    how many choices another seat made in secret. For the full view (None), every
+    decision."""
+    steps, run = 0, None
+    for seat, private in played:
+        hidden = viewer is not None and private and seat != viewer
+        if not (hidden and run == seat):
+            steps += 1
+        run = seat if hidden else None
+    return steps
 
 
 def viewer_of(game, name):

@@ -87,9 +87,10 @@ def board(browser):
                   browser.execute_script(PIECES))
 
 
-def expected(transcript, step, seat=None):
-    """(place, label, owner) of every piece the picture of that step's view draws."""
-    game, state = state_after(transcript, step)
+def expected(transcript, step, seat=None, page=None):
+    """(place, label, owner) of every piece the picture of that step's view draws (of the
+    page for seat `page`, or of the full page)."""
+    game, state = state_after(transcript, step, page)
     viewer = None if seat is None else game.seats.index(seat)
     found = places(game, game.view(state, viewer), Sheet(game.rules.board))
     out = []
@@ -163,11 +164,11 @@ def test_play_runs_on_and_pauses(browser, pages):
     assert board(browser) == expected(SPACE_WAR, step)
 
 
-def _hidden_step(seat_index, start):
-    """A step from `start` on at which seat `seat_index` of Galaxy of D cannot see some
-    pieces, and their labels."""
+def _hidden_step(seat_index, start, page=None):
+    """A step from `start` on (of the page for seat `page`, or of the full page) at which
+    seat `seat_index` of Galaxy of D cannot see some pieces, and their labels."""
     for step in range(start, 360):
-        game, state = state_after(GALAXY_OF_D, step)
+        game, state = state_after(GALAXY_OF_D, step, page)
         hidden = ({p["label"] for p in game.view(state, None)["pieces"]}
                   - {p["label"] for p in game.view(state, seat_index)["pieces"]})
         if hidden:
@@ -176,7 +177,7 @@ def _hidden_step(seat_index, start):
 
 
 def test_a_seat_page_draws_the_other_seats_hidden_pieces_as_question_marks(browser, pages):
-    step, hidden = _hidden_step(0, 100)
+    step, hidden = _hidden_step(0, 100, "one")
     open_page(browser, pages["galaxy_of_d_one"])
     options = [o.text for o in Select(browser.find_element(By.ID, "viewer")).options]
     assert options == ["one sees"]
@@ -184,7 +185,8 @@ def test_a_seat_page_draws_the_other_seats_hidden_pieces_as_question_marks(brows
     drawn = browser.execute_script(PIECES)
     unknown = [(place, owner, text) for place, label, owner, text in drawn if label == "?"]
     assert unknown and all(owner == "two" and text == "?" for _, owner, text in unknown)
-    assert sorted((p, l, o) for p, l, o, _ in drawn) == expected(GALAXY_OF_D, step, "one")
+    assert sorted((p, l, o) for p, l, o, _ in drawn) == expected(GALAXY_OF_D, step, "one",
+                                                                  page="one")
     shown = browser.find_element(By.TAG_NAME, "main").get_attribute("innerHTML")
     assert [label for label in hidden if f'"{label}"' in shown or f"{label} " in shown] == []
 

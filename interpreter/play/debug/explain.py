@@ -12,16 +12,21 @@
 Everything comes from the engine's own listing and the generated functions of each domain
 and where-part (introspect.read_action): the answer is the engine's, never a second
 evaluator's. With a `viewer` seat the answer is what that seat may know: texts as it reads
-them, no test after the first that fails (the engine tells a seat no more), and nothing of
-what the dice to come would do.
+them, no test after the first that fails (the engine tells a seat no more), nothing of
+what the dice to come would do, and a trial made from the seat's view alone (`trial`): it
+stops at a reveal and is not told when it depends on what the seat may not see. The
+decision count of a position counts another seat's secret run as one (`steps_seen`).
 """
 
 from __future__ import annotations
 
+import re
+
 from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction
 from ...runtime import events as ev, introspect
 from ..agents.agents import read_moves
-from ..playing import play_moves, viewer_of
+from ..agents.determinize import Determinizer, Stream
+from ..playing import play_moves, steps_seen, viewer_of
 from ..render import narrate
 from ..transcript import HEADER, decision_count, moves_before, open_transcript
 from .tracing import RuleTrace
@@ -39,9 +44,11 @@ def is_transcript(path):
         return False
 
 
-def position(path, seed=0, moves=None, step=None):
+def position(path, seed=0, moves=None, step=None, seat=None):
     """(game, state, where): the position of a rule file after `moves` (a moves file) from
-    `seed`, or of a transcript before the decision of `step`."""
+    `seed`, or of a transcript before the decision of `step`. With a `seat` (a name),
+    `where` counts the decisions as that seat was told them: a run of another seat's
+    secret decisions is one (`steps_seen`)."""
     if not is_transcript(path):
         if step is not None:
             raise GdlDataError(f"{path} is a rule file: --step is for a transcript (give "
@@ -49,9 +56,9 @@ def position(path, seed=0, moves=None, step=None):
         from ...loader import load_game
         game = load_game(path, "python")   # traced: Python has the frames
         state = game.new_state(seed)
-        played = read_moves(moves) if moves else []
-        play_moves(game, state, played, moves)
-        return game, state, f"seed {seed}, after {state.decisions} decisions"
+        played = play_moves(game, state, read_moves(moves) if moves else [], moves)
+        told = steps_seen(played, viewer_of(game, seat))
+        return game, state, f"seed {seed}, after {told} decisions"
     if moves is not None:
         raise GdlDataError(f"{path} is a transcript: its decisions are the moves (give "
                            "--step to choose the position)")
@@ -225,17 +232,80 @@ def _summary(game, state, values, t, viewer):
 
 
 # ----- what playing it would do ---------------------------------------------------------
+SEEN_SAMPLES = (1, 2)   # the random streams of the positions a seat's trial is played on
+
+
 def trial(game, state, action, viewer=None):
     """Play `action` on a copy of `state`, narrated, and say what it did: the events (dice
-    included), the phase after it, what changed and the rule-file lines that ran. For a
-    seat, an action that draws on chance is not played out: what it does depends on dice
-    the seat may not know yet."""
-    copy = state.clone()
-    copy.narrate = True
+    included), the phase after it, what changed and the rule-file lines that ran.
+
+    For a seat, the answer is made from what it may see alone: the action is played on
+    positions rebuilt from that seat's view (`Determinizer`: what it may not see drawn
+    again, the dice reseeded), never on the real one, and told only when they all agree.
+    It stops at a reveal (another seat's secret choice is not told, nor what follows); an
+    action that draws on chance, or whose outcome depends on what the seat may not see
+    (another seat's hidden values, pieces or choices), is not played out."""
+    if viewer is None:
+        copy = state.clone()
+        copy.narrate = True
+        lines, trace = _played(game, copy, action, None)
+        return lines + _ran(trace)
+    determinizer = Determinizer(game, state, viewer)
+    told, read = [], False
+    for seen in _seen_positions(game, determinizer):
+        lines, trace = _played(game, seen, action, viewer)
+        told.append(lines)
+        read = read or _reads_hidden(trace, determinizer, viewer)
+    if read or any(lines != told[0] for lines in told):
+        return [f"playing it: what it does depends on what {game.seats[viewer]} may not see "
+                "(another seat's hidden values, pieces or choices), so it is not told"]
+    return told[0]
+
+
+def _seen_positions(game, determinizer):
+    """Positions made from a seat's view alone (`determinizer`'s), each narrated: what it
+    may not see drawn again from fixed streams, and once more with another seat's hidden
+    values at their declared start (a value drawn from the seat's own may agree by
+    chance)."""
+    positions = [determinizer.sample(Stream(seed)) for seed in SEEN_SAMPLES]
+    plain = determinizer.sample(Stream(SEEN_SAMPLES[0]))
+    for scope, owner, name, _ in determinizer.variables:
+        if scope == "seat":
+            plain.seat_vars[owner][name] = game.rules.initial_value(scope, name)
+    for position in [*positions, plain]:
+        position.narrate = True
+    return [*positions, plain]
+
+
+def _reads_hidden(trace, determinizer, viewer):
+    """Did a rule-file line that ran name a variable hidden from `viewer` (other than as
+    `me.NAME` in its own decision)? The positions agree on such a value by construction
+    (it is drawn from what the seat may see), so the lines tell that the real one was read."""
+    names = {name for scope, owner, name, _ in determinizer.variables
+             if scope != "seat" or owner != viewer}
+    if not names:
+        return False
+    pattern = re.compile(r"(?<!\bme\.)\b(" + "|".join(map(re.escape, sorted(names))) + r")\b")
+    return any(pattern.search(trace.sources[file][line - 1].split("#")[0])
+               for file, line in trace.line_runs())
+
+
+def _played(game, copy, action, viewer):
+    """Play `action` on `copy` (narrated): (what it did as `viewer` reads it, the trace
+    of the rules it ran)."""
     before_phase = _phase(game, copy)
     before = game.view(copy, viewer)
     with RuleTrace() as trace:
         events = game.apply(copy, action, check=False)
+    return _told(game, copy, events, viewer, before_phase, before), trace
+
+
+def _told(game, copy, events, viewer, before_phase, before):
+    """The lines of a trial: its events, the phase after it and what changed."""
+    revealed = next((i for i, e in enumerate(events) if isinstance(e, ev.Reveal)), None)
+    if viewer is not None and revealed is not None:
+        events = events[:revealed] + [e for e in events[revealed:]
+                                      if isinstance(e, ev.Reveal) and e.seat == viewer]
     chance = [e for e in events if isinstance(e, (ev.Roll, ev.Pick, ev.Shuffle))]
     if viewer is not None and chance:
         return [f"playing it draws on chance ({len(chance)} roll, pick or shuffle): what "
@@ -243,6 +313,9 @@ def trial(game, state, action, viewer=None):
     lines = ["playing it (on a copy of the position):"]
     told = narrate.event_lines(game, events, viewer)
     lines += ["  events:"] + [f"    {line}" for line in told] if told else ["  events: none"]
+    if viewer is not None and revealed is not None:
+        return lines + ["  then every choice is revealed: the others' are not told to "
+                        f"{game.seats[viewer]}, nor what follows"]
     if chance:
         lines.append(f"  chance: {len(chance)} roll, pick or shuffle from this game's seed "
                      "at this position: another seed (or another order of play) gives others")
@@ -250,11 +323,8 @@ def trial(game, state, action, viewer=None):
     if after_phase != before_phase:
         lines.append(f"  then: {after_phase} (was {before_phase})")
     changed = narrate.changes(_variables(before), _variables(game.view(copy, viewer)))
-    lines += ["  changes:"] + [f"    {line}" for line in changed] if changed else \
-        ["  changes: none"]
-    if viewer is None:
-        lines += _ran(trace)
-    return lines
+    return lines + (["  changes:"] + [f"    {line}" for line in changed] if changed else
+                    ["  changes: none"])
 
 
 def _variables(view):

@@ -33,7 +33,7 @@ from ...language.errors import GdlDataError
 from ...runtime import introspect
 from ...runtime.view import status_lines, title
 from ..agents.agents import ScriptedAgent
-from ..playing import Observer, play_moves, run_game, viewer_of
+from ..playing import Observer, play_moves, run_game, steps_seen, viewer_of
 from ..transcript import decision_count, open_transcript, replay
 
 from . import pictures
@@ -80,15 +80,34 @@ def make_page(transcript_path, seat=None):
     return _html(game, data, frame, players, transcript_path), data["steps"]
 
 
-def state_after(transcript_path, steps):
+def state_after(transcript_path, steps, seat=None):
     """(game, state) after the first `steps` steps of a transcript's page: its decisions
-    and concessions (its setup for 0)."""
+    and concessions (its setup for 0); with a `seat`, of that seat's page, where a run of
+    another seat's secret decisions is one step."""
+    for step, (game, state) in enumerate(page_positions(transcript_path, seat)):
+        if step == steps:
+            return game, state
+    raise GdlDataError(f"{transcript_path} has {step} steps, not {steps}")
+
+
+def page_positions(transcript_path, seat=None):
+    """(game, state) at each step of a transcript's page (for `seat`'s page, or the full
+    one), the setup first. The state is the replay's own: read it before the next."""
     transcript, moves, game = open_transcript(transcript_path)
-    if not 0 <= steps <= len(moves):
-        raise GdlDataError(f"{transcript_path} has {len(moves)} steps, not {steps}")
+    viewer = viewer_of(game, seat)
     state = game.new_state(transcript.header["seed"])
-    play_moves(game, state, moves[:steps], transcript_path)
-    return game, state
+    played: list = []
+    for move in moves:
+        if viewer is None:
+            yield game, state
+            play_moves(game, state, [move], transcript_path)
+            continue
+        after = state.clone()
+        step = play_moves(game, after, [move], transcript_path)
+        if steps_seen(played + step, viewer) > steps_seen(played, viewer):
+            yield game, state
+        played, state = played + step, after
+    yield game, state
 
 
 def collect(game: Game, transcript: Transcript, moves: list, viewers: list
@@ -100,9 +119,11 @@ def collect(game: Game, transcript: Transcript, moves: list, viewers: list
     steps = _Steps(game, state, viewers)
     steps.snapshot([["setup"] + event_lines(game, state.events, v) for v in viewers])
     agent = ScriptedAgent(moves, source=transcript.path)
+    replaying = _Replaying(steps, agent)
     run_game(game, state, lambda seat, legal: agent.choose(game, state, legal),
              max_turns=transcript.header.get("max-turns"),
-             max_decisions=decision_count(moves), observer=_Replaying(steps, agent))
+             max_decisions=decision_count(moves), observer=replaying)
+    replaying.flush()
     drawn, height = pictures.frame(game, steps.sheet)
     keys = steps.places.items
     layout = pictures.Layout(steps.sheet, height, [k[2:] for k in keys
@@ -173,16 +194,41 @@ class _Steps:
 
 class _Replaying(Observer):
     """Replays a transcript's concessions and records a step after each decision and
-    concession, each viewer's lines as that seat may read them."""
+    concession, each viewer's lines as that seat may read them. On a page for one seat, a
+    run of another seat's secret decisions is one step ('3. one: chooses in secret'), as
+    on the hot-seat screen: neither the steps nor their numbers tell how many there were."""
 
     def __init__(self, steps: _Steps, agent: ScriptedAgent) -> None:
         self.steps, self.agent = steps, agent
         self.game, self.state, self.viewers = steps.game, steps.state, steps.viewers
         self.texts: list[str] = []      # the decision being played, as each viewer reads it
         self.shows_events: list[bool] = []     # and whether each viewer sees its events
+        self.numbered = 0               # the decisions shown so far, a secret run as one
+        self.seat = viewers[0] if len(viewers := self.viewers) == 1 else None  # a seat's page
+        self.run: int | None = None     # the other seat whose secret run is being played
+        self.held: list[str] = []       # that run's line and events, not yet a step
+        self.hidden = False             # is the decision being played such a secret one
 
     def conceding(self, state: State) -> int | None:
-        return self.agent.conceding(self.game, state)
+        seat = self.agent.conceding(self.game, state)
+        if seat is not None or not self.secret_for_seat(state):
+            self.flush()
+        return seat
+
+    def secret_for_seat(self, state: State) -> bool:
+        """Is the next decision another seat's secret one, on a page for one seat, and is it
+        that seat's own run's next?"""
+        game = self.game
+        if self.seat is None or game.is_terminal(state) or not introspect.is_private(game, state):
+            return False
+        decider = game.current_player(state)
+        return decider != self.seat and self.run in (None, decider)
+
+    def flush(self) -> None:
+        """Record the secret run being played, if any, as one step."""
+        if self.run is not None:
+            self.run = None
+            self.steps.snapshot([self.held])
 
     def conceded(self, seat: int, events: list) -> None:
         self.steps.snapshot([[f"{self.game.seats[seat]} concedes"]
@@ -193,16 +239,24 @@ class _Replaying(Observer):
         private = introspect.is_private(game, state)
         self.shows_events = [not private or v is None or v == seat
                              or introspect.is_simultaneous(game, state) for v in self.viewers]
+        self.hidden = self.seat is not None and private and seat != self.seat
         name = game.seats[seat]
         self.texts = [f"{name}: chooses in secret" if private and v is not None and v != seat
                       else f"{name}: {game.action_text(state, action, v)}"
                       for v in self.viewers]
 
     def decided(self, seat: int, legal: list, action: object, events: list) -> None:
-        self.steps.snapshot([[f"{self.state.decisions}. {text}"]
-                             + (event_lines(self.game, events, v, text.split(": ", 1)[-1])
-                                if self.shows_events[i] else [])
-                             for i, (v, text) in enumerate(zip(self.viewers, self.texts))])
+        if self.run is None:
+            self.numbered += 1
+        logs = [([f"{self.numbered}. {text}"] if self.run is None else [])
+                + (event_lines(self.game, events, v, text.split(": ", 1)[-1])
+                   if self.shows_events[i] else [])
+                for i, (v, text) in enumerate(zip(self.viewers, self.texts))]
+        if self.hidden:
+            self.held = logs[0] if self.run is None else self.held + logs[0]
+            self.run = seat
+            return
+        self.steps.snapshot(logs)
 
 
 def _parts(line):
