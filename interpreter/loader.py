@@ -46,9 +46,11 @@ def read_text(path: str) -> str:
         end = data.find(b"\n", exc.start)
         shown = data[start:end if end >= 0 else len(data)].decode("utf-8", "replace")
         shown = "".join(c if c.isprintable() else "?" for c in shown)
+        binary = shown.count("?") + shown.count("\ufffd") > len(shown) // 4
         raise GdlSyntaxError(f"this is not a text rule file: byte {data[exc.start]:#04x} "
-                             "is not UTF-8", file=path, line=line,
-                             column=exc.start - start + 1, source_line=shown) from None
+                             "is not UTF-8" + (" (it looks like a binary file)" if binary else ""),
+                             file=path, line=line, column=exc.start - start + 1,
+                             source_line=None if binary else shown) from None
 
 
 def load_source(text: str, path: str = "<string>", backend: str | None = None) -> Game:

@@ -126,3 +126,22 @@ def test_a_scenario_phase_line_whose_on_enter_faults_is_an_error_of_that_line(tm
     result = run("test", str(scenario))
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"{scenario}:2:1: error: run-time error: division by zero (at " in result.output
+
+
+def test_a_binary_file_is_refused_without_printing_it(tmp_path):
+    path = tmp_path / "program"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(128, 256)) * 40 + b"\n")
+    result = run("play", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == (f"{path}:1:9: error: this is not a text rule file: byte "
+                                     "0x80 is not UTF-8 (it looks like a binary file)")
+
+
+def test_a_long_line_is_shown_around_the_error_only(tmp_path):
+    path = tmp_path / "long.gdl"
+    path.write_text('game "x"\n' + "var a = 1 " * 400 + "$\n")
+    result = run("check", str(path))
+    assert result.exit_code == 1
+    shown, caret = result.stderr.splitlines()[1:3]
+    assert len(shown) < 120 and shown.startswith("    ...") and shown.endswith("$")
+    assert caret.index("^") == shown.index("$")

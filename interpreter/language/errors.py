@@ -42,10 +42,28 @@ class GdlError(Exception):
             where += " "
         lines = [f"{where}error: {self.message}"]
         if self.source_line is not None:
-            lines.append("    " + self.source_line.rstrip("\n"))
-            lines.append("    " + " " * max((self.column or 1) - 1, 0) + "^")
+            shown, caret = _clipped(self.source_line.rstrip("\n"), max((self.column or 1) - 1, 0))
+            lines.append("    " + shown)
+            lines.append("    " + " " * caret + "^")
         lines.extend(self.hints)
         return "\n".join(lines)
+
+
+SHOWN = 100     # characters of a source line an error shows around its column
+
+
+def _clipped(line: str, caret: int) -> tuple[str, int]:
+    """At most SHOWN characters of `line` around `caret` (its index), "..." where cut; and
+    the caret's index in what is shown."""
+    if len(line) <= SHOWN:
+        return line, caret
+    start = max(0, min(caret - SHOWN // 2, len(line) - SHOWN))
+    shown = line[start:start + SHOWN]
+    if start > 0:
+        shown, caret = "..." + shown, caret - start + 3
+    if start + SHOWN < len(line):
+        shown += "..."
+    return shown, caret
 
 
 class GdlSyntaxError(GdlError):

@@ -72,7 +72,7 @@ def test_binary_file(tmp_path):
     with pytest.raises(GdlSyntaxError) as info:
         load_game(str(path))
     assert str(info.value).splitlines()[0] == (
-        f"{path}:1:1: error: this is not a text rule file: byte 0x89 is not UTF-8")
+        f"{path}:1:1: error: this is not a text rule file: byte 0x89 is not UTF-8 (it looks like a binary file)")
 
 
 def _latin1_file(tmp_path):
