@@ -962,11 +962,19 @@ class Game:
         if not named:
             where = f" in phase '{phase.name}'; actions here: " + ", ".join(
                 a.name for a in phase.actions) if phase else ""
-            return IllegalAction(f"there is no action '{words[0]}'{where}",
+            return IllegalAction(f"there is no action '{words[0]}'{where}"
+                                 + self._not_a_name(state, words[0]),
                                  unknown=(words[0], "action"))
         compiled = next((a for a in named if len(self._argument_words(a, words[1:]))
                          == len(a.arg_types)), named[0])
-        args = self._parse_args(state, compiled, words[1:])
+        try:
+            args = self._parse_args(state, compiled, words[1:])
+        except IllegalAction as exc:
+            if compiled not in here or len(self._argument_words(compiled, words[1:])) \
+                    == len(compiled.arg_types):
+                raise
+            raise IllegalAction(exc.message + self._legal_now(state, compiled),
+                                malformed=True) from None
         if self.current_player(state) == TERMINAL:
             message = "the game is over"
         elif not here:
@@ -983,6 +991,35 @@ class Game:
                       and value not in self._kinds), None)
         return IllegalAction(message, unknown=stray)
 
+    def _not_a_name(self, state: State, word: str) -> str:
+        """For a first word that is a piece or a cell of the game rather than an action's
+        name: a sentence saying so, with an action of this phase that takes one (else "")."""
+        if self._parse_value(state, word.lower(), PIECE) is not _NOTHING:
+            what, t = "a piece", PIECE
+        elif self._board.parse(word.lower()) is not None:
+            what, t = "a cell", CELL
+        else:
+            return ""
+        phase = self._phase_of(state) if state.frames else None
+        taking = next((a for a in phase.actions if t in a.arg_types), None) if phase else None
+        if taking is None:
+            return f" ('{word}' is {what}, and no action here takes one)"
+        example = " ".join([taking.name] + [
+            word if i == taking.arg_types.index(t) else name.upper()
+            for i, (name, _) in enumerate(taking.binders)])
+        return f" ('{word}' is {what}: the action's name comes first, as in '{example}')"
+
+    def _legal_now(self, state: State, compiled: CompiledAction) -> str:
+        """How many of `compiled`'s actions are legal now, and one of them as an example
+        (the deciding seat's own list: nothing it may not see)."""
+        if self.current_player(state) == TERMINAL:
+            return ""
+        legal = [a for a in self.legal_actions(state) if a[0] == compiled.index]
+        if not legal:
+            return f"; no '{compiled.name}' is legal now"
+        example = self.action_text(state, legal[0], self.current_player(state))
+        return f"; {len(legal)} legal now, e.g. '{example}'"
+
     def _parse_args(self, state: State, compiled: CompiledAction, words: list[str],
                     viewer: int | None = None) -> list[Any]:
         """The argument values of `words` (the text after the action's name); a malformed
@@ -991,8 +1028,11 @@ class Game:
         types = compiled.arg_types
         words = self._argument_words(compiled, words)
         if len(words) != len(types):
-            raise IllegalAction(f"'{compiled.name}' takes {len(types)} argument(s), "
-                                f"not {len(words)}", malformed=True)
+            names = ", ".join(name for name, _ in compiled.binders)
+            raise IllegalAction(f"'{compiled.name}' takes {len(types)} argument"
+                                f"{'' if len(types) == 1 else 's'}"
+                                f"{f' ({names})' if names else ''}, not {len(words)}",
+                                malformed=True)
         values = []
         for word, t in zip(words, types):
             value = self._parse_value(state, word.lower(), t, viewer)

@@ -145,7 +145,8 @@ def test_typed_direction_words():
     assert reason(game, state, "face Tank#1 north_east") == (
         "'north_east' is not a direction")      # a board of four directions
     assert reason(game, state, "face Tank#1 north") == "the rule 'd != p.facing' does not hold"
-    assert reason(game, state, "drive Tank#1 north") == "'drive' takes 1 argument(s), not 2"
+    assert reason(game, state, "drive Tank#1 north") == (
+        "'drive' takes 1 argument (p), not 2; 1 legal now, e.g. 'drive Tank#1'")
 
 
 def test_a_tank_aims_along_a_direction_and_fires():

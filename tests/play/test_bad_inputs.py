@@ -137,3 +137,30 @@ def test_a_transcript_seed_outside_64_bits_is_refused(tmp_path):
     result = invoke("replay", path)
     assert result.exit_code == 1
     assert result.output == f"error: a seed is a number from 0 to {2 ** 64 - 1}, not {2 ** 64}\n"
+
+
+def _space_war_in_play():
+    from gdl.interpreter.play.agents.agents import RandomAgent
+    game = load_game(SPACE_WAR)
+    state = game.new_state(1)
+    agent = RandomAgent(1)
+    for _ in range(12):
+        game.apply(state, agent.choose(game, state, game.legal_actions(state)))
+    return game, state
+
+
+@pytest.mark.parametrize("typed, message", [
+    # an action typed without its arguments: their names, and whether any is legal now
+    ("fire", "'fire' takes 2 arguments (p, at), not 0; no 'fire' is legal now"),
+    ("move", "'move' takes 2 arguments (p, to), not 0; 132 legal now, e.g. 'move Station#2 d3'"),
+    # a piece or a cell typed first: it is no action, and how an action names it
+    ("Fighter#9", "there is no action 'Fighter#9' in phase 'play'; actions here: move, fire, "
+     "end, offer_draw ('Fighter#9' is a piece: the action's name comes first, as in 'move "
+     "Fighter#9 TO')"),
+    ("c4", "there is no action 'c4' in phase 'play'; actions here: move, fire, end, offer_draw "
+     "('c4' is a cell: the action's name comes first, as in 'move P c4')"),
+])
+def test_a_half_typed_action_says_what_is_missing(typed, message):
+    from tests.helpers import reason
+    game, state = _space_war_in_play()
+    assert reason(game, state, typed) == message

@@ -78,7 +78,8 @@ SHOWN_TEXT_FORM = ("expected 'expect view of SEAT shows WHAT == \"TEXT\"' (or 'c
      "'mvoe Fighter#1 c4' is not an action of the game: there is no action 'mvoe' in phase "
      "'play'; actions here: move, fire, end, offer_draw; did you mean 'move'?"),
     ("expect illegal move Fighter#1",
-     "'move Fighter#1' is not an action of the game: 'move' takes 2 argument(s), not 1"),
+     "'move Fighter#1' is not an action of the game: 'move' takes 2 arguments (p, to), not 1; "
+     "27 legal now, e.g. 'move Station#1 a3'"),
     ("expect illegal side west",
      "'side west' is not an action of the game: there is no action 'side' in phase 'play'; "
      "actions here: move, fire, end, offer_draw"),

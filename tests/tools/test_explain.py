@@ -165,7 +165,7 @@ def test_a_seats_answer_stops_at_the_first_test_that_fails(deployed):
     ((SW_GOLDEN, "--step", "99", "end"), "has 81 decisions: --step is 1 to 82"),
     ((SPACE_WAR, "--seat", "green", "end"), "unknown seat 'green'"),
     ((SPACE_WAR, "jump", "a1"), "'jump a1' is not an action here: there is no action 'jump'"),
-    ((SPACE_WAR, "side", "south", "north"), "'side' takes 1 argument(s), not 2"),
+    ((SPACE_WAR, "side", "south", "north"), "'side' takes 1 argument (s), not 2"),
     ((SPACE_WAR,), "give an action to explain"),
 ])
 def test_errors_are_messages_with_exit_1(args, message):
