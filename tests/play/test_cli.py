@@ -211,7 +211,7 @@ def test_check_a_folder_checks_every_rule_file_in_it(tmp_path):
     assert result.returncode == 0, result.stderr
     checked = [line.split(":")[0] for line in result.stdout.splitlines()]
     assert checked == sorted(checked) and "games/space_war.gdl" in checked
-    assert len(checked) == len(list(Path(ROOT, "games").glob("*.gdl")))
+    assert len(checked) == len(list(Path(ROOT, "games").rglob("*.gdl")))
     empty = gdl("check", str(tmp_path))
     assert empty.returncode == 1
     assert "no rule files (*.gdl) in this folder" in empty.stderr

@@ -1,0 +1,159 @@
+"""Differential play of a classic gdl game against OpenSpiel's implementation of it.
+
+A `Pairing` names a rule file in games/classic/, the pyspiel game (with the parameters
+used) and two small maps that write an action of either side as a common meaning (a cell in
+gdl's notation, "pass", ...). `play(pairing, seed)` plays one random game on both at once:
+at every decision it compares the player to move, the legal actions as sets of meanings and
+the terminal status, then plays a move drawn uniformly (from a generator seeded with
+`seed`) from the meanings both offer; at the end it compares the returns.
+
+Chance: OpenSpiel's chance nodes are sampled with its outcome probabilities, each outcome
+turned into the gdl die that must show it (`Pairing.chance_die`), which is forced into the
+gdl state before the decision that rolls it is applied there (the dice of the setup into
+`new_state`); a forced die gdl does not roll is a disagreement. Simultaneous nodes: gdl asks
+the seats one by one in seat order, OpenSpiel takes the joint action; each seat's choice is
+compared as a decision of its own.
+
+`GDL_CLASSIC_SCALE` (an environment variable, default 1) multiplies the number of games
+the suite plays (`games_in_suite`).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+from gdl.interpreter import load_game
+from gdl.interpreter.runtime.engine import TERMINAL
+
+CLASSIC = Path(__file__).resolve().parents[3] / "games" / "classic"
+
+
+def identity(text: str) -> str:
+    return text
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One classic game on both engines. gdl seat i is OpenSpiel player i."""
+
+    rules: str                                   # file name in games/classic/
+    spiel_game: str
+    spiel_params: dict[str, Any] = field(default_factory=dict)
+    gdl_meaning: Callable[[str], str] = identity      # gdl action text -> meaning
+    spiel_meaning: Callable[[str], str] = identity    # OpenSpiel action string -> meaning
+    # OpenSpiel's chance outcome -> the gdl die (sides, value) that must show it
+    chance_die: Callable[[Any, int], tuple[int, int]] | None = None
+
+    def load(self) -> tuple[Any, Any]:
+        return (load_game(str(CLASSIC / self.rules)),
+                pyspiel.load_game(self.spiel_game, self.spiel_params))
+
+
+@dataclass
+class Outcome:
+    """What one differential game found: decisions compared and the first disagreement."""
+
+    decisions: int = 0
+    disagreement: str | None = None
+
+
+def _spiel_meanings(spiel_state: Any, player: int,
+                    meaning: Callable[[str], str]) -> dict[str, int]:
+    return {meaning(spiel_state.action_to_string(player, a)): a
+            for a in spiel_state.legal_actions(player)}
+
+
+def _gdl_meanings(game: Any, state: Any, meaning: Callable[[str], str]) -> dict[str, Any]:
+    return {meaning(game.action_text(state, a)): a for a in game.legal_actions(state)}
+
+
+def _resolve_chance(pairing: Pairing, spiel_state: Any, rng: random.Random) -> list[list[int]]:
+    """Sample OpenSpiel's chance nodes from here on; the dice gdl must roll for them."""
+    dice = []
+    while spiel_state.is_chance_node():
+        outcomes, probabilities = zip(*spiel_state.chance_outcomes())
+        chosen = rng.choices(outcomes, probabilities)[0]
+        assert pairing.chance_die is not None, "a chance node in a game without dice"
+        dice.append(list(pairing.chance_die(spiel_state, chosen)))
+        spiel_state.apply_action(chosen)
+    return dice
+
+
+def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> Outcome:
+    game, spiel_game = loaded or pairing.load()
+    rng = random.Random(seed)
+    spiel_state = spiel_game.new_initial_state()
+    state = game.new_state(seed, forced=_resolve_chance(pairing, spiel_state, rng))
+    outcome = Outcome()
+    joint: list[int] = []       # the actions chosen so far at a simultaneous node
+    while True:
+        if state.forced:
+            outcome.disagreement = (f"decision {outcome.decisions}: gdl did not roll the "
+                                    f"dice OpenSpiel's chance nodes gave: {state.forced}")
+            return outcome
+        terminal = game.is_terminal(state)
+        if terminal != spiel_state.is_terminal():
+            outcome.disagreement = (f"decision {outcome.decisions}: terminal gdl {terminal}, "
+                                    f"OpenSpiel {spiel_state.is_terminal()}\n{spiel_state}")
+            return outcome
+        if terminal:
+            break
+        seat, player = game.current_player(state), spiel_state.current_player()
+        simultaneous = player == pyspiel.PlayerId.SIMULTANEOUS
+        if simultaneous:
+            player = len(joint)
+        if seat != player:
+            outcome.disagreement = (f"decision {outcome.decisions}: to move gdl {seat}, "
+                                    f"OpenSpiel {player}\n{spiel_state}")
+            return outcome
+        ours = _gdl_meanings(game, state, pairing.gdl_meaning)
+        theirs = _spiel_meanings(spiel_state, player, pairing.spiel_meaning)
+        outcome.decisions += 1
+        if ours.keys() != theirs.keys():
+            outcome.disagreement = (
+                f"decision {outcome.decisions}: legal actions differ; gdl only "
+                f"{sorted(ours.keys() - theirs.keys())}, OpenSpiel only "
+                f"{sorted(theirs.keys() - ours.keys())}\n{spiel_state}")
+            return outcome
+        chosen = rng.choice(sorted(ours))
+        if simultaneous:
+            joint.append(theirs[chosen])
+            if len(joint) < spiel_game.num_players():
+                game.apply(state, ours[chosen], check=False)
+                continue
+            spiel_state.apply_actions(joint)
+            joint = []
+        else:
+            spiel_state.apply_action(theirs[chosen])
+        state.forced.extend(_resolve_chance(pairing, spiel_state, rng))
+        game.apply(state, ours[chosen], check=False)
+    ours_returns, theirs_returns = game.returns(state), list(spiel_state.returns())
+    if [float(r) for r in ours_returns] != [float(r) for r in theirs_returns]:
+        outcome.disagreement = (f"returns gdl {ours_returns}, OpenSpiel {theirs_returns}"
+                                f"\n{spiel_state}")
+    return outcome
+
+
+def games_in_suite(base: int) -> int:
+    return base * int(os.environ.get("GDL_CLASSIC_SCALE", "1"))
+
+
+def check(pairing: Pairing, games: int, first_seed: int = 0) -> int:
+    """Play `games` differential games; fail on the first disagreement. Returns the number
+    of decisions compared."""
+    loaded = pairing.load()
+    decisions = 0
+    for seed in range(first_seed, first_seed + games):
+        outcome = play(pairing, seed, loaded)
+        assert outcome.disagreement is None, (
+            f"{pairing.rules} against OpenSpiel '{pairing.spiel_game}', seed {seed}: "
+            f"{outcome.disagreement}")
+        decisions += outcome.decisions
+    return decisions

@@ -1,0 +1,48 @@
+"""benchmarks/classic_differential.py prints one row per classic game (shape only, never
+speed), fails on unknown names, and the harness finds a disagreement when there is one."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pyspiel
+
+from gdl.interpreter import load_source
+
+from .differential import CLASSIC, play
+from .test_tic_tac_toe import TIC_TAC_TOE
+
+ROOT = Path(__file__).resolve().parents[3]
+SCRIPT = ROOT / "benchmarks" / "classic_differential.py"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_the_benchmark_prints_a_row_per_game() -> None:
+    done = run("--games", "3", "--speed-games", "1", "--rounds", "1", "tic_tac_toe", "pig")
+    assert done.returncode == 0, done.stderr
+    header, *rows = done.stdout.splitlines()
+    assert header.split()[:5] == ["game", "lines", "games", "decisions", "disagree"]
+    assert [row.split()[0] for row in rows] == ["tic_tac_toe", "pig"]
+    assert all(row.split()[2] == "3" and row.split()[4] == "0" for row in rows)
+
+
+def test_an_unknown_game_is_refused() -> None:
+    done = run("--games", "1", "tictactoe")
+    assert done.returncode == 2
+    assert "unknown game(s): tictactoe" in done.stderr
+
+
+def test_a_wrong_rule_is_a_disagreement() -> None:
+    # A tic-tac-toe whose board is full at eight marks ends a move early.
+    text = (CLASSIC / "tic_tac_toe.gdl").read_text().replace("len(pieces()) == 9",
+                                                             "len(pieces()) == 8")
+    wrong = (load_source(text, "tic_tac_toe.gdl"), pyspiel.load_game("tic_tac_toe"))
+    outcomes = [play(TIC_TAC_TOE, seed, wrong) for seed in range(40)]
+    found = [o.disagreement for o in outcomes if o.disagreement is not None]
+    assert found and "terminal gdl True, OpenSpiel False" in found[0]

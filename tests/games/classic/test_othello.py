@@ -1,0 +1,17 @@
+"""games/classic/othello.gdl against OpenSpiel's othello (no parameters).
+
+Both write a placement as its cell (`d3`) and a pass as `pass`. OpenSpiel counts rows from
+the top, gdl from the bottom, and both start with white on d4 and e5: the same names on a
+board turned upside down, which changes no line, so a cell's name is its meaning.
+"""
+
+from __future__ import annotations
+
+from .differential import Pairing, check, games_in_suite
+
+OTHELLO = Pairing("othello.gdl", "othello",
+                  gdl_meaning=lambda text: text.removeprefix("place "))
+
+
+def test_othello_agrees_with_openspiel() -> None:
+    assert check(OTHELLO, games_in_suite(100)) > 0
