@@ -14,7 +14,7 @@ from gdl.interpreter.language import ast, parse_cache, parser
 from gdl.interpreter.language.errors import GdlSyntaxError
 
 from tests.helpers import ROOT
-GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True))
 
 RULES = "seats a, b\nboard square(2, 2)\nvar n = 0\nsetup { goto p for a }\nphase p { }\n"
 

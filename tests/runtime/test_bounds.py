@@ -253,7 +253,7 @@ def _peaks(path, games):
     return peak
 
 
-@pytest.mark.parametrize("path", sorted(glob.glob("games/*.gdl")))
+@pytest.mark.parametrize("path", sorted(glob.glob("games/**/*.gdl", recursive=True)))
 def test_the_shipped_games_stay_far_below_the_limits(path):
     peak = _peaks(path, 10)
     assert peak["list"] * 1000 < limits.MAX_LIST

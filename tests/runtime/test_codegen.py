@@ -13,7 +13,7 @@ from gdl.interpreter import load_source
 from gdl.interpreter.runtime.events import as_json
 
 from tests.helpers import ROOT
-GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True))
 
 
 @pytest.mark.parametrize("path", GAMES, ids=os.path.basename)

@@ -11,7 +11,7 @@ from gdl.interpreter import load_game, load_source
 from gdl.interpreter.play.agents.agents import RandomAgent
 
 from tests.helpers import ROOT
-GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True))
 
 
 def compiled_phase(game, state):

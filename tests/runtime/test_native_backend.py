@@ -20,7 +20,7 @@ from gdl.interpreter.language.errors import GdlRuntimeError
 from gdl.interpreter.runtime import native, native_cache
 from tests.helpers import ROOT
 
-GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True))
 SEEDS = (1, 2, 3)
 MAX_DECISIONS = 300
 MISSING = native.missing_tools()

@@ -10,7 +10,7 @@ import pytest
 from gdl.interpreter import load_game, load_source
 
 from tests.helpers import ROOT
-GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl")))
+GAMES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True))
 
 RULES = '''game "Tally"
 seats a, b

@@ -19,7 +19,7 @@ from gdl.interpreter.tools.fmt import format_markdown, format_text
 from tests.helpers import ROOT, gdl
 
 
-RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl"))
+RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True)
                     + glob.glob(os.path.join(ROOT, "tests", "rules", "*.gdl")))
 DOCS = [os.path.join(ROOT, "docs", name) for name in ("language.md", "tutorial.md")]
 

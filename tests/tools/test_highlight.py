@@ -23,7 +23,7 @@ from gdl.interpreter.tools.highlight import KINDS, textmate_grammar, words  # no
 from gdl.interpreter.tools.pygments_lexer import GdlLexer  # noqa: E402
 
 from tests.helpers import ROOT
-RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "*.gdl"))
+RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True)
                     + glob.glob(os.path.join(ROOT, "tests", "rules", "*.gdl")))
 VSCODE = os.path.join(ROOT, "editors", "vscode")
 TEXTMATE = os.path.join(VSCODE, "syntaxes", "gdl.tmLanguage.json")
