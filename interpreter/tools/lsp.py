@@ -99,7 +99,10 @@ async def _listen(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> None:
 
     def read() -> None:
         while True:
-            body = _read_message(stdin)
+            try:
+                body = _read_message(stdin)
+            except (OSError, ValueError):       # stdin closed or broken: the end
+                body = None
             loop.call_soon_threadsafe(bodies.put_nowait, body)
             if body is None:
                 return
@@ -110,9 +113,15 @@ async def _listen(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> None:
     server.shutdown()
 
 
+MAX_MESSAGE = 64 << 20
+"""Bytes of one message's body: a larger one is skipped unread (a parse error), so that a
+Content-Length of a terabyte allocates nothing. (A 1 MB rule file is at most 6 MB of JSON.)"""
+
+
 def _read_message(stream: BinaryIO) -> bytes | None:
     """The body of the next message (header lines, a blank line, the body), or None at the
-    end of input. A header without a usable Content-Length gives b"" (not JSON)."""
+    end of input. A header without a usable Content-Length, or a body over MAX_MESSAGE,
+    gives b"" (not JSON)."""
     length: int | None = None
     while True:
         line = stream.readline(65536)
@@ -124,8 +133,16 @@ def _read_message(stream: BinaryIO) -> bytes | None:
             break
         name, _, value = line.partition(b":")
         if name.strip().lower() == b"content-length":
-            length = int(value) if value.strip().isdigit() else -1
+            digits = value.strip()
+            length = int(digits) if digits.isdigit() and len(digits) < 16 else -1
     if length < 0:
+        return b""
+    if length > MAX_MESSAGE:
+        while length > 0:
+            skipped = len(stream.read(min(length, 1 << 20)))
+            if not skipped:
+                return None
+            length -= skipped
         return b""
     body = stream.read(length)
     return body if len(body) == length else None
@@ -134,8 +151,9 @@ def _read_message(stream: BinaryIO) -> bytes | None:
 def _dispatch(protocol: Any, body: bytes) -> None:
     """One message to pygls' protocol; what does not fit JSON-RPC or the LSP types gets its
     JSON-RPC error reply (requests) or is dropped (notifications)."""
-    from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams,
-                                  JsonRpcInvalidRequest, JsonRpcParseError)
+    from pygls.exceptions import (JsonRpcException, JsonRpcInternalError,
+                                  JsonRpcInvalidParams, JsonRpcInvalidRequest,
+                                  JsonRpcParseError)
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):     # not JSON, not UTF-8, nested too deeply
@@ -157,10 +175,15 @@ def _dispatch(protocol: Any, body: bytes) -> None:
             _reply_error(protocol, ident, JsonRpcInvalidParams(
                 f"the params of {method} do not fit the LSP types"))
         return
-    protocol.handle_message(message)
+    try:
+        protocol.handle_message(message)
+    except Exception as exc:    # pygls answers a failing handler itself; this is the rest
+        if method is not None and ident is not None:
+            _reply_error(protocol, ident, JsonRpcInternalError(f"gdl lsp: {exc!r}"))
 
 
 def _reply_error(protocol: Any, ident: int | str | None, error: Any) -> None:
+    # (pygls has no public way to answer with an error outside a handler)
     protocol._send_response(ident, error=error.to_response_error())
 
 
@@ -299,7 +322,7 @@ def _server(server_class: Any, types: Any) -> Any:
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: Any) -> None:
         # a saved base file changes what its variants check against
-        for uri in list(analysed):
+        for uri in [uri for uri in edits if opened(uri) is not None]:
             update(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
