@@ -39,7 +39,7 @@ from ..language.tree import Span
 if TYPE_CHECKING:
     from .analysis import Document, Symbol
 
-WAIT = 0.5
+WAIT = 0.25
 """Seconds a request waits for the analysis of the latest text before it answers from the
 last analysed one (a 1 MB file takes about 10 s to check)."""
 
@@ -66,13 +66,15 @@ def serve() -> None:
         raise GdlError("the language server needs pygls: pip install 'gdl[lsp]'") from None
     os.environ["GDL_NO_CACHE"] = "1"    # a text per keystroke: no parse-cache entry for each
     _log_one_line()
+    sys.setswitchinterval(0.001)    # the loop's thread waits less for the analysis' GIL
     server = _server(LanguageServer, types)
+    # the reader thread may still wait on stdin when the client says exit: a reader of its
+    # own, so that Python's shutdown does not wait for (or abort on) sys.stdin's lock
+    stdin = open(sys.stdin.fileno(), "rb", closefd=False)
     try:
-        asyncio.run(_listen(server, sys.stdin.buffer, sys.stdout.buffer))
+        asyncio.run(_listen(server, stdin, sys.stdout.buffer))
     except (BrokenPipeError, KeyboardInterrupt):
         pass                            # the editor went away
-    except SystemExit as exit:          # the client said exit: the reader thread still
-        os._exit(exit.code if isinstance(exit.code, int) else 1)    # holds stdin's lock
 
 
 def _log_one_line() -> None:
@@ -151,13 +153,11 @@ def _read_message(stream: BinaryIO) -> bytes | None:
 def _dispatch(protocol: Any, body: bytes) -> None:
     """One message to pygls' protocol; what does not fit JSON-RPC or the LSP types gets its
     JSON-RPC error reply (requests) or is dropped (notifications)."""
-    from pygls.exceptions import (JsonRpcException, JsonRpcInternalError,
-                                  JsonRpcInvalidParams, JsonRpcInvalidRequest,
-                                  JsonRpcParseError)
+    from pygls.exceptions import JsonRpcException
     try:
         data = json.loads(body)
     except (ValueError, RecursionError):     # not JSON, not UTF-8, nested too deeply
-        _reply_error(protocol, None, JsonRpcParseError("the message is not JSON"))
+        _reply_error(protocol, None, -32700, "the message is not JSON")
         return
     ident = data.get("id") if isinstance(data, dict) else None
     if not isinstance(ident, (int, str)) or isinstance(ident, bool):
@@ -165,26 +165,28 @@ def _dispatch(protocol: Any, body: bytes) -> None:
     method = data.get("method") if isinstance(data, dict) else None
     if not isinstance(data, dict) or data.get("jsonrpc") != "2.0" or \
             "method" in data and not isinstance(method, str):
-        _reply_error(protocol, ident, JsonRpcInvalidRequest(
-            "not a JSON-RPC 2.0 message (an object with jsonrpc \"2.0\" and a method name)"))
+        _reply_error(protocol, ident, -32600, "not a JSON-RPC 2.0 message (an object with "
+                     "jsonrpc \"2.0\" and a method name)")
         return
     try:
         message = protocol.structure_message(data)
     except JsonRpcException:
         if method is not None and ident is not None:
-            _reply_error(protocol, ident, JsonRpcInvalidParams(
-                f"the params of {method} do not fit the LSP types"))
+            _reply_error(protocol, ident, -32602,
+                         f"the params of {method} do not fit the LSP types")
         return
     try:
         protocol.handle_message(message)
     except Exception as exc:    # pygls answers a failing handler itself; this is the rest
         if method is not None and ident is not None:
-            _reply_error(protocol, ident, JsonRpcInternalError(f"gdl lsp: {exc!r}"))
+            _reply_error(protocol, ident, -32603, f"gdl lsp: {exc!r}")
 
 
-def _reply_error(protocol: Any, ident: int | str | None, error: Any) -> None:
-    # (pygls has no public way to answer with an error outside a handler)
-    protocol._send_response(ident, error=error.to_response_error())
+def _reply_error(protocol: Any, ident: int | str | None, code: int, message: str) -> None:
+    """A JSON-RPC error reply, written as pygls writes its own (on this loop's thread)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": ident,
+                       "error": {"code": code, "message": message}}).encode("utf-8")
+    protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
 
 def _server(server_class: Any, types: Any) -> Any:
