@@ -8,6 +8,7 @@ board, seats, show) replaces the base's; anything new is added.
 from __future__ import annotations
 
 import os
+import stat
 from typing import TYPE_CHECKING
 
 from .language import ast
@@ -26,11 +27,18 @@ Key = tuple[str, ...]
 """What a declaration replaces in the base: the declarations with the same key."""
 
 
-def read_text(path: str) -> str:
-    """A rule file's text; binary junk and unreadable files become a GdlError."""
+def read_text(path: str, regular: bool = False) -> str:
+    """A rule file's text; binary junk and unreadable files become a GdlError. `regular`
+    (a base file, which `extends` names): only a regular file, never standard input, a FIFO
+    or a device, which could block for ever or never end."""
     from .language.limits import MAX_SOURCE
     try:
-        with open(path, "rb") as handle:
+        # O_NONBLOCK: opening a FIFO does not wait for a writer (no effect on regular files)
+        flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)
+        with open(os.open(path, flags) if regular else path, "rb") as handle:
+            if regular and not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise GdlError(f"{path} is not a regular file: a variant extends a rule file "
+                               "(not standard input, a pipe or a device)", file=path)
             data = handle.read(MAX_SOURCE + 1)
     except OSError as exc:
         raise GdlError(f"cannot read {path}: {exc.strerror}", file=path) from None
@@ -131,7 +139,8 @@ def _program(text: str, path: str, seen: tuple[str, ...]) -> tuple[ast.Program, 
     if not os.path.exists(base_path):
         raise error_at(GdlError, f"the base file '{decl.path}' does not exist ({base_path})",
                        decl.span)
-    base, base_digest = _program(read_text(base_path), base_path, seen + (path,))
+    base, base_digest = _program(read_text(base_path, regular=True), base_path,
+                                 seen + (path,))
     merged = merge(base, program)
     combined = _sha256(base_digest + digest)
     return merged, combined

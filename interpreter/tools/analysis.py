@@ -25,6 +25,7 @@ from ..language import ast
 from ..language.builtins import BUILTINS
 from ..language.checker import BUILTIN_VALUES, PIECE_PROPERTIES
 from ..language.errors import GdlError
+from ..language.limits import MAX_SOURCE
 from ..language.parser import grammar_words, parse_program
 from ..language.program import Program as Resolved
 from ..language.references import Declaration, References
@@ -90,10 +91,7 @@ class Document:
 
     def __init__(self, text: str, path: str, read: Reader | None = None,
                  seen: tuple[str, ...] = ()) -> None:
-        self.text = text[1:] if text.startswith("\ufeff") else text
         self.path = path
-        self.lines = self.text.split("\n")
-        self.masked = [_masked(line) for line in self.lines]
         self.read: Reader = read or _read_disk
         self.problem: Problem | None = None
         self.program: ast.Program | None = None     # the syntax tree, when the text parses
@@ -101,6 +99,15 @@ class Document:
         self.symbols: list[Symbol] = []             # top-level symbols, with their children
         self.base: Document | None = None           # the Document of the base file
         self._by_span: dict[Span, Symbol] | None = None
+        if len(text) > MAX_SOURCE:      # as the loader: one problem, not minutes of parsing
+            self.text, self.lines, self.masked = "", [""], [""]
+            self.problem = Problem(1, 1, 2, f"a rule file of {len(text):,} characters is "
+                                   f"larger than {MAX_SOURCE:,}, more than a rule file can "
+                                   "be: it is not checked")
+            return
+        self.text = text[1:] if text.startswith("\ufeff") else text
+        self.lines = self.text.split("\n")
+        self.masked = [_masked(line) for line in self.lines]
         try:
             self.program = parse_program(self.text, path)
         except GdlError as exc:
@@ -125,9 +132,10 @@ class Document:
     # ----- problems --------------------------------------------------------------------
     def _problem(self, exc: GdlError) -> Problem:
         message = "\n".join((exc.message,) + tuple(exc.hints))
-        if exc.file not in (None, self.path) and exc.line is not None:
-            # an error in the base file: shown on the `extends` line
-            message = f"{exc.file}:{exc.line}:{exc.column or 1}: {message}"
+        if exc.file not in (None, self.path):
+            # an error in the base file (or in reading it): shown on the `extends` line
+            if exc.line is not None:
+                message = f"{exc.file}:{exc.line}:{exc.column or 1}: {message}"
             line = next((item.span.line for item in self.program.items
                          if isinstance(item, ast.ExtendsDecl) and item.span is not None),
                         1) if self.program is not None else 1
@@ -450,10 +458,12 @@ def _value_doc(name: str) -> str:
 
 
 def _read_disk(path: str) -> str | None:
+    """A base file's text, as the loader reads it (a regular file within the size limit),
+    or None."""
+    from ..loader import read_text
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError):
+        return read_text(path, regular=True)
+    except GdlError:
         return None
 
 

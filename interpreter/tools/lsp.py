@@ -9,18 +9,39 @@ check, hover and definition answer from the last text of the file that did, on t
 that have not changed since; references and rename wait for a text that checks. A base file
 open in the editor is read from the editor, not the disk. pygls is an optional extra:
 `pip install 'gdl[lsp]'`.
+
+The server never blocks and never dies on what an editor (or a careless file) sends. Each
+text is analysed on a worker thread, off the message loop: an edit made meanwhile supersedes
+the analysis (only the latest text's diagnostics are published), and a request waits at most
+`WAIT` seconds for the analysis of the text it is about, else answers from the last one, so
+every request is answered at once even while a large file is checked. A text larger than the
+loader's limit gets one diagnostic and no parse; a base file is read only if it is a regular
+file (`loader.read_text`). The messages are read here, not by pygls' loop: a body that is
+not JSON gets a parse error reply, a request whose params do not fit the LSP types an invalid
+params reply, and no input prints a traceback.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import os
-from typing import TYPE_CHECKING, Any
+import queue
+import sys
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..language.errors import GdlError
 from ..language.tree import Span
 
 if TYPE_CHECKING:
-    from .analysis import Symbol
+    from .analysis import Document, Symbol
+
+WAIT = 0.25
+"""Seconds a request waits for the analysis of the latest text before it answers from the
+last analysed one (a 1 MB file takes about 10 s to check)."""
 
 # analysis kinds -> LSP SymbolKind / CompletionItemKind names
 _SYMBOL_KINDS = {"phase": "Class", "action": "Method", "fn": "Function", "def": "Function",
@@ -37,23 +58,146 @@ _COMPLETION_KINDS = {"phase": "Class", "action": "Method", "fn": "Function",
 
 
 def serve() -> None:
-    """Run the server on stdin/stdout until the client says exit."""
+    """Run the server on stdin/stdout until the client says exit (or closes stdin)."""
     try:
         from lsprotocol import types
         from pygls.lsp.server import LanguageServer
     except ImportError:
         raise GdlError("the language server needs pygls: pip install 'gdl[lsp]'") from None
     os.environ["GDL_NO_CACHE"] = "1"    # a text per keystroke: no parse-cache entry for each
+    _log_one_line()
+    sys.setswitchinterval(0.001)    # the loop's thread waits less for the analysis' GIL
     server = _server(LanguageServer, types)
-    server.start_io()
+    # the reader thread may still wait on stdin when the client says exit: a reader of its
+    # own, so that Python's shutdown does not wait for (or abort on) sys.stdin's lock
+    stdin = open(sys.stdin.fileno(), "rb", closefd=False)
+    try:
+        asyncio.run(_listen(server, stdin, sys.stdout.buffer))
+    except (BrokenPipeError, KeyboardInterrupt):
+        pass                            # the editor went away
+
+
+def _log_one_line() -> None:
+    """pygls logs what it could not handle; one line each on stderr, never a traceback."""
+    class OneLine(logging.Formatter):
+        def format(self, record: logging.LogRecord) -> str:
+            return "gdl lsp: " + record.getMessage().split("\n")[0]
+
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLine())
+    logger = logging.getLogger("pygls")
+    logger.addHandler(handler)
+    logger.setLevel(logging.WARNING)
+    logger.propagate = False
+
+
+async def _listen(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> None:
+    """Read messages from `stdin` (on a thread) and hand each to the protocol, on this
+    loop, until the end of input."""
+    from pygls.io_ import StdoutWriter
+    server.protocol.set_writer(StdoutWriter(stdout))
+    loop = asyncio.get_running_loop()
+    bodies: asyncio.Queue[bytes | None] = asyncio.Queue()
+
+    def read() -> None:
+        while True:
+            try:
+                body = _read_message(stdin)
+            except (OSError, ValueError):       # stdin closed or broken: the end
+                body = None
+            loop.call_soon_threadsafe(bodies.put_nowait, body)
+            if body is None:
+                return
+
+    threading.Thread(target=read, name="gdl-lsp-reader", daemon=True).start()
+    while (body := await bodies.get()) is not None:
+        _dispatch(server.protocol, body)
+    server.shutdown()
+
+
+MAX_MESSAGE = 64 << 20
+"""Bytes of one message's body: a larger one is skipped unread (a parse error), so that a
+Content-Length of a terabyte allocates nothing. (A 1 MB rule file is at most 6 MB of JSON.)"""
+
+
+def _read_message(stream: BinaryIO) -> bytes | None:
+    """The body of the next message (header lines, a blank line, the body), or None at the
+    end of input. A header without a usable Content-Length, or a body over MAX_MESSAGE,
+    gives b"" (not JSON)."""
+    length: int | None = None
+    while True:
+        line = stream.readline(65536)
+        if not line:
+            return None
+        if not line.strip():
+            if length is None:
+                continue                # a stray blank line between messages
+            break
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            digits = value.strip()
+            length = int(digits) if digits.isdigit() and len(digits) < 16 else -1
+    if length < 0:
+        return b""
+    if length > MAX_MESSAGE:
+        while length > 0:
+            skipped = len(stream.read(min(length, 1 << 20)))
+            if not skipped:
+                return None
+            length -= skipped
+        return b""
+    body = stream.read(length)
+    return body if len(body) == length else None
+
+
+def _dispatch(protocol: Any, body: bytes) -> None:
+    """One message to pygls' protocol; what does not fit JSON-RPC or the LSP types gets its
+    JSON-RPC error reply (requests) or is dropped (notifications)."""
+    from pygls.exceptions import JsonRpcException
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):     # not JSON, not UTF-8, nested too deeply
+        _reply_error(protocol, None, -32700, "the message is not JSON")
+        return
+    ident = data.get("id") if isinstance(data, dict) else None
+    if not isinstance(ident, (int, str)) or isinstance(ident, bool):
+        ident = None
+    method = data.get("method") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or data.get("jsonrpc") != "2.0" or \
+            "method" in data and not isinstance(method, str):
+        _reply_error(protocol, ident, -32600, "not a JSON-RPC 2.0 message (an object with "
+                     "jsonrpc \"2.0\" and a method name)")
+        return
+    try:
+        message = protocol.structure_message(data)
+    except JsonRpcException:
+        if method is not None and ident is not None:
+            _reply_error(protocol, ident, -32602,
+                         f"the params of {method} do not fit the LSP types")
+        return
+    try:
+        protocol.handle_message(message)
+    except Exception as exc:    # pygls answers a failing handler itself; this is the rest
+        if method is not None and ident is not None:
+            _reply_error(protocol, ident, -32603, f"gdl lsp: {exc!r}")
+
+
+def _reply_error(protocol: Any, ident: int | str | None, code: int, message: str) -> None:
+    """A JSON-RPC error reply, written as pygls writes its own (on this loop's thread)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": ident,
+                       "error": {"code": code, "message": message}}).encode("utf-8")
+    protocol.writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
 
 def _server(server_class: Any, types: Any) -> Any:
     from importlib.metadata import PackageNotFoundError, version
+    from urllib.parse import unquote
 
+    from pygls.exceptions import JsonRpcInternalError
     from pygls.uris import from_fs_path, to_fs_path
 
-    from .analysis import Document
+    from ..loader import read_text
+    from .analysis import Document, Problem
     try:
         server = server_class("gdl", version("gdl"),
                               text_document_sync_kind=types.TextDocumentSyncKind.Full)
@@ -63,32 +207,82 @@ def _server(server_class: Any, types: Any) -> Any:
     analysed: dict[str, Document] = {}      # uri -> the Document of its current text
     parsed: dict[str, Document] = {}        # uri -> the last Document whose text parsed
     checked: dict[str, Document] = {}       # uri -> the last Document whose text checked
+    edits: dict[str, int] = {}              # uri -> edits seen: an analysis of an older
+    running: set[str] = set()               # (uri whose analysis runs) text is superseded
+    settled: dict[str, asyncio.Event] = {}  # uri -> set when its latest text is analysed
+    worker = _Worker()
 
-    def read(path: str) -> str | None:
-        """A file's text: the editor's, when it is open there, else the disk's."""
+    def opened(uri: str) -> Any:
+        """The editor's document of `uri`, or None (never a file read from the disk: a
+        request may name any uri, /dev/zero too)."""
+        return server.workspace.text_documents.get(unquote(uri))
+
+    def reader() -> Callable[[str], str | None]:
+        """A file's text, for the worker: the editor's (as open now), else the disk's."""
+        texts = {}
         for document in server.workspace.text_documents.values():
-            if document.path == path or to_fs_path(document.uri) == path:
-                return str(document.source)
-        try:
-            with open(path, encoding="utf-8") as handle:
-                return handle.read()
-        except (OSError, UnicodeDecodeError):
-            return None
+            texts[document.path] = texts[to_fs_path(document.uri)] = document.source
+
+        def read(path: str) -> str | None:
+            if path in texts:
+                return texts[path]
+            try:
+                return read_text(path, regular=True)
+            except GdlError:
+                return None
+        return read
 
     def update(uri: str) -> None:
-        text = server.workspace.get_text_document(uri).source
-        document = Document(text, to_fs_path(uri) or uri, read)
-        analysed[uri] = document
-        if document.program is not None:
-            parsed[uri] = document
-        if document.references is not None:
-            checked[uri] = document
-        problems = [] if document.problem is None else [document.problem]
+        """Analyse the uri's text off the loop; an edit made meanwhile supersedes it."""
+        edits[uri] = edits.get(uri, 0) + 1
+        settled.setdefault(uri, asyncio.Event()).clear()
+        if uri not in running:
+            start(uri)
+
+    def start(uri: str) -> None:
+        document = opened(uri)
+        if document is None:
+            settled[uri].set()
+            return
+        running.add(uri)
+        wanted, text, version, read = edits[uri], document.source, document.version, reader()
+        worker.submit(lambda: Document(text, to_fs_path(uri) or uri, read),
+                      lambda result: finish(uri, wanted, version, result))
+
+    def finish(uri: str, wanted: int, version: int | None,
+               result: Document | BaseException) -> None:
+        running.discard(uri)
+        if opened(uri) is None:
+            settled[uri].set()
+            return
+        if edits[uri] != wanted:
+            start(uri)
+            return
+        if isinstance(result, BaseException):   # a bug: said, not a dead server
+            analysed.pop(uri, None)
+            problems = [Problem(1, 1, 2, f"gdl could not analyse this text: {result!r}")]
+        else:
+            analysed[uri] = result
+            if result.program is not None:
+                parsed[uri] = result
+            if result.references is not None:
+                checked[uri] = result
+            problems = [] if result.problem is None else [result.problem]
+        settled[uri].set()
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-            uri=uri, diagnostics=[types.Diagnostic(
+            uri=uri, version=version, diagnostics=[types.Diagnostic(
                 range=_between(types, p.line, p.column, p.line, p.end_column),
                 message=p.message, severity=types.DiagnosticSeverity.Error, source="gdl")
                 for p in problems]))
+
+    async def latest(uri: str) -> None:
+        """Wait (at most WAIT s) for the analysis of the uri's latest text."""
+        event = settled.get(uri)
+        if event is not None and not event.is_set():
+            try:
+                await asyncio.wait_for(event.wait(), WAIT)
+            except asyncio.TimeoutError:
+                pass
 
     def answering(uri: str, line: int) -> Document | None:
         """The Document to answer about a (0-based) line: the current text's when it
@@ -106,31 +300,47 @@ def _server(server_class: Any, types: Any) -> Any:
         return types.Location(uri=from_fs_path(os.path.abspath(span.file)),
                               range=_range(types, span))
 
+    def request(method: str, *options: Any) -> Callable[[Any], Any]:
+        """A request's handler: after the latest analysis; a bug is an error reply of one
+        line, not a traceback."""
+        def register(answer: Callable[[Any], Any]) -> Any:
+            async def handler(params: Any) -> Any:
+                await latest(params.text_document.uri)
+                try:
+                    return answer(params)
+                except Exception as exc:
+                    raise JsonRpcInternalError(f"gdl: {exc!r}") from None
+            return server.feature(method, *options)(handler)
+        return register
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: Any, params: Any) -> Any:
+    def did_open(params: Any) -> None:
         update(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: Any, params: Any) -> Any:
+    def did_change(params: Any) -> None:
         update(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: Any, params: Any) -> Any:
+    def did_save(params: Any) -> None:
         # a saved base file changes what its variants check against
-        for uri in list(analysed):
+        for uri in [uri for uri in edits if opened(uri) is not None]:
             update(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: Any, params: Any) -> Any:
+    def did_close(params: Any) -> None:
         uri = params.text_document.uri
+        edits[uri] = edits.get(uri, 0) + 1
+        if uri in settled:
+            settled[uri].set()
         analysed.pop(uri, None)
         parsed.pop(uri, None)
         checked.pop(uri, None)
         server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(ls: Any, params: Any) -> Any:
+    @request(types.TEXT_DOCUMENT_HOVER)
+    def hover(params: Any) -> Any:
         position = params.position
         document = answering(params.text_document.uri, position.line)
         text = None if document is None else document.hover(position.line + 1,
@@ -140,16 +350,16 @@ def _server(server_class: Any, types: Any) -> Any:
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                                         value=text))
 
-    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    def definition(ls: Any, params: Any) -> Any:
+    @request(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(params: Any) -> Any:
         position = params.position
         document = answering(params.text_document.uri, position.line)
         declaration = None if document is None else document.definition(
             position.line + 1, position.character + 1)
         return None if declaration is None else location(declaration.span)
 
-    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    def references(ls: Any, params: Any) -> Any:
+    @request(types.TEXT_DOCUMENT_REFERENCES)
+    def references(params: Any) -> Any:
         document = analysed.get(params.text_document.uri)
         position = params.position
         spans = None if document is None else document.references_at(
@@ -160,8 +370,8 @@ def _server(server_class: Any, types: Any) -> Any:
             spans = spans[1:]
         return [location(span) for span in spans]
 
-    @server.feature(types.TEXT_DOCUMENT_RENAME)
-    def rename(ls: Any, params: Any) -> Any:
+    @request(types.TEXT_DOCUMENT_RENAME)
+    def rename(params: Any) -> Any:
         document = analysed.get(params.text_document.uri)
         position = params.position
         spans: tuple[Span, ...] = ()
@@ -181,17 +391,16 @@ def _server(server_class: Any, types: Any) -> Any:
                 types.TextEdit(range=_range(types, span), new_text=params.new_name))
         return types.WorkspaceEdit(changes=changes)
 
-    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
-                    types.CompletionOptions(trigger_characters=["."]))
-    def completion(ls: Any, params: Any) -> Any:
+    @request(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["."]))
+    def completion(params: Any) -> Any:
         uri = params.text_document.uri
         document = checked.get(uri) or parsed.get(uri)
-        if document is None:
+        editor = opened(uri)
+        if document is None or editor is None:
             return types.CompletionList(is_incomplete=False, items=[])
         # the position is in the text as typed, which may not parse: the line as typed
-        lines = server.workspace.get_text_document(uri).source.split("\n")
         position = params.position
-        typed = lines[position.line] if position.line < len(lines) else ""
+        typed = _line(editor.source, position.line)
         items = [types.CompletionItem(
             label=label, detail=detail,
             kind=getattr(types.CompletionItemKind, _COMPLETION_KINDS.get(kind, "Text")))
@@ -199,14 +408,50 @@ def _server(server_class: Any, types: Any) -> Any:
                 position.line + 1, position.character + 1, typed[:position.character])]
         return types.CompletionList(is_incomplete=False, items=items)
 
-    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    def document_symbol(ls: Any, params: Any) -> Any:
+    @request(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(params: Any) -> Any:
         document = parsed.get(params.text_document.uri)
         if document is None:
             return []
         return [_document_symbol(types, symbol) for symbol in document.symbols]
 
     return server
+
+
+class _Worker:
+    """One daemon thread that runs analyses in turn (a daemon: an analysis under way never
+    delays the exit); each result, or the exception raised, goes to its callback on the
+    loop that submitted it."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="gdl-lsp-analysis", daemon=True).start()
+
+    def submit(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        loop = asyncio.get_running_loop()
+
+        def job() -> None:
+            try:
+                result = work()
+            except Exception as exc:       # a bug in the analysis: the callback says it
+                result = exc
+            loop.call_soon_threadsafe(done, result)
+        self.jobs.put(job)
+
+    def _run(self) -> None:
+        while True:
+            self.jobs.get()()
+
+
+def _line(text: str, number: int) -> str:
+    """Line `number` (0-based) of a text, "" past its end, without splitting all of it."""
+    start = 0
+    for _ in range(number):
+        start = text.find("\n", start) + 1
+        if start == 0:
+            return ""
+    end = text.find("\n", start)
+    return text[start:] if end < 0 else text[start:end]
 
 
 def _range(types: Any, span: Span) -> Any:
