@@ -1157,6 +1157,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
+                 _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt),
                  _text=lambda value, t: format_value(value, t, rt))
     for name, constant in lines.constants.items():
