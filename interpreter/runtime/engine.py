@@ -350,7 +350,9 @@ class Runtime:
                     each: Each | None = None) -> None:
         state = self.state
         phase = self.game._phases[name]
-        self.entered()
+        self.entries += 1           # `entered`, written out: every turn comes this way
+        if self.entries > MAX_ENTRIES:
+            raise RuleFault(ENDLESS_PHASES)
         if not isinstance(seat, int) or not 0 <= seat < len(state.out):
             raise RuleFault(f"phase '{name}' was entered for no seat (the seat expression "
                             f"gave {'none' if seat is None else repr(seat)})")
@@ -431,6 +433,8 @@ class Runtime:
         state = self.state
         state.turn += 1
         state.current = seat
+        if not state.timers:
+            return
         keep = []
         for timer in reversed(state.timers):     # newest first: the oldest value wins
             if timer["seat"] == seat:
@@ -821,12 +825,12 @@ class Game:
         return self._listing(state)
 
     def _listing(self, state: State) -> list[Action]:
-        seat = self.current_player(state)
-        if seat == TERMINAL:
+        if state.result is not None or not state.frames:
             return []
+        frame = state.frames[-1]
+        seat = frame["seat"] if frame["pending"] is None else self.current_player(state)
         out: list[Action] = []
         append = out.append
-        frame = state.frames[-1]
         args = frame["args"]
         rt = self._rt
         previous, rt.state = rt.state, state
@@ -1062,6 +1066,9 @@ class Game:
     def _auto(self, state: State) -> None:
         """In an `auto` phase, play the only legal action of the deciding seat, again and
         again, each with an `auto` event; a bounded number of times per decision."""
+        if state.result is not None or not state.frames or \
+                not self._phases[state.frames[-1]["phase"]].auto:
+            return
         for _ in range(MAX_AUTO + 1):
             if state.result is not None or not state.frames:
                 return
@@ -1081,15 +1088,16 @@ class Game:
                        self._program.phases[name].span)
 
     def _apply_run(self, state: State, action: Action) -> None:
-        seat = self.current_player(state)
-        if seat == TERMINAL:
+        frames = state.frames
+        if state.result is not None or not frames:
             raise IllegalAction("the game is over")
-        frame = state.frames[-1]
+        frame = frames[-1]
         if frame["pending"] is None:
             index, args = action
-            self._phases[frame["phase"]].actions[index].body(state, seat, *frame["args"],
-                                                             *args)
+            self._phases[frame["phase"]].actions[index].body(state, frame["seat"],
+                                                             *frame["args"], *args)
             return
+        seat = self.current_player(state)
         frame["pending"][seat] = [action[0], list(action[1])]
         self._reveal_if_complete(state)
 
