@@ -423,7 +423,7 @@ class Generator:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
         # placed at the action, so a tool tracing lines sees each legal binding listed
-        self.src.emit(levels + 1, F(action, f"out(({action.index}, ({args})))"))
+        self.src.emit(levels + 1, F(action, f"out.append(({action.index}, ({args})))"))
 
     def quantifier_guard(self, expr: ir.Expr) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of

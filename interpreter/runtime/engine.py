@@ -500,8 +500,9 @@ class Runtime:
 
 
 class CompiledAction:
-    """One action of a phase, as generated functions: `listing(S, me, *phase_args, add)`
-    calls `add` with each legal (index, args); `body(S, me, *phase_args, *args)` plays it; `domains`
+    """One action of a phase, as generated functions: `listing(S, me, *phase_args, out)`
+    appends each legal (index, args) to the list `out` (`out.append`, which Python runs
+    without a call: cheaper than passing the bound method); `body(S, me, *phase_args, *args)` plays it; `domains`
     and `parts` (with the text and binder level of each where-part) explain a refusal."""
 
     def __init__(self, action: program.Action, units: Mapping[UnitKey, Function],
@@ -830,13 +831,12 @@ class Game:
         frame = state.frames[-1]
         seat = frame["seat"] if frame["pending"] is None else self.current_player(state)
         out: list[Action] = []
-        append = out.append
         args = frame["args"]
         rt = self._rt
         previous, rt.state = rt.state, state
         try:
             for action in self._phases[frame["phase"]].actions:
-                action.listing(state, seat, *args, append)
+                action.listing(state, seat, *args, out)
         except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
                 ValueError) as exc:
             raise self._fault(exc) from None
