@@ -104,8 +104,9 @@ def run_game(game: Game, state: State, choose: Chooser, *, max_turns: int | None
 
 
 def _overrides(observer: Observer, name: str) -> bool:
-    """Does `observer`'s class do something on the event `name` (not Observer's nothing)?"""
-    return getattr(type(observer), name) is not getattr(Observer, name)
+    """Does `observer` do something on the event `name` (not Observer's nothing)?"""
+    method = getattr(observer, name)
+    return getattr(method, "__func__", None) is not getattr(Observer, name)
 
 
 def check_invariants(game, state, decision):
