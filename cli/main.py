@@ -191,8 +191,9 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
 @max_turns_option(1000)
 @max_decisions_option
 @click.option("--workers", type=POSITIVE, default=None,
-              help="Worker processes (default: one per core); 1 plays in this process. "
-              "The results do not depend on it.")
+              help="Worker processes (default: one per idle core); 1 plays in this process; "
+              "a run too short to gain from them starts none. The results do not depend "
+              "on it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--out", type=click.Path(), help="Also write one record per game (seed, "
               "players, winners, length, scores, stats) to this .jsonl or .csv file.")
@@ -216,9 +217,10 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
     if ray_address is not None:
         from gdl.interpreter.play.balance.cluster import import_ray
         import_ray(ray_address)
+    from gdl.interpreter.play.balance.simulate import default_workers
     game = load_game(file)
     run_games = functools.partial(run, game, games, seed, players, max_turns,
-                                  workers=workers or os.cpu_count() or 1, path=file,
+                                  workers=workers or default_workers(ray_address), path=file,
                                   max_decisions=max_decisions, ray=ray_address, check=check)
     if not as_json and sys.stderr.isatty():
         with click.progressbar(length=games, label="simulating", file=sys.stderr) as bar:
@@ -279,7 +281,7 @@ def print_summary(summary: Summary, games: int, seed: int) -> None:
 @max_turns_option(1000)
 @max_decisions_option
 @click.option("--workers", type=POSITIVE, default=None,
-              help="Worker processes (default: one per core).")
+              help="Worker processes (default: one per idle core).")
 @ray_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @backend_option
@@ -293,6 +295,7 @@ def compare(base: str, variant: str, games: int, seed: int, players: str, max_tu
     interval; the verdict line says whether some seat's share differs."""
     from gdl.interpreter import load_game
     from gdl.interpreter.play.balance.compare import compare as run
+    from gdl.interpreter.play.balance.simulate import default_workers
     last_seeds(seed, games)
     if ray_address is not None:
         from gdl.interpreter.play.balance.cluster import import_ray
@@ -300,7 +303,7 @@ def compare(base: str, variant: str, games: int, seed: int, players: str, max_tu
     result = run((load_game(base), base), (load_game(variant), variant), games, seed, players,
                  max_turns=max_turns,
 
-                 max_decisions=max_decisions, workers=workers or os.cpu_count() or 1,
+                 max_decisions=max_decisions, workers=workers or default_workers(ray_address),
                  ray=ray_address)
     if as_json:
         import json

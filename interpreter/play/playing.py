@@ -66,20 +66,24 @@ def run_game(game: Game, state: State, choose: Chooser, *, max_turns: int | None
     invariants are checked after every decision (the first that does not hold is an error
     naming the decision). Returns ("finished" | "stopped" | "capped", a sentence)."""
     last_turn = None
+    # An observer's methods that do nothing are not called (a random playout's loop is hot).
+    conceding, deciding, decided = (getattr(observer, name) if _overrides(observer, name)
+                                    else None for name in ("conceding", "deciding", "decided"))
+    current_player, legal_actions, apply = game.current_player, game.legal_actions, game.apply
     while state.result is None:
         if state.turn != last_turn:
             last_turn = state.turn
             if max_turns is not None and state.turn > max_turns:
                 return "capped", f"turn {state.turn} passed the cap of {max_turns}"
             observer.turn_started(state)
-        leaving = observer.conceding(state)
+        leaving = conceding(state) if conceding is not None else None
         if leaving is not None:
             observer.conceded(leaving, game.concede(state, leaving))
             continue
         if max_decisions is not None and state.decisions >= max_decisions:
             return "capped", f"decision {state.decisions} reached the cap of {max_decisions}"
-        seat = game.current_player(state)
-        legal = game.legal_actions(state)
+        seat = current_player(state)
+        legal = legal_actions(state)
         if not legal:
             raise stuck(game, state)
         action = choose(seat, legal)
@@ -88,14 +92,22 @@ def run_game(game: Game, state: State, choose: Chooser, *, max_turns: int | None
         if action is AGAIN:
             continue
         assert isinstance(action, tuple)    # a chooser answers an action, STOP or AGAIN
-        observer.deciding(seat, action)
+        if deciding is not None:
+            deciding(seat, action)
         text = f"{game.seats[seat]}: {game.action_text(state, action)}, turn {state.turn}" \
             if check else None
-        events = game.apply(state, action, check=False)
+        events = apply(state, action, check=False)
         if check:
             check_invariants(game, state, text)
-        observer.decided(seat, legal, action, events)
+        if decided is not None:
+            decided(seat, legal, action, events)
     return "finished", result_text(game, state)
+
+
+def _overrides(observer: Observer, name: str) -> bool:
+    """Does `observer` do something on the event `name` (not Observer's nothing)?"""
+    method = getattr(observer, name)
+    return getattr(method, "__func__", None) is not getattr(Observer, name)
 
 
 def check_invariants(game, state, decision):

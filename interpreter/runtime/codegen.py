@@ -423,7 +423,7 @@ class Generator:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
         # placed at the action, so a tool tracing lines sees each legal binding listed
-        self.src.emit(levels + 1, F(action, f"out(({action.index}, ({args})))"))
+        self.src.emit(levels + 1, F(action, f"out.append(({action.index}, ({args})))"))
 
     def quantifier_guard(self, expr: ir.Expr) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
@@ -827,6 +827,13 @@ class Generator:
         return F(n, "(-", self.ex(n.operand), ")")
 
     def ex_Compare(self, n: ir.Compare) -> Frag:
+        if n.lists and n.op in ("==", "!="):
+            tested = n.left if _empty_list(n.right) else n.right if _empty_list(n.left) else None
+            if tested is not None:      # `xs == []`: only read, and neither side normalised
+                with self.within(iterating=tested):
+                    listed = self.ex(tested)
+                word = " in " if n.op == "==" else " not in "
+                return F(n, "(", listed, f"{word}_EMPTY)")
         a, b = self.ex(n.left), self.ex(n.right)
         if n.lists:
             a, b = F(n.left, "_plain(", a, ")"), F(n.right, "_plain(", b, ")")
@@ -970,6 +977,12 @@ class _Memo:
         for k in self.resets:
             if k > level or (k == level and self.resets[k] > at):
                 self.resets[k] += 1
+
+
+def _empty_list(node: ir.Expr) -> bool:
+    """Is `node` the empty list written as a constant (`[]`)?"""
+    return (isinstance(node, ir.Const) and isinstance(node.value, (list, tuple))
+            and not node.value) or (isinstance(node, ir.ListOf) and not node.items)
 
 
 def _element(t: Type) -> Type:

@@ -353,7 +353,9 @@ class Runtime:
                     each: Each | None = None) -> None:
         state = self.state
         phase = self.game._phases[name]
-        self.entered()
+        self.entries += 1           # `entered`, written out: every turn comes this way
+        if self.entries > MAX_ENTRIES:
+            raise RuleFault(ENDLESS_PHASES)
         if not isinstance(seat, int) or not 0 <= seat < len(state.out):
             raise RuleFault(f"phase '{name}' was entered for no seat (the seat expression "
                             f"gave {'none' if seat is None else repr(seat)})")
@@ -434,6 +436,8 @@ class Runtime:
         state = self.state
         state.turn += 1
         state.current = seat
+        if not state.timers:
+            return
         keep = []
         for timer in reversed(state.timers):     # newest first: the oldest value wins
             if timer["seat"] == seat:
@@ -499,8 +503,9 @@ class Runtime:
 
 
 class CompiledAction:
-    """One action of a phase, as generated functions: `listing(S, me, *phase_args, add)`
-    calls `add` with each legal (index, args); `body(S, me, *phase_args, *args)` plays it; `domains`
+    """One action of a phase, as generated functions: `listing(S, me, *phase_args, out)`
+    appends each legal (index, args) to the list `out` (`out.append`, which Python runs
+    without a call: cheaper than passing the bound method); `body(S, me, *phase_args, *args)` plays it; `domains`
     and `parts` (with the text and binder level of each where-part) explain a refusal."""
 
     def __init__(self, action: program.Action, units: Mapping[UnitKey, Function],
@@ -832,19 +837,18 @@ class Game:
         return self._listing(state)
 
     def _listing(self, state: State) -> list[Action]:
-        seat = self.current_player(state)
-        if seat == TERMINAL:
+        if state.result is not None or not state.frames:
             return []
-        out: list[Action] = []
-        append = out.append
         frame = state.frames[-1]
+        seat = frame["seat"] if frame["pending"] is None else self.current_player(state)
+        out: list[Action] = []
         args = frame["args"]
         rt = self._rt
         previous, rt.state = rt.state, state
         try:
             phase = self._phases[frame["phase"]]
             for action in phase.actions:
-                action.listing(state, seat, *args, append)
+                action.listing(state, seat, *args, out)
         except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
                 ValueError) as exc:
             raise self._fault(exc) from None
@@ -1127,6 +1131,9 @@ class Game:
     def _auto(self, state: State) -> None:
         """In an `auto` phase, play the only legal action of the deciding seat, again and
         again, each with an `auto` event; a bounded number of times per decision."""
+        if state.result is not None or not state.frames or \
+                not self._phases[state.frames[-1]["phase"]].auto:
+            return
         for _ in range(MAX_AUTO + 1):
             if state.result is not None or not state.frames:
                 return
@@ -1146,15 +1153,16 @@ class Game:
                        self._program.phases[name].span)
 
     def _apply_run(self, state: State, action: Action) -> None:
-        seat = self.current_player(state)
-        if seat == TERMINAL:
+        frames = state.frames
+        if state.result is not None or not frames:
             raise IllegalAction("the game is over")
-        frame = state.frames[-1]
+        frame = frames[-1]
         if frame["pending"] is None:
             index, args = action
-            self._phases[frame["phase"]].actions[index].body(state, seat, *frame["args"],
-                                                             *args)
+            self._phases[frame["phase"]].actions[index].body(state, frame["seat"],
+                                                             *frame["args"], *args)
             return
+        seat = self.current_player(state)
         frame["pending"][seat] = [action[0], list(action[1])]
         self._reveal_if_complete(state)
 
@@ -1223,6 +1231,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
                  _big=_big, _long=_long,
+                 _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt),
                  _text=lambda value, t: format_value(value, t, rt))
     for name, constant in lines.constants.items():

@@ -1,6 +1,8 @@
 """`gdl simulate` in worker processes: the same seed gives the same games and the same
-summary whatever the number of workers; Ctrl-C keeps the games finished so far; a rule
-error names the first failing game, as one process would; bad `--workers` values."""
+summary whatever the number of workers; a run too short to gain from workers starts none;
+Ctrl-C keeps the games finished so far; a rule error names the first failing game, as one
+process would; bad `--workers` values. Workers here start after the first game, however
+short the run (`WORKER_START` is 0), except where a test says otherwise."""
 
 import json
 import multiprocessing
@@ -16,11 +18,17 @@ from click.testing import CliRunner
 from gdl.cli.main import main
 from gdl.interpreter import GdlError, load_game
 from gdl.interpreter.play.balance import batch
+from gdl.interpreter.play.balance import simulate as simulating
 from gdl.interpreter.play.balance.simulate import RUN_FIELDS, simulate, summarise
 
 from tests.helpers import ROOT
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
 GAMES, SEED, CAP = 21, 7, 15        # a cap of 15 turns leaves some games capped
+
+
+@pytest.fixture(autouse=True)
+def workers_start_at_once(monkeypatch):
+    monkeypatch.setattr(simulating, "WORKER_START", 0.0)
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +74,26 @@ def test_the_json_summary_names_its_workers_and_only_timing_differs():
     one, two = (json.loads(runner.invoke(main, args + [n]).stdout) for n in ("1", "2"))
     assert (one["workers"], two["workers"]) == (1, 2)
     assert outcome(one) == outcome(two)
+
+
+def test_a_run_too_short_to_gain_from_workers_starts_none(space_war, one_process,
+                                                          monkeypatch):
+    monkeypatch.setattr(simulating, "WORKER_START", 1000.0)
+    summary, records = simulate(space_war, GAMES, SEED, max_turns=CAP, workers=2,
+                                path=SPACE_WAR)
+    assert summary.workers == 1 and records == one_process[1]
+    assert multiprocessing.active_children() == []
+
+
+def test_the_default_worker_count_leaves_out_busy_cores(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(os, "getloadavg", lambda: (2.6, 0.0, 0.0))
+    assert simulating.default_workers() == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (9.0, 0.0, 0.0))
+    assert simulating.default_workers() == 1
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.2, 0.0, 0.0))
+    assert simulating.default_workers() == 4
+    assert simulating.default_workers("local") == 4
 
 
 FRAGILE = """
@@ -131,7 +159,7 @@ def test_an_interrupt_keeps_the_games_finished_so_far(space_war, one_process):
 def test_an_interrupt_stops_the_workers_and_keeps_their_finished_games(space_war,
                                                                       one_process):
     summary, records = simulate(space_war, GAMES, SEED, max_turns=CAP, workers=2,
-                                path=SPACE_WAR, progress=Interrupt(1))
+                                path=SPACE_WAR, progress=Interrupt(2))
     assert summary.interrupted and 1 <= summary.games == len(records) <= GAMES
     expected = {r.seed: r for r in one_process[1]}
     assert records == sorted(records, key=lambda r: r.seed)

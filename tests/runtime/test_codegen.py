@@ -213,3 +213,26 @@ on enter(p, c) where 10 / (column(c) - 1) > 2 { log "hi" }
     state = game.new_state(0)
     _play(game, state, "go Pawn#1")
     assert as_json(state.events) == [["log", "hi"]]
+
+
+def test_a_comparison_with_the_empty_list_is_an_emptiness_test():
+    game = _game("""
+var held = none
+var xs = [1]
+var a = 0
+var b = 0
+var c = 0
+setup {
+  a = if xs == [] then 1 else 2
+  xs = []
+  b = if [] == xs and held != [] then 1 else 2
+  held = [3]
+  c = if held == [] or [] != held then 3 else 4
+  goto play for x
+}
+phase play { action pass() { } }
+""")
+    from gdl.interpreter.runtime import introspect
+    assert "_plain" not in introspect.python_source(game)
+    state = game.new_state(0)
+    assert (state.globals["a"], state.globals["b"], state.globals["c"]) == (2, 1, 3)

@@ -20,7 +20,9 @@ import math
 
 from ...language.errors import GdlDataError, IllegalAction
 from ...runtime import introspect
-from ...runtime.state import splitmix64
+
+
+_MASK = (1 << 64) - 1
 
 
 class RandomAgent:
@@ -30,8 +32,12 @@ class RandomAgent:
         self.rng = (seed * 0x2545F4914F6CDD1D + 0x1234567) & ((1 << 64) - 1)
 
     def choose(self, game, state, legal):
-        self.rng, out = splitmix64(self.rng)
-        return legal[(out * len(legal)) >> 64]
+        # splitmix64 written out (state.splitmix64 gives the same numbers): a call less on
+        # every decision of a random playout
+        self.rng = z = (self.rng + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return legal[((z ^ (z >> 31)) * len(legal)) >> 64]
 
 
 CONCESSION = "concede: "      # a script's or a transcript's line: 'concede: red'

@@ -10,9 +10,12 @@ seconds, games_per_second, decisions_per_second, workers, ray) differ. The run's
 travel as one `batch.RunSettings`. `batch` plays the games of one process, `game_records`
 writes the records to a file, `cluster` plays on Ray.
 
-With `workers` > 1 the games are played in that many worker processes (spawned, so the
-same on every platform). Each worker loads the rule file at `path` once and plays chunks
-of consecutive game indices; the results are put back in game order. Ctrl-C
+With `workers` > 1 the first games are played in this process, one by one, for as long as
+the games left would take less time here than starting workers costs (a short run never
+starts any, so it is never slower than with one worker); the rest in that many worker
+processes (spawned, so the same on every platform). Each worker loads the rule file at
+`path` once and plays chunks of consecutive game indices; the results are put back in game
+order. Ctrl-C
 (KeyboardInterrupt) during a run stops it: the workers finish the game they are playing
 and stop, and the summary covers the games finished so far, with `interrupted` true.
 """
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 import time
@@ -106,31 +110,77 @@ def simulate(game: Game, games: int, seed: int = 0, spec: str = "random",
         records, interrupted, workers = play_on_ray(game, games, settings, ray, workers,
                                                     progress)
     else:
-        chunks = chunks_of(games, workers)
-        workers = max(1, min(workers, len(chunks)))
+        workers = max(1, min(workers, len(chunks_of(games, workers))))
         if workers == 1:
-            records, interrupted = _in_process(game, games, settings, progress)
+            records, interrupted = _in_process(game, range(games), settings, progress)
         else:
             if path is None:
                 raise ValueError("simulate with workers needs the rule file's path")
-            records, interrupted = _in_pool(path, chunks, workers, settings, progress)
+            records, interrupted, workers = _in_pool_when_long(game, path, games, workers,
+                                                               settings, progress)
     seconds = time.perf_counter() - started
     summary = summarise(game, records, games, settings, seconds, workers, interrupted, ray)
     return summary, records
 
 
-def _in_process(game: Game, games: int, settings: RunSettings,
+def default_workers(ray: str | None = None) -> int:
+    """The worker count when none is asked for: one per core, less the cores busy now (the
+    load average over the last minute), at least one. On a machine whose cores are taken,
+    more processes only share the same cores and pay their start-up. On Ray, one per core
+    of this machine."""
+    cores = os.cpu_count() or 1
+    if ray is not None or not hasattr(os, "getloadavg"):
+        return cores
+    return max(1, min(cores, round(cores - os.getloadavg()[0])))
+
+
+def _in_process(game: Game, indices: range, settings: RunSettings,
                 progress: Progress | None) -> tuple[list[GameRecord], bool]:
     records: list[GameRecord] = []
     try:
-        play_games(game, range(games), settings, records,
+        play_games(game, indices, settings, records,
                    after_game=(lambda: progress(1)) if progress else None)
     except KeyboardInterrupt:
         return records, True
     return records, False
 
 
+def _in_pool_when_long(game: Game, path: str, games: int, workers: int,
+                       settings: RunSettings,
+                       progress: Progress | None) -> tuple[list[GameRecord], bool, int]:
+    """Play the games in this process, one by one, for as long as the games left would take
+    less time here than starting workers costs (`WORKER_START`, projected from the games
+    played so far); then the rest in `workers` processes. Returns (records in game order,
+    interrupted?, the workers that played: 1 when none was started)."""
+    records: list[GameRecord] = []
+    started = time.perf_counter()
+    played = 0
+    while played < games:
+        more, interrupted = _in_process(game, range(played, played + 1), settings, progress)
+        records += more
+        played += 1
+        if interrupted:
+            return records, True, 1
+        left = (time.perf_counter() - started) / played * (games - played)
+        if left > WORKER_START * workers / (workers - 1) * START_MARGIN:
+            break
+    if played == games:
+        return records, False, 1
+    chunks = [(first + played, last + played) for first, last in chunks_of(games - played,
+                                                                           workers)]
+    workers = min(workers, len(chunks))
+    rest, interrupted = _in_pool(path, chunks, workers, settings, progress)
+    return records + rest, interrupted, workers
+
+
 Chunks = dict[Future[list[GameRecord]], int]      # a chunk's future -> its first index
+
+# Seconds it takes to start a worker process and load the rule file in it (spawn, imports,
+# a parse-cache hit; measured 0.5-1.2 s on a busy 2-core machine); workers start only when
+# the games left would take longer in one process than workers starting and sharing them,
+# by `START_MARGIN` (so a run is never slower with more workers than with one).
+WORKER_START = 1.0
+START_MARGIN = 1.5
 
 
 def _in_pool(path: str, chunks: Sequence[tuple[int, int]], workers: int,
