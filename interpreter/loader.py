@@ -153,7 +153,7 @@ def _key(item: ast.Decl) -> Key | None:
     if isinstance(item, ast.HideDecl):
         return ("hide", item.what)
     if isinstance(item, (ast.GameDecl, ast.SetupDecl, ast.EndDecl, ast.BoardDecl,
-                         ast.SeatsDecl)):
+                         ast.SeatsDecl, ast.PayoffDecl)):
         return (type(item).__name__,)
     return None
 

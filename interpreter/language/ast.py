@@ -460,6 +460,14 @@ class StatDecl(Decl):
     param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
+class PayoffDecl(Decl):
+    """`payoff(s) = expr`: each seat's return (a number) when the game ends, in place of
+    1 for a win, -1 for a loss and 0 for a draw."""
+    param: str
+    expr: Expr
+    param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+@attrs.frozen
 class ZoneDecl(Decl):
     """`zone NAME [per seat] [visible to COND]`: a place off the board for pieces."""
     name: str

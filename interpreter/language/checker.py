@@ -27,8 +27,8 @@ PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
                "game": SEAT, "score": SEAT}
 SHOW_TYPES = {"score": INT}     # what a `show X(p)` gives, when it is not text
-BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats",
-                  "all_seats")
+BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "decision_number",
+                  "seats", "all_seats", "winners")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
 LocalName: TypeAlias = tuple[int, Type, Declaration | None]
@@ -219,6 +219,7 @@ class _Checker:
             out.shows[what] = ir.Rule((show.param,), self._expect(
                 show.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=show.span)
         self._stats(_of(by_type, ast.StatDecl))
+        self._payoff(_of(by_type, ast.PayoffDecl))
         for hide in hides:
             scope = _scope([(hide.param, PIECE, self._parameter(hide.param, hide.param_span,
                                                                 hide)), ("viewer", SEAT, None)])
@@ -248,6 +249,17 @@ class _Checker:
                 raise self._type_error(decl.expr, "a 'stat' needs a number, true or false, "
                                        "or text", expr.type)
             self.out.stats[decl.name] = ir.Rule(params, expr, span=decl.span)
+
+    def _payoff(self, decls: list[ast.PayoffDecl]) -> None:
+        """`payoff(s) = expr`: a number, each seat's return when the game ends."""
+        if len(decls) > 1:
+            raise error_at(GdlRuleError, f"'payoff' is declared twice; the first is at line "
+                           f"{_line(decls[0])}", decls[1].span)
+        for decl in decls:
+            scope = _scope([(decl.param, SEAT, self._parameter(decl.param, decl.param_span,
+                                                               decl))])
+            self.out.payoff = ir.Rule((decl.param,), self._expect(
+                decl.expr, INT, scope, "a 'payoff'"), span=decl.span)
 
     @overload
     def _single(self, by_type: _ByType, cls: type[_D], required: Literal[True]) -> _D: ...
@@ -1019,7 +1031,8 @@ class _Checker:
         if name == "all_seats":         # those out of the game too: a constant
             return ir.Const(list(range(len(out.seats))), type=list_of(SEAT), span=span)
         types = {"current": SEAT, "deciding": SEAT, "current_phase": STR,
-                 "turn_number": INT, "seats": list_of(SEAT)}
+                 "turn_number": INT, "decision_number": INT, "seats": list_of(SEAT),
+                 "winners": list_of(SEAT)}
         if name in types:
             return ir.StateValue(name, type=types[name], span=span)
         return None

@@ -499,6 +499,9 @@ class _ToAst:
                             span=self._span(meta), name_span=self._at(c[0]),
                             param_span=None if c[1] is None else self._at(c[1]))
 
+    def payoff_decl(self, meta: Meta, c: list[Any]) -> ast.PayoffDecl:
+        return ast.PayoffDecl(str(c[0]), c[1], span=self._span(meta), param_span=self._at(c[0]))
+
     def hide_decl(self, meta: Meta, c: list[Any]) -> ast.HideDecl:
         return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
                             param_span=self._at(c[1]))

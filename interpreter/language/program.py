@@ -61,7 +61,8 @@ class Global(Expr):
 
 @attrs.frozen
 class StateValue(Expr):
-    """A value of the position: current, deciding, current_phase, turn_number, seats."""
+    """A value of the position: current, deciding, current_phase, turn_number,
+    decision_number, seats, winners."""
     what: str
 
 @attrs.frozen
@@ -451,6 +452,7 @@ class Program:
     docs: dict[tuple[str, str | None], str] = attrs.Factory(dict)   # (phase, action) -> doc
     invariants: list[Invariant] = attrs.Factory(list)
     stats: dict[str, Rule] = attrs.Factory(dict)    # `stat` name -> Rule (no params, or a seat)
+    payoff: Rule | None = None                  # `payoff(s) = ...`: a seat's return at the end
     references: References = attrs.Factory(References)  # each name -> its declaration
 
 

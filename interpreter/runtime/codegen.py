@@ -36,7 +36,7 @@ FILE_PREFIX = "<gdl "
 
 class UnitKey(NamedTuple):
     """Which code unit a generated function is. `kind` is one of: "fn", "def" (`name`);
-    "setup", "hide"; "on_enter", "on_reveal", "on_resume" (`name` the phase); "act" (an
+    "setup", "hide", "payoff"; "on_enter", "on_reveal", "on_resume" (`name` the phase); "act" (an
     action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
     where-part, for explaining: `part` its index), each with `name` the phase and
     `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
@@ -248,6 +248,8 @@ class Generator:
             units[UnitKey("show", what)] = self.rule(f"show_{what}", rule)
         for name, rule in prog.stats.items():
             units[UnitKey("stat", name)] = self.rule(f"stat_{name}", rule)
+        if prog.payoff is not None:
+            units[UnitKey("payoff")] = self.rule("payoff", prog.payoff)
         if prog.hide is not None:
             units[UnitKey("hide")] = self.rule("hide_piece", prog.hide)
         for i, rule in enumerate(prog.each_rules):
@@ -655,6 +657,8 @@ class Generator:
 
     def ex_StateValue(self, n: ir.StateValue) -> Frag:
         return F(n, {"current": "S.current", "turn_number": "S.turn",
+                     "decision_number": "S.decisions",
+                     "winners": "(S.result['winners'] if S.result is not None else [])",
                      "deciding": "(S.frames[-1]['seat'] if S.frames else None)",
                      "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
                      "seats": "rt.live_seats()"}[n.what])
@@ -1049,7 +1053,7 @@ def reads(node: ir.Node, fns: Mapping[str, ir.Fn], seen: set[str] | None = None)
         elif isinstance(n, ir.Global):
             mask |= GLOBALS
         elif isinstance(n, ir.StateValue):
-            mask |= FLOW
+            mask |= ALWAYS if n.what == "decision_number" else FLOW
         elif isinstance(n, ir.CallFn) and n.name not in seen:
             seen.add(n.name)
             mask |= reads(fns[n.name].body, fns, seen)

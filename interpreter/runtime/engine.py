@@ -579,6 +579,7 @@ class Game:
             self._shows["hide piece"] = fns[UnitKey("hide")]
         self._stats = [(name, bool(rule.params), fns[UnitKey("stat", name)])
                        for name, rule in program.stats.items()]
+        self._payoff = None if program.payoff is None else fns[UnitKey("payoff")]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
         self._invariants = [(inv.name, fns[UnitKey("invariant", position=i)])
                             for i, inv in enumerate(program.invariants)]
@@ -797,7 +798,13 @@ class Game:
         return state.result is not None
 
     def returns(self, state: State) -> list[float]:
-        """Per seat: 1 for a win, -1 for a loss, 0 for a draw or an unfinished game."""
+        """Per seat: 0 for an unfinished game; at the end, the rule file's `payoff(s)`, or
+        without one 1 for a win, -1 for a loss and 0 for a draw."""
+        if state.result is not None and self._payoff is not None:
+            payoff = self._payoff
+            values: list[int] = self._run(state, lambda st: [
+                payoff(st, s, s) for s in range(len(self.seats))], check_end=False)
+            return [float(v) for v in values]
         if state.result is None or state.result["draw"]:
             return [0.0] * len(self.seats)
         winners = state.result["winners"]
@@ -1054,8 +1061,8 @@ class Game:
             raise IllegalAction(f"{action!r} is not a legal action now")
         state.events = []
         self._rt.work = 0
+        state.decisions += 1        # counted first: `decision_number` is this decision's
         self._run(state, self._apply_run, action)
-        state.decisions += 1
         self._auto(state)
         return state.events
 

@@ -56,7 +56,7 @@ _NO_SPACE_AFTER = ("LPAR", "LSQB", "DOT")
 # Words written against the `(` that follows them, like a name: `on enter(p, c)`,
 # `holes(c) where ...`. Every other word before `(` is an operator or a declaration's
 # keyword (`not (a or b)`, `kinds (speed, cost)`) and keeps its space.
-_TIGHT_WORDS = ("enter", "out", "concede", "holes")
+_TIGHT_WORDS = ("enter", "out", "concede", "holes", "payoff")
 
 _HARD, _JOIN, _KEEP = "hard", "join", "keep"
 
