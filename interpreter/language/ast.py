@@ -391,6 +391,7 @@ class PhaseDecl(Decl):
     on_resume: tuple[Stmt, ...] = ()
     auto: bool = False
     doc: str | None = None          # the text the block starts with, if any
+    on_no_action: tuple[tuple[Stmt, ...], ...] = ()   # each `on no action { ... }` (one at most)
     name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
     param_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 

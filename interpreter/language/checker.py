@@ -28,7 +28,7 @@ SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `s
                "game": SEAT, "score": SEAT}
 SHOW_TYPES = {"score": INT}     # what a `show X(p)` gives, when it is not text
 BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "decision_number",
-                  "seats", "all_seats", "winners")
+                  "seats", "all_seats", "winners", "passes")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
 LocalName: TypeAlias = tuple[int, Type, Declaration | None]
@@ -675,6 +675,16 @@ class _Checker:
         on_enter = self._block(phase.on_enter, scope.child())
         on_reveal = self._block(phase.on_reveal, scope.child())
         on_resume = self._block(phase.on_resume, scope.child())
+        on_no_action = None
+        if len(phase.on_no_action) > 1:
+            raise error_at(GdlRuleError, f"phase '{phase.name}' has two 'on no action' blocks: "
+                           "one says what a seat without a legal action does", phase.span)
+        if phase.on_no_action:
+            if phase.mode == "simultaneous":
+                raise error_at(GdlRuleError, "'on no action' is for a phase in which one seat "
+                               "decides: in a simultaneous phase every seat chooses at once",
+                               phase.span)
+            on_no_action = self._block(phase.on_no_action[0], scope.child())
         names = set()
         actions = []
         for index, action in enumerate(phase.actions):
@@ -688,7 +698,7 @@ class _Checker:
             raise error_at(GdlRuleError, f"a {phase.mode} phase cannot be 'auto': an action "
                            "played on its own is shown to every seat", phase.span)
         return ir.Phase(phase.name, phase.mode, tuple(phase.params), on_enter, on_reveal,
-                        on_resume, tuple(actions), phase.auto, span=phase.span)
+                        on_resume, tuple(actions), phase.auto, on_no_action, span=phase.span)
 
     def _action(self, action: ast.ActionDecl, index: int, params: list[Param]
                 ) -> ir.Action:
@@ -1032,7 +1042,7 @@ class _Checker:
             return ir.Const(list(range(len(out.seats))), type=list_of(SEAT), span=span)
         types = {"current": SEAT, "deciding": SEAT, "current_phase": STR,
                  "turn_number": INT, "decision_number": INT, "seats": list_of(SEAT),
-                 "winners": list_of(SEAT)}
+                 "winners": list_of(SEAT), "passes": INT}
         if name in types:
             return ir.StateValue(name, type=types[name], span=span)
         return None
@@ -1285,7 +1295,7 @@ class _Checker:
                     changed = True
         bodies = [self.setup_decl.body] + [d.body for d in self.def_decls.values()]
         for phase in self.phase_decls.values():
-            bodies += [phase.on_enter, phase.on_reveal, phase.on_resume]
+            bodies += [phase.on_enter, phase.on_reveal, phase.on_resume, *phase.on_no_action]
             bodies += [a.body for a in phase.actions]
         bodies += [t.body for t in self.trigger_decls] + [h.body for h in self.out_decls]
         bodies += [h.body for h in self.concede_decls]
@@ -1323,8 +1333,8 @@ class _Checker:
         for name, decl in self.def_decls.items():
             units["def " + name] = decl.body
         for name, phase in self.phase_decls.items():
-            units["phase " + name] = phase.on_enter + phase.on_reveal + phase.on_resume + tuple(
-                s for a in phase.actions for s in a.body)
+            units["phase " + name] = phase.on_enter + phase.on_reveal + phase.on_resume + sum(
+                phase.on_no_action, ()) + tuple(s for a in phase.actions for s in a.body)
         for i, trigger in enumerate(self.trigger_decls):
             units[f"trigger {i}"] = trigger.body
         for i, hook in enumerate(self.out_decls):

@@ -430,15 +430,20 @@ class _ToAst:
         name, params, mode, auto, doc, *items = c
         hooks: dict[str, list[ast.Stmt]] = {"enter": [], "reveal": [], "resume": []}
         actions: list[ast.ActionDecl] = []
+        no_action: list[_Block] = []
         for item in items:
             if isinstance(item, ast.ActionDecl):
                 actions.append(item)
+            elif item[0] == "no action":
+                no_action.append(item[1])
             else:
                 hooks[item[0]].extend(item[1])
+
         params = params or ()
         return ast.PhaseDecl(str(name), tuple(map(str, params)), str(mode) if mode else None,
                              tuple(hooks["enter"]), tuple(hooks["reveal"]), tuple(actions),
-                             tuple(hooks["resume"]), bool(auto), doc, span=self._span(meta),
+                             tuple(hooks["resume"]), bool(auto), doc,
+                             tuple(tuple(block) for block in no_action), span=self._span(meta),
                              name_span=self._at(name), param_spans=self._all_at(params))
 
     def on_enter(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
@@ -449,6 +454,9 @@ class _ToAst:
 
     def on_resume(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
         return ("resume", c[0])
+
+    def on_no_action(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
+        return ("no action", c[0])
 
     def action_decl(self, meta: Meta, c: list[Any]) -> ast.ActionDecl:
         name, *rest = c

@@ -367,6 +367,7 @@ class Phase(Node):
     on_resume: tuple[Stmt, ...]
     actions: tuple[Action, ...]
     auto: bool = False
+    on_no_action: tuple[Stmt, ...] | None = None    # what a seat without a legal action does
 
 @attrs.frozen
 class Trigger(Node):

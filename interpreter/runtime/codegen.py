@@ -36,7 +36,7 @@ FILE_PREFIX = "<gdl "
 
 class UnitKey(NamedTuple):
     """Which code unit a generated function is. `kind` is one of: "fn", "def" (`name`);
-    "setup", "hide", "payoff"; "on_enter", "on_reveal", "on_resume" (`name` the phase); "act" (an
+    "setup", "hide", "payoff"; "on_enter", "on_reveal", "on_resume", "on_no_action" (`name` the phase); "act" (an
     action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
     where-part, for explaining: `part` its index), each with `name` the phase and
     `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
@@ -217,6 +217,10 @@ class Generator:
                 units[UnitKey(hook, phase.name)] = self.function(
                     f"{hook}_{phase.name}", params, phase,
                     lambda body=getattr(phase, hook): self.block(body, 1))
+            if phase.on_no_action is not None:
+                units[UnitKey("on_no_action", phase.name)] = self.function(
+                    f"on_no_action_{phase.name}", params, phase,
+                    lambda body=phase.on_no_action: self.block(body, 1))
             for action in phase.actions:
                 self.action(phase, action, params, units)
         for i, trigger in enumerate(prog.triggers):
@@ -657,7 +661,7 @@ class Generator:
 
     def ex_StateValue(self, n: ir.StateValue) -> Frag:
         return F(n, {"current": "S.current", "turn_number": "S.turn",
-                     "decision_number": "S.decisions",
+                     "decision_number": "S.decisions", "passes": "rt.passes",
                      "winners": "(S.result['winners'] if S.result is not None else [])",
                      "deciding": "(S.frames[-1]['seat'] if S.frames else None)",
                      "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
@@ -1053,7 +1057,7 @@ def reads(node: ir.Node, fns: Mapping[str, ir.Fn], seen: set[str] | None = None)
         elif isinstance(n, ir.Global):
             mask |= GLOBALS
         elif isinstance(n, ir.StateValue):
-            mask |= ALWAYS if n.what == "decision_number" else FLOW
+            mask |= ALWAYS if n.what in ("decision_number", "passes") else FLOW
         elif isinstance(n, ir.CallFn) and n.name not in seen:
             seen.add(n.name)
             mask |= reads(fns[n.name].body, fns, seen)

@@ -106,6 +106,7 @@ class Runtime:
         self.entries = 0        # phases entered since the engine last started work
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
+        self.passes = 0         # `on no action` blocks run since the last decision
 
     # randomness -------------------------------------------------------------------------
     def next64(self) -> int:
@@ -523,6 +524,7 @@ class CompiledPhase:
         self.on_enter = units[UnitKey("on_enter", phase.name)]
         self.on_reveal = units[UnitKey("on_reveal", phase.name)]
         self.on_resume = units[UnitKey("on_resume", phase.name)]
+        self.on_no_action = units.get(UnitKey("on_no_action", phase.name))
         self.actions = [CompiledAction(a, units, phase) for a in phase.actions]
 
 
@@ -1068,24 +1070,39 @@ class Game:
 
     def _auto(self, state: State) -> None:
         """In an `auto` phase, play the only legal action of the deciding seat, again and
-        again, each with an `auto` event; a bounded number of times per decision."""
+        again, each with an `auto` event; for a deciding seat with no legal action, run its
+        phase's `on no action` block (`passes` counts them); a bounded number of times per
+        decision."""
+        self._rt.passes = 0
         for _ in range(MAX_AUTO + 1):
             if state.result is not None or not state.frames:
                 return
             frame = state.frames[-1]
-            if frame["pending"] is not None or not self._phases[frame["phase"]].auto:
+            if frame["pending"] is not None:
+                return
+            phase = self._phases[frame["phase"]]
+            if not phase.auto and phase.on_no_action is None:
                 return
             legal = self._listing(state)
-            if len(legal) != 1:
+            if legal and (len(legal) != 1 or not phase.auto):
+                return
+            if not legal and phase.on_no_action is None:
                 return
             if _ == MAX_AUTO:
                 break
-            state.events.append(events.Auto(frame["seat"], *self._texts(state, legal[0])))
-            self._run(state, self._apply_run, legal[0])
+            if legal:
+                state.events.append(events.Auto(frame["seat"], *self._texts(state, legal[0])))
+                self._run(state, self._apply_run, legal[0])
+            else:
+                self._rt.passes += 1
+                hook = phase.on_no_action
+                assert hook is not None         # a phase without one returned above
+                self._run(state, lambda st: hook(st, frame["seat"], *frame["args"]))
         name = state.frames[-1]["phase"]
-        raise error_at(GdlRuntimeError, f"run-time error: phase '{name}' played more than "
-                       f"{MAX_AUTO:,} actions on its own ('auto') after one decision",
-                       self._program.phases[name].span)
+        what = (f"ran 'on no action' more than {MAX_AUTO:,} times" if not self._listing(state)
+                else f"played more than {MAX_AUTO:,} actions on its own ('auto')")
+        raise error_at(GdlRuntimeError, f"run-time error: phase '{name}' {what} after one "
+                       "decision", self._program.phases[name].span)
 
     def _apply_run(self, state: State, action: Action) -> None:
         seat = self.current_player(state)
