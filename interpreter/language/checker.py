@@ -350,7 +350,10 @@ class _Checker:
         self.out.seats = list(decl.names)
 
     def _make_board(self, by_type: _ByType) -> None:
-        decl = self._single(by_type, ast.BoardDecl, required=True)
+        decl = self._single(by_type, ast.BoardDecl, required=False)
+        if decl is None:        # a game without a board (dice, cards): a board of no cells
+            self.out.board = BOARD_KINDS["square"](1, 1).with_holes((0,))
+            return
         if decl.kind not in BOARD_KINDS:
             raise error_at(GdlRuleError, f"unknown board kind '{decl.kind}'", decl.span,
                            self._suggest(decl.kind, BOARD_KINDS))
