@@ -1249,6 +1249,11 @@ class _Checker:
             for side, checked in ((e.left, a), (e.right, b)):
                 if not compatible(INT, checked.type):
                     raise self._type_error(side, f"'{e.op}' compares numbers", checked.type)
+        for side, other in ((a, b), (b, a)):
+            if e.op in ("==", "!=") and side.type == NONE and is_list(other.type):
+                raise error_at(GdlRuleError, f"a list is never none: compare it with the "
+                               f"empty list, '{'==' if e.op == '==' else '!='} []', or test "
+                               f"'len(...) {'==' if e.op == '==' else '>'} 0'", e.span)
         lists = is_list(a.type) or is_list(b.type)
         return ir.Compare(e.op, a, b, lists, type=BOOL, span=e.span)
 
