@@ -1249,8 +1249,8 @@ class _Checker:
             for side, checked in ((e.left, a), (e.right, b)):
                 if not compatible(INT, checked.type):
                     raise self._type_error(side, f"'{e.op}' compares numbers", checked.type)
-        for side, other in ((a, b), (b, a)):
-            if e.op in ("==", "!=") and side.type == NONE and is_list(other.type):
+        for one, two in ((a, b), (b, a)):
+            if e.op in ("==", "!=") and one.type == NONE and is_list(two.type):
                 raise error_at(GdlRuleError, f"a list is never none: compare it with the "
                                f"empty list, '{'==' if e.op == '==' else '!='} []', or test "
                                f"'len(...) {'==' if e.op == '==' else '>'} 0'", e.span)
