@@ -71,11 +71,13 @@ class ListExpr(Expr):
 
 @attrs.frozen
 class Comprehension(Expr):
-    """`[expr for name in domain where cond]`."""
+    """`[expr for name in domain where cond]`. With `flatten`, `expr` is the comprehension of
+    the next `for` clause (`[e for a in xs for b in f(a)]`), whose lists are joined."""
     expr: Expr
     name: str
     domain: Expr
     where: Expr | None
+    flatten: bool = False
     name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen

@@ -1083,7 +1083,8 @@ class _Checker:
     def _expr_Comprehension(self, e: ast.Comprehension, scope: Scope) -> ir.Expr:
         domain, slot, inner, where = self._binding(e, scope, "'for ... in' needs a list")
         value = self._expr(e.expr, inner)
-        return ir.Comprehension(slot, e.name, domain, where, value, type=list_of(value.type),
+        joined = value.type if e.flatten else list_of(value.type)
+        return ir.Comprehension(slot, e.name, domain, where, value, e.flatten, type=joined,
                                 span=e.span)
 
     def _expr_Quant(self, e: ast.Quant, scope: Scope) -> ir.Expr:

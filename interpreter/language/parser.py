@@ -712,9 +712,17 @@ class _ToAst:
     def none(self, meta: Meta, c: list[_Token]) -> ast.NoneLit:
         return ast.NoneLit(span=self._span(meta))
 
+    def comp_for(self, meta: Meta, c: list[Any]) -> tuple[_Token, ast.Expr, ast.Expr | None]:
+        return (c[0], c[1], c[2])
+
     def comprehension(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
-        return ast.Comprehension(c[0], str(c[1]), c[2], c[3], span=self._span(meta),
-                                 name_span=self._at(c[1]))
+        """The clauses from the last: each `for` but the last holds the next one's list."""
+        value: ast.Expr = c[0]
+        for depth, (name, domain, where) in enumerate(reversed(c[1:])):
+            value = ast.Comprehension(value, str(name), domain, where, depth > 0,
+                                      span=self._span(meta), name_span=self._at(name))
+        assert isinstance(value, ast.Comprehension)     # the grammar has one clause or more
+        return value
 
     # last: below a method named `list` that name is not the built-in type in annotations
     def list(self, meta: Meta, c: list[tuple[ast.Expr, ...] | None]) -> ast.ListExpr:

@@ -95,12 +95,14 @@ class ListOf(Expr):
 
 @attrs.frozen
 class Comprehension(Expr):
-    """`[expr for name in domain where cond]`; `name` is bound in `slot`."""
+    """`[expr for name in domain where cond]`; `name` is bound in `slot`. With `flatten`,
+    `expr` is the comprehension of the next `for` clause, whose lists are joined."""
     slot: int
     name: str
     domain: Expr
     where: Expr | None
     expr: Expr
+    flatten: bool = False
 
 @attrs.frozen
 class Quant(Expr):

@@ -714,7 +714,16 @@ class Generator:
         return parts
 
     def ex_Comprehension(self, n: ir.Comprehension) -> Frag:
-        return F(n, "[", self.ex(n.expr), *self._loop(n.slot, n.domain, n.where), "]")
+        """`[e for vA in A if c for vB in B ...]`: the clauses of a flattening one in turn."""
+        loops: list[Part] = []
+        clause = n
+        while True:
+            loops += self._loop(clause.slot, clause.domain, clause.where)
+            if not clause.flatten:
+                break
+            assert isinstance(clause.expr, ir.Comprehension)    # the parser nests clauses
+            clause = clause.expr
+        return F(n, "[", self.ex(clause.expr), *loops, "]")
 
     def ex_Quant(self, n: ir.Quant) -> Frag:
         loop = self._loop(n.slot, n.domain, n.where)
