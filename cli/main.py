@@ -259,6 +259,9 @@ def print_summary(summary: Summary, games: int, seed: int) -> None:
         share, low, high = summary.win_share[seat]
         click.echo(f"  {seat} won {wins} ({100 * share:.1f}% of finished games, 95% interval "
                    f"{100 * low:.1f}-{100 * high:.1f}%)")
+    if summary.mean_returns is not None:
+        click.echo("  mean return (payoff) of finished games: " + ", ".join(
+            f"{seat} {value:+g}" for seat, value in summary.mean_returns.items()))
     click.echo(f"  {summary.mean_decisions} decisions and {summary.mean_turns} turns a "
                f"game on average (turns {summary.min_turns} to "
                f"{summary.max_turns_played}), {summary.decisions} decisions in all")
@@ -332,6 +335,9 @@ def print_comparison(result: dict[str, Any]) -> None:
                f"capped {result['capped']['base']} and {result['capped']['variant']}; "
                f"{result['mean_decisions']['base']} and "
                f"{result['mean_decisions']['variant']} decisions a game")
+    for name, returns in result.get("mean_returns", {}).items():
+        click.echo(f"  mean return (payoff) in {name}: " + ", ".join(
+            f"{seat} {value:+g}" for seat, value in returns.items()))
     from gdl.interpreter.play.balance.compare import verdict
     click.echo(verdict(result))
 

@@ -94,8 +94,9 @@ def summary(resolved: Program) -> str:
     """What `gdl check` says of a checked program: "'Duel', 2 seats, 4 phases, square
     board 8x12"."""
     board = resolved.board
+    drawn = f"{board.kind} board {board.width}x{board.height}" if board.all_cells else "no board"
     return (f"'{resolved.game_name}', {len(resolved.seats)} seats, {len(resolved.phases)} "
-            f"phases, {board.kind} board {board.width}x{board.height}")
+            f"phases, {drawn}")
 
 
 def _checked(text: str, path: str) -> tuple[Program, str]:
@@ -164,7 +165,7 @@ def _key(item: ast.Decl) -> Key | None:
     if isinstance(item, ast.HideDecl):
         return ("hide", item.what)
     if isinstance(item, (ast.GameDecl, ast.SetupDecl, ast.EndDecl, ast.BoardDecl,
-                         ast.SeatsDecl)):
+                         ast.SeatsDecl, ast.PayoffDecl)):
         return (type(item).__name__,)
     return None
 

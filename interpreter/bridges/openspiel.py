@@ -8,11 +8,13 @@ algorithms.
 or `openspiel.load("games/space_war.gdl", rng_seed=3)`. Parameters: `file` (the rule file),
 `rng_seed` (the gdl seed of every initial state), `max_actions` (the bound on action ids,
 `num_distinct_actions`) and `max_decisions` (`max_game_length`: a game that reaches it is
-over, unfinished, every return 0).
+over, unfinished, every return 0), `min_utility` and `max_utility` (the bounds of a return
+OpenSpiel's `GameInfo` states: -1 and 1 unless the rule file's `payoff(s)` goes beyond).
 
 Players are the seats in order. An action id is the index of the action in the position's
-legal list (see `position`); `action_to_string` gives its text. Returns are gdl's: 1 for a
-win, -1 for a loss, 0 for a draw or an unfinished game.
+legal list (see `position`); `action_to_string` gives its text. Returns are gdl's: the rule
+file's `payoff(s)` at the end, or without one 1 for a win, -1 for a loss, 0 for a draw; 0
+for an unfinished game.
 
 Chance: the game is SAMPLED_STOCHASTIC. gdl rolls dice inside `apply`, from the generator
 that is part of the state, and the rules decide at run time how many dice to roll and how
@@ -44,7 +46,7 @@ from .position import DEFAULT_MAX_ACTIONS, DEFAULT_MAX_DECISIONS, Limits, Positi
 
 SHORT_NAME = "gdl"
 PARAMETERS = {"file": "", "rng_seed": 0, "max_actions": DEFAULT_MAX_ACTIONS,
-              "max_decisions": DEFAULT_MAX_DECISIONS}
+              "max_decisions": DEFAULT_MAX_DECISIONS, "min_utility": -1.0, "max_utility": 1.0}
 
 
 def game_type(information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -89,8 +91,8 @@ class GdlGame(pyspiel.Game):
             num_distinct_actions=self.limits.max_actions,
             max_chance_outcomes=0,
             num_players=len(rules.seats),
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=float(params["min_utility"]),
+            max_utility=float(params["max_utility"]),
             utility_sum=None,
             max_game_length=self.limits.max_decisions)
         super().__init__(game_type(information, f"gdl: {rules.name}"), info, params)
@@ -180,10 +182,11 @@ class ViewObserver:
 
 
 def load(rules, rng_seed=0, max_actions=DEFAULT_MAX_ACTIONS,
-         max_decisions=DEFAULT_MAX_DECISIONS):
+         max_decisions=DEFAULT_MAX_DECISIONS, min_utility=-1.0, max_utility=1.0):
     """An OpenSpiel game for a rule file's path, or for a gdl `Game` already loaded."""
     params = {"rng_seed": rng_seed, "max_actions": max_actions,
-              "max_decisions": max_decisions}
+              "max_decisions": max_decisions, "min_utility": float(min_utility),
+              "max_utility": float(max_utility)}
     if isinstance(rules, str):
         return pyspiel.load_game(SHORT_NAME, {"file": rules, **params})
     return GdlGame(params, rules)

@@ -26,7 +26,8 @@ it. The view is what `gdl play` shows that seat, made from what the seat may see
 PettingZoo's API test needs numeric arrays, so the text travels as bytes; a view longer than
 max_observation_bytes is an error that names the parameter.
 
-Rewards come at the end: gdl's returns (1 win, -1 loss, 0 draw). A seat that is out
+Rewards come at the end: gdl's returns (the rule file's `payoff(s)`, else 1 win, -1 loss, 0
+draw). A seat that is out
 before the end is not asked to act but stays an agent until the end, since gdl decides
 every seat's result when the game ends. A game that reaches max_decisions is truncated for
 every agent, with reward 0. Chance is inside a step, from the seed given to `reset` (gdl's

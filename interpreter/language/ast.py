@@ -71,11 +71,13 @@ class ListExpr(Expr):
 
 @attrs.frozen
 class Comprehension(Expr):
-    """`[expr for name in domain where cond]`."""
+    """`[expr for name in domain where cond]`. With `flatten`, `expr` is the comprehension of
+    the next `for` clause (`[e for a in xs for b in f(a)]`), whose lists are joined."""
     expr: Expr
     name: str
     domain: Expr
     where: Expr | None
+    flatten: bool = False
     name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
@@ -391,6 +393,7 @@ class PhaseDecl(Decl):
     on_resume: tuple[Stmt, ...] = ()
     auto: bool = False
     doc: str | None = None          # the text the block starts with, if any
+    on_no_action: tuple[tuple[Stmt, ...], ...] = ()   # each `on no action { ... }` (one at most)
     name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
     param_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
@@ -457,6 +460,14 @@ class StatDecl(Decl):
     param: str | None       # the seat parameter's name, or None for one value a game
     expr: Expr
     name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+@attrs.frozen
+class PayoffDecl(Decl):
+    """`payoff(s) = expr`: each seat's return (a number) when the game ends, in place of
+    1 for a win, -1 for a loss and 0 for a draw."""
+    param: str
+    expr: Expr
     param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen

@@ -27,8 +27,8 @@ PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
                "game": SEAT, "score": SEAT}
 SHOW_TYPES = {"score": INT}     # what a `show X(p)` gives, when it is not text
-BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "seats",
-                  "all_seats")
+BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "decision_number",
+                  "seats", "all_seats", "winners", "passes")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
 
 LocalName: TypeAlias = tuple[int, Type, Declaration | None]
@@ -219,6 +219,7 @@ class _Checker:
             out.shows[what] = ir.Rule((show.param,), self._expect(
                 show.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=show.span)
         self._stats(_of(by_type, ast.StatDecl))
+        self._payoff(_of(by_type, ast.PayoffDecl))
         for hide in hides:
             scope = _scope([(hide.param, PIECE, self._parameter(hide.param, hide.param_span,
                                                                 hide)), ("viewer", SEAT, None)])
@@ -248,6 +249,17 @@ class _Checker:
                 raise self._type_error(decl.expr, "a 'stat' needs a number, true or false, "
                                        "or text", expr.type)
             self.out.stats[decl.name] = ir.Rule(params, expr, span=decl.span)
+
+    def _payoff(self, decls: list[ast.PayoffDecl]) -> None:
+        """`payoff(s) = expr`: a number, each seat's return when the game ends."""
+        if len(decls) > 1:
+            raise error_at(GdlRuleError, f"'payoff' is declared twice; the first is at line "
+                           f"{_line(decls[0])}", decls[1].span)
+        for decl in decls:
+            scope = _scope([(decl.param, SEAT, self._parameter(decl.param, decl.param_span,
+                                                               decl))])
+            self.out.payoff = ir.Rule((decl.param,), self._expect(
+                decl.expr, INT, scope, "a 'payoff'"), span=decl.span)
 
     @overload
     def _single(self, by_type: _ByType, cls: type[_D], required: Literal[True]) -> _D: ...
@@ -338,7 +350,10 @@ class _Checker:
         self.out.seats = list(decl.names)
 
     def _make_board(self, by_type: _ByType) -> None:
-        decl = self._single(by_type, ast.BoardDecl, required=True)
+        decl = self._single(by_type, ast.BoardDecl, required=False)
+        if decl is None:        # a game without a board (dice, cards): a board of no cells
+            self.out.board = BOARD_KINDS["square"](1, 1).with_holes((0,))
+            return
         if decl.kind not in BOARD_KINDS:
             raise error_at(GdlRuleError, f"unknown board kind '{decl.kind}'", decl.span,
                            self._suggest(decl.kind, BOARD_KINDS))
@@ -663,6 +678,16 @@ class _Checker:
         on_enter = self._block(phase.on_enter, scope.child())
         on_reveal = self._block(phase.on_reveal, scope.child())
         on_resume = self._block(phase.on_resume, scope.child())
+        on_no_action = None
+        if len(phase.on_no_action) > 1:
+            raise error_at(GdlRuleError, f"phase '{phase.name}' has two 'on no action' blocks: "
+                           "one says what a seat without a legal action does", phase.span)
+        if phase.on_no_action:
+            if phase.mode == "simultaneous":
+                raise error_at(GdlRuleError, "'on no action' is for a phase in which one seat "
+                               "decides: in a simultaneous phase every seat chooses at once",
+                               phase.span)
+            on_no_action = self._block(phase.on_no_action[0], scope.child())
         names = set()
         actions = []
         for index, action in enumerate(phase.actions):
@@ -676,7 +701,7 @@ class _Checker:
             raise error_at(GdlRuleError, f"a {phase.mode} phase cannot be 'auto': an action "
                            "played on its own is shown to every seat", phase.span)
         return ir.Phase(phase.name, phase.mode, tuple(phase.params), on_enter, on_reveal,
-                        on_resume, tuple(actions), phase.auto, span=phase.span)
+                        on_resume, tuple(actions), phase.auto, on_no_action, span=phase.span)
 
     def _action(self, action: ast.ActionDecl, index: int, params: list[Param]
                 ) -> ir.Action:
@@ -1019,7 +1044,8 @@ class _Checker:
         if name == "all_seats":         # those out of the game too: a constant
             return ir.Const(list(range(len(out.seats))), type=list_of(SEAT), span=span)
         types = {"current": SEAT, "deciding": SEAT, "current_phase": STR,
-                 "turn_number": INT, "seats": list_of(SEAT)}
+                 "turn_number": INT, "decision_number": INT, "seats": list_of(SEAT),
+                 "winners": list_of(SEAT), "passes": INT}
         if name in types:
             return ir.StateValue(name, type=types[name], span=span)
         return None
@@ -1057,7 +1083,8 @@ class _Checker:
     def _expr_Comprehension(self, e: ast.Comprehension, scope: Scope) -> ir.Expr:
         domain, slot, inner, where = self._binding(e, scope, "'for ... in' needs a list")
         value = self._expr(e.expr, inner)
-        return ir.Comprehension(slot, e.name, domain, where, value, type=list_of(value.type),
+        joined = value.type if e.flatten else list_of(value.type)
+        return ir.Comprehension(slot, e.name, domain, where, value, e.flatten, type=joined,
                                 span=e.span)
 
     def _expr_Quant(self, e: ast.Quant, scope: Scope) -> ir.Expr:
@@ -1223,6 +1250,11 @@ class _Checker:
             for side, checked in ((e.left, a), (e.right, b)):
                 if not compatible(INT, checked.type):
                     raise self._type_error(side, f"'{e.op}' compares numbers", checked.type)
+        for one, two in ((a, b), (b, a)):
+            if e.op in ("==", "!=") and one.type == NONE and is_list(two.type):
+                raise error_at(GdlRuleError, f"a list is never none: compare it with the "
+                               f"empty list, '{'==' if e.op == '==' else '!='} []', or test "
+                               f"'len(...) {'==' if e.op == '==' else '>'} 0'", e.span)
         lists = is_list(a.type) or is_list(b.type)
         return ir.Compare(e.op, a, b, lists, type=BOOL, span=e.span)
 
@@ -1272,7 +1304,7 @@ class _Checker:
                     changed = True
         bodies = [self.setup_decl.body] + [d.body for d in self.def_decls.values()]
         for phase in self.phase_decls.values():
-            bodies += [phase.on_enter, phase.on_reveal, phase.on_resume]
+            bodies += [phase.on_enter, phase.on_reveal, phase.on_resume, *phase.on_no_action]
             bodies += [a.body for a in phase.actions]
         bodies += [t.body for t in self.trigger_decls] + [h.body for h in self.out_decls]
         bodies += [h.body for h in self.concede_decls]
@@ -1310,8 +1342,8 @@ class _Checker:
         for name, decl in self.def_decls.items():
             units["def " + name] = decl.body
         for name, phase in self.phase_decls.items():
-            units["phase " + name] = phase.on_enter + phase.on_reveal + phase.on_resume + tuple(
-                s for a in phase.actions for s in a.body)
+            units["phase " + name] = phase.on_enter + phase.on_reveal + phase.on_resume + sum(
+                phase.on_no_action, ()) + tuple(s for a in phase.actions for s in a.body)
         for i, trigger in enumerate(self.trigger_decls):
             units[f"trigger {i}"] = trigger.body
         for i, hook in enumerate(self.out_decls):

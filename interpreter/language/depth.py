@@ -28,7 +28,7 @@ def check_depth(program: ast.Program) -> ast.Program:
                                    f"{len(action.binders)} parameters: at most {MAX_BINDERS}",
                                    action.binders[MAX_BINDERS].span)
                 _block(action.body, 1, 0)
-            for hook in (decl.on_enter, decl.on_reveal, decl.on_resume):
+            for hook in (decl.on_enter, decl.on_reveal, decl.on_resume, *decl.on_no_action):
                 _block(hook, 1, 0)
         elif isinstance(decl, (ast.DefDecl, ast.SetupDecl, ast.TriggerDecl, ast.OutDecl,
                                ast.ConcedeDecl)):

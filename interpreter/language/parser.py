@@ -268,7 +268,7 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, text: str, file: str,
         token = exc.token
         expected = _expected_words(exc.accepts or exc.expected)
         message = f"unexpected {_describe(token)}; expected {expected}"
-        hints = _keyword_hint(token, exc)
+        hints = _mistake_hint(token, exc, source_line or "") or _keyword_hint(token, exc)
         return GdlSyntaxError(message, file=file, line=line, column=column,
                               source_line=source_line, hints=hints)
     assert isinstance(exc, lark.exceptions.UnexpectedCharacters)    # the lexer's error
@@ -301,8 +301,44 @@ def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tu
         "stop", "win", "lose", "draw", "log", "shuffle", "give", "let", "for", "if", "else",
         "until",
         "visible", "along"), n=1, cutoff=0.75)
-    if match:
+    if match and match[0] != str(token):
         return (f"did you mean '{match[0]}'?",)
+    return ()
+
+
+# A statement where a `let` wants a value; a `fn` body that starts with `let`.
+_LET_STATEMENT = re.compile(r"\blet\s+\w+\s*=\s*(create|move|place|remove|goto|call|give|put|"
+                            r"shuffle|log)\b")
+_FN_LET = re.compile(r"^\s*fn\b[^=]*=\s*let\b")
+
+
+def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
+                  line: str) -> tuple[str, ...]:
+    """What to write instead, for mistakes that the grammar alone words badly: a reserved
+    word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`."""
+    history = getattr(exc, "token_history", None) or ()
+    previous = history[-1] if history else None
+    expected = set(exc.accepts or exc.expected)
+    if previous is not None and previous.type == "QUANT" and token.type != "LPAR":
+        return (f"'{previous}' is a reserved word (a quantifier: {previous}(x in xs ...)) and "
+                "cannot be a name: choose another name",)
+    if "NAME" in expected and token.type != "NAME" and re.fullmatch(r"[a-z_]+", str(token)):
+        return (f"'{token}' is a reserved word of gdl and cannot be a name: choose another "
+                "name",)
+    statement = _LET_STATEMENT.search(line)
+    if statement:
+        return (f"'{statement.group(1)}' is a statement and gives no value for a 'let': write "
+                "it on a line of its own, then find what it made (pieces_at(cell), say)",)
+    if _FN_LET.search(line):
+        return ("a 'fn' body is one expression, without 'let': write the value in place "
+                "('if C then A else B' chooses), or use a 'def' for statements",)
+    if previous is not None and previous.type == "NAME" and str(previous) == "while":
+        return ("gdl has no 'while': loop over a list with 'for x in xs' ('range(a, b)' "
+                "counts), or let a 'fn' call itself",)
+    if token.type == "LSQB" and previous is not None and previous.type in (
+            "NAME", "RPAR", "RSQB"):
+        return ("gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) "
+                "or first(x in xs where ...)",)
     return ()
 
 
@@ -430,15 +466,20 @@ class _ToAst:
         name, params, mode, auto, doc, *items = c
         hooks: dict[str, list[ast.Stmt]] = {"enter": [], "reveal": [], "resume": []}
         actions: list[ast.ActionDecl] = []
+        no_action: list[_Block] = []
         for item in items:
             if isinstance(item, ast.ActionDecl):
                 actions.append(item)
+            elif item[0] == "no action":
+                no_action.append(item[1])
             else:
                 hooks[item[0]].extend(item[1])
+
         params = params or ()
         return ast.PhaseDecl(str(name), tuple(map(str, params)), str(mode) if mode else None,
                              tuple(hooks["enter"]), tuple(hooks["reveal"]), tuple(actions),
-                             tuple(hooks["resume"]), bool(auto), doc, span=self._span(meta),
+                             tuple(hooks["resume"]), bool(auto), doc,
+                             tuple(tuple(block) for block in no_action), span=self._span(meta),
                              name_span=self._at(name), param_spans=self._all_at(params))
 
     def on_enter(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
@@ -449,6 +490,9 @@ class _ToAst:
 
     def on_resume(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
         return ("resume", c[0])
+
+    def on_no_action(self, meta: Meta, c: list[_Block]) -> tuple[str, _Block]:
+        return ("no action", c[0])
 
     def action_decl(self, meta: Meta, c: list[Any]) -> ast.ActionDecl:
         name, *rest = c
@@ -498,6 +542,9 @@ class _ToAst:
         return ast.StatDecl(str(c[0]), None if c[1] is None else str(c[1]), c[2],
                             span=self._span(meta), name_span=self._at(c[0]),
                             param_span=None if c[1] is None else self._at(c[1]))
+
+    def payoff_decl(self, meta: Meta, c: list[Any]) -> ast.PayoffDecl:
+        return ast.PayoffDecl(str(c[0]), c[1], span=self._span(meta), param_span=self._at(c[0]))
 
     def hide_decl(self, meta: Meta, c: list[Any]) -> ast.HideDecl:
         return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
@@ -665,9 +712,17 @@ class _ToAst:
     def none(self, meta: Meta, c: list[_Token]) -> ast.NoneLit:
         return ast.NoneLit(span=self._span(meta))
 
+    def comp_for(self, meta: Meta, c: list[Any]) -> tuple[_Token, ast.Expr, ast.Expr | None]:
+        return (c[0], c[1], c[2])
+
     def comprehension(self, meta: Meta, c: list[Any]) -> ast.Comprehension:
-        return ast.Comprehension(c[0], str(c[1]), c[2], c[3], span=self._span(meta),
-                                 name_span=self._at(c[1]))
+        """The clauses from the last: each `for` but the last holds the next one's list."""
+        value: ast.Expr = c[0]
+        for depth, (name, domain, where) in enumerate(reversed(c[1:])):
+            value = ast.Comprehension(value, str(name), domain, where, depth > 0,
+                                      span=self._span(meta), name_span=self._at(name))
+        assert isinstance(value, ast.Comprehension)     # the grammar has one clause or more
+        return value
 
     # last: below a method named `list` that name is not the built-in type in annotations
     def list(self, meta: Meta, c: list[tuple[ast.Expr, ...] | None]) -> ast.ListExpr:

@@ -61,7 +61,8 @@ class Global(Expr):
 
 @attrs.frozen
 class StateValue(Expr):
-    """A value of the position: current, deciding, current_phase, turn_number, seats."""
+    """A value of the position: current, deciding, current_phase, turn_number,
+    decision_number, seats, winners."""
     what: str
 
 @attrs.frozen
@@ -94,12 +95,14 @@ class ListOf(Expr):
 
 @attrs.frozen
 class Comprehension(Expr):
-    """`[expr for name in domain where cond]`; `name` is bound in `slot`."""
+    """`[expr for name in domain where cond]`; `name` is bound in `slot`. With `flatten`,
+    `expr` is the comprehension of the next `for` clause, whose lists are joined."""
     slot: int
     name: str
     domain: Expr
     where: Expr | None
     expr: Expr
+    flatten: bool = False
 
 @attrs.frozen
 class Quant(Expr):
@@ -366,6 +369,7 @@ class Phase(Node):
     on_resume: tuple[Stmt, ...]
     actions: tuple[Action, ...]
     auto: bool = False
+    on_no_action: tuple[Stmt, ...] | None = None    # what a seat without a legal action does
 
 @attrs.frozen
 class Trigger(Node):
@@ -451,6 +455,7 @@ class Program:
     docs: dict[tuple[str, str | None], str] = attrs.Factory(dict)   # (phase, action) -> doc
     invariants: list[Invariant] = attrs.Factory(list)
     stats: dict[str, Rule] = attrs.Factory(dict)    # `stat` name -> Rule (no params, or a seat)
+    payoff: Rule | None = None                  # `payoff(s) = ...`: a seat's return at the end
     references: References = attrs.Factory(References)  # each name -> its declaration
 
 

@@ -36,7 +36,7 @@ FILE_PREFIX = "<gdl "
 
 class UnitKey(NamedTuple):
     """Which code unit a generated function is. `kind` is one of: "fn", "def" (`name`);
-    "setup", "hide"; "on_enter", "on_reveal", "on_resume" (`name` the phase); "act" (an
+    "setup", "hide", "payoff"; "on_enter", "on_reveal", "on_resume", "on_no_action" (`name` the phase); "act" (an
     action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
     where-part, for explaining: `part` its index), each with `name` the phase and
     `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
@@ -217,6 +217,10 @@ class Generator:
                 units[UnitKey(hook, phase.name)] = self.function(
                     f"{hook}_{phase.name}", params, phase,
                     lambda body=getattr(phase, hook): self.block(body, 1))
+            if phase.on_no_action is not None:
+                units[UnitKey("on_no_action", phase.name)] = self.function(
+                    f"on_no_action_{phase.name}", params, phase,
+                    lambda body=phase.on_no_action: self.block(body, 1))
             for action in phase.actions:
                 self.action(phase, action, params, units)
         for i, trigger in enumerate(prog.triggers):
@@ -248,6 +252,8 @@ class Generator:
             units[UnitKey("show", what)] = self.rule(f"show_{what}", rule)
         for name, rule in prog.stats.items():
             units[UnitKey("stat", name)] = self.rule(f"stat_{name}", rule)
+        if prog.payoff is not None:
+            units[UnitKey("payoff")] = self.rule("payoff", prog.payoff)
         if prog.hide is not None:
             units[UnitKey("hide")] = self.rule("hide_piece", prog.hide)
         for i, rule in enumerate(prog.each_rules):
@@ -669,6 +675,8 @@ class Generator:
 
     def ex_StateValue(self, n: ir.StateValue) -> Frag:
         return F(n, {"current": "S.current", "turn_number": "S.turn",
+                     "decision_number": "S.decisions", "passes": "rt.passes",
+                     "winners": "(S.result['winners'] if S.result is not None else [])",
                      "deciding": "(S.frames[-1]['seat'] if S.frames else None)",
                      "current_phase": "(S.frames[-1]['phase'] if S.frames else '')",
                      "seats": "rt.live_seats()"}[n.what])
@@ -720,7 +728,16 @@ class Generator:
         return parts
 
     def ex_Comprehension(self, n: ir.Comprehension) -> Frag:
-        return F(n, "[", self.ex(n.expr), *self._loop(n.slot, n.domain, n.where), "]")
+        """`[e for vA in A if c for vB in B ...]`: the clauses of a flattening one in turn."""
+        loops: list[Part] = []
+        clause = n
+        while True:
+            loops += self._loop(clause.slot, clause.domain, clause.where)
+            if not clause.flatten:
+                break
+            assert isinstance(clause.expr, ir.Comprehension)    # the parser nests clauses
+            clause = clause.expr
+        return F(n, "[", self.ex(clause.expr), *loops, "]")
 
     def ex_Quant(self, n: ir.Quant) -> Frag:
         loop = self._loop(n.slot, n.domain, n.where)
@@ -1082,7 +1099,7 @@ def reads(node: ir.Node, fns: Mapping[str, ir.Fn], seen: set[str] | None = None)
         elif isinstance(n, ir.Global):
             mask |= GLOBALS
         elif isinstance(n, ir.StateValue):
-            mask |= FLOW
+            mask |= ALWAYS if n.what in ("decision_number", "passes") else FLOW
         elif isinstance(n, ir.CallFn) and n.name not in seen:
             seen.add(n.name)
             mask |= reads(fns[n.name].body, fns, seen)

@@ -106,6 +106,7 @@ class Runtime:
         self.entries = 0        # phases entered since the engine last started work
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
+        self.passes = 0         # `on no action` blocks run since the last decision
 
     # randomness -------------------------------------------------------------------------
     def next64(self) -> int:
@@ -531,6 +532,7 @@ class CompiledPhase:
         self.on_enter = units[UnitKey("on_enter", phase.name)]
         self.on_reveal = units[UnitKey("on_reveal", phase.name)]
         self.on_resume = units[UnitKey("on_resume", phase.name)]
+        self.on_no_action = units.get(UnitKey("on_no_action", phase.name))
         self.actions = [CompiledAction(a, units, phase) for a in phase.actions]
         # Actions whose body is empty, outside a simultaneous phase: playing one leaves the
         # position as it was. When they are all a seat may do, it is asked for ever.
@@ -582,8 +584,11 @@ class Game:
                                for i in range(len(program.concedes))]
         # What the end rules read; a rule that rolls dice runs after every decision.
         self._end_mask = -1 if watched & ALWAYS else watched
-        if self._end_mask == -1:    # end rules that roll dice: a decision that changes
-            for phase in self._phases.values():     # nothing may still end the game
+        if self._end_mask == -1 or "S.decisions" in self._python_source \
+                or "rt.passes" in self._python_source:
+            # End rules that roll dice, or rules that read the decision counter: a decision
+            # that changes nothing else may still end the game or change what is legal.
+            for phase in self._phases.values():
                 phase.no_ops = frozenset()
         self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
@@ -595,6 +600,7 @@ class Game:
             self._shows["hide piece"] = fns[UnitKey("hide")]
         self._stats = [(name, bool(rule.params), fns[UnitKey("stat", name)])
                        for name, rule in program.stats.items()]
+        self._payoff = None if program.payoff is None else fns[UnitKey("payoff")]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
         self._invariants = [(inv.name, fns[UnitKey("invariant", position=i)])
                             for i, inv in enumerate(program.invariants)]
@@ -813,7 +819,13 @@ class Game:
         return state.result is not None
 
     def returns(self, state: State) -> list[float]:
-        """Per seat: 1 for a win, -1 for a loss, 0 for a draw or an unfinished game."""
+        """Per seat: 0 for an unfinished game; at the end, the rule file's `payoff(s)`, or
+        without one 1 for a win, -1 for a loss and 0 for a draw."""
+        if state.result is not None and self._payoff is not None:
+            payoff = self._payoff
+            values: list[int] = self._run(state, lambda st: [
+                payoff(st, s, s) for s in range(len(self.seats))], check_end=False)
+            return [float(v) for v in values]
         if state.result is None or state.result["draw"]:
             return [0.0] * len(self.seats)
         winners = state.result["winners"]
@@ -1123,34 +1135,51 @@ class Game:
             raise IllegalAction(f"{action!r} is not a legal action now")
         state.events = []
         self._rt.work = 0
+        state.decisions += 1        # counted first: `decision_number` is this decision's
         self._run(state, self._apply_run, action)
-        state.decisions += 1
         self._auto(state)
         return state.events
 
     def _auto(self, state: State) -> None:
         """In an `auto` phase, play the only legal action of the deciding seat, again and
-        again, each with an `auto` event; a bounded number of times per decision."""
-        if state.result is not None or not state.frames or \
-                not self._phases[state.frames[-1]["phase"]].auto:
+        again, each with an `auto` event; for a deciding seat with no legal action, run its
+        phase's `on no action` block (`passes` counts them); a bounded number of times per
+        decision."""
+        self._rt.passes = 0
+        if state.result is not None or not state.frames:
+            return
+        first = self._phases[state.frames[-1]["phase"]]
+        if not first.auto and first.on_no_action is None:
             return
         for _ in range(MAX_AUTO + 1):
             if state.result is not None or not state.frames:
                 return
             frame = state.frames[-1]
-            if frame["pending"] is not None or not self._phases[frame["phase"]].auto:
+            if frame["pending"] is not None:
+                return
+            phase = self._phases[frame["phase"]]
+            if not phase.auto and phase.on_no_action is None:
                 return
             legal = self._listing(state)
-            if len(legal) != 1:
+            if legal and (len(legal) != 1 or not phase.auto):
+                return
+            if not legal and phase.on_no_action is None:
                 return
             if _ == MAX_AUTO:
                 break
-            state.events.append(events.Auto(frame["seat"], *self._texts(state, legal[0])))
-            self._run(state, self._apply_run, legal[0])
+            if legal:
+                state.events.append(events.Auto(frame["seat"], *self._texts(state, legal[0])))
+                self._run(state, self._apply_run, legal[0])
+            else:
+                self._rt.passes += 1
+                hook = phase.on_no_action
+                assert hook is not None         # a phase without one returned above
+                self._run(state, lambda st: hook(st, frame["seat"], *frame["args"]))
         name = state.frames[-1]["phase"]
-        raise error_at(GdlRuntimeError, f"run-time error: phase '{name}' played more than "
-                       f"{MAX_AUTO:,} actions on its own ('auto') after one decision",
-                       self._program.phases[name].span)
+        what = (f"ran 'on no action' more than {MAX_AUTO:,} times" if not self._listing(state)
+                else f"played more than {MAX_AUTO:,} actions on its own ('auto')")
+        raise error_at(GdlRuntimeError, f"run-time error: phase '{name}' {what} after one "
+                       "decision", self._program.phases[name].span)
 
     def _apply_run(self, state: State, action: Action) -> None:
         frames = state.frames

@@ -111,6 +111,7 @@ class Rules:
     hides_pieces: bool                              # a `hide piece` rule or a hiding zone
     invariants: tuple[str, ...]                     # their names, as declared
     stats: tuple[str, ...]                          # `stat` names, as declared
+    payoff: bool                                    # a `payoff(s)` gives the returns
     variable_types: Mapping[str, Mapping[str, Type]]    # scope -> name -> type
 
     @property
@@ -169,6 +170,6 @@ def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
         variables=MappingProxyType(variables), shows=frozenset(program.shows),
         hides_pieces=hides_pieces,
         invariants=tuple(inv.name for inv in program.invariants),
-        stats=tuple(program.stats),
+        stats=tuple(program.stats), payoff=program.payoff is not None,
         variable_types=MappingProxyType({scope: MappingProxyType(
             {name: v.type for name, v in table.items()}) for scope, table in program.vars.items()}))

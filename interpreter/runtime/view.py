@@ -291,7 +291,10 @@ def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | Non
     """The board as text with its key and legend. A cell shows its top piece (the last to
     arrive that the viewer may identify) and "+N" when N more share it. A board too wide for
     `width` columns (or with more than `max_rows` rows) is drawn at a scale: each mark then
-    covers k x k cells. With `beside`, the legend stands right of the board when it fits."""
+    covers k x k cells. With `beside`, the legend stands right of the board when it fits.
+    A game without a board (no cells) draws none."""
+    if not game.rules.board.all_cells:
+        return []
     grid, scale, crowded = board_grid(game, view, width, max_rows)
     key = wrap("  key: " + "; ".join(key_groups(game, view, scale, crowded)), width, "    ")
     room = width - max(len(line) for line in grid) - 3

@@ -56,7 +56,7 @@ _NO_SPACE_AFTER = ("LPAR", "LSQB", "DOT")
 # Words written against the `(` that follows them, like a name: `on enter(p, c)`,
 # `holes(c) where ...`. Every other word before `(` is an operator or a declaration's
 # keyword (`not (a or b)`, `kinds (speed, cost)`) and keeps its space.
-_TIGHT_WORDS = ("enter", "out", "concede", "holes")
+_TIGHT_WORDS = ("enter", "out", "concede", "holes", "payoff")
 
 _HARD, _JOIN, _KEEP = "hard", "join", "keep"
 
@@ -68,7 +68,7 @@ _HARD, _JOIN, _KEEP = "hard", "join", "keep"
 _BREAK_AFTER: dict[tuple[str, str | None], int | None] = {
     ("COLON", "invariant_decl"): 0, ("COMMA", None): 0, ("COMMA", "params"): None,
     ("COLON", "quant"): 1}
-_BREAK_BEFORE: dict[tuple[str, str | None], int | None] = {("WHERE", None): 1, ("FOR", "comprehension"): 1, ("ELSE", "cond_expr"): 2,
+_BREAK_BEFORE: dict[tuple[str, str | None], int | None] = {("WHERE", None): 1, ("FOR", "comp_for"): 1, ("ELSE", "cond_expr"): 2,
                  ("THEN", "cond_expr"): 3, ("OR", "or_op"): 4, ("AND", "and_op"): 5,
                  ("PLUS", "add_op"): 6, ("MINUS", "add_op"): 6}
 

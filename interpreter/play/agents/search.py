@@ -10,7 +10,8 @@ determinization, walks down one tree of action sequences choosing by UCB1 among 
 children legal in that determinization (each counts how often it was available, for its
 exploration term; equal values are broken at random), adds one node, plays at most
 `rollout` random decisions from there and backs up one value per seat: a finished game's
-returns (win 1, draw 1/2, loss 0), or for a rollout cut short, `outcome` below. A node's
+returns (win 1, draw 1/2, loss 0; a `payoff(s)` return r is 1/2 + r / 2m, with m the largest
+return the agent has seen, at least 1), or for a rollout cut short, `outcome` below. A node's
 statistics are per seat, so a node is judged by the seat that chooses there: 2 to 4 seats,
 any turn order, simultaneous phases included (a seat choosing there only sees its own draw
 of the others' choices). It plays the action of the root tried most often (ties: the best
@@ -44,13 +45,13 @@ def agent_stream(seed, seat, salt):
     return Stream(((seed * 31 + seat + 1) * 0x2545F4914F6CDD1D + salt) & ((1 << 64) - 1))
 
 
-def outcome(game, state):
-    """Per seat, a value from 0 (lost) to 1 (won). A finished game: its returns (a draw is
-    1/2). An unfinished one with a `show score(s)`: 1/4 + 1/2 x the share of the other seats
+def outcome(game, state, scale=1.0):
+    """Per seat, a value from 0 (lost) to 1 (won). A finished game: its returns r as
+    1/2 + r / (2 x scale), `scale` at least the largest return (a draw is 1/2). An unfinished one with a `show score(s)`: 1/4 + 1/2 x the share of the other seats
     still playing that the seat's score is ahead of (`_ahead`); without: 1/2 each."""
     n = len(game.seats)
     if game.is_terminal(state):
-        return [(r + 1) / 2 for r in game.returns(state)]
+        return [0.5 + r / (2 * scale) for r in game.returns(state)]
     scores = introspect.scores(game, state)
     if scores is None:
         return [0.5] * n
@@ -91,6 +92,12 @@ class MctsAgent:
     def __init__(self, seed, seat, iterations=100, rollout=10, c=1.0):
         self.rng = agent_stream(seed, seat, 0x6D637473)
         self.iterations, self.rollout, self.c = iterations, rollout, c
+        self.scale = 1.0    # the largest return seen: payoffs beyond 1 are judged by it
+
+    def _outcome(self, game, state):
+        if game.is_terminal(state):
+            self.scale = max([self.scale] + [abs(r) for r in game.returns(state)])
+        return outcome(game, state, self.scale)
 
     def choose(self, game, state, legal):
         if len(legal) == 1:
@@ -124,7 +131,7 @@ class MctsAgent:
             game.apply(after, action, check=False)
             child = root.children[_key(action)] = _Node(len(game.seats))
             child.visits = child.available = 1
-            child.totals = outcome(game, after)
+            child.totals = self._outcome(game, after)
         return root
 
     def _iterate(self, game, world, root, allowed):
@@ -164,7 +171,7 @@ class MctsAgent:
                     break
                 legal = game.legal_actions(world)
                 game.apply(world, legal[rng.below(len(legal))], check=False)
-            values = outcome(game, world)
+            values = self._outcome(game, world)
         except GdlError:
             if added is not None:       # the node just added goes with its world
                 del added[0][added[1]]

@@ -5,7 +5,8 @@ plays seed `seed + i` in each) and the same agents, and returns, per seat, the w
 each (of finished games, with its 95% Wilson interval) and the difference variant - base
 with its 95% interval (Newcombe's hybrid score interval, built from the two Wilson
 intervals: sound for shares near 0 or 1 and for few games, where the plain normal
-interval is not). A seat's shares differ when the interval of the difference leaves out 0.
+interval is not). A seat's shares differ when the interval of the difference leaves out 0. When either rule
+file declares a `payoff(s)`, `mean_returns` gives each run's mean return per seat too.
 
 The two runs are taken as independent samples: the same seed under different rules soon
 plays a different game, so pairing games by seed would claim a precision it does not have.
@@ -47,8 +48,11 @@ def compare(base: tuple[Game, str], variant: tuple[Game, str], games: int, seed:
                        "difference": [round(two[0] - one[0], 3), round(low, 3),
                                       round(high, 3)],
                        "differs": low > 0 or high < 0}
+    payoffs = {n: run.mean_returns for n, run in runs.items()
+               if run.mean_returns is not None}
     return {"base": base_path, "variant": variant_path, "games": games, "seed": seed,
             "players": spec, "seats": seats,
+            **({"mean_returns": payoffs} if payoffs else {}),
             "draws": {n: wilson(run.draws, run.finished) for n, run in runs.items()},
             "capped": {n: run.capped for n, run in runs.items()},
             "finished": {n: run.finished for n, run in runs.items()},

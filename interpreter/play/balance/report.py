@@ -3,7 +3,8 @@
 `analyse(records)` turns the records (`batch.GameRecord`s, from `game_records.read_records`)
 into plain numbers: win
 share per seat with 95% Wilson intervals (over finished games), draws and capped games, game
-lengths, the first player's advantage, results per agent, and a summary of every `stat`.
+lengths, the first player's advantage, results per agent, a summary of every `stat`, and of
+each seat's returns when they are a `payoff(s)`'s (not only 1 win, -1 loss, 0 draw).
 `write_report(records_path, out_path)` draws them with matplotlib (the optional extra
 `gdl[report]`) as SVG pictures written into the page itself, so the page needs no network
 and no script; the same records give the same page byte for byte.
@@ -61,6 +62,9 @@ def analyse(records: Sequence[GameRecord]) -> dict[str, Any]:
     first_games = [r for r in finished if r.first is not None]
     first_won = sum(r.first in r.winners for r in first_games)
     later = [(seat, r) for r in first_games for seat in seats if seat != r.first]
+    payoffs = any(r.returns != _default_returns(r) for r in finished)
+    returns = {"returns": {seat: _summary([r.returns[i] for r in finished])
+                           for i, seat in enumerate(seats)}} if payoffs else {}
     return {
         "game": records[0].game, "seats": seats, "games": len(records),
         "finished": len(finished), "capped": len(records) - len(finished),
@@ -83,7 +87,14 @@ def analyse(records: Sequence[GameRecord]) -> dict[str, Any]:
         "players": dict(Counter(",".join(r.players) for r in records)),
         "stats": _stats(records),
         "seeds": [min(r.seed for r in records), max(r.seed for r in records)],
-    }
+    } | returns
+
+
+def _default_returns(record: GameRecord) -> tuple[float, ...]:
+    """The returns of a finished game without a payoff: 1 win, -1 loss, 0 draw."""
+    if record.draw:
+        return (0.0,) * len(record.seats)
+    return tuple(1.0 if seat in record.winners else -1.0 for seat in record.seats)
 
 
 def _spread(values: Sequence[float]) -> dict[str, float]:
@@ -158,6 +169,7 @@ def page(analysis: dict[str, Any], records: Sequence[GameRecord], source: str,
     parts += _agent_section(a, figure_class)
     parts += _length_section(a, records, figure_class)
     parts += _stat_section(a)
+    parts += _returns_section(a)
     parts.append("</body></html>\n")
     return "\n".join(parts)
 
@@ -292,6 +304,14 @@ def _stat_section(a: dict[str, Any]) -> list[str]:
             rows += [[name, seat, _stat_text(s)] for seat, s in summary.items()]
     return ["<h2>Statistics (the rule file's stat values at the end of each game)</h2>",
             _table(["stat", "seat", "over the games"], rows)]
+
+
+def _returns_section(a: dict[str, Any]) -> list[str]:
+    if "returns" not in a:
+        return []
+    rows = [[seat, _stat_text(summary)] for seat, summary in a["returns"].items()]
+    return ["<h2>Returns (the rule file's payoff at the end of each finished game)</h2>",
+            _table(["seat", "over the games"], rows)]
 
 
 def _stat_text(summary: dict[str, Any]) -> str:

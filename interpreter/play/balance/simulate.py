@@ -56,7 +56,8 @@ class Summary:
     """What a run of `games_requested` games found: `games` played (fewer when
     `interrupted`), `finished` and `capped`; wins and win share per seat (of finished games,
     [share, low, high] with the 95% Wilson interval), draws; mean decisions and turns a game,
-    the fewest and most turns, all decisions; the run's seed and caps. And how it went (the
+    the fewest and most turns, all decisions; the run's seed and caps; with a `payoff(s)`,
+    each seat's mean return over finished games (else None). And how it went (the
     fields of `RUN_FIELDS`): seconds, worker processes (or the Ray cluster's CPUs), games
     and decisions a second, the Ray address (None off Ray). `to_json` is the object
     `gdl simulate --json` prints."""
@@ -83,10 +84,14 @@ class Summary:
     max_turns: int
     max_decisions: int
     ray: str | None = None
+    mean_returns: dict[str, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The plain form, fields in declaration order."""
-        return attrs.asdict(self, recurse=False)
+        """The plain form, fields in declaration order (`mean_returns` only with a payoff)."""
+        plain = attrs.asdict(self, recurse=False)
+        if self.mean_returns is None:
+            del plain["mean_returns"]
+        return plain
 
 
 # The timing fields of a summary, `workers` and `ray`: how the run went, not what it found.
@@ -338,7 +343,16 @@ def summarise(game: Game, records: Sequence[GameRecord], requested: int,
         games_per_second=round(games / seconds, 2) if seconds else 0,
         decisions_per_second=round(decisions / seconds) if seconds else 0,
         seed=settings.seed, max_turns=settings.max_turns,
-        max_decisions=settings.max_decisions, ray=ray)
+        max_decisions=settings.max_decisions, ray=ray,
+        mean_returns=mean_returns(game.seats, records) if game.rules.payoff else None)
+
+
+def mean_returns(seats: Sequence[str], records: Sequence[GameRecord]) -> dict[str, float]:
+    """Each seat's mean return over the finished games of `records` (0 with none), 3
+    decimals."""
+    finished = [record for record in records if not record.capped]
+    return {seat: round(sum(r.returns[i] for r in finished) / len(finished), 3)
+            if finished else 0.0 for i, seat in enumerate(seats)}
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> list[float]:

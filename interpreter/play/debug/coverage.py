@@ -143,7 +143,7 @@ def _items(program, counts):
             yield "never legal", action, what, counts.ran(action)
             yield "never chosen", action, what, counts.called(
                 introspect.UnitKey("act", phase.name, action.index))
-        for hook in ("on_enter", "on_reveal", "on_resume"):
+        for hook in ("on_enter", "on_reveal", "on_resume", "on_no_action"):
             body = getattr(phase, hook)
             if body:
                 yield ("never ran", body[0], f"phase {phase.name}: {hook.replace('_', ' ')}",
@@ -192,7 +192,7 @@ def _statements(program):
     blocks = [program.setup]
     blocks += [d.body for d in program.defs.values()]
     for phase in program.phases.values():
-        blocks += [phase.on_enter, phase.on_reveal, phase.on_resume]
+        blocks += [phase.on_enter, phase.on_reveal, phase.on_resume, phase.on_no_action or ()]
         blocks += [a.body for a in phase.actions]
     blocks += [t.body for t in program.triggers]
     blocks += [h.body for h in (*program.outs, *program.concedes)]

@@ -1,0 +1,81 @@
+"""Messages for the mistakes a designer new to gdl makes (docs/language.md 2 and 13.2): a
+reserved word used as a name says so on a line of its own, "did you mean" never offers the
+rejected word, and `let` in a `fn`, a statement as a value, `while`, `xs[0]` and
+`list == none` each say what to write instead. Pinned whole."""
+
+import pytest
+
+from gdl.interpreter import load_source
+from gdl.interpreter.language.errors import GdlError
+
+HEAD = "seats a, b\nvar xs = [1, 2]\n"
+TAIL = "phase p { action x() {} }\n"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("seats first, b\nsetup { goto p for first }\n" + TAIL,
+     "<string>:2:26: error: unexpected '}'; expected '('\n"
+     "    setup { goto p for first }\n"
+     "                             ^\n"
+     "'first' is a reserved word (a quantifier: first(x in xs ...)) and cannot be a name: "
+     "choose another name"),
+    (HEAD + "setup { goto p for a }\nphase p { action x() where count < 3 {} }\n",
+     "<string>:4:34: error: unexpected '<'; expected '('\n"
+     "    phase p { action x() where count < 3 {} }\n"
+     "                                     ^\n"
+     "'count' is a reserved word (a quantifier: count(x in xs ...)) and cannot be a name: "
+     "choose another name"),
+    (HEAD + "setup {\n  let p = create Ship for a at @a1\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:23: error: unexpected 'for'; expected '(', '+=', '-=', '.', '='\n"
+     "      let p = create Ship for a at @a1\n"
+     "                          ^\n"
+     "'create' is a statement and gives no value for a 'let': write it on a line of its own, "
+     "then find what it made (pieces_at(cell), say)"),
+    (HEAD + "fn f(x) = let y = x + 1\nsetup { goto p for a }\n" + TAIL,
+     "<string>:3:15: error: unexpected name 'y'; expected 'board', 'def', 'end', 'extends', "
+     "'fn', 'game', 'hide', 'invariant', ...\n"
+     "    fn f(x) = let y = x + 1\n"
+     "                  ^\n"
+     "a 'fn' body is one expression, without 'let': write the value in place ('if C then A "
+     "else B' chooses), or use a 'def' for statements"),
+    (HEAD + "setup {\n  while true { }\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:9: error: unexpected 'true'; expected '(', '+=', '-=', '.', '='\n"
+     "      while true { }\n"
+     "            ^\n"
+     "gdl has no 'while': loop over a list with 'for x in xs' ('range(a, b)' counts), or let "
+     "a 'fn' call itself"),
+    (HEAD + "setup {\n  xs = [xs[0]]\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:11: error: unexpected '['; expected '!=', '%', '(', '*', '+', ',', '-', '.', "
+     "...\n"
+     "      xs = [xs[0]]\n"
+     "              ^\n"
+     "gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) or "
+     "first(x in xs where ...)"),
+    (HEAD + "setup {\n  if xs == none { xs = [] }\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:6: error: a list is never none: compare it with the empty list, '== []', or "
+     "test 'len(...) == 0'\n"
+     "      if xs == none { xs = [] }\n"
+     "         ^"),
+    (HEAD + "setup {\n  if none != xs { xs = [] }\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:6: error: a list is never none: compare it with the empty list, '!= []', or "
+     "test 'len(...) > 0'\n"
+     "      if none != xs { xs = [] }\n"
+     "         ^"),
+])
+def test_a_mistake_says_what_to_write_instead(text, message):
+    with pytest.raises(GdlError) as caught:
+        load_source(text)
+    assert caught.value.render() == message
+
+
+def test_did_you_mean_never_offers_the_rejected_word():
+    with pytest.raises(GdlError) as caught:
+        load_source(HEAD + "setup { foo for a }\n" + TAIL)
+    assert caught.value.hints == ()
+    with pytest.raises(GdlError) as caught:        # a misspelt word is still helped
+        load_source(HEAD + "setpu { goto p for a }\n" + TAIL)
+    assert caught.value.hints == ("did you mean 'setup'?",)
+
+
+def test_a_piece_or_seat_may_still_be_compared_with_none():
+    load_source(HEAD + "var s = none\nsetup { if s == none { s = a } goto p for a }\n" + TAIL)
