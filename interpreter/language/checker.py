@@ -948,6 +948,12 @@ class _Checker:
         args = self._phase_args(stmt, scope)
         assert stmt.seat is not None        # the grammar: `goto PHASE for SEAT`
         seat = self._expect(stmt.seat, SEAT, scope, "'for'")
+        if seat.type == NONE or isinstance(seat, ir.Const) and seat.value is None:
+            # it would stop the game at run time: "phase ... was entered for no seat"
+            raise error_at(GdlRuleError, f"'{stmt.phase}' would be entered for no seat: the "
+                           "seat after 'for' is always none here (write a seat: me, "
+                           "next(me), a seat's name, a variable set to a seat)",
+                           stmt.seat.span)
         return ir.Goto(stmt.phase, args, seat, stmt.push, span=stmt.span)
 
     def _stmt_Return(self, stmt: ast.Return, scope: Scope) -> ir.Return:

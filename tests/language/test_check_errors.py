@@ -544,3 +544,13 @@ def test_more_bad_rule_files_are_gdl_errors(text, message):
     with pytest.raises(GdlError) as info:
         load_source(text, "bad.gdl")
     assert message in info.value.message
+
+
+def test_a_phase_entered_for_no_seat_is_a_check_error():
+    """It stopped the game at run time ("phase 'play' was entered for no seat")."""
+    text = 'game "x"\nseats a, b\nsetup {\n  goto play for none\n}\nphase play {\n' \
+           '  action go() {\n    win me\n  }\n}\n'
+    assert message(text, GdlRuleError) == (
+        "bad.gdl:4:17: error: 'play' would be entered for no seat: the seat after 'for' is "
+        "always none here (write a seat: me, next(me), a seat's name, a variable set to a "
+        "seat)\n      goto play for none\n                    ^")
