@@ -34,10 +34,10 @@ def table_of(path, players, seed=1):
 
 
 @contextmanager
-def served(table):
+def served(table, watch=None):
     """A function that opens a browser's websocket for a viewer; all closed at the end (the
     test client waits for every open one)."""
-    with TestClient(table.app()) as client:
+    with TestClient(table.app(watch)) as client:
         opened = []
 
         def open_for(viewer):
@@ -68,6 +68,8 @@ class Browser:
         if message["type"] == "position":
             self.position = message
         elif message["type"] == "log":
+            if message["from"] == 0:        # all of it again (after a reload)
+                self.log = []
             assert message["from"] == len(self.log)
             self.log += message["lines"]
         return message
@@ -361,3 +363,36 @@ def test_save_writes_a_transcript_that_resumes(tmp_path):
                          input="quit\n", capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert "resumed after 3 decisions" in run.stdout
+
+
+def test_live_reload(tmp_path):
+    """An edit of the rule file: the decisions that still apply are replayed in the new
+    rules and every log says how far; a rule file that does not check is told, and the
+    game goes on in the old rules."""
+    rules = tmp_path / "space_war.gdl"
+    text = open(SPACE_WAR, encoding="utf-8").read()
+    rules.write_text(text, encoding="utf-8")
+    table = Table(Session(load_game(str(rules)), 1, ["human", "human"], rules_path=str(rules)))
+    with served(table, watch=0.05) as open_for:
+        red = open_for(1)
+        red.sync()
+        red.act(1)                                  # side north
+        red.sync()
+        rules.write_text(text.replace("param laser_range = 4", "param laser_range = 3"),
+                         encoding="utf-8")
+        while not any(line.startswith("the rule file changed") for line in red.log):
+            red.next()
+        assert red.log[-1] == "the rule file changed: replayed all 1 decisions"
+        assert "red: side north" in red.log
+        rules.write_text(text.replace("seats blue, red", "seats blue red"), encoding="utf-8")
+        while (message := red.next())["type"] != "error":
+            pass
+        assert "space_war.gdl:" in message["message"]
+        red.sync()
+        assert red.log[-1].startswith("the rule file changed and does not check:")
+        rules.write_text(text.replace('seats blue, red', 'seats blue, red, green'),
+                         encoding="utf-8")
+        while not red.log[-1].startswith("the rule file changed its seats"):
+            red.next()
+        assert red.log[-1] == ("the rule file changed its seats to blue, red, green: restart "
+                               "gdl serve to play them; the game goes on in the old rules")

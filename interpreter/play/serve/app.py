@@ -14,13 +14,17 @@ everything sent before it). The browser sends `{"type": "act", "index": I,
 (typed). A message that is not one gets an `error` reply; the server goes on.
 
 Agents decide in a worker thread (`run_in_executor`), so the server keeps answering while
-they think; a lock per session keeps one thing at a time touching the game.
+they think; a lock per table keeps one thing at a time touching the game. With `save`, the
+game so far is written as a transcript after every decision; with `watch`, an edit of the
+rule file starts a new session in the new rules that replays the decisions still legal, and
+every browser receives all again (`table`, `position`, the log from line 0).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import secrets
 import socket
 from collections.abc import Callable
@@ -36,7 +40,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...language.errors import GdlDataError, IllegalAction
+from ...language.errors import GdlDataError, GdlError, IllegalAction
 from ...files import save as save_file, write_atomic
 from ...loader import load_game
 from .session import Session, seat_players
@@ -123,11 +127,11 @@ class Table:
 
     async def play_agents(self) -> None:
         loop = asyncio.get_running_loop()
-        session = self.session
         while True:
             if self.pace:
                 await asyncio.sleep(self.pace)
             async with self.lock:
+                session = self.session      # a new one after a reload
                 turn = session.deciding_agent()
                 if turn is None:
                     return
@@ -215,18 +219,80 @@ class Table:
         return PlainTextResponse("forbidden: open the URL gdl serve printed", status_code=403,
                                  headers=HEADERS)
 
-    def app(self) -> Starlette:
+    async def watch(self, path: str, every: float) -> None:
+        """Reload the rule file when it, or a rule file beside it (its base), changes."""
+        stamps = _stamps(path)
+        while True:
+            await asyncio.sleep(every)
+            now = _stamps(path)
+            if now != stamps:
+                stamps = now
+                await self.reload(path)
+
+    async def reload(self, path: str) -> None:
+        """Load the rule file again; if it checks, a new session replays the decisions
+        that still apply, else everyone is told the error."""
+        loop = asyncio.get_running_loop()
+        try:
+            game = await loop.run_in_executor(None, load_game, path)
+        except GdlError as exc:
+            async with self.lock:
+                self.session.note(f"the rule file changed and does not check:\n{exc.render()}")
+                for connection in self.connections:
+                    await connection.socket.send_json({"type": "error",
+                                                       "message": exc.render()})
+                await self.broadcast()
+            return
+        async with self.lock:
+            old = self.session
+            if game.source_hash == old.game.source_hash:
+                return
+            if game.seats != old.game.seats:    # the tokens are the seats'
+                old.note(f"the rule file changed its seats to {', '.join(game.seats)}: restart "
+                         "gdl serve to play them; the game goes on in the old rules")
+                await self.broadcast()
+                return
+            new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
+            told = new.replay(old.texts)
+            new.note(f"the rule file changed: {told}")
+            self.session = new
+            for connection in self.connections:
+                connection.position, connection.lines = None, 0
+                await connection.socket.send_json(new.table())
+            await self.broadcast()
+        self.start_agents()
+
+    def app(self, watch: float | None = None) -> Starlette:
+        """The app; `watch`: seconds between looks at the rule file (None: never)."""
         @asynccontextmanager
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
             self.start_agents()
+            path = self.session.rules_path
+            watching = asyncio.create_task(self.watch(path, watch)) \
+                if watch is not None and path is not None else None
             yield
-            if self.agents is not None:
-                self.agents.cancel()
+            for task in (self.agents, watching):
+                if task is not None:
+                    task.cancel()
 
         return Starlette(routes=[Route("/", self.nothing),
                                  Route("/play/{token}", self.page),
                                  WebSocketRoute("/ws/{token}", self.serve_socket)],
                          lifespan=lifespan)
+
+
+def _stamps(path: str) -> list[tuple[str, int, int]]:
+    """(name, modification time, size) of the rule files in the folder of `path`."""
+    folder = os.path.dirname(os.path.abspath(path))
+    found = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".gdl"):
+            try:
+                stat = os.stat(os.path.join(folder, name))
+            except OSError:
+                continue
+            found.append((name, stat.st_mtime_ns, stat.st_size))
+    return found
 
 
 def _asset(kind: str) -> str:
@@ -259,7 +325,7 @@ def urls(table: Table, host: str, port: int) -> list[tuple[str, str]]:
 
 def run(table: Table, bound: socket.socket) -> None:
     """Serve until Ctrl-C."""
-    config = uvicorn.Config(table.app(), log_level="warning", ws_max_size=MOST_BYTES,
+    config = uvicorn.Config(table.app(watch=1.0), log_level="warning", ws_max_size=MOST_BYTES,
                             lifespan="on")
     uvicorn.Server(config).run(sockets=[bound])
 

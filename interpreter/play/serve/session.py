@@ -86,6 +86,7 @@ class Session:
             for viewer in self.viewers}
         self.secret_run: dict[int | None, int | None] = {}  # viewer -> seat choosing unseen
         self.history: list[tuple[int, Action]] = []
+        self.texts: list[str] = []      # each decision's text in full, to replay after a reload
         self.turn = -1
         self.error: str | None = None       # the rules left the game stuck: why
         self.sheet = pictures.Sheet(game.rules.board)
@@ -166,6 +167,26 @@ class Session:
             self.stop(stuck(self.game, self.state).render())
         return legal
 
+    def note(self, line: str) -> None:
+        """A line for every log."""
+        for log in self.logs.values():
+            log.append(line)
+
+    def replay(self, texts: list[str]) -> str:
+        """Play decisions given by their texts, as far as they are legal; a sentence saying
+        how many were, and which one stopped applying."""
+        for number, text in enumerate(texts, 1):
+            seat = self.deciding_seat()
+            try:
+                if seat is None:
+                    raise IllegalAction("the game is over")
+                action = self.game.parse_action(self.state, text)
+            except IllegalAction as exc:
+                return (f"replayed {number - 1} of {len(texts)} decisions; decision {number} "
+                        f"({text}) no longer applies: {exc.message}")
+            self.decide(seat, action)
+        return f"replayed all {len(texts)} decisions"
+
     def stop(self, error: str) -> None:
         """The rules cannot go on: say why to everyone."""
         self.error = error
@@ -215,12 +236,14 @@ class Session:
         simultaneous = is_simultaneous(game, state)
         before = {viewer: game.view(state, viewer) for viewer in self.viewers}
         texts = {viewer: game.action_text(state, action, viewer) for viewer in self.viewers}
+        text = texts[None]
         try:
             events = game.apply(state, action, check=False)
         except GdlError as exc:     # a run-time error of the rules: the game cannot go on
             self.stop(exc.render())
             return
         self.history.append((seat, action))
+        self.texts.append(text)
         name = game.seats[seat]
         for viewer, log in self.logs.items():
             said = texts[viewer]
