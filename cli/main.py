@@ -183,6 +183,40 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
 
 @main.command()
 @click.argument("file", type=click.Path())
+@click.option("--seats", default=None, help="Who plays each seat: SEAT=PLAYER, comma-separated;"
+              " a player is human or " + AGENTS_HELP + "; seats not named are random "
+              "(default: the first seat human, the others random).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to listen on (0.0.0.0: every network of this machine).")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="0: any free port.")
+@click.option("--seed", type=SEED, default=None, help="Seed of the game's dice (default: a "
+              "fresh one when a seat is human, else 0).")
+@click.option("--pace", type=click.FloatRange(0, 60), default=0.5, show_default=True,
+              help="Seconds an agent waits before each decision, so people can follow.")
+@click.option("--save", type=click.Path(), help="A transcript of the game so far, rewritten "
+              "after every decision (gdl play --resume FILE continues it; it holds the seed "
+              "and everything hidden).")
+@backend_option
+@user_errors
+def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
+          pace: float, save: str | None) -> None:
+    """Serve a game to browsers: a page per human seat and one for a spectator.
+
+    Prints one secret URL per human seat and one for the spectator; each browser receives
+    only its own seat's view. Needs the extra: pip install -e '.[serve]'. Ctrl-C stops."""
+    try:
+        from gdl.interpreter.play.serve.app import serve_file
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("starlette", "uvicorn"):
+            raise
+        raise GdlError("gdl serve needs Starlette and uvicorn: from a clone, pip install -e "
+                       "'.[serve]'") from None
+    serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save)
+
+
+@main.command()
+@click.argument("file", type=click.Path())
 @click.option("--games", type=POSITIVE, default=100, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--players", default="random", show_default=True,

@@ -1,0 +1,310 @@
+"""One game served to browsers, without the web: who plays each seat, the position, and
+what each viewer has been told.
+
+A viewer is a seat (an int) or None, the spectator, who sees everything. Everything a
+viewer is sent is made from that viewer's own view (`game.view(state, viewer)`), the action
+texts as it reads them (`game.action_text(state, action, viewer)`) and the events narrated
+for it (`narrate.event_lines`): another seat's secret choices read "chooses in secret", one
+line for a whole run of them, and a message that would not differ from the last one a
+viewer got is not sent at all, so not even how many secret choices were made shows.
+
+In: a loaded game, its rule file's path, a seed and one player text per seat (`human`,
+`random`, `greedy`, `mcts:iterations=200`, as `--players` names them). Out: `position`
+messages (plain dicts, sent as JSON) and decisions checked and played.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ...language.errors import GdlDataError, GdlError, IllegalAction
+from ...language.limits import DEFAULT_MAX_DECISIONS
+from ...runtime.introspect import is_private, is_simultaneous, result_text
+from ...runtime.view import status_lines, title
+from ..agents.agents import make_agents, matching, parse_player, resolve_input
+from .. import transcript as transcripts
+from ..playing import stuck
+from ..render import pictures
+from ..render.narrate import changes, event_lines
+
+if TYPE_CHECKING:
+    from ...runtime.engine import Game
+    from ...runtime.state import Action, State
+    from ...runtime.view import View
+
+Viewer = "int | None"
+Message = dict[str, Any]
+
+
+class Agent(Protocol):
+    """What a session asks of a seat's agent."""
+    name: str
+
+    def choose(self, game: Game, state: State, legal: list[Action]) -> Action: ...
+
+
+def seat_players(seats: list[str], spec: str | None) -> list[str]:
+    """'red=human,blue=mcts:iterations=50' -> a player text per seat, in seat order; seats
+    not named are random. No spec: the first seat is human, the others random. A seat or
+    player that is not one is an error that names it."""
+    if not spec:
+        return ["human"] + ["random"] * (len(seats) - 1)
+    named: dict[str, str] = {}
+    for part in spec.split(","):
+        seat, equals, player = (word.strip() for word in part.partition("="))
+        if not equals or not seat or not player:
+            raise GdlDataError(f"--seats: expected SEAT=PLAYER, e.g. {seats[0]}=human, not "
+                               f"'{part.strip()}'")
+        if seat not in seats:
+            raise GdlDataError(f"--seats: unknown seat '{seat}'; the seats are "
+                               + ", ".join(seats))
+        if seat in named:
+            raise GdlDataError(f"--seats: seat '{seat}' is given twice")
+        parse_player(player)
+        named[seat] = player
+    return [named.get(seat, "random") for seat in seats]
+
+
+class Session:
+    """A game, who plays each seat, and per viewer its log (lines narrated for it)."""
+
+    def __init__(self, game: Game, seed: int, players: list[str],
+                 secret_seed: bool = False, rules_path: str | None = None) -> None:
+        self.game, self.seed = game, seed
+        self.rules_path = rules_path        # for a saved transcript's header
+        self.secret_seed = secret_seed      # told to everyone when the game ends
+        self.players = players
+        self.agents: list[Agent | Literal["human"]] = make_agents(
+            ",".join(players), len(game.seats), seed)
+        self.state: State = game.new_state(seed, narrate=True)
+        self.humans = [seat for seat, agent in enumerate(self.agents) if agent == "human"]
+        self.viewers: list[int | None] = [*self.humans, None]
+        self.logs: dict[int | None, list[str]] = {
+            viewer: ["setup"] + ["  " + line for line in
+                                 event_lines(game, self.state.events, viewer)]
+            for viewer in self.viewers}
+        self.secret_run: dict[int | None, int | None] = {}  # viewer -> seat choosing unseen
+        self.history: list[tuple[int, Action]] = []
+        self.texts: list[str] = []      # each decision's text in full, to replay after a reload
+        self.turn = -1
+        self.error: str | None = None       # the rules left the game stuck: why
+        self.sheet = pictures.Sheet(game.rules.board)
+        self.frame, self.frame_height = pictures.frame(game, self.sheet)
+        self._turn_started()
+
+    # ----- what a viewer is sent ---------------------------------------------------------
+    def table(self) -> Message:
+        """What never changes: the game's name, the seats, the board's cells (name ->
+        centre on the drawing, for marking destinations)."""
+        board = self.game.rules.board
+        return {"type": "table", "game": self.game.name, "seats": self.game.seats,
+                "players": self.players,
+                "cells": {board.names[cell]: [round(c, 1) for c in self.sheet.centre(cell)]
+                          for cell in board.all_cells},
+                "radius": round(self.sheet.radius, 1)}
+
+    def position(self, viewer: int | None) -> Message:
+        """The position as `viewer` sees it: title, status lines, board (SVG), whose
+        decision, the viewer's legal actions when the decision is its own, the result.
+        The log is not in it (see `log`)."""
+        game, state = self.game, self.state
+        view = game.view(state, viewer)
+        return {"type": "position", "seat": view["seat"], "title": title(view),
+                "status": [line.strip() for line in status_lines(view, pieces=False)],
+                "board": self.board(view), "deciding": view["deciding"],
+                "actions": self.actions(viewer), "result": view["result"],
+                "error": self.error}
+
+    def log(self, viewer: int | None) -> list[str]:
+        return self.logs[viewer]
+
+    def actions(self, viewer: int | None) -> list[str]:
+        """The texts of the legal actions when `viewer` is a human seat to decide, else []."""
+        if viewer is None or self.deciding_human() != viewer:
+            return []
+        return [self.game.action_text(self.state, action, viewer)
+                for action in self.game.legal_actions(self.state)]
+
+    def board(self, view: View) -> str:
+        """The view drawn: the frame, the pieces at their places, and an empty group
+        (`marks`) where the page marks destinations."""
+        game = self.game
+        found = pictures.places(game, view, self.sheet)
+        zones = [place[2:] for place in found if place.startswith("z:") and "|" not in place]
+        labels = max((len(label) for label in view.get("row_labels") or ()), default=0)
+        layout = pictures.Layout(self.sheet, self.frame_height, zones, labels)
+        out = [pictures.svg_open(layout.width, layout.height),
+               '<rect width="100%" height="100%" fill="#fff"/>', self.frame]
+        out.extend(pictures.placed(layout, place, fragment) for place, fragment in found.items())
+        out += ['<g id="marks"></g>', "</svg>"]
+        return "\n".join(out)
+
+    # ----- deciding ----------------------------------------------------------------------
+    def over(self) -> bool:
+        return self.state.result is not None or self.error is not None
+
+    def deciding_seat(self) -> int | None:
+        return None if self.over() else self.game.current_player(self.state)
+
+    def deciding_human(self) -> int | None:
+        seat = self.deciding_seat()
+        return seat if seat is not None and self.agents[seat] == "human" else None
+
+    def deciding_agent(self) -> tuple[int, Agent] | None:
+        """(seat, agent) when an agent is to decide now, else None."""
+        seat = self.deciding_seat()
+        if seat is None:
+            return None
+        agent = self.agents[seat]
+        return None if agent == "human" else (seat, agent)
+
+    def legal(self) -> list[Action]:
+        """The legal actions now; none left in a game not over is the rules' error, kept
+        in `error` and told to everyone."""
+        legal = self.game.legal_actions(self.state)
+        if not legal and self.state.result is None:
+            self.stop(stuck(self.game, self.state).render())
+        return legal
+
+    def note(self, line: str) -> None:
+        """A line for every log."""
+        for log in self.logs.values():
+            log.append(line)
+
+    def replay(self, texts: list[str]) -> str:
+        """Play decisions given by their texts, as far as they are legal; a sentence saying
+        how many were, and which one stopped applying."""
+        for number, text in enumerate(texts, 1):
+            seat = self.deciding_seat()
+            try:
+                if seat is None:
+                    raise IllegalAction("the game is over")
+                action = self.game.parse_action(self.state, text)
+            except IllegalAction as exc:
+                return (f"replayed {number - 1} of {len(texts)} decisions; decision {number} "
+                        f"({text}) no longer applies: {exc.message}")
+            self.decide(seat, action)
+        return f"replayed all {len(texts)} decisions"
+
+    def stop(self, error: str) -> None:
+        """The rules cannot go on: say why to everyone."""
+        self.error = error
+        for log in self.logs.values():
+            log.append(f"stopped: {error}")
+
+    def choice(self, viewer: int | None, message: Any) -> Action | list[int]:
+        """The action a viewer's message asks for: {"index": I, "text": T} (the list's
+        action I, which must still read T) or {"text": T} typed (an action's text, its
+        number, or words that pick out one action). A list of indexes when the words pick
+        out several. Raises IllegalAction with the reason it is refused."""
+        if viewer is None:
+            raise IllegalAction("a spectator does not play")
+        if self.over():
+            raise IllegalAction("the game is over")
+        seat = self.deciding_seat()
+        if seat != viewer:
+            name = "?" if seat is None else self.game.seats[seat]
+            raise IllegalAction(f"it is not your decision: {name} is deciding")
+        text, index = message.get("text"), message.get("index")
+        if not isinstance(text, str) or len(text) > 1000:
+            raise IllegalAction("expected the action's text")
+        legal = self.legal()
+        if index is not None:
+            if not isinstance(index, int) or isinstance(index, bool) or \
+                    not 0 <= index < len(legal) or \
+                    self.game.action_text(self.state, legal[index], viewer) != text:
+                raise IllegalAction("the position changed: choose again")
+            return legal[index]
+        try:
+            action: Action = resolve_input(self.game, self.state, legal, text)
+            return action
+        except IllegalAction as exc:
+            found: list[int] = matching(self.game, self.state, legal, text, viewer)
+            if len(found) == 1 and len(text.split()) > 1:
+                return legal[found[0]]
+            if found:
+                return found
+            raise IllegalAction(f"not accepted: {exc.message}") from None
+
+    def decide(self, seat: int, action: Action) -> None:
+        """Play `seat`'s `action` and tell each viewer what it may know of it."""
+        game, state = self.game, self.state
+        private = is_private(game, state)
+        # in a simultaneous phase a choice does nothing until all have chosen; what happens
+        # then (the reveal of every choice, and what it causes) is public
+        simultaneous = is_simultaneous(game, state)
+        before = {viewer: game.view(state, viewer) for viewer in self.viewers}
+        texts = {viewer: game.action_text(state, action, viewer) for viewer in self.viewers}
+        text = texts[None]
+        try:
+            events = game.apply(state, action, check=False)
+        except GdlError as exc:     # a run-time error of the rules: the game cannot go on
+            self.stop(exc.render())
+            return
+        self.history.append((seat, action))
+        self.texts.append(text)
+        name = game.seats[seat]
+        for viewer, log in self.logs.items():
+            said = texts[viewer]
+            if private and viewer is not None and viewer != seat:
+                if self.secret_run.get(viewer) != seat:
+                    log.append(f"{name}: chooses in secret")
+                self.secret_run[viewer] = seat
+                if not simultaneous:
+                    continue
+                said = ""
+            else:
+                self.secret_run[viewer] = None
+                log.append(f"{name}: {said}")
+            log.extend("  " + line for line in event_lines(game, events, viewer, said))
+            log.extend("  " + line for line in changes(before[viewer],
+                                                        game.view(state, viewer)))
+        self._turn_started()
+        if state.result is None:
+            self.legal()
+
+    def _turn_started(self) -> None:
+        state = self.state
+        if state.result is not None:
+            for log in self.logs.values():
+                log.append(f"game over: {result_text(self.game, state)}")
+                if self.secret_seed:
+                    log.append(f"the seed was {self.seed} (gdl play --seed {self.seed} "
+                               "replays the setup)")
+            return
+        if state.turn != self.turn:
+            self.turn = state.turn
+            for log in self.logs.values():
+                log.append(f"-- turn {state.turn}: {self.game.seats[state.current]} --")
+
+    # ----- saving ------------------------------------------------------------------------
+    def transcript(self, out_path: str) -> str:
+        """The game so far as the transcript `gdl record` would write for a game capped
+        after the decisions so far, to be written at `out_path` (its `rules:` line is
+        relative to it). It holds the seed and everything hidden: it is for the person
+        running the server, never sent to a browser."""
+        assert self.rules_path is not None
+        decisions = len(self.history)
+        replaying = _Replaying([action for _, action in self.history])
+        lines, _ = transcripts.play_game(self.game, self.game.new_state(self.seed),
+                                         [replaying] * len(self.game.seats),
+                                         max_decisions=decisions)
+        head = transcripts.header_lines(self.game, self.rules_path,
+                                        os.path.dirname(os.path.abspath(out_path)),
+                                        self.seed, self.players, None, decisions)
+        if decisions == DEFAULT_MAX_DECISIONS:
+            head.insert(-1, f"max-decisions: {decisions}")
+        return "\n".join(head + lines) + "\n"
+
+
+class _Replaying:
+    """Plays a list of actions again, in order, for every seat."""
+
+    def __init__(self, actions: list[Action]) -> None:
+        self.actions = actions
+        self.position = 0
+
+    def choose(self, game: Game, state: State, legal: list[Action]) -> Action:
+        self.position += 1
+        return self.actions[self.position - 1]

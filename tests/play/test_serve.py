@@ -1,0 +1,398 @@
+"""`gdl serve`'s websocket API, driven from Python with Starlette's TestClient: a whole game
+with one human seat, each seat of a game that hides information receiving only its own view,
+tokens, and bad messages answered with errors. The page in a real browser:
+test_serve_browser.py."""
+
+import os
+import random
+from contextlib import contextmanager
+import subprocess
+import sys
+import time
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from gdl.interpreter.language.errors import GdlDataError
+from gdl.interpreter.loader import load_game
+from gdl.interpreter.play import transcript as transcripts
+from gdl.interpreter.play.serve.app import Table
+from gdl.interpreter.play.serve.session import Session, seat_players
+from gdl.interpreter.runtime.view import HIDDEN
+
+from tests.helpers import ROOT
+
+SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
+GALAXY_OF_D = os.path.join(ROOT, "games", "galaxy_of_d.gdl")
+SECRET = os.path.join(ROOT, "tests", "rules", "secret.gdl")
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+def table_of(path, players, seed=1):
+    return Table(Session(load_game(path), seed, players))
+
+
+@contextmanager
+def served(table, watch=None):
+    """A function that opens a browser's websocket for a viewer; all closed at the end (the
+    test client waits for every open one)."""
+    with TestClient(table.app(watch)) as client:
+        opened = []
+
+        def open_for(viewer):
+            opened.append(Browser(client, table.token_of(viewer)))
+            return opened[-1]
+        open_for.client = client
+        try:
+            yield open_for
+        finally:
+            for browser in opened:
+                browser.close()
+
+
+class Browser:
+    """One websocket, and everything it was sent: the table, the last position, the log."""
+
+    def __init__(self, client, token):
+        self.socket = client.websocket_connect("/ws/" + token).__enter__()
+        self.received = []
+        self.log = []
+        self.position = None
+        self.table = self.next()
+        assert self.table["type"] == "table"
+
+    def next(self):
+        message = self.socket.receive_json()
+        self.received.append(message)
+        if message["type"] == "position":
+            self.position = message
+        elif message["type"] == "log":
+            if message["from"] == 0:        # all of it again (after a reload)
+                self.log = []
+            assert message["from"] == len(self.log)
+            self.log += message["lines"]
+        return message
+
+    def sync(self):
+        """Everything the server sent before now: the messages up to the pong."""
+        self.socket.send_json({"type": "ping"})
+        got = []
+        while (message := self.next())["type"] != "pong":
+            got.append(message)
+        return got
+
+    def act(self, index):
+        self.socket.send_json({"type": "act", "index": index,
+                               "text": self.position["actions"][index]})
+
+    def close(self):
+        self.socket.__exit__(None, None, None)
+
+
+def test_seats_spec():
+    seats = ["blue", "red"]
+    assert seat_players(seats, None) == ["human", "random"]
+    assert seat_players(seats, "red=human, blue=mcts:iterations=5") == ["mcts:iterations=5",
+                                                                        "human"]
+    assert seat_players(seats, "red=human") == ["random", "human"]
+    for spec, message in (("green=human", "--seats: unknown seat 'green'; the seats are blue, red"),
+                          ("red", "--seats: expected SEAT=PLAYER, e.g. blue=human, not 'red'"),
+                          ("red=human,red=random", "--seats: seat 'red' is given twice"),
+                          ("red=wizard", "unknown player type 'wizard'")):
+        with pytest.raises(GdlDataError) as caught:
+            seat_players(seats, spec)
+        assert caught.value.message.startswith(message)
+
+
+def test_whole_space_war_game_with_one_human():
+    """blue is human, red random: blue plays by index (and now and then by typing) until the
+    game ends; every position blue is sent is its own view's."""
+    table = table_of(SPACE_WAR, ["human", "random"])
+    chooser = random.Random(7)
+    decisions = 0
+    with served(table) as open_for:
+        blue = open_for(0)
+        while True:
+            message = blue.next()
+            if message["type"] == "error":
+                pytest.fail(message["message"])
+            if message["type"] != "position":
+                continue
+            assert message["seat"] == "blue"
+            if message["result"] is not None:
+                break
+            if message["actions"]:
+                index = chooser.randrange(len(message["actions"]))
+                if decisions % 5 == 4:
+                    blue.socket.send_json({"type": "act", "text": message["actions"][index]})
+                else:
+                    blue.act(index)
+                decisions += 1
+        blue.sync()
+    state = table.session.state
+    assert state.result is not None
+    assert blue.log[-1] == f"game over: {message['result']}"
+    assert decisions == sum(1 for seat, _ in table.session.history if seat == 0) > 10
+    assert "red: " in "\n".join(blue.log)      # the agent's decisions are told
+
+
+def play_two_humans(path, seed, most, check):
+    """Both seats human, each its own browser; random legal choices by index, `most`
+    decisions. After each, `check(table, browsers, new messages per seat)`."""
+    game = load_game(path)
+    table = Table(Session(game, seed, ["human"] * len(game.seats)))
+    chooser = random.Random(seed)
+    with served(table) as open_for:
+        browsers = [open_for(seat) for seat in range(len(game.seats))]
+        check(table, browsers, [b.sync() for b in browsers])
+        for _ in range(most):
+            seat = table.session.deciding_seat()
+            if seat is None:
+                break
+            browser = browsers[seat]
+            browser.act(chooser.randrange(len(browser.position["actions"])))
+            check(table, browsers, [b.sync() for b in browsers])
+    return table
+
+
+def test_secret_values_reach_only_their_seat():
+    """tests/rules/secret.gdl: each seat's secret, its token's value and the pot (a's only)
+    are in no message to a seat that may not see them."""
+    hidden_from = {0: ["1234567", "5550002"], 1: ["8675309", "5550001", "9990001"]}
+    sent = {0: [], 1: []}
+
+    def check(table, browsers, news):
+        for seat, messages in enumerate(news):
+            sent[seat] += [str(message) for message in messages]
+
+    table = play_two_humans(SECRET, 3, 12, check)
+    assert table.session.history
+    for seat, values in hidden_from.items():
+        text = "\n".join(sent[seat])
+        assert "8675309" in text or "1234567" in text    # its own secret is there
+        for value in values:
+            assert value not in text, (seat, value)
+
+
+def test_galaxy_of_d_each_seat_sees_its_own():
+    """Two people at Galaxy of D: each position a seat is sent is drawn from its own view
+    (the same as the session makes for it), never the other's; the other seat's secret
+    purchases (its order) never reach it; and a run of the other's secret choices sends at
+    most one line and nothing more (not how many choices it made)."""
+    checked = {"positions": 0, "orders": 0}
+
+    def check(table, browsers, news):
+        session = table.session
+        game, state = session.game, session.state
+        full = game.view(state, None)
+        for seat, messages in enumerate(news):
+            other = 1 - seat
+            for message in messages:
+                if message["type"] == "position":
+                    assert message == session.position(seat)
+                    checked["positions"] += 1
+            mine = game.view(state, seat)
+            secret = full["seats"][other]["vars"]["order"]
+            if mine["seats"][other]["vars"]["order"] == HIDDEN and secret not in ("[]", \
+                    full["seats"][seat]["vars"]["order"]):
+                checked["orders"] += 1
+                assert secret not in str(browsers[seat].received)
+            decider = session.deciding_seat()
+            if decider == other and session.history and session.history[-1][0] == other \
+                    and browsers[seat].log[-1] == f"{game.seats[other]}: chooses in secret":
+                # inside the other's secret run: at most its one line
+                assert len([m for m in messages if m["type"] == "log"]) <= 1
+
+    play_two_humans(GALAXY_OF_D, 5, 120, check)
+    assert checked["positions"] > 50 and checked["orders"] > 0
+
+
+def test_tokens():
+    table = table_of(SPACE_WAR, ["human", "human"])
+    with TestClient(table.app()) as client:
+        assert client.get("/").status_code == 403
+        assert client.get("/play/not-a-token").status_code == 403
+        assert "not-a-token" not in client.get("/play/not-a-token").text
+        page = client.get("/play/" + table.token_of(0))
+        assert page.status_code == 200 and "Space War - blue" in page.text
+        assert page.headers["referrer-policy"] == "no-referrer"
+        with pytest.raises(WebSocketDisconnect) as refused:
+            client.websocket_connect("/ws/" + table.token_of(0)[:-1]).__enter__()
+        assert refused.value.code == 1008
+    tokens = list(table.tokens)
+    assert len(set(tokens)) == 3 and all(len(token) >= 24 for token in tokens)
+
+
+def test_bad_messages_get_errors():
+    """Each bad message gets its error, and the server goes on: red chooses its side
+    first in Space War."""
+    table = table_of(SPACE_WAR, ["human", "human"])
+    with served(table) as open_for:
+        blue, red, watcher = open_for(0), open_for(1), open_for(None)
+        for browser in (blue, red, watcher):
+            browser.sync()
+        first = red.position["actions"][0]
+        assert red.position["actions"] == ["side south", "side north"]
+        expected = 'expected {"type": "act", "text": ...}'
+        cases = [
+            (red, "{", expected),
+            (red, "[1, 2]", expected),
+            (red, '{"type": "move"}', expected),
+            (red, '{"type": "act"}', "expected the action's text"),
+            (red, '{"type": "act", "text": 5}', "expected the action's text"),
+            (red, '{"type": "act", "index": 99, "text": "x"}',
+             "the position changed: choose again"),
+            (red, '{"type": "act", "index": 0, "text": "side north"}',
+             "the position changed: choose again"),
+            (red, '{"type": "act", "index": true, "text": "side south"}',
+             "the position changed: choose again"),
+            (red, '{"type": "act", "text": "fly away"}',
+             "not accepted: 'fly away' is not legal: there is no action 'fly' in phase "
+             "'choose_side'; actions here: side"),
+            (red, '{"type": "act", "text": "99"}',
+             "not accepted: there is no action number 99; choose 1 to 2"),
+            (blue, f'{{"type": "act", "text": "{first}"}}',
+             "it is not your decision: red is deciding"),
+            (watcher, f'{{"type": "act", "text": "{first}"}}', "a spectator does not play"),
+        ]
+        for browser, text, message in cases:
+            browser.socket.send_text(text)
+            assert browser.sync() == [{"type": "error", "message": message}], text
+        red.socket.send_bytes(b"\x00")
+        assert red.sync()[0]["message"].startswith("expected a JSON text message")
+        red.socket.send_json({"type": "act", "text": "side"})     # words naming both
+        assert red.sync() == [{"type": "matches", "indexes": [0, 1],
+                               "message": "2 of 2 actions match 'side'"}]
+        red.socket.send_json({"type": "act", "text": "1"})        # still served
+        assert any(m["type"] == "log" and m["lines"][0] == f"red: {first}"
+                   for m in red.sync())
+
+
+def test_command_errors(tmp_path):
+    """Bad input to `gdl serve`: a message and status 1, no traceback."""
+    broken = tmp_path / "broken.gdl"
+    broken.write_text('game "B"\nseats a, b\nboard square(2, 2)\nsetup { goto nowhere }\n')
+    for args, words in ((["missing.gdl"], "missing.gdl"),
+                        ([str(broken)], "broken.gdl:4"),
+                        ([SPACE_WAR, "--seats", "green=human"], "unknown seat 'green'"),
+                        ([SPACE_WAR, "--seats", "red=wizard"], "unknown player type"),
+                        ([SPACE_WAR, "--host", "256.1.1.1"], "cannot listen on 256.1.1.1")):
+        run = subprocess.run([sys.executable, "-m", "gdl.cli.main", "serve", *args],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 1, (args, run.stderr)
+        assert words in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
+
+
+def test_reconnecting_resumes():
+    """The game lives in the server: a browser that connects again receives the position
+    and the whole log again, and plays on."""
+    table = table_of(SPACE_WAR, ["human", "human"])
+    with served(table) as open_for:
+        red = open_for(1)
+        red.sync()
+        red.act(0)
+        red.sync()
+        lines = list(red.log)
+        red.close()
+        again = open_for(1)
+        again.sync()
+        assert again.log == lines and again.log[-2:] == ["red: side south",
+                                                          "  blue: north side (was south side)"]
+        blue = open_for(0)
+        blue.sync()
+        assert blue.position["actions"] and blue.log == lines
+
+
+def test_spectator_sees_everything_and_no_actions():
+    table = table_of(SECRET, ["human", "human"])
+    with served(table) as open_for:
+        watcher = open_for(None)
+        watcher.sync()
+        assert watcher.position["seat"] is None and watcher.position["actions"] == []
+        assert watcher.position == table.session.position(None)
+        assert "8675309" in str(watcher.received) and "1234567" in str(watcher.received)
+
+
+class SlowAgent:
+    """An agent that thinks for a while (in the server's worker thread)."""
+    name = "slow"
+
+    def choose(self, game, state, legal):
+        time.sleep(1.0)
+        return legal[0]
+
+
+def test_agents_think_without_blocking_the_server():
+    """While an agent thinks, the server still answers: a page loads at once."""
+    table = table_of(SPACE_WAR, ["random", "human"])
+    table.session.agents[0] = SlowAgent()
+    with served(table) as open_for:
+        red = open_for(1)
+        red.sync()
+        red.act(0)              # red's side; then blue, the slow agent, deploys
+        time.sleep(0.2)
+        start = time.monotonic()
+        assert open_for.client.get("/play/" + table.token_of(1)).status_code == 200
+        assert time.monotonic() - start < 0.6
+        while not red.position["actions"] or red.position["title"].find("deploy") < 0:
+            red.next()
+        red.sync()
+        assert any(line.startswith("blue: station") for line in red.log)
+
+
+def test_save_writes_a_transcript_that_resumes(tmp_path):
+    """--save: the game so far as a transcript after every decision; it replays, and
+    `gdl play --resume` goes on from it."""
+    saved = tmp_path / "saved.txt"
+    table = table_of(SPACE_WAR, ["human", "human"])
+    table.session.rules_path = SPACE_WAR
+    table.save = str(saved)
+    with served(table) as open_for:
+        blue, red = open_for(0), open_for(1)
+        for _ in range(3):
+            seat = table.session.deciding_seat()
+            browser = (blue, red)[seat]
+            browser.sync()
+            browser.act(0)
+            browser.sync()
+    transcripts.replay(str(saved))
+    header = transcripts.read_transcript(str(saved)).header
+    assert header["seed"] == 1 and header["players"] == "human, human"
+    run = subprocess.run([sys.executable, "-m", "gdl.cli.main", "play", "--resume", str(saved)],
+                         input="quit\n", capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "resumed after 3 decisions" in run.stdout
+
+
+def test_live_reload(tmp_path):
+    """An edit of the rule file: the decisions that still apply are replayed in the new
+    rules and every log says how far; a rule file that does not check is told, and the
+    game goes on in the old rules."""
+    rules = tmp_path / "space_war.gdl"
+    text = open(SPACE_WAR, encoding="utf-8").read()
+    rules.write_text(text, encoding="utf-8")
+    table = Table(Session(load_game(str(rules)), 1, ["human", "human"], rules_path=str(rules)))
+    with served(table, watch=0.05) as open_for:
+        red = open_for(1)
+        red.sync()
+        red.act(1)                                  # side north
+        red.sync()
+        rules.write_text(text.replace("param laser_range = 4", "param laser_range = 3"),
+                         encoding="utf-8")
+        while not any(line.startswith("the rule file changed") for line in red.log):
+            red.next()
+        assert red.log[-1] == "the rule file changed: replayed all 1 decisions"
+        assert "red: side north" in red.log
+        rules.write_text(text.replace("seats blue, red", "seats blue red"), encoding="utf-8")
+        while (message := red.next())["type"] != "error":
+            pass
+        assert "space_war.gdl:" in message["message"]
+        red.sync()
+        assert red.log[-1].startswith("the rule file changed and does not check:")
+        rules.write_text(text.replace('seats blue, red', 'seats blue, red, green'),
+                         encoding="utf-8")
+        while not red.log[-1].startswith("the rule file changed its seats"):
+            red.next()
+        assert red.log[-1] == ("the rule file changed its seats to blue, red, green: restart "
+                               "gdl serve to play them; the game goes on in the old rules")

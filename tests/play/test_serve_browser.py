@@ -1,0 +1,118 @@
+"""`gdl serve`'s page in a real browser (headless Chromium through Selenium, as
+test_replay_browser.py): a served Space War game, blue played by clicking: an action's
+button, then a piece and one of the destinations marked on the board; a refused typed action
+says why. Skipped only when Chromium or chromedriver cannot be found on this machine."""
+
+import shutil
+import tempfile
+import threading
+import time
+
+import pytest
+import uvicorn
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from gdl.interpreter.play.serve.app import Table, bind, urls
+from gdl.interpreter.play.serve.session import Session
+from gdl.interpreter.loader import load_game
+
+from tests.play.test_replay_browser import CHROMEDRIVER, CHROMIUM, FLAGS
+from tests.play.test_serve import SPACE_WAR
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="no Chromium or no chromedriver on this machine (Debian: apt-get install "
+    "chromium chromium-driver; .ci/run does it)")
+WAIT = 20       # seconds
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in FLAGS:
+        options.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="gdl-chromium-")
+    options.add_argument(f"--user-data-dir={profile}")
+    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def served():
+    """A Space War table served by uvicorn in a thread: blue human, red random. Yields
+    (table, {who: URL})."""
+    table = Table(Session(load_game(SPACE_WAR), 1, ["human", "random"]), pace=0.05)
+    bound = bind("127.0.0.1", 0)
+    port = bound.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(table.app(), log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [bound]}, daemon=True)
+    thread.start()
+    for _ in range(100):
+        if server.started:
+            break
+        time.sleep(0.05)
+    yield table, dict(urls(table, "127.0.0.1", port))
+    server.should_exit = True
+    thread.join(10)
+
+
+def my_turn(browser):
+    """Wait until the page offers blue's actions; their texts."""
+    WebDriverWait(browser, WAIT).until(
+        lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-mine") == "yes"
+        and b.find_elements(By.CSS_SELECTOR, "#actions button"))
+    return [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")]
+
+
+def log_lines(browser):
+    return [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#log li")]
+
+
+def test_play_by_clicking(browser, served):
+    table, links = served
+    browser.get(links["blue"])
+    actions = my_turn(browser)                    # red has chosen its side
+    assert actions[0].startswith("station ")
+    browser.find_element(By.CSS_SELECTOR, "#actions button").click()
+    WebDriverWait(browser, WAIT).until(lambda b: f"blue: {actions[0]}" in log_lines(b))
+    for _ in range(3):                            # move a fighter: click it, then a mark
+        my_turn(browser)
+        fighter = next(piece for piece in browser.find_elements(By.CSS_SELECTOR, "#board .pc")
+                       if piece.get_attribute("data-owner") == "blue"
+                       and piece.get_attribute("data-kind") == "Fighter"
+                       and any(f" {piece.get_attribute('data-label')} " in f" {text} "
+                               for text in my_turn(browser)))
+        label = fighter.get_attribute("data-label")
+        fighter.click()
+        shown = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")]
+        assert shown and all(label in text.split() for text in shown)
+        marks = browser.find_elements(By.CSS_SELECTOR, "#board .dest")
+        assert marks
+        before = len(log_lines(browser))
+        cell = marks[0].get_attribute("data-cell")
+        marks[0].click()
+        going = [text for text in shown if cell in text.split()]
+        if len(going) > 1:                        # several actions go there: pick the first
+            browser.find_element(By.CSS_SELECTOR, "#actions button").click()
+        WebDriverWait(browser, WAIT).until(lambda b: len(log_lines(b)) > before)
+        assert any(line.startswith(f"blue: ") and label in line and cell in line
+                   for line in log_lines(browser)[before:])
+    assert sum(1 for seat, _ in table.session.history if seat == 0) == 4
+    my_turn(browser)
+    box = browser.find_element(By.ID, "text")
+    box.send_keys("fly away\n")
+    WebDriverWait(browser, WAIT).until(
+        lambda b: b.find_element(By.ID, "message").text.startswith("not accepted: 'fly away'"))
+    assert "error" in browser.find_element(By.ID, "message").get_attribute("class")
+
+
+def test_wrong_token_gets_nothing(browser, served):
+    table, links = served
+    browser.get(links["blue"][:-3] + "abc")
+    assert browser.find_element(By.TAG_NAME, "body").text == "forbidden"
