@@ -138,3 +138,40 @@ def test_backends_prints_both_backends_and_load_times():
     (row,) = json.loads(done.stdout)["files"]
     assert positive(row["python_median"]) and positive(row["native_median"])
     assert positive(row["first_load_ms"]) and positive(row["cached_load_ms"])
+
+
+VERSUS = ROOT / "benchmarks" / "versus_openspiel.py"
+
+
+def test_versus_openspiel_json_and_text():
+    proc = run(VERSUS, "tic_tac_toe", "connect_four", "--games", "1", "--rounds", "2",
+               "--backends", "python", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert (result["games"], result["rounds"], result["backends"]) == (1, 2, ["python"])
+    assert [row["game"] for row in result["rows"]] == ["tic_tac_toe", "connect_four"]
+    for row in result["rows"]:
+        for side in ("python", "spiel"):
+            assert len(row[f"{side}_decisions_per_second"]) == 2
+            assert positive(row[f"{side}_median"])
+        assert positive(row["ratio_spiel_over_python_median"])
+    proc = run(VERSUS, "tic_tac_toe", "--games", "1", "--rounds", "1", "--backends", "python")
+    assert proc.returncode == 0, proc.stderr
+    assert "pyspiel" in proc.stdout and "spiel/python" in proc.stdout
+    assert proc.stdout.splitlines()[1].split()[0] == "tic_tac_toe"
+
+
+def test_versus_openspiel_bad_input():
+    proc = run(VERSUS, "tictactoe", "--games", "1")
+    assert proc.returncode == 2 and "unknown game(s) tictactoe" in proc.stderr
+    proc = run(VERSUS, "tic_tac_toe", "--backends", "java")
+    assert proc.returncode == 2 and "unknown backend(s) java" in proc.stderr
+
+
+@pytest.mark.skipif(native.missing_tools() is not None, reason="no native backend here")
+def test_versus_openspiel_native():
+    proc = run(VERSUS, "tic_tac_toe", "--games", "1", "--rounds", "1", "--json",
+               env={"GDL_NATIVE_CFLAGS": "-O0"})
+    assert proc.returncode == 0, proc.stderr
+    (row,) = json.loads(proc.stdout)["rows"]
+    assert positive(row["native_median"]) and positive(row["ratio_spiel_over_native_median"])

@@ -10,7 +10,18 @@ the terminal status, then plays a move drawn uniformly (from a generator seeded 
 Chance: OpenSpiel's chance nodes are sampled with its outcome probabilities, each outcome
 turned into the gdl die that must show it (`Pairing.chance_die`), which is forced into the
 gdl state before the decision that rolls it is applied there (the dice of the setup into
-`new_state`); a forced die gdl does not roll is a disagreement. Simultaneous nodes: gdl asks
+`new_state`); a forced die gdl does not roll is a disagreement. An OpenSpiel decision with
+one legal action that gdl plays by itself (`Pairing.automatic`: Othello's pass, an
+`on no action` block in gdl) is played on OpenSpiel's side only, and not compared.
+
+Hidden cards: a die that deals a card would show its value to every seat (dice are public
+events), so card games deal by shuffling, and OpenSpiel follows: after each gdl decision
+(and the setup) its chance nodes are given what gdl dealt (`Pairing.dealt`, read from
+everyone's view); a deal OpenSpiel cannot make is a disagreement. At every decision each
+seat's view of gdl, with the action texts that seat read (`action_text(state, action,
+viewer)`), is compared with OpenSpiel's information state string of that player, each
+written in a common form (`Pairing.gdl_information`, `Pairing.spiel_information`): the
+seat's own card and the public actions, never the other's card. Simultaneous nodes: gdl asks
 the seats one by one in seat order, OpenSpiel takes the joint action; each seat's choice is
 compared as a decision of its own.
 
@@ -31,6 +42,7 @@ import pyspiel
 
 from gdl.interpreter import load_game
 from gdl.interpreter.runtime.engine import TERMINAL
+from gdl.interpreter.runtime.view import View
 
 CLASSIC = Path(__file__).resolve().parents[3] / "games" / "classic"
 
@@ -50,6 +62,17 @@ class Pairing:
     spiel_meaning: Callable[[str], str] = identity    # OpenSpiel action string -> meaning
     # OpenSpiel's chance outcome -> the gdl die (sides, value) that must show it
     chance_die: Callable[[Any, int], tuple[int, int]] | None = None
+    # meanings of an OpenSpiel decision gdl does not ask for: when one of these is the only
+    # legal action OpenSpiel gives, it is played there, and gdl plays it by itself (an
+    # `on no action` block: Othello's pass)
+    automatic: frozenset[str] = frozenset()
+    # a game that deals hidden cards by shuffling (a die's value would show every seat the
+    # card): OpenSpiel's chance outcome that deals what gdl dealt, read from everyone's view
+    dealt: Callable[[View, Any], int] | None = None
+    # hidden information: a seat's view of gdl and the action texts it read so far, and
+    # OpenSpiel's information state string of that player, each as a common form
+    gdl_information: Callable[[View, list[str]], str] | None = None
+    spiel_information: Callable[[str], str] | None = None
 
     def load(self) -> tuple[Any, Any]:
         return (load_game(str(CLASSIC / self.rules)),
@@ -86,14 +109,45 @@ def _resolve_chance(pairing: Pairing, spiel_state: Any, rng: random.Random) -> l
     return dice
 
 
+def _follow_deal(pairing: Pairing, game: Any, state: Any, spiel_state: Any) -> str | None:
+    """Deal on OpenSpiel's side what gdl dealt (`Pairing.dealt`); what went wrong, if
+    anything."""
+    assert pairing.dealt is not None
+    while spiel_state.is_chance_node():
+        outcome = pairing.dealt(game.view(state, None), spiel_state)
+        if outcome not in [o for o, _ in spiel_state.chance_outcomes()]:
+            return (f"gdl dealt what OpenSpiel cannot deal now (chance outcome {outcome}, "
+                    f"not in {spiel_state.chance_outcomes()})\n{spiel_state}")
+        spiel_state.apply_action(outcome)
+    return None
+
+
+def _information(pairing: Pairing, game: Any, state: Any, spiel_state: Any,
+                 seen: list[list[str]]) -> str | None:
+    """Where a seat's view differs from OpenSpiel's information state of that player."""
+    assert pairing.gdl_information is not None and pairing.spiel_information is not None
+    for seat, texts in enumerate(seen):
+        ours = pairing.gdl_information(game.view(state, seat), texts)
+        theirs = pairing.spiel_information(spiel_state.information_state_string(seat))
+        if ours != theirs:
+            return (f"seat {seat} sees {ours!r} in gdl, OpenSpiel's information state "
+                    f"holds {theirs!r}\n{spiel_state}")
+    return None
+
+
 def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> Outcome:
     game, spiel_game = loaded or pairing.load()
     rng = random.Random(seed)
     spiel_state = spiel_game.new_initial_state()
-    state = game.new_state(seed, forced=_resolve_chance(pairing, spiel_state, rng))
     outcome = Outcome()
+    if pairing.dealt is None:
+        state = game.new_state(seed, forced=_resolve_chance(pairing, spiel_state, rng))
+    else:
+        state = game.new_state(seed)
+        outcome.disagreement = _follow_deal(pairing, game, state, spiel_state)
+    seen: list[list[str]] = [[] for _ in range(spiel_game.num_players())]
     joint: list[int] = []       # the actions chosen so far at a simultaneous node
-    while True:
+    while outcome.disagreement is None:
         if state.forced:
             outcome.disagreement = (f"decision {outcome.decisions}: gdl did not roll the "
                                     f"dice OpenSpiel's chance nodes gave: {state.forced}")
@@ -107,12 +161,22 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
             break
         seat, player = game.current_player(state), spiel_state.current_player()
         simultaneous = player == pyspiel.PlayerId.SIMULTANEOUS
+        if not simultaneous and pairing.automatic:
+            only = _spiel_meanings(spiel_state, player, pairing.spiel_meaning)
+            if len(only) == 1 and only.keys() <= pairing.automatic:
+                spiel_state.apply_action(*only.values())
+                state.forced.extend(_resolve_chance(pairing, spiel_state, rng))
+                continue
         if simultaneous:
             player = len(joint)
         if seat != player:
             outcome.disagreement = (f"decision {outcome.decisions}: to move gdl {seat}, "
                                     f"OpenSpiel {player}\n{spiel_state}")
             return outcome
+        if pairing.gdl_information is not None:
+            outcome.disagreement = _information(pairing, game, state, spiel_state, seen)
+            if outcome.disagreement is not None:
+                return outcome
         ours = _gdl_meanings(game, state, pairing.gdl_meaning)
         theirs = _spiel_meanings(spiel_state, player, pairing.spiel_meaning)
         outcome.decisions += 1
@@ -132,8 +196,16 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
             joint = []
         else:
             spiel_state.apply_action(theirs[chosen])
-        state.forced.extend(_resolve_chance(pairing, spiel_state, rng))
-        game.apply(state, ours[chosen], check=False)
+        for viewer, texts in enumerate(seen):
+            texts.append(pairing.gdl_meaning(game.action_text(state, ours[chosen], viewer)))
+        if pairing.dealt is None:
+            state.forced.extend(_resolve_chance(pairing, spiel_state, rng))
+            game.apply(state, ours[chosen], check=False)
+        else:
+            game.apply(state, ours[chosen], check=False)
+            outcome.disagreement = _follow_deal(pairing, game, state, spiel_state)
+    if outcome.disagreement is not None:
+        return outcome
     ours_returns, theirs_returns = game.returns(state), list(spiel_state.returns())
     if [float(r) for r in ours_returns] != [float(r) for r in theirs_returns]:
         outcome.disagreement = (f"returns gdl {ours_returns}, OpenSpiel {theirs_returns}"

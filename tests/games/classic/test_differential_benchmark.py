@@ -12,6 +12,7 @@ import pyspiel
 from gdl.interpreter import load_source
 
 from .differential import CLASSIC, play
+from .test_kuhn_poker import KUHN_POKER
 from .test_tic_tac_toe import TIC_TAC_TOE
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -46,3 +47,23 @@ def test_a_wrong_rule_is_a_disagreement() -> None:
     outcomes = [play(TIC_TAC_TOE, seed, wrong) for seed in range(40)]
     found = [o.disagreement for o in outcomes if o.disagreement is not None]
     assert found and "terminal gdl True, OpenSpiel False" in found[0]
+
+
+def test_a_card_the_other_seat_can_see_is_a_disagreement() -> None:
+    # A Kuhn poker whose cards every seat may see shows more than OpenSpiel's information
+    # state holds.
+    text = (CLASSIC / "kuhn_poker.gdl").read_text().replace(
+        "var seat.card = 0 visible to viewer == owner", "var seat.card = 0")
+    wrong = (load_source(text, "kuhn_poker.gdl"), pyspiel.load_game("kuhn_poker"))
+    found = play(KUHN_POKER, 0, wrong).disagreement
+    assert found is not None and "OpenSpiel's information state holds" in found
+    assert "other's card ?" in found.splitlines()[0].split(" in gdl")[1]
+
+
+def test_a_deal_openspiel_cannot_make_is_a_disagreement() -> None:
+    # Both seats dealt the same card.
+    text = (CLASSIC / "kuhn_poker.gdl").read_text().replace("two.card = nth(deck, 2)",
+                                                            "two.card = nth(deck, 1)")
+    wrong = (load_source(text, "kuhn_poker.gdl"), pyspiel.load_game("kuhn_poker"))
+    found = play(KUHN_POKER, 0, wrong).disagreement
+    assert found is not None and "gdl dealt what OpenSpiel cannot deal now" in found
