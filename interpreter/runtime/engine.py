@@ -848,12 +848,13 @@ class Game:
         self._rt.work = 0
         return self._listing(state)
 
-    def _listing(self, state: State) -> list[Action]:
+    def _listing(self, state: State, out: list[Action] | None = None) -> list[Action]:
         if state.result is not None or not state.frames:
             return []
         frame = state.frames[-1]
         seat = frame["seat"] if frame["pending"] is None else self.current_player(state)
-        out: list[Action] = []
+        if out is None:
+            out = []
         args = frame["args"]
         rt = self._rt
         previous, rt.state = rt.state, state
@@ -869,6 +870,14 @@ class Game:
         if phase.no_ops and out and all(action[0] in phase.no_ops for action in out):
             self._stuck_on_no_ops(state, phase, out)
         return out
+
+    def _has_action(self, state: State) -> bool:
+        """Has the deciding seat a legal action? Listing stops at the first one."""
+        try:
+            self._listing(state, _FirstOnly())
+        except _Found:
+            return True
+        return False
 
     def _stuck_on_no_ops(self, state: State, phase: CompiledPhase,
                          legal: list[Action]) -> NoReturn:
@@ -1160,7 +1169,12 @@ class Game:
             phase = self._phases[frame["phase"]]
             if not phase.auto and phase.on_no_action is None:
                 return
-            legal = self._listing(state)
+            if not phase.auto:      # only `on no action` may play: is anything legal?
+                if self._has_action(state):
+                    return
+                legal = []
+            else:
+                legal = self._listing(state)
             if legal and (len(legal) != 1 or not phase.auto):
                 return
             if not legal and phase.on_no_action is None:
@@ -1314,6 +1328,17 @@ def _divide(a: int, b: int) -> int:
     if b == 0:
         raise RuleFault("division by zero")
     return a // b
+
+
+class _Found(Exception):
+    """A listing found an action (`Game._has_action`): no RuleFault, so nothing catches it."""
+
+
+class _FirstOnly(list):  # type: ignore[type-arg]
+    """A listing's output that stops the listing at its first action."""
+
+    def append(self, item: object) -> None:
+        raise _Found
 
 
 def _big(value: int) -> int:
