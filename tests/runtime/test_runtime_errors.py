@@ -68,10 +68,10 @@ def _fault(body, extra=""):
      "t.gdl:6:11: error: run-time error: a fn or def calls itself without end\n"
      "    fn f(x) = f(x) + 1\n"
      "              ^"),
-    ("goto main for none", "",
+    ("goto main for first(s in all_seats where s != s)", "",
      "t.gdl:13:5: error: run-time error: phase 'main' was entered for no seat (the seat "
      "expression gave none)\n"
-     "        goto main for none\n"
+     "        goto main for first(s in all_seats where s != s)\n"
      "        ^"),
     ("remove first(q in pieces(b): q)", "",
      "t.gdl:13:5: error: run-time error: this is not a piece (it is none)\n"
