@@ -773,12 +773,13 @@ def _fitting(parts: list[str], width: int) -> str:
 
 
 def example(texts: Sequence[str]) -> str:
-    """Words to narrow by, taken from the actions themselves ('list move e5' style)."""
+    """Words to narrow by, taken from the actions themselves: a piece and a cell ('e.g.
+    Pawn#2 e5'), else a whole short action ('e.g. at a31')."""
     for text in texts:
         words = text.split()
         if len(words) >= 3:
             return f"e.g. {words[1]} {words[2]}"
-    return f"e.g. {texts[0].split()[0]}" if texts else ""
+    return f"e.g. {' '.join(texts[0].split()[:2])}" if texts else ""
 
 
 def columns(numbered: Sequence[tuple[int, str]], width: int) -> list[str]:

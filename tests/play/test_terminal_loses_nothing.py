@@ -119,3 +119,10 @@ def test_engine_bookkeeping_stays_off_the_screen():
     view = {"chosen": {"red": "no", "blue": "yes", "green": "throw rock"}}
     assert chosen_line(view) == ("blue has chosen (in secret); green chose throw rock; "  # type: ignore[arg-type]
                                  "waiting for red")
+
+
+def test_the_hint_example_is_words_a_player_can_type():
+    from gdl.cli.playthrough import example
+    assert example(["at a31", "at b31"]) == "e.g. at a31"
+    assert example(["move Pawn#2 e5"]) == "e.g. Pawn#2 e5"
+    assert example(["pass"]) == "e.g. pass"
