@@ -57,7 +57,7 @@ ray_option = click.option(
     "--ray", "ray_address", is_flag=False, flag_value="local", default=None,
     metavar="[ADDRESS]", help="Play the games on a Ray cluster: its head's HOST:PORT, "
     "'auto', or ray://HOST:PORT; 'local' or nothing: a Ray instance on this machine (needs "
-    "pip install 'gdl[ray]'). The results do not depend on it.")
+    "pip install -e '.[ray]'). The results do not depend on it.")
 
 
 def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
@@ -385,7 +385,7 @@ def report(records: str, output: str) -> None:
     """Write a balance report of simulated games: 'gdl simulate ... --out RECORDS.jsonl'.
 
     Win share per seat, outcomes (draws, caps), first-player advantage, results per agent,
-    game lengths and the rule file's stats, with plots (needs pip install 'gdl[report]')."""
+    game lengths and the rule file's stats, with plots (needs pip install -e '.[report]')."""
     from gdl.interpreter.play.balance.report import write_report
     analysis = write_report(records, output)
     games = analysis["games"]
@@ -573,7 +573,7 @@ def fmt_command(paths: tuple[str, ...], check: bool, show_diff: bool) -> None:
 @main.command("lsp")
 @user_errors
 def lsp_command() -> None:
-    """Run the language server on stdin/stdout (for an editor; needs gdl[lsp])."""
+    """Run the language server on stdin/stdout (for an editor; needs the lsp extra)."""
     from gdl.interpreter.tools.lsp import serve
     serve()
 

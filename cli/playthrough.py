@@ -37,8 +37,8 @@ from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game
 from gdl.interpreter.play.render.narrate import changes, event_lines
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
-from gdl.interpreter.runtime.view import (WIDTH, chosen_line, piece_details, render,
-                                          render_board, seat_line, title, zone_lines)
+from gdl.interpreter.runtime.view import (WIDTH, board_grid, piece_details,
+                                          render, render_board, seat_line, title, zone_lines)
 
 if TYPE_CHECKING:
     from gdl.interpreter.play.playing import Events
@@ -73,6 +73,8 @@ HELP = """Type the number of an action or its text, or a few of its words:
   piece standing on c3, as you see it).
   list W    the legal actions whose text contains the words W (all of them: list)
   board     the whole drawing: every piece's details, zones
+  history   everything that happened so far, as you saw it (history N: the last N lines)
+  info KIND a kind's statistics from the rule file's kinds table (info: every kind)
   undo      take back your last decision (and the other seats' replies since)
   save FILE write the game so far as a transcript (gdl play --resume FILE continues it;
             it holds the seed and everything hidden)
@@ -200,21 +202,31 @@ class Table(Observer):
         self.before: dict[Viewer, View] = {}    # viewer -> its view before the decision
         # the decision being played: plain, per viewer
         self.said: tuple[str, dict[Viewer, str]] = ("", {})
+        # viewer -> how many of its log's lines its last screen had room for, or had shown
+        self.seen: dict[Viewer, int] = {}
 
     # ----- telling -----------------------------------------------------------------------
     def say(self, line: str) -> None:
         """A line for everyone: printed in plain output, added to every log on a screen."""
         if not self.screen:
-            click.echo(line)
+            self.echo(line)
+            return
         for log in self.logs.values():
             log.append(line)
+
+    def echo(self, line: str) -> None:
+        """A line of plain output, kept for `history` (plain output shows the watcher's
+        narration: the one person's, or everything when no seat's is hidden from another)."""
+        click.echo(line)
+        if not self.screen:
+            self.logs.setdefault(self.watcher, []).append(line)
 
     def tell_setup(self) -> None:
         """What setup did: plain lines, or for each person as that seat reads it."""
         events = self.state.events
         if not self.screen:
             for line in event_lines(self.game, events, self.watcher):
-                click.echo("  " + line)
+                self.echo("  " + line)
             return
         for viewer, log in self.logs.items():
             log.extend("  " + line for line in event_lines(self.game, events, viewer))
@@ -295,7 +307,7 @@ class Table(Observer):
         self.secret_run = {}
         if not self.screen:
             for text in [line] + self.told(self.watcher, events, ""):
-                click.echo(text)
+                self.echo(text)
             return
         for viewer, log in self.logs.items():
             log.append(line)
@@ -304,16 +316,16 @@ class Table(Observer):
     def _plain_decision(self, seat: int, said: str, secret: bool, events: Events) -> None:
         if secret:
             if self.secret_run.get(None) != seat:
-                click.echo(f"{self.game.seats[seat]}: chooses in secret")
+                self.echo(f"{self.game.seats[seat]}: chooses in secret")
             self.secret_run[None] = seat
             if self.how["simultaneous"]:
                 for line in self.told(self.watcher, events, ""):
-                    click.echo(line)
+                    self.echo(line)
             return
         self.secret_run[None] = None
-        click.echo(f"{self.game.seats[seat]}: {said}")
+        self.echo(f"{self.game.seats[seat]}: {said}")
         for line in self.told(self.watcher, events, said):
-            click.echo(line)
+            self.echo(line)
 
     # ----- choosing ----------------------------------------------------------------------
     def choose(self, seat: int, legal: list[Action]) -> object:
@@ -457,6 +469,7 @@ class Prompt:
             self.message = []
             answer = self.answer(line.strip())
             if answer is not None:
+                table.seen[self.seat] = len(table.logs.get(self.seat, ()))
                 return None if answer is STOP else answer
 
     def phase_help(self) -> list[str]:
@@ -485,6 +498,10 @@ class Prompt:
             self.tell(*HELP.split("\n"), *self.phase_help())
         elif text == "board":
             self.show_board()
+        elif word == "history" and (not rest or rest.isdigit()):
+            self.show_history(int(rest) if rest else None)
+        elif word == "info" and not any(t.split(" ", 1)[0] == "info" for t in self.texts):
+            self.tell(*kind_info(self.game, rest))
         elif word == "list":
             words = rest.lower().split()
             self.narrow([i for i, t in enumerate(self.texts)
@@ -531,16 +548,35 @@ class Prompt:
         if not self.table.screen:
             self.list_plain(found if not everything else None, force=bool(words) or everything)
         elif not everything:
-            self.message.append(f"{len(found)} of {len(self.legal)} actions match '{words}'")
+            self.message.append(f"{len(found)} of {len(self.legal)} "
+                                f"action{'s' if len(self.legal) > 1 else ''} "
+                                f"match{'es' if len(found) == 1 else ''} '{words}'")
 
     def show_board(self) -> None:
-        drawing = render(self.game, self.game.view(self.state, self.seat))
         if not self.table.screen:
-            click.echo(drawing)
+            click.echo(render(self.game, self.game.view(self.state, self.seat)))
             self.list_plain()
             return
-        click.echo(CLEAR + drawing)
+        # as wide as the terminal: a terminal narrower than the drawing would break its lines
+        width = shutil.get_terminal_size((WIDTH, HEIGHT)).columns
+        click.echo(CLEAR + render(self.game, self.game.view(self.state, self.seat), width))
         click.echo("press Enter to go back", nl=False)
+        read_line()
+
+    def show_history(self, last: int | None) -> None:
+        """Every line of this seat's log (its `last` lines): what each seat did and what it
+        caused, narrated as this seat may know it. On a screen, the terminal's scrollback
+        holds it all; Enter goes back."""
+        log = self.table.logs.get(self.seat if self.table.screen else self.table.watcher, [])
+        shown = log[-last:] if last else log
+        if not self.table.screen:
+            for line in shown or ["nothing has happened yet"]:
+                click.echo(line)
+            return
+        click.echo(CLEAR + "\n".join(shown or ["nothing has happened yet"]))
+        told = f"the last {len(shown)} of {len(log)} lines" if len(shown) < len(log) else \
+            f"all {len(log)} lines: scroll back for the first"
+        click.echo(f"(history: {told}) press Enter to go back", nl=False)
         read_line()
 
     # ----- plain output ------------------------------------------------------------------
@@ -569,26 +605,48 @@ class Prompt:
         width, height = min(size.columns, WIDTH), min(size.lines, HEIGHT)
         view = self.game.view(self.state, self.seat)
         top = [clip(title(view), width)]
-        top += render_board(self.game, view, width, max_rows=max(8, height - 18), beside=True)
+        top += render_board(self.game, view, width, max_rows=board_rows(self.game, view, width,
+                                                                         height), beside=True)
         top += [clip("  " + seat_line(s), width) for s in view["seats"]]
         if view.get("status"):          # `show game(s)`
             top.append(clip("  " + view["status"], width))
         if view.get("chosen"):
             top.append(clip("  " + chosen_line(view), width))
-        top += [clip("  " + line, width) for line in zone_lines(view)]
-        details = piece_notes(view)
-        if details:
-            top += textwrap.wrap("pieces: " + details, width, initial_indent="  ",
-                                 subsequent_indent="    ", break_on_hyphens=False)[:3]
         message = [part for line in self.message for part in
                    (textwrap.wrap(line, width, subsequent_indent="    ",
                                   break_on_hyphens=False, drop_whitespace=False) or [""])]
+        extra = [clip("  " + line, width) for line in zone_lines(view)]
+        details = piece_notes(view)
+        if details:
+            extra += textwrap.wrap("pieces: " + details, width, initial_indent="  ",
+                                   subsequent_indent="    ", break_on_hyphens=False)[:3]
+        if not self.message:
+            message = self.kind_hint(view)
+        # zones and pieces' notes give way to the actions on a short terminal ('board' has them)
+        top += extra[:max(0, height - 4 - len(top) - len(message))]
         room = height - len(top) - len(message) - 1
         log = self.table.logs[self.seat]
         actions = self.action_lines(width, max(2, room - min(len(log), 4)))
         events = log[-max(0, room - len(actions)):] if room - len(actions) > 0 else []
+        unseen = len(log) - self.table.seen.get(self.seat, 0)   # since this seat's last decision
+        if events and unseen > len(events):
+            events[0] = f"({unseen - len(events) + 1} earlier lines: 'history' shows them)"
         lines = top + [clip(e, width) for e in events] + actions + message
         click.echo(CLEAR + "\n".join(lines))
+
+    def kind_hint(self, view: View) -> list[str]:
+        """Where the actions choose among kinds (a kind's name, or a piece off the board: a
+        draft's 'take blue:Leviathan#8'), a line telling how to see their statistics."""
+        kinds = self.game.rules.kinds
+        if not any(set(stats) - {"symbol"} for stats in kinds.values()):
+            return []
+        off_board = {p["label"]: p["kind"] for p in view["pieces"] if p["cell"] is None}
+        for text in self.texts:
+            for word in text.split()[1:]:
+                kind = word if word in kinds else off_board.get(word, "")
+                if kind in kinds:
+                    return [f"  info KIND shows a kind's statistics (e.g. info {kind})"]
+        return []
 
     def action_lines(self, width: int, limit: int) -> list[str]:
         """The actions in at most `limit` lines: numbered in columns when they fit, else
@@ -606,6 +664,55 @@ class Prompt:
                 ][:max(1, limit - len(hint))] + hint
 
 
+def board_rows(game: Game, view: View, width: int, height: int) -> int:
+    """How many rows the board may take on a screen of `height` lines: what leaves room for
+    the seats, events and actions; or, on a short terminal where that would shrink the board
+    to a scale that hides its terrain, what leaves room for the title, key and two lines of
+    actions."""
+    roomy = max(8, height - 18)
+    if board_grid(game, view, width, roomy)[1] == 1:
+        return roomy
+    tight = max(8, height - 6 - len(view["seats"]))
+    return tight if board_grid(game, view, width, tight)[1] == 1 else roomy
+
+
+def chosen_line(view: View) -> str:
+    """A simultaneous phase's choices as a player reads them: 'red chose throw rock; blue has
+    chosen (in secret); waiting for green, yellow'."""
+    parts, waiting = [], []
+    for name, choice in view["chosen"].items():
+        if choice == "no":
+            waiting.append(name)
+        else:
+            parts.append(f"{name} has chosen (in secret)" if choice == "yes"
+                         else f"{name} chose {choice}")
+    if waiting:
+        parts.append("waiting for " + ", ".join(waiting))
+    return "; ".join(parts)
+
+
+def kind_info(game: Game, name: str) -> list[str]:
+    """A kind's statistics, as the rule file's `kinds` table gives them: 'Leviathan: size 1,
+    attack 8, ...'; `name` may be a piece's label (blue:Leviathan#8). Without a name, or
+    for one that names no kind, the kinds there are."""
+    kinds = game.rules.kinds
+    wanted = name.rpartition(":")[2].partition("#")[0].strip()
+    match = next((k for k in kinds if k.lower() == wanted.lower()), None)
+    if match is None:
+        listed = ", ".join(kinds) or "none"
+        return ([f"no kind '{name}'"] if name else []) + [f"kinds: {listed} (info KIND shows "
+                                                          "one's statistics)"]
+    stats = kinds[match]
+    return [f"{match}: " + (", ".join(f"{column} {_stat(value)}" for column, value
+                                      in stats.items() if value is not None)
+                            or "no statistics")]
+
+
+def _stat(value: object) -> str:
+    """A kinds table's value as the rule file writes it (true, not True)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def piece_notes(view: View) -> str:
     """'Pawn#1 facing=east; Pawn#2 9/10 models; ...': the rule file's `show status` of each
     piece that has one, else its variables that are not 0, false or none."""
@@ -618,21 +725,36 @@ def piece_notes(view: View) -> str:
 
 
 def summary_lines(numbered: Sequence[tuple[int, str]], width: int) -> list[str]:
-    """One line per action name: 'move (127): Rook#1 x3, Pawn#2 x8, ...', the first
-    words after the name with their counts (only the first when a line is full)."""
-    groups: dict[str, list[tuple[int, str]]] = {}
+    """One line per action name: 'order (5, 1-5): Infectors#1 move_shoot/run/hold' (the
+    first words after the name with the next words they take) when that fits, else 'move
+    (127): Rook#1 x3, Pawn#2 x8, ...' (the first words with their counts; only the first
+    and last when a line is full)."""
+    groups: dict[str, list[tuple[int, str, str]]] = {}
     for number, text in numbered:
         name, _, rest = text.partition(" ")
-        groups.setdefault(name, []).append((number, rest.split(" ", 1)[0]))
+        first, _, more = rest.partition(" ")
+        groups.setdefault(name, []).append((number, first, more))
     lines = []
     for name, members in groups.items():
-        counts: dict[str, int] = {}
-        for _, first in members:
-            counts[first] = counts.get(first, 0) + 1
-        parts = [f"{first} x{n}" if n > 1 else first for first, n in counts.items() if first]
+        counts: dict[str, list[str]] = {}
+        for _, first, more in members:
+            counts.setdefault(first, []).append(more)
         head = f"{name} ({len(members)}, {members[0][0]}-{members[-1][0]})" if len(members) > 1 \
             else f"{members[0][0]}. {name}"
-        lines.append(head + (": " + _fitting(parts, width - len(head) - 2) if parts else ""))
+        room = width - len(head) - 2
+        takes = {first: "/".join(dict.fromkeys(m or "-" for m in mores)) if any(mores) else ""
+                 for first, mores in counts.items() if first}
+        if len(takes) > 1 and len(set(takes.values())) == 1 and "" not in takes.values():
+            # every piece takes the same words: name them once
+            named = ", ".join(takes) + ": " + next(iter(takes.values()))
+        else:
+            named = ", ".join(f"{first} {more}".rstrip() for first, more in takes.items())
+        if named and len(named) <= room and any(len(m) > 1 for m in counts.values()):
+            lines.append(f"{head}: {named}")
+            continue
+        parts = [f"{first} x{len(m)}" if len(m) > 1 else first for first, m in counts.items()
+                 if first]
+        lines.append(head + (": " + _fitting(parts, room) if parts else ""))
     return lines
 
 
@@ -651,12 +773,13 @@ def _fitting(parts: list[str], width: int) -> str:
 
 
 def example(texts: Sequence[str]) -> str:
-    """Words to narrow by, taken from the actions themselves ('list move e5' style)."""
+    """Words to narrow by, taken from the actions themselves: a piece and a cell ('e.g.
+    Pawn#2 e5'), else a whole short action ('e.g. at a31')."""
     for text in texts:
         words = text.split()
         if len(words) >= 3:
             return f"e.g. {words[1]} {words[2]}"
-    return f"e.g. {texts[0].split()[0]}" if texts else ""
+    return f"e.g. {' '.join(texts[0].split()[:2])}" if texts else ""
 
 
 def columns(numbered: Sequence[tuple[int, str]], width: int) -> list[str]:

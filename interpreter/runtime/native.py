@@ -63,7 +63,7 @@ def requested(backend: str | None = None) -> str:
 def missing_tools() -> str | None:
     """Why this machine cannot build the native backend (None: it can)."""
     if importlib.util.find_spec("Cython") is None:
-        return "Cython is not installed (pip install 'gdl[native]')"
+        return "Cython is not installed (pip install -e '.[native]')"
     if native_cache.compiler() is None:
         return "no C compiler found (set CC, or install gcc)"
     return None

@@ -405,8 +405,13 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
     for kind, stats in kinds.items():
         if kind in used:
             symbol = stats.get("symbol")
-            shown = symbol if isinstance(symbol, str) and symbol in used[kind] else \
-                "/".join(used[kind][:3]) + ("/..." if len(used[kind]) > 3 else "")
+            if isinstance(symbol, str) and symbol in used[kind]:
+                entries.append(f"{symbol} {kind}")
+                # a mark the rule file's `show piece` adds to (`F!`): what its pieces share
+                entries += [f"{mark} {kind}{_marked_by(on_board, kind, symbol, mark)}"
+                            for mark in used[kind] if mark != symbol][:3]
+                continue
+            shown = "/".join(used[kind][:3]) + ("/..." if len(used[kind]) > 3 else "")
             entries.append(f"{shown} {kind}")
     if any(p["kind"] == HIDDEN for p in on_board):
         entries.append(f"{HIDDEN} hidden")
@@ -421,6 +426,24 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
     if scale > 1:
         groups.append(f"each mark covers {scale}x{scale} cells (named by the lowest)")
     return groups
+
+
+def _marked_by(pieces: Sequence[PieceView], kind: str, symbol: str, mark: str) -> str:
+    """What the pieces of `kind` drawn as `mark` have that those drawn as the plain `symbol`
+    have not: ' with damage' (a variable set only on them), ' with hp 1' (a value only they
+    have); '' when no variable tells them apart."""
+    unset = ("0", "false", "none")
+    marked = [p for p in pieces if p["kind"] == kind and _mark(p) == mark]
+    plain = [p for p in pieces if p["kind"] == kind and _mark(p) == symbol]
+    for name in marked[0]["vars"] if marked and plain else ():
+        ours = {p["vars"].get(name, "") for p in marked}
+        theirs = {p["vars"].get(name, "") for p in plain}
+        if HIDDEN in ours | theirs or ours & theirs:
+            continue
+        if theirs <= set(unset):
+            return f" with {name}"
+        return f" with {name} {'/'.join(sorted(ours))}" if len(ours) <= 3 else ""
+    return ""
 
 
 def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:

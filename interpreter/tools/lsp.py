@@ -8,7 +8,7 @@ declarations. Names are looked up in the checker's reference table. While a text
 check, hover and definition answer from the last text of the file that did, on the lines
 that have not changed since; references and rename wait for a text that checks. A base file
 open in the editor is read from the editor, not the disk. pygls is an optional extra:
-`pip install 'gdl[lsp]'`.
+`pip install -e '.[lsp]'`.
 
 The server never blocks and never dies on what an editor (or a careless file) sends. Each
 text is analysed on a worker thread, off the message loop: an edit made meanwhile supersedes
@@ -63,7 +63,7 @@ def serve() -> None:
         from lsprotocol import types
         from pygls.lsp.server import LanguageServer
     except ImportError:
-        raise GdlError("the language server needs pygls: pip install 'gdl[lsp]'") from None
+        raise GdlError("the language server needs pygls: pip install -e '.[lsp]'") from None
     os.environ["GDL_NO_CACHE"] = "1"    # a text per keystroke: no parse-cache entry for each
     _log_one_line()
     sys.setswitchinterval(0.001)    # the loop's thread waits less for the analysis' GIL

@@ -1,6 +1,6 @@
 """The Pygments lexer of rule files, registered for `*.gdl` through the `pygments.lexers`
 entry point (`pygmentize -l gdl FILE`, `pygmentize FILE.gdl`, and any documentation tool
-that uses Pygments). Needs Pygments: `pip install 'gdl[highlight]'`. The patterns are
+that uses Pygments). Needs Pygments: `pip install -e '.[highlight]'`. The patterns are
 `highlight.patterns()`, shared with the TextMate grammar."""
 
 from __future__ import annotations

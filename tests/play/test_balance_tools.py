@@ -262,7 +262,7 @@ def test_report_without_matplotlib_names_the_extra(tmp_path, monkeypatch):
     result = gdl("report", records, "-o", tmp_path / "r.html")
     assert result.exit_code == 1
     assert result.stderr.strip() == ("error: gdl report draws with matplotlib, an optional "
-                                     "extra: pip install 'gdl[report]'")
+                                     "extra: pip install -e '.[report]'")
 
 
 # ----- compare ------------------------------------------------------------------------------

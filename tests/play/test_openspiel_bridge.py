@@ -1,7 +1,7 @@
 """The OpenSpiel bridge (gdl.interpreter.bridges.openspiel): OpenSpiel's own MCTS bot plays
 gdl games through it, OpenSpiel's own sanity check (`random_sim_test`) passes, action ids
 are stable across clones, and a seat's observation and information state come from its view
-only. Skipped, saying why, where OpenSpiel is not installed (`pip install 'gdl[openspiel]'`;
+only. Skipped, saying why, where OpenSpiel is not installed (`pip install -e '.[openspiel]'`;
 CI installs it)."""
 
 import contextlib
@@ -12,7 +12,7 @@ import re
 import pytest
 
 pyspiel = pytest.importorskip(
-    "pyspiel", reason="OpenSpiel is not installed: pip install 'gdl[openspiel]'")
+    "pyspiel", reason="OpenSpiel is not installed: pip install -e '.[openspiel]'")
 np = pytest.importorskip("numpy")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 

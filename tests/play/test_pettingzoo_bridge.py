@@ -1,7 +1,7 @@
 """The PettingZoo bridge (gdl.interpreter.bridges.pettingzoo): the AEC environment passes
 PettingZoo's own API test on shipped games and test rule files, plays the game gdl plays for
 a seed, ends with gdl's returns, and an agent's observation comes from its seat's view only.
-Skipped, saying why, where PettingZoo is not installed (`pip install 'gdl[pettingzoo]'`; CI
+Skipped, saying why, where PettingZoo is not installed (`pip install -e '.[pettingzoo]'`; CI
 installs it)."""
 
 import contextlib
@@ -13,7 +13,7 @@ import warnings
 import pytest
 
 pettingzoo = pytest.importorskip(
-    "pettingzoo", reason="PettingZoo is not installed: pip install 'gdl[pettingzoo]'")
+    "pettingzoo", reason="PettingZoo is not installed: pip install -e '.[pettingzoo]'")
 np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test  # noqa: E402

@@ -27,7 +27,7 @@ try:
     import ray      # noqa: F401
     RAY = None
 except ImportError:
-    RAY = "Ray is not installed (pip install 'gdl[ray]'; the test extra has it)"
+    RAY = "Ray is not installed (pip install -e '.[ray]'; the test extra has it)"
 needs_ray = pytest.mark.skipif(RAY is not None, reason=RAY or "")
 
 
@@ -57,7 +57,7 @@ def test_ray_missing_names_the_extra(monkeypatch):
     result = gdl("simulate", RACE, "--games", 2, "--ray")
     assert result.exit_code == 1
     assert result.stderr.strip() == ("error: --ray needs Ray, an optional extra: "
-                                     "pip install 'gdl[ray]'")
+                                     "pip install -e '.[ray]'")
 
 
 @needs_ray

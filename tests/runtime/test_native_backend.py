@@ -109,7 +109,7 @@ def test_without_a_compiler_the_rules_run_on_python(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
     expected = ("gdl: running on the Python backend (native asked): "
-                + ("Cython is not installed (pip install 'gdl[native]')" if MISSING and
+                + ("Cython is not installed (pip install -e '.[native]')" if MISSING and
                    "Cython" in MISSING else "no C compiler found (set CC, or install gcc)"))
     assert lines == [expected]
 

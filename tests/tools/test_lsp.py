@@ -411,7 +411,7 @@ def test_without_pygls_the_command_names_the_extra():
               "from gdl.cli.main import main; main()")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.returncode == 1
-    assert result.stderr == "error: the language server needs pygls: pip install 'gdl[lsp]'\n"
+    assert result.stderr == "error: the language server needs pygls: pip install -e '.[lsp]'\n"
 
 
 def test_analysis_finds_names_in_the_reference_table_not_in_the_text():

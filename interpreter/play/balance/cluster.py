@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from ...language.program import Program
     from ...runtime.engine import Game
 
-EXTRA = "pip install 'gdl[ray]'"
+EXTRA = "pip install -e '.[ray]'"
 
 
 def import_ray(address: str = "local") -> Any:

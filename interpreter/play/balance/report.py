@@ -28,7 +28,7 @@ from .batch import GameRecord
 from .game_records import read_records
 from .simulate import wilson
 
-EXTRA = "pip install 'gdl[report]'"
+EXTRA = "pip install -e '.[report]'"
 BINS = 30       # at most this many bars in a length histogram
 
 

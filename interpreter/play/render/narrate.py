@@ -31,7 +31,8 @@ def changes(before, after):
         old = old_pieces.get(new["label"])
         if old is None or new["label"] == HIDDEN:
             continue
-        name = piece_name(new)
+        # a piece of no seat by its label alone ('Pirate#2', not 'Pirate#2 (none)')
+        name = new["label"] if new["owner"] == "none" else piece_name(new)
         if "status" in new:
             lines += _worded(name, old.get("status", ""), new["status"])
         else:
@@ -69,13 +70,19 @@ def says(event, text):
 
 
 def event_lines(game, events, viewer, said=""):
-    """The events of a decision as `viewer` reads them, less a move `said` already tells;
+    """The events of a decision as `viewer` reads them, less a move `said` already tells
+    and the shuffles and random picks (their counts say nothing to a player);
     a run of three or more pieces created (or removed) by one rule is one line:
     'created by deploy, red: Rook#2 f11, Pawn#9 a12, ...'."""
+    # How many items a shuffle or a random pick had is the engine's bookkeeping, not what a
+    # player saw happen (the transcript keeps it): the cards drawn show as pieces moving.
     kept = [event for event in events if not says(event, said)]
     lines, i = [], 0
     while i < len(kept):
         event = kept[i]
+        if isinstance(event, (ev.Shuffle, ev.Pick)):    # (it still ends a run)
+            i += 1
+            continue
         j = i
         if isinstance(event, (ev.Created, ev.Removed)):
             while j + 1 < len(kept) and type(kept[j + 1]) is type(event) and \
