@@ -262,6 +262,10 @@ class FnBlock(Expr):
     body: tuple[Stmt, ...]
 
 @attrs.frozen
+class Leave(Stmt):
+    """`leave`: the def running ends; its caller goes on."""
+
+@attrs.frozen
 class Result(Stmt):
     """`return VALUE` in a fn's block: the fn's result."""
     expr: Expr

@@ -44,17 +44,19 @@ class Scope:
     """Local names of one code unit: name -> (slot, type, declaration: None for a name the
     rule file does not declare, such as `me`). Slot 0 is always `me`. `end` is the last
     statement of the block the scope is checking (where a `let` stops being visible).
-    `results` gathers the types of a fn block's `return VALUE`s (None outside a fn block)."""
+    `results` gathers the types of a fn block's `return VALUE`s (None outside a fn block);
+    `in_def` is true in a def's body (where `leave` may end it)."""
 
     def __init__(self, counter: list[int], names: Mapping[str, LocalName] | None = None,
-                 results: list[Type] | None = None) -> None:
+                 results: list[Type] | None = None, in_def: bool = False) -> None:
         self.counter = counter
         self.names = dict(names or {})
         self.end: ast.Span | None = None
         self.results = results
+        self.in_def = in_def
 
     def child(self) -> Scope:
-        return Scope(self.counter, self.names, self.results)
+        return Scope(self.counter, self.names, self.results, self.in_def)
 
     def bind(self, name: str, t: Type, declaration: Declaration | None = None) -> int:
         slot = self.counter[0]
@@ -778,6 +780,7 @@ class _Checker:
             self.out.fns[decl.name] = ir.Fn(decl.name, tuple(decl.params), tuple(arg_types),
                                             body, body.type, span=decl.span)
         else:
+            scope.in_def = True
             self.out.defs[decl.name] = ir.Def(decl.name, tuple(decl.params), tuple(arg_types),
                                               self._block(decl.body, scope), span=decl.span)
 
@@ -891,6 +894,12 @@ class _Checker:
         if stmt.where is not None:
             where = self._expect(stmt.where, BOOL, inner, "a 'where' condition")
         return ir.For(slot, domain, where, self._block(stmt.body, inner), span=stmt.span)
+
+    def _stmt_Leave(self, stmt: ast.Leave, scope: Scope) -> ir.Leave:
+        if not scope.in_def:
+            raise error_at(GdlRuleError, "'leave' ends a def, and this is not in one",
+                           stmt.span, ["hint: 'return' leaves the phase; 'stop' ends the move"])
+        return ir.Leave(span=stmt.span)
 
     def _stmt_Result(self, stmt: ast.Result, scope: Scope) -> ir.Result:
         assert scope.results is not None     # the grammar has `return VALUE` in fns only

@@ -302,7 +302,7 @@ def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tu
     if previous is not None and previous.type == "NAME" and token.type in ("NAME", "CELL"):
         token = previous
     match = difflib.get_close_matches(str(token), _START_WORDS + (
-        "action", "where", "move", "place", "remove", "create", "goto", "call", "return",
+        "action", "where", "move", "place", "remove", "create", "goto", "call", "return", "leave",
         "stop", "win", "lose", "draw", "log", "shuffle", "give", "let", "for", "if", "else",
         "until",
         "visible", "along"), n=1, cutoff=0.75)
@@ -316,8 +316,21 @@ _LET_STATEMENT = re.compile(r"\blet\s+\w+\s*=\s*(create|move|place|remove|goto|c
                             r"shuffle|log)\b")
 # Statements a fn's block cannot hold (they change the game or the turn).
 _FN_REJECTS = ("move", "place", "remove", "create", "goto", "call", "stop", "win", "lose",
-               "draw", "log", "shuffle", "give", "put")
+               "draw", "log", "shuffle", "give", "put", "leave")
 _FN_LET = re.compile(r"^\s*fn\b[^=]*=\s*let\b")
+
+
+def _last_token(exc: lark.exceptions.UnexpectedToken) -> lark.Token | None:
+    """The token the parser took last, when the error does not say it (Lark keeps the
+    history only for some errors): the last token of the top of the parser's value stack
+    (a token, or a rule already reduced, such as the `target` of a statement)."""
+    import lark
+    parser = getattr(exc, "interactive_parser", None)
+    stack = parser.parser_state.value_stack if parser is not None else ()
+    top = stack[-1] if stack else None
+    while isinstance(top, lark.Tree) and top.children:
+        top = top.children[-1]
+    return top if isinstance(top, lark.Token) else None
 
 
 def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
@@ -326,6 +339,7 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
     word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`."""
     history = getattr(exc, "token_history", None) or ()
     previous = history[-1] if history else None
+    last = previous or _last_token(exc)
     expected = set(exc.accepts or exc.expected)
     if previous is not None and previous.type == "QUANT" and token.type != "LPAR":
         return (f"'{previous}' is a reserved word (a quantifier: {previous}(x in xs ...)) and "
@@ -340,13 +354,13 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
     if _FN_LET.search(line):
         return ("a 'fn NAME(...) = ...' body is one expression, without 'let': write the fn "
                 "as a block, 'fn NAME(...) { let x = ...  return VALUE }'",)
-    if previous is not None and previous.type == "RETURN":
+    if last is not None and last.type == "RETURN":
         if "RBRACE" in expected:
             return ("'return' in a 'def', a phase or a hook takes no value (it leaves the "
                     "phase); only a fn's block gives one: 'fn NAME(...) { return VALUE }'",)
         return ("a fn's block ends with 'return VALUE': write the fn's result after "
                 "'return'",)
-    word = line.split()[0] if line.split() else ""
+    word = str(last) if last is not None and last.type == "NAME" else ""
     if "EQUAL" in expected and word in _FN_REJECTS:
         return (f"a fn's block cannot '{word}': it holds only 'let', assignments to its "
                 "locals, 'if', 'for' and 'return VALUE'; a 'def' runs statements",)
@@ -661,6 +675,9 @@ class _ToAst:
 
     def return_stmt(self, meta: Meta, c: list[_Token]) -> ast.Return:
         return ast.Return(span=self._span(meta))
+
+    def leave_stmt(self, meta: Meta, c: list[_Token]) -> ast.Leave:
+        return ast.Leave(span=self._span(meta))
 
     def stop_stmt(self, meta: Meta, c: list[_Token]) -> ast.Stop:
         return ast.Stop(span=self._span(meta))

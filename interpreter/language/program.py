@@ -297,6 +297,10 @@ class Return(Stmt):
     pass
 
 @attrs.frozen
+class Leave(Stmt):
+    """`leave`: the def running ends."""
+
+@attrs.frozen
 class Result(Stmt):
     """`return VALUE` in a fn's block."""
     expr: Expr

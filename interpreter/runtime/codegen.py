@@ -606,6 +606,9 @@ class Generator:
     def st_Return(self, s: ir.Return, indent: int) -> None:
         self.src.emit(indent, F(s, "rt.pop_phase()"))
 
+    def st_Leave(self, s: ir.Leave, indent: int) -> None:
+        self.src.emit(indent, F(s, "return"))
+
     def st_Result(self, s: ir.Result, indent: int) -> None:
         self.src.emit(indent, F(s, "return ", self.ex(s.expr)))
 
