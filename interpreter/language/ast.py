@@ -262,6 +262,12 @@ class FnBlock(Expr):
     body: tuple[Stmt, ...]
 
 @attrs.frozen
+class Change(Stmt):
+    """`change PIECE to KIND`: the piece becomes of another kind, keeping its identity."""
+    piece: Expr
+    kind: Expr
+
+@attrs.frozen
 class Leave(Stmt):
     """`leave`: the def running ends; its caller goes on."""
 

@@ -846,8 +846,9 @@ class _Checker:
         if scope_name is None or field not in self.out.vars[scope_name]:
             if scope_name == "piece" and (field in PIECE_PROPERTIES
                                           or field in self.out.kind_columns):
+                how = "change PIECE to KIND" if field == "kind" else "move, place or remove"
                 raise error_at(GdlRuleError, f"'{field}' of a piece cannot be assigned; use "
-                               "move, place or remove", target.span)
+                               f"{how}", target.span)
             known = list(self.out.vars[scope_name]) if scope_name else []
             raise error_at(GdlRuleError, f"{describe(obj.type)} has no variable '{field}'",
                            target.span, self._suggest(field, known))
@@ -936,11 +937,21 @@ class _Checker:
     def _stmt_Remove(self, stmt: ast.Remove, scope: Scope) -> ir.Remove:
         return ir.Remove(self._expect(stmt.piece, PIECE, scope, "'remove'"), span=stmt.span)
 
+    def _kind_named(self, kind: ast.Expr, scope: Scope, span: ast.Span | None) -> None:
+        """A bare name where a kind is wanted must name a kind (or a local)."""
+        if isinstance(kind, ast.Name) and kind.name not in self.out.kinds \
+                and kind.name not in scope.names:
+            raise error_at(GdlRuleError, f"unknown piece kind '{kind.name}'", span,
+                           self._suggest(kind.name, self.out.kinds))
+
+    def _stmt_Change(self, stmt: ast.Change, scope: Scope) -> ir.Change:
+        self._kind_named(stmt.kind, scope, stmt.span)
+        return ir.Change(self._expect(stmt.piece, PIECE, scope, "'change'"),
+                         self._expect(stmt.kind, KIND, scope, "'change ... to'"),
+                         span=stmt.span)
+
     def _stmt_Create(self, stmt: ast.Create, scope: Scope) -> ir.Create:
-        if isinstance(stmt.kind, ast.Name) and stmt.kind.name not in self.out.kinds \
-                and stmt.kind.name not in scope.names:
-            raise error_at(GdlRuleError, f"unknown piece kind '{stmt.kind.name}'", stmt.span,
-                           self._suggest(stmt.kind.name, self.out.kinds))
+        self._kind_named(stmt.kind, scope, stmt.span)
         return ir.Create(self._expect(stmt.kind, KIND, scope, "'create'"),
                          self._expect(stmt.owner, SEAT, scope, "'create ... for'"),
                          self._expect(stmt.cell, CELL, scope, "'create ... at'"),

@@ -303,7 +303,8 @@ def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tu
         token = previous
     match = difflib.get_close_matches(str(token), _START_WORDS + (
         "action", "where", "move", "place", "remove", "create", "goto", "call", "return", "leave",
-        "stop", "win", "lose", "draw", "log", "shuffle", "give", "let", "for", "if", "else",
+        "stop", "win", "lose", "draw", "log", "shuffle", "give", "change", "let", "for", "if",
+        "else",
         "until",
         "visible", "along"), n=1, cutoff=0.75)
     if match and match[0] != str(token):
@@ -316,7 +317,7 @@ _LET_STATEMENT = re.compile(r"\blet\s+\w+\s*=\s*(create|move|place|remove|goto|c
                             r"shuffle|log)\b")
 # Statements a fn's block cannot hold (they change the game or the turn).
 _FN_REJECTS = ("move", "place", "remove", "create", "goto", "call", "stop", "win", "lose",
-               "draw", "log", "shuffle", "give", "put", "leave")
+               "draw", "log", "shuffle", "give", "put", "leave", "change")
 _FN_LET = re.compile(r"^\s*fn\b[^=]*=\s*let\b")
 
 
@@ -675,6 +676,9 @@ class _ToAst:
 
     def return_stmt(self, meta: Meta, c: list[_Token]) -> ast.Return:
         return ast.Return(span=self._span(meta))
+
+    def change_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Change:
+        return ast.Change(c[0], c[1], span=self._span(meta))
 
     def leave_stmt(self, meta: Meta, c: list[_Token]) -> ast.Leave:
         return ast.Leave(span=self._span(meta))

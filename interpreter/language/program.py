@@ -297,6 +297,12 @@ class Return(Stmt):
     pass
 
 @attrs.frozen
+class Change(Stmt):
+    """`change PIECE to KIND`."""
+    piece: Expr
+    kind: Expr
+
+@attrs.frozen
 class Leave(Stmt):
     """`leave`: the def running ends."""
 

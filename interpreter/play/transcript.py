@@ -139,6 +139,9 @@ def _piece_text(game, event, viewer):
         text = f"{who} removed" + (f" at {event.cell}" if event.cell else "")
     elif isinstance(event, events.Put):
         text = f"{who} put into {event.zone}"
+    elif isinstance(event, events.Changed):
+        text = "a hidden piece changed" if viewer is not None and viewer in event.hidden \
+            else f"{event.was} became {who}"
     else:
         text = f"{who} given to {event.seat or 'no seat'}"
     return text + _by(game, event.by)

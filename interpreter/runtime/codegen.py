@@ -584,6 +584,9 @@ class Generator:
     def st_Give(self, s: ir.Give, indent: int) -> None:
         self._call(s, indent, "give", s.piece, s.seat)
 
+    def st_Change(self, s: ir.Change, indent: int) -> None:
+        self._call(s, indent, "change", s.piece, s.kind)
+
     def st_Remove(self, s: ir.Remove, indent: int) -> None:
         self._call(s, indent, "remove", s.piece)
 

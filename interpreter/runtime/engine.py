@@ -289,6 +289,30 @@ class Runtime:
         if self.narrate:
             self.tell("given", pid, self.game.seats[seat] if seat is not None else None)
 
+    def change(self, pid: int, kind: str) -> None:
+        """`change P to KIND`: the piece keeps its id, owner, place and variables; its
+        statistics are the new kind's. Its label names the new kind: a label numbered per
+        seat (a game that hides pieces) keeps its number, so no count moves that could tell
+        of a hidden piece; any other takes the kind's next number, as `create` would."""
+        if kind not in self.kinds:
+            raise RuleFault(f"'change' was given no piece kind ({kind!r})")
+        piece = self.piece(pid)
+        if not piece["alive"] or piece["kind"] == kind:
+            return
+        before = self.hidden_seats(pid) if self.narrate else ()
+        was: str = piece["label"]
+        piece["kind"] = kind
+        if ":" in was:
+            piece["label"] = f"{was[:was.index(':') + 1]}{kind}{was[was.rindex('#'):]}"
+        else:
+            numbers = self.state.numbers
+            numbers[kind] = number = numbers.get(kind, 0) + 1
+            piece["label"] = f"{kind}#{number}"
+        self.changed |= PIECES
+        if self.narrate:
+            # hidden from a seat that could not see it before or cannot now
+            self.tell("changed", pid, was, also_hidden=before)
+
     def move_along(self, me: int, pid: int, path: Iterable[int] | None) -> None:
         piece = self.piece(pid)
         state = self.state
@@ -325,14 +349,23 @@ class Runtime:
                 if not piece["alive"]:
                     return
 
-    def tell(self, what: str, pid: int, *places: str | None) -> None:
+    def hidden_seats(self, pid: int) -> tuple[int, ...]:
+        """The seats a piece is hidden from now."""
+        game = self.game
+        return tuple(s for s in range(len(game.seats))
+                     if game._hidden_from(self.state, pid, s)) if game._hides_pieces else ()
+
+    def tell(self, what: str, pid: int, *places: str | None,
+             also_hidden: tuple[int, ...] = ()) -> None:
         """A narration event (`events.PieceEvent`): the piece's label and owner (names),
         where it happened (cell or zone names), the rule and the seat whose code did it,
-        and the seats the piece is hidden from (their texts name no label)."""
+        and the seats the piece is hidden from (their texts name no label; `also_hidden`
+        adds seats, those it was hidden from before the change told)."""
         game = self.game
         piece = self.state.pieces[pid]
-        hidden = tuple(s for s in range(len(game.seats))
-                       if game._hidden_from(self.state, pid, s)) if game._hides_pieces else ()
+        hidden = self.hidden_seats(pid)
+        if also_hidden:
+            hidden = tuple(sorted(set(hidden) | set(also_hidden)))
         owner = piece["owner"]
         self.state.events.append(events.PIECE_EVENTS[what](
             piece["label"], None if owner is None else game.seats[owner],
@@ -635,8 +668,8 @@ class Game:
                   narrate: bool = False) -> State:
         """The position after setup. `forced`: dice results to use first ([sides or None,
         value]); `narrate`: its events, and those of every decision played on it (and on its
-        clones), also tell what pieces did (created, moved, removed, put, given) and which
-        rule rolled each die, for whom: for players and replays; off for speed. Narration
+        clones), also tell what pieces did (created, moved, removed, put, given, changed)
+        and which rule rolled each die, for whom: for players and replays; off for speed. Narration
         finds the rule at work in Python's frames: a game on the native backend moves to
         the Python one for it."""
         if seed.__class__ is not int or not 0 <= seed < 1 << 64:

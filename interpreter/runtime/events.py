@@ -200,8 +200,19 @@ class Given(PieceEvent):
         return (self.seat,)
 
 
+@attrs.define
+class Changed(PieceEvent):
+    """A piece changed kind (`change P to KIND`): `label` is its new label, `was` the old."""
+
+    kind: ClassVar[str] = "changed"
+    was: str | None = None
+
+    def places(self) -> tuple[str | None, ...]:
+        return (self.was,)
+
+
 PIECE_EVENTS: dict[str, type[PieceEvent]] = {
-    cls.kind: cls for cls in (Created, Moved, Removed, Put, Given)}
+    cls.kind: cls for cls in (Created, Moved, Removed, Put, Given, Changed)}
 
 
 def event_from_json(data: list[Any]) -> Event:

@@ -129,8 +129,8 @@ def test_endless_recursion_and_long_loops_stay_bounded():
      "    ^\n"
      "a fn's block ends with 'return VALUE': write the fn's result after 'return'"),
     ("fn f(x) = 1\ndef d() {\n  return 1\n}\n",
-     "<string>:5:10: error: unexpected '1'; expected 'call', 'create', 'draw', 'for', 'give', "
-     "'goto', 'if', 'leave', ...\n"
+     "<string>:5:10: error: unexpected '1'; expected 'call', 'change', 'create', 'draw', "
+     "'for', 'give', 'goto', 'if', ...\n"
      "      return 1\n"
      "             ^\n"
      "'return' in a 'def', a phase or a hook takes no value (it leaves the phase); only a "

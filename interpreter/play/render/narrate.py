@@ -72,7 +72,8 @@ def event_lines(game, events, viewer, said=""):
     """The events of a decision as `viewer` reads them, less a move `said` already tells;
     a run of three or more pieces created (or removed) by one rule is one line:
     'created by deploy, red: Rook#2 f11, Pawn#9 a12, ...'."""
-    kept = [event for event in events if not says(event, said)]
+    kept = [event for event in events if not says(event, said) and not (
+        isinstance(event, ev.Changed) and viewer is not None and viewer in event.hidden)]
     lines, i = [], 0
     while i < len(kept):
         event = kept[i]
