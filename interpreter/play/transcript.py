@@ -116,9 +116,9 @@ def event_text(game, event, viewer=None):
         by = "" if event.by is None else _by(game, event.by)
         return f"roll d{event.sides} = {event.value}{fixed}{by}"
     if isinstance(event, events.Shuffle):
-        return f"shuffle {event.count} items"
+        return f"shuffle {event.count} items" + (" (fixed)" if event.fixed else "")
     if isinstance(event, events.Pick):
-        return f"pick {event.chosen} of {event.count}"
+        return f"pick {event.chosen} of {event.count}" + (" (fixed)" if event.fixed else "")
     if isinstance(event, events.Out):
         return f"out: {game.seats[event.seat]}"
     return f"log: {event.text}"

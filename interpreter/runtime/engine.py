@@ -78,6 +78,40 @@ class StopMove(Exception):
     """Raised by `stop` inside an `on enter` trigger: the moving piece stops here."""
 
 
+def split_forced(forced: Iterable[Sequence[Any]]
+                 ) -> tuple[list[list[Any]], list[list[Any]], list[list[int]]]:
+    """(dice, picks, shuffles) of `new_state`'s forced results, each checked: a die
+    `[sides or None, value]`, a pick `["pick", items or None, index]` (the index-th of the
+    items, from 1) and a shuffle `["shuffle", order]` (the shuffled list holds the items
+    at these places of the list, from 1: `[3, 1, 2]` puts the third first)."""
+    dice: list[list[Any]] = []
+    picks: list[list[Any]] = []
+    shuffles: list[list[int]] = []
+    for entry in forced:
+        entry = list(entry)
+        if entry and entry[0] == "pick":
+            count, index = (entry + [None, None])[1:3]
+            if len(entry) != 3 or not _whole(index) or index < 1 or (
+                    count is not None and (not _whole(count) or index > count)):
+                raise GdlError(f"a fixed pick is ['pick', items or None, index from 1 to "
+                               f"items], not {entry!r}")
+            picks.append([count, index])
+        elif entry and entry[0] == "shuffle":
+            order = entry[1] if len(entry) == 2 else None
+            if not isinstance(order, (list, tuple)) or sorted(order) != list(
+                    range(1, len(order) + 1)):
+                raise GdlError(f"a fixed shuffle is ['shuffle', an order of 1..n], not "
+                               f"{entry!r}")
+            shuffles.append(list(order))
+        else:
+            dice.append(entry)
+    return dice, picks, shuffles
+
+
+def _whole(value: Any) -> bool:
+    return value.__class__ is int
+
+
 class Runtime:
     """What compiled closures reach at run time: the current state and game tables."""
 
@@ -146,6 +180,14 @@ class Runtime:
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:
             return None
+        forced = self.state.forced_picks
+        if forced and forced[0][0] in (None, len(items)):
+            index = forced.pop(0)[1] - 1
+            if index >= len(items):
+                raise RuleFault(f"a fixed pick takes item {index + 1}, but the list has "
+                                f"{len(items)}")
+            self.state.events.append(events.Pick(len(items), index + 1, True))
+            return items[index]
         index = self.below(len(items))
         self.state.events.append(events.Pick(len(items), index + 1))
         return items[index]
@@ -154,6 +196,11 @@ class Runtime:
         if items is None:
             raise RuleFault("there is no list to shuffle (it is none)")
         items = list(items)
+        forced = self.state.forced_shuffles
+        if forced and len(forced[0]) == len(items):
+            items = [items[i - 1] for i in forced.pop(0)]
+            self.state.events.append(events.Shuffle(len(items), True))
+            return items
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
@@ -664,10 +711,11 @@ class Game:
         return frozenset(cells)
 
     # ----- life cycle ---------------------------------------------------------------------
-    def new_state(self, seed: int = 0, forced: Iterable[Iterable[int | None]] = (),
+    def new_state(self, seed: int = 0, forced: Iterable[Sequence[Any]] = (),
                   narrate: bool = False) -> State:
-        """The position after setup. `forced`: dice results to use first ([sides or None,
-        value]); `narrate`: its events, and those of every decision played on it (and on its
+        """The position after setup. `forced`: chance results to use first, each kind in
+        its order: dice `[sides or None, value]`, picks `["pick", items or None, index from
+        1]` and shuffles `["shuffle", [an order of 1..n]]` (see `split_forced`); `narrate`: its events, and those of every decision played on it (and on its
         clones), also tell what pieces did (created, moved, removed, put, given, changed)
         and which rule rolled each die, for whom: for players and replays; off for speed. Narration
         finds the rule at work in Python's frames: a game on the native backend moves to
@@ -683,7 +731,7 @@ class Game:
         state.globals = {n: _copy(v) for n, v in self._global_defaults}
         state.seat_vars = [{n: _copy(v) for n, v in self._seat_defaults} for _ in self.seats]
         state.out = [False] * len(self.seats)
-        state.forced = [list(f) for f in forced]
+        state.forced, state.forced_picks, state.forced_shuffles = split_forced(forced)
         state.narrate = narrate
         self._rt.work = 0
         self._run(state, self._setup_run)
