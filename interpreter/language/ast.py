@@ -256,6 +256,27 @@ class Return(Stmt):
     pass
 
 @attrs.frozen
+class FnBlock(Expr):
+    """The block of `fn name(params) { ... }`: its statements, every path ending in a
+    `return VALUE` (`Result`). Only a fn's body is one."""
+    body: tuple[Stmt, ...]
+
+@attrs.frozen
+class Change(Stmt):
+    """`change PIECE to KIND`: the piece becomes of another kind, keeping its identity."""
+    piece: Expr
+    kind: Expr
+
+@attrs.frozen
+class Leave(Stmt):
+    """`leave`: the def running ends; its caller goes on."""
+
+@attrs.frozen
+class Result(Stmt):
+    """`return VALUE` in a fn's block: the fn's result."""
+    expr: Expr
+
+@attrs.frozen
 class Stop(Stmt):
     pass
 
@@ -358,6 +379,7 @@ class DefDecl(Decl):
 
 @attrs.frozen
 class FnDecl(Decl):
+    """`fn name(params) = expr`, or `fn name(params) { ... }` with an `FnBlock` as expr."""
     name: str
     params: tuple[str, ...]
     expr: Expr

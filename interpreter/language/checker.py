@@ -43,21 +43,44 @@ _D = TypeVar("_D", bound=ast.Decl)
 class Scope:
     """Local names of one code unit: name -> (slot, type, declaration: None for a name the
     rule file does not declare, such as `me`). Slot 0 is always `me`. `end` is the last
-    statement of the block the scope is checking (where a `let` stops being visible)."""
+    statement of the block the scope is checking (where a `let` stops being visible).
+    `results` gathers the types of a fn block's `return VALUE`s (None outside a fn block);
+    `in_def` is true in a def's body (where `leave` may end it)."""
 
-    def __init__(self, counter: list[int], names: Mapping[str, LocalName] | None = None) -> None:
+    def __init__(self, counter: list[int], names: Mapping[str, LocalName] | None = None,
+                 results: list[Type] | None = None, in_def: bool = False) -> None:
         self.counter = counter
         self.names = dict(names or {})
         self.end: ast.Span | None = None
+        self.results = results
+        self.in_def = in_def
 
     def child(self) -> Scope:
-        return Scope(self.counter, self.names)
+        return Scope(self.counter, self.names, self.results, self.in_def)
 
     def bind(self, name: str, t: Type, declaration: Declaration | None = None) -> int:
         slot = self.counter[0]
         self.counter[0] += 1
         self.names[name] = (slot, t, declaration)
         return slot
+
+
+def _ends_in_result(body: Sequence[ast.Stmt]) -> bool:
+    """Does every path through a fn block's statements end in a `return VALUE`? A statement
+    after one that always does is an error: it would never run."""
+    ends = False
+    for stmt in body:
+        if ends:
+            raise error_at(GdlRuleError, "this statement never runs: the fn has returned "
+                           "before it", stmt.span)
+        if isinstance(stmt, ast.Result):
+            ends = True
+        elif isinstance(stmt, ast.If):
+            then, otherwise = _ends_in_result(stmt.then), _ends_in_result(stmt.otherwise)
+            ends = then and otherwise
+        elif isinstance(stmt, ast.For):
+            _ends_in_result(stmt.body)      # the loop may run no round
+    return ends
 
 
 def check_program(program: ast.Program) -> ir.Program:
@@ -757,6 +780,7 @@ class _Checker:
             self.out.fns[decl.name] = ir.Fn(decl.name, tuple(decl.params), tuple(arg_types),
                                             body, body.type, span=decl.span)
         else:
+            scope.in_def = True
             self.out.defs[decl.name] = ir.Def(decl.name, tuple(decl.params), tuple(arg_types),
                                               self._block(decl.body, scope), span=decl.span)
 
@@ -768,6 +792,13 @@ class _Checker:
                      for statement in statements)
 
     def _stmt_Assign(self, stmt: ast.Assign, scope: Scope) -> ir.Assign:
+        name = stmt.target.names[0]
+        if scope.results is not None and (len(stmt.target.names) > 1 or name not in scope.names):
+            raise error_at(GdlRuleError, f"a fn cannot change the game: '"
+                           f"{'.'.join(stmt.target.names)}' is not a local of the fn",
+                           stmt.span, ["hint: a fn's block assigns only its own locals (a "
+                                       "'let', a parameter, a loop variable); a 'def' changes "
+                                       "variables"])
         place, target_t = self._target(stmt.target, scope)
         value = self._expr(stmt.expr, scope)
         if stmt.op in ("+=", "-="):
@@ -815,8 +846,9 @@ class _Checker:
         if scope_name is None or field not in self.out.vars[scope_name]:
             if scope_name == "piece" and (field in PIECE_PROPERTIES
                                           or field in self.out.kind_columns):
+                how = "change PIECE to KIND" if field == "kind" else "move, place or remove"
                 raise error_at(GdlRuleError, f"'{field}' of a piece cannot be assigned; use "
-                               "move, place or remove", target.span)
+                               f"{how}", target.span)
             known = list(self.out.vars[scope_name]) if scope_name else []
             raise error_at(GdlRuleError, f"{describe(obj.type)} has no variable '{field}'",
                            target.span, self._suggest(field, known))
@@ -864,6 +896,25 @@ class _Checker:
             where = self._expect(stmt.where, BOOL, inner, "a 'where' condition")
         return ir.For(slot, domain, where, self._block(stmt.body, inner), span=stmt.span)
 
+    def _stmt_Leave(self, stmt: ast.Leave, scope: Scope) -> ir.Leave:
+        if not scope.in_def:
+            raise error_at(GdlRuleError, "'leave' ends a def, and this is not in one",
+                           stmt.span, ["hint: 'return' leaves the phase; 'stop' ends the move"])
+        return ir.Leave(span=stmt.span)
+
+    def _stmt_Result(self, stmt: ast.Result, scope: Scope) -> ir.Result:
+        assert scope.results is not None     # the grammar has `return VALUE` in fns only
+        value = self._expr(stmt.expr, scope)
+        if scope.results:
+            joined = join(scope.results[0], value.type)
+            if joined is None:
+                raise self._type_error(stmt.expr, "every 'return' of a fn gives one type; the "
+                                       f"first gives {describe(scope.results[0])}", value.type)
+            scope.results[0] = joined
+        else:
+            scope.results.append(value.type)
+        return ir.Result(value, span=stmt.span)
+
     def _stmt_Let(self, stmt: ast.Let, scope: Scope) -> ir.Let:
         value = self._expr(stmt.expr, scope)
         declaration = self.references.declare("local", stmt.name, stmt.name_span,
@@ -886,11 +937,21 @@ class _Checker:
     def _stmt_Remove(self, stmt: ast.Remove, scope: Scope) -> ir.Remove:
         return ir.Remove(self._expect(stmt.piece, PIECE, scope, "'remove'"), span=stmt.span)
 
+    def _kind_named(self, kind: ast.Expr, scope: Scope, span: ast.Span | None) -> None:
+        """A bare name where a kind is wanted must name a kind (or a local)."""
+        if isinstance(kind, ast.Name) and kind.name not in self.out.kinds \
+                and kind.name not in scope.names:
+            raise error_at(GdlRuleError, f"unknown piece kind '{kind.name}'", span,
+                           self._suggest(kind.name, self.out.kinds))
+
+    def _stmt_Change(self, stmt: ast.Change, scope: Scope) -> ir.Change:
+        self._kind_named(stmt.kind, scope, stmt.span)
+        return ir.Change(self._expect(stmt.piece, PIECE, scope, "'change'"),
+                         self._expect(stmt.kind, KIND, scope, "'change ... to'"),
+                         span=stmt.span)
+
     def _stmt_Create(self, stmt: ast.Create, scope: Scope) -> ir.Create:
-        if isinstance(stmt.kind, ast.Name) and stmt.kind.name not in self.out.kinds \
-                and stmt.kind.name not in scope.names:
-            raise error_at(GdlRuleError, f"unknown piece kind '{stmt.kind.name}'", stmt.span,
-                           self._suggest(stmt.kind.name, self.out.kinds))
+        self._kind_named(stmt.kind, scope, stmt.span)
         return ir.Create(self._expect(stmt.kind, KIND, scope, "'create'"),
                          self._expect(stmt.owner, SEAT, scope, "'create ... for'"),
                          self._expect(stmt.cell, CELL, scope, "'create ... at'"),
@@ -1285,6 +1346,17 @@ class _Checker:
 
     def _expr_Not(self, e: ast.Not, scope: Scope) -> ir.Expr:
         return ir.Not(self._expect(e.operand, BOOL, scope, "'not'"), type=BOOL, span=e.span)
+
+    def _expr_FnBlock(self, e: ast.FnBlock, scope: Scope) -> ir.Expr:
+        inner = Scope(scope.counter, scope.names, [])
+        body = self._block(e.body, inner)
+        if not _ends_in_result(e.body):
+            last = e.body[-1].span if e.body else e.span
+            raise error_at(GdlRuleError, "this fn's block can end without a result", last,
+                           ["hint: end it with 'return VALUE' (an 'if' ends it only when it "
+                            "has an 'else' and both branches end in a 'return')"])
+        assert inner.results       # a block that ends in a result has one
+        return ir.FnBlock(body, type=inner.results[0], span=e.span)
 
     def _expr_CondExpr(self, e: ast.CondExpr, scope: Scope) -> ir.Expr:
         cond = self._expect(e.cond, BOOL, scope, "'if ... then'")

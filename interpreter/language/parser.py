@@ -287,6 +287,11 @@ def _describe(token: lark.Token) -> str:
     return f"'{token}'"
 
 
+def _statements(block: ast.FnBlock | Sequence[ast.Stmt]) -> tuple[ast.Stmt, ...]:
+    """The statements of a block, a fn's block too."""
+    return block.body if isinstance(block, ast.FnBlock) else tuple(block)
+
+
 def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tuple[str, ...]:
     """A misspelt keyword at the start of a declaration: say which one was meant."""
     import difflib
@@ -297,8 +302,9 @@ def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tu
     if previous is not None and previous.type == "NAME" and token.type in ("NAME", "CELL"):
         token = previous
     match = difflib.get_close_matches(str(token), _START_WORDS + (
-        "action", "where", "move", "place", "remove", "create", "goto", "call", "return",
-        "stop", "win", "lose", "draw", "log", "shuffle", "give", "let", "for", "if", "else",
+        "action", "where", "move", "place", "remove", "create", "goto", "call", "return", "leave",
+        "stop", "win", "lose", "draw", "log", "shuffle", "give", "change", "let", "for", "if",
+        "else",
         "until",
         "visible", "along"), n=1, cutoff=0.75)
     if match and match[0] != str(token):
@@ -309,7 +315,23 @@ def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tu
 # A statement where a `let` wants a value; a `fn` body that starts with `let`.
 _LET_STATEMENT = re.compile(r"\blet\s+\w+\s*=\s*(create|move|place|remove|goto|call|give|put|"
                             r"shuffle|log)\b")
+# Statements a fn's block cannot hold (they change the game or the turn).
+_FN_REJECTS = ("move", "place", "remove", "create", "goto", "call", "stop", "win", "lose",
+               "draw", "log", "shuffle", "give", "put", "leave", "change")
 _FN_LET = re.compile(r"^\s*fn\b[^=]*=\s*let\b")
+
+
+def _last_token(exc: lark.exceptions.UnexpectedToken) -> lark.Token | None:
+    """The token the parser took last, when the error does not say it (Lark keeps the
+    history only for some errors): the last token of the top of the parser's value stack
+    (a token, or a rule already reduced, such as the `target` of a statement)."""
+    import lark
+    parser = getattr(exc, "interactive_parser", None)
+    stack = parser.parser_state.value_stack if parser is not None else ()
+    top = stack[-1] if stack else None
+    while isinstance(top, lark.Tree) and top.children:
+        top = top.children[-1]
+    return top if isinstance(top, lark.Token) else None
 
 
 def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
@@ -318,6 +340,7 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
     word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`."""
     history = getattr(exc, "token_history", None) or ()
     previous = history[-1] if history else None
+    last = previous or _last_token(exc)
     expected = set(exc.accepts or exc.expected)
     if previous is not None and previous.type == "QUANT" and token.type != "LPAR":
         return (f"'{previous}' is a reserved word (a quantifier: {previous}(x in xs ...)) and "
@@ -330,8 +353,18 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
         return (f"'{statement.group(1)}' is a statement and gives no value for a 'let': write "
                 "it on a line of its own, then find what it made (pieces_at(cell), say)",)
     if _FN_LET.search(line):
-        return ("a 'fn' body is one expression, without 'let': write the value in place "
-                "('if C then A else B' chooses), or use a 'def' for statements",)
+        return ("a 'fn NAME(...) = ...' body is one expression, without 'let': write the fn "
+                "as a block, 'fn NAME(...) { let x = ...  return VALUE }'",)
+    if last is not None and last.type == "RETURN":
+        if "RBRACE" in expected:
+            return ("'return' in a 'def', a phase or a hook takes no value (it leaves the "
+                    "phase); only a fn's block gives one: 'fn NAME(...) { return VALUE }'",)
+        return ("a fn's block ends with 'return VALUE': write the fn's result after "
+                "'return'",)
+    word = str(last) if last is not None and last.type == "NAME" else ""
+    if "EQUAL" in expected and word in _FN_REJECTS:
+        return (f"a fn's block cannot '{word}': it holds only 'let', assignments to its "
+                "locals, 'if', 'for' and 'return VALUE'; a 'def' runs statements",)
     if previous is not None and previous.type == "NAME" and str(previous) == "while":
         return ("gdl has no 'while': loop over a list with 'for x in xs' ('range(a, b)' "
                 "counts), or let a 'fn' call itself",)
@@ -459,6 +492,15 @@ class _ToAst:
         return ast.FnDecl(str(c[0]), tuple(map(str, params)), c[2], span=self._span(meta),
                           name_span=self._at(c[0]), param_spans=self._all_at(params))
 
+    def fn_block_decl(self, meta: Meta, c: list[Any]) -> ast.FnDecl:
+        return self.fn_decl(meta, c)
+
+    def fn_block(self, meta: Meta, c: list[ast.Stmt]) -> ast.FnBlock:
+        return ast.FnBlock(tuple(c), span=self._span(meta))
+
+    def result_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Result:
+        return ast.Result(c[0], span=self._span(meta))
+
     def params(self, meta: Meta, c: list[_Token]) -> tuple[_Token, ...]:
         return tuple(c)             # the tokens: their declarers take names and spans
 
@@ -579,8 +621,17 @@ class _ToAst:
         return ast.If(c[0], tuple(c[1]), tuple(otherwise or ()), span=self._span(meta))
 
     def for_stmt(self, meta: Meta, c: list[Any]) -> ast.For:
-        return ast.For(str(c[0]), c[1], c[2], tuple(c[3]), span=self._span(meta),
+        return ast.For(str(c[0]), c[1], c[2], tuple(_statements(c[3])), span=self._span(meta),
                        name_span=self._at(c[0]))
+
+    def fn_if(self, meta: Meta, c: list[Any]) -> ast.If:
+        otherwise = c[2]
+        if isinstance(otherwise, ast.If):
+            otherwise = (otherwise,)
+        return ast.If(c[0], _statements(c[1]), _statements(otherwise or ()),
+                      span=self._span(meta))
+
+    fn_for = for_stmt
 
     def let_stmt(self, meta: Meta, c: list[Any]) -> ast.Let:
         return ast.Let(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
@@ -625,6 +676,12 @@ class _ToAst:
 
     def return_stmt(self, meta: Meta, c: list[_Token]) -> ast.Return:
         return ast.Return(span=self._span(meta))
+
+    def change_stmt(self, meta: Meta, c: list[ast.Expr]) -> ast.Change:
+        return ast.Change(c[0], c[1], span=self._span(meta))
+
+    def leave_stmt(self, meta: Meta, c: list[_Token]) -> ast.Leave:
+        return ast.Leave(span=self._span(meta))
 
     def stop_stmt(self, meta: Meta, c: list[_Token]) -> ast.Stop:
         return ast.Stop(span=self._span(meta))

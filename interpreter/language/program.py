@@ -184,6 +184,12 @@ class Cond(Expr):
     then: Expr
     otherwise: Expr
 
+@attrs.frozen
+class FnBlock(Expr):
+    """A fn's block (only ever a `Fn.body`): statements whose every path ends in a
+    `Result`; `type` joins the results' types."""
+    body: tuple[Stmt, ...]
+
 
 # ----- places and statements ------------------------------------------------------------
 
@@ -291,6 +297,21 @@ class Return(Stmt):
     pass
 
 @attrs.frozen
+class Change(Stmt):
+    """`change PIECE to KIND`."""
+    piece: Expr
+    kind: Expr
+
+@attrs.frozen
+class Leave(Stmt):
+    """`leave`: the def running ends."""
+
+@attrs.frozen
+class Result(Stmt):
+    """`return VALUE` in a fn's block."""
+    expr: Expr
+
+@attrs.frozen
 class Stop(Stmt):
     pass
 
@@ -319,7 +340,8 @@ class Shuffle(Stmt):
 
 @attrs.frozen
 class Fn(Node):
-    """`fn name(params) = body`; params are slots 1..n, typed by the first call."""
+    """`fn name(params) = body` (or `{ ... }`, a `FnBlock`); params are slots 1..n, typed
+    by the first call."""
     name: str
     params: tuple[str, ...]
     param_types: tuple[Type, ...]

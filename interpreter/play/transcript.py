@@ -116,9 +116,9 @@ def event_text(game, event, viewer=None):
         by = "" if event.by is None else _by(game, event.by)
         return f"roll d{event.sides} = {event.value}{fixed}{by}"
     if isinstance(event, events.Shuffle):
-        return f"shuffle {event.count} items"
+        return f"shuffle {event.count} items" + (" (fixed)" if event.fixed else "")
     if isinstance(event, events.Pick):
-        return f"pick {event.chosen} of {event.count}"
+        return f"pick {event.chosen} of {event.count}" + (" (fixed)" if event.fixed else "")
     if isinstance(event, events.Out):
         return f"out: {game.seats[event.seat]}"
     return f"log: {event.text}"
@@ -139,6 +139,9 @@ def _piece_text(game, event, viewer):
         text = f"{who} removed" + (f" at {event.cell}" if event.cell else "")
     elif isinstance(event, events.Put):
         text = f"{who} put into {event.zone}"
+    elif isinstance(event, events.Changed):
+        text = "a hidden piece changed" if viewer is not None and viewer in event.hidden \
+            else f"{event.was} became {who}"
     else:
         text = f"{who} given to {event.seat or 'no seat'}"
     return text + _by(game, event.by)

@@ -315,7 +315,11 @@ class Generator:
 
     def return_(self, expr: ir.Expr) -> None:
         """`return expr`; a quantifier (or its negation) at the top becomes a loop that
-        returns as soon as the answer is known, which is faster than a generator."""
+        returns as soon as the answer is known, which is faster than a generator. A fn's
+        block is its statements, each `return VALUE` a `return`."""
+        if isinstance(expr, ir.FnBlock):
+            self.block(expr.body, 1)
+            return
         quant = expr.operand if isinstance(expr, ir.Not) and isinstance(expr.operand, ir.Quant) \
             else expr
         negated = quant is not expr
@@ -580,6 +584,9 @@ class Generator:
     def st_Give(self, s: ir.Give, indent: int) -> None:
         self._call(s, indent, "give", s.piece, s.seat)
 
+    def st_Change(self, s: ir.Change, indent: int) -> None:
+        self._call(s, indent, "change", s.piece, s.kind)
+
     def st_Remove(self, s: ir.Remove, indent: int) -> None:
         self._call(s, indent, "remove", s.piece)
 
@@ -601,6 +608,12 @@ class Generator:
 
     def st_Return(self, s: ir.Return, indent: int) -> None:
         self.src.emit(indent, F(s, "rt.pop_phase()"))
+
+    def st_Leave(self, s: ir.Leave, indent: int) -> None:
+        self.src.emit(indent, F(s, "return"))
+
+    def st_Result(self, s: ir.Result, indent: int) -> None:
+        self.src.emit(indent, F(s, "return ", self.ex(s.expr)))
 
     def st_Stop(self, s: ir.Stop, indent: int) -> None:
         self.src.emit(indent, F(s, "raise StopMove()"))
@@ -769,7 +782,7 @@ class Generator:
     def inlinable(self, fn: ir.Fn, call: ir.CallFn) -> bool:
         """A small fn whose arguments cost nothing to repeat is written in place: no call,
         no frame. It must bind no locals of its own and call no fn."""
-        if self.frame.inlined or not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
+        if self.frame.inlined or isinstance(fn.body, ir.FnBlock) or not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
             return False
         nodes = list(ir.walk(fn.body))
         return len(nodes) <= 12 and not any(

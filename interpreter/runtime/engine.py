@@ -78,6 +78,40 @@ class StopMove(Exception):
     """Raised by `stop` inside an `on enter` trigger: the moving piece stops here."""
 
 
+def split_forced(forced: Iterable[Sequence[Any]]
+                 ) -> tuple[list[list[Any]], list[list[Any]], list[list[int]]]:
+    """(dice, picks, shuffles) of `new_state`'s forced results, each checked: a die
+    `[sides or None, value]`, a pick `["pick", items or None, index]` (the index-th of the
+    items, from 1) and a shuffle `["shuffle", order]` (the shuffled list holds the items
+    at these places of the list, from 1: `[3, 1, 2]` puts the third first)."""
+    dice: list[list[Any]] = []
+    picks: list[list[Any]] = []
+    shuffles: list[list[int]] = []
+    for entry in forced:
+        entry = list(entry)
+        if entry and entry[0] == "pick":
+            count, index = (entry + [None, None])[1:3]
+            if len(entry) != 3 or not _whole(index) or index < 1 or (
+                    count is not None and (not _whole(count) or index > count)):
+                raise GdlError(f"a fixed pick is ['pick', items or None, index from 1 to "
+                               f"items], not {entry!r}")
+            picks.append([count, index])
+        elif entry and entry[0] == "shuffle":
+            order = entry[1] if len(entry) == 2 else None
+            if not isinstance(order, (list, tuple)) or sorted(order) != list(
+                    range(1, len(order) + 1)):
+                raise GdlError(f"a fixed shuffle is ['shuffle', an order of 1..n], not "
+                               f"{entry!r}")
+            shuffles.append(list(order))
+        else:
+            dice.append(entry)
+    return dice, picks, shuffles
+
+
+def _whole(value: Any) -> bool:
+    return value.__class__ is int
+
+
 class Runtime:
     """What compiled closures reach at run time: the current state and game tables."""
 
@@ -146,6 +180,14 @@ class Runtime:
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:
             return None
+        forced = self.state.forced_picks
+        if forced and forced[0][0] in (None, len(items)):
+            index = forced.pop(0)[1] - 1
+            if index >= len(items):
+                raise RuleFault(f"a fixed pick takes item {index + 1}, but the list has "
+                                f"{len(items)}")
+            self.state.events.append(events.Pick(len(items), index + 1, True))
+            return items[index]
         index = self.below(len(items))
         self.state.events.append(events.Pick(len(items), index + 1))
         return items[index]
@@ -154,6 +196,11 @@ class Runtime:
         if items is None:
             raise RuleFault("there is no list to shuffle (it is none)")
         items = list(items)
+        forced = self.state.forced_shuffles
+        if forced and len(forced[0]) == len(items):
+            items = [items[i - 1] for i in forced.pop(0)]
+            self.state.events.append(events.Shuffle(len(items), True))
+            return items
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
@@ -289,6 +336,30 @@ class Runtime:
         if self.narrate:
             self.tell("given", pid, self.game.seats[seat] if seat is not None else None)
 
+    def change(self, pid: int, kind: str) -> None:
+        """`change P to KIND`: the piece keeps its id, owner, place and variables; its
+        statistics are the new kind's. Its label names the new kind: a label numbered per
+        seat (a game that hides pieces) keeps its number, so no count moves that could tell
+        of a hidden piece; any other takes the kind's next number, as `create` would."""
+        if kind not in self.kinds:
+            raise RuleFault(f"'change' was given no piece kind ({kind!r})")
+        piece = self.piece(pid)
+        if not piece["alive"] or piece["kind"] == kind:
+            return
+        before = self.hidden_seats(pid) if self.narrate else ()
+        was: str = piece["label"]
+        piece["kind"] = kind
+        if ":" in was:
+            piece["label"] = f"{was[:was.index(':') + 1]}{kind}{was[was.rindex('#'):]}"
+        else:
+            numbers = self.state.numbers
+            numbers[kind] = number = numbers.get(kind, 0) + 1
+            piece["label"] = f"{kind}#{number}"
+        self.changed |= PIECES
+        if self.narrate:
+            # hidden from a seat that could not see it before or cannot now
+            self.tell("changed", pid, was, also_hidden=before)
+
     def move_along(self, me: int, pid: int, path: Iterable[int] | None) -> None:
         piece = self.piece(pid)
         state = self.state
@@ -325,14 +396,23 @@ class Runtime:
                 if not piece["alive"]:
                     return
 
-    def tell(self, what: str, pid: int, *places: str | None) -> None:
+    def hidden_seats(self, pid: int) -> tuple[int, ...]:
+        """The seats a piece is hidden from now."""
+        game = self.game
+        return tuple(s for s in range(len(game.seats))
+                     if game._hidden_from(self.state, pid, s)) if game._hides_pieces else ()
+
+    def tell(self, what: str, pid: int, *places: str | None,
+             also_hidden: tuple[int, ...] = ()) -> None:
         """A narration event (`events.PieceEvent`): the piece's label and owner (names),
         where it happened (cell or zone names), the rule and the seat whose code did it,
-        and the seats the piece is hidden from (their texts name no label)."""
+        and the seats the piece is hidden from (their texts name no label; `also_hidden`
+        adds seats, those it was hidden from before the change told)."""
         game = self.game
         piece = self.state.pieces[pid]
-        hidden = tuple(s for s in range(len(game.seats))
-                       if game._hidden_from(self.state, pid, s)) if game._hides_pieces else ()
+        hidden = self.hidden_seats(pid)
+        if also_hidden:
+            hidden = tuple(sorted(set(hidden) | set(also_hidden)))
         owner = piece["owner"]
         self.state.events.append(events.PIECE_EVENTS[what](
             piece["label"], None if owner is None else game.seats[owner],
@@ -631,12 +711,13 @@ class Game:
         return frozenset(cells)
 
     # ----- life cycle ---------------------------------------------------------------------
-    def new_state(self, seed: int = 0, forced: Iterable[Iterable[int | None]] = (),
+    def new_state(self, seed: int = 0, forced: Iterable[Sequence[Any]] = (),
                   narrate: bool = False) -> State:
-        """The position after setup. `forced`: dice results to use first ([sides or None,
-        value]); `narrate`: its events, and those of every decision played on it (and on its
-        clones), also tell what pieces did (created, moved, removed, put, given) and which
-        rule rolled each die, for whom: for players and replays; off for speed. Narration
+        """The position after setup. `forced`: chance results to use first, each kind in
+        its order: dice `[sides or None, value]`, picks `["pick", items or None, index from
+        1]` and shuffles `["shuffle", [an order of 1..n]]` (see `split_forced`); `narrate`: its events, and those of every decision played on it (and on its
+        clones), also tell what pieces did (created, moved, removed, put, given, changed)
+        and which rule rolled each die, for whom: for players and replays; off for speed. Narration
         finds the rule at work in Python's frames: a game on the native backend moves to
         the Python one for it."""
         if seed.__class__ is not int or not 0 <= seed < 1 << 64:
@@ -650,7 +731,7 @@ class Game:
         state.globals = {n: _copy(v) for n, v in self._global_defaults}
         state.seat_vars = [{n: _copy(v) for n, v in self._seat_defaults} for _ in self.seats]
         state.out = [False] * len(self.seats)
-        state.forced = [list(f) for f in forced]
+        state.forced, state.forced_picks, state.forced_shuffles = split_forced(forced)
         state.narrate = narrate
         self._rt.work = 0
         self._run(state, self._setup_run)

@@ -59,19 +59,30 @@ class Roll(Event):
 
 @attrs.define
 class Pick(Event):
-    """One of `count` items picked at random: the `chosen`th (from 1)."""
+    """One of `count` items picked at random: the `chosen`th (from 1); `fixed` when a
+    scenario or the API set it."""
 
     kind: ClassVar[str] = "pick"
     count: int
     chosen: int
+    fixed: bool = False
+
+    def to_json(self) -> list[Any]:
+        head: list[Any] = ["pick", self.count, self.chosen]
+        return head + ["fixed"] if self.fixed else head
 
 
 @attrs.define
 class Shuffle(Event):
-    """A list of `count` items shuffled."""
+    """A list of `count` items shuffled; `fixed` when a scenario or the API set the order."""
 
     kind: ClassVar[str] = "shuffle"
     count: int
+    fixed: bool = False
+
+    def to_json(self) -> list[Any]:
+        head: list[Any] = ["shuffle", self.count]
+        return head + ["fixed"] if self.fixed else head
 
 
 @attrs.define
@@ -200,8 +211,19 @@ class Given(PieceEvent):
         return (self.seat,)
 
 
+@attrs.define
+class Changed(PieceEvent):
+    """A piece changed kind (`change P to KIND`): `label` is its new label, `was` the old."""
+
+    kind: ClassVar[str] = "changed"
+    was: str | None = None
+
+    def places(self) -> tuple[str | None, ...]:
+        return (self.was,)
+
+
 PIECE_EVENTS: dict[str, type[PieceEvent]] = {
-    cls.kind: cls for cls in (Created, Moved, Removed, Put, Given)}
+    cls.kind: cls for cls in (Created, Moved, Removed, Put, Given, Changed)}
 
 
 def event_from_json(data: list[Any]) -> Event:
@@ -217,7 +239,11 @@ def event_from_json(data: list[Any]) -> Event:
     if kind in PIECE_EVENTS:
         label, owner, *places, rule, seat, hidden = rest
         return PIECE_EVENTS[kind](label, owner, By(rule, seat), tuple(hidden), *places)
-    simple: dict[str, type[Event]] = {"pick": Pick, "shuffle": Shuffle, "log": Log, "out": Out}
+    if kind == "pick":
+        return Pick(rest[0], rest[1], rest[2:] == ["fixed"])
+    if kind == "shuffle":
+        return Shuffle(rest[0], rest[1:] == ["fixed"])
+    simple: dict[str, type[Event]] = {"log": Log, "out": Out}
     return simple[kind](*rest)
 
 

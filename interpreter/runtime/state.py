@@ -98,7 +98,8 @@ class State:
     decisions  decisions applied so far
     """
 
-    __slots__ = FIELDS + ("at", "owned", "forced", "events", "end_checked", "narrate")
+    __slots__ = FIELDS + ("at", "owned", "forced", "forced_picks", "forced_shuffles", "events",
+                          "end_checked", "narrate")
 
     def __init__(self) -> None:
         self.globals: dict[str, Any] = {}
@@ -117,6 +118,9 @@ class State:
         self.owned: dict[Owner, tuple[int, ...]] = {ALL: ()}
         # scenario-fixed dice: [sides or None, value], used first
         self.forced: list[list[Any]] = []
+        # fixed picks, [items or None, index from 1], and shuffles, [an order of 1..n]
+        self.forced_picks: list[list[Any]] = []
+        self.forced_shuffles: list[list[int]] = []
         # chance and log events since the last decision (see `events`)
         self.events: list[Event] = []
         self.end_checked = False    # the end rules ran since anything changed outside play
@@ -154,6 +158,8 @@ class State:
         other.at = {cell: list(pids) for cell, pids in self.at.items()}
         other.owned = dict(self.owned)
         other.forced = [list(f) for f in self.forced]
+        other.forced_picks = [list(f) for f in self.forced_picks]
+        other.forced_shuffles = [list(f) for f in self.forced_shuffles]
         other.events = []
         other.end_checked = self.end_checked
         return other

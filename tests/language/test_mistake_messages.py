@@ -36,8 +36,8 @@ TAIL = "phase p { action x() {} }\n"
      "'fn', 'game', 'hide', 'invariant', ...\n"
      "    fn f(x) = let y = x + 1\n"
      "                  ^\n"
-     "a 'fn' body is one expression, without 'let': write the value in place ('if C then A "
-     "else B' chooses), or use a 'def' for statements"),
+     "a 'fn NAME(...) = ...' body is one expression, without 'let': write the fn as a block, "
+     "'fn NAME(...) { let x = ...  return VALUE }'"),
     (HEAD + "setup {\n  while true { }\n  goto p for a\n}\n" + TAIL,
      "<string>:4:9: error: unexpected 'true'; expected '(', '+=', '-=', '.', '='\n"
      "      while true { }\n"

@@ -116,7 +116,8 @@ SHOWN_TEXT_FORM = ("expected 'expect view of SEAT shows WHAT == \"TEXT\"' (or 'c
     ("expect view of red shows count Fightr == 1",
      "unknown piece kind 'Fightr'; did you mean 'Fighter'?"),
     ("expct playing", "unknown instruction 'expct'; expected clear, concede, expect, phase, "
-     "piece, play, reset, roll, rules, seed, set, turn; did you mean 'expect'?"),
+     "pick, piece, play, reset, roll, rules, seed, set, shuffle, turn; did you mean "
+     "'expect'?"),
     ("roll 6 99", "a d6 shows 1 to 6, not 99"),
     ("roll 0 5", "a die has at least 1 side, not 0"),
     ("roll 6 0", "a d6 shows 1 to 6, not 0"),

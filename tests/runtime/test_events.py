@@ -65,6 +65,8 @@ def test_narration_adds_piece_events_and_who_rolled():
      ["moved", "A#1", "red", "a1", "b2", "move", 0, [1]]),
     (events.Given("A#1", None, events.By(None, None), (), "blue"),
      ["given", "A#1", None, "blue", None, None, []]),
+    (events.Changed("K#1", "red", events.By("crown", 1), (0,), "P#3"),
+     ["changed", "K#1", "red", "P#3", "crown", 1, [0]]),
 ])
 def test_the_json_form_of_each_kind(event, data):
     assert event.to_json() == data

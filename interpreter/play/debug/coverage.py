@@ -191,6 +191,7 @@ def _statements(program):
     """Every statement of every block of the rules, nested ones included."""
     blocks = [program.setup]
     blocks += [d.body for d in program.defs.values()]
+    blocks += [f.body.body for f in program.fns.values() if isinstance(f.body, ir.FnBlock)]
     for phase in program.phases.values():
         blocks += [phase.on_enter, phase.on_reveal, phase.on_resume, phase.on_no_action or ()]
         blocks += [a.body for a in phase.actions]

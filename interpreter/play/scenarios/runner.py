@@ -8,6 +8,8 @@ with an example of every instruction, is section 15 of docs/language.md.
     seed 7                                 the seed (default 0)
     play side south                        play a legal action by its text
     roll 6 4                               the next die, a d6, shows 4 ("roll any 4": any die)
+    pick 3 2                               the next pick from 3 items takes the 2nd ("pick any 2")
+    shuffle 3 1 2                          the next shuffle of 3 items puts the 3rd first, ...
     clear                                  remove every piece (numbering restarts)
     piece Pawn blue d4 damage=1            create a piece, optionally setting variables
     set blue.moved = 1                     set a variable (global, SEAT.var or LABEL.var)
@@ -72,6 +74,8 @@ class ScenarioRun(Expectations):
         self.seed = 0
         self.queued = []        # fixed dice not rolled yet: (line, sides or None, value)
         self.rolled = []        # roll events since the last play, phase or concede line
+        # fixed picks and shuffles not made yet: (line, items or None, index or order)
+        self.dealt = {"pick": [], "shuffle": []}
         self.failures = []
         self.expectations = 0
         self.turnless = None    # (line, phase) of a `phase` line that started no turn
@@ -96,8 +100,11 @@ class ScenarioRun(Expectations):
             raise self.error("no 'rules FILE' line before this one")
         if self.state is None:
             self.state = self.game.new_state(
-                self.seed, forced=[[sides, value] for _, sides, value in self.queued])
+                self.seed, forced=[[sides, value] for _, sides, value in self.queued]
+                + [["pick", items, index] for _, items, index in self.dealt["pick"]]
+                + [["shuffle", order] for _, _, order in self.dealt["shuffle"]])
             self.settle_rolls(len(self.queued))
+            self.settle_deals({kind: len(queue) for kind, queue in self.dealt.items()})
         return self.state
 
     def seat(self, name):
@@ -181,6 +188,7 @@ class ScenarioRun(Expectations):
         `expect rolled` sees, and must agree with the fixed rolls waiting."""
         state = self.need_state()
         waiting = len(state.forced)
+        dealing = {kind: len(queue) for kind, queue in self.dealt.items()}
         state.events = []
         # A position set up by hand may break an invariant already: only one that held
         # before the step and not after is this line's failure.
@@ -188,6 +196,7 @@ class ScenarioRun(Expectations):
             introspect.broken_invariants(self.game, state))
         run(state)
         self.settle_rolls(waiting)
+        self.settle_deals(dealing)
         for name in introspect.broken_invariants(self.game, state):
             if name in held:
                 self.fail(f'the invariant "{name}" to hold after this line', "it does not")
@@ -206,6 +215,25 @@ class ScenarioRun(Expectations):
                           f"a d{event.sides} rolled first, by line {self.line}", line)
                 raise ScenarioStop
         del self.queued[:used]
+
+    def settle_deals(self, waiting):
+        """As `settle_rolls`, for the fixed picks and shuffles: drop those used; a pick (a
+        shuffle) of another size made while a fixed one waited fails that line and ends the
+        scenario."""
+        for kind, made in (("pick", events.Pick), ("shuffle", events.Shuffle)):
+            queue, used = self.dealt[kind], 0
+            for event in self.state.events:
+                if not isinstance(event, made):
+                    continue
+                if event.fixed:
+                    used += 1
+                elif used < waiting[kind]:
+                    line, items, value = queue[used]
+                    self.fail(f"the next {kind} to be {_deal(kind, items)} "
+                              f"({_deal_line(kind, items, value)})",
+                              f"{_deal(kind, event.count)} first, by line {self.line}", line)
+                    raise ScenarioStop
+            del queue[:used]
 
     # ----- running ------------------------------------------------------------------------
     def run(self):
@@ -260,6 +288,10 @@ class ScenarioRun(Expectations):
             die = "die" if sides is None else f"d{sides}"
             self.fail(f"'roll {sides or 'any'} {value}' to be used",
                       f"no {die} rolled after it", line)
+        for kind, queue in self.dealt.items():
+            for line, items, value in queue:
+                self.fail(f"'{_deal_line(kind, items, value)}' to be used",
+                          f"no {_deal(kind, items)[2:]} after it", line)
 
     # ----- instructions ---------------------------------------------------------------------
     def do_reset(self, rest):
@@ -296,6 +328,35 @@ class ScenarioRun(Expectations):
         self.queued.append((self.line, sides, value))
         if self.state is not None:
             self.state.forced.append([sides, value])
+
+    def do_pick(self, rest):
+        parts = rest.split()
+        if len(parts) != 2 or not NUMBER.fullmatch(parts[1]) or not (
+                parts[0] == "any" or NUMBER.fullmatch(parts[0])):
+            raise self.error("expected 'pick ITEMS INDEX' or 'pick any INDEX'")
+        items = None if parts[0] == "any" else int(parts[0])
+        index = int(parts[1])
+        if items is not None and items < 1:
+            raise self.error(f"a pick is from 1 item or more, not {items}")
+        if index < 1 or (items is not None and index > items):
+            raise self.error(f"a pick of {items} items takes item 1 to {items}, not {index}"
+                             if items else f"a pick takes item 1 or more, not {index}")
+        self.dealt["pick"].append((self.line, items, index))
+        if self.state is not None:
+            self.state.forced_picks.append([items, index])
+
+    def do_shuffle(self, rest):
+        parts = rest.split()
+        if not parts or not all(NUMBER.fullmatch(p) for p in parts):
+            raise self.error("expected 'shuffle ORDER': the places of the items, from 1, in "
+                             "their shuffled order (like 'shuffle 3 1 2')")
+        order = [int(p) for p in parts]
+        if sorted(order) != list(range(1, len(order) + 1)):
+            raise self.error(f"'shuffle {rest}' is not an order of 1 to {len(order)}: each "
+                             "place once")
+        self.dealt["shuffle"].append((self.line, len(order), order))
+        if self.state is not None:
+            self.state.forced_shuffles.append(order)
 
     def do_play(self, rest):
         action = self.action(rest)
@@ -432,3 +493,15 @@ def run_scenarios(path):
 def run_scenario(path):
     """Every failure of every scenario of the file at `path` ([] when all pass)."""
     return ScenarioRun(path).run()
+
+
+def _deal(kind, items):
+    """'a pick of 3 items', 'a pick', 'a shuffle of 3 items'."""
+    return f"a {kind}" + ("" if items is None else f" of {items} items")
+
+
+def _deal_line(kind, items, value):
+    """The scenario line that fixed a pick or a shuffle."""
+    if kind == "pick":
+        return f"pick {items or 'any'} {value}"
+    return "shuffle " + " ".join(map(str, value))
