@@ -725,7 +725,7 @@ def piece_notes(view: View) -> str:
 
 
 def summary_lines(numbered: Sequence[tuple[int, str]], width: int) -> list[str]:
-    """One line per action name: 'order (5, 1-5): Infectors#1 move_shoot/run/hold' (the
+    """One line per action name: 'order (5, 1-5): Pawn#1 advance/hold' (the
     first words after the name with the next words they take) when that fits, else 'move
     (127): Rook#1 x3, Pawn#2 x8, ...' (the first words with their counts; only the first
     and last when a line is full)."""

@@ -50,8 +50,9 @@ PIECES = """return Array.from(document.querySelectorAll('#places [data-place]'))
           p.getAttribute('data-owner'), p.querySelector('text').textContent]));"""
 
 
-@pytest.fixture(scope="module")
-def browser():
+def chromium():
+    """A headless Chromium driven by Selenium, with a profile of its own (a generator: the
+    body of a browser fixture, here and in test_serve_browser.py)."""
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in FLAGS:
@@ -62,6 +63,11 @@ def browser():
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

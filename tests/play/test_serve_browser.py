@@ -3,15 +3,11 @@ test_replay_browser.py): a served Space War game, blue played by clicking: an ac
 button, then a piece and one of the destinations marked on the board; a refused typed action
 says why. Skipped only when Chromium or chromedriver cannot be found on this machine."""
 
-import shutil
-import tempfile
 import threading
 import time
 
 import pytest
 import uvicorn
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -19,7 +15,7 @@ from gdl.interpreter.play.serve.app import Table, bind, urls
 from gdl.interpreter.play.serve.session import Session
 from gdl.interpreter.loader import load_game
 
-from tests.play.test_replay_browser import CHROMEDRIVER, CHROMIUM, FLAGS
+from tests.play.test_replay_browser import CHROMEDRIVER, CHROMIUM, chromium
 from tests.play.test_serve import SPACE_WAR
 
 pytestmark = pytest.mark.skipif(
@@ -31,16 +27,7 @@ WAIT = 20       # seconds
 
 @pytest.fixture(scope="module")
 def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    profile = tempfile.mkdtemp(prefix="gdl-chromium-")
-    options.add_argument(f"--user-data-dir={profile}")
-    driver = webdriver.Chrome(options=options, service=Service(CHROMEDRIVER))
-    yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    yield from chromium()
 
 
 @pytest.fixture
