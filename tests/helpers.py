@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import json
 import os
 import random
 import subprocess
@@ -331,3 +332,21 @@ def play(game: Game, seed: int, choices: Iterable[int | None],
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 CHOICES = st.lists(st.integers(min_value=0, max_value=10**6), max_size=MAX_DECISIONS)
+
+
+# ----- the language server ------------------------------------------------------------------
+
+def read_lsp_message(stream: Any) -> Any:
+    """The next JSON-RPC message a language server wrote on `stream` (its Content-Length
+    framed body, decoded), or None at the end of the stream."""
+    length = None
+    while True:
+        line = stream.readline()
+        if not line:
+            return None
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("ascii").partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return json.loads(stream.read(length))

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("pygls")
 
 from pygls.uris import from_fs_path  # noqa: E402
+from tests.helpers import read_lsp_message  # noqa: E402
 
 TIMEOUT = 30
 
@@ -82,19 +83,8 @@ class Client:
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
-        stream = self.process.stdout
-        while True:
-            length = None
-            while True:
-                line = stream.readline()
-                if not line:
-                    return
-                if line in (b"\r\n", b"\n"):
-                    break
-                name, _, value = line.decode("ascii").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            self.messages.put(json.loads(stream.read(length)))
+        while (message := read_lsp_message(self.process.stdout)) is not None:
+            self.messages.put(message)
 
     def send(self, message):
         body = json.dumps(message).encode("utf-8")

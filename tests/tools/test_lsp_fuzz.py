@@ -26,6 +26,7 @@ pytest.importorskip("pygls")
 
 from pygls.uris import from_fs_path  # noqa: E402
 
+from tests.helpers import read_lsp_message  # noqa: E402
 from tests.tools.test_lsp import GAME, VARIANT  # noqa: E402
 
 DEADLINE = 1.0          # seconds for any answer (measured: under 0.1 s but while loaded)
@@ -67,19 +68,7 @@ class Server:
         self.notify("initialized", {})
 
     def _read(self):
-        stream = self.process.stdout
-        while True:
-            length = None
-            while True:
-                line = stream.readline()
-                if not line:
-                    return
-                if line in (b"\r\n", b"\n"):
-                    break
-                name, _, value = line.decode("ascii").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            message = json.loads(stream.read(length))
+        while (message := read_lsp_message(self.process.stdout)) is not None:
             with self.lock:
                 if "method" in message:
                     self.notifications.append((time.monotonic(), message))
