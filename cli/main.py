@@ -92,8 +92,11 @@ def main() -> None:
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-def check(files: tuple[str, ...]) -> None:
+@click.option("--strict", is_flag=True,
+              help="Also report what is only likely wrong (warnings), and fail on any.")
+def check(files: tuple[str, ...], strict: bool) -> None:
     """Parse and check rule files; one line per valid file."""
+    from gdl.interpreter.language import lint
     from gdl.interpreter.loader import check_file, summary
     failed = False
     for path in _rule_files(files):
@@ -106,6 +109,14 @@ def check(files: tuple[str, ...]) -> None:
         except GdlError as exc:
             click.echo(exc.render(), err=True)
             failed = True
+            continue
+        found = lint.warnings(resolved) if strict else []
+        for warning in found:
+            click.echo(warning.as_error().render(), err=True)
+        if found:
+            failed = True
+            count = f"{len(found)} warning{'s' if len(found) > 1 else ''}"
+            click.echo(f"{path}: {count} (--strict)", err=True)
             continue
         click.echo(f"{path}: ok: {summary(resolved)}")
     sys.exit(1 if failed else 0)

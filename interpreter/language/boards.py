@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import GdlError
 
@@ -192,13 +192,17 @@ class Board:
         filled on first use; its values are tuples, so no caller can change another's."""
         return _RayTable(getattr(self, what), stops)
 
-    def table(self, what: str) -> list[Cells] | _RayTable | _Table:
+    def table(self, what: str) -> list[Any] | _RayTable | _Table:
         """A geometry function as a table filled on first use: `line` and `distance`
         keyed by (from, to), `neighbors` and `orthogonal` by cell. Lists come as tuples,
         so no caller can change another's."""
         if what in ("neighbors", "orthogonal"):     # indexed by cell number, holes too
             return [() if cell in self.holes else tuple(getattr(self, what)(cell))
                     for cell in range(self.size)]
+        if what == "step":      # [cell][direction] -> the next cell or None
+            return [tuple(ray[0] if ray else None for ray in rays) for rays in self.rays]
+        if what == "ray":       # [cell][direction] -> the cells along it, as a tuple
+            return self.rays
         if what == "line":
             return _RayTable(lambda a, b, _: self.line(a, b), None)
         return _Table(self.distance)

@@ -272,7 +272,8 @@ class Builtin(NamedTuple):
     # The generated code of a call, one template per arity (in `arities` order), instead of
     # a call of `impl`: `{0}`, `{1}` are the arguments' code, `{width}` the board's width,
     # `{table}` this built-in's table of the board (`L` constant), `{cells}` every cell (a
-    # constant), `{record}` the record of the piece that is argument 0.
+    # constant), `{directions}` every direction (a constant), `{ndirections}` how many, `{record}` the record of the
+    # piece that is argument 0, `{stepsN}` argument N as a count of steps (below 0: 0).
     inline: tuple[str, ...] = ()
     inline_borrowed: str | None = None  # the code when the caller only reads the list
     stops_table: bool = False       # with constant stops (argument 3): a table of the board
@@ -451,17 +452,21 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     # directions
     _row("directions", "", (0,), _fixed((), list_of(DIR)),
          lambda ctx: list(range(len(ctx.board.directions))), "list of direction",
-         "the board's directions, clockwise from north (8.5)", fresh=True),
+         "the board's directions, clockwise from north (8.5)", fresh=True,
+         inline=("list({directions})",), inline_borrowed="{directions}"),
     _row("step", "c, d", (2,), _fixed((CELL, DIR), CELL),
          lambda ctx, c, d: ctx.board.step_dir(c, d), "cell",
-         "the next cell from `c` along direction `d`; `none` off the board or in a hole"),
+         "the next cell from `c` along direction `d`; `none` off the board or in a hole",
+         inline=("{table}[{0}][{1}]",)),
     _row("ray", "c, d, n", (3,), _fixed((CELL, DIR, INT), CELL_LIST),
          lambda ctx, c, d, n: ctx.board.ray(c, d, n), "list of cell",
          "up to `n` cells from `c` along `d` (`c` excluded), stopping at the edge or a hole",
-         fresh=True),
+         fresh=True, inline=("list({table}[{0}][{1}][:{steps2}])",),
+         inline_borrowed="{table}[{0}][{1}][:{steps2}]"),
     _row("turn", "d, k", (2,), _fixed((DIR, INT), DIR),
          lambda ctx, d, k: ctx.board.turn(d, k), "direction",
-         "`d` turned `k` steps clockwise (`k` < 0: counter-clockwise)"),
+         "`d` turned `k` steps clockwise (`k` < 0: counter-clockwise)",
+         inline=("(({0} + {1}) % {ndirections})",)),
     _row("opposite", "d", (1,), _fixed((DIR,), DIR),
          lambda ctx, d: ctx.board.turn(d, len(ctx.board.directions) // 2), "direction",
          "`d` turned half round"),

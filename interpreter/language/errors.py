@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 class GdlError(Exception):
     """A user-facing error with an optional source position."""
 
+    severity = "error"          # the word after the place when rendered
+
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
                  column: int | None = None, source_line: str | None = None,
                  hints: Iterable[str] = ()) -> None:
@@ -40,7 +42,7 @@ class GdlError(Exception):
             if self.line is not None:
                 where += f"{self.line}:{self.column or 1}:"
             where += " "
-        lines = [f"{where}error: {self.message}"]
+        lines = [f"{where}{self.severity}: {self.message}"]
         if self.source_line is not None:
             shown, caret = _clipped(self.source_line.rstrip("\n"), max((self.column or 1) - 1, 0))
             lines.append("    " + shown)
@@ -68,6 +70,13 @@ def _clipped(line: str, caret: int) -> tuple[str, int]:
 
 class GdlSyntaxError(GdlError):
     """The text is not a well-formed rule file."""
+
+
+class GdlWarning(GdlError):
+    """What `gdl check --strict` finds only likely wrong (`lint`); rendered as an error is,
+    with `warning:`. Never raised by the engine."""
+
+    severity = "warning"
 
 
 class GdlRuleError(GdlError):

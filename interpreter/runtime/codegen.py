@@ -320,6 +320,14 @@ class Generator:
         if isinstance(expr, ir.FnBlock):
             self.block(expr.body, 1)
             return
+        if isinstance(expr, (ir.And, ir.Or)) and not self.frame.inlined \
+                and _loops_at_top(expr.right):
+            # `a and exists(...)`: `if not a: return False`, then the quantifier's loop
+            early = isinstance(expr, ir.Or)
+            self.src.emit(1, "if " if early else "if not ", self.ex(expr.left), ":")
+            self.src.emit(2, F(expr, f"return {early}"))
+            self.return_(expr.right)
+            return
         quant = expr.operand if isinstance(expr, ir.Not) and isinstance(expr.operand, ir.Quant) \
             else expr
         negated = quant is not expr
@@ -643,12 +651,14 @@ class Generator:
     def emit_for(self, indent: int, slot: int, code: Part, domain: ir.Expr,
                  before: Frag | None = None) -> None:
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
-        limits.MAX_WORK) unless the domain is a constant list, whose size the checker saw.
-        Written out rather than a call: this is the hottest line of a listing. `before`, a
+        limits.MAX_WORK) unless the domain is a constant list or a list written out (the
+        rule file fixes its size). Written out rather than a call: this is the hottest line
+        of a listing. `before`, a
         line run once ahead of the loop when the domain has an item (see
         `_Memo.loop_invariant_lead`)."""
-        if isinstance(domain, ir.Const):
-            if before is not None and domain.value:
+        if isinstance(domain, (ir.Const, ir.ListOf)):
+            items = domain.items if isinstance(domain, ir.ListOf) else domain.value
+            if before is not None and items:
                 self.src.emit(indent, before)
             self.src.emit(indent, f"for v{slot} in ", code, ":")
             return
@@ -662,7 +672,7 @@ class Generator:
     def loop_domain(self, domain: ir.Expr) -> Frag:
         """A comprehension's domain, counted as `emit_for` counts (`_w`)."""
         code = self.ex(domain)
-        if isinstance(domain, ir.Const):
+        if isinstance(domain, (ir.Const, ir.ListOf)):
             return code
         return F(domain, "_w(", code, ")")
 
@@ -826,6 +836,18 @@ class Generator:
                 parts.append(self.src.constant((n.name,), ConstKind.BOARD_TABLE))
             elif piece == "cells":
                 parts.append(self.src.constant(tuple(self.prog.board.all_cells)))
+            elif piece == "directions":
+                parts.append(self.src.constant(tuple(range(len(self.prog.board.directions)))))
+            elif piece == "ndirections":
+                parts.append(str(len(self.prog.board.directions)))
+            elif piece.startswith("steps"):
+                at = int(piece[5:])
+                count = n.args[at]
+                if isinstance(count, ir.Const) and isinstance(count.value, int) \
+                        and count.value >= 0:
+                    parts.append(str(count.value))
+                else:
+                    parts += ["max(", args[at], ", 0)"]
             else:                           # "record"
                 parts.append(self.piece_record(n.args[0]))
         return parts
@@ -1143,3 +1165,13 @@ def generate_expression(prog: ir.Program, expr: ir.Expr, nparams: int, name: str
 def builtin_names() -> dict[str, Callable[..., Any]]:
     """Module names of the built-in implementations (`B_name`)."""
     return {f"B_{name}": b.impl for name, b in BUILTINS.items() if b.impl is not None}
+
+
+def _loops_at_top(expr: ir.Expr) -> bool:
+    """Does `Generator.return_` write `expr` as a loop (a quantifier, possibly negated or
+    after `and`/`or`)?"""
+    if isinstance(expr, ir.Not):
+        expr = expr.operand
+    if isinstance(expr, (ir.And, ir.Or)):
+        return _loops_at_top(expr.right)
+    return isinstance(expr, ir.Quant) and expr.op in ("exists", "all", "first")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator
 
 import attrs
 
-from ..language import ast
+from ..language import ast, lint
 from ..language.builtins import BUILTINS
 from ..language.checker import BUILTIN_VALUES, PIECE_PROPERTIES
 from ..language.errors import GdlError
@@ -75,6 +75,7 @@ class Problem:
     column: int
     end_column: int
     message: str
+    warning: bool = False       # `gdl check --strict`'s (lint), not an error
 
 
 @attrs.frozen
@@ -96,6 +97,7 @@ class Document:
         self.problem: Problem | None = None
         self.program: ast.Program | None = None     # the syntax tree, when the text parses
         self.resolved: Resolved | None = None       # the checked program, when it checks
+        self.warnings: list[Problem] = []           # what `gdl check --strict` says of it
         self.symbols: list[Symbol] = []             # top-level symbols, with their children
         self.base: Document | None = None           # the Document of the base file
         self._by_span: dict[Span, Symbol] | None = None
@@ -119,6 +121,9 @@ class Document:
         try:
             from ..loader import check_source
             self.resolved = check_source(self.text, path)
+            self.warnings = [attrs.evolve(self._problem(w.as_error()), warning=True)
+                             for w in lint.warnings(self.resolved)
+                             if w.node.span is not None and w.node.span.file == path]
         except GdlError as exc:
             self.problem = self._problem(exc)
         except RecursionError:      # check_source turns it into a GdlError; parsing might not

@@ -268,11 +268,13 @@ def _server(server_class: Any, types: Any) -> Any:
             if result.references is not None:
                 checked[uri] = result
             problems = [] if result.problem is None else [result.problem]
+            problems += result.warnings
         settled[uri].set()
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=[types.Diagnostic(
                 range=_between(types, p.line, p.column, p.line, p.end_column),
-                message=p.message, severity=types.DiagnosticSeverity.Error, source="gdl")
+                message=p.message, source="gdl", severity=types.DiagnosticSeverity.Warning
+                if p.warning else types.DiagnosticSeverity.Error)
                 for p in problems]))
 
     async def latest(uri: str) -> None:
