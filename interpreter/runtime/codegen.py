@@ -334,19 +334,7 @@ class Generator:
         if isinstance(quant, ir.Quant) and quant.op in ("exists", "all") and \
                 not self.frame.inlined:
             found = quant.op == "exists"        # the answer when the loop finds a case
-            with self.within(iterating=quant.domain):
-                domain = self.ex(quant.domain)
-            self.emit_for(1, quant.slot, domain, quant.domain)
-            cond = quant.where
-            cond_code: Part
-            if quant.op == "all":
-                assert quant.value is not None      # `all` has a value to test
-                test = F(quant.value, "not ", self.ex(quant.value))
-                cond_code = test if cond is None else F(quant, self.ex(cond), " and ", test)
-            else:
-                cond_code = self.ex(cond) if cond is not None else "True"
-            self.src.emit(2, "if ", cond_code, ":")
-            self.src.emit(3, F(expr, f"return {found != negated}"))
+            self.search(1, quant, F(expr, f"return {found != negated}"))
             self.src.emit(1, f"return {(not found) != negated}")
             return
         if isinstance(expr, ir.Quant) and expr.op == "first" and not self.frame.inlined:
@@ -362,6 +350,46 @@ class Generator:
             self.src.emit(1, "return None")
             return
         self.src.emit(1, "return ", self.ex(expr))
+
+    def search(self, indent: int, quant: ir.Quant, hit: Frag) -> None:
+        """A loop over an `exists` or `all` quantifier's domain that runs `hit` for an item
+        that decides it (one that holds for `exists`, one that fails for `all`). A test
+        that is itself an `exists`, or ends in one after `and`, is a loop nested in this one
+        rather than a generator: `exists(p in ps where exists(d in ds where f(p, d)))`; so is
+        a test that is an `all` (`for ... else`)."""
+        with self.within(iterating=quant.domain):
+            domain = self.ex(quant.domain)
+        self.emit_for(indent, quant.slot, domain, quant.domain)
+        tests = [] if quant.where is None else [quant.where]
+        if quant.op == "all":
+            assert quant.value is not None      # `all` has a value to test
+            value = quant.value
+            tests.append(value.operand if isinstance(value, ir.Not)
+                         else ir.Not(value, type=value.type))
+        self.test_then(indent + 1, tests, hit)
+
+    def test_then(self, indent: int, tests: list[ir.Expr], hit: Frag) -> None:
+        """Run `hit` when every test holds, each in turn (see `search`)."""
+        if not tests:
+            self.src.emit(indent, hit)
+            return
+        first, rest = tests[0], tests[1:]
+        if isinstance(first, ir.And):
+            self.test_then(indent, [first.left, first.right, *rest], hit)
+        elif isinstance(first, ir.Quant) and first.op == "exists" and not rest:
+            self.search(indent, first, hit)
+        elif isinstance(first, ir.Quant) and first.op == "exists":
+            self.search(indent, first, F(first, "break"))
+            self.src.emit(indent, "else:")
+            self.src.emit(indent + 1, "continue")       # no item holds: the test fails
+            self.test_then(indent, rest, hit)
+        elif isinstance(first, ir.Quant) and first.op == "all":
+            self.search(indent, first, F(first, "break"))   # an item fails: the test fails
+            self.src.emit(indent, "else:")
+            self.test_then(indent + 1, rest, hit)
+        else:
+            self.src.emit(indent, "if ", self.ex(first), ":")
+            self.test_then(indent + 1, rest, hit)
 
     def counted_unit(self, unit: ir.Fn | ir.Def, cyclic: bool) -> None:
         """The body of a fn or def, its calls counted when it can call itself."""
