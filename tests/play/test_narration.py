@@ -185,3 +185,11 @@ def test_narration_belongs_to_a_state_not_to_the_game():
         for name, state in (("loud", loud), ("quiet", quiet), ("copy", copy))}
     assert told == {"loud": True, "quiet": False, "copy": True}
     assert not State.from_json(loud.to_json()).narrate
+
+
+def test_a_list_in_a_worded_status_is_one_part():
+    """GAME's `show game(s)` words the turn order as a list: a change of order is one line,
+    not the list cut at its commas ("order [blue (was order [red")."""
+    before = {"status": "round 1, order [red, blue]", "seats": [], "pieces": []}
+    after = {"status": "round 1, order [blue, red]", "seats": [], "pieces": []}
+    assert changes(before, after) == ["game: order [blue, red] (was order [red, blue])"]

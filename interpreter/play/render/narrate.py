@@ -46,10 +46,26 @@ def _worded(who, old, new):
         return []
     if not new:
         return []
-    olds, news = old.split(", "), new.split(", ")
+    olds, news = _parts(old), _parts(new)
     if len(olds) != len(news) or not old:
         return [f"{who}: {new}" + (f" (was {old})" if old else "")]
     return [f"{who}: {n} (was {o})" for o, n in zip(olds, news) if o != n]
+
+
+def _parts(status):
+    """A status text cut at each ", " outside brackets and parentheses: a list written in
+    it ('order [red, blue]') is one part."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(status):
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth = max(depth - 1, 0)
+        elif depth == 0 and status.startswith(", ", i):
+            parts.append(status[start:i])
+            start = i + 2
+    parts.append(status[start:])
+    return parts
 
 
 def _valued(who, old, new):
