@@ -175,3 +175,29 @@ def test_versus_openspiel_native():
     assert proc.returncode == 0, proc.stderr
     (row,) = json.loads(proc.stdout)["rows"]
     assert positive(row["native_median"]) and positive(row["ratio_spiel_over_native_median"])
+
+
+SEARCH = ROOT / "benchmarks" / "search.py"
+
+
+def test_search_json_and_text():
+    proc = run(SEARCH, "games/classic/tic_tac_toe.gdl", "--positions", "2", "--rounds", "1",
+               "--backends", "python", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    [row] = result["rows"]
+    assert (row["file"], row["backend"]) == ("games/classic/tic_tac_toe.gdl", "python")
+    for key in ("mcts_ms_per_choice", "mcts_iterations_per_second", "clone_us",
+                "bytes_per_state"):
+        assert positive(row[key]), key
+    proc = run(SEARCH, "games/classic/tic_tac_toe.gdl", "--positions", "1", "--rounds", "1",
+               "--backends", "python")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].split()[:3] == ["file", "backend", "mcts"]
+    assert proc.stdout.splitlines()[1].split()[:2] == ["games/classic/tic_tac_toe.gdl",
+                                                       "python"]
+
+
+def test_search_bad_input():
+    proc = run(SEARCH, "games/nothing.gdl", "--positions", "1")
+    assert proc.returncode == 2 and "no such file(s) games/nothing.gdl" in proc.stderr
