@@ -253,7 +253,18 @@ def seat_line(seat: SeatView) -> str:
 
 
 def chosen_line(view: View) -> str:
-    return "chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items())
+    """A simultaneous phase's choices as a player reads them: 'red chose throw rock; blue has
+    chosen (in secret); waiting for green, yellow'."""
+    parts, waiting = [], []
+    for name, choice in view["chosen"].items():
+        if choice == "no":
+            waiting.append(name)
+        else:
+            parts.append(f"{name} has chosen (in secret)" if choice == "yes"
+                         else f"{name} chose {choice}")
+    if waiting:
+        parts.append("waiting for " + ", ".join(waiting))
+    return "; ".join(parts)
 
 
 def piece_details(piece: PieceView) -> str:

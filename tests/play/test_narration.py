@@ -185,3 +185,11 @@ def test_narration_belongs_to_a_state_not_to_the_game():
         for name, state in (("loud", loud), ("quiet", quiet), ("copy", copy))}
     assert told == {"loud": True, "quiet": False, "copy": True}
     assert not State.from_json(loud.to_json()).narrate
+
+
+def test_a_changed_list_in_a_worded_line_is_one_part():
+    """GAME's 'round 7, order [blue, red, green, yellow]': a list's commas do not cut it."""
+    before = {"status": "round 1, order [red, yellow]", "globals": {}, "seats": [],
+              "pieces": []}
+    after = dict(before, status="round 1, order [yellow, red]")
+    assert changes(before, after) == ["game: order [yellow, red] (was order [red, yellow])"]

@@ -59,7 +59,8 @@ svg{font-family:'DejaVu Sans',Verdana,sans-serif}
 .pc text{text-anchor:middle;dominant-baseline:central;font-weight:bold}
 .pc .nm{font-size:75%;font-weight:normal}
 .hid circle{stroke-dasharray:3 2}
-.bd rect{fill:#fff;stroke:#1d1d1d;stroke-width:.8}.bd text{fill:#1d1d1d;font-weight:bold}
+.bd rect{fill:#fff;stroke:#1d1d1d;stroke-width:.8}
+.bd text{fill:#1d1d1d;font-weight:bold;text-anchor:middle;dominant-baseline:central}
 .own{stroke:#b9b7ac;stroke-width:1}
 .more circle{fill:#fff}.more text{fill:#1d1d1d}
 .zb{fill:#fbfaf5;stroke:#b9b7ac}.zt{font-size:12px;fill:#3a3935}
@@ -247,8 +248,9 @@ def _key_layout(game, sheet, view):
             # a longer mark than the room kept for it is pressed into that room
             fit = (f' textLength="{_n(width - 4)}" lengthAdjust="spacingAndGlyphs"'
                    if len(mark) > width / BOLD else "")
-            items.append((f'<text class="key" x="-5" y="0" font-weight="bold"{fit}>'
-                          f'{escape(mark)}</text>', width, kind))
+            # right-aligned: a short mark stands next to its kind's name
+            items.append((f'<text class="key" x="{_n(width - 8)}" y="0" text-anchor="end" '
+                          f'font-weight="bold"{fit}>{escape(mark)}</text>', width, kind))
     width = sheet.room - 2 * PAD
     x, y = PAD, sheet.height + 6
     out = ['<g class="keys">']
@@ -294,10 +296,11 @@ def _tooltip(piece):
     return text + (f": {details}" if details else "")
 
 
-def token(piece, radius, x=0.0, y=0.0, colours=None, tinted=False):
+def token(piece, radius, x=0.0, y=0.0, colours=None, tinted=False, badged=True):
     """One piece: a disc in its owner's colour (a rounded square for a piece of no seat,
-    see-through on a cell `show cell` tints, `tinted`) with its mark and number, and its
-    `show badge` text in a tag on its upper right; its label, kind and owner as data
+    see-through on a cell `show cell` tints, `tinted`) with its mark and number, and (unless
+    not `badged`: a stack draws them above all its pieces) its `show badge` text in a tag on
+    its upper right; its label, kind and owner as data
     attributes, a tooltip."""
     owner = piece["owner"]
     hidden = piece["label"] == HIDDEN
@@ -324,18 +327,19 @@ def token(piece, radius, x=0.0, y=0.0, colours=None, tinted=False):
             f'data-kind="{escape(piece["kind"])}" data-owner="{escape(owner)}"{place}>'
             f'<title>{escape(_tooltip(piece))}</title>{shape}'
             f'<text font-size="{_n(size)}" fill="{ink}">{escape(mark)}{numbered}</text>'
-            f'{_badge(piece.get("badge", ""), radius)}</g>')
+            f'{_badge(piece.get("badge", ""), radius) if badged else ""}</g>')
 
 
-def _badge(text, radius):
-    """A piece's `show badge` text (models left, damage, armor) in a white tag on its upper
-    right corner, never smaller than MIN_FONT; nothing for an empty text."""
+def _badge(text, radius, x=0.0, y=0.0):
+    """A piece's `show badge` text (models left, damage, armor) in a white tag on the upper
+    right corner of the piece drawn at (x, y), never smaller than MIN_FONT; nothing for an
+    empty text."""
     if not text:
         return ""
     size = max(MIN_FONT, 0.62 * radius)
     width = max(size * 1.15, 0.62 * size * len(text) + size * 0.5)
     height = size * 1.2
-    x, y = 0.72 * radius, -0.72 * radius
+    x, y = x + 0.72 * radius, y - 0.72 * radius
     return (f'<g class="bd" transform="translate({_n(x)},{_n(y)})">'
             f'<rect x="{_n(-width / 2)}" y="{_n(-height / 2)}" width="{_n(width)}" '
             f'height="{_n(height)}" rx="{_n(height / 2)}"/>'
@@ -353,9 +357,9 @@ def _more(count, labels, radius, x, y):
 
 def stack(sheet, pieces, colours, tint=None):
     """The pieces of one cell, around (0, 0), in the order they arrived, on the cell's
-    `show cell` colour (`tint`) if any: one fills the cell; two to four share it, a little
-    overlapped so that their marks stay large; of more, the last three are drawn and a '+N'
-    counts the others."""
+    `show cell` colour (`tint`) if any: one fills the cell; two to four share it side by
+    side, as large as the cell allows (their marks and numbers never under MIN_FONT), their
+    badges above them all; of more, the last three are drawn and a '+N' counts the others."""
     radius = sheet.radius
     count = len(pieces)
     under = sheet.outline_at_centre(tint) if tint else ""
@@ -363,15 +367,19 @@ def stack(sheet, pieces, colours, tint=None):
         return under
     if count == 1:
         return under + token(pieces[0], radius, colours=colours, tinted=bool(tint))
-    small, step = 0.8 * radius, 0.56 * radius
-    slots = {2: [(-step, 0), (step, 0)], 3: [(-step, -step), (step, -step), (0, step)]}.get(
+    small, step = (0.72, 0.7) if count == 2 else (0.6, 0.62)
+    small, step = small * radius, step * radius
+    slots = {2: [(-step, 0), (step, 0)],
+             3: [(-step, -0.8 * step), (step, -0.8 * step), (0, step)]}.get(
         count, [(-step, -step), (step, -step), (-step, step), (step, step)])
     body = [under, f'<g class="stack" data-count="{count}">']
     if count > 4:
         under = pieces[:count - 3]
         body.append(_more(len(under), [p["label"] for p in under], small, *slots[0]))
         pieces, slots = pieces[count - 3:], slots[1:]
-    body.extend(token(p, small, x, y, colours, bool(tint)) for p, (x, y) in zip(pieces, slots))
+    body.extend(token(p, small, x, y, colours, bool(tint), badged=False)
+                for p, (x, y) in zip(pieces, slots))
+    body.extend(_badge(p.get("badge", ""), small, x, y) for p, (x, y) in zip(pieces, slots))
     body.append("</g>")
     return "".join(body)
 
