@@ -367,7 +367,7 @@ def stack(sheet, pieces, colours, tint=None):
         return under
     if count == 1:
         return under + token(pieces[0], radius, colours=colours, tinted=bool(tint))
-    small, step = (0.72, 0.7) if count == 2 else (0.6, 0.62)
+    small, step = (0.72, 0.7) if count == 2 else (0.68, 0.62)
     small, step = small * radius, step * radius
     slots = {2: [(-step, 0), (step, 0)],
              3: [(-step, -0.8 * step), (step, -0.8 * step), (0, step)]}.get(
