@@ -37,7 +37,7 @@ from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game
 from gdl.interpreter.play.render.narrate import changes, event_lines
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
-from gdl.interpreter.runtime.view import (WIDTH, board_grid, piece_details,
+from gdl.interpreter.runtime.view import (WIDTH, board_grid, chosen_line, piece_details,
                                           render, render_board, seat_line, title, zone_lines)
 
 if TYPE_CHECKING:
@@ -674,21 +674,6 @@ def board_rows(game: Game, view: View, width: int, height: int) -> int:
         return roomy
     tight = max(8, height - 6 - len(view["seats"]))
     return tight if board_grid(game, view, width, tight)[1] == 1 else roomy
-
-
-def chosen_line(view: View) -> str:
-    """A simultaneous phase's choices as a player reads them: 'red chose throw rock; blue has
-    chosen (in secret); waiting for green, yellow'."""
-    parts, waiting = [], []
-    for name, choice in view["chosen"].items():
-        if choice == "no":
-            waiting.append(name)
-        else:
-            parts.append(f"{name} has chosen (in secret)" if choice == "yes"
-                         else f"{name} chose {choice}")
-    if waiting:
-        parts.append("waiting for " + ", ".join(waiting))
-    return "; ".join(parts)
 
 
 def kind_info(game: Game, name: str) -> list[str]:

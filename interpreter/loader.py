@@ -12,6 +12,7 @@ import stat
 from typing import TYPE_CHECKING
 
 from .language import ast
+from .language.builtins import plural
 from .language.checker import check_program
 from .language.depth import check_depth
 from .language.errors import GdlError, GdlRuleError, GdlSyntaxError, error_at
@@ -95,8 +96,8 @@ def summary(resolved: Program) -> str:
     board 8x12"."""
     board = resolved.board
     drawn = f"{board.kind} board {board.width}x{board.height}" if board.all_cells else "no board"
-    return (f"'{resolved.game_name}', {len(resolved.seats)} seats, {len(resolved.phases)} "
-            f"phases, {drawn}")
+    return (f"'{resolved.game_name}', {plural(len(resolved.seats), 'seat')}, "
+            f"{plural(len(resolved.phases), 'phase')}, {drawn}")
 
 
 def _checked(text: str, path: str) -> tuple[Program, str]:

@@ -1,6 +1,7 @@
 """Regenerate the golden files under tests/golden/ on purpose (after a deliberate rule or
 drawing change): the transcripts, then the pictures drawn from them (tests/golden/svg/).
-Usage: python scripts/regenerate_golden.py   (run from the repository root)."""
+Usage: python scripts/regenerate_golden.py [--pictures]   (run from the repository root;
+--pictures: only the pictures, after a change of drawing)."""
 
 import os
 import sys
@@ -33,13 +34,15 @@ CASES = [
 
 # (golden transcript, decisions played, seat or None): each becomes
 # tests/golden/svg/<transcript>_step<decisions>[_<seat>].svg, the position drawn as that seat
-# sees it (None: everything). One per kind of board: square, hex (with hidden pieces), square
-# with holes, table (with zones).
+# sees it (None: everything). One per shipped game, and so per kind of board: square, hex
+# (with hidden pieces), square with holes, table (with zones), square with owned cells.
+# scripts/regenerate_screenshots.py shows each in Chromium for docs/look_<game>.png.
 PICTURES = [
     ("space_war_seed1.txt", 30, None),
     ("galaxy_of_d_seed1.txt", 150, "one"),
     ("galaxy_grid_seed1.txt", 100, None),
     ("galaxy_aflame_seed1.txt", 150, None),
+    ("game_seed82.txt", 150, None),
 ]
 
 
@@ -52,7 +55,8 @@ def golden_picture(transcript, steps, seat):
 
 
 def main():
-    for rules, seed, players in CASES:
+    pictures_only = sys.argv[1:] == ["--pictures"]
+    for rules, seed, players in [] if pictures_only else CASES:
         path = os.path.join(ROOT, rules)
         game = load_game(path)
         agents = make_agents(players, len(game.seats), seed)

@@ -349,6 +349,22 @@ def _hashable(value: Any) -> Any:
     return value
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """`n` and the word for that many: '1 fighter', '2 fighters', '0 territories'. Without
+    `words`, the English plural of `word`: '-y' after a consonant becomes '-ies', '-s',
+    '-x', '-z', '-ch' and '-sh' take '-es', the others '-s'."""
+    if n == 1 or n == -1:
+        return f"{n} {word}"
+    if words is None:
+        if word[-1:] == "y" and word[-2:-1] not in ("a", "e", "i", "o", "u", ""):
+            words = word[:-1] + "ies"
+        elif word.endswith(("s", "x", "z", "ch", "sh")):
+            words = word + "es"
+        else:
+            words = word + "s"
+    return f"{n} {words}"
+
+
 def numbers(a: int, b: int) -> list[int]:
     """`range(a, b)`: a to b, both included; at most MAX_LIST of them."""
     if b - a + 1 > MAX_LIST:
@@ -584,6 +600,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          lambda ctx, xs, sep: sep.join(x for x in xs if x), "text",
          "the texts of a list with `sep` between them, empty texts left out: "
          "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
+    _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),
+         lambda ctx, n, word, words=None: plural(n, word, words), "text",
+         "`n` and the word for that many: `plural(1, \"fighter\")` is `1 fighter`, "
+         "`plural(2, \"territory\")` `2 territories`, `plural(3, \"die\", \"dice\")` "
+         "`3 dice` (without `words`: `-y` after a consonant gives `-ies`, `-s`, `-x`, `-z`, "
+         "`-ch`, `-sh` add `-es`, other words `-s`)"),
     _row("text", "x", (1,), _text, None, "text",
          "a value written as text: cells `d5`, pieces `Pawn#2`, seats, symbols and kinds by "
          "name, `true`/`false`, `none`, lists `[a1, b2]`"),

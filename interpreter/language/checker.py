@@ -19,14 +19,18 @@ from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, static_fault
 from .errors import GdlError, GdlRuleError, error_at
+from .look import colour_of, colour_words
 from .references import Declaration, References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
                     ZONE, Type, compatible, describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
-               "game": SEAT, "score": SEAT}
-SHOW_TYPES = {"score": INT}     # what a `show X(p)` gives, when it is not text
+               "game": SEAT, "score": SEAT, "colour": SEAT, "badge": PIECE, "cell": CELL}
+SHOW_TYPES = {"score": INT, "cell": SEAT}   # what a `show X(p)` gives, when it is not text
+SHOW_FORMS = ("'show piece(p) = ...', 'show status(p) = ...', 'show seat(s) = ...', "
+              "'show game(s) = ...', 'show row(r) = ...', 'show score(s) = ...', "
+              "'show colour(s) = ...', 'show badge(p) = ...' or 'show cell(c) = ...'")
 BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "decision_number",
                   "seats", "all_seats", "winners", "passes")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
@@ -197,10 +201,9 @@ class _Checker:
         shows = {}
         for show in _of(by_type, ast.ShowDecl):
             if show.what not in SHOW_PARAMS:
-                raise error_at(GdlRuleError, f"'show {show.what}' is unknown; expected "
-                               "'show piece(p) = ...', 'show status(p) = ...', "
-                               "'show seat(s) = ...', 'show game(s) = ...', "
-                               "'show row(r) = ...' or 'show score(s) = ...'", show.span)
+                hint = " (write 'colour')" if show.what == "color" else ""
+                raise error_at(GdlRuleError, f"'show {show.what}' is unknown{hint}; expected "
+                               + SHOW_FORMS, show.span)
             shows[show.what] = show
 
         out = self.out
@@ -241,6 +244,8 @@ class _Checker:
                 show.param, show.param_span, show))])
             out.shows[what] = ir.Rule((show.param,), self._expect(
                 show.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=show.span)
+            if what == "colour":
+                _check_colours(show.expr)
         self._stats(_of(by_type, ast.StatDecl))
         self._payoff(_of(by_type, ast.PayoffDecl))
         for hide in hides:
@@ -1575,3 +1580,14 @@ def _fold(binary: ir.Binary) -> ir.Expr:
         if value is not None:
             return ir.Const(_frozen(value), type=binary.type, span=binary.span)
     return binary
+
+
+def _check_colours(expr: ast.Expr) -> None:
+    """Every text a `show colour` rule can give as written (its branches' literal texts)
+    must name a colour."""
+    if isinstance(expr, ast.CondExpr):
+        _check_colours(expr.then)
+        _check_colours(expr.otherwise)
+    elif isinstance(expr, ast.String) and colour_of(expr.value) is None:
+        raise error_at(GdlRuleError, f"'show colour' needs a colour: \"{expr.value}\" is "
+                       f"none of {colour_words()}, '#rgb' or '#rrggbb'", expr.span)

@@ -11,7 +11,8 @@ position, sets one up by hand, or watches the generated code run, by function:
     is_private(game, state)                the next decision is secret or simultaneous
     with formatting(game, state) as text:  text(value, type): a run-time value as the rule
                                            files write it
-    visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat)
+    visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat),
+    cell_owners(game, state, seat)
     hidden_from(game, state, piece, seat)  the rules that draw the game, as functions
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
@@ -153,6 +154,20 @@ def row_labels(game: Game, state: State, viewer: int | None) -> list[Any] | None
     if rule is None:
         return None
     return [rule(state, viewer, row) for row in range(1, game._board.height + 1)]
+
+
+def cell_owners(game: Game, state: State, viewer: int | None) -> dict[int, int] | None:
+    """The `show cell(c)` seats of the board's cells that have one (cell -> seat), for seat
+    `viewer`, or None when the game has no such rule. Run inside the engine."""
+    rule = game._shows.get("cell")
+    if rule is None:
+        return None
+    found = {}
+    for cell in game._board.all_cells:
+        seat = rule(state, viewer, cell)
+        if seat is not None:
+            found[cell] = seat
+    return found
 
 
 def statistics(game: Game, state: State) -> dict[str, Any]:

@@ -31,6 +31,7 @@ class SeatView(TypedDict):
     out: bool
     vars: dict[str, str]
     status: NotRequired[str]        # `show seat(s)`: the rule file's words, in place of vars
+    colour: NotRequired[str]        # `show colour(s)`: the colour its pieces are drawn in
 
 
 class PieceView(TypedDict):
@@ -44,6 +45,7 @@ class PieceView(TypedDict):
 
     mark: NotRequired[str]
     status: NotRequired[str]        # `show status(p)`
+    badge: NotRequired[str]         # `show badge(p)`: a short value drawn on its corner
 
 
 class View(TypedDict):
@@ -61,6 +63,7 @@ class View(TypedDict):
     row_labels: NotRequired[list[str]]  # `show row(r)`, one per row, row 1 first
     status: NotRequired[str]            # `show game(s)`, in place of the globals
     chosen: NotRequired[dict[str, str]]  # a simultaneous phase: seat -> its choice or yes/no
+    cells: NotRequired[dict[str, str]]   # `show cell(c)`: cell -> the seat whose colour fills it
 
 
 def make_view(game: Game, state: State, seat: int | None) -> View:
@@ -97,6 +100,9 @@ def _view(game: Game, state: State, seat: int | None,
         "pieces": [],
         "result": introspect.result_text(game, state) if state.result is not None else None,
     }
+    owners = introspect.cell_owners(game, state, 0 if everyone else seat)
+    if owners is not None:              # `show cell(c)`: whose colour fills which cell
+        view["cells"] = {game.rules.board.names[c]: game.seats[s] for c, s in owners.items()}
     labels = introspect.row_labels(game, state, 0 if everyone else seat)
     if labels is not None:
         view["row_labels"] = labels     # `show row(r)`, made here where the state is known
@@ -108,12 +114,15 @@ def _view(game: Game, state: State, seat: int | None,
         viewer = seat if seat is not None else 0
         view["status"] = game_text(state, viewer, viewer)
     seat_text = introspect.show_rule(game, "seat")
+    colour = introspect.show_rule(game, "colour")
     for s, name in enumerate(game.seats):
         seat_entry: SeatView = {"name": name, "out": state.out[s],
                                 "vars": {n: shown("seat", n, v, types["seat"][n], s, s)
                                          for n, v in state.seat_vars[s].items()}}
         if seat_text is not None:       # `show seat(s)`: the rule file's words, as the viewer
             seat_entry["status"] = seat_text(state, seat if seat is not None else 0, s)
+        if colour is not None:          # `show colour(s)`: the look of its pieces
+            seat_entry["colour"] = colour(state, seat if seat is not None else 0, s)
         view["seats"].append(seat_entry)
     if state.frames and state.frames[-1]["pending"] is not None:
         pending = state.frames[-1]["pending"]
@@ -124,6 +133,7 @@ def _view(game: Game, state: State, seat: int | None,
             for s, choice in enumerate(pending) if not state.out[s]}
     show = introspect.show_rule(game, "piece")
     status = introspect.show_rule(game, "status")
+    badge = introspect.show_rule(game, "badge")
     kinds = game.rules.kinds
     cell_names = game.rules.board.names
     hidden: list[PieceView] = []
@@ -149,6 +159,8 @@ def _view(game: Game, state: State, seat: int | None,
             piece_entry["mark"] = kinds[piece["kind"]]["symbol"]
         if status is not None:
             piece_entry["status"] = status(state, seat if seat is not None else 0, pid)
+        if badge is not None:
+            piece_entry["badge"] = badge(state, seat if seat is not None else 0, pid)
         view["pieces"].append(piece_entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]),
@@ -241,7 +253,18 @@ def seat_line(seat: SeatView) -> str:
 
 
 def chosen_line(view: View) -> str:
-    return "chosen: " + ", ".join(f"{k}: {v}" for k, v in view["chosen"].items())
+    """A simultaneous phase's choices as a player reads them: 'red chose throw rock; blue has
+    chosen (in secret); waiting for green, yellow'."""
+    parts, waiting = [], []
+    for name, choice in view["chosen"].items():
+        if choice == "no":
+            waiting.append(name)
+        else:
+            parts.append(f"{name} has chosen (in secret)" if choice == "yes"
+                         else f"{name} chose {choice}")
+    if waiting:
+        parts.append("waiting for " + ", ".join(waiting))
+    return "; ".join(parts)
 
 
 def piece_details(piece: PieceView) -> str:
@@ -449,7 +472,8 @@ def _marked_by(pieces: Sequence[PieceView], kind: str, symbol: str, mark: str) -
 def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:
     """Which piece is where, per seat: 'blue: Rook#1 a2, Pawn#2 a1, #3 b1, ...' (a
     label that shares the previous one's name before '#' is shortened to '#N'); pieces
-    hidden from the viewer as '? CELL' with a count. Only pieces on the board."""
+    hidden from the viewer as '? CELL' with a count; a piece's `show badge` text after it in
+    brackets ('Infectors#1 c3 [9]'). Only pieces on the board."""
     order = {kind: i for i, kind in enumerate(game.rules.kinds)}
     owners = [s["name"] for s in view["seats"]] + ["none"]
     lines = []
@@ -468,7 +492,8 @@ def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:
                 label = label[len(owner) + 1:]
             short = f"#{number}" if sep and stem == previous else label
             previous = stem if sep else None
-            entries.append(f"{short} {piece['cell']}")
+            badge = f" [{piece['badge']}]" if piece.get("badge") else ""   # `show badge(p)`
+            entries.append(f"{short} {piece['cell']}{badge}")
         hidden: dict[str | None, int] = {}
         for piece in mine:
             if piece["label"] == HIDDEN:

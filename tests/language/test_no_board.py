@@ -29,7 +29,7 @@ def test_a_game_without_a_board_plays_and_draws_no_board():
 
 
 def test_gdl_check_says_no_board():
-    assert summary(check_file(PIG)).endswith("1 phases, no board")
+    assert summary(check_file(PIG)).endswith("1 phase, no board")
 
 
 def test_it_has_no_cells():

@@ -187,9 +187,9 @@ def test_narration_belongs_to_a_state_not_to_the_game():
     assert not State.from_json(loud.to_json()).narrate
 
 
-def test_a_list_in_a_worded_status_is_one_part():
-    """GAME's `show game(s)` words the turn order as a list: a change of order is one line,
-    not the list cut at its commas ("order [blue (was order [red")."""
-    before = {"status": "round 1, order [red, blue]", "seats": [], "pieces": []}
-    after = {"status": "round 1, order [blue, red]", "seats": [], "pieces": []}
-    assert changes(before, after) == ["game: order [blue, red] (was order [red, blue])"]
+def test_a_changed_list_in_a_worded_line_is_one_part():
+    """GAME's 'round 7, order [blue, red, green, yellow]': a list's commas do not cut it."""
+    before = {"status": "round 1, order [red, yellow]", "globals": {}, "seats": [],
+              "pieces": []}
+    after = dict(before, status="round 1, order [yellow, red]")
+    assert changes(before, after) == ["game: order [yellow, red] (was order [red, yellow])"]

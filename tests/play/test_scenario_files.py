@@ -355,8 +355,8 @@ def test_shown_texts_and_scores_hold(tmp_path):
         'expect view of blue shows status of Fighter#2 == "1 hit"\n'
         'expect view of red shows status of fighter#2 contains "hit"\n'     # any case of label
         'expect view of red shows status of Fighter#1 == ""\n'
-        'expect view of red shows seat text of blue == "south side, 1 fighters"\n'
-        'expect view of blue shows seat text of red contains "1 fighters"\n'
+        'expect view of red shows seat text of blue == "south side, 1 fighter"\n'
+        'expect view of blue shows seat text of red contains "1 fighter"\n'
         'expect view of blue shows game text == ""\n'
         'expect view of blue shows game text contains ""\n'
         "expect score of blue == 15\n"        # station 3 + 10, fighter 2
@@ -392,9 +392,9 @@ def test_shown_text_and_score_failures_say_what_is_shown(tmp_path):
         'S:10: expected view of red shows status of Fighter#2 == "1 Hit", got "1 hit"',
         'S:11: expected view of red shows status of Fighter#1 contains "hit", got ""',
         'S:12: expected view of red shows seat text of blue == "north side", got "south side, '
-        '1 fighters"',
+        '1 fighter"',
         'S:13: expected view of red shows seat text of blue contains "2 fighters", got "south '
-        'side, 1 fighters"',
+        'side, 1 fighter"',
         'S:14: expected view of red shows game text == "round 1", got ""',
         'S:15: expected view of red shows game text contains "round", got ""',
         "S:16: expected score of blue == 14, got 15",

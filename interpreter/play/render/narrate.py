@@ -4,7 +4,7 @@ The engine narrates what pieces did (events of a state made with `narrate=True`)
 a player can see did, read from the views before and after a decision, so a value hidden
 from the viewer never shows (a view holds none). Where the rule file words a status
 (`show game(s)`, `show seat(s)`, `show status(p)`), its words are compared part by part (the
-parts are separated by ", "); elsewhere the variables, one by one.
+parts are separated by ", " outside brackets); elsewhere the variables, one by one.
 """
 
 from __future__ import annotations
@@ -46,26 +46,24 @@ def _worded(who, old, new):
         return []
     if not new:
         return []
-    olds, news = _parts(old), _parts(new)
+    olds, news = parts(old), parts(new)
     if len(olds) != len(news) or not old:
         return [f"{who}: {new}" + (f" (was {old})" if old else "")]
     return [f"{who}: {n} (was {o})" for o, n in zip(olds, news) if o != n]
 
 
-def _parts(status):
-    """A status text cut at each ", " outside brackets and parentheses: a list written in
-    it ('order [red, blue]') is one part."""
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(status):
-        if char in "[(":
-            depth += 1
-        elif char in "])":
-            depth = max(depth - 1, 0)
-        elif depth == 0 and status.startswith(", ", i):
-            parts.append(status[start:i])
+def parts(line):
+    """A line cut at each ", " outside brackets: 'a=1, b=[x, y]' -> ['a=1', 'b=[x, y]'] (a
+    list's commas stay in its part: 'order [blue, red]' is one part)."""
+    if not any(bracket in line for bracket in "([{"):
+        return line.split(", ")
+    found, depth, start = [], 0, 0
+    for i, char in enumerate(line):
+        depth += (char in "([{") - (char in ")]}")
+        if depth == 0 and line.startswith(", ", i):
+            found.append(line[start:i])
             start = i + 2
-    parts.append(status[start:])
-    return parts
+    return found + [line[start:]]
 
 
 def _valued(who, old, new):

@@ -21,27 +21,28 @@ import math
 from html import escape
 
 from ...language.boards import column_name
+from ...language.look import NAMED, colour_of
 from ...runtime import introspect
 from ...runtime.view import HIDDEN, piece_name, status_lines, title
 
-SQUARE = 40             # px, a side of a square cell
-HEX = 27                # px, from the centre of a hex to a corner
+SQUARE = 48             # px, a side of a square cell
+HEX = 32                # px, from the centre of a hex to a corner
 INCH = 16               # px, an inch of a table
 PAD = 28                # px around the board, for its coordinates
-ZONE_W, ZONE_H = 264, 58
+ZONE_W, ZONE_H = 304, 60
 ZONE_TOKENS = 9         # tokens a zone's box shows; more are counted as "+N"
-ZONE_RADIUS = 11        # px, a token in a zone
+ZONE_RADIUS = 13        # px, a token in a zone
 MORE_LABELS = 12        # labels a "+N" names in its tooltip
 LINE = 18               # px, a line of text
+MIN_FONT = 11           # px, the smallest text on a piece: what a stack's numbers need
 MIN_WIDTH = 560         # px, the narrowest picture (room for the key and the zones)
 CHAR = 6.8              # px, the width of a character of 12px text, as an estimate
+BOLD = 8.2              # px, the same in bold
+KEY_MARK = 3            # characters of room for a kind's marks in the key (`show piece`)
 OFF_BOARD = "off the board"
 
-# A seat named after a colour is drawn in it; the others take the palette in order.
-NAMED = {"red": "#d1372f", "blue": "#2a64c5", "green": "#22904a", "yellow": "#e8b400",
-         "orange": "#ee7b1a", "purple": "#8446c1", "black": "#2b2b2b", "white": "#f4f4f4",
-         "pink": "#e0609a", "brown": "#8b5a2b", "cyan": "#17a2b8", "grey": "#7f7f7f",
-         "gray": "#7f7f7f"}
+# A seat is drawn in its `show colour`; else a seat named after a colour in that colour; the
+# others take the palette in order.
 PALETTE = ("#2a64c5", "#d1372f", "#22904a", "#ee7b1a", "#8446c1", "#17a2b8", "#e0609a",
            "#8b5a2b")
 NEUTRAL = "#a3a3a3"     # pieces of no seat
@@ -56,8 +57,11 @@ svg{font-family:'DejaVu Sans',Verdana,sans-serif}
 .tm{fill:#6c6a60;text-anchor:middle;dominant-baseline:central;opacity:.75}
 .pc circle,.pc rect{stroke:#1d1d1d;stroke-width:1.2}
 .pc text{text-anchor:middle;dominant-baseline:central;font-weight:bold}
-.pc .nm{font-size:70%;font-weight:normal}
+.pc .nm{font-size:75%;font-weight:normal}
 .hid circle{stroke-dasharray:3 2}
+.bd rect{fill:#fff;stroke:#1d1d1d;stroke-width:.8}
+.bd text{fill:#1d1d1d;font-weight:bold;text-anchor:middle;dominant-baseline:central}
+.own{stroke:#b9b7ac;stroke-width:1}
 .more circle{fill:#fff}.more text{fill:#1d1d1d}
 .zb{fill:#fbfaf5;stroke:#b9b7ac}.zt{font-size:12px;fill:#3a3935}
 .rl{font-size:12px;fill:#3a3935;dominant-baseline:central}
@@ -73,12 +77,17 @@ def _n(x):
     return text[:-2] if text.endswith(".0") else text
 
 
-def seat_colours(seats):
-    """Seat name -> colour, the seats in order: a colour word names its own colour."""
+def seat_colours(seats, view=None):
+    """Seat name -> colour, the seats in order: the colour the view's `show colour` gives a
+    seat, else a seat named after a colour is drawn in it, the others in the palette."""
     colours = {}
+    for seat in (view or {}).get("seats", ()):
+        chosen = colour_of(seat.get("colour", ""))
+        if chosen is not None:
+            colours[seat["name"]] = chosen
     for seat in seats:
         named = NAMED.get(seat.lower())
-        if named is not None and named not in colours.values():
+        if seat not in colours and named is not None and named not in colours.values():
             colours[seat] = named
     for seat in seats:
         if seat not in colours:
@@ -122,6 +131,17 @@ class Sheet:
         return (PAD + self.unit * (column + 0.5),
                 PAD + self.unit * (self.board.height - row - 0.5))    # row 1 at the bottom
 
+    def outline_at_centre(self, fill):
+        """A cell's outline around (0, 0) in a seat's colour, tinted: a cell `show cell`
+        gives that seat."""
+        if self.kind == "hex":
+            corners = " ".join(f"{_n(HEX * math.cos(math.pi * k / 3))},"
+                               f"{_n(HEX * math.sin(math.pi * k / 3))}" for k in range(6))
+            return f'<polygon class="own" points="{corners}" fill="{fill}" fill-opacity=".6"/>'
+        half = self.unit / 2
+        return (f'<rect class="own" x="{_n(-half)}" y="{_n(-half)}" width="{_n(self.unit)}" '
+                f'height="{_n(self.unit)}" fill="{fill}" fill-opacity=".6"/>')
+
     def outline(self, cell, fill, css="cell"):
         x, y = self.centre(cell)
         if self.kind == "hex":
@@ -160,9 +180,7 @@ def frame(game, sheet):
                 out.append(f'<text class="tm" x="{_n(x)}" y="{_n(y)}" '
                            f'font-size="{size}">{escape(symbol)}</text>')
     out.extend(_coordinates(sheet))
-    key, height = _key(game, sheet, terrain_names=list(game.rules.terrain.items()))
-    out.append(key)
-    return "\n".join(out), sheet.height + height
+    return "\n".join(out), sheet.height + _key_layout(game, sheet, None)[1]
 
 
 def _table_grid(sheet):
@@ -199,32 +217,66 @@ def _coordinates(sheet):
     return out
 
 
-def _key(game, sheet, terrain_names):
-    """The key under the board, wrapped to the board's width: (svg, height)."""
-    colours = seat_colours(game.seats)
-    items = [(f'<circle r="6" fill="{colours[s]}" stroke="#1d1d1d"/>', s) for s in game.seats]
+def key(game, sheet, view):
+    """The key under the board, drawn from the view (the seats' colours, the marks its
+    pieces show): the place `k:`."""
+    return _key_layout(game, sheet, view)[0]
+
+
+def _key_layout(game, sheet, view):
+    """(the key's svg, its height), wrapped to the board's width: the same places whatever
+    the view (the frame keeps its room), the view giving only the seats' colours and the
+    kinds' marks. A kind's mark has the room of its `symbol`, or of KEY_MARK characters when
+    the rule file declares `show piece`: its marks on the board may differ (Galaxy Grid's
+    tanks read `^/>/v Tank`)."""
+    colours = seat_colours(game.seats, view)
+    items = [(f'<circle r="6" fill="{colours[s]}" stroke="#1d1d1d"/>', 12, s)
+             for s in game.seats]
     items.append((f'<rect x="-6" y="-6" width="12" height="12" rx="3" fill="{NEUTRAL}" '
-                  'stroke="#1d1d1d"/>', "no seat"))
-    for index, (name, (_, symbol)) in enumerate(terrain_names):
+                  'stroke="#1d1d1d"/>', 12, "no seat"))
+    for index, (name, (_, symbol)) in enumerate(game.rules.terrain.items()):
         mark = f" {symbol}" if isinstance(symbol, str) and symbol else ""
         items.append((f'<rect x="-6" y="-6" width="12" height="12" '
-                      f'fill="{TERRAIN[index % len(TERRAIN)]}" stroke="#b9b7ac"/>',
+                      f'fill="{TERRAIN[index % len(TERRAIN)]}" stroke="#b9b7ac"/>', 12,
                       f"{name}{mark}"))
+    shown = _kind_marks(view) if view is not None else {}
+    least = KEY_MARK if "piece" in game.rules.shows else 1
     for kind, stats in game.rules.kinds.items():
         if isinstance(stats.get("symbol"), str):
-            items.append((f'<text class="key" x="0" y="0" text-anchor="middle" '
-                          f'font-weight="bold">{escape(stats["symbol"])}</text>', kind))
+            mark = shown.get(kind) or stats["symbol"]
+            width = BOLD * max(len(stats["symbol"]), least)
+            # a longer mark than the room kept for it is pressed into that room
+            fit = (f' textLength="{_n(width - 4)}" lengthAdjust="spacingAndGlyphs"'
+                   if len(mark) > width / BOLD else "")
+            # right-aligned: a short mark stands next to its kind's name
+            items.append((f'<text class="key" x="{_n(width - 8)}" y="0" text-anchor="end" '
+                          f'font-weight="bold"{fit}>{escape(mark)}</text>', width, kind))
     width = sheet.room - 2 * PAD
     x, y = PAD, sheet.height + 6
-    out = []
-    for swatch, text in items:
-        room = 22 + CHAR * len(text) + 14
+    out = ['<g class="keys">']
+    for swatch, mark_width, text in items:
+        room = 10 + mark_width + CHAR * len(text) + 14
         if x + room > width + PAD and x > PAD:
             x, y = PAD, y + LINE + 2
         out.append(f'<g transform="translate({_n(x + 6)},{_n(y)})">{swatch}'
-                   f'<text class="key" x="12" y="0">{escape(text)}</text></g>')
+                   f'<text class="key" x="{_n(mark_width)}" y="0">{escape(text)}</text></g>')
         x += room
-    return "\n".join(out), y - sheet.height + LINE
+    out.append("</g>")
+    return "".join(out), y - sheet.height + LINE
+
+
+def _kind_marks(view):
+    """Kind -> the marks its pieces on the board show in the view, as the key writes them:
+    up to three, `F/F!`, and `/...` when there are more."""
+    used = {}
+    for piece in view["pieces"]:
+        if piece["cell"] is not None and piece["kind"] != HIDDEN:
+            seen = used.setdefault(piece["kind"], [])
+            mark = piece.get("mark") or piece["kind"][:1]
+            if mark not in seen:
+                seen.append(mark)
+    return {kind: "/".join(marks[:3]) + ("/..." if len(marks) > 3 else "")
+            for kind, marks in used.items()}
 
 
 def _number(label):
@@ -244,20 +296,27 @@ def _tooltip(piece):
     return text + (f": {details}" if details else "")
 
 
-def token(piece, radius, x=0.0, y=0.0, colours=None):
-    """One piece: a disc in its owner's colour (a rounded square for a piece of no seat)
-    with its mark and number; its label, kind and owner as data attributes, a tooltip."""
+def token(piece, radius, x=0.0, y=0.0, colours=None, tinted=False, badged=True):
+    """One piece: a disc in its owner's colour (a rounded square for a piece of no seat,
+    see-through on a cell `show cell` tints, `tinted`) with its mark and number, and (unless
+    not `badged`: a stack draws them above all its pieces) its `show badge` text in a tag on
+    its upper right; its label, kind and owner as data
+    attributes, a tooltip."""
     owner = piece["owner"]
     hidden = piece["label"] == HIDDEN
     fill = NEUTRAL if owner == "none" else colours[owner]
     mark = HIDDEN if hidden else (piece.get("mark") or piece["kind"][:1])
     number = "" if hidden else _number(piece["label"])
     chars = max(1.0, len(mark) + 0.72 * len(number))
-    size = min(1.05 * radius, 1.75 * radius / (0.64 * chars))
+    size = max(MIN_FONT, min(1.05 * radius, 1.75 * radius / (0.64 * chars)))
+    ink = _ink(fill)
     if owner == "none":
         side = _n(2 * radius * 0.9)
+        # on a cell `show cell` tints, its colour shows through: whose territory it is
+        paint = '"#fff" fill-opacity=".55"' if tinted else f'"{fill}"'
+        ink = "#111" if tinted else ink
         shape = (f'<rect x="{_n(-radius * 0.9)}" y="{_n(-radius * 0.9)}" width="{side}" '
-                 f'height="{side}" rx="{_n(radius * 0.3)}" fill="{fill}"/>')
+                 f'height="{side}" rx="{_n(radius * 0.3)}" fill={paint}/>')
     else:
         shape = f'<circle r="{_n(radius)}" fill="{fill}"/>'
     css = "pc hid" if hidden else "pc"
@@ -267,8 +326,24 @@ def token(piece, radius, x=0.0, y=0.0, colours=None):
     return (f'<g class="{css}" data-label="{escape(piece["label"])}" '
             f'data-kind="{escape(piece["kind"])}" data-owner="{escape(owner)}"{place}>'
             f'<title>{escape(_tooltip(piece))}</title>{shape}'
-            f'<text font-size="{_n(size)}" fill="{_ink(fill)}">{escape(mark)}{numbered}</text>'
-            '</g>')
+            f'<text font-size="{_n(size)}" fill="{ink}">{escape(mark)}{numbered}</text>'
+            f'{_badge(piece.get("badge", ""), radius) if badged else ""}</g>')
+
+
+def _badge(text, radius, x=0.0, y=0.0):
+    """A piece's `show badge` text (models left, damage, armor) in a white tag on the upper
+    right corner of the piece drawn at (x, y), never smaller than MIN_FONT; nothing for an
+    empty text."""
+    if not text:
+        return ""
+    size = max(MIN_FONT, 0.62 * radius)
+    width = max(size * 1.15, 0.62 * size * len(text) + size * 0.5)
+    height = size * 1.2
+    x, y = x + 0.72 * radius, y - 0.72 * radius
+    return (f'<g class="bd" transform="translate({_n(x)},{_n(y)})">'
+            f'<rect x="{_n(-width / 2)}" y="{_n(-height / 2)}" width="{_n(width)}" '
+            f'height="{_n(height)}" rx="{_n(height / 2)}"/>'
+            f'<text font-size="{_n(size)}">{escape(text)}</text></g>')
 
 
 def _more(count, labels, radius, x, y):
@@ -280,22 +355,31 @@ def _more(count, labels, radius, x, y):
             f'<text font-size="{_n(radius * 0.95)}">+{count}</text></g>')
 
 
-def stack(sheet, pieces, colours):
-    """The pieces of one cell, around (0, 0), in the order they arrived: one fills the cell;
-    two to four share it; of more, the last three are drawn and a '+N' counts the others."""
+def stack(sheet, pieces, colours, tint=None):
+    """The pieces of one cell, around (0, 0), in the order they arrived, on the cell's
+    `show cell` colour (`tint`) if any: one fills the cell; two to four share it side by
+    side, as large as the cell allows (their marks and numbers never under MIN_FONT), their
+    badges above them all; of more, the last three are drawn and a '+N' counts the others."""
     radius = sheet.radius
     count = len(pieces)
+    under = sheet.outline_at_centre(tint) if tint else ""
+    if count == 0:
+        return under
     if count == 1:
-        return token(pieces[0], radius, colours=colours)
-    small, step = 0.64 * radius, 0.62 * radius
-    slots = {2: [(-step, 0), (step, 0)], 3: [(-step, -step), (step, -step), (0, step)]}.get(
+        return under + token(pieces[0], radius, colours=colours, tinted=bool(tint))
+    small, step = (0.72, 0.7) if count == 2 else (0.68, 0.62)
+    small, step = small * radius, step * radius
+    slots = {2: [(-step, 0), (step, 0)],
+             3: [(-step, -0.8 * step), (step, -0.8 * step), (0, step)]}.get(
         count, [(-step, -step), (step, -step), (-step, step), (step, step)])
-    body = [f'<g class="stack" data-count="{count}">']
+    body = [under, f'<g class="stack" data-count="{count}">']
     if count > 4:
         under = pieces[:count - 3]
         body.append(_more(len(under), [p["label"] for p in under], small, *slots[0]))
         pieces, slots = pieces[count - 3:], slots[1:]
-    body.extend(token(p, small, x, y, colours) for p, (x, y) in zip(pieces, slots))
+    body.extend(token(p, small, x, y, colours, bool(tint), badged=False)
+                for p, (x, y) in zip(pieces, slots))
+    body.extend(_badge(p.get("badge", ""), small, x, y) for p, (x, y) in zip(pieces, slots))
     body.append("</g>")
     return "".join(body)
 
@@ -317,24 +401,28 @@ def zone_box(name, pieces):
 
 def zone_slot(index):
     """Where a zone's box draws its piece number `index` (from 0), from its corner."""
-    return 8 + ZONE_RADIUS + index * (2 * ZONE_RADIUS + 3), 39
+    return 8 + ZONE_RADIUS + index * (2 * ZONE_RADIUS + 6), 40
 
 
 def places(game, view, sheet, memo=None):
     """Place -> its fragment, for every place the view has something on: cells in board
     order, then zones in the order the view lists their pieces, then row labels. `memo`, a
     dict kept from view to view, spares drawing again what was drawn before."""
-    colours = seat_colours(game.seats)
+    colours = seat_colours(game.seats, view)
+    looks = tuple(colours.items())      # a drawing depends on the seats' colours too
     memo = {} if memo is None else memo
+    owners = view.get("cells") or {}
 
-    def stack_of(pieces):
-        key = ("stack", *map(_identity, pieces))
+    def stack_of(pieces, cell):
+        owner = owners.get(cell)
+        tint = colours.get(owner) if owner is not None else None
+        key = ("stack", looks, tint, *map(_identity, pieces))
         if key not in memo:
-            memo[key] = stack(sheet, pieces, colours)
+            memo[key] = stack(sheet, pieces, colours, tint)
         return memo[key]
 
     def token_of(piece):
-        key = ("zone", _identity(piece))
+        key = ("zone", looks, _identity(piece))
         if key not in memo:
             memo[key] = token(piece, ZONE_RADIUS, colours=colours)
         return memo[key]
@@ -346,7 +434,9 @@ def places(game, view, sheet, memo=None):
             cells.setdefault(board.parse(piece["cell"]), []).append(piece)
         else:
             zones.setdefault(piece.get("zone", OFF_BOARD), []).append(piece)
-    found = {f"c:{board.names[cell]}": stack_of(cells[cell])
+    for name in owners:
+        cells.setdefault(board.parse(name), [])
+    found = {f"c:{board.names[cell]}": stack_of(cells[cell], board.names[cell])
              for cell in sorted(cells)}
     for name, pieces in zones.items():
         found[f"z:{name}"] = zone_box(name, pieces)
@@ -356,13 +446,17 @@ def places(game, view, sheet, memo=None):
     for row, label in enumerate(view.get("row_labels") or (), 1):
         if label:
             found[f"r:{row}"] = f'<text class="rl">{escape(label)}</text>'
+    key_of = ("key", looks, tuple(_kind_marks(view).items()))
+    if key_of not in memo:
+        memo[key_of] = key(game, sheet, view)
+    found["k:"] = memo[key_of]
     return found
 
 
 def _identity(piece):
     """All that a piece's drawing depends on, as a key."""
     return (piece["label"], piece["kind"], piece["owner"], piece.get("mark"),
-            piece.get("status"), *piece["vars"].items())
+            piece.get("status"), piece.get("badge"), *piece["vars"].items())
 
 
 class Layout:
@@ -384,6 +478,8 @@ class Layout:
         sheet = self.sheet
         if kind == "c":
             return sheet.centre(sheet.board.parse(name))
+        if kind == "k":             # the key: drawn where it stands
+            return 0, 0
         if kind == "r":
             return PAD + sheet.board_w + 8, sheet.centre(sheet.board.at(0, int(name) - 1))[1]
         name, _, slot = name.partition("|")

@@ -37,7 +37,7 @@ from ..playing import Observer, play_moves, run_game, steps_seen, viewer_of
 from ..transcript import decision_count, open_transcript, replay
 
 from . import pictures
-from .narrate import event_lines
+from .narrate import event_lines, parts
 
 if TYPE_CHECKING:
     from ...runtime.engine import Game
@@ -160,7 +160,7 @@ class _Steps:
     def numbered(self, line: str) -> list[int]:
         """The numbers of a status line's parts, and 0 to end it."""
         if line not in self.split:
-            self.split[line] = [self.texts(part) for part in _parts(line)] + [
+            self.split[line] = [self.texts(part) for part in parts(line)] + [
                 self.texts(NEWLINE)]
         return self.split[line]
 
@@ -176,8 +176,9 @@ class _Steps:
                 if found.get(place, 0) != self.shown[i].get(place, 0):
                     diff += [place, found.get(place, 0)]
             self.shown[i] = found
-            lines = [title(view)] + [line.strip() for line in
-                                          status_lines(view, pieces=False)]
+            # the pieces' lines too (Galaxy Aflame's models left): the panel beside the board
+            # is where a watcher reads them, the pictures' tooltips being one at a time
+            lines = [title(view)] + [line.strip() for line in status_lines(view)]
             # A line is sent as its parts between ", " (a variable's "name=value", mostly),
             # and a step as the parts that changed: most steps change one or two values.
             parts = [part for line in lines for part in self.numbered(line)]
@@ -257,19 +258,6 @@ class _Replaying(Observer):
             self.run = seat
             return
         self.steps.snapshot(logs)
-
-
-def _parts(line):
-    """A line cut at each ", " outside brackets: 'a=1, b=[x, y]' -> ['a=1', 'b=[x, y]']."""
-    if not any(bracket in line for bracket in "([{"):
-        return line.split(", ")
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(line):
-        depth += (char in "([{") - (char in ")]}")
-        if depth == 0 and line.startswith(", ", i):
-            parts.append(line[start:i])
-            start = i + 2
-    return parts + [line[start:]]
 
 
 def _html(game, data, frame, players, transcript_path):
