@@ -453,7 +453,7 @@ class _ToAst:
                                name_spans=self._all_at(c))
 
     def kinds_decl(self, meta: Meta, c: list[Any]) -> ast.KindsDecl:
-        columns: list[_Token] = [x for x in c if isinstance(x, str)]     # the NAME tokens
+        columns = cast("list[_Token]", [x for x in c if isinstance(x, str)])   # NAME tokens
         rows = tuple(x for x in c if isinstance(x, ast.KindRow))
         visible = next((x for x in c if isinstance(x, ast.Expr)), None)
         return ast.KindsDecl(tuple(map(str, columns)), rows, visible, span=self._span(meta),

@@ -413,10 +413,12 @@ class Runtime:
         hidden = self.hidden_seats(pid)
         if also_hidden:
             hidden = tuple(sorted(set(hidden) | set(also_hidden)))
+        unseen = tuple(s for s in hidden if game._unseen_by(self.state, pid, s)) \
+            if game._sights else ()
         owner = piece["owner"]
         self.state.events.append(events.PIECE_EVENTS[what](
             piece["label"], None if owner is None else game.seats[owner],
-            events.By(*game._doing()), hidden, *places))
+            events.By(*game._doing()), hidden, *places, unseen=unseen))
 
     def where_cell(self, cell: int | None) -> str | None:
         return None if cell is None else self.board.names[cell]
