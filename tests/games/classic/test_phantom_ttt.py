@@ -17,9 +17,13 @@ from __future__ import annotations
 
 import re
 
+import pyspiel
+import pytest
+
+from gdl.interpreter import load_source
 from gdl.interpreter.runtime.view import HIDDEN, View
 
-from .differential import Pairing, check, games_in_suite
+from .differential import CLASSIC, Pairing, check, games_in_suite, play
 
 CELLS = [f"{column}{row}" for row in (3, 2, 1) for column in "abc"]    # OpenSpiel's order
 
@@ -68,3 +72,17 @@ PHANTOM_TTT = Pairing("phantom_ttt.gdl", "phantom_ttt",
 
 def test_phantom_ttt_agrees_with_openspiel() -> None:
     assert check(PHANTOM_TTT, games_in_suite(500)) > 0
+
+
+@pytest.mark.parametrize("old, new", [
+    ("visible to viewer == owner or it.cell in viewer.found ", ""),    # marks in sight
+    ("hide piece(p) when p.owner != viewer", ""),       # a found mark's label shows
+    ("phase play secret", "phase play turn"),           # the other's tries are read
+], ids=["sight", "label", "tries"])
+def test_a_seat_that_sees_more_than_openspiel_says_is_caught(old, new: str) -> None:
+    text = (CLASSIC / "phantom_ttt.gdl").read_text()
+    assert old in text
+    wrong = (load_source(text.replace(old, new), "phantom_ttt.gdl"),
+             pyspiel.load_game("phantom_ttt"))
+    found = [play(PHANTOM_TTT, seed, wrong).disagreement for seed in range(20)]
+    assert any(f is not None and "OpenSpiel's information state holds" in f for f in found)
