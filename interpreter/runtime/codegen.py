@@ -40,8 +40,9 @@ class UnitKey(NamedTuple):
     action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
     where-part, for explaining: `part` its index), each with `name` the phase and
     `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
-    "invariant", "end", "each", "sight" (`position` the rule's); "visible" (`scope` and `name` the
-    variable's); "show", "stat", "zone" (`name`)."""
+    "invariant", "end", "each", "sight" (a kinds table's `visible to`) (`position` the
+    rule's); "visible" (`scope` and `name` the variable's); "show", "stat", "zone"
+    (`name`)."""
 
     kind: str
     name: str = ""

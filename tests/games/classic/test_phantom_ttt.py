@@ -16,6 +16,7 @@ its own `found` and the other's (which must read `?`), and any other piece entry
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pyspiel
 import pytest
@@ -86,3 +87,22 @@ def test_a_seat_that_sees_more_than_openspiel_says_is_caught(old, new: str) -> N
              pyspiel.load_game("phantom_ttt"))
     found = [play(PHANTOM_TTT, seed, wrong).disagreement for seed in range(20)]
     assert any(f is not None and "OpenSpiel's information state holds" in f for f in found)
+
+
+def test_the_openspiel_bridge_does_not_tell_how_many_tries_the_other_made() -> None:
+    from gdl.interpreter.bridges import openspiel as bridge
+
+    game = bridge.load(str(CLASSIC / "phantom_ttt.gdl"))
+
+    def after(*moves: str) -> Any:
+        state = game.new_initial_state()
+        for move in moves:
+            player = state.current_player()
+            state.apply_action(next(a for a in state.legal_actions()
+                                    if state.action_to_string(player, a) == move))
+        return state
+
+    start = ("mark a1", "mark b1", "mark b2")
+    once, thrice = after(*start, "mark c3"), after(*start, "mark a1", "mark b2", "mark c3")
+    assert thrice.information_state_string(1) != once.information_state_string(1)
+    assert thrice.information_state_string(0) == once.information_state_string(0)
