@@ -10,13 +10,13 @@ import json
 
 import pytest
 
-from gdl.interpreter import load_source
+from gdl.interpreter import load_game, load_source
 from gdl.interpreter.play.agents.determinize import Determinizer, Stream
 from gdl.interpreter.play.render.narrate import event_lines
 from gdl.interpreter.runtime import events as ev
 from gdl.interpreter.runtime.view import render
 
-from tests.helpers import VALID, act, gdl, lines, play_to_the_end, rule, rule_error, texts
+from tests.helpers import RULES, VALID, act, gdl, lines, play_to_the_end, rule, rule_error, texts
 
 
 def laid():
@@ -120,3 +120,14 @@ def test_check_errors(condition, expected):
 def test_a_game_without_the_declaration_is_unchanged():
     game = load_source(VALID + 'kinds (symbol) {\n  Mine = "*"\n}\n', "t.gdl")
     assert not game.rules.hidden_information
+
+
+def test_a_variant_keeps_the_base_tables_sight(tmp_path):
+    base = tmp_path / "base.gdl"
+    base.write_text((RULES / "sight.gdl").read_text())
+    variant = tmp_path / "variant.gdl"
+    variant.write_text('extends "base.gdl"\nkinds (symbol) {\n  Mine = "m"\n}\n')
+    game = load_game(str(variant))
+    state = game.new_state(0)
+    assert game.view(state, 0)["pieces"] == [
+        p for p in game.view(state, None)["pieces"] if p["owner"] == "blue"]
