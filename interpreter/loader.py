@@ -217,10 +217,10 @@ def _merge_kinds(items: list[ast.Decl], table: ast.KindsDecl) -> list[ast.Decl]:
                     row = ast.KindRow(row.name, tuple(values[c] for c in item.columns),
                                       span=row.span, name_span=row.name_span)
                 new_rows.append(row)
-            item = ast.KindsDecl(item.columns, tuple(new_rows), span=item.span,
+            item = ast.KindsDecl(item.columns, tuple(new_rows), item.visible, span=item.span,
                                  column_spans=item.column_spans)
         out.append(item)
-    if rows:
-        out.append(ast.KindsDecl(table.columns, tuple(rows.values()), span=table.span,
-                                 column_spans=table.column_spans))
+    if rows:            # new kinds: the variant table's own `visible to`, if any
+        out.append(ast.KindsDecl(table.columns, tuple(rows.values()), table.visible,
+                                 span=table.span, column_spans=table.column_spans))
     return out

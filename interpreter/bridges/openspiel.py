@@ -28,7 +28,9 @@ made with another `rng_seed` per iteration, or average over several seeds.
 
 Observations: `observation_string(player)` is the text of that seat's view, as `gdl play`
 shows it to that seat; `information_state_string(player)` is the seat's whole history of
-observations with its own actions between them (perfect recall). Both are built from the
+observations with its own actions between them (perfect recall; another seat's choices in
+a `secret` phase that leave the seat's view as it was add nothing, so their number does not
+show). Both are built from the
 seat's view only, never from the state: what a seat may not see reaches neither.
 No tensors are provided. `str(state)` is the whole position, hidden parts included (for
 debugging, as OpenSpiel's convention is).
@@ -173,10 +175,17 @@ class ViewObserver:
         else:
             position, seen = position.clone(), list(seen)
         for action in history[len(done):]:
-            if position.current_seat() == player:
+            decider = position.current_seat()
+            if decider == player:
                 seen.append("played: " + position.action_text(action, player))
+            # another seat's choice in a secret phase: a new observation only when the
+            # seat's view changed, so not even how many such choices there were shows
+            secret = decider != player and introspect.is_private(position.game, position.state) \
+                and not introspect.is_simultaneous(position.game, position.state)
             position.apply(action)
-            seen.append(position.observation(player))
+            observed = position.observation(player)
+            if not (secret and observed == seen[-1]):
+                seen.append(observed)
         self._replayed[player] = (history, position, seen)
         return seen
 

@@ -353,9 +353,11 @@ class KindRow(Node):
 
 @attrs.frozen
 class KindsDecl(Decl):
-    """A stat table: one row per piece kind, one column per statistic."""
+    """A stat table: one row per piece kind, one column per statistic; `visible` (or None)
+    is the `visible to` condition under which a seat may see a piece of these kinds at all."""
     columns: tuple[str, ...]
     rows: tuple[KindRow, ...]
+    visible: Expr | None = None
     column_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen

@@ -169,6 +169,9 @@ class _Checker:
         for var in _of(by_type, ast.VarDecl):
             if var.visible is not None:
                 self._visibility(var)
+        for table in _of(by_type, ast.KindsDecl):
+            if table.visible is not None:
+                self._sight(table)
         for zone in _of(by_type, ast.ZoneDecl):
             if zone.visible is not None:
                 expr = self._expect(zone.visible, BOOL, _scope(
@@ -595,6 +598,17 @@ class _Checker:
         expr = self._expect(decl.visible, BOOL, _scope(params), "a visibility condition")
         rule = ir.Rule(tuple(name for name, _, _ in params), expr, span=decl.visible.span)
         self.out.vars[decl.scope][decl.name].visible = rule
+
+    def _sight(self, table: ast.KindsDecl) -> None:
+        """A kinds table's `visible to COND`: `viewer` is the seat looking, `owner` the
+        piece's owner and `it` the piece; a seat for which it is false sees no such piece."""
+        assert table.visible is not None
+        params = [("viewer", SEAT, None), ("owner", SEAT, None), ("it", PIECE, None)]
+        expr = self._expect(table.visible, BOOL, _scope(params), "a visibility condition")
+        self.out.sights.append(ir.Sight(
+            tuple(row.name for row in table.rows),
+            ir.Rule(tuple(name for name, _, _ in params), expr, span=table.visible.span),
+            span=table.visible.span))
 
     def _check_params_unique(self, params: Iterable[str], decl: ast.Node) -> None:
         seen = set()

@@ -453,9 +453,10 @@ class _ToAst:
                                name_spans=self._all_at(c))
 
     def kinds_decl(self, meta: Meta, c: list[Any]) -> ast.KindsDecl:
-        columns = [x for x in c if not isinstance(x, ast.KindRow)]
+        columns = cast("list[_Token]", [x for x in c if isinstance(x, str)])   # NAME tokens
         rows = tuple(x for x in c if isinstance(x, ast.KindRow))
-        return ast.KindsDecl(tuple(map(str, columns)), rows, span=self._span(meta),
+        visible = next((x for x in c if isinstance(x, ast.Expr)), None)
+        return ast.KindsDecl(tuple(map(str, columns)), rows, visible, span=self._span(meta),
                              column_spans=self._all_at(columns))
 
     def kind_row(self, meta: Meta, c: list[Any]) -> ast.KindRow:

@@ -445,6 +445,15 @@ class Zone:
     span: Span | None = None
 
 
+@attrs.define
+class Sight:
+    """A kinds table's `visible to` condition (a Rule of viewer, owner and it): a seat for
+    which it is false does not see a piece of these `kinds` at all."""
+    kinds: tuple[str, ...]
+    rule: Rule
+    span: Span | None = None
+
+
 def _no_vars() -> dict[str, dict[str, Variable]]:
     return {"global": {}, "seat": {}, "piece": {}}
 
@@ -472,6 +481,7 @@ class Program:
     setup_span: Span | None = None              # the `setup` declaration
     shows: dict[str, Rule] = attrs.Factory(dict)    # 'piece' / 'row' -> Rule
     hide: Rule | None = None
+    sights: list[Sight] = attrs.Factory(list)   # kinds tables' `visible to`, in file order
     each_rules: list[Rule] = attrs.Factory(list)    # the where-conditions of `call ... for each`
     zones: dict[str, Zone] = attrs.Factory(dict)
     docs: dict[tuple[str, str | None], str] = attrs.Factory(dict)   # (phase, action) -> doc

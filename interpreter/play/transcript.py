@@ -156,7 +156,8 @@ def _by(game, by):
 
 def seat_view_line(game, state, seat):
     """What `seat` may not see of the state line above it: hidden variables, hidden
-    pieces (by owner and cell) and secret choices not yet revealed."""
+    pieces (by owner and cell), how many pieces are out of its sight (by owner) and secret
+    choices not yet revealed."""
     view = game.view(state, seat)
     hidden = [f"{s['name']}.{k}" for s in view["seats"] for k, v in s["vars"].items()
               if v == HIDDEN]
@@ -171,6 +172,13 @@ def seat_view_line(game, state, seat):
             hidden += [f"{piece['label']}.{k}" for k, v in piece["vars"].items() if v == HIDDEN]
     hidden += [f"{count} {'pieces' if count > 1 else 'piece'} of {owner} {where}"
                for (owner, where), count in unknown.items()]
+    in_sight = [piece["owner"] for piece in view["pieces"]]
+    every = [piece["owner"] for piece in game.view(state, None)["pieces"]]
+    for owner in dict.fromkeys(every):      # pieces out of its sight (no entry in its view)
+        count = every.count(owner) - in_sight.count(owner)
+        if count:
+            hidden.append(f"{count} {'pieces' if count > 1 else 'piece'} of {owner} "
+                          "out of sight")
     if view.get("chosen"):
         hidden += [f"{name}'s choice" for name, c in view["chosen"].items() if c == "yes"]
     return f"  view of {view['seat']}: " + ("hides " + ", ".join(hidden) if hidden

@@ -40,8 +40,9 @@ class UnitKey(NamedTuple):
     action's body), "list" (its listing), "domain" and "part" (a binder's domain and a
     where-part, for explaining: `part` its index), each with `name` the phase and
     `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
-    "invariant", "end", "each" (`position` the rule's); "visible" (`scope` and `name` the
-    variable's); "show", "stat", "zone" (`name`)."""
+    "invariant", "end", "each", "sight" (a kinds table's `visible to`) (`position` the
+    rule's); "visible" (`scope` and `name` the variable's); "show", "stat", "zone"
+    (`name`)."""
 
     kind: str
     name: str = ""
@@ -256,6 +257,8 @@ class Generator:
             units[UnitKey("payoff")] = self.rule("payoff", prog.payoff)
         if prog.hide is not None:
             units[UnitKey("hide")] = self.rule("hide_piece", prog.hide)
+        for i, sight in enumerate(prog.sights):
+            units[UnitKey("sight", position=i)] = self.rule(f"sight_{i}", sight.rule)
         for i, rule in enumerate(prog.each_rules):
             units[UnitKey("each", position=i)] = self.rule(f"each_{i}", rule)
         for name, zone in prog.zones.items():

@@ -413,10 +413,12 @@ class Runtime:
         hidden = self.hidden_seats(pid)
         if also_hidden:
             hidden = tuple(sorted(set(hidden) | set(also_hidden)))
+        unseen = tuple(s for s in hidden if game._unseen_by(self.state, pid, s)) \
+            if game._sights else ()
         owner = piece["owner"]
         self.state.events.append(events.PIECE_EVENTS[what](
             piece["label"], None if owner is None else game.seats[owner],
-            events.By(*game._doing()), hidden, *places))
+            events.By(*game._doing()), hidden, *places, unseen=unseen))
 
     def where_cell(self, cell: int | None) -> str | None:
         return None if cell is None else self.board.names[cell]
@@ -690,7 +692,11 @@ class Game:
         self._zone_rules = {name: fns[UnitKey("zone", name)]
                             for name, zone in program.zones.items()
                             if zone.visible is not None}
-        self._hides_pieces = bool(self._zone_rules) or "hide piece" in self._shows
+        # kind -> its table's `visible to` (a kind of no such table is always in sight)
+        self._sights = {kind: fns[UnitKey("sight", position=i)]
+                        for i, sight in enumerate(program.sights) for kind in sight.kinds}
+        self._hides_pieces = (bool(self._zone_rules) or "hide piece" in self._shows
+                              or bool(self._sights))
         self._labels_per_seat = self._hides_pieces
         self.rules = describe_rules(program, self._hides_pieces)
 
@@ -990,13 +996,25 @@ class Game:
         return (text, tuple(self.action_text(state, action, viewer)
                             for viewer in range(len(self.seats))))
 
+    def _unseen_by(self, state: State, pid: int, viewer: int) -> bool:
+        """Does the `visible to` of its kinds table keep living piece `pid` out of seat
+        `viewer`'s sight altogether?"""
+        piece = state.pieces[pid]
+        rule = self._sights.get(piece["kind"])
+        if rule is None or not piece["alive"]:
+            return False
+        return not self._run(state, lambda st: bool(rule(st, viewer, viewer, piece["owner"],
+                                                         pid)), check_end=False)
+
     def _hidden_from(self, state: State, pid: int, viewer: int) -> bool:
-        """Does the `hide piece` rule, or the zone the piece is in, keep piece `pid` from
-        seat `viewer`?"""
+        """Does the `hide piece` rule, the zone the piece is in, or its kind's `visible to`
+        keep piece `pid` from seat `viewer`?"""
         rule = self._shows.get("hide piece")
         piece = state.pieces[pid]
         if not piece["alive"]:
             return False
+        if self._unseen_by(state, pid, viewer):
+            return True
         zone = piece.get("zone")
         if zone is not None and zone[0] in self._zone_rules:
             zone_rule = self._zone_rules[zone[0]]

@@ -138,21 +138,24 @@ class Reveal(Played):
 @attrs.define
 class PieceEvent(Event):
     """What a piece did (narration only): its `label` and its owner's name (None for no
-    owner), the rule that did it, and the seats the piece is hidden from (they read no
-    label)."""
+    owner), the rule that did it, the seats the piece is hidden from (they read no
+    label) and those it is out of sight of (they are told nothing of it)."""
 
     label: str
     owner: str | None
     by: By
     hidden: tuple[int, ...]
+    unseen: tuple[int, ...] = attrs.field(default=(), kw_only=True)
 
     def places(self) -> tuple[str | None, ...]:
         """Where it happened, as the JSON form lists it between the owner and the rule."""
         return ()
 
     def to_json(self) -> list[Any]:
+        """[kind, label, owner, places..., rule, seat, hidden], then `unseen` when there
+        are such seats."""
         return [self.kind, self.label, self.owner, *self.places(), self.by.rule, self.by.seat,
-                list(self.hidden)]
+                list(self.hidden), *([list(self.unseen)] if self.unseen else [])]
 
 
 @attrs.define
@@ -237,8 +240,11 @@ def event_from_json(data: list[Any]) -> Event:
         played = Auto if kind == "auto" else Reveal
         return played(rest[0], rest[1], tuple(rest[2]) if len(rest) > 2 else None)
     if kind in PIECE_EVENTS:
+        # a seat is a number or None, never a list: two lists at the end are hidden, unseen
+        unseen = rest.pop() if isinstance(rest[-2], list) else []
         label, owner, *places, rule, seat, hidden = rest
-        return PIECE_EVENTS[kind](label, owner, By(rule, seat), tuple(hidden), *places)
+        return PIECE_EVENTS[kind](label, owner, By(rule, seat), tuple(hidden), *places,
+                                  unseen=tuple(unseen))
     if kind == "pick":
         return Pick(rest[0], rest[1], rest[2:] == ["fixed"])
     if kind == "shuffle":

@@ -13,7 +13,8 @@ position, sets one up by hand, or watches the generated code run, by function:
                                            files write it
     visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat),
     cell_owners(game, state, seat)
-    hidden_from(game, state, piece, seat)  the rules that draw the game, as functions
+    hidden_from(game, state, piece, seat), unseen_by(game, state, piece, seat)
+                                           the rules that draw the game, as functions
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     scores(game, state), hidden_variables(game, state, seat)         what agents may ask
@@ -139,6 +140,15 @@ def hidden_from(game: Game, state: State, pid: int, viewer: int | None) -> bool:
         return False
     hidden: bool = game._hidden_from(state, pid, viewer)
     return hidden
+
+
+def unseen_by(game: Game, state: State, pid: int, viewer: int | None) -> bool:
+    """Is piece `pid` out of seat `viewer`'s sight altogether (its kinds table's `visible
+    to`)? Such a piece is not in the seat's view at all. No viewer (None) sees everything."""
+    if viewer is None:
+        return False
+    unseen: bool = game._unseen_by(state, pid, viewer)
+    return unseen
 
 
 def show_rule(game: Game, what: str) -> Generated | None:

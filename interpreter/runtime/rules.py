@@ -108,7 +108,7 @@ class Rules:
     phases: Mapping[str, PhaseInfo]
     variables: Mapping[str, Mapping[str, VariableInfo]]  # scope -> name -> variable
     shows: frozenset[str]                           # the `show X(...)` rules declared
-    hides_pieces: bool                              # a `hide piece` rule or a hiding zone
+    hides_pieces: bool          # a `hide piece` rule, a hiding zone or a kinds `visible to`
     invariants: tuple[str, ...]                     # their names, as declared
     stats: tuple[str, ...]                          # `stat` names, as declared
     payoff: bool                                    # a `payoff(s)` gives the returns

@@ -1,8 +1,10 @@
 """Per-seat views and their text rendering.
 
 `make_view(game, state, seat)` returns plain data holding only what `seat` may see:
-variables whose `visible to` condition fails for that seat are shown as "?", and the
-choices other seats made in a simultaneous phase stay hidden until the reveal. `render`
+variables whose `visible to` condition fails for that seat are shown as "?", pieces it may
+not identify as "?" in their place, pieces out of its sight (their kinds table's `visible
+to`) not at all, and the choices other seats made in a simultaneous phase stay hidden until
+the reveal. `render`
 draws a view as text; it reads nothing but the view, so it cannot leak. What these need
 of the game beyond its public API they ask of `introspect`.
 """
@@ -144,6 +146,8 @@ def _view(game: Game, state: State, seat: int | None,
         zone = piece.get("zone")
         zone_name = None if zone is None else zone[0] if zone[1] is None else \
             f"{zone[0]} of {game.seats[zone[1]]}"
+        if not everyone and introspect.unseen_by(game, state, pid, seat):
+            continue        # out of its sight: not even there
         if not everyone and introspect.hidden_from(game, state, pid, seat):
             unknown = _piece_view(HIDDEN, HIDDEN, owner, cell_name, zone_name, {})
             unknown["mark"] = HIDDEN

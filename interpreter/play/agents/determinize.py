@@ -12,6 +12,11 @@ everything the seat may not see is drawn again, from the agent's own random stre
 - variables that `visible to` hides: another seat's takes the value the agent's own seat
   has (of the right type and stage of play, and known to the agent), a global its declared
   initial value;
+- pieces out of the seat's sight (a kinds table's `visible to`) on the board: their
+  identities are dealt out again among those of each owner, and each is put on a cell drawn
+  at random among those where the seat sees no piece (a cell of its own while there are
+  enough). The agent is taken to know how many pieces of each owner are out of its sight,
+  never where;
 - pieces the seat may not identify (`hide piece`, a zone): in each place (owner and cell,
   or owner and zone) their identities (kind, label and variables) are dealt out again among
   them at random, and then each variable's values again among the pieces of each kind
@@ -75,14 +80,24 @@ class Determinizer:
                 value = game.rules.initial_value(scope, name)
             self.variables.append((scope, owner, name, value))
         places = {}
+        self.unseen, seen_cells = [], set()
         for pid in sorted(state.pieces):
             piece = state.pieces[pid]
-            if piece["alive"] and introspect.hidden_from(game, state, pid, seat):
+            if not piece["alive"]:
+                continue
+            if piece["cell"] is not None and introspect.unseen_by(game, state, pid, seat):
+                self.unseen.append(pid)     # a place of its own: its owner's unseen pieces
+                places.setdefault((piece["owner"], "unseen", None, None), []).append(piece)
+            elif introspect.hidden_from(game, state, pid, seat):
                 zone = (piece.get("zone") or [None, None])[:2]
                 places.setdefault((piece["owner"], piece["cell"], *zone), []).append(piece)
+            if piece["cell"] is not None and pid not in self.unseen:
+                seen_cells.add(piece["cell"])
         for (_, cell, zone, _), pieces in places.items():
             if len(pieces) > 1:
                 self.places.append(_Place(pieces, cell is not None or zone is not None))
+        # the cells where the seat sees no piece: where an unseen piece may be
+        self.free = [c for c in game.rules.board.all_cells if c not in seen_cells]
 
     def sample(self, rng):
         other = self.state.clone()
@@ -95,6 +110,8 @@ class Determinizer:
             holder[name] = _fresh(value)
         for place in self.places:
             place.deal(other, rng)
+        if self.unseen:
+            _scatter(other, self.unseen, self.free, rng)
         _choices(self.game, other, self.seat, rng)
         return other
 
@@ -125,6 +142,23 @@ class _Place:
             for name, values in variables:
                 for piece, value in zip(same, rng.shuffle(list(values))):
                     piece[name] = _fresh(value)
+
+
+def _scatter(state, pids, free, rng):
+    """Put the pieces `pids` (out of the seat's sight, in a canonical order) on cells drawn
+    again among `free`, each on a cell of its own while there are enough."""
+    cells = rng.shuffle(list(free))
+    if not cells:
+        return
+    for pid in pids:                # off their cells first, the others' stacks kept in order
+        old = state.pieces[pid]["cell"]
+        state.at[old].remove(pid)
+        if not state.at[old]:
+            del state.at[old]
+    for i, pid in enumerate(pids):
+        cell = cells[i % len(cells)]
+        state.pieces[pid]["cell"] = cell
+        state.at.setdefault(cell, []).append(pid)
 
 
 def determinize(game, state, seat, rng):

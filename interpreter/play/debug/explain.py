@@ -244,13 +244,19 @@ def trial(game, state, action, viewer=None):
     again, the dice reseeded), never on the real one, and told only when they all agree.
     It stops at a reveal (another seat's secret choice is not told, nor what follows); an
     action that draws on chance, or whose outcome depends on what the seat may not see
-    (another seat's hidden values, pieces or choices), is not played out."""
+    (another seat's hidden values, pieces or choices), is not played out, nor any action
+    while pieces are out of the seat's sight (a kinds table's `visible to`)."""
     if viewer is None:
         copy = state.clone()
         copy.narrate = True
         lines, trace = _played(game, copy, action, None)
         return lines + _ran(trace)
     determinizer = Determinizer(game, state, viewer)
+    if determinizer.unseen:
+        # a few positions drawn from the view rarely put a piece out of sight where it is
+        # (or everywhere it may be), so their agreeing would tell nothing
+        return [f"playing it: what it does may depend on pieces out of "
+                f"{game.seats[viewer]}'s sight, so it is not told"]
     told, read = [], False
     for seen in _seen_positions(game, determinizer):
         lines, trace = _played(game, seen, action, viewer)

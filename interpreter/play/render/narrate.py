@@ -90,9 +90,11 @@ def event_lines(game, events, viewer, said=""):
     'created by deploy, red: Rook#2 f11, Pawn#9 a12, ...'."""
     # How many items a shuffle or a random pick had is the engine's bookkeeping, not what a
     # player saw happen (the transcript keeps it): the cards drawn show as pieces moving.
-    # A piece that changed kind out of the viewer's sight says nothing to it.
+    # A piece that changed kind out of the viewer's sight says nothing to it, nor does
+    # anything a piece out of its sight altogether did.
     kept = [event for event in events if not says(event, said) and not (
-        isinstance(event, ev.Changed) and viewer is not None and viewer in event.hidden)]
+        isinstance(event, ev.Changed) and viewer is not None and viewer in event.hidden)
+        and not (isinstance(event, ev.PieceEvent) and viewer in event.unseen)]
     lines, i = [], 0
     while i < len(kept):
         event = kept[i]

@@ -21,7 +21,9 @@ everyone's view); a deal OpenSpiel cannot make is a disagreement. At every decis
 seat's view of gdl, with the action texts that seat read (`action_text(state, action,
 viewer)`), is compared with OpenSpiel's information state string of that player, each
 written in a common form (`Pairing.gdl_information`, `Pairing.spiel_information`): the
-seat's own card and the public actions, never the other's card. Simultaneous nodes: gdl asks
+seat's own card and the public actions, never the other's card. A seat reads no text of
+another seat's choice in a `secret` phase (as `gdl play` and `gdl serve` tell it: not even
+how many there were). Simultaneous nodes: gdl asks
 the seats one by one in seat order, OpenSpiel takes the joint action; each seat's choice is
 compared as a decision of its own.
 
@@ -41,6 +43,7 @@ from typing import Any
 import pyspiel
 
 from gdl.interpreter import load_game
+from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.engine import TERMINAL
 from gdl.interpreter.runtime.view import View
 
@@ -196,8 +199,11 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
             joint = []
         else:
             spiel_state.apply_action(theirs[chosen])
+        # a choice in a `secret` phase is not told to the other seats (gdl play, serve)
+        secret = not simultaneous and introspect.is_private(game, state)
         for viewer, texts in enumerate(seen):
-            texts.append(pairing.gdl_meaning(game.action_text(state, ours[chosen], viewer)))
+            if not (secret and viewer != seat):
+                texts.append(pairing.gdl_meaning(game.action_text(state, ours[chosen], viewer)))
         if pairing.dealt is None:
             state.forced.extend(_resolve_chance(pairing, spiel_state, rng))
             game.apply(state, ours[chosen], check=False)
