@@ -11,8 +11,10 @@ position, sets one up by hand, or watches the generated code run, by function:
     is_private(game, state)                the next decision is secret or simultaneous
     with formatting(game, state) as text:  text(value, type): a run-time value as the rule
                                            files write it
-    visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat)
+    visibility_rule(game, scope, name), show_rule(game, what)
     hidden_from(game, state, piece, seat)  the rules that draw the game, as functions
+    public_view(game, state), worded_for_nobody(game, state, rule, ...)
+                                           what every seat may see (a spectator's view)
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     scores(game, state), hidden_variables(game, state, seat)         what agents may ask
@@ -31,6 +33,7 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from ..language.errors import GdlRuntimeError
 from ..language.types import format_value
 from .codegen import Source, UnitKey  # UnitKey: the type of code_units' keys, for tools
 
@@ -41,6 +44,7 @@ if TYPE_CHECKING:
     from ..language.types import Names, Type
     from .engine import CompiledAction, Game, Runtime
     from .state import State
+    from .view import View
 
 Generated = Callable[..., Any]      # a function of the generated code: (state, me, ...) -> value
 
@@ -89,21 +93,25 @@ def is_simultaneous(game: Game, state: State) -> bool:
 
 
 @contextlib.contextmanager
-def formatting(game: Game, state: State,
-               viewer: int | None = None) -> Iterator[Callable[[Any, Type], str]]:
+def formatting(game: Game, state: State, viewer: int | None = None,
+               public: bool = False) -> Iterator[Callable[[Any, Type], str]]:
     """Within the block, `text(value, t)` is the text of `value`, of static type `t`, in
     `state` (cells, pieces and seats by name); for a `viewer` seat, a piece hidden from it
-    reads `?`, wherever it is named (a variable that holds it, a list of pieces)."""
+    reads `?`, wherever it is named (a variable that holds it, a list of pieces); `public`:
+    a piece hidden from any seat reads `?`."""
     with game._rt.bound(state) as rt:
-        names = rt if viewer is None or not game._hides_pieces else _Seen(game, rt, viewer)
+        viewers = tuple(range(len(game.seats))) if public else () if viewer is None \
+            else (viewer,)
+        names = _Seen(game, rt, viewers) if viewers and game._hides_pieces else rt
         yield lambda value, t: format_value(value, t, names)
 
 
 class _Seen:
-    """The runtime's names as a seat reads them: hidden pieces are `?`."""
+    """The runtime's names as some seats read them: a piece hidden from any of them is
+    `?`."""
 
-    def __init__(self, game: Game, rt: Runtime, viewer: int) -> None:
-        self.game, self.rt, self.viewer = game, rt, viewer
+    def __init__(self, game: Game, rt: Runtime, viewers: tuple[int, ...]) -> None:
+        self.game, self.rt, self.viewers = game, rt, viewers
         self.board = rt.board
 
     def cell_name(self, cell: int) -> str:
@@ -115,7 +123,7 @@ class _Seen:
         return name
 
     def piece_name(self, pid: int) -> str:
-        if self.game._hidden_from(self.rt.state, pid, self.viewer):
+        if any(self.game._hidden_from(self.rt.state, pid, viewer) for viewer in self.viewers):
             return "?"
         name: str = self.rt.piece_name(pid)
         return name
@@ -140,19 +148,33 @@ def hidden_from(game: Game, state: State, pid: int, viewer: int | None) -> bool:
     return hidden
 
 
+def hidden_from_any(game: Game, state: State, pid: int) -> bool:
+    """Is piece `pid` hidden from some seat (so not public)?"""
+    return any(game._hidden_from(state, pid, seat) for seat in range(len(game.seats)))
+
+
+def public_view(game: Game, state: State) -> View:
+    """What every seat may see of `state` (a spectator's view, `view.make_view` with
+    `public`)."""
+    from .view import make_view
+    view: View = game._run(state, lambda st: make_view(game, st, None, public=True),
+                           check_end=False)
+    return view
+
+
+def worded_for_nobody(game: Game, state: State, rule: Generated, *args: Any) -> Any:
+    """A `show` rule worked out for no seat (`me` is none: `if me == current` is false),
+    for the public view; None when it cannot be (it reads a variable of `me`)."""
+    try:
+        return game._run(state, lambda st: rule(st, None, *args), check_end=False)
+    except GdlRuntimeError:
+        return None
+
+
 def show_rule(game: Game, what: str) -> Generated | None:
     """The `show piece` or `hide piece` rule as a generated function, or None."""
     rule: Generated | None = game._shows.get(what)
     return rule
-
-
-def row_labels(game: Game, state: State, viewer: int | None) -> list[Any] | None:
-    """The `show row(r)` labels of every board row (row 1 first) for seat `viewer`, or
-    None when the game has no such rule. Run inside the engine (as views are made)."""
-    rule = game._shows.get("row")
-    if rule is None:
-        return None
-    return [rule(state, viewer, row) for row in range(1, game._board.height + 1)]
 
 
 def statistics(game: Game, state: State) -> dict[str, Any]:
