@@ -13,8 +13,9 @@ position, sets one up by hand, or watches the generated code run, by function:
                                            files write it
     visibility_rule(game, scope, name), show_rule(game, what)
     hidden_from(game, state, piece, seat)  the rules that draw the game, as functions
-    public_view(game, state), worded_for_nobody(game, state, rule, ...)
-                                           what every seat may see (a spectator's view)
+    hidden_from_any(game, state, piece), worded_for_nobody(game, state, rule, ...)
+                                           what every seat may see (`view.public_view`)
+    run_question(game, state, question)    a tool's question run in the engine
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     scores(game, state), hidden_variables(game, state, seat)         what agents may ask
@@ -31,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..language.errors import GdlRuntimeError
 from ..language.types import format_value
@@ -44,11 +45,11 @@ if TYPE_CHECKING:
     from ..language.types import Names, Type
     from .engine import CompiledAction, Game, Runtime
     from .state import State
-    from .view import View
 
 Generated = Callable[..., Any]      # a function of the generated code: (state, me, ...) -> value
 
 _PRIVATE_MODES = ("simultaneous", "secret")
+_T = TypeVar("_T")
 
 
 # ----- the game as a whole ------------------------------------------------------------------
@@ -153,13 +154,11 @@ def hidden_from_any(game: Game, state: State, pid: int) -> bool:
     return any(game._hidden_from(state, pid, seat) for seat in range(len(game.seats)))
 
 
-def public_view(game: Game, state: State) -> View:
-    """What every seat may see of `state` (a spectator's view, `view.make_view` with
-    `public`)."""
-    from .view import make_view
-    view: View = game._run(state, lambda st: make_view(game, st, None, public=True),
-                           check_end=False)
-    return view
+def run_question(game: Game, state: State, question: Callable[[State], _T]) -> _T:
+    """A tool's question about `state` run in the engine (a fault in the rules is a
+    GdlRuntimeError at its rule-file place), as `Game.view` runs a view."""
+    answer: _T = game._run(state, question, check_end=False)
+    return answer
 
 
 def worded_for_nobody(game: Game, state: State, rule: Generated, *args: Any) -> Any:

@@ -63,9 +63,17 @@ class View(TypedDict):
     chosen: NotRequired[dict[str, str]]  # a simultaneous phase: seat -> its choice or yes/no
 
 
+def public_view(game: Game, state: State) -> View:
+    """What every seat may see of `state` (a spectator's view): a variable only when its
+    `visible to` holds for every seat, a piece hidden from any seat hidden, the `show`
+    texts worked out for no seat."""
+    return introspect.run_question(game, state,
+                                   lambda st: make_view(game, st, None, public=True))
+
+
 def make_view(game: Game, state: State, seat: int | None, public: bool = False) -> View:
     """What `seat` may see (None: everything); `public` (with seat None): what every seat
-    may see, a spectator's view (`introspect.public_view`)."""
+    may see (`public_view`)."""
     with introspect.formatting(game, state, seat, public) as text:
         return _view(game, state, seat, text, public)
 

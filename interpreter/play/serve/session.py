@@ -3,7 +3,7 @@ what each viewer has been told.
 
 A viewer is a seat (an int) or None, the spectator, who sees what every seat may see.
 Everything a viewer is sent is made from that viewer's own view (`game.view(state, viewer)`;
-the spectator's: `introspect.public_view`), the action texts as it reads them
+the spectator's: `view.public_view`), the action texts as it reads them
 (`game.action_text(state, action, viewer)`; the spectator's: `public_text`) and the events
 narrated for it (`narrate.event_lines`; the spectator's: `public_events`): another seat's
 secret choices read "chooses in secret", one line for a whole run of them, and a message
@@ -25,8 +25,8 @@ import attrs
 from ...language.errors import GdlDataError, GdlError, IllegalAction
 from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...runtime import events as ev
-from ...runtime.introspect import is_private, is_simultaneous, public_view, result_text
-from ...runtime.view import status_lines, title
+from ...runtime.introspect import is_private, is_simultaneous, result_text
+from ...runtime.view import public_view, status_lines, title
 from ..agents.agents import make_agents, matching, parse_player, resolve_input
 from .. import transcript as transcripts
 from ..playing import stuck
