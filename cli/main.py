@@ -207,15 +207,19 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
               help="Seconds an agent waits before each decision, so people can follow.")
 @click.option("--save", type=click.Path(), help="A transcript of the game so far, rewritten "
               "after every decision (gdl play --resume FILE continues it; it holds the seed "
-              "and everything hidden).")
+              "and everything hidden); game N of several: FILE with -N before its extension.")
+@click.option("--games", type=click.IntRange(1, 200), default=1, show_default=True,
+              help="Games to start (game N's seed: --seed plus N-1); the lobby URL starts "
+              "more.")
 @backend_option
 @user_errors
 def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
-          pace: float, save: str | None) -> None:
+          pace: float, save: str | None, games: int) -> None:
     """Serve a game to browsers: a page per human seat and one for a spectator.
 
-    Prints one secret URL per human seat and one for the spectator; each browser receives
-    only its own seat's view. Needs the extra: pip install -e '.[serve]'. Ctrl-C stops."""
+    Prints one secret URL per human seat and one for the spectator of each game, and the
+    lobby's (the games, and a new one); each browser receives only its own seat's view.
+    Needs the extra: pip install -e '.[serve]'. Ctrl-C stops."""
     try:
         from gdl.interpreter.play.serve.app import serve_file
     except ModuleNotFoundError as exc:
@@ -223,7 +227,7 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
             raise
         raise GdlError("gdl serve needs Starlette and uvicorn: from a clone, pip install -e "
                        "'.[serve]'") from None
-    serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save)
+    serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save, games=games)
 
 
 @main.command()

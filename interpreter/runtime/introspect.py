@@ -11,10 +11,12 @@ position, sets one up by hand, or watches the generated code run, by function:
     is_private(game, state)                the next decision is secret or simultaneous
     with formatting(game, state) as text:  text(value, type): a run-time value as the rule
                                            files write it
-    visibility_rule(game, scope, name), show_rule(game, what), row_labels(game, state, seat),
-    cell_owners(game, state, seat)
+    visibility_rule(game, scope, name), show_rule(game, what)
     hidden_from(game, state, piece, seat), unseen_by(game, state, piece, seat)
                                            the rules that draw the game, as functions
+    hidden_from_any(game, state, piece), worded_for_nobody(game, state, rule, ...)
+                                           what every seat may see (`view.public_view`)
+    run_question(game, state, question)    a tool's question run in the engine
     statistics(game, state)                the `stat` values of a position, for simulations
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     scores(game, state), hidden_variables(game, state, seat)         what agents may ask
@@ -31,8 +33,9 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+from ..language.errors import GdlRuntimeError
 from ..language.types import format_value
 from .codegen import Source, UnitKey  # UnitKey: the type of code_units' keys, for tools
 
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
 Generated = Callable[..., Any]      # a function of the generated code: (state, me, ...) -> value
 
 _PRIVATE_MODES = ("simultaneous", "secret")
+_T = TypeVar("_T")
 
 
 # ----- the game as a whole ------------------------------------------------------------------
@@ -91,21 +95,25 @@ def is_simultaneous(game: Game, state: State) -> bool:
 
 
 @contextlib.contextmanager
-def formatting(game: Game, state: State,
-               viewer: int | None = None) -> Iterator[Callable[[Any, Type], str]]:
+def formatting(game: Game, state: State, viewer: int | None = None,
+               public: bool = False) -> Iterator[Callable[[Any, Type], str]]:
     """Within the block, `text(value, t)` is the text of `value`, of static type `t`, in
     `state` (cells, pieces and seats by name); for a `viewer` seat, a piece hidden from it
-    reads `?`, wherever it is named (a variable that holds it, a list of pieces)."""
+    reads `?`, wherever it is named (a variable that holds it, a list of pieces); `public`:
+    a piece hidden from any seat reads `?`."""
     with game._rt.bound(state) as rt:
-        names = rt if viewer is None or not game._hides_pieces else _Seen(game, rt, viewer)
+        viewers = tuple(range(len(game.seats))) if public else () if viewer is None \
+            else (viewer,)
+        names = _Seen(game, rt, viewers) if viewers and game._hides_pieces else rt
         yield lambda value, t: format_value(value, t, names)
 
 
 class _Seen:
-    """The runtime's names as a seat reads them: hidden pieces are `?`."""
+    """The runtime's names as some seats read them: a piece hidden from any of them is
+    `?`."""
 
-    def __init__(self, game: Game, rt: Runtime, viewer: int) -> None:
-        self.game, self.rt, self.viewer = game, rt, viewer
+    def __init__(self, game: Game, rt: Runtime, viewers: tuple[int, ...]) -> None:
+        self.game, self.rt, self.viewers = game, rt, viewers
         self.board = rt.board
 
     def cell_name(self, cell: int) -> str:
@@ -117,7 +125,7 @@ class _Seen:
         return name
 
     def piece_name(self, pid: int) -> str:
-        if self.game._hidden_from(self.rt.state, pid, self.viewer):
+        if any(self.game._hidden_from(self.rt.state, pid, viewer) for viewer in self.viewers):
             return "?"
         name: str = self.rt.piece_name(pid)
         return name
@@ -151,33 +159,31 @@ def unseen_by(game: Game, state: State, pid: int, viewer: int | None) -> bool:
     return unseen
 
 
+def hidden_from_any(game: Game, state: State, pid: int) -> bool:
+    """Is piece `pid` hidden from some seat (so not public)?"""
+    return any(game._hidden_from(state, pid, seat) for seat in range(len(game.seats)))
+
+
+def run_question(game: Game, state: State, question: Callable[[State], _T]) -> _T:
+    """A tool's question about `state` run in the engine (a fault in the rules is a
+    GdlRuntimeError at its rule-file place), as `Game.view` runs a view."""
+    answer: _T = game._run(state, question, check_end=False)
+    return answer
+
+
+def worded_for_nobody(game: Game, state: State, rule: Generated, *args: Any) -> Any:
+    """A `show` rule worked out for no seat (`me` is none: `if me == current` is false),
+    for the public view; None when it cannot be (it reads a variable of `me`)."""
+    try:
+        return game._run(state, lambda st: rule(st, None, *args), check_end=False)
+    except GdlRuntimeError:
+        return None
+
+
 def show_rule(game: Game, what: str) -> Generated | None:
     """The `show piece` or `hide piece` rule as a generated function, or None."""
     rule: Generated | None = game._shows.get(what)
     return rule
-
-
-def row_labels(game: Game, state: State, viewer: int | None) -> list[Any] | None:
-    """The `show row(r)` labels of every board row (row 1 first) for seat `viewer`, or
-    None when the game has no such rule. Run inside the engine (as views are made)."""
-    rule = game._shows.get("row")
-    if rule is None:
-        return None
-    return [rule(state, viewer, row) for row in range(1, game._board.height + 1)]
-
-
-def cell_owners(game: Game, state: State, viewer: int | None) -> dict[int, int] | None:
-    """The `show cell(c)` seats of the board's cells that have one (cell -> seat), for seat
-    `viewer`, or None when the game has no such rule. Run inside the engine."""
-    rule = game._shows.get("cell")
-    if rule is None:
-        return None
-    found = {}
-    for cell in game._board.all_cells:
-        seat = rule(state, viewer, cell)
-        if seat is not None:
-            found[cell] = seat
-    return found
 
 
 def statistics(game: Game, state: State) -> dict[str, Any]:

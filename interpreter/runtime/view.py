@@ -68,24 +68,53 @@ class View(TypedDict):
     cells: NotRequired[dict[str, str]]   # `show cell(c)`: cell -> the seat whose colour fills it
 
 
-def make_view(game: Game, state: State, seat: int | None) -> View:
-    with introspect.formatting(game, state, seat) as text:
-        return _view(game, state, seat, text)
+def public_view(game: Game, state: State) -> View:
+    """What every seat may see of `state` (a spectator's view): a variable only when its
+    `visible to` holds for every seat, a piece hidden from any seat hidden, the `show`
+    texts worked out for no seat."""
+    return introspect.run_question(game, state,
+                                   lambda st: make_view(game, st, None, public=True))
+
+
+def make_view(game: Game, state: State, seat: int | None, public: bool = False) -> View:
+    """What `seat` may see (None: everything); `public` (with seat None): what every seat
+    may see (`public_view`)."""
+    with introspect.formatting(game, state, seat, public) as text:
+        return _view(game, state, seat, text, public)
 
 
 def _view(game: Game, state: State, seat: int | None,
-          text: Callable[[Any, Type], str]) -> View:
-    everyone = seat is None
+          text: Callable[[Any, Type], str], public: bool) -> View:
+    everyone = seat is None and not public
+    seats = range(len(game.seats))
 
     def shown(scope: str, name: str, value: Any, t: Type, owner: int | None,
               it: int | None = None) -> str:
         rule = introspect.visibility_rule(game, scope, name)
         if rule is not None and not everyone:
-            visible = rule(state, seat, seat) if scope == "global" else rule(
-                state, seat, seat, owner, it)
+            lookers = seats if public else (seat,)
+            visible = all(rule(state, s, s) if scope == "global" else rule(
+                state, s, s, owner, it) for s in lookers)
             if not visible:
                 return HIDDEN
         return text(value, t)
+
+    def worded(rule: Callable[..., Any], *args: Any) -> Any:
+        """A `show` rule's value for the viewer (the first seat for the full view; for the
+        public view no seat, and HIDDEN when it cannot be worked out for none)."""
+        if not public:
+            return rule(state, seat if seat is not None else 0, *args)
+        found = introspect.worded_for_nobody(game, state, rule, *args)
+        return HIDDEN if found is None else found
+
+    def hidden_piece(pid: int) -> bool:
+        return introspect.hidden_from_any(game, state, pid) if public else \
+            introspect.hidden_from(game, state, pid, seat)
+
+    def unseen(pid: int) -> bool:
+        """Out of the viewer's sight altogether (for the public view: of any seat's)."""
+        return any(introspect.unseen_by(game, state, pid, s) for s in seats) if public \
+            else introspect.unseen_by(game, state, pid, seat)
 
     types = {scope: game.rules.variable_types[scope]
              for scope in ("global", "seat", "piece")}
@@ -102,19 +131,22 @@ def _view(game: Game, state: State, seat: int | None,
         "pieces": [],
         "result": introspect.result_text(game, state) if state.result is not None else None,
     }
-    owners = introspect.cell_owners(game, state, 0 if everyone else seat)
-    if owners is not None:              # `show cell(c)`: whose colour fills which cell
-        view["cells"] = {game.rules.board.names[c]: game.seats[s] for c, s in owners.items()}
-    labels = introspect.row_labels(game, state, 0 if everyone else seat)
-    if labels is not None:
-        view["row_labels"] = labels     # `show row(r)`, made here where the state is known
+    row_rule = introspect.show_rule(game, "row")
+    if row_rule is not None:    # `show row(r)`, made here where the state is known
+        view["row_labels"] = [worded(row_rule, row)
+                              for row in range(1, game.rules.board.height + 1)]
+    cell_rule = introspect.show_rule(game, "cell")
+    if cell_rule is not None:   # `show cell(c)`: whose colour fills which cell
+        owners = {c: worded(cell_rule, c) for c in game.rules.board.all_cells}
+        view["cells"] = {game.rules.board.names[c]: game.seats[s] for c, s in owners.items()
+                         if s is not None and s != HIDDEN}
     player = game.current_player(state)
     if player >= 0:
         view["deciding"] = game.seats[player]
     game_text = introspect.show_rule(game, "game")
     if game_text is not None:       # `show game(s)`: the rule file's words, for the viewer
-        viewer = seat if seat is not None else 0
-        view["status"] = game_text(state, viewer, viewer)
+        view["status"] = worded(game_text, None if public else
+                                seat if seat is not None else 0)
     seat_text = introspect.show_rule(game, "seat")
     colour = introspect.show_rule(game, "colour")
     for s, name in enumerate(game.seats):
@@ -122,9 +154,9 @@ def _view(game: Game, state: State, seat: int | None,
                                 "vars": {n: shown("seat", n, v, types["seat"][n], s, s)
                                          for n, v in state.seat_vars[s].items()}}
         if seat_text is not None:       # `show seat(s)`: the rule file's words, as the viewer
-            seat_entry["status"] = seat_text(state, seat if seat is not None else 0, s)
+            seat_entry["status"] = worded(seat_text, s)
         if colour is not None:          # `show colour(s)`: the look of its pieces
-            seat_entry["colour"] = colour(state, seat if seat is not None else 0, s)
+            seat_entry["colour"] = worded(colour, s)
         view["seats"].append(seat_entry)
     if state.frames and state.frames[-1]["pending"] is not None:
         pending = state.frames[-1]["pending"]
@@ -146,9 +178,9 @@ def _view(game: Game, state: State, seat: int | None,
         zone = piece.get("zone")
         zone_name = None if zone is None else zone[0] if zone[1] is None else \
             f"{zone[0]} of {game.seats[zone[1]]}"
-        if not everyone and introspect.unseen_by(game, state, pid, seat):
+        if not everyone and unseen(pid):
             continue        # out of its sight: not even there
-        if not everyone and introspect.hidden_from(game, state, pid, seat):
+        if not everyone and hidden_piece(pid):
             unknown = _piece_view(HIDDEN, HIDDEN, owner, cell_name, zone_name, {})
             unknown["mark"] = HIDDEN
             hidden.append(unknown)
@@ -158,13 +190,13 @@ def _view(game: Game, state: State, seat: int | None,
             {n: shown("piece", n, piece[n], types["piece"][n], piece["owner"], pid)
              for n in game.rules.variables["piece"]})
         if show is not None:
-            piece_entry["mark"] = show(state, seat if seat is not None else 0, pid)
+            piece_entry["mark"] = worded(show, pid)
         elif isinstance(kinds[piece["kind"]].get("symbol"), str):
             piece_entry["mark"] = kinds[piece["kind"]]["symbol"]
         if status is not None:
-            piece_entry["status"] = status(state, seat if seat is not None else 0, pid)
+            piece_entry["status"] = worded(status, pid)
         if badge is not None:
-            piece_entry["badge"] = badge(state, seat if seat is not None else 0, pid)
+            piece_entry["badge"] = worded(badge, pid)
         view["pieces"].append(piece_entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]),

@@ -3,6 +3,7 @@ with one human seat, each seat of a game that hides information receiving only i
 tokens, and bad messages answered with errors. The page in a real browser:
 test_serve_browser.py."""
 
+import json
 import os
 import random
 from contextlib import contextmanager
@@ -17,8 +18,9 @@ from starlette.websockets import WebSocketDisconnect
 from gdl.interpreter.language.errors import GdlDataError
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.play import transcript as transcripts
-from gdl.interpreter.play.serve.app import Table
+from gdl.interpreter.play.serve.app import Server, Table
 from gdl.interpreter.play.serve.session import Session, seat_players
+from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.view import HIDDEN
 
 from tests.helpers import ROOT
@@ -33,15 +35,25 @@ def table_of(path, players, seed=1):
     return Table(Session(load_game(path), seed, players))
 
 
+def server_of(*tables):
+    """A server holding the tables (their first's game, players and rule file)."""
+    session = tables[0].session
+    server = Server(session.game, session.players, session.seed,
+                    rules_path=session.rules_path)
+    for table in tables:
+        server.add(table)
+    return server
+
+
 @contextmanager
-def served(table, watch=None):
-    """A function that opens a browser's websocket for a viewer; all closed at the end (the
-    test client waits for every open one)."""
-    with TestClient(table.app(watch)) as client:
+def served(table, watch=None, server=None):
+    """A function that opens a browser's websocket for a viewer (of `table`, or of the
+    table given); all closed at the end (the test client waits for every open one)."""
+    with TestClient((server or server_of(table)).app(watch)) as client:
         opened = []
 
-        def open_for(viewer):
-            opened.append(Browser(client, table.token_of(viewer)))
+        def open_for(viewer, of=None):
+            opened.append(Browser(client, (of or table).token_of(viewer)))
             return opened[-1]
         open_for.client = client
         try:
@@ -137,6 +149,10 @@ def test_whole_space_war_game_with_one_human():
     assert "red: " in "\n".join(blue.log)      # the agent's decisions are told
 
 
+class Browsers(list):
+    """The seats' browsers, and `open_for` to open another."""
+
+
 def play_two_humans(path, seed, most, check):
     """Both seats human, each its own browser; random legal choices by index, `most`
     decisions. After each, `check(table, browsers, new messages per seat)`."""
@@ -144,7 +160,8 @@ def play_two_humans(path, seed, most, check):
     table = Table(Session(game, seed, ["human"] * len(game.seats)))
     chooser = random.Random(seed)
     with served(table) as open_for:
-        browsers = [open_for(seat) for seat in range(len(game.seats))]
+        browsers = Browsers(open_for(seat) for seat in range(len(game.seats)))
+        browsers.open_for = open_for
         check(table, browsers, [b.sync() for b in browsers])
         for _ in range(most):
             seat = table.session.deciding_seat()
@@ -210,7 +227,7 @@ def test_galaxy_of_d_each_seat_sees_its_own():
 
 def test_tokens():
     table = table_of(SPACE_WAR, ["human", "human"])
-    with TestClient(table.app()) as client:
+    with TestClient(server_of(table).app()) as client:
         assert client.get("/").status_code == 403
         assert client.get("/play/not-a-token").status_code == 403
         assert "not-a-token" not in client.get("/play/not-a-token").text
@@ -277,10 +294,12 @@ def test_command_errors(tmp_path):
                         ([str(broken)], "broken.gdl:4"),
                         ([SPACE_WAR, "--seats", "green=human"], "unknown seat 'green'"),
                         ([SPACE_WAR, "--seats", "red=wizard"], "unknown player type"),
-                        ([SPACE_WAR, "--host", "256.1.1.1"], "cannot listen on 256.1.1.1")):
+                        ([SPACE_WAR, "--host", "256.1.1.1"], "cannot listen on 256.1.1.1"),
+                        ([SPACE_WAR, "--games", "0"], "--games"),
+                        ([SPACE_WAR, "--games", "x"], "--games")):
         run = subprocess.run([sys.executable, "-m", "gdl.cli.main", "serve", *args],
                              capture_output=True, text=True, timeout=60)
-        assert run.returncode == 1, (args, run.stderr)
+        assert run.returncode in (1, 2), (args, run.stderr)      # 2: click's usage error
         assert words in run.stderr and "Traceback" not in run.stderr, (args, run.stderr)
 
 
@@ -304,14 +323,88 @@ def test_reconnecting_resumes():
         assert blue.position["actions"] and blue.log == lines
 
 
-def test_spectator_sees_everything_and_no_actions():
+KUHN_POKER = os.path.join(ROOT, "games", "classic", "kuhn_poker.gdl")
+
+
+def test_spectator_sees_no_secret():
+    """tests/rules/secret.gdl: the spectator sees no seat's secret (each is visible to its
+    owner only), and has no actions."""
     table = table_of(SECRET, ["human", "human"])
     with served(table) as open_for:
-        watcher = open_for(None)
+        watcher, a = open_for(None), open_for(0)
+        watcher.sync()
+        a.sync()
+        for action in ("stash", "peek"):
+            a.socket.send_json({"type": "act", "text": action})
+            a.sync()
         watcher.sync()
         assert watcher.position["seat"] is None and watcher.position["actions"] == []
         assert watcher.position == table.session.position(None)
-        assert "8675309" in str(watcher.received) and "1234567" in str(watcher.received)
+        assert "a: stash" in watcher.log and "a: peek" in watcher.log
+        text = str(watcher.received)
+        for value in ("8675309", "1234567", "5550001", "5550002", "9990001"):
+            assert value not in text, value
+
+
+def watched_kuhn_game(seed, moves):
+    """Kuhn poker, both seats human, a spectator watching: `moves` played by text; what
+    the spectator was sent before the game ended, and the cards dealt."""
+    table = table_of(KUHN_POKER, ["human", "human"], seed)
+    with served(table) as open_for:
+        watcher, *seats = open_for(None), open_for(0), open_for(1)
+        for browser in (watcher, *seats):
+            browser.sync()
+        for move in moves:
+            seats[table.session.deciding_seat()].socket.send_json({"type": "act", "text": move})
+            for browser in seats:
+                browser.sync()
+        watcher.sync()
+    cards = tuple(seat["vars"]["card"] for seat in table.session.view(0)["seats"][:1]) + \
+        tuple(seat["vars"]["card"] for seat in table.session.view(1)["seats"][1:])
+    return watcher.received, cards
+
+
+def test_spectator_cannot_tell_the_cards_apart():
+    """Kuhn poker: two deals, the same decisions; up to the showdown the spectator is sent
+    exactly the same messages, so nothing it receives tells the cards (while each seat
+    sees its own)."""
+    (first, cards), (second, other) = (watched_kuhn_game(seed, ["pass", "bet"])
+                                       for seed in (1, 3))
+    assert cards != other and "?" not in cards + other
+    assert first == second
+    last = [message for message in first if message["type"] == "position"][-1]
+    assert last["deciding"] == "one" and last["result"] is None
+    assert "one: card=?, paid=1" in last["status"]
+
+
+def test_spectator_sees_no_secret_purchase_in_galaxy_of_d():
+    """Two people at Galaxy of D, a spectator watching: each position it is sent is the
+    public one (what every seat may see): no ship hidden from a seat is drawn, and no
+    seat's secret purchases (`order`) are told."""
+    checked = {"orders": 0, "hidden pieces": 0}
+    watcher = {}
+
+    def check(table, browsers, news):
+        session = table.session
+        if not watcher:
+            watcher["browser"] = browsers.open_for(None)
+        spectator = watcher["browser"]
+        spectator.sync()
+        assert spectator.position == session.position(None)
+        game, state = session.game, session.state
+        for pid, piece in state.pieces.items():
+            if piece["alive"] and introspect.hidden_from_any(game, state, pid):
+                checked["hidden pieces"] += 1
+                assert f'data-label="{piece["label"]}"' not in spectator.position["board"]
+        full = session.game.view(session.state, None)
+        for seat in full["seats"]:
+            secret = seat["vars"]["order"]
+            if secret != "[]":
+                checked["orders"] += 1
+                assert secret not in str(spectator.received)
+
+    play_two_humans(GALAXY_OF_D, 5, 120, check)
+    assert checked["orders"] > 0 and checked["hidden pieces"] > 0
 
 
 class SlowAgent:
@@ -396,3 +489,127 @@ def test_live_reload(tmp_path):
             red.next()
         assert red.log[-1] == ("the rule file changed its seats to blue, red, green: restart "
                                "gdl serve to play them; the game goes on in the old rules")
+
+
+def test_undo_with_one_human():
+    """blue human, red random: undo takes back blue's last decision and red's after it;
+    the position is the one blue had before it, and blue may choose again."""
+    table = table_of(SPACE_WAR, ["human", "random"])
+    with served(table) as open_for:
+        blue = open_for(0)
+        positions = []
+        while len([seat for seat, _ in table.session.history if seat == 0]) < 3:
+            while not blue.position or not blue.position["actions"]:
+                blue.next()
+            blue.sync()
+            positions.append(blue.position)
+            blue.act(len(blue.position["actions"]) - 1)
+            blue.position = None
+            blue.sync()
+        while table.session.deciding_seat() != 0:
+            blue.next()
+        blue.sync()
+        made = list(table.session.history)
+        blue.socket.send_json({"type": "undo"})
+        messages = blue.sync()
+        assert messages[0]["type"] == "table"          # everything again
+        last = max(i for i, (seat, _) in enumerate(made) if seat == 0)
+        assert table.session.history == made[:last]
+        assert blue.position == positions[-1] and blue.position["undo"] is None
+        assert blue.log[-1].startswith("undo: ") and "to before blue's last" in blue.log[-1]
+        blue.act(0)                                     # and plays on
+        blue.sync()
+        assert table.session.history[last][0] == 0
+
+
+def test_undo_refused_with_a_reason():
+    """Undo is refused, with the reason, to a spectator, before a first decision and in a
+    game of two human seats; the page's button is disabled with the same reason."""
+    table = table_of(SPACE_WAR, ["random", "human"])
+    with served(table) as open_for:
+        red, watcher = open_for(1), open_for(None)
+        assert red.table["undo"] is True
+        for browser in (red, watcher):
+            browser.sync()
+        nothing = "nothing to undo: you have made no decision yet"
+        assert red.position["undo"] == nothing
+        for browser, reason in ((red, nothing), (watcher, "a spectator does not play")):
+            browser.socket.send_json({"type": "undo"})
+            assert browser.sync() == [{"type": "error", "message": reason}]
+    table = table_of(SPACE_WAR, ["human", "human"])
+    with served(table) as open_for:
+        red = open_for(1)
+        assert red.table["undo"] is False
+        red.sync()
+        red.act(0)
+        red.sync()
+        red.socket.send_json({"type": "undo"})
+        reason = "undo is for a game with one human seat; here blue and red play"
+        assert red.sync() == [{"type": "error", "message": reason}]
+        assert red.position["undo"] == reason and len(table.session.history) == 1
+
+
+def test_several_games_in_one_server():
+    """Two games in one server: each token opens its own game, a decision in one is not
+    seen in the other; the lobby (the host's token only) lists them with their URLs and
+    starts a third with other players; bad seats are refused with the reason."""
+    game = load_game(SPACE_WAR)
+    server = Server(game, ["human", "human"], 1)
+    first, second = server.new_table(), server.new_table()
+    assert first.session.seed == 1 and second.session.seed == 2
+    assert not set(first.tokens) & set(second.tokens)
+    with served(first, server=server) as open_for:
+        client = open_for.client
+        red_one, red_two = open_for(1), open_for(1, second)
+        red_one.sync()
+        red_two.sync()
+        red_one.act(0)
+        red_one.sync()
+        assert red_two.sync() == [] and not second.session.history
+        assert len(first.session.history) == 1
+        lobby = f"/lobby/{server.lobby_token}"
+        for wrong in ("/lobby/x", f"/lobby/{first.token_of(1)}", "/lobby/x/games",
+                      f"/lobby/{first.token_of(None)}/games"):
+            assert client.get(wrong).status_code == 403, wrong
+        assert client.post("/lobby/x/games", json={}).status_code == 403
+        assert client.get(lobby).status_code == 200
+        listed = client.get(lobby + "/games").json()
+        assert [g["decisions"] for g in listed["games"]] == [1, 0]
+        assert listed["games"][0]["urls"]["red"].endswith("/play/" + first.token_of(1))
+        assert listed["games"][1]["where"] == "turn 0, red deciding"
+        made = client.post(lobby + "/games", json={"seats": "blue=human,red=random"}).json()
+        assert made["number"] == 3 and made["players"] == ["human", "random"]
+        assert list(made["urls"]) == ["blue", "spectator"]
+        third = server.tables[2]
+        blue = open_for(0, third)
+        while not blue.position or not blue.position["actions"]:   # red, random, chose
+            blue.next()
+        assert third.session.history[0][0] == 1
+        for body, error in (({"seats": "green=human"}, "--seats: unknown seat 'green'"),
+                            ({"seats": 5}, 'expected {"seats": "SEAT=PLAYER,..."}')):
+            answer = client.post(lobby + "/games", json=body)
+            assert answer.status_code == 400 and answer.json()["error"].startswith(error)
+        assert client.post(lobby + "/games", content=b"{").json()["error"].startswith("expected")
+
+
+def test_the_lobby_refuses_games_beyond_the_most(monkeypatch):
+    from gdl.interpreter.play.serve import app
+    monkeypatch.setattr(app, "MOST_GAMES", 1)
+    server = Server(load_game(SPACE_WAR), ["random", "random"], 0)
+    server.new_table()
+    with TestClient(server.app()) as client:
+        answer = client.post(f"/lobby/{server.lobby_token}/games", json={})
+        assert answer.status_code == 400
+        assert answer.json() == {"error": "no more games: this server holds at most 1"}
+
+
+def test_load_benchmark_runs():
+    """benchmarks/serve_load.py (structure only, never speed): two games, a few moves."""
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "serve_load.py"),
+                          "--games", "2", "--moves", "3", "--json"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    assert report["games"] == 2 and report["connections"] == 4 and report["errors"] == 0
+    assert report["decisions"] > 0 and report["latency_ms"]["median"] > 0
+    assert report["server_rss_mb"]["peak"] >= report["server_rss_mb"]["started"] > 0

@@ -3,6 +3,7 @@ test_replay_browser.py): a served Space War game, blue played by clicking: an ac
 button, then a piece and one of the destinations marked on the board; a refused typed action
 says why. Skipped only when Chromium or chromedriver cannot be found on this machine."""
 
+import os
 import threading
 import time
 
@@ -16,7 +17,10 @@ from gdl.interpreter.play.serve.session import Session
 from gdl.interpreter.loader import load_game
 
 from tests.play.test_replay_browser import CHROMEDRIVER, CHROMIUM, chromium
-from tests.play.test_serve import SPACE_WAR
+from tests.helpers import ROOT
+from tests.play.test_serve import SPACE_WAR, server_of
+
+GALAXY_GRID = os.path.join(ROOT, "games", "galaxy_grid.gdl")
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None or CHROMEDRIVER is None,
@@ -34,10 +38,16 @@ def browser():
 def served():
     """A Space War table served by uvicorn in a thread: blue human, red random. Yields
     (table, {who: URL})."""
-    table = Table(Session(load_game(SPACE_WAR), 1, ["human", "random"]), pace=0.05)
+    yield from serving(SPACE_WAR, ["human", "random"])
+
+
+def serving(path, players):
+    """A table of the rule file served by uvicorn in a thread; yields (table, {who: URL})
+    and stops it."""
+    table = Table(Session(load_game(path), 1, players), pace=0.05)
     bound = bind("127.0.0.1", 0)
     port = bound.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(table.app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(server_of(table).app(), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [bound]}, daemon=True)
     thread.start()
     for _ in range(100):
@@ -103,3 +113,43 @@ def test_wrong_token_gets_nothing(browser, served):
     table, links = served
     browser.get(links["blue"][:-3] + "abc")
     assert browser.find_element(By.TAG_NAME, "body").text == "forbidden"
+
+
+def test_build_an_action_step_by_step(browser):
+    """Galaxy Grid's dice placement ('place Move 4+5 Direction 6'), built word by word:
+    each step offers the next words the listed actions take, and lists only the actions
+    that begin with the words chosen; `back` takes one back; the action is played once the
+    words name one."""
+    for table, links in serving(GALAXY_GRID, ["random", "human", "random", "random"]):
+        browser.get(links["blue"])
+        actions = my_turn(browser)
+        assert all(text.startswith("place ") for text in actions) and len(actions) > 1
+        chosen, went_back = [], False
+        def blue_played():
+            return any(seat == 1 for seat, _ in table.session.history)
+
+        while not blue_played():
+            WebDriverWait(browser, WAIT).until(
+                lambda b: blue_played() or b.find_elements(By.CSS_SELECTOR, "#steps button"))
+            if blue_played():
+                break
+            words, listed = browser.execute_script(
+                "function texts(css) { return Array.from(document.querySelectorAll(css), "
+                "function (b) { return b.textContent; }); }"
+                "return [texts('#steps button'), texts('#actions button')];")
+            listed = [text.split() for text in listed]
+            assert words and len(chosen) < 12
+            assert all(text[:len(chosen)] == chosen for text in listed)
+            assert set(words) == {text[len(chosen)] for text in listed if len(text) > len(chosen)}
+            if len(chosen) == 2 and not went_back:
+                browser.find_element(By.ID, "back").click()     # one step back, then on
+                chosen.pop()
+                went_back = True
+                continue
+            browser.find_element(By.CSS_SELECTOR, f'#steps button[data-word="{words[-1]}"]').click()
+            chosen.append(words[-1])
+        played = [text for (seat, _), text in zip(table.session.history, table.session.texts)
+                  if seat == 1]
+        # the words chosen named one action: it was played
+        assert len(played) == 1 and played[0].split()[:len(chosen)] == chosen
+        assert went_back and len(chosen) >= 3

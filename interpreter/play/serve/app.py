@@ -1,8 +1,12 @@
-"""The web side of `gdl serve`: a Starlette app that serves one `Session` to browsers.
+"""The web side of `gdl serve`: a Starlette app that serves games (`Session`s, one `Table`
+each) to browsers.
 
-Each human seat and the spectator get a secret token (`secrets.token_urlsafe`); the page is
-at `/play/TOKEN` and talks to the server over the websocket `/ws/TOKEN`. An unknown token
-gets a 403 and nothing else, and the websocket is refused before it opens.
+Each human seat and the spectator of each game get a secret token
+(`secrets.token_urlsafe`); the page is at `/play/TOKEN` and talks to the server over the
+websocket `/ws/TOKEN`. The host gets one more, for the lobby (`/lobby/TOKEN`: the games, their
+URLs, a form that starts a new one; `/lobby/TOKEN/games`: the same as JSON, and POST to
+start one). An unknown token gets a 403 and nothing else, and the websocket is refused
+before it opens.
 
 Over the websocket the server sends JSON messages: `table` once (the game, the seats, the
 board's cells), then `position` (the viewer's view drawn, its legal actions when it
@@ -11,7 +15,8 @@ changes, `error` (a refused message, with the reason) and `matches` (typed words
 out several actions: their indexes), `pong` (the answer to `{"type": "ping"}`, sent after
 everything sent before it). The browser sends `{"type": "act", "index": I,
 "text": T}` (action I of its list, which must still read T) or `{"type": "act", "text": T}`
-(typed). A message that is not one gets an `error` reply; the server goes on.
+(typed) or `{"type": "undo"}`. A message that is not one gets an `error` reply; the server
+goes on.
 
 Agents decide in a worker thread (`run_in_executor`), so the server keeps answering while
 they think; a lock per table keeps one thing at a time touching the game. With `save`, the
@@ -36,21 +41,25 @@ from typing import TYPE_CHECKING, Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction
 from ...files import save as save_file, write_atomic
 from ...loader import load_game
+from ...runtime.introspect import result_text
 from .session import Session, seat_players
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
+    from ...runtime.engine import Game
+
     from .session import Message
 
 MOST_BYTES = 64 * 1024      # the longest message a browser may send
+MOST_GAMES = 200            # games one server holds at most (each holds its position)
 HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
            "X-Content-Type-Options": "nosniff"}
 
@@ -60,6 +69,12 @@ class Connection:
 
     def __init__(self, socket: WebSocket, viewer: int | None) -> None:
         self.socket, self.viewer = socket, viewer
+        self.restart()
+
+    def restart(self) -> None:
+        """Send everything again: the table, the position and the whole log (a new
+        session)."""
+        self.table_sent = False
         self.position: Message | None = None
         self.lines = 0          # lines of the viewer's log sent
 
@@ -93,6 +108,9 @@ class Table:
         """Send `connection` what changed for its viewer: the position when it differs from
         the last one sent, the log's new lines."""
         session, viewer = self.session, connection.viewer
+        if not connection.table_sent:
+            await connection.socket.send_json(session.table())
+            connection.table_sent = True
         position = session.position(viewer)
         if position != connection.position:
             await connection.socket.send_json(position)
@@ -155,6 +173,9 @@ class Table:
             async with self.lock:       # after whatever is being played is sent
                 await connection.socket.send_json({"type": "pong"})
             return
+        if isinstance(message, dict) and message.get("type") == "undo":
+            await self.undo(connection)
+            return
         if not isinstance(message, dict) or message.get("type") != "act":
             await connection.socket.send_json(
                 {"type": "error", "message": 'expected {"type": "act", "text": ...}'})
@@ -177,15 +198,29 @@ class Table:
             await self.broadcast()
         self.start_agents()
 
-    async def serve_socket(self, socket: WebSocket) -> None:
-        known, viewer = self.viewer_of(socket.path_params["token"])
-        if not known:
-            await socket.close(code=1008)       # before accepting: the handshake gets 403
-            return
+    async def undo(self, connection: Connection) -> None:
+        """Take back the connection's seat's last decision and the agents' after it."""
+        async with self.lock:
+            try:
+                new = self.session.undone(connection.viewer)
+            except IllegalAction as exc:
+                await connection.socket.send_json({"type": "error", "message": exc.message})
+                return
+            await self.replace(new)
+        self.start_agents()
+
+    async def replace(self, new: Session) -> None:
+        """Go on with a new session (after a reload or an undo): every page receives it
+        all again."""
+        self.session = new
+        for connection in self.connections:
+            connection.restart()
+        await self.broadcast()
+
+    async def serve_socket(self, socket: WebSocket, viewer: int | None) -> None:
         await socket.accept()
         connection = Connection(socket, viewer)
         async with self.lock:
-            await socket.send_json(self.session.table())
             await self.update(connection)
             self.connections.append(connection)
         try:
@@ -204,45 +239,9 @@ class Table:
         finally:
             self.drop(connection)
 
-    async def page(self, request: Request) -> Response:
-        known, viewer = self.viewer_of(request.path_params["token"])
-        if not known:
-            return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
-        game = self.session.game
-        who = "spectator" if viewer is None else game.seats[viewer]
-        html = (_asset("html").replace("@STYLE@", _asset("css"))
-                .replace("@TITLE@", escape(f"{game.name} - {who}"))
-                .replace("@SCRIPT@", _asset("js")))
-        return HTMLResponse(html, headers=HEADERS)
-
-    async def nothing(self, request: Request) -> Response:
-        return PlainTextResponse("forbidden: open the URL gdl serve printed", status_code=403,
-                                 headers=HEADERS)
-
-    async def watch(self, path: str, every: float) -> None:
-        """Reload the rule file when it, or a rule file beside it (its base), changes."""
-        stamps = _stamps(path)
-        while True:
-            await asyncio.sleep(every)
-            now = _stamps(path)
-            if now != stamps:
-                stamps = now
-                await self.reload(path)
-
-    async def reload(self, path: str) -> None:
-        """Load the rule file again; if it checks, a new session replays the decisions
-        that still apply, else everyone is told the error."""
-        loop = asyncio.get_running_loop()
-        try:
-            game = await loop.run_in_executor(None, load_game, path)
-        except GdlError as exc:
-            async with self.lock:
-                self.session.note(f"the rule file changed and does not check:\n{exc.render()}")
-                for connection in self.connections:
-                    await connection.socket.send_json({"type": "error",
-                                                       "message": exc.render()})
-                await self.broadcast()
-            return
+    async def take(self, game: Game) -> None:
+        """Go on in a new loading of the rule file (its seats unchanged): a new session
+        replays the decisions that still apply, and everyone is told how far."""
         async with self.lock:
             old = self.session
             if game.source_hash == old.game.source_hash:
@@ -255,30 +254,197 @@ class Table:
             new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
             told = new.replay(old.texts)
             new.note(f"the rule file changed: {told}")
-            self.session = new
-            for connection in self.connections:
-                connection.position, connection.lines = None, 0
-                await connection.socket.send_json(new.table())
-            await self.broadcast()
+            await self.replace(new)
         self.start_agents()
+
+    async def tell(self, error: GdlError) -> None:
+        """The rule file changed and does not check: everyone is told, the game goes on."""
+        async with self.lock:
+            self.session.note(f"the rule file changed and does not check:\n{error.render()}")
+            for connection in self.connections:
+                await connection.socket.send_json({"type": "error",
+                                                   "message": error.render()})
+            await self.broadcast()
+
+    def stop(self) -> None:
+        if self.agents is not None:
+            self.agents.cancel()
+
+    def summary(self, number: int, base: str) -> dict[str, Any]:
+        """The game for the lobby: its number, where it stands, and its URLs (`base`:
+        'http://host:port')."""
+        session = self.session
+        game = session.game
+        state = session.state
+        if session.error is not None:
+            where = "stopped: the rules left it stuck"
+        elif state.result is not None:
+            where = f"game over: {result_text(game, state)}"
+        else:
+            deciding = session.deciding_seat()
+            where = f"turn {state.turn}" + ("" if deciding is None else
+                                            f", {game.seats[deciding]} deciding")
+        return {"number": number, "seats": game.seats, "players": session.players,
+                "decisions": len(session.history), "where": where,
+                "urls": {("spectator" if viewer is None else game.seats[viewer]):
+                         f"{base}/play/{self.token_of(viewer)}" for viewer in session.viewers}}
+
+
+class Server:
+    """The games of one rule file in one server: the tables, the host's lobby token, and
+    how a new game is made (the players, the seeds: the one given plus the game's number,
+    or each its own secret one)."""
+
+    def __init__(self, game: Game, players: list[str], seed: int | None, pace: float = 0.0,
+                 save: str | None = None, rules_path: str | None = None,
+                 say: Callable[[str], object] = print) -> None:
+        self.game, self.players, self.seed = game, players, seed
+        self.pace, self.save, self.rules_path, self.say = pace, save, rules_path, say
+        self.tables: list[Table] = []
+        self.lobby_token = secrets.token_urlsafe(18)
+        self.base = ""          # 'http://host:port', for the lobby's URLs
+
+    def new_table(self, players: list[str] | None = None) -> Table:
+        """Start one more game (with `players`, else the server's); a game beyond
+        MOST_GAMES is refused."""
+        if len(self.tables) >= MOST_GAMES:
+            raise GdlDataError(f"no more games: this server holds at most {MOST_GAMES}")
+        players = players or self.players
+        number = len(self.tables) + 1
+        secret_seed = self.seed is None and "human" in players
+        seed = secrets.randbits(63) if secret_seed else (self.seed or 0) + number - 1
+        return self.add(Table(Session(self.game, seed, players, secret_seed, self.rules_path),
+                              self.pace, saved_as(self.save, number)))
+
+    def add(self, table: Table) -> Table:
+        table.say = self.say
+        self.tables.append(table)
+        return table
+
+    def find(self, token: str) -> tuple[Table, int | None] | None:
+        """The table and viewer of a token, or None; every token is compared, in constant
+        time."""
+        found = None
+        for table in self.tables:
+            known, viewer = table.viewer_of(token)
+            if known:
+                found = (table, viewer)
+        return found
+
+    def is_host(self, token: str) -> bool:
+        return secrets.compare_digest(self.lobby_token.encode(), token.encode())
+
+    async def page(self, request: Request) -> Response:
+        found = self.find(request.path_params["token"])
+        if found is None:
+            return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
+        table, viewer = found
+        game = table.session.game
+        who = "spectator" if viewer is None else game.seats[viewer]
+        html = (_asset("table.html").replace("@STYLE@", _asset("table.css"))
+                .replace("@TITLE@", escape(f"{game.name} - {who}"))
+                .replace("@SCRIPT@", _asset("table.js")))
+        return HTMLResponse(html, headers=HEADERS)
+
+    async def serve_socket(self, socket: WebSocket) -> None:
+        found = self.find(socket.path_params["token"])
+        if found is None:
+            await socket.close(code=1008)       # before accepting: the handshake gets 403
+            return
+        table, viewer = found
+        await table.serve_socket(socket, viewer)
+
+    async def nothing(self, request: Request) -> Response:
+        return PlainTextResponse("forbidden: open the URL gdl serve printed", status_code=403,
+                                 headers=HEADERS)
+
+    async def lobby(self, request: Request) -> Response:
+        if not self.is_host(request.path_params["token"]):
+            return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
+        html = _asset("lobby.html").replace("@TITLE@", escape(f"{self.game.name} - games"))
+        return HTMLResponse(html, headers=HEADERS)
+
+    async def games(self, request: Request) -> Response:
+        """GET: the games as JSON; POST {"seats": "red=human,..."}: start one more."""
+        if not self.is_host(request.path_params["token"]):
+            return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
+        if request.method == "POST":
+            try:
+                asked = json.loads(await request.body())
+                spec = asked.get("seats") if isinstance(asked, dict) else None
+                if spec is not None and not isinstance(spec, str):
+                    raise GdlDataError('expected {"seats": "SEAT=PLAYER,..."}')
+                table = self.new_table(seat_players(self.game.seats, spec)
+                                       if spec else None)
+            except ValueError:
+                return JSONResponse({"error": 'expected {"seats": "SEAT=PLAYER,..."}'},
+                                    status_code=400, headers=HEADERS)
+            except GdlDataError as exc:
+                return JSONResponse({"error": exc.message}, status_code=400, headers=HEADERS)
+            table.start_agents()
+            return JSONResponse(table.summary(len(self.tables), self.base), headers=HEADERS)
+        base = self.base or f"{request.url.scheme}://{request.url.netloc}"
+        return JSONResponse({"game": self.game.name, "seats": self.game.seats,
+                             "players": self.players,
+                             "games": [table.summary(number, base) for number, table
+                                       in enumerate(self.tables, 1)]}, headers=HEADERS)
+
+    async def watch(self, path: str, every: float) -> None:
+        """Reload the rule file when it, or a rule file beside it (its base), changes."""
+        stamps = _stamps(path)
+        while True:
+            await asyncio.sleep(every)
+            now = _stamps(path)
+            if now != stamps:
+                stamps = now
+                await self.reload(path)
+
+    async def reload(self, path: str) -> None:
+        """Load the rule file again; if it checks, every game goes on in it (replaying
+        the decisions that still apply), else everyone is told the error."""
+        loop = asyncio.get_running_loop()
+        try:
+            game = await loop.run_in_executor(None, load_game, path)
+        except GdlError as exc:
+            for table in self.tables:
+                await table.tell(exc)
+            return
+        if game.seats == self.game.seats:
+            self.game = game            # new games start in the new rules
+        for table in self.tables:
+            await table.take(game)
 
     def app(self, watch: float | None = None) -> Starlette:
         """The app; `watch`: seconds between looks at the rule file (None: never)."""
         @asynccontextmanager
         async def lifespan(app: Starlette) -> AsyncIterator[None]:
-            self.start_agents()
-            path = self.session.rules_path
+            for table in self.tables:
+                table.start_agents()
+            path = self.rules_path
             watching = asyncio.create_task(self.watch(path, watch)) \
                 if watch is not None and path is not None else None
             yield
-            for task in (self.agents, watching):
-                if task is not None:
-                    task.cancel()
+            for table in self.tables:
+                table.stop()
+            if watching is not None:
+                watching.cancel()
 
         return Starlette(routes=[Route("/", self.nothing),
                                  Route("/play/{token}", self.page),
-                                 WebSocketRoute("/ws/{token}", self.serve_socket)],
+                                 WebSocketRoute("/ws/{token}", self.serve_socket),
+                                 Route("/lobby/{token}", self.lobby),
+                                 Route("/lobby/{token}/games", self.games,
+                                       methods=["GET", "POST"])],
                          lifespan=lifespan)
+
+
+def saved_as(path: str | None, number: int) -> str | None:
+    """Where game `number` is saved with `--save PATH`: PATH for the first, PATH with
+    '-N' before its extension for game N (`game.txt`, `game-2.txt`)."""
+    if path is None or number == 1:
+        return path
+    stem, extension = os.path.splitext(path)
+    return f"{stem}-{number}{extension}"
 
 
 def _stamps(path: str) -> list[tuple[str, int, int]]:
@@ -295,9 +461,10 @@ def _stamps(path: str) -> list[tuple[str, int, int]]:
     return found
 
 
-def _asset(kind: str) -> str:
-    """The page's HTML, style or script: `table.html`, `.css` or `.js`, beside this module."""
-    return (resources.files(__package__) / f"table.{kind}").read_text(encoding="utf-8")
+def _asset(name: str) -> str:
+    """A page's HTML, style or script (`table.html`, `table.css`, `table.js`,
+    `lobby.html`), beside this module."""
+    return (resources.files(__package__) / name).read_text(encoding="utf-8")
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -308,54 +475,66 @@ def bind(host: str, port: int) -> socket.socket:
         bound = socket.socket(family, kind, proto)
         bound.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         bound.bind(address)
+        bound.listen(2048)      # now: a browser that connects before uvicorn runs waits
     except OSError as exc:
         raise GdlDataError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     return bound
 
 
-def urls(table: Table, host: str, port: int) -> list[tuple[str, str]]:
-    """(who, URL) for each human seat, then the spectator."""
+def address(host: str, port: int) -> str:
+    """'http://host:port' as a browser elsewhere would reach it: a wildcard address names
+    this machine."""
     shown = socket.gethostname() if host in ("0.0.0.0", "::", "") else host
     shown = f"[{shown}]" if ":" in shown else shown
-    game = table.session.game
-    return [(("spectator" if viewer is None else game.seats[viewer]),
-             f"http://{shown}:{port}/play/{table.token_of(viewer)}")
-            for viewer in table.session.viewers]
+    return f"http://{shown}:{port}"
 
 
-def run(table: Table, bound: socket.socket) -> None:
+def urls(table: Table, host: str, port: int) -> list[tuple[str, str]]:
+    """(who, URL) for each human seat, then the spectator."""
+    return list(table.summary(0, address(host, port))["urls"].items())
+
+
+def run(server: Server, bound: socket.socket) -> None:
     """Serve until Ctrl-C."""
-    config = uvicorn.Config(table.app(watch=1.0), log_level="warning", ws_max_size=MOST_BYTES,
-                            lifespan="on")
+    config = uvicorn.Config(server.app(watch=1.0), log_level="warning",
+                            ws_max_size=MOST_BYTES, lifespan="on")
     uvicorn.Server(config).run(sockets=[bound])
 
 
 def serve_file(path: str, seats: str | None, host: str, port: int, seed: int | None,
-               pace: float, say: Callable[[str], object], save: str | None = None) -> None:
-    """Load a rule file, print a URL per human seat and the spectator's, serve until
-    Ctrl-C. A human seat without a --seed gets a fresh one, as in `gdl play`: with it, a
-    player could replay the setup and the agents' choices and read everything hidden."""
+               pace: float, say: Callable[[str], object], save: str | None = None,
+               games: int = 1) -> None:
+    """Load a rule file, start `games` games, print the lobby's URL and each game's URL
+    per human seat and its spectator's, serve until Ctrl-C. A game with a human seat and
+    no --seed gets a fresh seed of its own, as in `gdl play`: with it, a player could
+    replay the setup and the agents' choices and read everything hidden."""
     game = load_game(path)
     players = seat_players(game.seats, seats)
-    secret_seed = seed is None and "human" in players
-    if seed is None:
-        seed = secrets.randbits(63) if secret_seed else 0
-    table = Table(Session(game, seed, players, secret_seed, path), pace, save)
-    table.say = say
-    if save is not None:        # now, so that a path that cannot be written is told at once
-        save_file(save, table.session.transcript(save))
+    if games > MOST_GAMES:
+        raise GdlDataError(f"--games: at most {MOST_GAMES}, not {games}")
+    server = Server(game, players, seed, pace, save, path, say)
+    for _ in range(games):
+        table = server.new_table()
+        if table.save is not None:  # now, so that a path that cannot be written is told at once
+            save_file(table.save, table.session.transcript(table.save))
     bound = bind(host, port)
     port = bound.getsockname()[1]
+    server.base = address(host, port)
     say(f"{game.name}: " + ", ".join(f"{seat} ({player})"
                                      for seat, player in zip(game.seats, players)))
-    for who, url in urls(table, host, port):
-        say(f"  {who}: {url}")
-    if game.rules.hidden_information:
-        say("the spectator sees every seat's hidden information: give its URL to no player")
+    for number, table in enumerate(server.tables, 1):
+        if games > 1:
+            say(f"game {number}:")
+        for who, url in urls(table, host, port):
+            say(f"  {who}: {url}")
+    say(f"  lobby (the games, and a new one): {server.base}/lobby/{server.lobby_token}")
     say("each URL holds a secret: give each player only their own; Ctrl-C stops the server")
     try:
-        run(table, bound)
+        run(server, bound)
     except KeyboardInterrupt:       # uvicorn stops on Ctrl-C, then raises it again
         pass
-    told = f" (the seed was {seed})" if secret_seed else ""
+    secret = [(number, table.session.seed) for number, table in enumerate(server.tables, 1)
+              if table.session.secret_seed]
+    told = "" if not secret else f" (the seed was {secret[0][1]})" if len(server.tables) == 1 \
+        else " (the seeds were " + ", ".join(f"game {n}: {s}" for n, s in secret) + ")"
     say(f"server stopped{told}")

@@ -1,12 +1,14 @@
 """One game served to browsers, without the web: who plays each seat, the position, and
 what each viewer has been told.
 
-A viewer is a seat (an int) or None, the spectator, who sees everything. Everything a
-viewer is sent is made from that viewer's own view (`game.view(state, viewer)`), the action
-texts as it reads them (`game.action_text(state, action, viewer)`) and the events narrated
-for it (`narrate.event_lines`): another seat's secret choices read "chooses in secret", one
-line for a whole run of them, and a message that would not differ from the last one a
-viewer got is not sent at all, so not even how many secret choices were made shows.
+A viewer is a seat (an int) or None, the spectator, who sees what every seat may see.
+Everything a viewer is sent is made from that viewer's own view (`game.view(state, viewer)`;
+the spectator's: `view.public_view`), the action texts as it reads them
+(`game.action_text(state, action, viewer)`; the spectator's: `public_text`) and the events
+narrated for it (`narrate.event_lines`; the spectator's: `public_events`): another seat's
+secret choices read "chooses in secret", one line for a whole run of them, and a message
+that would not differ from the last one a viewer got is not sent at all, so not even how
+many secret choices were made shows.
 
 In: a loaded game, its rule file's path, a seed and one player text per seat (`human`,
 `random`, `greedy`, `mcts:iterations=200`, as `--players` names them). Out: `position`
@@ -18,10 +20,13 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+import attrs
+
 from ...language.errors import GdlDataError, GdlError, IllegalAction
 from ...language.limits import DEFAULT_MAX_DECISIONS
+from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
-from ...runtime.view import status_lines, title
+from ...runtime.view import public_view, status_lines, title
 from ..agents.agents import make_agents, matching, parse_player, resolve_input
 from .. import transcript as transcripts
 from ..playing import stuck
@@ -81,8 +86,8 @@ class Session:
         self.humans = [seat for seat, agent in enumerate(self.agents) if agent == "human"]
         self.viewers: list[int | None] = [*self.humans, None]
         self.logs: dict[int | None, list[str]] = {
-            viewer: ["setup"] + ["  " + line for line in
-                                 event_lines(game, self.state.events, viewer)]
+            viewer: ["setup"] + ["  " + line for line in self.narrated(self.state.events,
+                                                                        viewer)]
             for viewer in self.viewers}
         self.secret_run: dict[int | None, int | None] = {}  # viewer -> seat choosing unseen
         self.history: list[tuple[int, Action]] = []
@@ -102,19 +107,42 @@ class Session:
                 "players": self.players,
                 "cells": {board.names[cell]: [round(c, 1) for c in self.sheet.centre(cell)]
                           for cell in board.all_cells},
-                "radius": round(self.sheet.radius, 1)}
+                "radius": round(self.sheet.radius, 1), "undo": len(self.humans) == 1}
 
     def position(self, viewer: int | None) -> Message:
         """The position as `viewer` sees it: title, status lines, board (SVG), whose
         decision, the viewer's legal actions when the decision is its own, the result.
         The log is not in it (see `log`)."""
-        game, state = self.game, self.state
-        view = game.view(state, viewer)
+        view = self.view(viewer)
         return {"type": "position", "seat": view["seat"], "title": title(view),
                 "status": [line.strip() for line in status_lines(view, pieces=False)],
                 "board": self.board(view), "deciding": view["deciding"],
                 "actions": self.actions(viewer), "result": view["result"],
-                "error": self.error}
+                "error": self.error, "undo": self.undo_refused(viewer)}
+
+    def view(self, viewer: int | None) -> View:
+        """The position as `viewer` may see it: a seat's view, or the spectator's, what every
+        seat may see."""
+        if viewer is None:
+            return public_view(self.game, self.state)
+        return self.game.view(self.state, viewer)
+
+    def text(self, action: Action, viewer: int | None) -> str:
+        """An action's text as `viewer` may read it (the spectator: `public_text`)."""
+        if viewer is None:
+            return public_text([self.game.action_text(self.state, action, seat)
+                                for seat in range(len(self.game.seats))])
+        return self.game.action_text(self.state, action, viewer)
+
+    def narrated(self, events: list[ev.Event], viewer: int | None, said: str = "") -> list[str]:
+        """The lines of a decision's events for `viewer` (the spectator: `public_events`)."""
+        lines: list[str]
+        if viewer is None:      # told as to a seat from which every piece hidden is hidden
+            lines = event_lines(self.game, public_events(events, len(self.game.seats)), 0,
+                                said)
+        else:
+            lines = event_lines(self.game, events, viewer, said)
+        return lines
 
     def log(self, viewer: int | None) -> list[str]:
         return self.logs[viewer]
@@ -234,9 +262,9 @@ class Session:
         # in a simultaneous phase a choice does nothing until all have chosen; what happens
         # then (the reveal of every choice, and what it causes) is public
         simultaneous = is_simultaneous(game, state)
-        before = {viewer: game.view(state, viewer) for viewer in self.viewers}
-        texts = {viewer: game.action_text(state, action, viewer) for viewer in self.viewers}
-        text = texts[None]
+        before = {viewer: self.view(viewer) for viewer in self.viewers}
+        texts = {viewer: self.text(action, viewer) for viewer in self.viewers}
+        text = game.action_text(state, action)
         try:
             events = game.apply(state, action, check=False)
         except GdlError as exc:     # a run-time error of the rules: the game cannot go on
@@ -247,7 +275,7 @@ class Session:
         name = game.seats[seat]
         for viewer, log in self.logs.items():
             said = texts[viewer]
-            if private and viewer is not None and viewer != seat:
+            if private and viewer != seat:
                 if self.secret_run.get(viewer) != seat:
                     log.append(f"{name}: chooses in secret")
                 self.secret_run[viewer] = seat
@@ -257,9 +285,8 @@ class Session:
             else:
                 self.secret_run[viewer] = None
                 log.append(f"{name}: {said}")
-            log.extend("  " + line for line in event_lines(game, events, viewer, said))
-            log.extend("  " + line for line in changes(before[viewer],
-                                                        game.view(state, viewer)))
+            log.extend("  " + line for line in self.narrated(events, viewer, said))
+            log.extend("  " + line for line in changes(before[viewer], self.view(viewer)))
         self._turn_started()
         if state.result is None:
             self.legal()
@@ -277,6 +304,35 @@ class Session:
             self.turn = state.turn
             for log in self.logs.values():
                 log.append(f"-- turn {state.turn}: {self.game.seats[state.current]} --")
+
+    # ----- undoing ----------------------------------------------------------------------
+    def undo_refused(self, viewer: int | None) -> str | None:
+        """Why `viewer` may not undo now, or None when it may: undo is for a game with one
+        human seat (the others agents), back to that seat's last decision."""
+        if viewer is None:
+            return "a spectator does not play"
+        if len(self.humans) != 1:
+            return "undo is for a game with one human seat; here " + \
+                " and ".join(self.game.seats[seat] for seat in self.humans) + " play"
+        if all(seat != viewer for seat, _ in self.history):
+            return "nothing to undo: you have made no decision yet"
+        return None
+
+    def undone(self, viewer: int | None) -> Session:
+        """A new session at the position before `viewer`'s last decision: the decisions
+        before it played again from the same seed (the dice fall as they did), every log
+        told so. Raises IllegalAction with the reason when `viewer` may not undo."""
+        refused = self.undo_refused(viewer)
+        if refused is not None or viewer is None:
+            raise IllegalAction(refused or "a spectator does not play")
+        last = max(index for index, (seat, _) in enumerate(self.history) if seat == viewer)
+        new = Session(self.game, self.seed, self.players, self.secret_seed, self.rules_path)
+        for seat, action in self.history[:last]:
+            new.decide(seat, action)
+        taken = len(self.history) - last
+        new.note(f"undo: {taken} decision{'s' if taken > 1 else ''} taken back, to before "
+                 f"{self.game.seats[viewer]}'s last ({self.texts[last]})")
+        return new
 
     # ----- saving ------------------------------------------------------------------------
     def transcript(self, out_path: str) -> str:
@@ -296,6 +352,31 @@ class Session:
         if decisions == DEFAULT_MAX_DECISIONS:
             head.insert(-1, f"max-decisions: {decisions}")
         return "\n".join(head + lines) + "\n"
+
+
+def public_text(texts: list[str]) -> str:
+    """An action's text as every seat may read it, from its text as each seat reads it: a
+    word that some seat reads otherwise (a piece hidden from it, `?`) is `?`. The texts
+    differ only in such words: an action's text is its name and its arguments' texts, a
+    piece hidden from the seat written `?` (`Game.action_text`)."""
+    words = [text.split(" ") for text in texts]
+    if any(len(each) != len(words[0]) for each in words):
+        return "?"
+    return " ".join(column[0] if len(set(column)) == 1 else "?" for column in zip(*words))
+
+
+def public_events(events: list[ev.Event], seats: int) -> list[ev.Event]:
+    """A decision's events as every seat may read them: a piece hidden from any seat is
+    hidden from all, a played action reads as every seat may read it."""
+    everyone = tuple(range(seats))
+    found: list[ev.Event] = []
+    for event in events:
+        if isinstance(event, ev.PieceEvent) and event.hidden:
+            event = attrs.evolve(event, hidden=everyone)
+        elif isinstance(event, ev.Played) and event.texts is not None:
+            event = attrs.evolve(event, text=public_text(list(event.texts)), texts=None)
+        found.append(event)
+    return found
 
 
 class _Replaying:

@@ -3,6 +3,8 @@
   var SVG = "http://www.w3.org/2000/svg", MOST_BUTTONS = 300;
   var token = location.pathname.split("/").pop();
   var table = null, position = null, shown = null, picked = null;
+  // the action being built step by step: the words chosen so far (its name, then arguments)
+  var steps = [];
   var socket = null;
   function $(id) { return document.getElementById(id); }
   function send(message) {
@@ -19,11 +21,79 @@
         word.slice(-w.length - 1) === ":" + w;
     });
   }
-  function drawActions() {
-    var list = $("actions"), actions = position.actions, count = 0;
-    list.textContent = "";
-    actions.forEach(function (text, index) {
+  // an action's words: its name and its arguments (a list's brackets keep it one word)
+  function words(text) {
+    var found = [], depth = 0, word = "";
+    for (var i = 0; i < text.length; i++) {
+      var c = text[i];
+      if (c === " " && depth === 0) { found.push(word); word = ""; continue; }
+      if (c === "[" || c === "(") depth++;
+      if (c === "]" || c === ")") depth--;
+      word += c;
+    }
+    found.push(word);
+    return found;
+  }
+  // the indexes of the actions shown: those the piece or typed words narrowed to, that
+  // begin with the words built so far
+  function matching() {
+    var found = [];
+    position.actions.forEach(function (text, index) {
       if (shown !== null && shown.indexOf(index) < 0) return;
+      var w = words(text);
+      if (steps.every(function (step, i) { return w[i] === step; })) found.push(index);
+    });
+    return found;
+  }
+  // the next words the actions built so far can take, in the order of the list; and the
+  // actions that end there
+  function nextWords(found) {
+    var next = [], ends = [];
+    found.forEach(function (index) {
+      var w = words(position.actions[index]);
+      if (w.length === steps.length) ends.push(index);
+      else if (next.indexOf(w[steps.length]) < 0) next.push(w[steps.length]);
+    });
+    return {next: next, ends: ends};
+  }
+  function choose(word) {
+    steps.push(word);
+    var found = matching();
+    if (found.length === 1) {
+      send({type: "act", index: found[0], text: position.actions[found[0]]});
+      return;
+    }
+    drawActions();
+  }
+  function back() {
+    steps.pop();
+    drawActions();
+  }
+  function drawBuild(found) {
+    var build = $("build"), options = $("steps");
+    build.className = position.actions.length ? "on" : "";
+    $("built").textContent = steps.length ? steps.join(" ") + " ..." : "build an action:";
+    $("back").disabled = !steps.length;
+    options.textContent = "";
+    var choices = nextWords(found);
+    choices.next.forEach(function (word) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = word;
+      button.setAttribute("data-word", word);
+      button.addEventListener("click", function () { choose(word); });
+      options.appendChild(button);
+    });
+    // the choices that are cells are marked on the board, when some word is chosen
+    if (steps.length) mark(choices.next.filter(function (word) { return table.cells[word]; }));
+    else if (picked === null) mark([]);
+  }
+  function drawActions() {
+    var list = $("actions"), actions = position.actions, count = 0, found = matching();
+    list.textContent = "";
+    drawBuild(found);
+    actions.forEach(function (text, index) {
+      if (found.indexOf(index) < 0) return;
       if (++count > MOST_BUTTONS) return;
       var item = document.createElement("li"), button = document.createElement("button");
       button.type = "button";
@@ -53,11 +123,18 @@
       dot.setAttribute("cy", at[1]);
       dot.setAttribute("r", table.radius * 0.5);
       dot.setAttribute("data-cell", cell);
-      dot.addEventListener("click", function (e) { e.stopPropagation(); toCell(cell); });
+      dot.addEventListener("click", function (e) {
+        e.stopPropagation();
+        if (steps.length) choose(cell); else toCell(cell);
+      });
       layer.appendChild(dot);
     });
   }
   function pick(piece, label) {
+    if (steps.length) {         // building an action: a piece among the next words is one
+      var next = nextWords(matching()).next.filter(function (word) { return names(word, label); });
+      if (next.length === 1) { choose(next[0]); return; }
+    }
     document.querySelectorAll("#board .pc.picked").forEach(function (p) { p.classList.remove("picked"); });
     var found = [];
     position.actions.forEach(function (text, index) { if (names(text, label)) found.push(index); });
@@ -92,14 +169,20 @@
   function showAll() {
     shown = null;
     picked = null;
+    steps = [];
     mark([]);
     document.querySelectorAll("#board .pc.picked").forEach(function (p) { p.classList.remove("picked"); });
     drawActions();
   }
   function drawPosition(m) {
+    // the same actions (another seat chose in secret, a note): what is being built stays
+    var same = position !== null && JSON.stringify(position.actions) === JSON.stringify(m.actions);
     position = m;
-    shown = null;
-    picked = null;
+    if (!same) {
+      shown = null;
+      picked = null;
+      steps = [];
+    }
     $("board").innerHTML = m.board;
     document.querySelectorAll("#board .pc[data-label]").forEach(function (piece) {
       piece.addEventListener("click", function () { pick(piece, piece.getAttribute("data-label")); });
@@ -118,14 +201,22 @@
       mine ? "your decision (" + m.actions.length + " actions)" :
       m.deciding ? m.deciding + " is deciding" : "";
     $("text").disabled = !mine;
-    $("text").value = "";
+    if (!same) $("text").value = "";
+    $("undo").disabled = m.undo !== null;
+    $("undo").title = m.undo || "take back your last decision, and the agents' after it";
     document.body.setAttribute("data-mine", mine ? "yes" : "no");
-    say("");
+    if (!same) say("");
     drawActions();
+    if (picked !== null) {      // the board was drawn again: mark the picked piece again
+      document.querySelectorAll("#board .pc[data-label]").forEach(function (piece) {
+        if (piece.getAttribute("data-label") === picked) piece.classList.add("picked");
+      });
+    }
   }
   var handlers = {
     table: function (m) {
       table = m;
+      $("undo").hidden = !m.undo;
       $("who").textContent = "seats: " + m.seats.map(function (s, i) { return s + " (" + m.players[i] + ")"; }).join(", ");
     },
     position: drawPosition,
@@ -140,7 +231,7 @@
       log.scrollTop = log.scrollHeight;
     },
     error: function (m) { say(m.message, true); },
-    matches: function (m) { shown = m.indexes; picked = null; drawActions(); say(m.message); }
+    matches: function (m) { shown = m.indexes; picked = null; steps = []; drawActions(); say(m.message); }
   };
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -170,5 +261,7 @@
     if (text) send({type: "act", text: text});
   });
   $("all").addEventListener("click", showAll);
+  $("back").addEventListener("click", back);
+  $("undo").addEventListener("click", function () { send({type: "undo"}); });
   connect();
 })();
