@@ -63,6 +63,9 @@ class Pairing:
     spiel_params: dict[str, Any] = field(default_factory=dict)
     gdl_meaning: Callable[[str], str] = identity      # gdl action text -> meaning
     spiel_meaning: Callable[[str], str] = identity    # OpenSpiel action string -> meaning
+    # where OpenSpiel's action string needs the position to be read (chess writes SAN):
+    # (state, player, action) -> meaning, used instead of spiel_meaning
+    spiel_action_meaning: Callable[[Any, int, int], str] | None = None
     # OpenSpiel's chance outcome -> the gdl die (sides, value) that must show it
     chance_die: Callable[[Any, int], tuple[int, int]] | None = None
     # meanings of an OpenSpiel decision gdl does not ask for: when one of these is the only
@@ -90,9 +93,11 @@ class Outcome:
     disagreement: str | None = None
 
 
-def _spiel_meanings(spiel_state: Any, player: int,
-                    meaning: Callable[[str], str]) -> dict[str, int]:
-    return {meaning(spiel_state.action_to_string(player, a)): a
+def _spiel_meanings(spiel_state: Any, player: int, pairing: Pairing) -> dict[str, int]:
+    if pairing.spiel_action_meaning is not None:
+        read = pairing.spiel_action_meaning
+        return {read(spiel_state, player, a): a for a in spiel_state.legal_actions(player)}
+    return {pairing.spiel_meaning(spiel_state.action_to_string(player, a)): a
             for a in spiel_state.legal_actions(player)}
 
 
@@ -165,7 +170,7 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
         seat, player = game.current_player(state), spiel_state.current_player()
         simultaneous = player == pyspiel.PlayerId.SIMULTANEOUS
         if not simultaneous and pairing.automatic:
-            only = _spiel_meanings(spiel_state, player, pairing.spiel_meaning)
+            only = _spiel_meanings(spiel_state, player, pairing)
             if len(only) == 1 and only.keys() <= pairing.automatic:
                 spiel_state.apply_action(*only.values())
                 state.forced.extend(_resolve_chance(pairing, spiel_state, rng))
@@ -181,7 +186,7 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
             if outcome.disagreement is not None:
                 return outcome
         ours = _gdl_meanings(game, state, pairing.gdl_meaning)
-        theirs = _spiel_meanings(spiel_state, player, pairing.spiel_meaning)
+        theirs = _spiel_meanings(spiel_state, player, pairing)
         outcome.decisions += 1
         if ours.keys() != theirs.keys():
             outcome.disagreement = (
