@@ -15,6 +15,7 @@ in section 15 of docs/language.md:
     expect view of SEAT shows status of LABEL | seat text of SEAT | game text
         == "TEXT" | contains "TEXT"          (the texts of `show status`, `seat`, `game`)
     expect score of SEAT == N                (`show score`; or !=, <, <=, >, >=)
+    expect return of SEAT == N               (at the end: `payoff(s)`, else 1/-1/0; or !=, ...)
     expect rolled N dS[, N dS ...] | expect rolled no dice
     expect winner SEAT | expect draw | expect playing
     expect phase NAME [for SEAT]
@@ -415,6 +416,22 @@ class Expectations:
         if not _COMPARISONS[match.group(2)](score, int(match.group(3))):
             self.fail(rest, str(score))
 
+    # ----- returns ------------------------------------------------------------------------
+    def expect_return(self, rest):
+        """'return of SEAT OP N': the seat's return (`payoff(s)`, else 1 for a win, -1 for a
+        loss, 0 for a draw) once the game has ended; a game still playing fails."""
+        match = re.fullmatch(r"return\s+of\s+(\w+)\s*(==|!=|<=|>=|<|>)\s*(-?[0-9]{1,18})",
+                             rest)
+        if not match:
+            raise self.error("expected 'expect return of SEAT == N' (or !=, <, <=, >, >= N)")
+        seat = self.seat(match.group(1))
+        if self.state.result is None:
+            self.fail(rest, "the game still playing (a return is known at the end)")
+            return
+        value = self.game.returns(self.state)[seat]
+        if not _COMPARISONS[match.group(2)](value, int(match.group(3))):
+            self.fail(rest, _number_text(value))
+
     # ----- conditions ---------------------------------------------------------------------
     def expect_condition(self, text):
         try:
@@ -451,6 +468,7 @@ FORMS = tuple((re.compile(pattern), check) for pattern, check in (
     (r"(view(?:\s.*)?)", Expectations.expect_view),
     (r"rolled(?:\s+(.*))?", Expectations.expect_rolled),
     (r"(score\s+of(?:\s.*)?)", Expectations.expect_score),
+    (r"(return\s+of(?:\s.*)?)", Expectations.expect_return),
     (r"(.*)", Expectations.expect_condition),
 ))
 
@@ -473,6 +491,11 @@ def _listing(texts):
         return ""
     more = len(texts) - _LISTED
     return ": " + ", ".join(texts[:_LISTED]) + (f", ... ({more} more)" if more > 0 else "")
+
+
+def _number_text(value: float) -> str:
+    """A return as a rule file writes it: '2', '-1', '0.5'."""
+    return str(int(value)) if value == int(value) else str(value)
 
 
 def _squeezed(text):
