@@ -449,12 +449,15 @@ class ConcedeDecl(Decl):
 
 @attrs.frozen
 class EndRule(Node):
+    """`win|lose|draw when expr`."""
     kind: str
     expr: Expr
 
 @attrs.frozen
 class EndDecl(Decl):
-    rules: tuple[EndRule, ...]
+    """`end { ... }`: its rules, and `let`s whose values every rule below them shares
+    (computed once per end check, for no seat)."""
+    items: tuple[EndRule | Let, ...]
 
 @attrs.frozen
 class SetupDecl(Decl):

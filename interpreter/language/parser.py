@@ -567,7 +567,7 @@ class _ToAst:
         return ast.TriggerDecl(str(c[0]), str(c[1]), c[2], tuple(c[3]), span=self._span(meta),
                                piece_span=self._at(c[0]), cell_span=self._at(c[1]))
 
-    def end_decl(self, meta: Meta, c: list[ast.EndRule]) -> ast.EndDecl:
+    def end_decl(self, meta: Meta, c: list[ast.EndRule | ast.Let]) -> ast.EndDecl:
         return ast.EndDecl(tuple(c), span=self._span(meta))
 
     def end_rule(self, meta: Meta, c: list[Any]) -> ast.EndRule:

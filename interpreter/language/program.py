@@ -406,8 +406,20 @@ class OutHook(Node):
 
 @attrs.frozen
 class EndRule(Node):
-    """`win|lose|draw when expr`; for win and lose `seat` is slot 1 (and `me`)."""
+    """`win|lose|draw when expr`. It reads the first `shared` values of its end block
+    (`block`, an index into `Program.end_lets`) in slots 1..shared; for win and lose `seat`
+    is the slot after them (and `me`)."""
     kind: str
+    expr: Expr
+    block: int = 0
+    shared: int = 0
+
+@attrs.frozen
+class EndLet(Node):
+    """A `let NAME = expr` of an end block: a value computed once per end check, for no
+    seat, in slot `slot` (1, 2, ...: the block's lets in order; it reads those before it)."""
+    name: str
+    slot: int
     expr: Expr
 
 @attrs.frozen
@@ -468,6 +480,7 @@ class Program:
     outs: list[OutHook] = attrs.Factory(list)
     concedes: list[OutHook] = attrs.Factory(list)   # `on concede(s)` hooks
     end_rules: list[EndRule] = attrs.Factory(list)
+    end_lets: list[list[EndLet]] = attrs.Factory(list)   # per end block, its shared values
     setup: tuple[Stmt, ...] = ()
     setup_span: Span | None = None              # the `setup` declaration
     shows: dict[str, Rule] = attrs.Factory(dict)    # 'piece' / 'row' -> Rule

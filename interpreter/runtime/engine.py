@@ -641,7 +641,12 @@ class Game:
         self._piece_columns = [(n, v.column) for n, v in program.vars["piece"].items()
                                if v.column is not None]
         self._rt = Runtime(self)
-        end_reads = [codegen.reads(r.expr, program.fns) for r in program.end_rules]
+        let_reads = [[codegen.reads(let.expr, program.fns) for let in lets]
+                     for lets in program.end_lets]
+        # A rule's mask covers the shared values it reads (those of its block above it).
+        end_reads = [codegen.reads(r.expr, program.fns)
+                     | _union(let_reads[r.block][:r.shared] if r.shared else [])
+                     for r in program.end_rules]
         watched = 0
         for mask in end_reads:
             watched |= mask
@@ -670,8 +675,10 @@ class Game:
             # that changes nothing else may still end the game or change what is legal.
             for phase in self._phases.values():
                 phase.no_ops = frozenset()
-        self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask)
+        self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask, r.block, r.shared)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
+        self._end_lets = [[fns[UnitKey("end_let", position=block, part=let.slot)]
+                           for let in lets] for block, lets in enumerate(program.end_lets)]
         self._visibility = {(scope, name): fns[UnitKey("visible", name, scope=scope)]
                             for scope, table in program.vars.items()
                             for name, var in table.items() if var.visible is not None}
@@ -873,17 +880,25 @@ class Game:
         rt = self._rt
         changed = (rt.changed | ALWAYS) if state.end_checked else -1
         rt.changed = 0
-        for kind, cond, mask in self._end_rules:
+        shared: dict[int, list[Any]] = {}    # end block -> its values computed so far
+        for kind, cond, mask, block, reads in self._end_rules:
             if state.result is not None:
                 return
             if not (mask & changed):
                 continue        # nothing it reads changed since it last held false
+            values: Sequence[Any] = ()
+            if reads:
+                computed = shared.setdefault(block, [])
+                lets = self._end_lets[block]
+                while len(computed) < reads:    # each computed once, when first needed
+                    computed.append(lets[len(computed)](state, 0, *computed))
+                values = computed[:reads]
             if kind == "draw":
-                if cond(state, 0):
+                if cond(state, 0, *values):
                     rt.declare_winners([])
                 continue
             live = rt.live_seats()
-            holding = [s for s in live if cond(state, s, s)]
+            holding = [s for s in live if cond(state, s, *values, s)]
             if kind == "lose":
                 if holding and holding == live:
                     rt.declare_winners([])      # everyone still playing loses at once
@@ -1370,6 +1385,14 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
 
 
 _LOADED = itertools.count(1)    # tools' expression modules compiled in this process
+
+
+def _union(masks: Iterable[int]) -> int:
+    """The state categories any of `masks` reads."""
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
 
 
 def _rule_name(program: program.Program, key: UnitKey) -> str | None:
