@@ -388,9 +388,13 @@ class FnDecl(Decl):
 
 @attrs.frozen
 class Binder(Node):
+    """`name in domain [by FORM]`: FORM (`cell`) says how an action's text writes the
+    binder's value (None: as its type writes it, a piece by its label)."""
     name: str
     domain: Expr
+    written: str | None = None
     name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    written_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class ActionDecl(Decl):

@@ -743,7 +743,8 @@ class _Checker:
             scope.names[binder.name] = (first + i, element(domain.type), self._parameter(
                 binder.name, binder.name_span, action))
             binders.append(ir.Binder(binder.name, first + i, domain, _source(binder.domain),
-                                     element(domain.type), span=binder.span))
+                                     element(domain.type), self._by_cell(binder, domain),
+                                     span=binder.span))
         parts = []
         if action.where is not None:
             where = self._expect(action.where, BOOL, scope.child(), "a 'where' condition")
@@ -755,6 +756,23 @@ class _Checker:
         body = self._block(action.body, scope.child())
         return ir.Action(action.name, index, tuple(binders), tuple(parts), body,
                          span=action.span)
+
+    @staticmethod
+    def _by_cell(binder: ast.Binder, domain: ir.Expr) -> bool:
+        """Is the binder's piece written by its cell (`by cell`)? Only a piece can be."""
+        if binder.written is None:
+            return False
+        at = binder.written_span or binder.span
+        if binder.written != "cell":
+            raise error_at(GdlRuleError, f"'by {binder.written}' is no way to write an "
+                           "action's argument; expected 'by cell' (a piece written by the "
+                           "cell it stands on)", at)
+        if element(domain.type) not in (PIECE, ANY):
+            raise error_at(GdlRuleError, f"'by cell' writes a piece by the cell it stands "
+                           f"on, but '{binder.name}' is {describe(element(domain.type))}",
+                           at, ["hint: a cell is written by its name already; 'by cell' "
+                                "goes with a binder over pieces"])
+        return True
 
     def _trigger(self, trigger: ast.TriggerDecl) -> ir.Trigger:
         scope = _scope([(trigger.piece, PIECE, self._parameter(trigger.piece,

@@ -553,7 +553,10 @@ class _ToAst:
         return ast.InvariantDecl(_string(c[0]), c[1], span=self._span(meta))
 
     def binder(self, meta: Meta, c: list[Any]) -> ast.Binder:
-        return ast.Binder(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
+        written = None if c[2] is None else str(c[2])
+        return ast.Binder(str(c[0]), c[1], written, span=self._span(meta),
+                          name_span=self._at(c[0]),
+                          written_span=None if c[2] is None else self._at(c[2]))
 
     def concede_decl(self, meta: Meta, c: list[Any]) -> ast.ConcedeDecl:
         return ast.ConcedeDecl(str(c[0]), tuple(c[1]), span=self._span(meta),

@@ -358,12 +358,14 @@ class Def(Node):
 
 @attrs.frozen
 class Binder(Node):
-    """An action parameter `name in domain`; `type` is the element type."""
+    """An action parameter `name in domain`; `type` is the element type; `by_cell`: a
+    piece the action's text writes by the cell it stands on (`by cell`), not its label."""
     name: str
     slot: int
     domain: Expr
     text: str
     type: Type
+    by_cell: bool = False
 
 @attrs.frozen
 class WherePart(Node):

@@ -594,6 +594,7 @@ class CompiledAction:
         self.index = action.index
         self.name = action.name
         self.arg_types = [b.type for b in action.binders]
+        self.by_cell = [b.by_cell for b in action.binders]     # a piece written by its cell
         self.binders = [(b.name, b.text) for b in action.binders]
         at = phase.name, action.index
         self.listing = units[UnitKey("list", *at)]
@@ -993,7 +994,18 @@ class Game:
         with self._rt.bound(state) as rt:
             return " ".join([compiled.name] + [
                 "?" if t == PIECE and viewer is not None and self._hidden_from(state, v, viewer)
-                else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
+                else self._argument_text(state, v, t, by_cell, rt)
+                for v, t, by_cell in zip(args, compiled.arg_types, compiled.by_cell)])
+
+    def _argument_text(self, state: State, value: Any, t: Type, by_cell: bool,
+                       rt: Runtime) -> str:
+        """An argument as an action's text writes it: a piece `by cell` by the cell it
+        stands on (by its label when it is on none), anything else as its type writes it."""
+        if by_cell:
+            cell = state.pieces[value]["cell"]
+            if cell is not None:
+                return format_value(cell, CELL, rt)
+        return format_value(value, t, rt)
 
     def _texts(self, state: State,
                action: Action) -> tuple[str] | tuple[str, tuple[str, ...]]:
@@ -1155,12 +1167,28 @@ class Game:
                                 f"{f' ({names})' if names else ''}, not {len(words)}",
                                 malformed=True)
         values = []
-        for word, t in zip(words, types):
+        for word, t, by_cell in zip(words, types, compiled.by_cell):
             value = self._parse_value(state, word.lower(), t, viewer)
+            if by_cell and value is _NOTHING:
+                value = self._piece_on(state, word, viewer)
             if value is _NOTHING:
                 raise IllegalAction(f"'{word}' is not {describe(t)}", unknown=(word, t))
             values.append(value)
         return values
+
+    def _piece_on(self, state: State, word: str, viewer: int | None) -> Any:
+        """The piece a `by cell` argument's word names: the piece on that cell that `viewer`
+        may see (as `_parse_value` reads a label); _NOTHING for a word that is no cell, and
+        a refusal (well formed) for a cell with no such piece on it."""
+        cell = self._board.parse(word.lower())
+        if cell is None:
+            return _NOTHING
+        if viewer is None:
+            viewer = self.current_player(state) if self._hides_pieces else -1
+        for pid in state.at.get(cell, ()):
+            if viewer < 0 or not self._hidden_from(state, pid, viewer):
+                return pid
+        raise IllegalAction(f"there is no piece on {word}")
 
     def _parse_value(self, state: State, word: str, t: Type, viewer: int | None = None) -> Any:
         if t == CELL:
@@ -1203,7 +1231,8 @@ class Game:
             if kind == "domain":
                 if args[index] not in list(test()):
                     name, source = compiled.binders[index]
-                    text = format_value(args[index], compiled.arg_types[index], self._rt)
+                    text = self._argument_text(state, args[index], compiled.arg_types[index],
+                                               compiled.by_cell[index], self._rt)
                     return f"{text} is not a possible '{name}' now (not in {source})"
             elif not test():
                 return f"the rule '{compiled.parts[index][0]}' does not hold"
