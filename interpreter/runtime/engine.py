@@ -141,6 +141,7 @@ class Runtime:
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
         self.passes = 0         # `on no action` blocks run since the last decision
+        self.end_values: dict[int, list[Any]] = {}  # end block -> its shared values so far
 
     # randomness -------------------------------------------------------------------------
     def next64(self) -> int:
@@ -676,10 +677,10 @@ class Game:
             # that changes nothing else may still end the game or change what is legal.
             for phase in self._phases.values():
                 phase.no_ops = frozenset()
-        self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask, r.block, r.shared)
-                           for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
         self._end_lets = [[fns[UnitKey("end_let", position=block, part=let.slot)]
                            for let in lets] for block, lets in enumerate(program.end_lets)]
+        self._end_rules = [(r.kind, self._sharing(fns[UnitKey("end", position=i)], r), mask)
+                           for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
         self._visibility = {(scope, name): fns[UnitKey("visible", name, scope=scope)]
                             for scope, table in program.vars.items()
                             for name, var in table.items() if var.visible is not None}
@@ -877,29 +878,37 @@ class Game:
         return GdlRuntimeError(f"run-time error: {message}", file=span.file, line=span.line,
                                column=span.column, source_line=span.source_line)
 
+    def _sharing(self, cond: Function, rule: program.EndRule) -> Function:
+        """An end rule's test as `cond(S, me[, seat])`: one that reads shared values of its
+        block gets them from `rt.end_values`, each computed once per end check when a
+        rule first needs it (a rule that reads none is its generated function itself)."""
+        if not rule.shared:
+            return cond
+        rt, lets, block, reads = self._rt, self._end_lets[rule.block], rule.block, rule.shared
+
+        def with_values(state: State, me: int, *seat: int) -> Any:
+            computed = rt.end_values.setdefault(block, [])
+            while len(computed) < reads:
+                computed.append(lets[len(computed)](state, 0, *computed))
+            return cond(state, me, *computed[:reads], *seat)
+        return with_values
+
     def _check_end(self, state: State) -> None:
         rt = self._rt
         changed = (rt.changed | ALWAYS) if state.end_checked else -1
         rt.changed = 0
-        shared: dict[int, list[Any]] = {}    # end block -> its values computed so far
-        for kind, cond, mask, block, reads in self._end_rules:
+        rt.end_values.clear()
+        for kind, cond, mask in self._end_rules:
             if state.result is not None:
                 return
             if not (mask & changed):
                 continue        # nothing it reads changed since it last held false
-            values: Sequence[Any] = ()
-            if reads:
-                computed = shared.setdefault(block, [])
-                lets = self._end_lets[block]
-                while len(computed) < reads:    # each computed once, when first needed
-                    computed.append(lets[len(computed)](state, 0, *computed))
-                values = computed[:reads]
             if kind == "draw":
-                if cond(state, 0, *values):
+                if cond(state, 0):
                     rt.declare_winners([])
                 continue
             live = rt.live_seats()
-            holding = [s for s in live if cond(state, s, *values, s)]
+            holding = [s for s in live if cond(state, s, s)]
             if kind == "lose":
                 if holding and holding == live:
                     rt.declare_winners([])      # everyone still playing loses at once
