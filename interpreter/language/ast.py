@@ -390,9 +390,13 @@ class FnDecl(Decl):
 
 @attrs.frozen
 class Binder(Node):
+    """`name in domain [by FORM]`: FORM (`cell`) says how an action's text writes the
+    binder's value (None: as its type writes it, a piece by its label)."""
     name: str
     domain: Expr
+    written: str | None = None
     name_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    written_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class ActionDecl(Decl):
@@ -451,12 +455,15 @@ class ConcedeDecl(Decl):
 
 @attrs.frozen
 class EndRule(Node):
+    """`win|lose|draw when expr`."""
     kind: str
     expr: Expr
 
 @attrs.frozen
 class EndDecl(Decl):
-    rules: tuple[EndRule, ...]
+    """`end { ... }`: its rules, and `let`s whose values every rule below them shares
+    (computed once per end check, for no seat)."""
+    items: tuple[EndRule | Let, ...]
 
 @attrs.frozen
 class SetupDecl(Decl):

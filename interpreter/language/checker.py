@@ -196,7 +196,7 @@ class _Checker:
             self.phase_decls[phase_decl.name] = phase_decl
         setup = self._single(by_type, ast.SetupDecl, required=True)
         self.setup_decl = setup
-        end_rules = [rule for decl in _of(by_type, ast.EndDecl) for rule in decl.rules]
+        end_decls = _of(by_type, ast.EndDecl)
         hides = _of(by_type, ast.HideDecl)
         for hide in hides:
             if hide.what != "piece" or len(hides) > 1:
@@ -227,7 +227,8 @@ class _Checker:
         out.triggers = [self._trigger(t) for t in self.trigger_decls]
         out.outs = [ir.OutHook(self._block(h.body, self._hook_scope(h)), span=h.span)
                     for h in self.out_decls]
-        out.end_rules = [self._end_rule(rule) for rule in end_rules]
+        for block, end_decl in enumerate(end_decls):
+            self._end_block(end_decl, block)
         names = set()
         for invariant in _of(by_type, ast.InvariantDecl):
             if invariant.name in names:
@@ -761,7 +762,8 @@ class _Checker:
             scope.names[binder.name] = (first + i, element(domain.type), self._parameter(
                 binder.name, binder.name_span, action))
             binders.append(ir.Binder(binder.name, first + i, domain, _source(binder.domain),
-                                     element(domain.type), span=binder.span))
+                                     element(domain.type), self._by_cell(binder, domain),
+                                     span=binder.span))
         parts = []
         if action.where is not None:
             where = self._expect(action.where, BOOL, scope.child(), "a 'where' condition")
@@ -774,6 +776,23 @@ class _Checker:
         return ir.Action(action.name, index, tuple(binders), tuple(parts), body,
                          span=action.span)
 
+    @staticmethod
+    def _by_cell(binder: ast.Binder, domain: ir.Expr) -> bool:
+        """Is the binder's piece written by its cell (`by cell`)? Only a piece can be."""
+        if binder.written is None:
+            return False
+        at = binder.written_span or binder.span
+        if binder.written != "cell":
+            raise error_at(GdlRuleError, f"'by {binder.written}' is no way to write an "
+                           "action's argument; expected 'by cell' (a piece written by the "
+                           "cell it stands on)", at)
+        if element(domain.type) not in (PIECE, ANY):
+            raise error_at(GdlRuleError, f"'by cell' writes a piece by the cell it stands "
+                           f"on, but '{binder.name}' is {describe(element(domain.type))}",
+                           at, ["hint: a cell is written by its name already; 'by cell' "
+                                "goes with a binder over pieces"])
+        return True
+
     def _trigger(self, trigger: ast.TriggerDecl) -> ir.Trigger:
         scope = _scope([(trigger.piece, PIECE, self._parameter(trigger.piece,
                                                                trigger.piece_span, trigger)),
@@ -784,10 +803,51 @@ class _Checker:
             where = self._expect(trigger.where, BOOL, scope, "a 'where' condition")
         return ir.Trigger(where, self._block(trigger.body, scope.child()), span=trigger.span)
 
-    def _end_rule(self, rule: ast.EndRule) -> ir.EndRule:
-        params = [("seat", SEAT, None)] if rule.kind != "draw" else []
+    def _end_block(self, decl: ast.EndDecl, block: int) -> None:
+        """An `end` block's rules onto `out.end_rules` and its shared values (`let`s) onto
+        `out.end_lets[block]`: each rule reads the lets above it, as the slots after `me`."""
+        shared: list[Param] = []
+        lets: list[ir.EndLet] = []
+        last_rule = max((i for i, item in enumerate(decl.items)
+                         if isinstance(item, ast.EndRule)), default=-1)
+        for i, item in enumerate(decl.items):
+            if isinstance(item, ast.EndRule):
+                self.out.end_rules.append(self._end_rule(item, shared, block))
+                continue
+            self._check_end_let(item, shared, i > last_rule)
+            value = self._expr(item.expr, _scope(shared))
+            declaration = self.references.declare("local", item.name, item.name_span,
+                                                  visible=_until(item.span, decl.span))
+            shared.append((item.name, value.type, declaration))
+            lets.append(ir.EndLet(item.name, len(shared), value, span=item.span))
+        self.out.end_lets.append(lets)
+
+    @staticmethod
+    def _check_end_let(let: ast.Let, shared: Sequence[Param], after_rules: bool) -> None:
+        """What a shared value of an end block may not be: read by no rule, named twice or
+        as `seat`, or reading the seat a rule is tested for."""
+        if after_rules:
+            raise error_at(GdlRuleError, f"'let {let.name}' comes after the last rule of its "
+                           "'end' block, so no rule reads it", let.span,
+                           ["hint: a rule reads the 'let's above it: put the 'let' first"])
+        if let.name in ("seat", "me"):
+            raise error_at(GdlRuleError, f"'{let.name}' is a built-in name of the end rules: "
+                           "name the shared value otherwise", let.name_span or let.span)
+        if any(name == let.name for name, _, _ in shared):
+            raise error_at(GdlRuleError, f"'let {let.name}' is declared twice in this 'end' "
+                           "block", let.name_span or let.span)
+        seat = next((n for n in ast.walk(let.expr) if isinstance(n, ast.Name)
+                     and n.name in ("seat", "me")), None)
+        if seat is not None:
+            raise error_at(GdlRuleError, f"an 'end' block's 'let' is computed once for every "
+                           f"seat, so it cannot read '{seat.name}'", seat.span,
+                           ["hint: compute what depends on the seat in the 'win when' or "
+                            "'lose when' rule itself"])
+
+    def _end_rule(self, rule: ast.EndRule, shared: Sequence[Param], block: int) -> ir.EndRule:
+        params = list(shared) + ([("seat", SEAT, None)] if rule.kind != "draw" else [])
         expr = self._expect(rule.expr, BOOL, _scope(params), f"a '{rule.kind} when' condition")
-        return ir.EndRule(rule.kind, expr, span=rule.span)
+        return ir.EndRule(rule.kind, expr, block, len(shared), span=rule.span)
 
     def _check_callable(self, decl: ast.FnDecl | ast.DefDecl, arg_types: Sequence[Type]
                         ) -> None:

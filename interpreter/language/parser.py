@@ -554,7 +554,10 @@ class _ToAst:
         return ast.InvariantDecl(_string(c[0]), c[1], span=self._span(meta))
 
     def binder(self, meta: Meta, c: list[Any]) -> ast.Binder:
-        return ast.Binder(str(c[0]), c[1], span=self._span(meta), name_span=self._at(c[0]))
+        written = None if c[2] is None else str(c[2])
+        return ast.Binder(str(c[0]), c[1], written, span=self._span(meta),
+                          name_span=self._at(c[0]),
+                          written_span=None if c[2] is None else self._at(c[2]))
 
     def concede_decl(self, meta: Meta, c: list[Any]) -> ast.ConcedeDecl:
         return ast.ConcedeDecl(str(c[0]), tuple(c[1]), span=self._span(meta),
@@ -568,7 +571,7 @@ class _ToAst:
         return ast.TriggerDecl(str(c[0]), str(c[1]), c[2], tuple(c[3]), span=self._span(meta),
                                piece_span=self._at(c[0]), cell_span=self._at(c[1]))
 
-    def end_decl(self, meta: Meta, c: list[ast.EndRule]) -> ast.EndDecl:
+    def end_decl(self, meta: Meta, c: list[ast.EndRule | ast.Let]) -> ast.EndDecl:
         return ast.EndDecl(tuple(c), span=self._span(meta))
 
     def end_rule(self, meta: Meta, c: list[Any]) -> ast.EndRule:

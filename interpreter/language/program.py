@@ -358,12 +358,14 @@ class Def(Node):
 
 @attrs.frozen
 class Binder(Node):
-    """An action parameter `name in domain`; `type` is the element type."""
+    """An action parameter `name in domain`; `type` is the element type; `by_cell`: a
+    piece the action's text writes by the cell it stands on (`by cell`), not its label."""
     name: str
     slot: int
     domain: Expr
     text: str
     type: Type
+    by_cell: bool = False
 
 @attrs.frozen
 class WherePart(Node):
@@ -406,8 +408,20 @@ class OutHook(Node):
 
 @attrs.frozen
 class EndRule(Node):
-    """`win|lose|draw when expr`; for win and lose `seat` is slot 1 (and `me`)."""
+    """`win|lose|draw when expr`. It reads the first `shared` values of its end block
+    (`block`, an index into `Program.end_lets`) in slots 1..shared; for win and lose `seat`
+    is the slot after them (and `me`)."""
     kind: str
+    expr: Expr
+    block: int = 0
+    shared: int = 0
+
+@attrs.frozen
+class EndLet(Node):
+    """A `let NAME = expr` of an end block: a value computed once per end check, for no
+    seat, in slot `slot` (1, 2, ...: the block's lets in order; it reads those before it)."""
+    name: str
+    slot: int
     expr: Expr
 
 @attrs.frozen
@@ -477,6 +491,7 @@ class Program:
     outs: list[OutHook] = attrs.Factory(list)
     concedes: list[OutHook] = attrs.Factory(list)   # `on concede(s)` hooks
     end_rules: list[EndRule] = attrs.Factory(list)
+    end_lets: list[list[EndLet]] = attrs.Factory(list)   # per end block, its shared values
     setup: tuple[Stmt, ...] = ()
     setup_span: Span | None = None              # the `setup` declaration
     shows: dict[str, Rule] = attrs.Factory(dict)    # 'piece' / 'row' -> Rule

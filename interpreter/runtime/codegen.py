@@ -41,8 +41,8 @@ class UnitKey(NamedTuple):
     where-part, for explaining: `part` its index), each with `name` the phase and
     `position` the action's in it; "trigger", "trigger_cell", "concede", "out",
     "invariant", "end", "each", "sight" (a kinds table's `visible to`) (`position` the
-    rule's); "visible" (`scope` and `name` the variable's); "show", "stat", "zone"
-    (`name`)."""
+    rule's); "end_let" (`position` its end block, `part` its slot); "visible" (`scope` and
+    `name` the variable's); "show", "stat", "zone" (`name`)."""
 
     kind: str
     name: str = ""
@@ -241,9 +241,15 @@ class Generator:
             units[UnitKey("invariant", position=i)] = self.function(
                 f"invariant_{i}", [], invariant, lambda inv=invariant: self.return_(inv.expr))
         for i, end_rule in enumerate(prog.end_rules):
-            params = ["v1"] if end_rule.kind != "draw" else []
+            params = [f"v{slot}" for slot in range(1, end_rule.shared + 1)] + (
+                [f"v{end_rule.shared + 1}"] if end_rule.kind != "draw" else [])
             units[UnitKey("end", position=i)] = self.function(f"end_{i}", params, end_rule,
                                               lambda r=end_rule: self.return_(r.expr))
+        for block, lets in enumerate(prog.end_lets):
+            for let in lets:
+                units[UnitKey("end_let", position=block, part=let.slot)] = self.function(
+                    f"end_let_{block}_{let.slot}", [f"v{slot}" for slot in range(1, let.slot)],
+                    let, lambda e=let: self.return_(e.expr))
         for scope, table in prog.vars.items():
             for name, var in table.items():
                 if var.visible is not None:

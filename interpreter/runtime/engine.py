@@ -141,6 +141,7 @@ class Runtime:
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
         self.passes = 0         # `on no action` blocks run since the last decision
+        self.end_values: dict[int, list[Any]] = {}  # end block -> its shared values so far
 
     # randomness -------------------------------------------------------------------------
     def next64(self) -> int:
@@ -596,6 +597,7 @@ class CompiledAction:
         self.index = action.index
         self.name = action.name
         self.arg_types = [b.type for b in action.binders]
+        self.by_cell = [b.by_cell for b in action.binders]     # a piece written by its cell
         self.binders = [(b.name, b.text) for b in action.binders]
         at = phase.name, action.index
         self.listing = units[UnitKey("list", *at)]
@@ -643,7 +645,12 @@ class Game:
         self._piece_columns = [(n, v.column) for n, v in program.vars["piece"].items()
                                if v.column is not None]
         self._rt = Runtime(self)
-        end_reads = [codegen.reads(r.expr, program.fns) for r in program.end_rules]
+        let_reads = [[codegen.reads(let.expr, program.fns) for let in lets]
+                     for lets in program.end_lets]
+        # A rule's mask covers the shared values it reads (those of its block above it).
+        end_reads = [codegen.reads(r.expr, program.fns)
+                     | _union(let_reads[r.block][:r.shared] if r.shared else [])
+                     for r in program.end_rules]
         watched = 0
         for mask in end_reads:
             watched |= mask
@@ -672,7 +679,9 @@ class Game:
             # that changes nothing else may still end the game or change what is legal.
             for phase in self._phases.values():
                 phase.no_ops = frozenset()
-        self._end_rules = [(r.kind, fns[UnitKey("end", position=i)], mask)
+        self._end_lets = [[fns[UnitKey("end_let", position=block, part=let.slot)]
+                           for let in lets] for block, lets in enumerate(program.end_lets)]
+        self._end_rules = [(r.kind, self._sharing(fns[UnitKey("end", position=i)], r), mask)
                            for i, (r, mask) in enumerate(zip(program.end_rules, end_reads))]
         self._visibility = {(scope, name): fns[UnitKey("visible", name, scope=scope)]
                             for scope, table in program.vars.items()
@@ -875,10 +884,26 @@ class Game:
         return GdlRuntimeError(f"run-time error: {message}", file=span.file, line=span.line,
                                column=span.column, source_line=span.source_line)
 
+    def _sharing(self, cond: Function, rule: program.EndRule) -> Function:
+        """An end rule's test as `cond(S, me[, seat])`: one that reads shared values of its
+        block gets them from `rt.end_values`, each computed once per end check when a
+        rule first needs it (a rule that reads none is its generated function itself)."""
+        if not rule.shared:
+            return cond
+        rt, lets, block, reads = self._rt, self._end_lets[rule.block], rule.block, rule.shared
+
+        def with_values(state: State, me: int, *seat: int) -> Any:
+            computed = rt.end_values.setdefault(block, [])
+            while len(computed) < reads:
+                computed.append(lets[len(computed)](state, 0, *computed))
+            return cond(state, me, *computed[:reads], *seat)
+        return with_values
+
     def _check_end(self, state: State) -> None:
         rt = self._rt
         changed = (rt.changed | ALWAYS) if state.end_checked else -1
         rt.changed = 0
+        rt.end_values.clear()
         for kind, cond, mask in self._end_rules:
             if state.result is not None:
                 return
@@ -984,7 +1009,18 @@ class Game:
         with self._rt.bound(state) as rt:
             return " ".join([compiled.name] + [
                 "?" if t == PIECE and viewer is not None and self._hidden_from(state, v, viewer)
-                else format_value(v, t, rt) for v, t in zip(args, compiled.arg_types)])
+                else self._argument_text(state, v, t, by_cell, rt)
+                for v, t, by_cell in zip(args, compiled.arg_types, compiled.by_cell)])
+
+    def _argument_text(self, state: State, value: Any, t: Type, by_cell: bool,
+                       rt: Runtime) -> str:
+        """An argument as an action's text writes it: a piece `by cell` by the cell it
+        stands on (by its label when it is on none), anything else as its type writes it."""
+        if by_cell:
+            cell = state.pieces[value]["cell"]
+            if cell is not None:
+                return format_value(cell, CELL, rt)
+        return format_value(value, t, rt)
 
     def _texts(self, state: State,
                action: Action) -> tuple[str] | tuple[str, tuple[str, ...]]:
@@ -1158,12 +1194,28 @@ class Game:
                                 f"{f' ({names})' if names else ''}, not {len(words)}",
                                 malformed=True)
         values = []
-        for word, t in zip(words, types):
+        for word, t, by_cell in zip(words, types, compiled.by_cell):
             value = self._parse_value(state, word.lower(), t, viewer)
+            if by_cell and value is _NOTHING:
+                value = self._piece_on(state, word, viewer)
             if value is _NOTHING:
                 raise IllegalAction(f"'{word}' is not {describe(t)}", unknown=(word, t))
             values.append(value)
         return values
+
+    def _piece_on(self, state: State, word: str, viewer: int | None) -> Any:
+        """The piece a `by cell` argument's word names: the piece on that cell that `viewer`
+        may see (as `_parse_value` reads a label); _NOTHING for a word that is no cell, and
+        a refusal (well formed) for a cell with no such piece on it."""
+        cell = self._board.parse(word.lower())
+        if cell is None:
+            return _NOTHING
+        if viewer is None:
+            viewer = self.current_player(state) if self._hides_pieces else -1
+        for pid in state.at.get(cell, ()):
+            if viewer < 0 or not self._hidden_from(state, pid, viewer):
+                return pid
+        raise IllegalAction(f"there is no piece on {word}")
 
     def _parse_value(self, state: State, word: str, t: Type, viewer: int | None = None) -> Any:
         if t == CELL:
@@ -1206,7 +1258,8 @@ class Game:
             if kind == "domain":
                 if args[index] not in list(test()):
                     name, source = compiled.binders[index]
-                    text = format_value(args[index], compiled.arg_types[index], self._rt)
+                    text = self._argument_text(state, args[index], compiled.arg_types[index],
+                                               compiled.by_cell[index], self._rt)
                     return f"{text} is not a possible '{name}' now (not in {source})"
             elif not test():
                 return f"the rule '{compiled.parts[index][0]}' does not hold"
@@ -1388,6 +1441,14 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
 
 
 _LOADED = itertools.count(1)    # tools' expression modules compiled in this process
+
+
+def _union(masks: Iterable[int]) -> int:
+    """The state categories any of `masks` reads."""
+    found = 0
+    for mask in masks:
+        found |= mask
+    return found
 
 
 def _rule_name(program: program.Program, key: UnitKey) -> str | None:

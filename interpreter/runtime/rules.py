@@ -38,6 +38,7 @@ class Param:
     name: str
     type: Type | None
     domain: str = ""        # a binder's domain as the rule file writes it
+    by_cell: bool = False   # a piece an action's text writes by its cell (`by cell`)
 
 
 @attrs.frozen
@@ -152,7 +153,8 @@ def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
     phases = {name: PhaseInfo(
         name, phase.mode, tuple(Param(p, None) for p in phase.params), phase.auto,
         tuple(ActionInfo(a.name, name, a.index,
-                         tuple(Param(b.name, b.type, b.text) for b in a.binders),
+                         tuple(Param(b.name, b.type, b.text, b.by_cell)
+                               for b in a.binders),
                          docs.get((name, a.name))) for a in phase.actions),
         docs.get((name, None))) for name, phase in program.phases.items()}
     variables = {scope: MappingProxyType({name: VariableInfo(

@@ -478,3 +478,41 @@ def test_a_play_line_after_rules_that_did_not_load_is_an_error_not_a_crash(tmp_p
     found = [f.replace(str(tmp_path), "T").split("\n")[0] for f in run_scenario(str(path))]
     assert len(found) == 2 and found[0].startswith("T/s.scenario:1:1: error: ")
     assert found[1] == "T/s.scenario:8:1: error: the rules of line 1 did not load"
+
+
+PAYOFF = ROOT / "tests" / "rules" / "payoff.gdl"
+
+
+def test_returns_at_the_end_are_the_payoffs(tmp_path):
+    assert failures(tmp_path, (
+        "roll 3 3\nroll 3 1\n"          # a has the higher card
+        "expect return of a == 0\n"     # still playing: a failure (line 4)
+        "play bet\nplay call\n"
+        "expect winner a\n"
+        "expect return of a == 2\n"
+        "expect return of b == -2\n"
+        "expect return of b < 0\n"
+        "expect return of a == 1\n"),   # line 11
+        rules=PAYOFF) == [
+        "S:4: expected return of a == 0, got the game still playing (a return is known at "
+        "the end)",
+        "S:11: expected return of a == 1, got 2"]
+
+
+def test_returns_without_a_payoff_are_one_for_a_win(tmp_path):
+    assert failures(tmp_path, "concede red\nexpect winner blue\nexpect return of blue == 1\n"
+                    "expect return of red == -1\n") == []
+
+
+@pytest.mark.parametrize("line, message", [
+    ("expect return of bleu == 1", "unknown seat 'bleu'; seats: blue, red; did you mean "
+     "'blue'?"),
+    ("expect return of blue is 1",
+     "expected 'expect return of SEAT == N' (or !=, <, <=, >, >= N)"),
+])
+def test_a_malformed_return_is_an_error_of_its_line(tmp_path, line, message):
+    assert error(tmp_path, POSITION + line + "\n") == f"S:8:1: error: {message}"
+
+
+def test_the_payoff_scenario_passes():
+    assert run_scenario(str(ROOT / "tests" / "rules" / "payoff.scenario")) == []

@@ -7,14 +7,15 @@ in section 15 of docs/language.md:
 
     expect Pawn#1 at d8 | expect Pawn#1 removed [at d8]
     expect legal ACTION | expect illegal ACTION [because "TEXT"]
-    expect legal count N [NAME] [for LABEL]
-    expect legal actions [NAME] [for LABEL]: ACTION, ACTION, ...
-    expect no legal NAME [for LABEL]         (NAME `action`: any action)
+    expect legal count N [NAME] [for LABEL|CELL]
+    expect legal actions [NAME] [for LABEL|CELL]: ACTION, ACTION, ...
+    expect no legal NAME [for LABEL|CELL]    (NAME `action`: any action)
     expect view of SEAT shows TARGET [== VALUE] | expect view of SEAT hides TARGET
     expect view of SEAT shows count WHAT [of SEAT] == N
     expect view of SEAT shows status of LABEL | seat text of SEAT | game text
         == "TEXT" | contains "TEXT"          (the texts of `show status`, `seat`, `game`)
     expect score of SEAT == N                (`show score`; or !=, <, <=, >, >=)
+    expect return of SEAT == N               (at the end: `payoff(s)`, else 1/-1/0; or !=, ...)
     expect rolled N dS[, N dS ...] | expect rolled no dice
     expect winner SEAT | expect draw | expect playing
     expect phase NAME [for SEAT]
@@ -28,16 +29,19 @@ import operator
 import re
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from ...language import ast
 from ...language.errors import GdlError, IllegalAction
 from ...language.parser import parse_expression
-from ...language.types import BOOL
+from ...language.types import BOOL, CELL, PIECE, Type, describe
 from ...runtime import introspect
 from ...runtime.view import HIDDEN
 
 if TYPE_CHECKING:
     from ...runtime.engine import Game
     from ...runtime.events import Roll
+    from ...runtime.rules import ActionInfo, Param
     from ...runtime.state import Action, State
 
 # A piece label: Kind#n, or seat:Kind#n in a game that numbers each seat's pieces apart.
@@ -187,10 +191,10 @@ class Expectations:
             self.fail(f"no legal{_selected(name, label)}", f"{len(texts)}{_listing(texts)}")
 
     def selection(self, words):
-        """(action name or None, piece label or None) of '[NAME] [for LABEL]'; the name
+        """(action name or None, Selected or None) of '[NAME] [for LABEL|CELL]'; the name
         `action` or `actions` stands for any action."""
         words = list(words)
-        name = label = None
+        name = None
         if words and words[0] != "for":
             name = words.pop(0)
             names = self.game.rules.action_names
@@ -199,18 +203,45 @@ class Expectations:
             elif name not in names:
                 raise self.unknown("action", name, names)
         if words[:1] == ["for"] and len(words) == 2:
-            label = self.state.pieces[self.piece(words[1])]["label"]
-        elif words:
+            return name, self.selected(name, words[1])
+        if words:
             raise self.error(f"expected '[ACTION] [for LABEL]', not '{' '.join(words)}'")
-        return name, label
+        return name, None
 
-    def legal_texts(self, name, label):
-        """The texts of the deciding seat's legal actions named `name` whose arguments
-        include the piece `label` (None: any)."""
+    def selected(self, name, word):
+        """What 'for WORD' selects, a piece (by its label) or a cell: an error when no
+        action `name` (None: no action) of the game takes one among its arguments, so
+        that the selection could never match and a check on it would pass untested."""
+        if "#" in word:
+            pid = self.piece(word)
+            what, value, text = PIECE, pid, self.state.pieces[pid]["label"]
+        else:
+            what, value, text = CELL, self.cell(word), word
+        actions = [a for phase in self.game.rules.phases.values() for a in phase.actions
+                   if name is None or a.name == name]
+        if not any(_takes(param, what) for a in actions for param in a.params):
+            named = f"'{name}'" if name else "action of the game"
+            taken = "; ".join(f"'{a.name}' takes " + (", ".join(
+                f"{p.name}: {describe(p.type)}" + (" by its cell" if p.by_cell else "")
+                for p in a.params) or "no argument") for a in _unique_by_name(actions))
+            raise self.error(
+                f"'for {word}' selects the actions with {describe(what)} among their "
+                f"arguments, but no {named} takes one ({taken}), so it would match none")
+        return Selected(what, value, text)
+
+    def legal_texts(self, name, selected):
+        """The texts of the deciding seat's legal actions named `name` (None: any) whose
+        arguments hold the selected piece or cell (None: any); a piece `by cell` holds its
+        cell."""
         state = self.state
-        texts = [self.game.action_text(state, a) for a in self.game.legal_actions(state)]
-        return [t for t in texts if (name is None or t.split()[0] == name) and (
-            label is None or label.lower() in t.lower().split()[1:])]
+        legal = self.game.legal_actions(state)
+        if selected is not None and legal:
+            infos = self.game.rules.phases[state.frames[-1]["phase"]].actions
+            legal = [a for a in legal if any(
+                _holds(state, param, value, selected)
+                for param, value in zip(infos[a[0]].params, a[1]))]
+        texts = [self.game.action_text(state, a) for a in legal]
+        return [t for t in texts if name is None or t.split()[0] == name]
 
     # ----- results, phases, dice ----------------------------------------------------------
     def expect_result(self, word: str, text: str | None) -> None:
@@ -415,6 +446,22 @@ class Expectations:
         if not _COMPARISONS[match.group(2)](score, int(match.group(3))):
             self.fail(rest, str(score))
 
+    # ----- returns ------------------------------------------------------------------------
+    def expect_return(self, rest):
+        """'return of SEAT OP N': the seat's return (`payoff(s)`, else 1 for a win, -1 for a
+        loss, 0 for a draw) once the game has ended; a game still playing fails."""
+        match = re.fullmatch(r"return\s+of\s+(\w+)\s*(==|!=|<=|>=|<|>)\s*(-?[0-9]{1,18})",
+                             rest)
+        if not match:
+            raise self.error("expected 'expect return of SEAT == N' (or !=, <, <=, >, >= N)")
+        seat = self.seat(match.group(1))
+        if self.state.result is None:
+            self.fail(rest, "the game still playing (a return is known at the end)")
+            return
+        value = self.game.returns(self.state)[seat]
+        if not _COMPARISONS[match.group(2)](value, int(match.group(3))):
+            self.fail(rest, _number_text(value))
+
     # ----- conditions ---------------------------------------------------------------------
     def expect_condition(self, text):
         try:
@@ -451,6 +498,7 @@ FORMS = tuple((re.compile(pattern), check) for pattern, check in (
     (r"(view(?:\s.*)?)", Expectations.expect_view),
     (r"rolled(?:\s+(.*))?", Expectations.expect_rolled),
     (r"(score\s+of(?:\s.*)?)", Expectations.expect_score),
+    (r"(return\s+of(?:\s.*)?)", Expectations.expect_return),
     (r"(.*)", Expectations.expect_condition),
 ))
 
@@ -462,9 +510,39 @@ def close_name(word, names):
     return f"; did you mean '{by_lower[close[0]]}'?" if close else ""
 
 
-def _selected(name, label):
-    """' move for Piece#2', ' move', ' for Piece#2' or ''."""
-    return (f" {name}" if name else "") + (f" for {label}" if label else "")
+@attrs.frozen
+class Selected:
+    """What `for WORD` of a legal-action check selects: a piece (`what` PIECE, `value` its
+    id) or a cell (CELL, the cell); `text` as a failure writes it (the label, the cell)."""
+    what: Type
+    value: int
+    text: str
+
+
+def _takes(param: Param, what: Type) -> bool:
+    """Can an action's parameter hold a `what` (a piece; a cell, or a piece by its cell)?"""
+    return param.type == what or (what == CELL and param.type == PIECE and param.by_cell)
+
+
+def _holds(state: State, param: Param, value: Any, selected: Selected) -> bool:
+    """Does an argument `value` of parameter `param` hold the selected piece or cell?"""
+    if param.type == selected.what:
+        return bool(value == selected.value)
+    return bool(selected.what == CELL and param.type == PIECE and param.by_cell
+                and state.pieces[value]["cell"] == selected.value)
+
+
+def _unique_by_name(actions: list[ActionInfo]) -> list[ActionInfo]:
+    """The first action of each name (phases may share one)."""
+    seen: dict[str, ActionInfo] = {}
+    for action in actions:
+        seen.setdefault(action.name, action)
+    return list(seen.values())
+
+
+def _selected(name, selected):
+    """' move for Piece#2', ' move', ' for a3' or ''."""
+    return (f" {name}" if name else "") + (f" for {selected.text}" if selected else "")
 
 
 def _listing(texts):
@@ -473,6 +551,11 @@ def _listing(texts):
         return ""
     more = len(texts) - _LISTED
     return ": " + ", ".join(texts[:_LISTED]) + (f", ... ({more} more)" if more > 0 else "")
+
+
+def _number_text(value: float) -> str:
+    """A return as a rule file writes it: '2', '-1', '0.5'."""
+    return str(int(value)) if value == int(value) else str(value)
 
 
 def _squeezed(text):
