@@ -527,7 +527,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "the piece has not been removed", reads=PIECES, inline=("{record}['alive']",)),
     _row("pieces_in", "z, s", (1, 2), _pieces_in, pieces_in, "list of piece",
          "the pieces in a shared zone, or in seat `s`'s part of a zone per seat, oldest first "
-         "(11.4)"),
+         "(11.4)", reads=PIECES | CELLS),
     # seats
     _row("next", "s", (1,), _fixed((SEAT,), SEAT), lambda ctx, s: ctx.next_seat(s, 1), "seat",
          "the next seat still in the game, in seat order, wrapping round", reads=FLOW),

@@ -1163,7 +1163,7 @@ def reads(node: ir.Node, fns: Mapping[str, ir.Fn], seen: set[str] | None = None)
     mask = 0
     for n in ir.walk(node):
         if isinstance(n, ir.PieceField):
-            mask |= {"cell": CELLS, "owner": PIECES, "kind": PIECES}.get(n.name, PIECE_VARS)
+            mask |= {"cell": CELLS, "zone": CELLS, "owner": PIECES, "kind": PIECES}.get(n.name, PIECE_VARS)
         elif isinstance(n, ir.PieceStat):
             mask |= PIECES
         elif isinstance(n, ir.SeatVar):

@@ -74,6 +74,26 @@ end { draw when turn_number > 2 }
     assert state.result == {"winners": [], "draw": True}
 
 
+@pytest.mark.parametrize("rule", ["len(pieces_in(off, seat)) == 2",
+                                  "count(p in pieces(seat) where p.zone == off) == 2"])
+def test_end_rules_see_pieces_put_into_a_zone(rule):
+    """`put` changes what `pieces_in` and `p.zone` read (the last put is the only change)."""
+    game = _game(f"""
+kinds (symbol) {{ Pawn = "p" }}
+zone off per seat
+setup {{ create Pawn for x at @a1  create Pawn for x at @b1  goto play for x }}
+phase play turn {{
+  action bear(p in pieces(me)) where p.zone == none {{ put p into off of me }}
+}}
+end {{ win when {rule} }}
+""")
+    state = game.new_state(0)
+    _play(game, state, "bear Pawn#1")
+    assert state.result is None
+    _play(game, state, "bear Pawn#2")
+    assert state.result == {"winners": [0], "draw": False}
+
+
 def test_end_rules_run_again_after_a_state_is_loaded():
     """A state from JSON may have been edited: every end rule runs once after it."""
     from gdl.interpreter.runtime.state import State

@@ -12,7 +12,15 @@ turned into the gdl die that must show it (`Pairing.chance_die`), which is force
 gdl state before the decision that rolls it is applied there (the dice of the setup into
 `new_state`); a forced die gdl does not roll is a disagreement. An OpenSpiel decision with
 one legal action that gdl plays by itself (`Pairing.automatic`: Othello's pass, an
-`on no action` block in gdl) is played on OpenSpiel's side only, and not compared.
+`on no action` block in gdl) is played on OpenSpiel's side only, and not compared; it is
+played as soon as the decision before it is, so that the dice rolled after it are forced
+into gdl in time. A chance node that rolls several dice gives a list of them.
+
+Turns: where OpenSpiel combines what gdl decides one by one (Backgammon's two checker moves
+in one action), `Pairing.gdl_turn_meaning` writes a sequence of gdl action texts as one
+meaning; each OpenSpiel decision is then compared with every sequence of gdl decisions that
+makes up one gdl turn (enumerated on copies of the state, a sequence ending where gdl's
+turn number changes or the game ends), and the chosen sequence is played on gdl.
 
 Hidden cards: a die that deals a card would show its value to every seat (dice are public
 events), so card games deal by shuffling, and OpenSpiel follows: after each gdl decision
@@ -66,8 +74,9 @@ class Pairing:
     # where OpenSpiel's action string needs the position to be read (chess writes SAN):
     # (state, player, action) -> meaning, used instead of spiel_meaning
     spiel_action_meaning: Callable[[Any, int, int], str] | None = None
-    # OpenSpiel's chance outcome -> the gdl die (sides, value) that must show it
-    chance_die: Callable[[Any, int], tuple[int, int]] | None = None
+    # OpenSpiel's chance outcome -> the gdl die (sides, value) that must show it, or the
+    # list of dice, in the order gdl rolls them
+    chance_die: Callable[[Any, int], tuple[int, int] | list[tuple[int, int]]] | None = None
     # meanings of an OpenSpiel decision gdl does not ask for: when one of these is the only
     # legal action OpenSpiel gives, it is played there, and gdl plays it by itself (an
     # `on no action` block: Othello's pass)
@@ -79,6 +88,9 @@ class Pairing:
     # OpenSpiel's information state string of that player, each as a common form
     gdl_information: Callable[[View, list[str]], str] | None = None
     spiel_information: Callable[[str], str] | None = None
+    # a gdl turn (several decisions of one seat) as one OpenSpiel decision: the texts of the
+    # turn's actions -> meaning
+    gdl_turn_meaning: Callable[[list[str]], str] | None = None
 
     def load(self) -> tuple[Any, Any]:
         return (load_game(str(CLASSIC / self.rules)),
@@ -112,9 +124,47 @@ def _resolve_chance(pairing: Pairing, spiel_state: Any, rng: random.Random) -> l
         outcomes, probabilities = zip(*spiel_state.chance_outcomes())
         chosen = rng.choices(outcomes, probabilities)[0]
         assert pairing.chance_die is not None, "a chance node in a game without dice"
-        dice.append(list(pairing.chance_die(spiel_state, chosen)))
+        rolled = pairing.chance_die(spiel_state, chosen)
+        dice.extend([list(d) for d in rolled] if isinstance(rolled, list) else [list(rolled)])
         spiel_state.apply_action(chosen)
     return dice
+
+
+def _advance(pairing: Pairing, spiel_state: Any, rng: random.Random) -> list[list[int]]:
+    """Resolve OpenSpiel's chance nodes and play its automatic decisions (gdl's `on no
+    action` blocks, run right after the decision before) from here on; the dice gdl must
+    roll for them."""
+    dice = _resolve_chance(pairing, spiel_state, rng)
+    while pairing.automatic and not spiel_state.is_terminal():
+        player = spiel_state.current_player()
+        if player == pyspiel.PlayerId.SIMULTANEOUS:
+            break
+        only = _spiel_meanings(spiel_state, player, pairing)
+        if len(only) != 1 or not only.keys() <= pairing.automatic:
+            break
+        spiel_state.apply_action(*only.values())
+        dice.extend(_resolve_chance(pairing, spiel_state, rng))
+    return dice
+
+
+def _gdl_turns(pairing: Pairing, game: Any, state: Any) -> dict[str, list[Any]]:
+    """Every sequence of gdl decisions that makes up the turn starting at `state` (ending
+    where the turn number changes or the game ends), by meaning."""
+    assert pairing.gdl_turn_meaning is not None
+    found: dict[str, list[Any]] = {}
+
+    def walk(here: Any, texts: list[str], actions: list[Any]) -> None:
+        for action in game.legal_actions(here):
+            after = here.clone()
+            text = game.action_text(here, action)
+            game.apply(after, action, check=False)
+            if after.turn != state.turn or game.is_terminal(after):
+                found[pairing.gdl_turn_meaning(texts + [text])] = actions + [action]
+            else:
+                walk(after, texts + [text], actions + [action])
+
+    walk(state, [], [])
+    return found
 
 
 def _follow_deal(pairing: Pairing, game: Any, state: Any, spiel_state: Any) -> str | None:
@@ -149,7 +199,7 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
     spiel_state = spiel_game.new_initial_state()
     outcome = Outcome()
     if pairing.dealt is None:
-        state = game.new_state(seed, forced=_resolve_chance(pairing, spiel_state, rng))
+        state = game.new_state(seed, forced=_advance(pairing, spiel_state, rng))
     else:
         state = game.new_state(seed)
         outcome.disagreement = _follow_deal(pairing, game, state, spiel_state)
@@ -185,7 +235,8 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
             outcome.disagreement = _information(pairing, game, state, spiel_state, seen)
             if outcome.disagreement is not None:
                 return outcome
-        ours = _gdl_meanings(game, state, pairing.gdl_meaning)
+        ours = (_gdl_meanings(game, state, pairing.gdl_meaning)
+                if pairing.gdl_turn_meaning is None else _gdl_turns(pairing, game, state))
         theirs = _spiel_meanings(spiel_state, player, pairing)
         outcome.decisions += 1
         if ours.keys() != theirs.keys():
@@ -206,11 +257,15 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
             spiel_state.apply_action(theirs[chosen])
         # a choice in a `secret` phase is not told to the other seats (gdl play, serve)
         secret = not simultaneous and introspect.is_private(game, state)
-        for viewer, texts in enumerate(seen):
+        for viewer, texts in enumerate(seen if pairing.gdl_information is not None else []):
             if not (secret and viewer != seat):
                 texts.append(pairing.gdl_meaning(game.action_text(state, ours[chosen], viewer)))
-        if pairing.dealt is None:
-            state.forced.extend(_resolve_chance(pairing, spiel_state, rng))
+        if pairing.gdl_turn_meaning is not None:
+            state.forced.extend(_advance(pairing, spiel_state, rng))
+            for action in ours[chosen]:
+                game.apply(state, action, check=False)
+        elif pairing.dealt is None:
+            state.forced.extend(_advance(pairing, spiel_state, rng))
             game.apply(state, ours[chosen], check=False)
         else:
             game.apply(state, ours[chosen], check=False)
