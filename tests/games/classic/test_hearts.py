@@ -93,7 +93,8 @@ def gdl_information(view: View, read: list[str]) -> str:
     leaders = _labels(view["globals"]["leaders"])
     tricks = [(names.index(leader), played[4 * i:4 * i + 4])
               for i, leader in enumerate(leaders)]
-    passes = 0 if view["globals"]["pass_by"] == "0" else 12  # the first decisions pass
+    # the first decisions pass; another seat's pass, a secret choice, is not read at all
+    passes = 0 if view["globals"]["pass_by"] == "0" else 3
     passed = [c for c in read[:passes] if c != "?"]
     for c in read[passes:]:
         if c != "?" and c not in played:
