@@ -267,7 +267,10 @@ def status_lines(view: View, pieces: bool = True) -> list[str]:
 
 
 def title(view: View) -> str:
-    """'NAME - turn T, SEAT to play (phase P, SEAT decides)'."""
+    """'NAME - turn T, SEAT to play (phase P, SEAT decides)'; at the end 'NAME - turn T,
+    game over: RESULT'."""
+    if view["result"]:
+        return f"{view['game']} - turn {view['turn']}, game over: {view['result']}"
     return (f"{view['game']} - turn {view['turn']}, {view['current']} to play"
             + (f" (phase {view['phase']}, {view['deciding']} decides)"
                if view["deciding"] else ""))

@@ -71,3 +71,13 @@ def test_visibility_can_depend_on_the_piece_itself():
     game.apply(state, game.parse_action(state, "look Token#1"))     # seat a peeks
     assert game.view(state, 0)["pieces"][0]["vars"]["faces"] == "6"
     assert game.view(state, 1)["pieces"][0]["vars"]["faces"] == "?"
+
+
+def test_the_title_of_a_finished_game_says_so_not_who_is_to_play():
+    """Tic-tac-toe won by x used to read 'turn 10, o to play' above 'result: x won'."""
+    game = load_game("games/classic/tic_tac_toe.gdl")
+    state = game.new_state(0)
+    for text in ["mark a1", "mark a2", "mark b1", "mark b2", "mark c1"]:
+        act(game, state, text)
+    first = render(game, game.view(state, None)).splitlines()[0]
+    assert first == "Tic-tac-toe - turn 6, game over: x won"

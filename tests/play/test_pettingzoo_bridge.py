@@ -163,4 +163,4 @@ def test_the_snippet_in_the_docs_prints_what_the_docs_say(monkeypatch):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(snippet, "docs/bridges.md", "exec"), {})
-    assert out.getvalue().splitlines() == ["blue 1.0", "red -1.0", "Space War - turn 5, blue to play"]
+    assert out.getvalue().splitlines() == ["blue 1.0", "red -1.0", "Space War - turn 5, game over: blue won"]
