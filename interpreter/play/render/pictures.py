@@ -134,23 +134,21 @@ class Sheet:
     def outline_at_centre(self, fill):
         """A cell's outline around (0, 0) in a seat's colour, tinted: a cell `show cell`
         gives that seat."""
-        if self.kind == "hex":
-            corners = " ".join(f"{_n(HEX * math.cos(math.pi * k / 3))},"
-                               f"{_n(HEX * math.sin(math.pi * k / 3))}" for k in range(6))
-            return f'<polygon class="own" points="{corners}" fill="{fill}" fill-opacity=".6"/>'
-        half = self.unit / 2
-        return (f'<rect class="own" x="{_n(-half)}" y="{_n(-half)}" width="{_n(self.unit)}" '
-                f'height="{_n(self.unit)}" fill="{fill}" fill-opacity=".6"/>')
+        return self._shape(0, 0, "own", fill, ' fill-opacity=".6"')
 
     def outline(self, cell, fill, css="cell"):
         x, y = self.centre(cell)
+        return self._shape(x, y, css, fill)
+
+    def _shape(self, x, y, css, fill, more=""):
+        """A cell's hexagon or square centred on (x, y)."""
         if self.kind == "hex":
             corners = " ".join(f"{_n(x + HEX * math.cos(math.pi * k / 3))},"
                                f"{_n(y + HEX * math.sin(math.pi * k / 3))}" for k in range(6))
-            return f'<polygon class="{css}" points="{corners}" fill="{fill}"/>'
+            return f'<polygon class="{css}" points="{corners}" fill="{fill}"{more}/>'
         half = self.unit / 2
         return (f'<rect class="{css}" x="{_n(x - half)}" y="{_n(y - half)}" '
-                f'width="{_n(self.unit)}" height="{_n(self.unit)}" fill="{fill}"/>')
+                f'width="{_n(self.unit)}" height="{_n(self.unit)}" fill="{fill}"{more}/>')
 
 
 def frame(game, sheet):
