@@ -350,7 +350,7 @@ def _hashable(value: Any) -> Any:
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
-    """`n` and the word for that many: '1 fighter', '2 fighters', '0 territories'. Without
+    """`n` and the word for that many: '1 ship', '2 ships', '0 cities'. Without
     `words`, the English plural of `word`: '-y' after a consonant becomes '-ies', '-s',
     '-x', '-z', '-ch' and '-sh' take '-es', the others '-s'."""
     if n == 1 or n == -1:
@@ -602,7 +602,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
     _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),
          lambda ctx, n, word, words=None: plural(n, word, words), "text",
-         "`n` and the word for that many: `plural(1, \"fighter\")` is `1 fighter`, "
+         "`n` and the word for that many: `plural(1, \"ship\")` is `1 ship`, "
          "`plural(2, \"territory\")` `2 territories`, `plural(3, \"die\", \"dice\")` "
          "`3 dice` (without `words`: `-y` after a consonant gives `-ies`, `-s`, `-x`, `-z`, "
          "`-ch`, `-sh` add `-es`, other words `-s`)"),

@@ -225,8 +225,8 @@ def _key_layout(game, sheet, view):
     """(the key's svg, its height), wrapped to the board's width: the same places whatever
     the view (the frame keeps its room), the view giving only the seats' colours and the
     kinds' marks. A kind's mark has the room of its `symbol`, or of KEY_MARK characters when
-    the rule file declares `show piece`: its marks on the board may differ (Galaxy Grid's
-    tanks read `^/>/v Tank`)."""
+    the rule file declares `show piece`: its marks on the board may differ (a kind whose
+    pieces face a direction reads `^/>/v Tank`)."""
     colours = seat_colours(game.seats, view)
     items = [(f'<circle r="6" fill="{colours[s]}" stroke="#1d1d1d"/>', 12, s)
              for s in game.seats]

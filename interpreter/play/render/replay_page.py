@@ -176,7 +176,7 @@ class _Steps:
                 if found.get(place, 0) != self.shown[i].get(place, 0):
                     diff += [place, found.get(place, 0)]
             self.shown[i] = found
-            # the pieces' lines too (Galaxy Aflame's models left): the panel beside the board
+            # the pieces' lines too (a unit's models left): the panel beside the board
             # is where a watcher reads them, the pictures' tooltips being one at a time
             lines = [title(view)] + [line.strip() for line in status_lines(view)]
             # A line is sent as its parts between ", " (a variable's "name=value", mostly),
