@@ -243,7 +243,9 @@ def status_lines(view: View, pieces: bool = True) -> list[str]:
     """What the text drawing writes under the board: each seat's line, the choices of a
     simultaneous phase, the game's line or global variables, the pieces' statuses and the
     zones (unless `pieces` is false: a picture draws them), the result."""
-    lines = ["  " + seat_line(seat) for seat in view["seats"]]
+    # a seat with nothing to tell (no variables, no `show seat` text, still in) has no line
+    lines = ["  " + seat_line(seat) for seat in view["seats"]
+             if seat["out"] or seat["vars"] or seat.get("status")]
     if view.get("chosen"):
         lines.append("  " + chosen_line(view))
     if "status" in view:            # `show game(s)`: in place of the global variables

@@ -81,3 +81,13 @@ def test_the_title_of_a_finished_game_says_so_not_who_is_to_play():
         act(game, state, text)
     first = render(game, game.view(state, None)).splitlines()[0]
     assert first == "Tic-tac-toe - turn 6, game over: x won"
+
+
+def test_a_seat_with_nothing_to_tell_has_no_line_under_the_board():
+    """Tic-tac-toe's seats have no variables and no `show seat`: no bare 'x: ' line."""
+    game = load_game("games/classic/tic_tac_toe.gdl")
+    lines = render(game, game.view(game.new_state(0), None)).splitlines()
+    assert "  x: " not in lines and "  o: " not in lines
+    space_war = load_game("games/space_war.gdl")
+    assert "  blue: south side, 0 fighters" in render(
+        space_war, space_war.view(space_war.new_state(0), None)).splitlines()
