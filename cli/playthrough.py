@@ -367,7 +367,8 @@ class Table(Observer):
                 continue
             seat = self.game.current_player(self.state)
             legal = self.game.legal_actions(self.state)
-            action = resolve_input(self.game, self.state, legal, text, f"{path}:{number}")
+            action = resolve_input(self.game, self.state, legal, text, f"{path}:{number}",
+                                   as_seat=False)      # a transcript's full texts
             self.game.apply(self.state, action, check=False)
             self.history.append((seat, action, who(seat)))
 

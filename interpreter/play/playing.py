@@ -129,12 +129,13 @@ def stuck(game, state):
                     resolved_program(game).phases[phase].span)
 
 
-def play_moves(game, state, lines, source):
+def play_moves(game, state, lines, source, as_seat=True):
     """Play scripted decisions, (line number, action text or number) each, and concessions
     ('concede: SEAT'), from `state`; a line left when the game is over is refused, naming
     it. Returns who played each, in order: (seat, was the decision private), a concession as
-    (seat, False), for `steps_seen`."""
-    agent = ScriptedAgent(lines, source=source)
+    (seat, False), for `steps_seen`. `as_seat` false: the lines are a transcript's full
+    texts (`Game.parse_action`)."""
+    agent = ScriptedAgent(lines, source=source, as_seat=as_seat)
     played = []
     while not agent.exhausted:
         if state.result is not None:

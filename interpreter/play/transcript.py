@@ -324,7 +324,7 @@ def replay(path):
     the number of decisions."""
     transcript, moves, game = open_transcript(path)
     decisions = decision_count(moves)
-    agent = ScriptedAgent(moves, source=path)
+    agent = ScriptedAgent(moves, source=path, as_seat=False)
     state = game.new_state(transcript.header["seed"])
     agents = [agent] * len(game.seats)
     produced = []

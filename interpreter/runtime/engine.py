@@ -4,7 +4,8 @@
     game.current_player(state)      -> seat index, or TERMINAL
     game.legal_actions(state)       -> sorted, deterministic list of actions
     game.action_text(state, a)      -> the stable text a person types ("move Pawn#2 c4")
-    game.parse_action(state, text)  -> the legal action with that text, or IllegalAction (why)
+    game.parse_action(state, text[, as_seat])  -> the legal action with that text, or
+                                       IllegalAction (why)
     game.apply(state, action)       -> mutates state; returns the chance/log events it caused
                                        (refuses an action that is not legal)
     game.is_terminal / returns / view / concede
@@ -1062,15 +1063,17 @@ class Game:
         return self._run(state, lambda st: bool(rule(st, viewer, pid, viewer)),
                          check_end=False)
 
-    def parse_action(self, state: State, text: str) -> Action:
+    def parse_action(self, state: State, text: str, as_seat: bool = True) -> Action:
         """The legal action whose text is `text` (case and spacing ignored), else an
-        IllegalAction that says why."""
+        IllegalAction that says why. Read as the deciding seat reads the actions, unless
+        `as_seat` is false: then as the full texts read (a transcript, written by a tool
+        that saw everything, names pieces the deciding seat may not see)."""
         typed = " ".join(text.split())
         wanted = typed.lower()
         legal = self.legal_actions(state)
         # As the deciding seat reads them: a piece hidden from it is '?', so typing a hidden
         # piece's label finds nothing, as a label of no piece does.
-        viewer = self.current_player(state) if self._hides_pieces else None
+        viewer = self.current_player(state) if self._hides_pieces and as_seat else None
         if viewer is not None and viewer < 0:
             viewer = None
         texts = [self.action_text(state, action, viewer) for action in legal]

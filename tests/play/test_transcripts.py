@@ -40,3 +40,21 @@ def test_record_into_a_missing_folder_is_an_error():
     assert result.returncode == 1
     assert "cannot write /nonexistent/dir/t.txt" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("seed", [2, 3])
+def test_a_transcript_naming_a_piece_out_of_the_deciders_sight_replays(tmp_path, seed):
+    """tests/rules/sight.gdl's `lift` names a mine its lifter cannot see: the transcript
+    holds the full text (`lift red:Mine#2`), which the seat itself could not have typed.
+    `gdl replay`, the replay page and explain read a transcript's texts in full."""
+    rules = "tests/rules/sight.gdl"
+    out = tmp_path / "sight.txt"
+    game = load_game(rules)
+    record(game, rules, seed, make_agents("random", len(game.seats), seed),
+           ["random"] * len(game.seats), str(out))
+    assert "lift red:Mine#" in out.read_text()
+    assert replay(str(out)) > 0
+    page = gdl("replay", str(out), "--html", str(tmp_path / "sight.html"))
+    assert page.returncode == 0, page.stderr
+    explained = gdl("explain", str(out), "--step", "2", "--legal")
+    assert explained.returncode == 0, explained.stderr

@@ -55,10 +55,11 @@ class ScriptedAgent:
 
     name = "scripted"
 
-    def __init__(self, lines, source="moves"):
+    def __init__(self, lines, source="moves", as_seat=True):
         self.lines = list(lines)
         self.source = source
         self.position = 0
+        self.as_seat = as_seat      # false: a transcript's full texts (see parse_action)
 
     @property
     def exhausted(self):
@@ -67,7 +68,8 @@ class ScriptedAgent:
     def choose(self, game, state, legal):
         number, text = self.lines[self.position]
         self.position += 1
-        return resolve_input(game, state, legal, text, f"{self.source}:{number}")
+        return resolve_input(game, state, legal, text, f"{self.source}:{number}",
+                             as_seat=self.as_seat)
 
     def conceding(self, game, state):
         """The seat of the concession line that comes next (which is then used), else
@@ -89,8 +91,9 @@ class ScriptedAgent:
         return seat
 
 
-def resolve_input(game, state, legal, text, where=None):
-    """A typed decision (a 1-based number or an action's text) -> the legal action."""
+def resolve_input(game, state, legal, text, where=None, as_seat=True):
+    """A typed decision (a 1-based number or an action's text) -> the legal action; the
+    text read as the deciding seat reads it, or (`as_seat` false) as the full texts."""
     text = text.strip()
     if text.isascii() and text.isdigit():
         number = text.lstrip("0") or "0"
@@ -102,7 +105,7 @@ def resolve_input(game, state, legal, text, where=None):
         raise IllegalAction(f"{_at(where)}there is no action number {shown}; choose 1 to "
                             f"{len(legal)}")
     try:
-        return game.parse_action(state, text)
+        return game.parse_action(state, text, as_seat)
     except IllegalAction as exc:
         raise IllegalAction(f"{_at(where)}'{text}' is not legal: {exc.message}") from None
 

@@ -71,7 +71,7 @@ def position(path, seed=0, moves=None, step=None, seat=None):
         raise GdlDataError(f"{path} has {decisions} decisions: --step is 1 to "
                            f"{decisions + 1} (the position before decision K), not {step}")
     state = game.new_state(transcript.header["seed"])
-    play_moves(game, state, moves_before(moves, step), path)
+    play_moves(game, state, moves_before(moves, step), path, as_seat=False)
     return game, state, f"{path}, seed {transcript.header['seed']}, step {step}"
 
 

@@ -100,10 +100,10 @@ def page_positions(transcript_path, seat=None):
     for move in moves:
         if viewer is None:
             yield game, state
-            play_moves(game, state, [move], transcript_path)
+            play_moves(game, state, [move], transcript_path, as_seat=False)
             continue
         after = state.clone()
-        step = play_moves(game, after, [move], transcript_path)
+        step = play_moves(game, after, [move], transcript_path, as_seat=False)
         if steps_seen(played + step, viewer) > steps_seen(played, viewer):
             yield game, state
         played, state = played + step, after
@@ -118,7 +118,7 @@ def collect(game: Game, transcript: Transcript, moves: list, viewers: list
     state = game.new_state(transcript.header["seed"], narrate=True)
     steps = _Steps(game, state, viewers)
     steps.snapshot([["setup"] + event_lines(game, state.events, v) for v in viewers])
-    agent = ScriptedAgent(moves, source=transcript.path)
+    agent = ScriptedAgent(moves, source=transcript.path, as_seat=False)
     replaying = _Replaying(steps, agent)
     run_game(game, state, lambda seat, legal: agent.choose(game, state, legal),
              max_turns=transcript.header.get("max-turns"),
