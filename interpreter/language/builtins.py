@@ -29,7 +29,8 @@ ALL = "*"
 
 class Position(Protocol):
     """What a built-in reads of the position (a `runtime.state.State`): the pieces' records,
-    the living pieces by owner (and `ALL`), the pieces on each cell, the seats out."""
+    the living pieces by owner (and `ALL`), the pieces on each cell and in each zone, the
+    seats out."""
 
     @property
     def pieces(self) -> Mapping[int, Mapping[str, Any]]: ...
@@ -39,6 +40,9 @@ class Position(Protocol):
 
     @property
     def at(self) -> Mapping[int, Sequence[int]]: ...
+
+    @property
+    def zoned(self) -> Mapping[tuple[str, int | None], Sequence[int]]: ...
 
     @property
     def out(self) -> Sequence[bool]: ...
@@ -234,14 +238,7 @@ def pieces_in(ctx: Context, zone: str, seat: int | None = None) -> list[int]:
     if per_seat != (seat is not None):
         raise RuleFault(f"zone '{zone}' is {'per seat: say whose' if per_seat else 'shared'}"
                         f" ({'pieces_in(' + zone + ', SEAT)' if per_seat else 'no seat'})")
-    found: list[tuple[int, int]] = []
-    pieces = ctx.state.pieces
-    for pid in ctx.state.owned[ALL]:
-        where = pieces[pid].get("zone")
-        if where is not None and where[0] == zone and where[1] == seat:
-            found.append((where[2], pid))
-    found.sort()
-    return [pid for _, pid in found]
+    return list(ctx.state.zoned.get((zone, seat), ()))
 
 
 # The categories of state a rule can read, as bits of one mask: the engine runs an end rule

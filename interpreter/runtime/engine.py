@@ -290,7 +290,7 @@ class Runtime:
         if cell is not None:
             at.setdefault(cell, []).append(pid)
             if "zone" in piece:
-                del piece["zone"]
+                self._unzone(pid, piece)
         piece["cell"] = cell
         if self.narrate and not self.quiet and cell is not None and cell != old:
             self.tell("moved", pid, self.where_cell(old), self.where_cell(cell))
@@ -302,7 +302,8 @@ class Runtime:
                 self.tell("removed", pid, self.where(pid))
             piece["last_cell"] = piece["cell"]     # where it was lost (scenario files)
             self.place(pid, None)
-            piece.pop("zone", None)
+            if "zone" in piece:
+                self._unzone(pid, piece)
             piece["alive"] = False
             owned = self.state.owned
             owned[ALL] = tuple(p for p in owned[ALL] if p != pid)
@@ -320,12 +321,24 @@ class Runtime:
             raise RuleFault(f"{'none' if seat is None else repr(seat)} is not a seat: zone "
                             f"'{zone}' is one per seat")
         self.place(pid, None)
+        if "zone" in piece:
+            self._unzone(pid, piece)
         numbers = self.state.numbers
         numbers["@"] = stamp = numbers.get("@", 0) + 1
         piece["zone"] = [zone, seat, stamp]
+        self.state.zoned.setdefault((zone, seat), []).append(pid)   # the newest: last
         self.changed |= PIECES | CELLS
         if self.narrate:
             self.tell("put", pid, self.where(pid))
+
+    def _unzone(self, pid: int, piece: Piece) -> None:
+        """Take a piece out of the zone it is in (its record and `State.zoned`)."""
+        where = piece.pop("zone")
+        key = (where[0], where[1])
+        pids = self.state.zoned[key]
+        pids.remove(pid)
+        if not pids:
+            del self.state.zoned[key]
 
     def give(self, pid: int, seat: int | None) -> None:
         piece = self.piece(pid)

@@ -98,7 +98,7 @@ class State:
     decisions  decisions applied so far
     """
 
-    __slots__ = FIELDS + ("at", "owned", "forced", "forced_picks", "forced_shuffles", "events",
+    __slots__ = FIELDS + ("at", "owned", "zoned", "forced", "forced_picks", "forced_shuffles", "events",
                           "end_checked", "narrate")
 
     def __init__(self) -> None:
@@ -116,6 +116,8 @@ class State:
         self.decisions = 0
         self.at: dict[int, list[int]] = {}
         self.owned: dict[Owner, tuple[int, ...]] = {ALL: ()}
+        # (zone, seat or None) -> the living pieces in it, oldest first (`pieces_in`)
+        self.zoned: dict[tuple[str, int | None], list[int]] = {}
         # scenario-fixed dice: [sides or None, value], used first
         self.forced: list[list[Any]] = []
         # fixed picks, [items or None, index from 1], and shuffles, [an order of 1..n]
@@ -131,6 +133,7 @@ class State:
     def rebuild_index(self) -> None:
         self.at = {}
         owned: dict[Owner, list[int]] = {ALL: []}
+        zoned: dict[tuple[str, int | None], list[tuple[int, int]]] = {}
         for pid in sorted(self.pieces):
             piece = self.pieces[pid]
             if piece["alive"]:
@@ -138,7 +141,11 @@ class State:
                 owned.setdefault(piece["owner"], []).append(pid)
                 if piece["cell"] is not None:
                     self.at.setdefault(piece["cell"], []).append(pid)
+                where = piece.get("zone")
+                if where is not None:
+                    zoned.setdefault((where[0], where[1]), []).append((where[2], pid))
         self.owned = {owner: tuple(pids) for owner, pids in owned.items()}
+        self.zoned = {key: [pid for _, pid in sorted(found)] for key, found in zoned.items()}
 
     def clone(self) -> State:
         other = State.__new__(State)
@@ -157,6 +164,7 @@ class State:
         other.narrate = self.narrate
         other.at = {cell: list(pids) for cell, pids in self.at.items()}
         other.owned = dict(self.owned)
+        other.zoned = {key: list(pids) for key, pids in self.zoned.items()}
         other.forced = [list(f) for f in self.forced]
         other.forced_picks = [list(f) for f in self.forced_picks]
         other.forced_shuffles = [list(f) for f in self.forced_shuffles]

@@ -248,3 +248,25 @@ def test_the_new_words_are_still_names():
 
 def test_random_games_end_and_round_trip():
     play_to_the_end(rule("zones.gdl"), "zones.gdl", 300, draw=True)
+
+
+@pytest.mark.parametrize("path", ["games/classic/hearts.gdl", "games/classic/backgammon.gdl",
+                                  "games/galaxy_of_d.gdl", "games/classic/leduc_poker.gdl"])
+def test_the_zone_index_is_what_the_pieces_say_after_every_decision(path):
+    """`pieces_in` reads `State.zoned`, kept by put, place and remove: after every decision
+    of random games it equals the index rebuilt from the pieces' records (a saved state
+    loaded again), and a clone's is its own."""
+    import random
+    game = load_game(path)
+    for seed in range(3):
+        rng, state = random.Random(seed), game.new_state(seed)
+        for _ in range(300):
+            if game.is_terminal(state):
+                break
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.randrange(len(legal))])
+            assert state.zoned == State.from_json(state.to_json()).zoned
+        copy = state.clone()
+        for pids in copy.zoned.values():
+            pids.append(-1)
+        assert all(-1 not in pids for pids in state.zoned.values())
