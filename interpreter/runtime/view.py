@@ -514,7 +514,7 @@ def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:
     """Which piece is where, per seat: 'blue: Rook#1 a2, Pawn#2 a1, #3 b1, ...' (a
     label that shares the previous one's name before '#' is shortened to '#N'); pieces
     hidden from the viewer as '? CELL' with a count; a piece's `show badge` text after it in
-    brackets ('Infectors#1 c3 [9]'). Only pieces on the board."""
+    brackets ('Unit#1 c3 [9]'). Only pieces on the board."""
     order = {kind: i for i, kind in enumerate(game.rules.kinds)}
     owners = [s["name"] for s in view["seats"]] + ["none"]
     lines = []

@@ -226,7 +226,7 @@ def _key_layout(game, sheet, view):
     the view (the frame keeps its room), the view giving only the seats' colours and the
     kinds' marks. A kind's mark has the room of its `symbol`, or of KEY_MARK characters when
     the rule file declares `show piece`: its marks on the board may differ (a kind whose
-    pieces face a direction reads `^/>/v Tank`)."""
+    pieces face a direction reads `^/>/v NAME`)."""
     colours = seat_colours(game.seats, view)
     items = [(f'<circle r="6" fill="{colours[s]}" stroke="#1d1d1d"/>', 12, s)
              for s in game.seats]
