@@ -62,6 +62,25 @@ class Result(TypedDict):
 
 
 _MASK = (1 << 64) - 1
+_PLAIN = frozenset((int, str, bool, float, type(None)))
+
+
+def copied(value: Any) -> Any:
+    """A copy of a value of the state (lists, dicts and tuples of plain values, as JSON
+    holds them), as `copy.deepcopy` makes it but several times quicker; anything else is
+    deep-copied. (No value of a state is shared within it: a state round-trips through
+    JSON, which keeps no sharing, so none can matter.)"""
+    kind = value.__class__
+    if kind in _PLAIN:
+        return value
+    if kind is list:
+        return [item if item.__class__ in _PLAIN else copied(item) for item in value]
+    if kind is dict:
+        return {key: item if item.__class__ in _PLAIN else copied(item)
+                for key, item in value.items()}
+    if kind is tuple:
+        return tuple(item if item.__class__ in _PLAIN else copied(item) for item in value)
+    return copy.deepcopy(value)
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -149,17 +168,17 @@ class State:
 
     def clone(self) -> State:
         other = State.__new__(State)
-        other.globals = copy.deepcopy(self.globals)
-        other.seat_vars = copy.deepcopy(self.seat_vars)
+        other.globals = copied(self.globals)
+        other.seat_vars = copied(self.seat_vars)
         other.pieces = {pid: dict(p) for pid, p in self.pieces.items()}
         other.numbers = dict(self.numbers)
-        other.frames = copy.deepcopy(self.frames)
+        other.frames = copied(self.frames)
         other.rng = self.rng
         other.turn = self.turn
         other.current = self.current
-        other.timers = copy.deepcopy(self.timers)
+        other.timers = copied(self.timers)
         other.out = list(self.out)
-        other.result = copy.deepcopy(self.result)
+        other.result = copied(self.result)
         other.decisions = self.decisions
         other.narrate = self.narrate
         other.at = {cell: list(pids) for cell, pids in self.at.items()}

@@ -107,3 +107,33 @@ def test_apply_refuses_an_illegal_action():
     with pytest.raises(IllegalAction):
         game.apply(state, (0, ("South",)))        # 's != South' forbids it
     assert state.to_json() == before
+
+
+def test_a_clones_values_are_copies_not_shared():
+    """`copied`, the clone's copy of variables, frames and timers: equal values, nothing
+    mutable shared, tuples kept as tuples, anything else deep-copied."""
+    from gdl.interpreter.runtime.state import copied
+    value = {"a": [1, [2, "x"], {"b": None}], "t": (1, [2]), "s": {3}, "f": 1.5}
+    copy = copied(value)
+    assert copy == value
+    assert copy["a"] is not value["a"] and copy["a"][1] is not value["a"][1]
+    assert copy["a"][2] is not value["a"][2]
+    assert isinstance(copy["t"], tuple) and copy["t"][1] is not value["t"][1]
+    assert copy["s"] == {3} and copy["s"] is not value["s"]
+    copy["a"][1].append(3)
+    assert value["a"][1] == [2, "x"]
+
+
+def test_a_clone_of_every_shipped_game_equals_its_original_mid_game():
+    for path in sorted(SPACE_WAR.parent.glob("*.gdl")):
+        game = load_game(str(path))
+        state, rng = game.new_state(5), random.Random(5)
+        for _ in range(40):
+            if game.is_terminal(state):
+                break
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.randrange(len(legal))])
+        clone = state.clone()
+        assert clone.to_json() == state.to_json(), path.name
+        for name in ("globals", "seat_vars", "frames", "timers"):
+            assert getattr(clone, name) == getattr(state, name)
