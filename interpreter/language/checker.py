@@ -1254,6 +1254,18 @@ class _Checker:
             if e.value is not None:
                 value = self._expr(e.value, inner)
                 t = value.type
+        elif e.op == "connected":
+            t = domain.type
+            if is_list(element(domain.type)):
+                raise self._type_error(e.domain, "connected(x in STARTS: NEXT) joins single "
+                                       "values (cells, pieces, seats, numbers, texts)",
+                                       domain.type)
+            if e.value is None:
+                raise error_at(GdlRuleError, "connected(x in STARTS: NEXT) needs ': NEXT', "
+                               "the list of values one step on from x (e.g. orthogonal(x))",
+                               e.span)
+            value = self._expect(e.value, domain.type, inner,
+                                 "connected's ': NEXT' (values like its starts)")
         elif e.op == "sorted":
             if e.value is None:
                 raise error_at(GdlRuleError, "sorted(x in xs: key) needs ': key'", e.span)

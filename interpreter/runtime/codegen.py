@@ -800,8 +800,17 @@ class Generator:
         return F(n, "[", self.ex(clause.expr), *loops, "]")
 
     def ex_Quant(self, n: ir.Quant) -> Frag:
-        loop = self._loop(n.slot, n.domain, n.where)
         op = n.op
+        if op == "connected":
+            assert n.value is not None      # the checker asks for ': NEXT'
+            with self.within(memo=None, iterating=n.domain):
+                starts = self.loop_domain(n.domain)
+            with self.within(memo=None):
+                test: Part = "None" if n.where is None else \
+                    F(n.where, f"lambda v{n.slot}: ", self.ex(n.where))
+                step = F(n.value, f"lambda v{n.slot}: ", self.ex(n.value))
+            return F(n, "_connected(", starts, ", ", test, ", ", step, ")")
+        loop = self._loop(n.slot, n.domain, n.where)
         if op == "count":
             return F(n, "sum(1", *loop, ")")
         if op == "exists":

@@ -1443,7 +1443,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
                  _big=_big, _long=_long,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
-                 _w=_counter(rt),
+                 _w=_counter(rt), _connected=_connector(rt),
                  _text=lambda value, t: format_value(value, t, rt))
     for name, constant in lines.constants.items():
         kind, value = constant
@@ -1490,6 +1490,37 @@ def _counter(rt: Runtime) -> Callable[[_Sized], _Sized]:
             rt.overworked()
         return items
     return counted
+
+
+def _connector(rt: Runtime) -> Callable[..., list[Any]]:
+    """`_connected(starts, test, step)`, `connected(x in STARTS where TEST: STEP)`: the
+    starts that pass the test, then breadth first every value one step on from a value
+    found (`step(x)`) that passes it, each once, in the order found. Every value a step
+    gives counts as work."""
+    def connected(starts: Iterable[Any], test: Callable[[Any], Any] | None,
+                  step: Callable[[Any], Iterable[Any]]) -> list[Any]:
+        found: list[Any] = []
+        seen: set[Any] = set()
+        for value in starts:
+            if value not in seen and (test is None or test(value)):
+                seen.add(value)
+                found.append(value)
+        at = 0
+        while at < len(found):
+            following = step(found[at])
+            at += 1
+            if following is None:
+                raise RuleFault("connected(...: NEXT) was given no list (it is none)")
+            rt.work += len(following)
+            if rt.work > MAX_WORK:
+                rt.overworked()
+            for value in following:
+                if value not in seen:
+                    seen.add(value)
+                    if test is None or test(value):
+                        found.append(value)
+        return found
+    return connected
 
 
 def _zone(piece: Piece | None) -> str | None:

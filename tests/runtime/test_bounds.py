@@ -325,3 +325,11 @@ def test_empty_actions_in_a_simultaneous_phase_are_choices():
     state = game.new_state(0)
     game.apply(state, game.legal_actions(state)[0])
     assert game.legal_actions(state)
+
+
+def test_connected_without_end_stops_at_the_work_limit():
+    """`connected` over values that never repeat: every value a step gives counts, so the
+    search stops at MAX_WORK with an error at the expression."""
+    message = run_error(source(body="l = connected(k in [1]: [k + j for j in range(1, 1000)])"))
+    first = message.splitlines()[0]
+    assert first.startswith("t.gdl:14:") and "took more than 10,000,000 steps" in first, message
