@@ -1498,7 +1498,7 @@ def _connector(rt: Runtime) -> Callable[..., list[Any]]:
     found (`step(x)`) that passes it, each once, in the order found. Every value a step
     gives counts as work."""
     def connected(starts: Iterable[Any], test: Callable[[Any], Any] | None,
-                  step: Callable[[Any], Iterable[Any]]) -> list[Any]:
+                  step: Callable[[Any], Sequence[Any] | None]) -> list[Any]:
         found: list[Any] = []
         seen: set[Any] = set()
         for value in starts:
