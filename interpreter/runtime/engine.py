@@ -612,6 +612,10 @@ class CompiledAction:
         self.name = action.name
         self.arg_types = [b.type for b in action.binders]
         self.by_cell = [b.by_cell for b in action.binders]     # a piece written by its cell
+        # the binders written by cell, (position, name, span): two of its actions may read
+        # alike when pieces share a cell (`Game._same_texts`)
+        self.cell_written = [(i, b.name, b.span) for i, b in enumerate(action.binders)
+                             if b.by_cell]
         self.binders = [(b.name, b.text) for b in action.binders]
         at = phase.name, action.index
         self.listing = units[UnitKey("list", *at)]
@@ -632,6 +636,7 @@ class CompiledPhase:
         self.on_resume = units[UnitKey("on_resume", phase.name)]
         self.on_no_action = units.get(UnitKey("on_no_action", phase.name))
         self.actions = [CompiledAction(a, units, phase) for a in phase.actions]
+        self.cell_written = any(a.cell_written for a in self.actions)
         # Actions whose body is empty, outside a simultaneous phase: playing one leaves the
         # position as it was. When they are all a seat may do, it is asked for ever.
         self.no_ops = frozenset(i for i, a in enumerate(phase.actions) if not a.body) \
@@ -995,7 +1000,53 @@ class Game:
             rt.state = previous
         if phase.no_ops and out and all(action[0] in phase.no_ops for action in out):
             self._stuck_on_no_ops(state, phase, out)
+        if phase.cell_written and len(out) > 1:
+            self._same_texts(state, phase, out)
         return out
+
+    def _same_texts(self, state: State, phase: CompiledPhase, out: list[Action]) -> None:
+        """Refuse a listing in which two actions read alike because a binder written `by
+        cell` holds two pieces on one cell (their texts could not tell them apart)."""
+        pieces, at, phases = state.pieces, state.at, phase.actions
+        for action in out:      # quick: does any such piece share its cell at all?
+            for position, _, _ in phases[action[0]].cell_written:
+                cell = pieces[action[1][position]]["cell"]
+                if cell is not None and len(at[cell]) > 1:
+                    break
+            else:
+                continue
+            break
+        else:
+            return
+        seen: dict[tuple[Any, ...], Action] = {}
+        for action in out:
+            compiled = phase.actions[action[0]]
+            if not compiled.cell_written:
+                continue
+            args = list(action[1])
+            for position, _, _ in compiled.cell_written:
+                piece = state.pieces.get(args[position])
+                if piece is not None and piece["cell"] is not None:
+                    args[position] = ("cell", piece["cell"])
+            key = (action[0], *(repr(a) for a in args))
+            other = seen.setdefault(key, action)
+            if other is action:
+                continue
+            position, name, span = next(
+                (i, n, sp) for i, n, sp in compiled.cell_written
+                if action[1][i] != other[1][i])
+            cell = state.pieces[action[1][position]]["cell"]
+            with self._rt.bound(state) as rt:
+                where = format_value(cell, CELL, rt)
+                both = "two pieces" if self._hides_pieces else " and ".join(
+                    format_value(pid, PIECE, rt) for pid in sorted(
+                        (other[1][position], action[1][position])))
+            raise error_at(
+                GdlRuntimeError, f"run-time error: two legal actions read "
+                f"'{self.action_text(state, action)}': {both} stand on {where}, and "
+                f"'{name}' writes its piece by the cell it stands on", span,
+                hints=["write such pieces by their labels (leave out 'by cell'), or keep them "
+                       "on cells of their own"])
 
     def _has_action(self, state: State) -> bool:
         """Has the deciding seat a legal action? Listing stops at the first one."""
