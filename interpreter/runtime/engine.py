@@ -1045,7 +1045,7 @@ class Game:
                 GdlRuntimeError, f"run-time error: two legal actions read "
                 f"'{self.action_text(state, action)}': {both} stand on {where}, and "
                 f"'{name}' writes its piece by the cell it stands on", span,
-                hints=["write such pieces by their labels (leave out 'by cell'), or keep them "
+                hints=["hint: write such pieces by their labels (leave out 'by cell'), or keep them "
                        "on cells of their own"])
 
     def _has_action(self, state: State) -> bool:
