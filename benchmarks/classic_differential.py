@@ -1,11 +1,12 @@
 """The classic games of games/classic/ against OpenSpiel: the differential test at scale,
 and random-play speed side by side.
 
-    .venv/bin/python benchmarks/classic_differential.py [--games 1000] [--seed 0]
+    .venv/bin/python benchmarks/classic_differential.py [--games 1000 | --suite] [--seed 0]
         [--speed-games 50] [--rounds 3] [GAME ...]
 
 For each classic game (all, or those named by file stem: `checkers othello`) it plays
-`--games` differential games from seeds `--seed`, `--seed + 1`, ... (tests/games/classic/
+`--games` differential games (`--suite`: as many as the suite plays of that game, times
+`GDL_CLASSIC_SCALE`) from seeds `--seed`, `--seed + 1`, ... (tests/games/classic/
 differential.py: the player to move, the legal actions as meanings and the terminal status
 compared at every decision, the returns at the end) and prints the lines of gdl, the games,
 the decisions compared and the disagreements (the first one is printed in full). Then it
@@ -27,7 +28,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.games.classic.differential import CLASSIC, Pairing, play  # noqa: E402
+from tests.games.classic.differential import (  # noqa: E402
+    CLASSIC, Pairing, games_in_suite, play)
 
 
 def pairings() -> dict[str, Pairing]:
@@ -90,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", metavar="GAME")
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--suite", action="store_true",
+                        help="play as many games of each as the suite does (not --games)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--speed-games", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=3)
@@ -106,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.names or list(known):
         pairing = known[name]
         loaded = pairing.load()
+        games = games_in_suite(pairing) if args.suite else args.games
         decisions, disagreements, first = 0, 0, None
-        for seed in range(args.seed, args.seed + args.games):
+        for seed in range(args.seed, args.seed + games):
             outcome = play(pairing, seed, loaded)
             decisions += outcome.decisions
             if outcome.disagreement is not None:
@@ -115,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 first = first or f"seed {seed}: {outcome.disagreement}"
         ours, theirs = (speed(pairing, args.speed_games, args.rounds, args.seed)
                         if args.speed_games > 0 else (0.0, 0.0))
-        print(f"{name:<16} {gdl_lines(pairing.rules):>5} {args.games:>6} {decisions:>10} "
+        print(f"{name:<16} {gdl_lines(pairing.rules):>5} {games:>6} {decisions:>10} "
               f"{disagreements:>8} {ours:>10.0f} {theirs:>11.0f} "
               f"{(ours / theirs if theirs else 0):>6.3f}", flush=True)
         if first:

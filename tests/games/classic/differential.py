@@ -36,7 +36,7 @@ the seats one by one in seat order, OpenSpiel takes the joint action; each seat'
 compared as a decision of its own.
 
 `GDL_CLASSIC_SCALE` (an environment variable, default 1) multiplies the number of games
-the suite plays (`games_in_suite`).
+the suite plays (`games_in_suite`; each game's own number is in `SUITE_GAMES`).
 """
 
 from __future__ import annotations
@@ -279,8 +279,35 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
     return outcome
 
 
-def games_in_suite(base: int) -> int:
-    return base * int(os.environ.get("GDL_CLASSIC_SCALE", "1"))
+# The random games the suite plays of each classic game (before GDL_CLASSIC_SCALE): as many
+# as keep each test to a few seconds; `benchmarks/classic_differential.py --suite` plays them.
+SUITE_GAMES: dict[str, int] = {
+    "backgammon.gdl": 20,
+    "breakthrough.gdl": 200,
+    "checkers.gdl": 200,
+    "chess.gdl": 50,
+    "clobber.gdl": 200,
+    "connect_four.gdl": 300,
+    "dots_and_boxes.gdl": 300,
+    "go.gdl": 60,
+    "goofspiel.gdl": 200,
+    "hearts.gdl": 50,
+    "hex.gdl": 100,
+    "kuhn_poker.gdl": 300,
+    "leduc_poker.gdl": 300,
+    "liars_dice.gdl": 300,
+    "nine_mens_morris.gdl": 100,
+    "othello.gdl": 100,
+    "oware.gdl": 200,
+    "phantom_ttt.gdl": 500,
+    "pig.gdl": 300,
+    "tic_tac_toe.gdl": 500,
+}
+
+
+def games_in_suite(pairing: Pairing) -> int:
+    """The random games the suite plays of `pairing`'s game, times GDL_CLASSIC_SCALE."""
+    return SUITE_GAMES[pairing.rules] * int(os.environ.get("GDL_CLASSIC_SCALE", "1"))
 
 
 def check(pairing: Pairing, games: int, first_seed: int = 0) -> int:

@@ -15,4 +15,4 @@ BREAKTHROUGH = Pairing("breakthrough.gdl", "breakthrough", {"rows": 8, "columns"
 
 
 def test_breakthrough_agrees_with_openspiel() -> None:
-    assert check(BREAKTHROUGH, games_in_suite(200)) > 0
+    assert check(BREAKTHROUGH, games_in_suite(BREAKTHROUGH)) > 0

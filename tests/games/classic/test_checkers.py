@@ -14,4 +14,4 @@ CHECKERS = Pairing("checkers.gdl", "checkers", {"rows": 8, "columns": 8},
 
 
 def test_checkers_agrees_with_openspiel() -> None:
-    assert check(CHECKERS, games_in_suite(200)) > 0
+    assert check(CHECKERS, games_in_suite(CHECKERS)) > 0

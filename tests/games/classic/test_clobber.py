@@ -13,4 +13,4 @@ CLOBBER = Pairing("clobber.gdl", "clobber", {"rows": 5, "columns": 6},
 
 
 def test_clobber_agrees_with_openspiel() -> None:
-    assert check(CLOBBER, games_in_suite(200)) > 0
+    assert check(CLOBBER, games_in_suite(CLOBBER)) > 0

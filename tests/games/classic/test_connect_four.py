@@ -16,4 +16,4 @@ CONNECT_FOUR = Pairing("connect_four.gdl", "connect_four",
 
 
 def test_connect_four_agrees_with_openspiel() -> None:
-    assert check(CONNECT_FOUR, games_in_suite(300)) > 0
+    assert check(CONNECT_FOUR, games_in_suite(CONNECT_FOUR)) > 0

@@ -11,7 +11,7 @@ import pyspiel
 
 from gdl.interpreter import load_source
 
-from .differential import CLASSIC, play
+from .differential import CLASSIC, games_in_suite, play
 from .test_kuhn_poker import KUHN_POKER
 from .test_tic_tac_toe import TIC_TAC_TOE
 
@@ -31,6 +31,13 @@ def test_the_benchmark_prints_a_row_per_game() -> None:
     assert header.split()[:5] == ["game", "lines", "games", "decisions", "disagree"]
     assert [row.split()[0] for row in rows] == ["tic_tac_toe", "pig"]
     assert all(row.split()[2] == "3" and row.split()[4] == "0" for row in rows)
+
+
+def test_suite_plays_as_many_games_as_the_suite_does() -> None:
+    done = run("--suite", "--speed-games", "0", "kuhn_poker")
+    assert done.returncode == 0, done.stderr
+    row = done.stdout.splitlines()[1].split()
+    assert row[0] == "kuhn_poker" and int(row[2]) == games_in_suite(KUHN_POKER)
 
 
 def test_an_unknown_game_is_refused() -> None:

@@ -29,4 +29,4 @@ DOTS_AND_BOXES = Pairing("dots_and_boxes.gdl", "dots_and_boxes",
 
 
 def test_dots_and_boxes_agrees_with_openspiel() -> None:
-    assert check(DOTS_AND_BOXES, games_in_suite(300)) > 0
+    assert check(DOTS_AND_BOXES, games_in_suite(DOTS_AND_BOXES)) > 0

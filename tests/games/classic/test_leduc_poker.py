@@ -52,4 +52,4 @@ LEDUC_POKER = Pairing("leduc_poker.gdl", "leduc_poker",
 
 
 def test_leduc_poker_agrees_with_openspiel() -> None:
-    assert check(LEDUC_POKER, games_in_suite(300)) > 0
+    assert check(LEDUC_POKER, games_in_suite(LEDUC_POKER)) > 0

@@ -17,4 +17,4 @@ OTHELLO = Pairing("othello.gdl", "othello",
 
 
 def test_othello_agrees_with_openspiel() -> None:
-    assert check(OTHELLO, games_in_suite(100)) > 0
+    assert check(OTHELLO, games_in_suite(OTHELLO)) > 0

@@ -25,4 +25,4 @@ OWARE = Pairing("oware.gdl", "oware", {"num_houses_per_player": 6, "num_seeds_pe
 
 
 def test_oware_agrees_with_openspiel() -> None:
-    assert check(OWARE, games_in_suite(200)) > 0
+    assert check(OWARE, games_in_suite(OWARE)) > 0

@@ -16,4 +16,4 @@ PIG = Pairing("pig.gdl", "pig",
 
 
 def test_pig_agrees_with_openspiel() -> None:
-    assert check(PIG, games_in_suite(300)) > 0
+    assert check(PIG, games_in_suite(PIG)) > 0
