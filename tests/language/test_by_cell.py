@@ -113,14 +113,6 @@ STACKED_ERROR = (
     "hint: write such pieces by their labels (leave out 'by cell'), or keep them on cells of "
     "their own")
 
-# The check is made where the engine lists the legal actions (runtime/engine.py); until it
-# is there these fail, strictly, so that its arrival is noticed and the marks removed.
-NEEDS_THE_ENGINE_CHECK = pytest.mark.xfail(
-    strict=True, raises=(AssertionError, pytest.fail.Exception),
-    reason="needs the engine's check of by-cell texts (Game.legal_actions)")
-
-
-@NEEDS_THE_ENGINE_CHECK
 def test_two_pieces_by_cell_on_one_cell_are_an_error_at_the_binder_once_they_read_alike():
     game = load_game(STACKED)
     state = game.new_state(0)
@@ -134,7 +126,6 @@ def test_two_pieces_by_cell_on_one_cell_are_an_error_at_the_binder_once_they_rea
     assert str(caught.value).split(":", 1)[1] == STACKED_ERROR.split(":", 1)[1]
 
 
-@NEEDS_THE_ENGINE_CHECK
 def test_the_command_line_says_so_without_a_traceback():
     result = gdl("simulate", "tests/rules/by_cell_stack.gdl", "--games", "1")
     assert result.returncode == 1
