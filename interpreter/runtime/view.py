@@ -66,6 +66,7 @@ class View(TypedDict):
     status: NotRequired[str]            # `show game(s)`, in place of the globals
     chosen: NotRequired[dict[str, str]]  # a simultaneous phase: seat -> its choice or yes/no
     cells: NotRequired[dict[str, str]]   # `show cell(c)`: cell -> the seat whose colour fills it
+    decisions: NotRequired[int | None]  # no `turn` phase: decisions made (None: not told)
 
 
 def public_view(game: Game, state: State) -> View:
@@ -131,6 +132,10 @@ def _view(game: Game, state: State, seat: int | None,
         "pieces": [],
         "result": introspect.result_text(game, state) if state.result is not None else None,
     }
+    modes = {phase.mode for phase in game.rules.phases.values()}
+    if "turn" not in modes:     # its title counts moves, not turns: none when a secret
+        # phase may keep from a seat how many tries another made
+        view["decisions"] = state.decisions if everyone or "secret" not in modes else None
     row_rule = introspect.show_rule(game, "row")
     if row_rule is not None:    # `show row(r)`, made here where the state is known
         view["row_labels"] = [worded(row_rule, row)
@@ -270,13 +275,19 @@ def status_lines(view: View, pieces: bool = True) -> list[str]:
 
 def title(view: View) -> str:
     """'NAME - turn T, SEAT to play (phase P, SEAT decides)'; at the end 'NAME - turn T,
-    game over: RESULT'."""
+    game over: RESULT'. A game with no `turn` phase counts its moves instead ('move M' is
+    the one being decided, at the end the last one made; no count when the view may not
+    tell it), its seat to play the deciding one."""
+    count, playing = f"turn {view['turn']}, ", view["current"]
+    if "decisions" in view:     # no turn starts: the seat to play is the one deciding
+        made = view["decisions"]
+        count = "" if made is None else f"move {max(1, made + (0 if view['result'] else 1))}, "
+        playing = view["deciding"] or playing
     if view["result"]:
-        return f"{view['game']} - turn {view['turn']}, game over: {view['result']}"
-    return (f"{view['game']} - turn {view['turn']}, {view['current']} to play"
+        return f"{view['game']} - {count}game over: {view['result']}"
+    return (f"{view['game']} - {count}{playing} to play"
             + (f" (phase {view['phase']}, {view['deciding']} decides)"
                if view["deciding"] else ""))
-
 
 
 def piece_name(piece: PieceView) -> str:
@@ -344,9 +355,24 @@ def _mark(piece: PieceView) -> str:
     return piece.get("mark") or piece["kind"][0]
 
 
+def lettered(piece: PieceView, marks: Mapping[str, str]) -> bool:
+    """Whether the piece is drawn by its seat's letter alone: a piece of a seat whose mark
+    (`show piece`, else its kind's symbol) is empty, as a tic-tac-toe mark is `x` or `o`."""
+    return piece.get("mark") == "" and piece["owner"] in marks
+
+
+def drawn_mark(piece: PieceView, marks: Mapping[str, str]) -> str:
+    """The mark a drawing shows for the piece after its seat's letter (or in its seat's
+    colour), and for a piece drawn by its seat's letter alone that letter."""
+    return marks[piece["owner"]] if lettered(piece, marks) else _mark(piece)
+
+
 def _token(piece: PieceView, marks: Mapping[str, str]) -> str:
-    """The seat's letter and the piece's mark; a piece of no seat shows its mark alone."""
-    return _mark(piece) if piece["owner"] == "none" else f"{marks[piece['owner']]}{_mark(piece)}"
+    """The seat's letter and the piece's mark; a piece of no seat shows its mark alone, a
+    piece whose mark is empty its seat's letter alone."""
+    if piece["owner"] == "none" or lettered(piece, marks):
+        return drawn_mark(piece, marks)
+    return f"{marks[piece['owner']]}{_mark(piece)}"
 
 
 # ----- the board ------------------------------------------------------------------------------
@@ -463,8 +489,8 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
     for piece in on_board:
         if piece["kind"] != HIDDEN:
             seen = used.setdefault(piece["kind"], [])
-            if _mark(piece) not in seen:
-                seen.append(_mark(piece))
+            if drawn_mark(piece, marks) not in seen:
+                seen.append(drawn_mark(piece, marks))
     entries = []
     for kind, stats in kinds.items():
         if kind in used:

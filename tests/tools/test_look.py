@@ -9,9 +9,10 @@ import pytest
 from gdl.interpreter.language.builtins import plural
 from gdl.interpreter.language.look import colour_of
 from gdl.interpreter.play.render.pictures import picture
-from gdl.interpreter.runtime.view import render
+from gdl.interpreter.loader import load_game
+from gdl.interpreter.runtime.view import render, title
 
-from tests.helpers import VALID, act, rule, rule_error, value
+from tests.helpers import GAMES, VALID, act, rule, rule_error, value
 
 
 def _claimed():
@@ -104,3 +105,46 @@ def test_the_text_drawing_writes_badges_in_the_legend():
     assert "  north: Knight#1 a1 [2]" in text
     assert "  south: Knight#2 d3 [3], #3 d3 [3]" in text
     assert "north: 1 knight, 1 territory" in text
+
+
+# ----- the title --------------------------------------------------------------------------------
+
+def test_a_game_without_turns_counts_its_moves_in_the_title():
+    game = load_game(str(GAMES / "classic" / "goofspiel.gdl"))
+    state = game.new_state(0)
+    assert title(game.view(state, 0)).startswith("Goofspiel - move 1, one to play")
+    act(game, state, "bid 3")
+    assert title(game.view(state, 1)).startswith("Goofspiel - move 2, two to play")
+    look = rule("look.gdl")         # a game with a turn phase still counts turns
+    assert title(look.view(look.new_state(0), None)).startswith("Look - turn 1, north")
+
+
+def test_a_secret_phase_keeps_the_count_of_moves_from_the_seats():
+    game = load_game(str(GAMES / "classic" / "phantom_ttt.gdl"))
+    state = game.new_state(0)
+    assert title(game.view(state, 0)) == \
+        "Phantom tic-tac-toe - x to play (phase play, x decides)"
+    for text in ("mark a1", "mark a1"):     # o runs into x's mark and goes again
+        act(game, state, text)
+    assert title(game.view(state, 0)) == title(game.view(state, 1)) == \
+        "Phantom tic-tac-toe - o to play (phase play, o decides)"
+    assert title(game.view(state, None)).startswith("Phantom tic-tac-toe - move 3, o to play")
+    for text in ("mark b1", "mark a2", "mark b2", "mark a3"):
+        act(game, state, text)
+    assert title(game.view(state, None)) == "Phantom tic-tac-toe - move 6, game over: x won"
+    assert title(game.view(state, 1)) == "Phantom tic-tac-toe - game over: x won"
+
+
+def test_an_empty_mark_draws_a_piece_by_its_seat_letter_alone():
+    game = load_game(str(GAMES / "classic" / "tic_tac_toe.gdl"))
+    state = game.new_state(0)
+    for text in ("mark b2", "mark a1", "mark c3"):
+        act(game, state, text)
+    view = game.view(state, None)
+    text = render(game, view)
+    assert "  3  .  .  x\n  2  .  x  .\n  1  o  .  ." in text
+    assert "key: x x, o o (a piece: its seat's letter, then its mark); o/x Mark" in text
+    svg = picture(game, view)
+    assert '>x<tspan class="nm" dy=".3em">1</tspan></text>' in svg
+    assert '>o<tspan class="nm" dy=".3em">2</tspan></text>' in svg
+    assert 'font-weight="bold">o/x</text>' in svg       # the key

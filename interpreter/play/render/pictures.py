@@ -23,7 +23,8 @@ from html import escape
 from ...language.boards import column_name
 from ...language.look import NAMED, colour_of
 from ...runtime import introspect
-from ...runtime.view import HIDDEN, piece_name, status_lines, title
+from ...runtime.view import HIDDEN, drawn_mark, lettered, piece_name, seat_marks, \
+    status_lines, title
 
 SQUARE = 48             # px, a side of a square cell
 HEX = 32                # px, from the centre of a hex to a corner
@@ -409,6 +410,7 @@ def places(game, view, sheet, memo=None):
     colours = seat_colours(game.seats, view)
     looks = tuple(colours.items())      # a drawing depends on the seats' colours too
     memo = {} if memo is None else memo
+    view = _with_letters(view, seat_marks(game))
     owners = view.get("cells") or {}
 
     def stack_of(pieces, cell):
@@ -449,6 +451,16 @@ def places(game, view, sheet, memo=None):
         memo[key_of] = key(game, sheet, view)
     found["k:"] = memo[key_of]
     return found
+
+
+def _with_letters(view, letters):
+    """The view with each piece drawn by its seat's letter alone (its mark empty) given that
+    letter as its mark, as the text drawing shows it."""
+    if not any(lettered(piece, letters) for piece in view["pieces"]):
+        return view
+    pieces = [dict(piece, mark=drawn_mark(piece, letters)) if lettered(piece, letters)
+              else piece for piece in view["pieces"]]
+    return dict(view, pieces=pieces)
 
 
 def _identity(piece):
