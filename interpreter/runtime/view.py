@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, NotRequired, TypedDict
 
 from . import introspect
 from ..language.boards import column_name
+from ..language.look import ink, rgb, seat_colours, tint
 
 if TYPE_CHECKING:
     from ..language.boards import Board
@@ -236,11 +237,12 @@ def _zone_order(state: State, pid: int) -> tuple[int, int]:
 WIDTH = 100     # columns a drawing fits in (a terminal of 100x40 shows a whole screen)
 
 
-def render(game: Game, view: View, width: int = WIDTH) -> str:
+def render(game: Game, view: View, width: int = WIDTH, colour: bool = False) -> str:
     """The view as text: the title, the board with its key and legend, then seats,
-    variables, pieces' details and zones. No line is longer than `width`, except a
-    variable dump (which a designer reads whole)."""
-    return "\n".join([title(view), *render_board(game, view, width),
+    variables, pieces' details and zones. No line is longer than `width` (not counting the
+    escapes of `colour`, `render_board`), except a variable dump (which a designer reads
+    whole)."""
+    return "\n".join([title(view), *render_board(game, view, width, colour=colour),
                       *crowded_cells(game, view), *status_lines(view)])
 
 
@@ -377,15 +379,18 @@ def _token(piece: PieceView, marks: Mapping[str, str]) -> str:
 
 # ----- the board ------------------------------------------------------------------------------
 def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | None = None,
-                 beside: bool = False) -> list[str]:
+                 beside: bool = False, colour: bool = False) -> list[str]:
     """The board as text with its key and legend. A cell shows its top piece (the last to
     arrive that the viewer may identify) and "+N" when N more share it. A board too wide for
     `width` columns (or with more than `max_rows` rows) is drawn at a scale: each mark then
     covers k x k cells. With `beside`, the legend stands right of the board when it fits.
-    A game without a board (no cells) draws none."""
+    With `colour` (a terminal that shows colours), a cell `show cell` gives a seat is filled
+    with that seat's colour, as the pictures fill it. A game without a board (no cells)
+    draws none."""
     if not game.rules.board.all_cells:
         return []
-    grid, scale, crowded = board_grid(game, view, width, max_rows)
+    drawn = _board_layout(game, view, width, max_rows)
+    grid, scale, crowded = drawn.lines, drawn.scale, drawn.crowded
     key = wrap("  key: " + "; ".join(key_groups(game, view, scale, crowded)), width, "    ")
     room = width - max(len(line) for line in grid) - 3
     if beside and room >= 30:
@@ -393,14 +398,31 @@ def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | Non
         grid = [line.ljust(width - room - 1) + " " + extra if extra else line
                 for line, extra in zip(grid + [""] * (len(legend) - len(grid)),
                                        legend + [""] * (len(grid) - len(legend)))]
-        return grid + key
+        return _painted(game, view, grid, drawn.places) + key if colour else grid + key
+    if colour:
+        grid = _painted(game, view, grid, drawn.places)
     return grid + key + ["  " + line for line in legend_lines(game, view, width - 2)]
+
+
+class _Grid(NamedTuple):
+    """The board drawn as text: its lines, the scale, whether a mark stands for several
+    pieces, and where each block of cells is written (line, first column, last column + 1,
+    the block's cells)."""
+    lines: list[str]
+    scale: int
+    crowded: bool
+    places: Sequence[tuple[int, int, int, Sequence[int]]]
 
 
 def board_grid(game: Game, view: View, width: int = WIDTH,
                max_rows: int | None = None) -> tuple[list[str], int, bool]:
     """(the board's lines between two rows of column names, the scale, whether a mark
     stands for several pieces)."""
+    drawn = _board_layout(game, view, width, max_rows)
+    return drawn.lines, drawn.scale, drawn.crowded
+
+
+def _board_layout(game: Game, view: View, width: int, max_rows: int | None) -> _Grid:
     board = game.rules.board
     marks = seat_marks(game)
     terrain: dict[int, str] = {}
@@ -417,9 +439,13 @@ def board_grid(game: Game, view: View, width: int = WIDTH,
         colw = max([3] + [len(v) + 1 for v in cells.values()])
         header = "    " + "".join(column_name(c).center(colw) for c in range(board.width))
         out = [header]
+        places = []
         for row in range(board.height):
+            for c in range(board.width):    # even columns on a row's first line
+                places.append((len(out) + c % 2, 4 + c * colw, 4 + (c + 1) * colw,
+                               [row * board.width + c]))
             out.extend(_hex_rows(board, row, cells, colw))
-        return out + [header], 1, any(len(t) > 1 for t in stacks.values())
+        return _Grid(out + [header], 1, any(len(t) > 1 for t in stacks.values()), places)
     scale = 1
     while True:
         columns = -(-board.width // scale)
@@ -442,13 +468,48 @@ def board_grid(game: Game, view: View, width: int = WIDTH,
         scale += 1
     header = "    " + "".join(column_name(c * scale).center(colw) for c in range(columns))
     out = [header]
+    places = []
     for row in range(rows - 1, -1, -1):
         line = f"{row * scale + 1:>3} " + "".join(
             cells.get(row * columns + c, ".").center(colw) for c in range(columns))
+        places += [(len(out), 4 + c * colw, 4 + (c + 1) * colw, blocks[row * columns + c])
+                   for c in range(columns)]
         out.append((line + "  " + labels[row]).rstrip())
     out.append(header)
     crowded = any(sum(len(stacks.get(cell, ())) for cell in block) > 1 for block in blocks)
-    return out, scale, crowded
+    return _Grid(out, scale, crowded, places)
+
+
+GROUND = "#f6f5ef"      # the board's ground in the pictures, under a tinted cell
+
+
+def _painted(game: Game, view: View, lines: list[str],
+             places: Sequence[tuple[int, int, int, Sequence[int]]]) -> list[str]:
+    """The lines with each block of cells that `show cell` gives a seat (most of its cells,
+    at a scale) painted in that seat's colour, as the pictures tint it: ANSI 24-bit colours
+    around the block's columns."""
+    owners = view.get("cells")
+    if not owners:
+        return lines
+    board = game.rules.board
+    held = {_cell_index(board, name): seat for name, seat in owners.items()}
+    colours = seat_colours(game.seats, view)
+    spans: dict[int, list[tuple[int, int, str]]] = {}
+    for line, start, end, block in places:
+        seats = [held[cell] for cell in block if cell in held]
+        if seats and 2 * len(seats) >= len(block):
+            seat = max(set(seats), key=seats.count)
+            spans.setdefault(line, []).append((start, end, tint(colours[seat], GROUND, .6)))
+    out = list(lines)
+    for index, found in spans.items():
+        text = out[index].ljust(max(end for _, end, _ in found))
+        for start, end, fill in sorted(found, reverse=True):
+            r, g, b = rgb(fill)
+            fore = "17;17;17" if ink(fill) == "#111" else "255;255;255"
+            text = (f"{text[:start]}\x1b[48;2;{r};{g};{b};38;2;{fore}m{text[start:end]}"
+                    f"\x1b[0m{text[end:]}")
+        out[index] = text
+    return out
 
 
 def _cell_texts(board: Board, terrain: Mapping[int, str], stacks: Mapping[int, list[str]],

@@ -148,3 +148,34 @@ def test_an_empty_mark_draws_a_piece_by_its_seat_letter_alone():
     assert '>x<tspan class="nm" dy=".3em">1</tspan></text>' in svg
     assert '>o<tspan class="nm" dy=".3em">2</tspan></text>' in svg
     assert 'font-weight="bold">o/x</text>' in svg       # the key
+
+
+# ----- the terminal's colours -------------------------------------------------------------------
+
+def test_a_terminal_with_colours_fills_owned_cells_with_their_seat_colour():
+    game, state = _claimed()
+    view = game.view(state, None)
+    plain = render(game, view)
+    painted = render(game, view, colour=True)
+    # b2 is north's: orange (#ee7b1a) at .6 over the board's ground, in black ink
+    assert "  2   .  \x1b[48;2;241;172;111;38;2;17;17;17m  F  \x1b[0m  .    .\n" in painted
+    assert painted.count("\x1b[0m") == 1
+    assert "\x1b" not in plain and painted.replace(
+        "\x1b[48;2;241;172;111;38;2;17;17;17m", "").replace("\x1b[0m", "") == plain
+
+
+def test_colours_only_on_a_terminal_without_no_color(monkeypatch):
+    from gdl.cli.playthrough import colour_terminal
+    from tests.play.test_play_terminal import play_in_terminal
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert colour_terminal()
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not colour_terminal()
+    monkeypatch.delenv("NO_COLOR")
+    monkeypatch.setattr("sys.stdout.isatty", lambda: False)
+    assert not colour_terminal()
+    args = ["play", "games/game.gdl", "--players", "human,random,random,random", "--seed", "1"]
+    seen = {colour: play_in_terminal(args, [], colour=colour)[0] for colour in (False, True)}
+    assert "\x1b[48;2;" in seen[True] and "\x1b[48;2;" not in seen[False]

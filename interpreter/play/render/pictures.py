@@ -21,7 +21,7 @@ import math
 from html import escape
 
 from ...language.boards import column_name
-from ...language.look import NAMED, colour_of
+from ...language.look import ink as _ink, seat_colours
 from ...runtime import introspect
 from ...runtime.view import HIDDEN, drawn_mark, lettered, piece_name, seat_marks, \
     status_lines, title
@@ -42,10 +42,6 @@ BOLD = 8.2              # px, the same in bold
 KEY_MARK = 3            # characters of room for a kind's marks in the key (`show piece`)
 OFF_BOARD = "off the board"
 
-# A seat is drawn in its `show colour`; else a seat named after a colour in that colour; the
-# others take the palette in order.
-PALETTE = ("#2a64c5", "#d1372f", "#22904a", "#ee7b1a", "#8446c1", "#17a2b8", "#e0609a",
-           "#8b5a2b")
 NEUTRAL = "#a3a3a3"     # pieces of no seat
 TERRAIN = ("#f3d57a", "#9cc3e6", "#b2d89a", "#dfa7c3", "#c6c6c6", "#f5b98a", "#bfb3e0")
 GROUND = {"square": "#f6f5ef", "hex": "#f6f5ef", "table": "#e9efe1"}
@@ -76,31 +72,6 @@ def _n(x):
     """A coordinate as short text: at most one decimal, no trailing zeros."""
     text = f"{x:.1f}"
     return text[:-2] if text.endswith(".0") else text
-
-
-def seat_colours(seats, view=None):
-    """Seat name -> colour, the seats in order: the colour the view's `show colour` gives a
-    seat, else a seat named after a colour is drawn in it, the others in the palette."""
-    colours = {}
-    for seat in (view or {}).get("seats", ()):
-        chosen = colour_of(seat.get("colour", ""))
-        if chosen is not None:
-            colours[seat["name"]] = chosen
-    for seat in seats:
-        named = NAMED.get(seat.lower())
-        if seat not in colours and named is not None and named not in colours.values():
-            colours[seat] = named
-    for seat in seats:
-        if seat not in colours:
-            colours[seat] = next((c for c in PALETTE if c not in colours.values()),
-                                 PALETTE[len(colours) % len(PALETTE)])
-    return colours
-
-
-def _ink(colour):
-    """Black or white, whichever reads better on `colour`."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
 
 
 class Sheet:
