@@ -49,6 +49,7 @@ class PieceView(TypedDict):
     mark: NotRequired[str]
     status: NotRequired[str]        # `show status(p)`
     badge: NotRequired[str]         # `show badge(p)`: a short value drawn on its corner
+    shape: NotRequired[str]         # `show shape(p)`: the SVG file its picture draws
 
 
 class View(TypedDict):
@@ -174,6 +175,7 @@ def _view(game: Game, state: State, seat: int | None,
     show = introspect.show_rule(game, "piece")
     status = introspect.show_rule(game, "status")
     badge = introspect.show_rule(game, "badge")
+    shape = introspect.show_rule(game, "shape")
     kinds = game.rules.kinds
     cell_names = game.rules.board.names
     hidden: list[PieceView] = []
@@ -203,6 +205,10 @@ def _view(game: Game, state: State, seat: int | None,
             piece_entry["status"] = worded(status, pid)
         if badge is not None:
             piece_entry["badge"] = worded(badge, pid)
+        if shape is not None:           # never for a hidden piece: its shape tells its kind
+            drawn = worded(shape, pid)
+            if drawn:
+                piece_entry["shape"] = drawn
         view["pieces"].append(piece_entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]),
@@ -537,7 +543,8 @@ def _cell_texts(board: Board, terrain: Mapping[int, str], stacks: Mapping[int, l
 
 def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) -> list[str]:
     """What the marks in use mean: the seats' letters, the kinds' marks (only kinds on the
-    board), hidden pieces, the terrain, crowded cells, the scale."""
+    board), hidden pieces, what the marks `show piece` adds tell and what a `show badge`
+    number is, the terrain, crowded cells, the scale."""
     marks = seat_marks(game)
     on_board = [p for p in view["pieces"] if p["cell"] is not None]
     groups = []
@@ -553,13 +560,15 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
             if drawn_mark(piece, marks) not in seen:
                 seen.append(drawn_mark(piece, marks))
     entries = []
+    notes = mark_notes_in_use(game, on_board)    # what the marks `show piece` adds tell
     for kind, stats in kinds.items():
         if kind in used:
             symbol = stats.get("symbol")
             if isinstance(symbol, str) and symbol in used[kind]:
                 entries.append(f"{symbol} {kind}")
                 # a mark the rule file's `show piece` adds to (`F!`): what its pieces share
-                entries += [f"{mark} {kind}{_marked_by(on_board, kind, symbol, mark)}"
+                entries += [f"{mark} {kind}" + ("" if any(n in mark for n in notes) else
+                                                _marked_by(on_board, kind, symbol, mark))
                             for mark in used[kind] if mark != symbol][:3]
                 continue
             shown = "/".join(used[kind][:3]) + ("/..." if len(used[kind]) > 3 else "")
@@ -568,6 +577,12 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
         entries.append(f"{HIDDEN} hidden")
     if entries:
         groups.append(", ".join(entries))
+    if notes:
+        groups.append(", ".join(f"{mark} {words}" for mark, words in notes.items())
+                      + " (after a mark)")
+    badge = game.rules.look.badge
+    if badge is not None and any(p.get("badge") for p in on_board):
+        groups.append(f"[N] after a piece: {badge}")
     terrain = [f"{symbol} {name}" for name, (cells, symbol) in game.rules.terrain.items()
                if cells]
     if terrain:
@@ -577,6 +592,17 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
     if scale > 1:
         groups.append(f"each mark covers {scale}x{scale} cells (named by the lowest)")
     return groups
+
+
+def mark_notes_in_use(game: Game, pieces: Iterable[PieceView]) -> dict[str, str]:
+    """The marks a `show piece` rule adds (`!`) that some of `pieces` show, each with what it
+    tells (`shaken`), in the order the rule writes them."""
+    notes = game.rules.look.marks
+    kinds = game.rules.kinds
+    shown = [(_mark(p), str(kinds[p["kind"]].get("symbol", ""))) for p in pieces
+             if p["kind"] != HIDDEN]
+    return {mark: words for mark, words in notes.items()
+            if any(mark in drawn and mark not in symbol for drawn, symbol in shown)}
 
 
 def _marked_by(pieces: Sequence[PieceView], kind: str, symbol: str, mark: str) -> str:
