@@ -189,6 +189,7 @@ class Table(Observer):
         self.humans = [seat for seat, agent in enumerate(agents) if agent == "human"]
         self.watcher = self.humans[0] if len(self.humans) == 1 else None  # whose eyes
         self.screen = screen
+        self.colour = screen and colour_terminal()     # owned cells painted (`show cell`)
         self.hot_seat = screen and len(self.humans) > 1 and game.rules.hidden_information
         self.at_screen: int | None = None   # the seat whose view the screen shows (hot seat)
         self.script: ScriptedAgent | None = None
@@ -560,7 +561,8 @@ class Prompt:
             return
         # as wide as the terminal: a terminal narrower than the drawing would break its lines
         width = shutil.get_terminal_size((WIDTH, HEIGHT)).columns
-        click.echo(CLEAR + render(self.game, self.game.view(self.state, self.seat), width))
+        click.echo(CLEAR + render(self.game, self.game.view(self.state, self.seat), width,
+                                  colour=self.table.colour))
         click.echo("press Enter to go back", nl=False)
         read_line()
 
@@ -607,7 +609,8 @@ class Prompt:
         view = self.game.view(self.state, self.seat)
         top = [clip(title(view), width)]
         top += render_board(self.game, view, width, max_rows=board_rows(self.game, view, width,
-                                                                         height), beside=True)
+                                                                         height), beside=True,
+                            colour=self.table.colour)
         top += [clip("  " + seat_line(s), width) for s in view["seats"]]
         if view.get("status"):          # `show game(s)`
             top.append(clip("  " + view["status"], width))
@@ -663,6 +666,13 @@ class Prompt:
             width, initial_indent="  ", subsequent_indent="  ")
         return ["  " + line for line in summary_lines(numbered, width - 2)
                 ][:max(1, limit - len(hint))] + hint
+
+
+def colour_terminal() -> bool:
+    """Does standard output show colours: a terminal, not 'dumb', and no NO_COLOR set
+    (no-color.org)?"""
+    return (sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM", "") != "dumb")
 
 
 def board_rows(game: Game, view: View, width: int, height: int) -> int:

@@ -19,18 +19,20 @@ from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, static_fault
 from .errors import GdlError, GdlRuleError, error_at
-from .look import colour_of, colour_words
+from .look import Look, badge_note, colour_of, colour_words, mark_notes, read_shape, shape_names
 from .references import Declaration, References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
                     ZONE, Type, compatible, describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
 SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
-               "game": SEAT, "score": SEAT, "colour": SEAT, "badge": PIECE, "cell": CELL}
+               "game": SEAT, "score": SEAT, "colour": SEAT, "badge": PIECE, "cell": CELL,
+               "shape": PIECE}
 SHOW_TYPES = {"score": INT, "cell": SEAT}   # what a `show X(p)` gives, when it is not text
 SHOW_FORMS = ("'show piece(p) = ...', 'show status(p) = ...', 'show seat(s) = ...', "
               "'show game(s) = ...', 'show row(r) = ...', 'show score(s) = ...', "
-              "'show colour(s) = ...', 'show badge(p) = ...' or 'show cell(c) = ...'")
+              "'show colour(s) = ...', 'show badge(p) = ...', 'show cell(c) = ...' or "
+              "'show shape(p) = ...'")
 BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "decision_number",
                   "seats", "all_seats", "winners", "passes")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
@@ -250,6 +252,7 @@ class _Checker:
                 show.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=show.span)
             if what == "colour":
                 _check_colours(show.expr)
+        out.look = _look(shows)
         self._stats(_of(by_type, ast.StatDecl))
         self._payoff(_of(by_type, ast.PayoffDecl))
         for hide in hides:
@@ -1666,6 +1669,17 @@ def _fold(binary: ir.Binary) -> ir.Expr:
         if value is not None:
             return ir.Const(_frozen(value), type=binary.type, span=binary.span)
     return binary
+
+
+def _look(shows: Mapping[str, ast.ShowDecl]) -> Look:
+    """What the drawings need of the `show` rules as written: the marks `show piece` adds
+    and the `show badge` number in words, for the key, and the shapes `show shape` names,
+    read from their files."""
+    piece, badge, shape = shows.get("piece"), shows.get("badge"), shows.get("shape")
+    return Look(marks={} if piece is None else mark_notes(piece.expr, piece.param),
+                badge=None if badge is None else badge_note(badge.expr, badge.param),
+                shapes={} if shape is None else {
+                    name.value: read_shape(name) for name in shape_names(shape.expr)})
 
 
 def _check_colours(expr: ast.Expr) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from .look import Look
 from .references import References
 from .tree import Node, Span, children, walk
 from .types import Type
@@ -495,6 +496,7 @@ class Program:
     setup: tuple[Stmt, ...] = ()
     setup_span: Span | None = None              # the `setup` declaration
     shows: dict[str, Rule] = attrs.Factory(dict)    # 'piece' / 'row' -> Rule
+    look: Look = attrs.Factory(Look)            # the key's notes and the shapes' files
     hide: Rule | None = None
     sights: list[Sight] = attrs.Factory(list)   # kinds tables' `visible to`, in file order
     each_rules: list[Rule] = attrs.Factory(list)    # the where-conditions of `call ... for each`

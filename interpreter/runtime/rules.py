@@ -18,6 +18,7 @@ import attrs
 
 from ..language import program as ir
 from ..language.boards import Board
+from ..language.look import Look
 from ..language.types import Type
 
 _PRIVATE_MODES = ("simultaneous", "secret")
@@ -109,6 +110,7 @@ class Rules:
     phases: Mapping[str, PhaseInfo]
     variables: Mapping[str, Mapping[str, VariableInfo]]  # scope -> name -> variable
     shows: frozenset[str]                           # the `show X(...)` rules declared
+    look: Look                                      # the key's notes, the shapes' drawings
     hides_pieces: bool          # a `hide piece` rule, a hiding zone or a kinds `visible to`
     invariants: tuple[str, ...]                     # their names, as declared
     stats: tuple[str, ...]                          # `stat` names, as declared
@@ -170,6 +172,7 @@ def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
                                 for name, z in program.zones.items()}),
         symbols=tuple(sorted(program.symbols)), phases=MappingProxyType(phases),
         variables=MappingProxyType(variables), shows=frozenset(program.shows),
+        look=program.look,
         hides_pieces=hides_pieces,
         invariants=tuple(inv.name for inv in program.invariants),
         stats=tuple(program.stats), payoff=program.payoff is not None,

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, NotRequired, TypedDict
 
 from . import introspect
 from ..language.boards import column_name
+from ..language.look import ink, rgb, seat_colours, tint
 
 if TYPE_CHECKING:
     from ..language.boards import Board
@@ -48,6 +49,7 @@ class PieceView(TypedDict):
     mark: NotRequired[str]
     status: NotRequired[str]        # `show status(p)`
     badge: NotRequired[str]         # `show badge(p)`: a short value drawn on its corner
+    shape: NotRequired[str]         # `show shape(p)`: the SVG file its picture draws
 
 
 class View(TypedDict):
@@ -66,6 +68,7 @@ class View(TypedDict):
     status: NotRequired[str]            # `show game(s)`, in place of the globals
     chosen: NotRequired[dict[str, str]]  # a simultaneous phase: seat -> its choice or yes/no
     cells: NotRequired[dict[str, str]]   # `show cell(c)`: cell -> the seat whose colour fills it
+    decisions: NotRequired[int | None]  # no `turn` phase: decisions made (None: not told)
 
 
 def public_view(game: Game, state: State) -> View:
@@ -131,6 +134,10 @@ def _view(game: Game, state: State, seat: int | None,
         "pieces": [],
         "result": introspect.result_text(game, state) if state.result is not None else None,
     }
+    modes = {phase.mode for phase in game.rules.phases.values()}
+    if "turn" not in modes:     # its title counts moves, not turns: none when a secret
+        # phase may keep from a seat how many tries another made
+        view["decisions"] = state.decisions if everyone or "secret" not in modes else None
     row_rule = introspect.show_rule(game, "row")
     if row_rule is not None:    # `show row(r)`, made here where the state is known
         view["row_labels"] = [worded(row_rule, row)
@@ -168,6 +175,7 @@ def _view(game: Game, state: State, seat: int | None,
     show = introspect.show_rule(game, "piece")
     status = introspect.show_rule(game, "status")
     badge = introspect.show_rule(game, "badge")
+    shape = introspect.show_rule(game, "shape")
     kinds = game.rules.kinds
     cell_names = game.rules.board.names
     hidden: list[PieceView] = []
@@ -197,6 +205,10 @@ def _view(game: Game, state: State, seat: int | None,
             piece_entry["status"] = worded(status, pid)
         if badge is not None:
             piece_entry["badge"] = worded(badge, pid)
+        if shape is not None:           # never for a hidden piece: its shape tells its kind
+            drawn = worded(shape, pid)
+            if drawn:
+                piece_entry["shape"] = drawn
         view["pieces"].append(piece_entry)
     # Hidden pieces come last, in an order that says nothing about which they are.
     view["pieces"].extend(sorted(hidden, key=lambda e: (str(e["owner"]), str(e["cell"]),
@@ -231,11 +243,12 @@ def _zone_order(state: State, pid: int) -> tuple[int, int]:
 WIDTH = 100     # columns a drawing fits in (a terminal of 100x40 shows a whole screen)
 
 
-def render(game: Game, view: View, width: int = WIDTH) -> str:
+def render(game: Game, view: View, width: int = WIDTH, colour: bool = False) -> str:
     """The view as text: the title, the board with its key and legend, then seats,
-    variables, pieces' details and zones. No line is longer than `width`, except a
-    variable dump (which a designer reads whole)."""
-    return "\n".join([title(view), *render_board(game, view, width),
+    variables, pieces' details and zones. No line is longer than `width` (not counting the
+    escapes of `colour`, `render_board`), except a variable dump (which a designer reads
+    whole)."""
+    return "\n".join([title(view), *render_board(game, view, width, colour=colour),
                       *crowded_cells(game, view), *status_lines(view)])
 
 
@@ -270,13 +283,19 @@ def status_lines(view: View, pieces: bool = True) -> list[str]:
 
 def title(view: View) -> str:
     """'NAME - turn T, SEAT to play (phase P, SEAT decides)'; at the end 'NAME - turn T,
-    game over: RESULT'."""
+    game over: RESULT'. A game with no `turn` phase counts its moves instead ('move M' is
+    the one being decided, at the end the last one made; no count when the view may not
+    tell it), its seat to play the deciding one."""
+    count, playing = f"turn {view['turn']}, ", view["current"]
+    if "decisions" in view:     # no turn starts: the seat to play is the one deciding
+        made = view["decisions"]
+        count = "" if made is None else f"move {max(1, made + (0 if view['result'] else 1))}, "
+        playing = view["deciding"] or playing
     if view["result"]:
-        return f"{view['game']} - turn {view['turn']}, game over: {view['result']}"
-    return (f"{view['game']} - turn {view['turn']}, {view['current']} to play"
+        return f"{view['game']} - {count}game over: {view['result']}"
+    return (f"{view['game']} - {count}{playing} to play"
             + (f" (phase {view['phase']}, {view['deciding']} decides)"
                if view["deciding"] else ""))
-
 
 
 def piece_name(piece: PieceView) -> str:
@@ -344,22 +363,40 @@ def _mark(piece: PieceView) -> str:
     return piece.get("mark") or piece["kind"][0]
 
 
+def lettered(piece: PieceView, marks: Mapping[str, str]) -> bool:
+    """Whether the piece is drawn by its seat's letter alone: a piece of a seat whose mark
+    (`show piece`, else its kind's symbol) is empty, as a tic-tac-toe mark is `x` or `o`."""
+    return piece.get("mark") == "" and piece["owner"] in marks
+
+
+def drawn_mark(piece: PieceView, marks: Mapping[str, str]) -> str:
+    """The mark a drawing shows for the piece after its seat's letter (or in its seat's
+    colour), and for a piece drawn by its seat's letter alone that letter."""
+    return marks[piece["owner"]] if lettered(piece, marks) else _mark(piece)
+
+
 def _token(piece: PieceView, marks: Mapping[str, str]) -> str:
-    """The seat's letter and the piece's mark; a piece of no seat shows its mark alone."""
-    return _mark(piece) if piece["owner"] == "none" else f"{marks[piece['owner']]}{_mark(piece)}"
+    """The seat's letter and the piece's mark; a piece of no seat shows its mark alone, a
+    piece whose mark is empty its seat's letter alone."""
+    if piece["owner"] == "none" or lettered(piece, marks):
+        return drawn_mark(piece, marks)
+    return f"{marks[piece['owner']]}{_mark(piece)}"
 
 
 # ----- the board ------------------------------------------------------------------------------
 def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | None = None,
-                 beside: bool = False) -> list[str]:
+                 beside: bool = False, colour: bool = False) -> list[str]:
     """The board as text with its key and legend. A cell shows its top piece (the last to
     arrive that the viewer may identify) and "+N" when N more share it. A board too wide for
     `width` columns (or with more than `max_rows` rows) is drawn at a scale: each mark then
     covers k x k cells. With `beside`, the legend stands right of the board when it fits.
-    A game without a board (no cells) draws none."""
+    With `colour` (a terminal that shows colours), a cell `show cell` gives a seat is filled
+    with that seat's colour, as the pictures fill it. A game without a board (no cells)
+    draws none."""
     if not game.rules.board.all_cells:
         return []
-    grid, scale, crowded = board_grid(game, view, width, max_rows)
+    drawn = _board_layout(game, view, width, max_rows)
+    grid, scale, crowded = drawn.lines, drawn.scale, drawn.crowded
     key = wrap("  key: " + "; ".join(key_groups(game, view, scale, crowded)), width, "    ")
     room = width - max(len(line) for line in grid) - 3
     if beside and room >= 30:
@@ -367,14 +404,31 @@ def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | Non
         grid = [line.ljust(width - room - 1) + " " + extra if extra else line
                 for line, extra in zip(grid + [""] * (len(legend) - len(grid)),
                                        legend + [""] * (len(grid) - len(legend)))]
-        return grid + key
+        return _painted(game, view, grid, drawn.places) + key if colour else grid + key
+    if colour:
+        grid = _painted(game, view, grid, drawn.places)
     return grid + key + ["  " + line for line in legend_lines(game, view, width - 2)]
+
+
+class _Grid(NamedTuple):
+    """The board drawn as text: its lines, the scale, whether a mark stands for several
+    pieces, and where each block of cells is written (line, first column, last column + 1,
+    the block's cells)."""
+    lines: list[str]
+    scale: int
+    crowded: bool
+    places: Sequence[tuple[int, int, int, Sequence[int]]]
 
 
 def board_grid(game: Game, view: View, width: int = WIDTH,
                max_rows: int | None = None) -> tuple[list[str], int, bool]:
     """(the board's lines between two rows of column names, the scale, whether a mark
     stands for several pieces)."""
+    drawn = _board_layout(game, view, width, max_rows)
+    return drawn.lines, drawn.scale, drawn.crowded
+
+
+def _board_layout(game: Game, view: View, width: int, max_rows: int | None) -> _Grid:
     board = game.rules.board
     marks = seat_marks(game)
     terrain: dict[int, str] = {}
@@ -391,9 +445,13 @@ def board_grid(game: Game, view: View, width: int = WIDTH,
         colw = max([3] + [len(v) + 1 for v in cells.values()])
         header = "    " + "".join(column_name(c).center(colw) for c in range(board.width))
         out = [header]
+        places = []
         for row in range(board.height):
+            for c in range(board.width):    # even columns on a row's first line
+                places.append((len(out) + c % 2, 4 + c * colw, 4 + (c + 1) * colw,
+                               [row * board.width + c]))
             out.extend(_hex_rows(board, row, cells, colw))
-        return out + [header], 1, any(len(t) > 1 for t in stacks.values())
+        return _Grid(out + [header], 1, any(len(t) > 1 for t in stacks.values()), places)
     scale = 1
     while True:
         columns = -(-board.width // scale)
@@ -416,13 +474,48 @@ def board_grid(game: Game, view: View, width: int = WIDTH,
         scale += 1
     header = "    " + "".join(column_name(c * scale).center(colw) for c in range(columns))
     out = [header]
+    places = []
     for row in range(rows - 1, -1, -1):
         line = f"{row * scale + 1:>3} " + "".join(
             cells.get(row * columns + c, ".").center(colw) for c in range(columns))
+        places += [(len(out), 4 + c * colw, 4 + (c + 1) * colw, blocks[row * columns + c])
+                   for c in range(columns)]
         out.append((line + "  " + labels[row]).rstrip())
     out.append(header)
     crowded = any(sum(len(stacks.get(cell, ())) for cell in block) > 1 for block in blocks)
-    return out, scale, crowded
+    return _Grid(out, scale, crowded, places)
+
+
+GROUND = "#f6f5ef"      # the board's ground in the pictures, under a tinted cell
+
+
+def _painted(game: Game, view: View, lines: list[str],
+             places: Sequence[tuple[int, int, int, Sequence[int]]]) -> list[str]:
+    """The lines with each block of cells that `show cell` gives a seat (most of its cells,
+    at a scale) painted in that seat's colour, as the pictures tint it: ANSI 24-bit colours
+    around the block's columns."""
+    owners = view.get("cells")
+    if not owners:
+        return lines
+    board = game.rules.board
+    held = {_cell_index(board, name): seat for name, seat in owners.items()}
+    colours = seat_colours(game.seats, view)
+    spans: dict[int, list[tuple[int, int, str]]] = {}
+    for line, start, end, block in places:
+        seats = [held[cell] for cell in block if cell in held]
+        if seats and 2 * len(seats) >= len(block):
+            seat = max(set(seats), key=seats.count)
+            spans.setdefault(line, []).append((start, end, tint(colours[seat], GROUND, .6)))
+    out = list(lines)
+    for index, found in spans.items():
+        text = out[index].ljust(max(end for _, end, _ in found))
+        for start, end, fill in sorted(found, reverse=True):
+            r, g, b = rgb(fill)
+            fore = "17;17;17" if ink(fill) == "#111" else "255;255;255"
+            text = (f"{text[:start]}\x1b[48;2;{r};{g};{b};38;2;{fore}m{text[start:end]}"
+                    f"\x1b[0m{text[end:]}")
+        out[index] = text
+    return out
 
 
 def _cell_texts(board: Board, terrain: Mapping[int, str], stacks: Mapping[int, list[str]],
@@ -450,7 +543,8 @@ def _cell_texts(board: Board, terrain: Mapping[int, str], stacks: Mapping[int, l
 
 def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) -> list[str]:
     """What the marks in use mean: the seats' letters, the kinds' marks (only kinds on the
-    board), hidden pieces, the terrain, crowded cells, the scale."""
+    board), hidden pieces, what the marks `show piece` adds tell and what a `show badge`
+    number is, the terrain, crowded cells, the scale."""
     marks = seat_marks(game)
     on_board = [p for p in view["pieces"] if p["cell"] is not None]
     groups = []
@@ -463,16 +557,18 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
     for piece in on_board:
         if piece["kind"] != HIDDEN:
             seen = used.setdefault(piece["kind"], [])
-            if _mark(piece) not in seen:
-                seen.append(_mark(piece))
+            if drawn_mark(piece, marks) not in seen:
+                seen.append(drawn_mark(piece, marks))
     entries = []
+    notes = mark_notes_in_use(game, on_board)    # what the marks `show piece` adds tell
     for kind, stats in kinds.items():
         if kind in used:
             symbol = stats.get("symbol")
             if isinstance(symbol, str) and symbol in used[kind]:
                 entries.append(f"{symbol} {kind}")
                 # a mark the rule file's `show piece` adds to (`F!`): what its pieces share
-                entries += [f"{mark} {kind}{_marked_by(on_board, kind, symbol, mark)}"
+                entries += [f"{mark} {kind}" + ("" if any(n in mark for n in notes) else
+                                                _marked_by(on_board, kind, symbol, mark))
                             for mark in used[kind] if mark != symbol][:3]
                 continue
             shown = "/".join(used[kind][:3]) + ("/..." if len(used[kind]) > 3 else "")
@@ -481,6 +577,12 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
         entries.append(f"{HIDDEN} hidden")
     if entries:
         groups.append(", ".join(entries))
+    if notes:
+        groups.append(", ".join(f"{mark} {words}" for mark, words in notes.items())
+                      + " (after a mark)")
+    badge = game.rules.look.badge
+    if badge is not None and any(p.get("badge") for p in on_board):
+        groups.append(f"[N] after a piece: {badge}")
     terrain = [f"{symbol} {name}" for name, (cells, symbol) in game.rules.terrain.items()
                if cells]
     if terrain:
@@ -490,6 +592,17 @@ def key_groups(game: Game, view: View, scale: int = 1, crowded: bool = False) ->
     if scale > 1:
         groups.append(f"each mark covers {scale}x{scale} cells (named by the lowest)")
     return groups
+
+
+def mark_notes_in_use(game: Game, pieces: Iterable[PieceView]) -> dict[str, str]:
+    """The marks a `show piece` rule adds (`!`) that some of `pieces` show, each with what it
+    tells (`shaken`), in the order the rule writes them."""
+    notes = game.rules.look.marks
+    kinds = game.rules.kinds
+    shown = [(_mark(p), str(kinds[p["kind"]].get("symbol", ""))) for p in pieces
+             if p["kind"] != HIDDEN]
+    return {mark: words for mark, words in notes.items()
+            if any(mark in drawn and mark not in symbol for drawn, symbol in shown)}
 
 
 def _marked_by(pieces: Sequence[PieceView], kind: str, symbol: str, mark: str) -> str:

@@ -30,9 +30,10 @@ GAMES = {
 WAITS = ("> ", "look away)", "go back")
 
 
-def play_in_terminal(args, typed, rows=40, columns=100):
+def play_in_terminal(args, typed, rows=40, columns=100, colour=False):
     """Run `gdl ARGS` on a pseudo-terminal of rows x columns, typing each line of `typed`
-    when a prompt is waiting; returns (everything written, exit status)."""
+    when a prompt is waiting; returns (everything written, exit status). Without `colour`
+    the terminal is told to show none (NO_COLOR), as the golden screens are plain text."""
     pid, fd = pty.fork()
     if pid == 0:
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
@@ -40,6 +41,9 @@ def play_in_terminal(args, typed, rows=40, columns=100):
         # the terminal's own size, not the one COLUMNS and LINES may say
         env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
         env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("NO_COLOR", None)
+        if not colour:
+            env["NO_COLOR"] = "1"
         os.execve(sys.executable, [sys.executable, "-m", "gdl.cli.main", *args], env)
     out = b""
     pending = list(typed)

@@ -101,7 +101,8 @@ def test_the_key_tells_a_mark_that_a_piece_shows_in_addition():
     state = game.new_state(0)
     game.apply(state, game.parse_action(state, "hurt Tank#1"))
     drawing = render(game, game.view(state, 0))
-    assert "S Scout, T Tank, T! Tank with hp 1" in drawing, drawing
+    key = " ".join(line.strip() for line in drawing.split("\n") if line.startswith("  "))
+    assert "S Scout, T Tank, T! Tank; ! hp < 2 (after a mark)" in key, drawing
 
 
 def test_kind_info_reads_the_kinds_table():

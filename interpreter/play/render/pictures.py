@@ -21,9 +21,10 @@ import math
 from html import escape
 
 from ...language.boards import column_name
-from ...language.look import NAMED, colour_of
+from ...language.look import ink as _ink, seat_colours
 from ...runtime import introspect
-from ...runtime.view import HIDDEN, piece_name, status_lines, title
+from ...runtime.view import HIDDEN, drawn_mark, lettered, piece_name, seat_marks, \
+    status_lines, title
 
 SQUARE = 48             # px, a side of a square cell
 HEX = 32                # px, from the centre of a hex to a corner
@@ -41,10 +42,6 @@ BOLD = 8.2              # px, the same in bold
 KEY_MARK = 3            # characters of room for a kind's marks in the key (`show piece`)
 OFF_BOARD = "off the board"
 
-# A seat is drawn in its `show colour`; else a seat named after a colour in that colour; the
-# others take the palette in order.
-PALETTE = ("#2a64c5", "#d1372f", "#22904a", "#ee7b1a", "#8446c1", "#17a2b8", "#e0609a",
-           "#8b5a2b")
 NEUTRAL = "#a3a3a3"     # pieces of no seat
 TERRAIN = ("#f3d57a", "#9cc3e6", "#b2d89a", "#dfa7c3", "#c6c6c6", "#f5b98a", "#bfb3e0")
 GROUND = {"square": "#f6f5ef", "hex": "#f6f5ef", "table": "#e9efe1"}
@@ -55,10 +52,10 @@ svg{font-family:'DejaVu Sans',Verdana,sans-serif}
 .grid{stroke:#cdd6c2;stroke-width:.6}.grid6{stroke:#a6b39a;stroke-width:1.2}
 .co{font-size:11px;fill:#6c6a60;text-anchor:middle;dominant-baseline:central}
 .tm{fill:#6c6a60;text-anchor:middle;dominant-baseline:central;opacity:.75}
-.pc circle,.pc rect{stroke:#1d1d1d;stroke-width:1.2}
+.pc>circle,.pc>rect{stroke:#1d1d1d;stroke-width:1.2}
 .pc text{text-anchor:middle;dominant-baseline:central;font-weight:bold}
 .pc .nm{font-size:75%;font-weight:normal}
-.hid circle{stroke-dasharray:3 2}
+.hid>circle{stroke-dasharray:3 2}
 .bd rect{fill:#fff;stroke:#1d1d1d;stroke-width:.8}
 .bd text{fill:#1d1d1d;font-weight:bold;text-anchor:middle;dominant-baseline:central}
 .own{stroke:#b9b7ac;stroke-width:1}
@@ -75,31 +72,6 @@ def _n(x):
     """A coordinate as short text: at most one decimal, no trailing zeros."""
     text = f"{x:.1f}"
     return text[:-2] if text.endswith(".0") else text
-
-
-def seat_colours(seats, view=None):
-    """Seat name -> colour, the seats in order: the colour the view's `show colour` gives a
-    seat, else a seat named after a colour is drawn in it, the others in the palette."""
-    colours = {}
-    for seat in (view or {}).get("seats", ()):
-        chosen = colour_of(seat.get("colour", ""))
-        if chosen is not None:
-            colours[seat["name"]] = chosen
-    for seat in seats:
-        named = NAMED.get(seat.lower())
-        if seat not in colours and named is not None and named not in colours.values():
-            colours[seat] = named
-    for seat in seats:
-        if seat not in colours:
-            colours[seat] = next((c for c in PALETTE if c not in colours.values()),
-                                 PALETTE[len(colours) % len(PALETTE)])
-    return colours
-
-
-def _ink(colour):
-    """Black or white, whichever reads better on `colour`."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
 
 
 class Sheet:
@@ -239,8 +211,14 @@ def _key_layout(game, sheet, view):
                       f"{name}{mark}"))
     shown = _kind_marks(view) if view is not None else {}
     least = KEY_MARK if "piece" in game.rules.shows else 1
+    shapes = _kind_shapes(view, game.rules.look.shapes) if view is not None else {}
     for kind, stats in game.rules.kinds.items():
-        if isinstance(stats.get("symbol"), str):
+        if kind in shapes:      # the shape its pieces are drawn in, in the mark's room
+            width = BOLD * max(len(stats.get("symbol") or "?"), least)
+            items.append((f'<svg x="{_n(width - 22)}" y="-7" width="14" height="14" '
+                          f'viewBox="{shapes[kind].view_box}" fill="#1d1d1d" '
+                          f'color="#1d1d1d">{shapes[kind].body}</svg>', width, kind))
+        elif isinstance(stats.get("symbol"), str):
             mark = shown.get(kind) or stats["symbol"]
             width = BOLD * max(len(stats["symbol"]), least)
             # a longer mark than the room kept for it is pressed into that room
@@ -249,6 +227,13 @@ def _key_layout(game, sheet, view):
             # right-aligned: a short mark stands next to its kind's name
             items.append((f'<text class="key" x="{_n(width - 8)}" y="0" text-anchor="end" '
                           f'font-weight="bold"{fit}>{escape(mark)}</text>', width, kind))
+    look = game.rules.look
+    for mark, words in look.marks.items():      # what a mark `show piece` adds tells
+        width = BOLD * max(len(mark), 1)
+        items.append((f'<text class="key" x="{_n(width - 8)}" y="0" text-anchor="end" '
+                      f'font-weight="bold">{escape(mark)}</text>', width, words))
+    if look.badge is not None:                  # what a `show badge` number is
+        items.append((_badge("N", 9, -6.48, 6.48), 12, look.badge))
     width = sheet.room - 2 * PAD
     x, y = PAD, sheet.height + 6
     out = ['<g class="keys">']
@@ -261,6 +246,15 @@ def _key_layout(game, sheet, view):
         x += room
     out.append("</g>")
     return "".join(out), y - sheet.height + LINE
+
+
+def _kind_shapes(view, shapes):
+    """Kind -> the shape the first of its pieces on the board that has one is drawn in."""
+    found = {}
+    for piece in view["pieces"]:
+        if piece["cell"] is not None and piece.get("shape") in shapes:
+            found.setdefault(piece["kind"], shapes[piece["shape"]])
+    return found
 
 
 def _kind_marks(view):
@@ -294,12 +288,12 @@ def _tooltip(piece):
     return text + (f": {details}" if details else "")
 
 
-def token(piece, radius, x=0.0, y=0.0, colours=None, tinted=False, badged=True):
+def token(piece, radius, x=0.0, y=0.0, colours=None, tinted=False, badged=True, shapes=None):
     """One piece: a disc in its owner's colour (a rounded square for a piece of no seat,
-    see-through on a cell `show cell` tints, `tinted`) with its mark and number, and (unless
-    not `badged`: a stack draws them above all its pieces) its `show badge` text in a tag on
-    its upper right; its label, kind and owner as data
-    attributes, a tooltip."""
+    see-through on a cell `show cell` tints, `tinted`) with its mark, or the shape its `show
+    shape` names (of `shapes`, name -> `look.Shape`), and number, and (unless not `badged`:
+    a stack draws them above all its pieces) its `show badge` text in a tag on its upper
+    right; its label, kind and owner as data attributes, a tooltip."""
     owner = piece["owner"]
     hidden = piece["label"] == HIDDEN
     fill = NEUTRAL if owner == "none" else colours[owner]
@@ -321,10 +315,20 @@ def token(piece, radius, x=0.0, y=0.0, colours=None, tinted=False, badged=True):
     place = f' transform="translate({_n(x)},{_n(y)})"' if x or y else ""
     # the number as a subscript, apart from a mark that may end in digits (`#14`, armour)
     numbered = f'<tspan class="nm" dy=".3em">{escape(number)}</tspan>' if number else ""
+    drawn = (shapes or {}).get(piece.get("shape", "")) if not hidden else None
+    if drawn is not None:       # the shape in the mark's place, in the mark's ink
+        side = 1.3 * radius
+        label = (f'<svg class="sh" x="{_n(-side / 2)}" y="{_n(-side / 2)}" width="{_n(side)}" '
+                 f'height="{_n(side)}" viewBox="{drawn.view_box}" fill="{ink}" '
+                 f'color="{ink}">{drawn.body}</svg>')
+        if number:
+            label += (f'<text font-size="{_n(max(MIN_FONT, 0.45 * radius))}" fill="{ink}" '
+                      f'x="{_n(0.62 * radius)}" y="{_n(0.62 * radius)}">{escape(number)}</text>')
+    else:
+        label = f'<text font-size="{_n(size)}" fill="{ink}">{escape(mark)}{numbered}</text>'
     return (f'<g class="{css}" data-label="{escape(piece["label"])}" '
             f'data-kind="{escape(piece["kind"])}" data-owner="{escape(owner)}"{place}>'
-            f'<title>{escape(_tooltip(piece))}</title>{shape}'
-            f'<text font-size="{_n(size)}" fill="{ink}">{escape(mark)}{numbered}</text>'
+            f'<title>{escape(_tooltip(piece))}</title>{shape}{label}'
             f'{_badge(piece.get("badge", ""), radius) if badged else ""}</g>')
 
 
@@ -353,7 +357,7 @@ def _more(count, labels, radius, x, y):
             f'<text font-size="{_n(radius * 0.95)}">+{count}</text></g>')
 
 
-def stack(sheet, pieces, colours, tint=None):
+def stack(sheet, pieces, colours, tint=None, shapes=None):
     """The pieces of one cell, around (0, 0), in the order they arrived, on the cell's
     `show cell` colour (`tint`) if any: one fills the cell; two to four share it side by
     side, as large as the cell allows (their marks and numbers never under MIN_FONT), their
@@ -364,7 +368,8 @@ def stack(sheet, pieces, colours, tint=None):
     if count == 0:
         return under
     if count == 1:
-        return under + token(pieces[0], radius, colours=colours, tinted=bool(tint))
+        return under + token(pieces[0], radius, colours=colours, tinted=bool(tint),
+                             shapes=shapes)
     small, step = (0.72, 0.7) if count == 2 else (0.68, 0.62)
     small, step = small * radius, step * radius
     slots = {2: [(-step, 0), (step, 0)],
@@ -375,7 +380,7 @@ def stack(sheet, pieces, colours, tint=None):
         under = pieces[:count - 3]
         body.append(_more(len(under), [p["label"] for p in under], small, *slots[0]))
         pieces, slots = pieces[count - 3:], slots[1:]
-    body.extend(token(p, small, x, y, colours, bool(tint), badged=False)
+    body.extend(token(p, small, x, y, colours, bool(tint), badged=False, shapes=shapes)
                 for p, (x, y) in zip(pieces, slots))
     body.extend(_badge(p.get("badge", ""), small, x, y) for p, (x, y) in zip(pieces, slots))
     body.append("</g>")
@@ -409,6 +414,8 @@ def places(game, view, sheet, memo=None):
     colours = seat_colours(game.seats, view)
     looks = tuple(colours.items())      # a drawing depends on the seats' colours too
     memo = {} if memo is None else memo
+    view = _with_letters(view, seat_marks(game))
+    shapes = game.rules.look.shapes
     owners = view.get("cells") or {}
 
     def stack_of(pieces, cell):
@@ -416,13 +423,13 @@ def places(game, view, sheet, memo=None):
         tint = colours.get(owner) if owner is not None else None
         key = ("stack", looks, tint, *map(_identity, pieces))
         if key not in memo:
-            memo[key] = stack(sheet, pieces, colours, tint)
+            memo[key] = stack(sheet, pieces, colours, tint, shapes)
         return memo[key]
 
     def token_of(piece):
         key = ("zone", looks, _identity(piece))
         if key not in memo:
-            memo[key] = token(piece, ZONE_RADIUS, colours=colours)
+            memo[key] = token(piece, ZONE_RADIUS, colours=colours, shapes=shapes)
         return memo[key]
 
     board = sheet.board
@@ -444,17 +451,29 @@ def places(game, view, sheet, memo=None):
     for row, label in enumerate(view.get("row_labels") or (), 1):
         if label:
             found[f"r:{row}"] = f'<text class="rl">{escape(label)}</text>'
-    key_of = ("key", looks, tuple(_kind_marks(view).items()))
+    key_of = ("key", looks, tuple(_kind_marks(view).items()),
+              tuple(_kind_shapes(view, shapes).items()))
     if key_of not in memo:
         memo[key_of] = key(game, sheet, view)
     found["k:"] = memo[key_of]
     return found
 
 
+def _with_letters(view, letters):
+    """The view with each piece drawn by its seat's letter alone (its mark empty) given that
+    letter as its mark, as the text drawing shows it."""
+    if not any(lettered(piece, letters) for piece in view["pieces"]):
+        return view
+    pieces = [dict(piece, mark=drawn_mark(piece, letters)) if lettered(piece, letters)
+              else piece for piece in view["pieces"]]
+    return dict(view, pieces=pieces)
+
+
 def _identity(piece):
     """All that a piece's drawing depends on, as a key."""
     return (piece["label"], piece["kind"], piece["owner"], piece.get("mark"),
-            piece.get("status"), piece.get("badge"), *piece["vars"].items())
+            piece.get("status"), piece.get("badge"), piece.get("shape"),
+            *piece["vars"].items())
 
 
 class Layout:
