@@ -50,6 +50,8 @@ def test_a_whole_example_checks_or_fails_as_it_says(where: str, marker: str,
     name, *notes = [part.strip() for part in marker.split(",")]
     # A variant extends a shipped game, found beside it in games/.
     path = os.path.join(ROOT, "games", name) if "extends" in block else name
+    if "show shape" in block:       # its SVG files are beside the test rule files
+        path = os.path.join(ROOT, "tests", "rules", name)
     if "error" in notes:
         with pytest.raises(GdlError):
             load_source(block, path)
