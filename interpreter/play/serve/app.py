@@ -13,7 +13,8 @@ board's cells), then `position` (the viewer's view drawn, its legal actions when
 decides) and `log` (the new lines narrated for the viewer) whenever what that viewer sees
 changes, `error` (a refused message, with the reason) and `matches` (typed words that pick
 out several actions: their indexes), `pong` (the answer to `{"type": "ping"}`, sent after
-everything sent before it). The browser sends `{"type": "act", "index": I,
+everything sent before it), `note` (a sentence for every page: how far a reload
+replayed). The browser sends `{"type": "act", "index": I,
 "text": T}` (action I of its list, which must still read T) or `{"type": "act", "text": T}`
 (typed) or `{"type": "undo"}`. A message that is not one gets an `error` reply; the server
 goes on.
@@ -252,18 +253,25 @@ class Table:
                 await self.broadcast()
                 return
             new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
-            told = new.replay(old.texts)
-            new.note(f"the rule file changed: {told}")
+            told = f"the rule file changed: {new.replay(old.texts)}"
+            new.note(told)
             await self.replace(new)
+            await self.tell_all({"type": "note", "message": told})
         self.start_agents()
+
+    async def tell_all(self, message: Message) -> None:
+        """Send every open connection the same message (one that holds nothing secret)."""
+        for connection in list(self.connections):
+            try:
+                await connection.socket.send_json(message)
+            except (WebSocketDisconnect, RuntimeError):
+                self.drop(connection)
 
     async def tell(self, error: GdlError) -> None:
         """The rule file changed and does not check: everyone is told, the game goes on."""
         async with self.lock:
             self.session.note(f"the rule file changed and does not check:\n{error.render()}")
-            for connection in self.connections:
-                await connection.socket.send_json({"type": "error",
-                                                   "message": error.render()})
+            await self.tell_all({"type": "error", "message": error.render()})
             await self.broadcast()
 
     def stop(self) -> None:
