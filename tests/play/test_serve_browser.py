@@ -15,14 +15,14 @@ import uvicorn
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from gdl.interpreter.play.serve.app import Table, bind, urls
+from gdl.interpreter.play.serve.app import Table, bind, make_server, urls
 from gdl.interpreter.play.serve.session import Session
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.runtime.introspect import result_text
 
 from tests.play.test_replay_browser import CHROMEDRIVER, CHROMIUM, chromium
 from tests.helpers import ROOT
-from tests.play.test_serve import GALAXY_OF_D, SPACE_WAR, server_of
+from tests.play.test_serve import GALAXY_OF_D, SPACE_WAR, saved_game, server_of
 
 GALAXY_GRID = os.path.join(ROOT, "games", "galaxy_grid.gdl")
 
@@ -46,13 +46,17 @@ def served():
     yield from serving(SPACE_WAR, ["human", "random"])
 
 
-def serving(path, players, seed=1, pace=0.05, watch=None):
-    """A table of the rule file served by uvicorn in a thread (`watch`: seconds between
-    looks at the rule file, for live reload); yields (table, {who: URL}) and stops it."""
-    table = Table(Session(load_game(path), seed, players, rules_path=path), pace=pace)
+def serving(path, players, seed=1, pace=0.05, watch=None, server=None):
+    """A table of the rule file (or the first of `server`'s) served by uvicorn in a thread
+    (`watch`: seconds between looks at the rule file, for live reload); yields (table,
+    {who: URL}) and stops it."""
+    if server is None:
+        server = server_of(Table(Session(load_game(path), seed, players, rules_path=path),
+                                 pace=pace))
+    table = server.tables[0]
     bound = bind("127.0.0.1", 0)
     port = bound.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(server_of(table).app(watch), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(server.app(watch), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [bound]}, daemon=True)
     thread.start()
     for _ in range(100):
@@ -381,3 +385,22 @@ def test_undo_in_the_browser(browser):
         browser.find_elements(By.CSS_SELECTOR, "#actions button")[0].click()
         wait_settled(browser, "blue", 2)
         assert table.session.history[last][0] == 0
+
+
+def test_resume_in_the_browser(browser, tmp_path):
+    """A game saved after 10 decisions, served again with --resume: blue's page shows the
+    saved game's decisions and where it was resumed, and blue plays on by clicking."""
+    played, saved = saved_game(tmp_path, SPACE_WAR, ["human", "random"], 4, 10)
+    server = make_server(SPACE_WAR, None, None, 0.01, resume=str(saved))
+    for table, links in serving(SPACE_WAR, None, server=server):
+        browser.get(links["blue"])
+        made = len(decisions_of("blue", played.log(0)))
+        shown = wait_settled(browser, "blue", made)
+        count = len(played.history)
+        assert shown["log"][:-1] == played.log(0)
+        assert shown["log"][-1] == f"resumed from saved.txt: replayed all {count} decisions"
+        assert shown["actions"] == played.position(0)["actions"]
+        browser.find_elements(By.CSS_SELECTOR, "#actions button")[-1].click()
+        wait_settled(browser, "blue", made + 1)
+        assert table.session.history[:count] == played.history
+        assert table.session.history[count][0] == 0

@@ -201,14 +201,15 @@ class Session:
             log.append(line)
 
     def replay(self, texts: list[str]) -> str:
-        """Play decisions given by their texts, as far as they are legal; a sentence saying
-        how many were, and which one stopped applying."""
+        """Play decisions given by their full texts (as `texts` keeps them, or a
+        transcript's), as far as they are legal; a sentence saying how many were, and which
+        one stopped applying."""
         for number, text in enumerate(texts, 1):
             seat = self.deciding_seat()
             try:
                 if seat is None:
                     raise IllegalAction("the game is over")
-                action = self.game.parse_action(self.state, text)
+                action = self.game.parse_action(self.state, text, as_seat=False)
             except IllegalAction as exc:
                 return (f"replayed {number - 1} of {len(texts)} decisions; decision {number} "
                         f"({text}) no longer applies: {exc.message}")
