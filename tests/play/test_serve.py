@@ -747,3 +747,35 @@ def test_the_host_saves_a_game_from_the_lobby(tmp_path, monkeypatch):
     assert transcripts.replay(str(saved)) == 1
     resumed = make_server(SPACE_WAR, None, None, 0, resume=str(saved))
     assert resumed.tables[0].session.texts == table.session.texts
+
+
+def test_each_view_is_made_once_per_decision(monkeypatch):
+    """Each viewer's view is made once per decision (a decision's views before it are the
+    last one's after it; the positions sent are made from them), and what each seat and
+    the spectator are sent is what views made afresh give."""
+    from gdl.interpreter.play.serve import session as sessions
+    table = table_of(GALAXY_OF_D, ["human", "human"], seed=5)
+    session = table.session
+    made = []
+    seat_view, public = session.game.view, sessions.public_view
+    monkeypatch.setattr(session.game, "view", lambda state, seat: made.append(seat)
+                        or seat_view(state, seat))
+    monkeypatch.setattr(sessions, "public_view", lambda game, state: made.append(None)
+                        or public(game, state))
+    chooser = random.Random(5)
+    with served(table) as open_for:
+        browsers = [open_for(0), open_for(1), open_for(None)]
+        for decisions in range(1, 41):
+            for browser in browsers:
+                browser.sync()
+            seat = session.deciding_seat()
+            browsers[seat].act(chooser.randrange(len(browsers[seat].position["actions"])))
+            for browser in browsers:
+                browser.sync()
+            assert sorted(made, key=str) == sorted([0, 1, None] * (decisions + 1), key=str)
+            cached, counted = session.views, len(made)
+            session.views = {}
+            for viewer, browser in zip((0, 1, None), browsers):
+                assert browser.position == session.position(viewer)
+            session.views = cached
+            del made[counted:]

@@ -83,6 +83,10 @@ class Session:
         self.agents: list[Agent | Literal["human"]] = make_agents(
             ",".join(players), len(game.seats), seed)
         self.state: State = game.new_state(seed, narrate=True)
+        # each viewer's view of the state as it is now, made once: a decision's `before`
+        # is the last one's `after`, and the position sent is made from it too; only
+        # `decide` changes the state, and it empties this
+        self.views: dict[int | None, View] = {}
         self.humans = [seat for seat, agent in enumerate(self.agents) if agent == "human"]
         self.viewers: list[int | None] = [*self.humans, None]
         self.logs: dict[int | None, list[str]] = {
@@ -122,10 +126,13 @@ class Session:
 
     def view(self, viewer: int | None) -> View:
         """The position as `viewer` may see it: a seat's view, or the spectator's, what every
-        seat may see."""
-        if viewer is None:
-            return public_view(self.game, self.state)
-        return self.game.view(self.state, viewer)
+        seat may see. Made once per position (`views`): it must not be changed."""
+        view = self.views.get(viewer)
+        if view is None:
+            view = public_view(self.game, self.state) if viewer is None else \
+                self.game.view(self.state, viewer)
+            self.views[viewer] = view
+        return view
 
     def text(self, action: Action, viewer: int | None) -> str:
         """An action's text as `viewer` may read it (the spectator: `public_text`)."""
@@ -266,6 +273,7 @@ class Session:
         before = {viewer: self.view(viewer) for viewer in self.viewers}
         texts = {viewer: self.text(action, viewer) for viewer in self.viewers}
         text = game.action_text(state, action)
+        self.views = {}
         try:
             events = game.apply(state, action, check=False)
         except GdlError as exc:     # a run-time error of the rules: the game cannot go on
