@@ -751,7 +751,8 @@ def test_the_host_saves_a_game_from_the_lobby(tmp_path, monkeypatch):
 
 def test_each_view_is_made_once_per_decision(monkeypatch):
     """Each viewer's view is made once per decision (a decision's views before it are the
-    last one's after it; the positions sent are made from them), and what each seat and
+    last one's after it; the positions sent are made from them), each viewer's board is
+    drawn once however many pages show it (three spectators here), and what each seat and
     the spectator are sent is what views made afresh give."""
     from gdl.interpreter.play.serve import session as sessions
     table = table_of(GALAXY_OF_D, ["human", "human"], seed=5)
@@ -762,20 +763,46 @@ def test_each_view_is_made_once_per_decision(monkeypatch):
                         or seat_view(state, seat))
     monkeypatch.setattr(sessions, "public_view", lambda game, state: made.append(None)
                         or public(game, state))
+    drawn = []
+    board = session.board
+    monkeypatch.setattr(session, "board", lambda view: drawn.append(view["seat"])
+                        or board(view))
     chooser = random.Random(5)
     with served(table) as open_for:
         browsers = [open_for(0), open_for(1), open_for(None)]
+        others = [open_for(None), open_for(None)]
+        for browser in browsers + others:
+            browser.sync()
+        drawn.clear()                   # the positions sent on connecting
         for decisions in range(1, 41):
             for browser in browsers:
                 browser.sync()
             seat = session.deciding_seat()
             browsers[seat].act(chooser.randrange(len(browsers[seat].position["actions"])))
-            for browser in browsers:
+            for browser in browsers + others:
                 browser.sync()
             assert sorted(made, key=str) == sorted([0, 1, None] * (decisions + 1), key=str)
-            cached, counted = session.views, len(made)
-            session.views = {}
-            for viewer, browser in zip((0, 1, None), browsers):
+            assert len(drawn) == len(set(drawn)) == 3
+            cached, counted = (session.views, session.positions), len(made)
+            session.forget()
+            for viewer, browser in zip((0, 1, None, None, None), browsers + others):
                 assert browser.position == session.position(viewer)
-            session.views = cached
+            session.views, session.positions = cached
             del made[counted:]
+            drawn.clear()
+
+
+def test_rules_stuck_from_the_start_say_so(tmp_path):
+    """A rule file that leaves the first seat no legal action: the page says why at once."""
+    rules = tmp_path / "stuck.gdl"
+    rules.write_text('game "Stuck"\nseats a, b\nboard square(1, 1)\nvar n = 0\n'
+                     'setup { goto play for a }\n'
+                     'phase play turn {\n  action go() where n > 0 {\n    n -= 1\n  }\n}\n',
+                     encoding="utf-8")
+    table = table_of(str(rules), ["human", "human"])
+    with served(table) as open_for:
+        a = open_for(0)
+        a.sync()
+        assert a.position["error"].startswith(f"{rules}:6:1: error: run-time error: no legal "
+                                              "action for a in phase 'play'")
+        assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
