@@ -1,7 +1,7 @@
 """`gdl serve` under load: many games at once, every seat played through the websocket API.
 
     .venv/bin/python benchmarks/serve_load.py [FILE] [--games 50] [--moves 100] [--seed 1]
-                                              [--json]
+                                              [--json] [--profile OUT]
 
 Starts one `gdl serve FILE --games N --seats SEAT=human,... --port 0 --pace 0` (every seat
 human), reads the URLs it prints, and opens one websocket per seat of every game at once
@@ -13,7 +13,8 @@ it back. A game stops at its end or after `--moves` decisions of each seat.
 Prints the games, the decisions played, the errors (an `error` message, a dropped
 connection or a game that did not finish in time: must be 0), the latency per move
 (median, 95th percentile, most) and the server's memory (its resident set at the start,
-with every game started, and at its peak, from /proc). Not a timed test: the figures are the
+with every game started, and at its peak, from /proc). With `--profile OUT` the server runs
+under cProfile and the functions it spent most time in are printed. Not a timed test: the figures are the
 machine's of the moment (docs/serve.md).
 """
 
@@ -40,12 +41,15 @@ URL = re.compile(r"^  (\w+): http://([^/]+)/play/(\S+)$")
 WAIT = 60           # seconds a seat waits to connect, or for a message, before an error
 
 
-def start_server(path, games, seed):
-    """`gdl serve` with every seat human; (process, [{seat: websocket URL}] per game)."""
+def start_server(path, games, seed, profile=None):
+    """`gdl serve` with every seat human (with `profile`, under cProfile, its statistics
+    written to that file when it stops); (process, [{seat: websocket URL}] per game)."""
     seats = seat_names(path)
     spec = ",".join(f"{seat}=human" for seat in seats)
+    gdl = installed_gdl_command() if profile is None else \
+        [sys.executable, "-m", "cProfile", "-o", profile, "-m", "gdl.cli.main"]
     process = subprocess.Popen(
-        [*installed_gdl_command(), "serve", path, "--games", str(games), "--seats", spec,
+        [*gdl, "serve", path, "--games", str(games), "--seats", spec,
          "--port", "0", "--pace", "0", "--seed", str(seed)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     tables, current = [], None
@@ -135,8 +139,10 @@ def main():
     parser.add_argument("--moves", type=int, default=100, help="most decisions per seat")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="OUT", help="run the server under cProfile, "
+                        "write its statistics to OUT and print the functions that took most")
     args = parser.parse_args()
-    process, tables = start_server(args.file, args.games, args.seed)
+    process, tables = start_server(args.file, args.games, args.seed, args.profile)
     try:
         started_kb = rss_kb(process.pid)
         start = time.perf_counter()
@@ -146,7 +152,7 @@ def main():
     finally:
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(10)
+            process.wait(60 if args.profile else 10)
         except subprocess.TimeoutExpired:
             process.kill()
     if len(tables) != args.games:
@@ -176,6 +182,10 @@ def main():
               f"{mem['peak']} MB; load average {report['load']}")
         for error in errors[:5]:
             print("  error: " + error)
+    if args.profile and os.path.exists(args.profile):
+        import pstats
+        stats = pstats.Stats(args.profile, stream=sys.stderr if args.json else sys.stdout)
+        stats.sort_stats("cumulative").print_stats(25)
     sys.exit(1 if errors else 0)
 
 

@@ -211,10 +211,13 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
 @click.option("--games", type=click.IntRange(1, 200), default=1, show_default=True,
               help="Games to start (game N's seed: --seed plus N-1); the lobby URL starts "
               "more.")
+@click.option("--resume", type=click.Path(), help="Go on with a game saved as a transcript "
+              "(gdl serve --save, gdl play's save, gdl record), with its seed and players "
+              "(--seats replaces them).")
 @backend_option
 @user_errors
 def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
-          pace: float, save: str | None, games: int) -> None:
+          pace: float, save: str | None, games: int, resume: str | None) -> None:
     """Serve a game to browsers: a page per human seat and one for a spectator.
 
     Prints one secret URL per human seat and one for the spectator of each game, and the
@@ -227,7 +230,8 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
             raise
         raise GdlError("gdl serve needs Starlette and uvicorn: from a clone, pip install -e "
                        "'.[serve]'") from None
-    serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save, games=games)
+    serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save, games=games,
+               resume=resume)
 
 
 @main.command()

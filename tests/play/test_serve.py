@@ -6,19 +6,24 @@ test_serve_browser.py."""
 import json
 import os
 import random
+import signal
 from contextlib import contextmanager
 import subprocess
 import sys
 import time
+import urllib.request
 
 import pytest
+from click.testing import CliRunner
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from gdl.cli.main import main
+from gdl.interpreter.files import write_atomic
 from gdl.interpreter.language.errors import GdlDataError
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.play import transcript as transcripts
-from gdl.interpreter.play.serve.app import Server, Table
+from gdl.interpreter.play.serve.app import Server, Table, make_server
 from gdl.interpreter.play.serve.session import Session, seat_players
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.view import HIDDEN
@@ -613,3 +618,191 @@ def test_load_benchmark_runs():
     assert report["games"] == 2 and report["connections"] == 4 and report["errors"] == 0
     assert report["decisions"] > 0 and report["latency_ms"]["median"] > 0
     assert report["server_rss_mb"]["peak"] >= report["server_rss_mb"]["started"] > 0
+
+
+def saved_game(tmp_path, path, players, seed, decisions):
+    """A session of `path` with `decisions` random decisions played (and more, until a
+    human seat is to decide), and its transcript saved as `gdl serve --save` writes it:
+    (session, the transcript's path)."""
+    session = Session(load_game(path), seed, players, rules_path=path)
+    chooser = random.Random(seed)
+    while len(session.history) < decisions or session.deciding_human() is None:
+        legal = session.legal()
+        session.decide(session.deciding_seat(), legal[chooser.randrange(len(legal))])
+    saved = tmp_path / "saved.txt"
+    write_atomic(str(saved), session.transcript(str(saved)))
+    return session, saved
+
+
+@pytest.mark.parametrize("path, players, decisions", [
+    (SPACE_WAR, ["human", "random"], 12),
+    (GALAXY_OF_D, ["human", "human"], 40)])
+def test_resume_a_saved_game(tmp_path, path, players, decisions):
+    """`gdl serve FILE --resume TRANSCRIPT`: the saved game goes on where it stopped, with
+    its seed and players; each seat's page shows the position it had (its own view), the
+    log says what was resumed; with --save the transcript goes on growing and replays."""
+    played, saved = saved_game(tmp_path, path, players, 3, decisions)
+    decisions = len(played.history)
+    said = []
+    server = make_server(path, None, None, 0, said.append, save=str(saved),
+                         resume=str(saved))
+    table = server.tables[0]
+    session = table.session
+    assert (session.seed, session.players, session.texts) == (3, players, played.texts)
+    assert session.secret_seed and server.seed is None    # a new game gets a fresh seed
+    assert transcripts.compact_state(session.game, session.state) == \
+        transcripts.compact_state(played.game, played.state)
+    with served(table, server=server) as open_for:
+        browsers = [open_for(seat) for seat in session.humans]
+        for browser, seat in zip(browsers, session.humans):
+            browser.sync()
+            assert browser.position == played.position(seat)
+            assert browser.log[-1] == f"resumed from saved.txt: replayed all {decisions} decisions"
+        seat = session.deciding_seat()
+        mover = browsers[session.humans.index(seat)]
+        mover.act(0)
+        mover.sync()
+    assert len(table.session.texts) > decisions
+    assert transcripts.replay(str(saved)) == len(table.session.texts)
+    assert transcripts.read_transcript(str(saved)).header["players"] == ", ".join(players)
+    # --seats replaces the saved players
+    server = make_server(path, f"{session.game.seats[0]}=greedy", None, 0, said.append,
+                         resume=str(saved))
+    assert server.tables[0].session.players[0] == "greedy"
+
+
+def test_resume_from_the_command_line(tmp_path):
+    """`gdl serve FILE --resume T` prints the URLs and how many decisions it resumed."""
+    _, saved = saved_game(tmp_path, SPACE_WAR, ["human", "random"], 2, 6)
+    process = subprocess.Popen([sys.executable, "-m", "gdl.cli.main", "serve", SPACE_WAR,
+                                "--resume", str(saved), "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in process.stdout:
+            lines.append(line.rstrip("\n"))
+            if line.startswith("each URL holds a secret"):
+                break
+        page = urllib.request.urlopen(lines[1].split(": ", 1)[1], timeout=30).read()
+        assert b"Space War - blue" in page
+    finally:
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    assert lines[0] == f"Space War: blue (human), red (random) (resumed from {saved}: 6 decisions)"
+    assert lines[1].startswith("  blue: http://127.0.0.1:") and "Traceback" not in err
+    assert "server stopped (the seed was 2)" in out
+
+
+def test_resume_refuses_a_bad_transcript(tmp_path):
+    """A transcript that cannot be resumed: a message that says why, status 1, no
+    traceback (and no server started)."""
+    _, saved = saved_game(tmp_path, SPACE_WAR, ["human", "random"], 2, 6)
+    text = saved.read_text(encoding="utf-8")
+    step = next(line for line in text.split("\n") if line.startswith("5 "))
+    changed = tmp_path / "changed.txt"
+    changed.write_text(text.replace(step, step.rsplit(" ", 1)[0] + " z99"), encoding="utf-8")
+    other = tmp_path / "other.txt"
+    other.write_text(text.replace("rules: ../", "rules: ../x/"), encoding="utf-8")
+    conceded = tmp_path / "conceded.txt"
+    conceded.write_text(text + "concede: blue\n", encoding="utf-8")
+    finished = os.path.join(ROOT, "tests", "golden", "space_war_seed1.txt")
+    for args, words in (
+            (["--resume", str(tmp_path / "missing.txt")], "cannot read transcript"),
+            (["--resume", SPACE_WAR], "is not a gdl transcript"),
+            (["--resume", str(changed)], "changed.txt:"),
+            (["--resume", str(other)], f"other.txt is a game of"),
+            (["--resume", finished], "the game is over (result: "),
+            (["--resume", str(saved), "--games", "2"], "--resume goes on with one game"),
+            (["--resume", str(saved), "--seed", "4"], "leave out --seed"),
+            (["--resume", str(saved), "--seats", "green=human"], "unknown seat 'green'")):
+        run = CliRunner().invoke(main, ["serve", SPACE_WAR, *args])
+        assert run.exit_code == 1 and isinstance(run.exception, SystemExit), (args, run.output)
+        assert words in run.output and "Traceback" not in run.output, (args, run.output)
+        assert "http://" not in run.output
+
+
+def test_the_host_saves_a_game_from_the_lobby(tmp_path, monkeypatch):
+    """The lobby's token downloads a game so far as a transcript (no other token does): it
+    replays, and `--resume` goes on with it."""
+    monkeypatch.chdir(tmp_path)         # the transcript names the rule file from here
+    server = Server(load_game(SPACE_WAR), ["human", "human"], 1, rules_path=SPACE_WAR)
+    table = server.new_table()
+    server.new_table()
+    with served(table, server=server) as open_for:
+        client = open_for.client
+        red = open_for(1)
+        red.sync()
+        red.act(0)
+        red.sync()
+        address = f"/lobby/{server.lobby_token}/games/1/transcript"
+        answer = client.get(address)
+        assert answer.status_code == 200
+        assert "attachment" in answer.headers["content-disposition"]
+        for wrong in (address.replace(server.lobby_token, table.token_of(1)),
+                      address.replace(server.lobby_token, "x")):
+            assert client.get(wrong).status_code == 403
+        assert client.get(address.replace("/1/", "/3/")).status_code == 404
+    saved = tmp_path / "saved.txt"
+    saved.write_text(answer.text, encoding="utf-8")
+    assert transcripts.replay(str(saved)) == 1
+    resumed = make_server(SPACE_WAR, None, None, 0, resume=str(saved))
+    assert resumed.tables[0].session.texts == table.session.texts
+
+
+def test_each_view_is_made_once_per_decision(monkeypatch):
+    """Each viewer's view is made once per decision (a decision's views before it are the
+    last one's after it; the positions sent are made from them), each viewer's board is
+    drawn once however many pages show it (three spectators here), and what each seat and
+    the spectator are sent is what views made afresh give."""
+    from gdl.interpreter.play.serve import session as sessions
+    table = table_of(GALAXY_OF_D, ["human", "human"], seed=5)
+    session = table.session
+    made = []
+    seat_view, public = session.game.view, sessions.public_view
+    monkeypatch.setattr(session.game, "view", lambda state, seat: made.append(seat)
+                        or seat_view(state, seat))
+    monkeypatch.setattr(sessions, "public_view", lambda game, state: made.append(None)
+                        or public(game, state))
+    drawn = []
+    board = session.board
+    monkeypatch.setattr(session, "board", lambda view: drawn.append(view["seat"])
+                        or board(view))
+    chooser = random.Random(5)
+    with served(table) as open_for:
+        browsers = [open_for(0), open_for(1), open_for(None)]
+        others = [open_for(None), open_for(None)]
+        for browser in browsers + others:
+            browser.sync()
+        drawn.clear()                   # the positions sent on connecting
+        for decisions in range(1, 41):
+            for browser in browsers:
+                browser.sync()
+            seat = session.deciding_seat()
+            browsers[seat].act(chooser.randrange(len(browsers[seat].position["actions"])))
+            for browser in browsers + others:
+                browser.sync()
+            assert sorted(made, key=str) == sorted([0, 1, None] * (decisions + 1), key=str)
+            assert len(drawn) == len(set(drawn)) == 3
+            cached, counted = (session.views, session.positions), len(made)
+            session.forget()
+            for viewer, browser in zip((0, 1, None, None, None), browsers + others):
+                assert browser.position == session.position(viewer)
+            session.views, session.positions = cached
+            del made[counted:]
+            drawn.clear()
+
+
+def test_rules_stuck_from_the_start_say_so(tmp_path):
+    """A rule file that leaves the first seat no legal action: the page says why at once."""
+    rules = tmp_path / "stuck.gdl"
+    rules.write_text('game "Stuck"\nseats a, b\nboard square(1, 1)\nvar n = 0\n'
+                     'setup { goto play for a }\n'
+                     'phase play turn {\n  action go() where n > 0 {\n    n -= 1\n  }\n}\n',
+                     encoding="utf-8")
+    table = table_of(str(rules), ["human", "human"])
+    with served(table) as open_for:
+        a = open_for(0)
+        a.sync()
+        assert a.position["error"].startswith(f"{rules}:6:1: error: run-time error: no legal "
+                                              "action for a in phase 'play'")
+        assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")

@@ -1,9 +1,12 @@
 """`gdl serve`'s page in a real browser (headless Chromium through Selenium, as
-test_replay_browser.py): a served Space War game, blue played by clicking: an action's
-button, then a piece and one of the destinations marked on the board; a refused typed action
-says why. Skipped only when Chromium or chromedriver cannot be found on this machine."""
+test_replay_browser.py): Space War with blue played by clicking (an action's button, a piece
+and one of the destinations marked on the board), a whole game to its end; an action built
+step by step; two browsers at Galaxy of D, each seeing only its own seat's view; live reload
+after an edit of the rule file; undo. Skipped only when Chromium or chromedriver cannot be
+found on this machine."""
 
 import os
+import random
 import threading
 import time
 
@@ -12,13 +15,14 @@ import uvicorn
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from gdl.interpreter.play.serve.app import Table, bind, urls
+from gdl.interpreter.play.serve.app import Table, bind, make_server, urls
 from gdl.interpreter.play.serve.session import Session
 from gdl.interpreter.loader import load_game
+from gdl.interpreter.runtime.introspect import result_text
 
 from tests.play.test_replay_browser import CHROMEDRIVER, CHROMIUM, chromium
 from tests.helpers import ROOT
-from tests.play.test_serve import SPACE_WAR, server_of
+from tests.play.test_serve import GALAXY_OF_D, SPACE_WAR, saved_game, server_of
 
 GALAXY_GRID = os.path.join(ROOT, "games", "galaxy_grid.gdl")
 
@@ -27,6 +31,7 @@ pytestmark = pytest.mark.skipif(
     reason="no Chromium or no chromedriver on this machine (Debian: apt-get install "
     "chromium chromium-driver; .ci/run does it)")
 WAIT = 20       # seconds
+POLL = 0.05     # seconds between looks at the page while waiting
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +46,17 @@ def served():
     yield from serving(SPACE_WAR, ["human", "random"])
 
 
-def serving(path, players):
-    """A table of the rule file served by uvicorn in a thread; yields (table, {who: URL})
-    and stops it."""
-    table = Table(Session(load_game(path), 1, players), pace=0.05)
+def serving(path, players, seed=1, pace=0.05, watch=None, server=None):
+    """A table of the rule file (or the first of `server`'s) served by uvicorn in a thread
+    (`watch`: seconds between looks at the rule file, for live reload); yields (table,
+    {who: URL}) and stops it."""
+    if server is None:
+        server = server_of(Table(Session(load_game(path), seed, players, rules_path=path),
+                                 pace=pace))
+    table = server.tables[0]
     bound = bind("127.0.0.1", 0)
     port = bound.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(server_of(table).app(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(server.app(watch), log_level="warning"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [bound]}, daemon=True)
     thread.start()
     for _ in range(100):
@@ -153,3 +162,245 @@ def test_build_an_action_step_by_step(browser):
         # the words chosen named one action: it was played
         assert len(played) == 1 and played[0].split()[:len(chosen)] == chosen
         assert went_back and len(chosen) >= 3
+
+
+# What the page shows, in one call: is it the viewer's decision, the actions listed, the
+# heading (whose decision, or the result), the message line, the log, the position's title.
+PAGE = """return {
+  mine: document.body.getAttribute('data-mine') === 'yes',
+  actions: Array.from(document.querySelectorAll('#actions button'), b => b.textContent),
+  deciding: document.getElementById('deciding').textContent,
+  message: document.getElementById('message').textContent,
+  error: document.getElementById('message').className === 'error',
+  log: Array.from(document.querySelectorAll('#log li'), li => li.textContent),
+  title: document.getElementById('title').textContent};"""
+# Kept in the page before its script runs: every websocket message it receives, as sent.
+RECORD = """(function () {
+  var Real = window.WebSocket;
+  window.received = [];
+  function Recorded(url, protocols) {
+    var socket = protocols === undefined ? new Real(url) : new Real(url, protocols);
+    socket.addEventListener('message', function (e) { window.received.push(e.data); });
+    return socket;
+  }
+  Recorded.prototype = Real.prototype;
+  ['CONNECTING', 'OPEN', 'CLOSING', 'CLOSED'].forEach(function (k) { Recorded[k] = Real[k]; });
+  window.WebSocket = Recorded;
+})();"""
+
+
+def page(browser):
+    return browser.execute_script(PAGE)
+
+
+def decisions_of(seat, lines):
+    """The log's lines of `seat`'s decisions (not indented: 'blue: move ...')."""
+    return [line for line in lines if line.startswith(f"{seat}: ")]
+
+
+def settled(browser, seat, made):
+    """The page once it has shown `made` decisions of `seat` and it is that seat's decision
+    again or the game is over (the position after a decision is sent before its log
+    lines): the page, else False."""
+    shown = page(browser)
+    if len(decisions_of(seat, shown["log"])) != made:
+        return False
+    if shown["deciding"].startswith("game over: ") or shown["mine"] and shown["actions"]:
+        return shown
+    return False
+
+
+def wait_settled(browser, seat, made):
+    return WebDriverWait(browser, WAIT, POLL).until(lambda b: settled(b, seat, made))
+
+
+def click_piece_then_mark(browser, chooser, actions):
+    """Click one of blue's pieces that some action names, then one of the cells marked
+    for it (then the first action listed, when several go there); False when no piece
+    of blue's is named by an action."""
+    pieces = [piece for piece in browser.find_elements(By.CSS_SELECTOR, "#board .pc")
+              if piece.get_attribute("data-owner") == "blue" and any(
+                  piece.get_attribute("data-label") in text.split() for text in actions)]
+    if not pieces:
+        return False
+    chooser.choice(pieces).click()
+    marks = browser.find_elements(By.CSS_SELECTOR, "#board .dest")
+    if marks:
+        chooser.choice(marks).click()
+        if "go to" not in page(browser)["message"]:
+            return True                     # the one action going there was played
+    browser.find_element(By.CSS_SELECTOR, "#actions button").click()
+    return True
+
+
+def test_whole_space_war_game_by_clicking(browser):
+    """A whole Space War game in Chromium, blue played with the mouse against a random
+    red: now a piece and a marked cell, now a button of the list, until the page shows
+    the game over; every decision blue clicked was played, in order."""
+    for table, links in serving(SPACE_WAR, ["human", "random"], seed=5, pace=0.01):
+        browser.get(links["blue"])
+        chooser = random.Random(3)
+        made = 0
+        while not (shown := wait_settled(browser, "blue", made))["deciding"].startswith(
+                "game over: "):
+            assert made < 200
+            if made % 3 != 2 or not click_piece_then_mark(browser, chooser, shown["actions"]):
+                buttons = browser.find_elements(By.CSS_SELECTOR, "#actions button")
+                chooser.choice(buttons).click()
+            made += 1
+        session = table.session
+        assert session.state.result is not None
+        result = result_text(session.game, session.state)
+        assert shown["deciding"] == f"game over: {result}"
+        assert f"game over: {result}" in shown["log"]
+        assert not shown["mine"] and not shown["actions"]
+        played = [text for (seat, _), text in zip(session.history, session.texts) if seat == 0]
+        assert len(played) == made > 10
+        assert decisions_of("blue", shown["log"]) == [f"blue: {text}" for text in played]
+
+
+def recorded(browser):
+    """The websocket messages the page received, as sent (RECORD)."""
+    return "\n".join(browser.execute_script("return window.received;"))
+
+
+def test_two_browsers_each_see_only_their_own(browser):
+    """Galaxy of D, both seats human, each in its own Chromium: while one seat buys its
+    starting ships in secret, its page lists each purchase, and the other's page (its
+    source and every websocket message it received) holds none of them, only 'chooses in
+    secret'."""
+    making = chromium()
+    other = next(making)
+    try:
+        pages = {"one": browser, "two": other}
+        for table, links in serving(GALAXY_OF_D, ["human", "human"], seed=5, pace=0):
+            for seat, driver in pages.items():
+                driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                       {"source": RECORD})
+                driver.get(links[seat])
+            buyer = None
+            for _ in range(60):
+                decider = WebDriverWait(browser, WAIT, POLL).until(
+                    lambda _: next((seat for seat, driver in pages.items()
+                                    if page(driver)["mine"] and page(driver)["actions"]),
+                                   None))
+                shown = page(pages[decider])
+                bought = [line for line in decisions_of(decider, shown["log"])
+                          if line.startswith(f"{decider}: buy ")]
+                if len(bought) >= 2:
+                    buyer = decider
+                    break
+                texts = shown["actions"]
+                wanted = next((text for text in texts if text.startswith("buy ")), None) \
+                    or ("pass" if "pass" in texts else texts[0 if decider == "one" else -1])
+                before = len(shown["log"])
+                pages[decider].find_element(
+                    By.XPATH, f'//ul[@id="actions"]//button[text()="{wanted}"]').click()
+                WebDriverWait(browser, WAIT, POLL).until(
+                    lambda _: len(page(pages[decider])["log"]) > before)
+            assert buyer is not None, table.session.texts
+            watcher = "two" if buyer == "one" else "one"
+            WebDriverWait(browser, WAIT, POLL).until(
+                lambda _: page(pages[watcher])["log"][-1] == f"{buyer}: chooses in secret")
+            mine, theirs = pages[buyer], pages[watcher]
+            assert all(line in mine.page_source for line in bought)
+            secret = [line.split(": ", 1)[1] for line in bought]    # 'buy Freighter'
+            full = table.session.game.view(table.session.state, None)
+            order = full["seats"][table.session.game.seats.index(buyer)]["vars"]["order"]
+            assert order.startswith("[") and order != "[]"
+            assert "chooses in secret" in recorded(theirs) and '"position"' in recorded(theirs)
+            for hidden in ([f"{buyer}: {text}" for text in secret] + [order, order[1:-1]]):
+                assert hidden not in theirs.page_source, hidden
+                assert hidden not in recorded(theirs), hidden
+            assert f"{buyer}: {secret[0]}" in recorded(mine)
+    finally:
+        next(making, None)
+
+
+def test_live_reload_in_the_browser(browser, tmp_path):
+    """The rule file (a copy) edited on disk while blue plays: a mistake shows its check
+    error, with its file, line and column, on the page; the fix reloads the position in
+    the new rules, replaying the decisions so far, and blue plays on."""
+    rules = tmp_path / "space_war.gdl"
+    text = open(SPACE_WAR, encoding="utf-8").read()
+    rules.write_text(text, encoding="utf-8")
+    line = text[:text.index("param laser_range = 4")].count("\n") + 1
+    for table, links in serving(str(rules), ["human", "random"], pace=0.01, watch=0.05):
+        browser.get(links["blue"])
+        wait_settled(browser, "blue", 0)
+        browser.find_element(By.CSS_SELECTOR, "#actions button").click()
+        shown = wait_settled(browser, "blue", 1)
+        assert shown["title"].startswith("Space War - ")
+        decisions = len(table.session.history)
+        rules.write_text(text.replace("param laser_range = 4", "param laser_range = far_away"),
+                         encoding="utf-8")
+        shown = WebDriverWait(browser, WAIT, POLL).until(
+            lambda b: page(b)["error"] and page(b))
+        assert shown["message"].startswith(
+            f"{rules}:{line}:21: error: unknown name 'far_away'"), shown["message"]
+        assert any(entry.startswith("the rule file changed and does not check:")
+                   for entry in shown["log"])
+        rules.write_text(text.replace('game "Space War"', 'game "Space War II"'),
+                         encoding="utf-8")
+        told = f"the rule file changed: replayed all {decisions} decisions"
+        shown = WebDriverWait(browser, WAIT, POLL).until(
+            lambda b: page(b)["message"] == told and page(b))
+        assert not shown["error"] and shown["title"].startswith("Space War II - ")
+        assert shown["log"][-1] == told and shown["mine"] and shown["actions"]
+        assert browser.find_element(By.CSS_SELECTOR, "#game").text.startswith("Space War")
+        browser.find_element(By.CSS_SELECTOR, "#actions button").click()
+        wait_settled(browser, "blue", 2)
+        assert table.session.game.name == "Space War II"
+        assert len(table.session.history) > decisions
+
+
+def test_undo_in_the_browser(browser):
+    """Undo in Chromium, blue human against a random red: the button is disabled, saying
+    why, before blue's first decision; after two, it takes back blue's last and red's
+    after it: the page shows blue's decision as it was before, and blue plays on."""
+    for table, links in serving(SPACE_WAR, ["human", "random"], seed=2, pace=0.01):
+        browser.get(links["blue"])
+        wait_settled(browser, "blue", 0)
+        undo = browser.find_element(By.ID, "undo")
+        assert undo.is_displayed() and not undo.is_enabled()
+        assert undo.get_attribute("title") == "nothing to undo: you have made no decision yet"
+        browser.find_element(By.CSS_SELECTOR, "#actions button").click()
+        before = wait_settled(browser, "blue", 1)
+        board = browser.find_element(By.ID, "board").get_attribute("innerHTML")
+        assert browser.find_element(By.ID, "undo").is_enabled()
+        browser.find_elements(By.CSS_SELECTOR, "#actions button")[-1].click()
+        wait_settled(browser, "blue", 2)
+        made, texts = list(table.session.history), list(table.session.texts)
+        last = max(index for index, (seat, _) in enumerate(made) if seat == 0)
+        browser.find_element(By.ID, "undo").click()
+        shown = WebDriverWait(browser, WAIT, POLL).until(
+            lambda b: page(b)["log"] and page(b)["log"][-1].startswith("undo: ") and page(b))
+        taken = len(made) - last
+        assert shown["log"][-1] == (f"undo: {taken} decision{'s' if taken > 1 else ''} taken "
+                                    f"back, to before blue's last ({texts[last]})")
+        assert table.session.history == made[:last]
+        assert shown["actions"] == before["actions"] and shown["mine"]
+        assert browser.find_element(By.ID, "board").get_attribute("innerHTML") == board
+        assert len(decisions_of("blue", shown["log"])) == 1
+        browser.find_elements(By.CSS_SELECTOR, "#actions button")[0].click()
+        wait_settled(browser, "blue", 2)
+        assert table.session.history[last][0] == 0
+
+
+def test_resume_in_the_browser(browser, tmp_path):
+    """A game saved after 10 decisions, served again with --resume: blue's page shows the
+    saved game's decisions and where it was resumed, and blue plays on by clicking."""
+    played, saved = saved_game(tmp_path, SPACE_WAR, ["human", "random"], 4, 10)
+    server = make_server(SPACE_WAR, None, None, 0.01, resume=str(saved))
+    for table, links in serving(SPACE_WAR, None, server=server):
+        browser.get(links["blue"])
+        made = len(decisions_of("blue", played.log(0)))
+        shown = wait_settled(browser, "blue", made)
+        count = len(played.history)
+        assert shown["log"][:-1] == played.log(0)
+        assert shown["log"][-1] == f"resumed from saved.txt: replayed all {count} decisions"
+        assert shown["actions"] == played.position(0)["actions"]
+        browser.find_elements(By.CSS_SELECTOR, "#actions button")[-1].click()
+        wait_settled(browser, "blue", made + 1)
+        assert table.session.history[:count] == played.history
+        assert table.session.history[count][0] == 0

@@ -5,7 +5,8 @@ Each human seat and the spectator of each game get a secret token
 (`secrets.token_urlsafe`); the page is at `/play/TOKEN` and talks to the server over the
 websocket `/ws/TOKEN`. The host gets one more, for the lobby (`/lobby/TOKEN`: the games, their
 URLs, a form that starts a new one; `/lobby/TOKEN/games`: the same as JSON, and POST to
-start one). An unknown token gets a 403 and nothing else, and the websocket is refused
+start one; `/lobby/TOKEN/games/N/transcript`: game N so far as a transcript, to save).
+An unknown token gets a 403 and nothing else, and the websocket is refused
 before it opens.
 
 Over the websocket the server sends JSON messages: `table` once (the game, the seats, the
@@ -13,7 +14,8 @@ board's cells), then `position` (the viewer's view drawn, its legal actions when
 decides) and `log` (the new lines narrated for the viewer) whenever what that viewer sees
 changes, `error` (a refused message, with the reason) and `matches` (typed words that pick
 out several actions: their indexes), `pong` (the answer to `{"type": "ping"}`, sent after
-everything sent before it). The browser sends `{"type": "act", "index": I,
+everything sent before it), `note` (a sentence for every page: how far a reload
+replayed). The browser sends `{"type": "act", "index": I,
 "text": T}` (action I of its list, which must still read T) or `{"type": "act", "text": T}`
 (typed) or `{"type": "undo"}`. A message that is not one gets an `error` reply; the server
 goes on.
@@ -49,6 +51,8 @@ from ...language.errors import GdlDataError, GdlError, IllegalAction
 from ...files import save as save_file, write_atomic
 from ...loader import load_game
 from ...runtime.introspect import result_text
+from .. import transcript as transcripts
+from ..agents.agents import conceded_seat, parse_player
 from .session import Session, seat_players
 
 if TYPE_CHECKING:
@@ -252,18 +256,25 @@ class Table:
                 await self.broadcast()
                 return
             new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
-            told = new.replay(old.texts)
-            new.note(f"the rule file changed: {told}")
+            told = f"the rule file changed: {new.replay(old.texts)}"
+            new.note(told)
             await self.replace(new)
+            await self.tell_all({"type": "note", "message": told})
         self.start_agents()
+
+    async def tell_all(self, message: Message) -> None:
+        """Send every open connection the same message (one that holds nothing secret)."""
+        for connection in list(self.connections):
+            try:
+                await connection.socket.send_json(message)
+            except (WebSocketDisconnect, RuntimeError):
+                self.drop(connection)
 
     async def tell(self, error: GdlError) -> None:
         """The rule file changed and does not check: everyone is told, the game goes on."""
         async with self.lock:
             self.session.note(f"the rule file changed and does not check:\n{error.render()}")
-            for connection in self.connections:
-                await connection.socket.send_json({"type": "error",
-                                                   "message": error.render()})
+            await self.tell_all({"type": "error", "message": error.render()})
             await self.broadcast()
 
     def stop(self) -> None:
@@ -389,6 +400,24 @@ class Server:
                              "games": [table.summary(number, base) for number, table
                                        in enumerate(self.tables, 1)]}, headers=HEADERS)
 
+    async def transcript(self, request: Request) -> Response:
+        """GET: game N so far as a transcript, for the host to keep (`gdl serve FILE
+        --resume` goes on with it; its `rules:` line is relative to the folder the server
+        runs in). It holds the seed and everything hidden: the lobby's token only."""
+        if not self.is_host(request.path_params["token"]):
+            return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
+        number = request.path_params["number"]
+        if not 1 <= number <= len(self.tables):
+            return PlainTextResponse(f"no game {number}", status_code=404, headers=HEADERS)
+        session = self.tables[number - 1].session
+        if session.rules_path is None:
+            return PlainTextResponse("no rule file to name", status_code=404, headers=HEADERS)
+        async with self.tables[number - 1].lock:
+            text = session.transcript(os.path.join(os.getcwd(), "saved.txt"))
+        name = f"game-{number}-{len(session.history)}-decisions.txt"
+        return PlainTextResponse(text, headers={
+            **HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
+
     async def watch(self, path: str, every: float) -> None:
         """Reload the rule file when it, or a rule file beside it (its base), changes."""
         stamps = _stamps(path)
@@ -434,7 +463,9 @@ class Server:
                                  WebSocketRoute("/ws/{token}", self.serve_socket),
                                  Route("/lobby/{token}", self.lobby),
                                  Route("/lobby/{token}/games", self.games,
-                                       methods=["GET", "POST"])],
+                                       methods=["GET", "POST"]),
+                                 Route("/lobby/{token}/games/{number:int}/transcript",
+                                       self.transcript)],
                          lifespan=lifespan)
 
 
@@ -501,27 +532,87 @@ def run(server: Server, bound: socket.socket) -> None:
     uvicorn.Server(config).run(sockets=[bound])
 
 
-def serve_file(path: str, seats: str | None, host: str, port: int, seed: int | None,
-               pace: float, say: Callable[[str], object], save: str | None = None,
-               games: int = 1) -> None:
-    """Load a rule file, start `games` games, print the lobby's URL and each game's URL
-    per human seat and its spectator's, serve until Ctrl-C. A game with a human seat and
-    no --seed gets a fresh seed of its own, as in `gdl play`: with it, a player could
-    replay the setup and the agents' choices and read everything hidden."""
-    game = load_game(path)
-    players = seat_players(game.seats, seats)
+def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, list[str],
+                                                                    list[str]]:
+    """(the game, seed, players, decisions' texts) of a transcript saved by `gdl play`,
+    `gdl record` or `gdl serve --save`, to go on with in a server of `rules_path`: it must
+    replay exactly in that rule file, and not be over; `seats` (--seats) replaces its
+    players. Anything else is a GdlDataError that says why."""
+    saved = transcripts.read_transcript(path)
+    rules = os.path.normpath(os.path.join(os.path.dirname(path), saved.header["rules"]))
+    if os.path.realpath(rules) != os.path.realpath(rules_path):
+        raise GdlDataError(f"{path} is a game of {rules}, not of {rules_path}")
+    transcripts.replay(path)        # it replays exactly, in the rules it was played in
+    if saved.body and saved.body[-1][1].startswith("result:"):
+        raise GdlDataError(f"{path}: the game is over ({saved.body[-1][1]}); nothing to "
+                           "resume")
+    moves = transcripts.moves_of(saved)
+    conceded = [text for _, text in moves if conceded_seat(text) is not None]
+    if conceded:
+        raise GdlDataError(f"{path}: a seat gave up ({conceded[0]}); gdl serve cannot go on "
+                           "after a concession (gdl play --resume can)")
+    game = load_game(rules_path)
+    if seats:
+        players = seat_players(game.seats, seats)
+    else:
+        players = [player.strip() for player in saved.header["players"].split(",")]
+        if len(players) != len(game.seats):
+            raise GdlDataError(f"{path}: 'players:' names {len(players)} players for "
+                               f"{len(game.seats)} seats")
+        for player in players:
+            parse_player(player)
+    return game, saved.header["seed"], players, [text for _, text in moves]
+
+
+def make_server(path: str, seats: str | None, seed: int | None, pace: float,
+                say: Callable[[str], object] = print, save: str | None = None,
+                games: int = 1, resume: str | None = None) -> Server:
+    """A server of the rule file with its `games` games started (with `resume`, one: the
+    saved game, its decisions played again), before it listens."""
     if games > MOST_GAMES:
         raise GdlDataError(f"--games: at most {MOST_GAMES}, not {games}")
-    server = Server(game, players, seed, pace, save, path, say)
-    for _ in range(games):
-        table = server.new_table()
+    if resume is None:
+        game = load_game(path)
+        players = seat_players(game.seats, seats)
+        server = Server(game, players, seed, pace, save, path, say)
+        for _ in range(games):
+            server.new_table()
+    else:
+        if games != 1:
+            raise GdlDataError("--resume goes on with one game: leave out --games")
+        if seed is not None:
+            raise GdlDataError("--resume goes on with the saved game's seed: leave out --seed")
+        game, saved_seed, players, texts = resumed(resume, path, seats)
+        server = Server(game, players, None, pace, save, path, say)
+        session = Session(game, saved_seed, players, "human" in players, path)
+        told = session.replay(texts)
+        if len(session.texts) != len(texts):        # transcripts.replay found it replays
+            raise GdlDataError(f"{resume}: {told}")
+        session.note(f"resumed from {os.path.basename(resume)}: {told}")
+        server.add(Table(session, pace, save))
+    for table in server.tables:
         if table.save is not None:  # now, so that a path that cannot be written is told at once
             save_file(table.save, table.session.transcript(table.save))
+    return server
+
+
+def serve_file(path: str, seats: str | None, host: str, port: int, seed: int | None,
+               pace: float, say: Callable[[str], object], save: str | None = None,
+               games: int = 1, resume: str | None = None) -> None:
+    """Load a rule file, start `games` games (or go on with the game saved in the
+    transcript `resume`), print the lobby's URL and each game's URL per human seat and its
+    spectator's, serve until Ctrl-C. A game with a human seat and no --seed gets a fresh
+    seed of its own, as in `gdl play`: with it, a player could replay the setup and the
+    agents' choices and read everything hidden."""
+    server = make_server(path, seats, seed, pace, say, save, games, resume)
+    game, players = server.game, server.players
     bound = bind(host, port)
     port = bound.getsockname()[1]
     server.base = address(host, port)
+    told = f" (resumed from {resume}: {len(server.tables[0].session.texts)} decisions)" \
+        if resume is not None else ""
     say(f"{game.name}: " + ", ".join(f"{seat} ({player})"
-                                     for seat, player in zip(game.seats, players)))
+                                     for seat, player in zip(game.seats, players)) + told)
     for number, table in enumerate(server.tables, 1):
         if games > 1:
             say(f"game {number}:")

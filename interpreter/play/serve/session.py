@@ -83,6 +83,12 @@ class Session:
         self.agents: list[Agent | Literal["human"]] = make_agents(
             ",".join(players), len(game.seats), seed)
         self.state: State = game.new_state(seed, narrate=True)
+        # each viewer's view of the state as it is now, and the position message made from
+        # it, made once however many pages show it: a decision's views before it are the
+        # last one's after it; `decide` and `stop`, the only ones to change what they show,
+        # empty them (`forget`)
+        self.views: dict[int | None, View] = {}
+        self.positions: dict[int | None, Message] = {}
         self.humans = [seat for seat, agent in enumerate(self.agents) if agent == "human"]
         self.viewers: list[int | None] = [*self.humans, None]
         self.logs: dict[int | None, list[str]] = {
@@ -97,6 +103,8 @@ class Session:
         self.sheet = pictures.Sheet(game.rules.board)
         self.frame, self.frame_height = pictures.frame(game, self.sheet)
         self._turn_started()
+        if self.state.result is None:
+            self.legal()                # rules stuck from the start say so at once
 
     # ----- what a viewer is sent ---------------------------------------------------------
     def table(self) -> Message:
@@ -112,20 +120,33 @@ class Session:
     def position(self, viewer: int | None) -> Message:
         """The position as `viewer` sees it: title, status lines, board (SVG), whose
         decision, the viewer's legal actions when the decision is its own, the result.
-        The log is not in it (see `log`)."""
-        view = self.view(viewer)
-        return {"type": "position", "seat": view["seat"], "title": title(view),
-                "status": [line.strip() for line in status_lines(view, pieces=False)],
-                "board": self.board(view), "deciding": view["deciding"],
-                "actions": self.actions(viewer), "result": view["result"],
-                "error": self.error, "undo": self.undo_refused(viewer)}
+        The log is not in it (see `log`). Made once per position (`positions`): it must
+        not be changed."""
+        found = self.positions.get(viewer)
+        if found is None:
+            view = self.view(viewer)
+            found = {"type": "position", "seat": view["seat"], "title": title(view),
+                     "status": [line.strip() for line in status_lines(view, pieces=False)],
+                     "board": self.board(view), "deciding": view["deciding"],
+                     "actions": self.actions(viewer), "result": view["result"],
+                     "error": self.error, "undo": self.undo_refused(viewer)}
+            self.positions[viewer] = found
+        return found
+
+    def forget(self) -> None:
+        """The position is about to change: the views and positions made are stale."""
+        self.views = {}
+        self.positions = {}
 
     def view(self, viewer: int | None) -> View:
         """The position as `viewer` may see it: a seat's view, or the spectator's, what every
-        seat may see."""
-        if viewer is None:
-            return public_view(self.game, self.state)
-        return self.game.view(self.state, viewer)
+        seat may see. Made once per position (`views`): it must not be changed."""
+        view = self.views.get(viewer)
+        if view is None:
+            view = public_view(self.game, self.state) if viewer is None else \
+                self.game.view(self.state, viewer)
+            self.views[viewer] = view
+        return view
 
     def text(self, action: Action, viewer: int | None) -> str:
         """An action's text as `viewer` may read it (the spectator: `public_text`)."""
@@ -201,14 +222,15 @@ class Session:
             log.append(line)
 
     def replay(self, texts: list[str]) -> str:
-        """Play decisions given by their texts, as far as they are legal; a sentence saying
-        how many were, and which one stopped applying."""
+        """Play decisions given by their full texts (as `texts` keeps them, or a
+        transcript's), as far as they are legal; a sentence saying how many were, and which
+        one stopped applying."""
         for number, text in enumerate(texts, 1):
             seat = self.deciding_seat()
             try:
                 if seat is None:
                     raise IllegalAction("the game is over")
-                action = self.game.parse_action(self.state, text)
+                action = self.game.parse_action(self.state, text, as_seat=False)
             except IllegalAction as exc:
                 return (f"replayed {number - 1} of {len(texts)} decisions; decision {number} "
                         f"({text}) no longer applies: {exc.message}")
@@ -217,6 +239,7 @@ class Session:
 
     def stop(self, error: str) -> None:
         """The rules cannot go on: say why to everyone."""
+        self.forget()
         self.error = error
         for log in self.logs.values():
             log.append(f"stopped: {error}")
@@ -265,6 +288,7 @@ class Session:
         before = {viewer: self.view(viewer) for viewer in self.viewers}
         texts = {viewer: self.text(action, viewer) for viewer in self.viewers}
         text = game.action_text(state, action)
+        self.forget()
         try:
             events = game.apply(state, action, check=False)
         except GdlError as exc:     # a run-time error of the rules: the game cannot go on

@@ -214,8 +214,10 @@
     }
   }
   var handlers = {
-    table: function (m) {
+    table: function (m) {       // first, and again after a reload or an undo
       table = m;
+      position = null;
+      say("");
       $("undo").hidden = !m.undo;
       $("who").textContent = "seats: " + m.seats.map(function (s, i) { return s + " (" + m.players[i] + ")"; }).join(", ");
     },
@@ -231,6 +233,7 @@
       log.scrollTop = log.scrollHeight;
     },
     error: function (m) { say(m.message, true); },
+    note: function (m) { say(m.message); },
     matches: function (m) { shown = m.indexes; picked = null; steps = []; drawActions(); say(m.message); }
   };
   function connect() {
