@@ -1221,8 +1221,14 @@ class Game:
     def _not_a_name(self, state: State, word: str) -> str:
         """For a first word that is a piece or a cell of the game rather than an action's
         name: a sentence saying so, with an action of this phase that takes one (else "")."""
-        if self._parse_value(state, word.lower(), PIECE) is not _NOTHING:
+        pid = self._parse_value(state, word.lower(), PIECE)
+        if pid is not _NOTHING:
             what, t = "a piece", PIECE
+            owner, seat = state.pieces[pid]["owner"], self.current_player(state)
+            if owner is not None and owner != seat and seat != TERMINAL and not any(
+                    pid in args for _, args in self.legal_actions(state)):
+                return (f" ('{word}' is {self.seats[owner]}'s piece, and no action "
+                        f"{self.seats[seat]} may play now takes it)")
         elif self._board.parse(word.lower()) is not None:
             what, t = "a cell", CELL
         else:

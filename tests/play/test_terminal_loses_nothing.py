@@ -127,3 +127,24 @@ def test_the_hint_example_is_words_a_player_can_type():
     assert example(["at a31", "at b31"]) == "e.g. at a31"
     assert example(["move Pawn#2 e5"]) == "e.g. Pawn#2 e5"
     assert example(["pass"]) == "e.g. pass"
+
+
+def test_typing_another_seats_piece_says_whose_it_is():
+    """A first word that is another seat's piece, which no action of the seat to play takes:
+    the refusal says whose piece it is (not "move it", which no action could)."""
+    import pytest
+    from gdl.interpreter.language.errors import IllegalAction
+    from tests.helpers import SPACE_WAR
+    game = load_game(str(SPACE_WAR))
+    state = game.new_state(0)
+    for _ in range(4):                      # sides, then each seat's station
+        game.apply(state, game.legal_actions(state)[0])
+    refusals = []
+    for word in ("Fighter#9", "Fighter#1"):
+        with pytest.raises(IllegalAction) as refused:
+            game.parse_action(state, word)
+        refusals.append(str(refused.value))
+    assert refusals[0].endswith("('Fighter#9' is red's piece, and no action blue may play "
+                                "now takes it)")
+    assert refusals[1].endswith("('Fighter#1' is a piece: the action's name comes first, "
+                                "as in 'move Fighter#1 TO')")
