@@ -723,8 +723,8 @@ class Game:
                               or bool(self._sights))
         self._labels_per_seat = self._hides_pieces
         self.rules = describe_rules(program, self._hides_pieces)
-        # The typed engine (runtime/typed.py) of a file inside its subset, asked for with
-        # $GDL_TYPED=1 on the native backend; None: the engine below plays every state.
+        # The typed engine (runtime/typed.py) of a file inside its subset, on the native
+        # backend (unless $GDL_TYPED=0); None: the engine below plays every state.
         self._typed: Any = None
         if self._backend == "native" and typed.enabled():
             self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]

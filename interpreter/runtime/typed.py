@@ -39,15 +39,16 @@ from ..language.limits import MAX_ENTRIES, MAX_PIECES, MAX_WORK
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, Type, element as _element,
                               is_list)
 
-ENVIRONMENT = "GDL_TYPED"       # "1": the native backend plays files of the subset typed
+ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
 NULLABLE = (CELL, PIECE, SEAT, DIR)     # none is -1
 SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND)
 _LIMIT = 1 << 62
 
 
 def enabled() -> bool:
-    """Is the typed engine asked for ($GDL_TYPED=1, with the native backend)?"""
-    return os.environ.get(ENVIRONMENT) == "1"
+    """Does the native backend play the files of the subset on the typed engine? Yes,
+    unless $GDL_TYPED is 0."""
+    return os.environ.get(ENVIRONMENT) != "0"
 
 
 class _Outside(Exception):

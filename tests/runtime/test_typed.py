@@ -4,8 +4,9 @@ choices, give the same state JSON, legal actions and texts in order, events, cur
 and returns; a state a tool reads (its dictionaries) plays on typed; a file outside the
 subset names its first construct outside and runs as before.
 
-The typed modules are built once per run into the cache folder the native backend's test
-shares with the xdist workers (`shared_cache`), with -O0."""
+The typed engine is on by default with the native backend. Its modules are built once per
+run into the cache folder the native backend's test shares with the xdist workers
+(`shared_cache`), with -O0."""
 
 import os
 import random
@@ -27,7 +28,7 @@ needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend
 
 @pytest.fixture
 def typed_on(shared_cache, monkeypatch):  # noqa: F811 (the fixture above)
-    monkeypatch.setenv(typed.ENVIRONMENT, "1")
+    monkeypatch.delenv(typed.ENVIRONMENT, raising=False)     # on by default
 
 
 def _typed_game(path):
@@ -146,3 +147,17 @@ def test_a_fault_names_its_place(typed_on):
             game.apply(state, (0, (0,)))
         found.append((caught.value.line, str(caught.value).splitlines()[0]))
     assert found[1] == found[0]
+
+
+@needs_tools
+def test_gdl_typed_0_turns_it_off(shared_cache, monkeypatch):  # noqa: F811
+    monkeypatch.setenv(typed.ENVIRONMENT, "0")
+    game = load_game(os.path.join(CLASSIC, "tic_tac_toe.gdl"), "native")
+    assert native.backend_of(game) == "native" and game._typed is None
+    assert game.new_state(0).__class__ is not TypedState
+
+
+def test_the_python_backend_never_plays_typed(monkeypatch):
+    monkeypatch.setenv(typed.ENVIRONMENT, "1")
+    game = load_game(os.path.join(CLASSIC, "tic_tac_toe.gdl"), "python")
+    assert game._typed is None and game.new_state(0).__class__ is not TypedState
