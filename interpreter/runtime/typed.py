@@ -110,7 +110,9 @@ def _fault(message: str, where: tuple[str, int, int, str | None] | None) -> GdlR
 _CORE_FIELDS = ("globals", "seat_vars", "pieces", "numbers", "frames", "rng", "turn",
                 "current", "timers", "out", "result", "decisions", "at", "owned", "zoned",
                 "end_checked")
-_SCALAR_FIELDS = ("rng", "turn", "current", "decisions")   # read from the core as they are
+# Read from the core as they are, without writing the fields: numbers, and the result (a
+# new dict each time; a game loop asks for it after every decision)
+_SCALAR_FIELDS = ("rng", "turn", "current", "decisions")
 
 
 class TypedState(State):
@@ -208,6 +210,8 @@ def _field(name: str) -> property:
         if core is not None:
             if name in _SCALAR_FIELDS:
                 return getattr(core, name)
+            if name == "result":
+                return core.result()
             _materialise(state)
         return slot.__get__(state, State)
 
