@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias, TypeVar, cast
 
-from . import codegen, events, native
+from . import codegen, events, native, typed
 from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.boards import Board
@@ -51,6 +51,7 @@ from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMB
                               describe, format_value, parse_placement)
 from .rules import describe_rules
 from .state import ALL, Action, Each, Frame, Piece, State, splitmix64
+from .typed import TypedState
 
 if TYPE_CHECKING:
     from .view import View
@@ -73,6 +74,8 @@ _Sized = TypeVar("_Sized", bound=Sized)
 
 ENDLESS_PHASES = (f"phases were entered more than {MAX_ENTRIES} times without reaching a "
                   "decision: their goto, call and return go round without end")
+OVERWORKED = (f"the rules took more than {MAX_WORK:,} steps since the last decision (loops "
+              "inside loops over long lists, a fn that calls itself many times, or many dice)")
 
 
 class StopMove(Exception):
@@ -585,9 +588,7 @@ class Runtime:
     def overworked(self) -> NoReturn:
         """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
         loops, whose product could run for hours, stop here."""
-        raise RuleFault(f"the rules took more than {MAX_WORK:,} steps since the last "
-                        "decision (loops inside loops over long lists, a fn that calls "
-                        "itself many times, or many dice)")
+        raise RuleFault(OVERWORKED)
 
     def cell_name(self, cell: int) -> str:
         return self.board.names[cell]
@@ -727,6 +728,11 @@ class Game:
                               or bool(self._sights))
         self._labels_per_seat = self._hides_pieces
         self.rules = describe_rules(program, self._hides_pieces)
+        # The typed engine (runtime/typed.py) of a file inside its subset, on the native
+        # backend (unless $GDL_TYPED=0); None: the engine below plays every state.
+        self._typed: Any = None
+        if self._backend == "native" and typed.enabled():
+            self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]
 
     def _find_trigger_cells(self, fns: Mapping[UnitKey, Function],
                             count: int) -> frozenset[int] | None:
@@ -760,6 +766,11 @@ class Game:
             native.tell_fallback("narration names rules through Python's frames", "native")
             self.__init__(self._program, self.path, self.source_hash,  # type: ignore[misc]
                           "python")
+        if self._typed is not None and not narrate:
+            dice, picks, shuffles = split_forced(forced)
+            fast = typed.new_state(self._typed, seed)
+            fast.forced, fast.forced_picks, fast.forced_shuffles = dice, picks, shuffles
+            return fast
         state = State()
         state.rng = seed
         state.globals = {n: _copy(v) for n, v in self._global_defaults}
@@ -947,11 +958,19 @@ class Game:
 
     # ----- queries --------------------------------------------------------------------------
     def is_terminal(self, state: State) -> bool:
+        if state.__class__ is TypedState:
+            core = state._core or typed.core_of(state)
+            if core is not None:
+                return bool(core.over)
         return state.result is not None
 
     def returns(self, state: State) -> list[float]:
         """Per seat: 0 for an unfinished game; at the end, the rule file's `payoff(s)`, or
         without one 1 for a win, -1 for a loss and 0 for a draw."""
+        if state.__class__ is TypedState and self._payoff is None:
+            core = state._core or typed.core_of(state)
+            if core is not None:
+                return core.returns()  # type: ignore[no-any-return]
         if state.result is not None and self._payoff is not None:
             payoff = self._payoff
             values: list[int] = self._run(state, lambda st: [
@@ -963,6 +982,10 @@ class Game:
         return [1.0 if s in winners else -1.0 for s in range(len(self.seats))]
 
     def current_player(self, state: State) -> int:
+        if state.__class__ is TypedState:
+            core = state._core or typed.core_of(state)
+            if core is not None:
+                return core.current_player()  # type: ignore[no-any-return]
         if state.result is not None or not state.frames:
             return TERMINAL
         frame = state.frames[-1]
@@ -976,6 +999,10 @@ class Game:
         return self._phases[state.frames[-1]["phase"]]
 
     def legal_actions(self, state: State) -> list[Action]:
+        if state.__class__ is TypedState:
+            core = state._core or typed.core_of(state)
+            if core is not None:
+                return core.legal_actions()  # type: ignore[no-any-return]
         self._rt.work = 0
         return self._listing(state)
 
@@ -1367,6 +1394,11 @@ class Game:
         from `legal_actions` themselves pass check=False and skip listing them again."""
         if check and tuple(action) not in self.legal_actions(state):
             raise IllegalAction(f"{action!r} is not a legal action now")
+        if state.__class__ is TypedState:
+            core = state._core or typed.core_of(state)
+            if core is not None:
+                state.events = []
+                return core.apply(action, state.events)  # type: ignore[no-any-return]
         state.events = []
         self._rt.work = 0
         state.decisions += 1        # counted first: `decision_number` is this decision's

@@ -1,0 +1,856 @@
+"""Typed native engine: a rule file inside a subset of the language -> a Cython module whose
+state is C arrays and whose engine (listing, apply, the end check) is compiled with it.
+
+    unsupported(program) -> the first construct outside the subset, "FILE:LINE:COL: what",
+                            or None
+    generate(program)    -> the module's Cython source (`typed_engine.pyx.in` filled in,
+                            the rules appended)
+    load(program)        -> the module's `Engine`, built through `native_cache` (or None,
+                            and why)
+    TypedState           -> the `State` the typed engine plays on
+
+The subset is what the engine can hold in C integers: cells, pieces, seats, directions,
+numbers, true/false and kinds are C `long`s (none is -1 for cells, pieces, seats and
+directions); a list is never a value, only what a loop runs over (a constant list, a row of
+a constant list of lists, `cells()`, `pieces_at(c)`, `pieces(s)`, `ray`, `column_cells`,
+`range` of constants, a list written out, a comprehension, a fn that gives a list: each
+written as a loop). Whole file or nothing: a file with anything else runs as before.
+
+A `TypedState` is a `State` whose fields are properties: while the typed core (`_core`)
+holds the position, reading any field (a view, a text, `to_json`, a tool) writes the
+fields from the core and lets the core go; the next `legal_actions` or `apply` loads a
+new core from the fields (`core_of`). The hot path (legal actions, apply, is_terminal,
+current player, returns, clone) never makes a dictionary.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from importlib import resources
+from typing import Any
+
+from . import native, native_cache
+from .state import ALL, State
+from ..language import program as ir
+from ..language.tree import Span
+from ..language.errors import GdlRuntimeError, IllegalAction
+from ..language.limits import MAX_ENTRIES, MAX_PIECES, MAX_WORK
+from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, Type, element as _element,
+                              is_list)
+
+ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
+NULLABLE = (CELL, PIECE, SEAT, DIR)     # none is -1
+SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND)
+_LIMIT = 1 << 62
+
+
+def enabled() -> bool:
+    """Does the native backend play the files of the subset on the typed engine? Yes,
+    unless $GDL_TYPED is 0."""
+    return os.environ.get(ENVIRONMENT) != "0"
+
+
+class _Outside(Exception):
+    """A construct outside the subset: the node (for its place) and what it is."""
+
+    def __init__(self, where: ir.Node | Span | None, what: str) -> None:
+        super().__init__(what)
+        self.span = where.span if isinstance(where, ir.Node) else where
+        self.what = what
+
+
+def unsupported(program: ir.Program) -> str | None:
+    """The first construct of `program` outside the typed subset, as "FILE:LINE:COL: what"
+    (None: the whole file is inside)."""
+    try:
+        _Emitter(program).module()
+    except _Outside as exc:
+        span = exc.span or program.setup_span
+        where = f"{span.file}:{span.line}:{span.column}: " if span is not None else ""
+        return f"{where}{exc.what} is outside the typed subset"
+    return None
+
+
+def generate(program: ir.Program) -> str:
+    """The Cython source of `program`'s typed engine (raises _Outside outside the subset)."""
+    return _Emitter(program).module()
+
+
+def load(program: ir.Program, endless: str,
+         overworked: str) -> tuple[Any | None, str | None]:
+    """(the typed engine of `program`, None), or (None, why not). `endless` and
+    `overworked` are the engine's messages for phases entered without end and for too much
+    work between two decisions."""
+    reason = native.missing_tools() or unsupported(program)
+    if reason is not None:
+        return None, reason
+    module, reason = native_cache.module(generate(program))
+    if module is None:
+        return None, reason
+    module.bind(_fault, _out_event(), IllegalAction, endless, overworked)
+    return module.Engine(), None
+
+
+def _out_event() -> Any:
+    from .events import Out
+    return Out
+
+
+def _fault(message: str, where: tuple[str, int, int, str | None] | None) -> GdlRuntimeError:
+    if where is None:
+        return GdlRuntimeError(f"run-time error: {message}")
+    file, line, column, source_line = where
+    return GdlRuntimeError(f"run-time error: {message}", file=file, line=line, column=column,
+                           source_line=source_line)
+
+
+# ----- the state ---------------------------------------------------------------------------
+
+_CORE_FIELDS = ("globals", "seat_vars", "pieces", "numbers", "frames", "rng", "turn",
+                "current", "timers", "out", "result", "decisions", "at", "owned", "zoned",
+                "end_checked")
+# Read from the core as they are, without writing the fields: numbers, and the result (a
+# new dict each time; a game loop asks for it after every decision)
+_SCALAR_FIELDS = ("rng", "turn", "current", "decisions")
+
+
+class TypedState(State):
+    """A `State` played by the typed engine: `_core` holds the position (None: the fields
+    do, after a tool read them), `_engine` makes cores."""
+
+    __slots__ = ("_core", "_engine")
+    _core: Any
+    _engine: Any
+
+    def clone(self) -> State:
+        core = core_of(self)
+        if core is None:
+            return State.clone(self)
+        return _typed_state(self._engine, core.copy(), self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as the plain `State` of its JSON (the core is C memory)."""
+        return State.from_json, (self.to_json(),)
+
+
+def _typed_state(engine: Any, core: Any, like: State | None = None,
+                 narrate: bool = False) -> TypedState:
+    state = TypedState.__new__(TypedState)
+    state._core = core
+    state._engine = engine
+    if like is None:
+        state.forced, state.forced_picks, state.forced_shuffles = [], [], []
+        state.narrate = narrate
+    else:
+        state.forced = [list(f) for f in like.forced]
+        state.forced_picks = [list(f) for f in like.forced_picks]
+        state.forced_shuffles = [list(f) for f in like.forced_shuffles]
+        state.narrate = like.narrate
+    state.events = []
+    return state
+
+
+def new_state(engine: Any, seed: int, narrate: bool = False) -> TypedState:
+    """The position after setup, on the typed engine."""
+    events: list[Any] = []
+    core = engine.new_core(seed, events)
+    state = _typed_state(engine, core, narrate=narrate)
+    state.events = events
+    return state
+
+
+def core_of(state: State) -> Any | None:
+    """The typed core of `state` (loaded from its fields when a tool read them), or None:
+    not a typed state, or one holding what the typed engine cannot (the Python engine plays
+    it)."""
+    if state.__class__ is not TypedState:
+        return None
+    assert isinstance(state, TypedState)
+    core = state._core
+    if core is None:
+        core = state._engine.core()
+        fields = {name: _SLOTS[name].__get__(state, State) for name in _CORE_FIELDS}
+        if fields["globals"] or any(fields["seat_vars"]) or fields["timers"] \
+                or fields["zoned"] or not core.from_fields(
+                    fields["pieces"], fields["numbers"], fields["frames"], fields["at"],
+                    fields["out"], fields["result"]):
+            return None
+        core.rng, core.turn = fields["rng"], fields["turn"]
+        core.current, core.decisions = fields["current"], fields["decisions"]
+        state._core = core
+    return core
+
+
+_SLOTS = {name: State.__dict__[name] for name in _CORE_FIELDS}
+
+
+def _materialise(state: TypedState) -> None:
+    """Write the fields from the core; the fields hold the position from now on."""
+    core = state._core
+    pieces, numbers, frames, at, owned, out, result = core.to_fields()
+    values = {"globals": {}, "seat_vars": [{} for _ in out], "pieces": pieces,
+              "numbers": numbers, "frames": frames, "rng": core.rng, "turn": core.turn,
+              "current": core.current, "timers": [], "out": out, "result": result,
+              "decisions": core.decisions, "at": at, "owned": owned, "zoned": {},
+              "end_checked": False}
+    for name, value in values.items():
+        _SLOTS[name].__set__(state, value)
+    state._core = None
+
+
+def _field(name: str) -> property:
+    slot = _SLOTS[name]
+
+    def get(state: TypedState) -> Any:
+        core = state._core
+        if core is not None:
+            if name in _SCALAR_FIELDS:
+                return getattr(core, name)
+            if name == "result":
+                return core.result()
+            _materialise(state)
+        return slot.__get__(state, State)
+
+    def set_(state: TypedState, value: Any) -> None:
+        if state._core is not None:
+            _materialise(state)
+        slot.__set__(state, value)
+    return property(get, set_)
+
+
+for _name in _CORE_FIELDS:
+    setattr(TypedState, _name, _field(_name))
+
+
+# ----- the generator -----------------------------------------------------------------------
+
+class _Row:
+    """A local bound to a row of a constant list of lists: the table and the row's C name."""
+
+    def __init__(self, table: str, index: str) -> None:
+        self.table = table
+        self.index = index
+
+
+Bound = str | _Row
+Env = dict[int, Bound]
+
+
+class _Body:
+    """One cdef function being written: its C declarations and its lines."""
+
+    def __init__(self, head: str) -> None:
+        self.head = head
+        self.decls: dict[str, str] = {}
+        self.lines: list[str] = []
+
+    def declare(self, name: str, ctype: str = "long") -> str:
+        self.decls[name] = ctype
+        return name
+
+    def emit(self, indent: int, line: str) -> None:
+        self.lines.append("    " * indent + line)
+
+    def text(self) -> str:
+        decls = [f"    cdef {ctype} {name}" for name, ctype in self.decls.items()]
+        return "\n".join([self.head, *decls, *self.lines]) + "\n"
+
+
+_BINDING = Callable[[Bound, int], None]
+
+
+class _Emitter:
+    """Writes the typed engine of one program; raises _Outside at the first construct
+    outside the subset."""
+
+    def __init__(self, program: ir.Program) -> None:
+        self.prog = program
+        self.board = program.board
+        self.nd = len(self.board.directions)
+        self.kinds = list(program.kinds)
+        self.phases = list(program.phases)
+        self.functions: list[str] = []
+        self.consts: list[str] = []
+        self.const_ids: dict[Any, str] = {}
+        self.locs: list[tuple[str, int, int, str | None]] = []
+        self.count = 0
+        self.fns_done: set[str] = set()
+        self.inlining: list[str] = []
+
+    def fresh(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def loc(self, node: ir.Node) -> int:
+        span = node.span
+        if span is None:
+            return -1
+        self.locs.append((span.file, span.line, span.column, span.source_line))
+        return len(self.locs) - 1
+
+    # ----- the module --------------------------------------------------------------------
+    def module(self) -> str:
+        self.check_program()
+        self.fn_cycles()
+        listing = _Body("cdef int _listing(Core S, list out) except -1:")
+        act = _Body("cdef int _act(Core S, long index, object args) except -1:")
+        for p, (name, phase) in enumerate(self.prog.phases.items()):
+            listing.emit(1, f"if S.phase == {p}:")
+            act.emit(1, f"if S.phase == {p}:")
+            for action in phase.actions:
+                listing.emit(2, f"{self.listing(p, action)}(S, S.seat, out)")
+                body = self.action_body(p, action)
+                args = ", ".join(f"args[{i}]" for i in range(len(action.binders)))
+                act.emit(2, f"if index == {action.index}:")
+                act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
+        listing.emit(1, "return 0")
+        act.emit(1, "raise IndexError(index)")
+        self.functions += [listing.text(), act.text()]
+        setup = _Body("cdef int _setup(Core S) except -1:")
+        setup.declare("me")
+        setup.emit(1, "me = 0")
+        self.statements(self.prog.setup, {0: "me"}, setup, 1)
+        setup.emit(1, "return 0")
+        self.functions.append(setup.text())
+        self.functions.append(self.check_end())
+        return self.filled_template() + "\n".join(self.consts) + "\n\n" + \
+            "\n".join(self.functions)
+
+    def filled_template(self) -> str:
+        text = resources.files(__package__).joinpath("typed_engine.pyx.in").read_text("utf-8")
+        values = {"NCELLS": str(self.board.size), "NSEATS": str(len(self.prog.seats)),
+                  "NKINDS": str(max(len(self.kinds), 1)), "MAX_WORK": str(MAX_WORK),
+                  "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
+                  "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
+                  "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL)}
+        for name, value in values.items():
+            text = text.replace(f"@{name}@", value)
+        return text
+
+    def check_program(self) -> None:
+        prog = self.prog
+        for scope, table in prog.vars.items():
+            for var in table.values():
+                raise _Outside(var.span,
+                               f"a {scope} variable ('{var.name}')")
+        for name, zone in prog.zones.items():
+            raise _Outside(zone.span,
+                           f"a zone ('{name}')")
+        for what, items in (("an 'on enter' trigger", prog.triggers),
+                            ("an 'on out' hook", prog.outs),
+                            ("an 'on concede' hook", prog.concedes),
+                            ("a 'call ... for each'", prog.each_rules)):
+            if items:
+                raise _Outside(items[0], what)
+        if prog.sights:
+            raise _Outside(prog.sights[0].rule, "a kinds table's 'visible to'")
+        if prog.hide is not None:
+            raise _Outside(prog.hide, "a 'hide piece' rule")
+        if prog.payoff is not None:
+            raise _Outside(prog.payoff, "a payoff")
+        if prog.board.size > 4096:
+            raise _Outside(None, "a board of more than 4096 cells")
+        if any(prog.end_lets):
+            raise _Outside(prog.end_lets[0][0] if prog.end_lets[0] else None,
+                           "a 'let' of an end block")
+        for phase in prog.phases.values():
+            if phase.mode != "turn":
+                raise _Outside(phase, f"a phase that is not a 'turn' ('{phase.name}')")
+            if phase.params:
+                raise _Outside(phase, f"a phase with parameters ('{phase.name}')")
+            if phase.auto or phase.on_no_action is not None:
+                raise _Outside(phase, f"an 'auto' or 'on no action' phase ('{phase.name}')")
+            for block in (phase.on_enter, phase.on_reveal, phase.on_resume):
+                if block:
+                    raise _Outside(block[0], "an 'on enter', 'on reveal' or 'on resume' block")
+            for action in phase.actions:
+                if not action.body:
+                    raise _Outside(action, f"an action with an empty body ('{action.name}')")
+                for binder in action.binders:
+                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR):
+                        raise _Outside(binder, f"an action parameter of type {binder.type}")
+
+    def fn_cycles(self) -> None:
+        """A fn that calls itself (through others) stays on Python: compiled calls would
+        not count Python's recursion limit."""
+        calls = {name: {n.name for n in ir.walk(fn.body) if isinstance(n, ir.CallFn)}
+                 for name, fn in self.prog.fns.items()}
+
+        def reaches(start: str, goal: str, seen: set[str]) -> bool:
+            for callee in calls.get(start, ()):
+                if callee == goal or (callee not in seen and reaches(callee, goal, seen | {callee})):
+                    return True
+            return False
+        for name, fn in self.prog.fns.items():
+            if reaches(name, name, {name}):
+                raise _Outside(fn, f"a fn that calls itself ('{name}')")
+
+    # ----- code units -----------------------------------------------------------------------
+    def listing(self, p: int, action: ir.Action) -> str:
+        name = f"list_{p}_{action.index}"
+        body = _Body(f"cdef int {name}(Core S, long me, list out) except -1:")
+        env: Env = {0: "me"}
+        binders = action.binders
+
+        def level(k: int, env: Env, indent: int) -> None:
+            tests = [self.expr(part.expr, env, body) for part in action.where_parts
+                     if part.level == k]
+            for test in tests:
+                body.emit(indent, f"if {test}:")
+                indent += 1
+            if k == len(binders):
+                args = "".join(f"{env[b.slot]}, " for b in binders)
+                body.emit(indent, f"out.append(({action.index}, ({args})))")
+                return
+            binder = binders[k]
+
+            def bind(value: Bound, indent: int) -> None:
+                if isinstance(value, _Row):
+                    raise _Outside(binder, "an action parameter that is a list")
+                level(k + 1, {**env, binder.slot: value}, indent)
+            self.loop(binder.domain, env, body, indent, bind, binder)
+        level(0, env, 1)
+        body.emit(1, "return 0")
+        self.functions.append(body.text())
+        return name
+
+    def action_body(self, p: int, action: ir.Action) -> str:
+        name = f"act_{p}_{action.index}"
+        params = "".join(f", long {self.binder_name(b)}" for b in action.binders)
+        body = _Body(f"cdef int {name}(Core S, long me{params}) except -1:")
+        env: Env = {0: "me", **{b.slot: self.binder_name(b) for b in action.binders}}
+        self.statements(action.body, env, body, 1)
+        body.emit(1, "return 0")
+        self.functions.append(body.text())
+        return name
+
+    @staticmethod
+    def binder_name(binder: ir.Binder) -> str:
+        return f"v{binder.slot}"
+
+    def check_end(self) -> str:
+        body = _Body("cdef int _check_end(Core S) except -1:")
+        body.declare("s")
+        body.declare("holding", "list")
+        body.declare("live", "list")
+        for i, rule in enumerate(self.prog.end_rules):
+            if rule.shared:
+                raise _Outside(rule, "an end rule reading a 'let'")
+            fn = _Body(f"cdef long end_{i}(Core S, long me"
+                       f"{'' if rule.kind == 'draw' else ', long v1'}) except? -2:")
+            env: Env = {0: "me"} if rule.kind == "draw" else {0: "me", 1: "v1"}
+            fn.emit(1, f"return {self.expr(rule.expr, env, fn)}")
+            self.functions.append(fn.text())
+            body.emit(1, "if S.over:")
+            body.emit(2, "return 0")
+            if rule.kind == "draw":
+                body.emit(1, f"if end_{i}(S, 0):")
+                body.emit(2, "S.declare([])")
+                continue
+            body.emit(1, "live = S.live()")
+            body.emit(1, f"holding = [s for s in live if end_{i}(S, s, s)]")
+            if rule.kind == "lose":
+                body.emit(1, "if holding and holding == live:")
+                body.emit(2, "S.declare([])")
+                body.emit(1, "for s in holding:")
+                body.emit(2, "S.eliminate(s)")
+            else:
+                body.emit(1, "if holding:")
+                body.emit(2, "S.declare(holding)")
+        body.emit(1, "return 0")
+        return body.text()
+
+    def scalar_fn(self, name: str) -> str:
+        fn = self.prog.fns[name]
+        cname = f"fn_{name}"
+        if name in self.fns_done:
+            return cname
+        self.fns_done.add(name)
+        if isinstance(fn.body, ir.FnBlock):
+            raise _Outside(fn, f"a fn with a block ('{name}')")
+        for t in fn.param_types:
+            if t not in SCALARS:
+                raise _Outside(fn, f"a fn with a parameter of type {t} ('{name}')")
+        params = "".join(f", long v{i + 1}" for i in range(len(fn.params)))
+        body = _Body(f"cdef long {cname}(Core S, long me{params}) except? -2:")
+        env: Env = {0: "me", **{i + 1: f"v{i + 1}" for i in range(len(fn.params))}}
+        body.emit(1, f"return {self.expr(fn.body, env, body)}")
+        self.functions.append(body.text())
+        return cname
+
+    # ----- statements ---------------------------------------------------------------------
+    def statements(self, stmts: tuple[ir.Stmt, ...], env: Env, body: _Body,
+                   indent: int) -> None:
+        env = dict(env)
+        if not stmts:
+            body.emit(indent, "pass")
+        for stmt in stmts:
+            self.statement(stmt, env, body, indent)
+
+    def statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
+        if isinstance(s, ir.Let):
+            if is_list(s.expr.type):
+                raise _Outside(s, "a 'let' of a list")
+            name = body.declare(self.fresh("l"))
+            body.emit(indent, f"{name} = {self.expr(s.expr, env, body)}")
+            env[s.slot] = name
+        elif isinstance(s, ir.If):
+            body.emit(indent, f"if {self.expr(s.cond, env, body)}:")
+            self.statements(s.then, env, body, indent + 1)
+            if s.otherwise:
+                body.emit(indent, "else:")
+                self.statements(s.otherwise, env, body, indent + 1)
+        elif isinstance(s, ir.For):
+            def bind(value: Bound, indent: int) -> None:
+                inner = {**env, s.slot: value}
+                if s.where is not None:
+                    body.emit(indent, f"if {self.expr(s.where, inner, body)}:")
+                    indent += 1
+                self.statements(s.body, inner, body, indent)
+            self.loop(s.domain, env, body, indent, bind, s, copy=True)
+        elif isinstance(s, ir.Create):
+            if not isinstance(s.kind, ir.Const) or s.kind.value not in self.kinds:
+                raise _Outside(s.kind, "a 'create' of a kind not known before play")
+            body.emit(indent, f"S.create({self.kinds.index(s.kind.value)}, "
+                      f"{self.expr(s.owner, env, body)}, {self.expr(s.cell, env, body)}, "
+                      f"{self.loc(s)})")
+        elif isinstance(s, ir.Remove):
+            body.emit(indent, f"S.remove({self.expr(s.piece, env, body)}, {self.loc(s)})")
+        elif isinstance(s, ir.PlaceAt):
+            body.emit(indent, f"S.place({self.expr(s.piece, env, body)}, "
+                      f"{self.expr(s.cell, env, body)}, {self.loc(s)})")
+        elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None:
+            body.emit(indent, f"S.enter({self.phases.index(s.phase)}, "
+                      f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
+        else:
+            raise _Outside(s, f"the statement '{_words(s)}'")
+
+    # ----- loops ----------------------------------------------------------------------------
+    def loop(self, domain: ir.Expr, env: Env, body: _Body, indent: int, bind: _BINDING,
+             at: ir.Node, copy: bool = False) -> None:
+        """Write a loop over the list `domain` (never made: each form of list is its own
+        loop); `bind(element, indent)` writes what runs for each element. With `copy` (a
+        `for` statement, whose body may move pieces) the pieces are listed first."""
+        tick = f"S.tick({self.loc(at)})"
+        if isinstance(domain, ir.Const) and isinstance(domain.value, (tuple, list)):
+            self.const_loop(domain, body, indent, bind, tick)
+        elif isinstance(domain, ir.Local) and isinstance(env.get(domain.slot), _Row):
+            row = env[domain.slot]
+            assert isinstance(row, _Row)
+            i = body.declare(self.fresh("i"))
+            x = body.declare(self.fresh("x"))
+            body.emit(indent, f"for {i} in range({row.table}_n[{row.index}]):")
+            body.emit(indent + 1, f"{x} = {row.table}[{row.index}][{i}]")
+            body.emit(indent + 1, tick)
+            bind(x, indent + 1)
+        elif isinstance(domain, ir.CallBuiltin):
+            self.builtin_loop(domain, env, body, indent, bind, tick, copy)
+        elif isinstance(domain, ir.ListOf):
+            if any(is_list(item.type) for item in domain.items):
+                raise _Outside(domain, "a list of lists written out")
+            items = body.declare(self.fresh("a"), f"long[{max(len(domain.items), 1)}]")
+            for k, item in enumerate(domain.items):
+                body.emit(indent, f"{items}[{k}] = {self.expr(item, env, body)}")
+            i = body.declare(self.fresh("i"))
+            x = body.declare(self.fresh("x"))
+            body.emit(indent, f"for {i} in range({len(domain.items)}):")
+            body.emit(indent + 1, f"{x} = {items}[{i}]")
+            body.emit(indent + 1, tick)
+            bind(x, indent + 1)
+        elif isinstance(domain, ir.Comprehension) and not domain.flatten:
+            if is_list(domain.expr.type):
+                raise _Outside(domain, "a comprehension making a list of lists")
+
+            def each(value: Bound, indent: int) -> None:
+                inner = {**env, domain.slot: value}
+                if domain.where is not None:
+                    body.emit(indent, f"if {self.expr(domain.where, inner, body)}:")
+                    indent += 1
+                y = body.declare(self.fresh("y"))
+                body.emit(indent, f"{y} = {self.expr(domain.expr, inner, body)}")
+                bind(y, indent)
+            self.loop(domain.domain, env, body, indent, each, at, copy)
+        elif isinstance(domain, ir.CallFn) and is_list(domain.type):
+            fn = self.prog.fns[domain.name]
+            if isinstance(fn.body, ir.FnBlock):
+                raise _Outside(fn, f"a fn with a block ('{fn.name}')")
+            inner: Env = {0: env[0]}
+            for k, arg in enumerate(domain.args):
+                if is_list(arg.type):
+                    raise _Outside(arg, "a list given to a fn")
+                name = body.declare(self.fresh("p"))
+                body.emit(indent, f"{name} = {self.expr(arg, env, body)}")
+                inner[k + 1] = name
+            self.loop(fn.body, inner, body, indent, bind, at, copy)
+        else:
+            raise _Outside(domain, f"a list made by '{_words(domain)}'")
+
+    def const_loop(self, domain: ir.Const, body: _Body, indent: int, bind: _BINDING,
+                   tick: str) -> None:
+        values = list(domain.value)
+        i = body.declare(self.fresh("i"))
+        if values and all(isinstance(v, (tuple, list)) for v in values):
+            table = self.row_table(domain, values, _element(_element(domain.type)))
+            body.emit(indent, f"for {i} in range({len(values)}):")
+            body.emit(indent + 1, tick)
+            bind(_Row(table, i), indent + 1)
+            return
+        array = self.array([self.value(v, _element(domain.type), domain) for v in values])
+        x = body.declare(self.fresh("x"))
+        body.emit(indent, f"for {i} in range({len(values)}):")
+        body.emit(indent + 1, f"{x} = {array}[{i}]")
+        body.emit(indent + 1, tick)
+        bind(x, indent + 1)
+
+    def builtin_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                     bind: _BINDING, tick: str, copy: bool) -> None:
+        name, args = call.name, call.args
+        x = body.declare(self.fresh("x"))
+        if name == "cells":
+            array = self.array(list(self.board.all_cells))
+            i = body.declare(self.fresh("i"))
+            body.emit(indent, f"for {i} in range({len(self.board.all_cells)}):")
+            body.emit(indent + 1, f"{x} = {array}[{i}]")
+        elif name == "pieces_at" and copy:
+            body.emit(indent, f"for {x} in S.at_list({self.expr(args[0], env, body)}):")
+        elif name == "pieces_at":
+            c = body.declare(self.fresh("c"))
+            nxt = body.declare(self.fresh("n"))
+            body.emit(indent, f"{c} = {self.expr(args[0], env, body)}")
+            body.emit(indent, f"{nxt} = S.at_first[{c}] if {c} >= 0 else -1")
+            body.emit(indent, f"while {nxt} >= 0:")
+            body.emit(indent + 1, f"{x} = {nxt}")
+            body.emit(indent + 1, f"{nxt} = S.at_next[{nxt}]")
+        elif name == "pieces":
+            seat = self.expr(args[0], env, body) if args else "0"
+            every = "False" if args else "True"
+            if copy:
+                body.emit(indent, f"for {x} in S.owned_list({seat}, {every}):")
+            else:
+                s = body.declare(self.fresh("s"))
+                body.emit(indent, f"{s} = {seat}")
+                body.emit(indent, f"for {x} in range(1, S.npieces + 1):")
+                test = "S.alive[{x}]" if not args else f"S.alive[{x}] and S.owner[{x}] == {s}"
+                body.emit(indent + 1, f"if not ({test.format(x=x)}):")
+                body.emit(indent + 2, "continue")
+        elif name == "ray" and isinstance(args[2], ir.Const) and args[2].value >= 0:
+            base = body.declare(self.fresh("r"))
+            i = body.declare(self.fresh("i"))
+            rays, lengths, longest = self.ray_tables()
+            body.emit(indent, f"{base} = {self.cell_dir(args[0], args[1], env, body, call)}")
+            body.emit(indent, f"for {i} in range(min({lengths}[{base}], {args[2].value})):")
+            body.emit(indent + 1, f"{x} = {rays}[{base} * {longest} + {i}]")
+        elif name == "column_cells":
+            columns = [self.board.column_cells(k) for k in range(1, self.board.width + 1)]
+            table = self.row_table(call, columns, CELL)
+            k = body.declare(self.fresh("k"))
+            i = body.declare(self.fresh("i"))
+            body.emit(indent, f"{k} = {self.expr(args[0], env, body)} - 1")
+            body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < "
+                      f"{self.board.width} else 0):")
+            body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
+        elif name == "range" and all(isinstance(a, ir.Const) for a in args):
+            first, last = (a.value for a in args if isinstance(a, ir.Const))
+            if last - first >= 1_000_000:
+                raise _Outside(call, "a range of a million numbers or more")
+            body.emit(indent, f"for {x} in range({first}, {last + 1}):")
+        else:
+            raise _Outside(call, f"a list made by '{_words(call)}'")
+        body.emit(indent + 1, tick)
+        bind(x, indent + 1)
+
+    # ----- expressions ------------------------------------------------------------------------
+    def expr(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        if is_list(e.type) and not isinstance(e, ir.Const):
+            raise _Outside(e, f"a list as a value ('{_words(e)}')")
+        if isinstance(e, ir.Const):
+            return self.value(e.value, e.type, e)
+        if isinstance(e, ir.Local):
+            bound = env.get(e.slot)
+            if not isinstance(bound, str):
+                raise _Outside(e, f"'{e.name}' here")
+            return bound
+        if isinstance(e, ir.PieceField) and e.name in ("owner", "cell", "kind"):
+            text = e.span.text if e.span is not None else e.name
+            message = f"'{text}' reads a field of no piece (the piece is none)"
+            return (f"S.{e.name}[_pid(S, {self.expr(e.obj, env, body)}, {self.loc(e)}, "
+                    f"{message!r})]")
+        if isinstance(e, ir.CallBuiltin):
+            return self.builtin(e, env, body)
+        if isinstance(e, ir.CallFn):
+            if is_list(self.prog.fns[e.name].type):
+                raise _Outside(e, "a fn's list as a value")
+            args = "".join(f", {self.expr(a, env, body)}" for a in e.args)
+            return f"{self.scalar_fn(e.name)}(S, {env[0]}{args})"
+        if isinstance(e, ir.Quant):
+            return self.quant(e, env)
+        if isinstance(e, ir.Compare) and not e.lists:
+            return self.compare(e, env, body)
+        if isinstance(e, ir.And):
+            return f"({self.expr(e.left, env, body)} and {self.expr(e.right, env, body)})"
+        if isinstance(e, ir.Or):
+            return f"({self.expr(e.left, env, body)} or {self.expr(e.right, env, body)})"
+        if isinstance(e, ir.Not):
+            return f"(not {self.expr(e.operand, env, body)})"
+        if isinstance(e, ir.Cond):
+            return (f"({self.expr(e.then, env, body)} if {self.expr(e.cond, env, body)} "
+                    f"else {self.expr(e.otherwise, env, body)})")
+        raise _Outside(e, f"the expression '{_words(e)}'")
+
+    def value(self, v: Any, t: Type, at: ir.Node) -> str:
+        """A constant as C: numbers and true/false as they are, none as -1, a kind as its
+        number."""
+        if v is None and t in (*NULLABLE, NONE):
+            return "-1"
+        if isinstance(v, bool):
+            return "1" if v else "0"
+        if isinstance(v, int) and -_LIMIT < v < _LIMIT and t in (INT, CELL, PIECE, SEAT, DIR):
+            return str(v)
+        if isinstance(v, str) and v in self.kinds and t == KIND:
+            return str(self.kinds.index(v))
+        raise _Outside(at, f"the value {v!r} ({t})")
+
+    def compare(self, e: ir.Compare, env: Env, body: _Body) -> str:
+        sides = (e.left, e.right)
+        nones = [isinstance(s, ir.Const) and s.value is None for s in sides]
+        types = {s.type for s, none in zip(sides, nones) if not none}
+        if any(nones):
+            if e.op not in ("==", "!=") or not types <= set(NULLABLE) | {NONE}:
+                raise _Outside(e, f"'{_words(e)}' (none compared with a number)")
+        elif e.op not in ("==", "!=") and not types <= {INT}:
+            raise _Outside(e, f"'{_words(e)}' (an order of what is not a number)")
+        elif not types <= set(SCALARS):
+            raise _Outside(e, f"'{_words(e)}'")
+        return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
+
+    def builtin(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        name, args = e.name, e.args
+        loc = self.loc(e)
+        none = f"{name}() cannot work with a value that is none"
+        if name in ("row", "column"):
+            cell = f"_value({self.expr(args[0], env, body)}, {loc}, {none!r})"
+            op = "//" if name == "row" else "%"
+            return f"({cell} {op} {self.board.width} + 1)"
+        if name == "step":
+            table = self.step_table()
+            return f"{table}[{self.cell_dir(args[0], args[1], env, body, e)}]"
+        if name == "turn":
+            d = f"_value({self.expr(args[0], env, body)}, {loc}, {none!r})"
+            return f"_pymod({d} + {self.expr(args[1], env, body)}, {self.nd})"
+        if name == "next":
+            return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
+        if name == "len":
+            return self.length(args[0], env, body, e)
+        raise _Outside(e, f"the built-in {name}()")
+
+    def cell_dir(self, cell: ir.Expr, d: ir.Expr, env: Env, body: _Body, at: ir.Node) -> str:
+        """cell * directions + direction, each checked (not none, a direction)."""
+        loc = self.loc(at)
+        name = at.name if isinstance(at, ir.CallBuiltin) else "it"
+        none = f"{name}() cannot work with a value that is none"
+        return (f"(_value({self.expr(cell, env, body)}, {loc}, {none!r}) * {self.nd} + "
+                f"_direction({self.expr(d, env, body)}, {self.nd}, {loc}))")
+
+    def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces_at":
+            return f"_at_count(S, {self.expr(xs.args[0], env, body)})"
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces" and not xs.args:
+            return "S.alive_count"
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces":
+            return f"_owned_count(S, {self.expr(xs.args[0], env, body)})"
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and \
+                isinstance(xs.args[2], ir.Const) and xs.args[2].value >= 0:
+            _, lengths, _ = self.ray_tables()
+            return (f"min({lengths}[{self.cell_dir(xs.args[0], xs.args[1], env, body, xs)}], "
+                    f"{xs.args[2].value})")
+        counting = ir.Quant(op="count", slot=-1, name="_", domain=xs, where=None, value=None,
+                            type=INT, span=at.span)
+        return self.quant(counting, env)
+
+    def quant(self, q: ir.Quant, env: Env) -> str:
+        """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
+        name = self.fresh("q")
+        names = sorted({v.index if isinstance(v, _Row) else v for v in env.values()} - {"me"})
+        params = "".join(f", long {n}" for n in names)
+        body = _Body(f"cdef long {name}(Core S, long me{params}) except? -2:")
+        if q.op == "count":
+            body.declare("found")
+            body.emit(1, "found = 0")
+        elif q.op not in ("exists", "all", "first"):
+            raise _Outside(q, f"the quantifier {q.op}()")
+        if q.op == "first" and q.type not in NULLABLE:
+            raise _Outside(q, f"first() of a list of {q.type}")
+
+        def each(value: Bound, indent: int) -> None:
+            inner = {**env, q.slot: value}
+            if q.where is not None:
+                body.emit(indent, f"if {self.expr(q.where, inner, body)}:")
+                indent += 1
+            if q.op == "exists":
+                body.emit(indent, "return 1")
+            elif q.op == "all":
+                assert q.value is not None
+                body.emit(indent, f"if not {self.expr(q.value, inner, body)}:")
+                body.emit(indent + 1, "return 0")
+            elif q.op == "first":
+                if isinstance(value, _Row):
+                    raise _Outside(q, "first() of a list of lists")
+                result = value if q.value is None else self.expr(q.value, inner, body)
+                body.emit(indent, f"return {result}")
+            else:
+                body.emit(indent, "found += 1")
+        self.loop(q.domain, env, body, 1, each, q)
+        body.emit(1, {"exists": "return 0", "all": "return 1", "first": "return -1",
+                      "count": "return found"}[q.op])
+        self.functions.append(body.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    # ----- tables -----------------------------------------------------------------------------
+    def array(self, values: list[Any]) -> str:
+        values = [int(v) for v in values]
+        key = ("array", tuple(values))
+        if key not in self.const_ids:
+            name = self.const_ids[key] = f"C{len(self.const_ids)}"
+            self.consts.append(f"cdef long *{name} = _array({list(values) or [0]!r})")
+        return self.const_ids[key]
+
+    def row_table(self, at: ir.Node, rows: list[Any], element: Type) -> str:
+        """A constant list of lists as rows of C arrays: `T[row][i]`, `T_n[row]`."""
+        key = ("rows", tuple(tuple(r) for r in rows))
+        if key not in self.const_ids:
+            name = self.const_ids[key] = f"T{len(self.const_ids)}"
+            cells = [[self.value(v, element, at) for v in row] for row in rows]
+            self.consts.append(f"cdef long **{name} = _rows({[[int(v) for v in row] for row in cells]!r})")
+            self.consts.append(f"cdef long *{name}_n = _array({[len(r) for r in rows] or [0]!r})")
+        return self.const_ids[key]
+
+    def step_table(self) -> str:
+        key = ("step",)
+        if key not in self.const_ids:
+            name = self.const_ids[key] = "STEP"
+            values = [ray[0] if ray else -1 for rays in self.board.rays for ray in rays]
+            self.consts.append(f"cdef long *{name} = _array({values!r})")
+        return self.const_ids[key]
+
+    def ray_tables(self) -> tuple[str, str, int]:
+        rays = [ray for per_cell in self.board.rays for ray in per_cell]
+        longest = max((len(r) for r in rays), default=1) or 1
+        key = ("ray",)
+        if key not in self.const_ids:
+            self.const_ids[key] = "RAY"
+            flat = [r[i] if i < len(r) else -1 for r in rays for i in range(longest)]
+            self.consts.append(f"cdef long *RAY = _array({flat!r})")
+            self.consts.append(f"cdef long *RAY_n = _array({[len(r) for r in rays]!r})")
+        return "RAY", "RAY_n", longest
+
+
+def _words(node: ir.Node) -> str:
+    """A node as its rule-file text (its class name when it has no span)."""
+    text = node.span.text if node.span is not None else ""
+    return text or type(node).__name__
+
+

@@ -1,0 +1,163 @@
+"""The typed native engine (runtime/typed.py) against the Python backend: the classic games
+inside its subset played under both from the same seeds, decision by decision with random
+choices, give the same state JSON, legal actions and texts in order, events, current player
+and returns; a state a tool reads (its dictionaries) plays on typed; a file outside the
+subset names its first construct outside and runs as before.
+
+The typed engine is on by default with the native backend. Its modules are built once per
+run into the cache folder the native backend's test shares with the xdist workers
+(`shared_cache`), with -O0."""
+
+import os
+import random
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language.errors import GdlRuntimeError
+from gdl.interpreter.runtime import native, typed
+from gdl.interpreter.runtime.typed import TypedState
+from tests.helpers import ROOT
+from tests.runtime.test_native_backend import MISSING, shared_cache  # noqa: F401 (fixture)
+
+CLASSIC = os.path.join(ROOT, "games", "classic")
+# game -> random games played under both engines
+COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100}
+needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
+
+
+@pytest.fixture
+def typed_on(shared_cache, monkeypatch):  # noqa: F811 (the fixture above)
+    monkeypatch.delenv(typed.ENVIRONMENT, raising=False)     # on by default
+
+
+def _typed_game(path):
+    game = load_game(path, "native")
+    assert native.backend_of(game) == "native" and game._typed is not None
+    return game
+
+
+def _compare(python, fast, seed):
+    """Play one random game from `seed` on both, checking everything a decision shows."""
+    choose = random.Random(seed)
+    a, b = python.new_state(seed), fast.new_state(seed)
+    assert b.__class__ is TypedState
+    decisions = 0
+    while True:
+        # a clone's dictionaries: the state itself stays on the typed core
+        assert b.clone().to_json() == a.to_json(), f"seed {seed} decision {decisions}"
+        legal = python.legal_actions(a)
+        assert fast.legal_actions(b) == legal
+        assert fast.current_player(b) == python.current_player(a)
+        assert fast.is_terminal(b) == python.is_terminal(a)
+        assert fast.returns(b) == python.returns(a)
+        if not legal:
+            break
+        if choose.random() < 0.1:       # a tool reads the state itself: texts, views
+            assert [fast.action_text(b, x) for x in legal] == \
+                [python.action_text(a, x) for x in legal]
+            assert fast.view(b, None) == python.view(a, None)
+        action = legal[choose.randrange(len(legal))]
+        assert fast.apply(b, action, check=False) == python.apply(a, action, check=False)
+        decisions += 1
+    assert b.to_json() == a.to_json()
+
+
+@needs_tools
+@pytest.mark.parametrize("name", sorted(COVERED))
+def test_typed_and_python_play_the_same_games(name, typed_on):
+    path = os.path.join(CLASSIC, f"{name}.gdl")
+    python, fast = load_game(path, "python"), _typed_game(path)
+    for seed in range(COVERED[name]):
+        _compare(python, fast, seed)
+
+
+def test_unsupported_names_the_first_construct_outside():
+    game = load_game(os.path.join(CLASSIC, "othello.gdl"), "python")
+    assert typed.unsupported(game._program) == (
+        f"{os.path.join(CLASSIC, 'othello.gdl')}:17:1: a global variable ('over') is outside "
+        "the typed subset")
+
+
+def test_the_covered_games_are_inside():
+    for name in COVERED:
+        game = load_game(os.path.join(CLASSIC, f"{name}.gdl"), "python")
+        assert typed.unsupported(game._program) is None, name
+
+
+@needs_tools
+def test_a_file_outside_the_subset_runs_as_before(typed_on):
+    path = os.path.join(CLASSIC, "othello.gdl")
+    python, compiled = load_game(path, "python"), load_game(path, "native")
+    assert compiled._typed is None and native.backend_of(compiled) == "native"
+    state, other = python.new_state(3), compiled.new_state(3)
+    assert other.__class__ is not TypedState
+    choose = random.Random(3)
+    for _ in range(20):
+        legal = python.legal_actions(state)
+        assert compiled.legal_actions(other) == legal
+        action = legal[choose.randrange(len(legal))]
+        python.apply(state, action)
+        compiled.apply(other, action)
+        assert other.to_json() == state.to_json()
+
+
+@needs_tools
+def test_a_state_changed_by_a_tool_plays_on(typed_on):
+    """A tool that changes the dictionaries (a scenario moving a piece) is seen by the typed
+    engine: the next decision loads the core from them."""
+    path = os.path.join(CLASSIC, "tic_tac_toe.gdl")
+    python, fast = load_game(path, "python"), _typed_game(path)
+    a, b = python.new_state(0), fast.new_state(0)
+    for state, game in ((a, python), (b, fast)):
+        game.apply(state, (0, (4,)))
+        state.pieces[1]["cell"] = 0         # the mark moves from b2 to a1
+        state.rebuild_index()
+    assert fast.legal_actions(b) == python.legal_actions(a)
+    assert fast.apply(b, (0, (4,))) == python.apply(a, (0, (4,)))
+    assert b.to_json() == a.to_json()
+
+
+FAULTY = """game "t"
+seats a, b
+board square(3, 3)
+kinds (symbol) {
+  Mark = "#"
+}
+setup {
+  goto play for a
+}
+phase play turn {
+  action mark(c in cells()) where len(pieces_at(c)) == 0 {
+    place first(p in pieces_at(c)) at c
+  }
+}
+"""
+
+
+@needs_tools
+def test_a_fault_names_its_place(typed_on):
+    python, fast = load_source(FAULTY, "faulty.gdl", "python"), load_source(
+        FAULTY, "faulty.gdl", "native")
+    assert fast._typed is not None
+    found = []
+    for game in (python, fast):
+        state = game.new_state(0)
+        with pytest.raises(GdlRuntimeError) as caught:
+            game.apply(state, (0, (0,)))
+        found.append((caught.value.line, str(caught.value).splitlines()[0]))
+    assert found[1] == found[0]
+
+
+@needs_tools
+def test_gdl_typed_0_turns_it_off(shared_cache, monkeypatch):  # noqa: F811
+    monkeypatch.setenv(typed.ENVIRONMENT, "0")
+    game = load_game(os.path.join(CLASSIC, "tic_tac_toe.gdl"), "native")
+    assert native.backend_of(game) == "native" and game._typed is None
+    assert game.new_state(0).__class__ is not TypedState
+
+
+def test_the_python_backend_never_plays_typed(monkeypatch):
+    monkeypatch.setenv(typed.ENVIRONMENT, "1")
+    game = load_game(os.path.join(CLASSIC, "tic_tac_toe.gdl"), "python")
+    assert game._typed is None and game.new_state(0).__class__ is not TypedState
