@@ -129,7 +129,7 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
                                     max_decisions=max_decisions, observer=table)
     except KeyboardInterrupt:
         if secret_seed:         # as on quit: the game can be replayed, now that it is over
-            click.echo(f"\nthe seed was {seed}: replay with --seed {seed}")
+            click.echo(f"\nthe seed was {seed} (replay: --seed {seed})")
         raise
     if status == "capped":
         table.say(f"stopped: {sentence}")
@@ -141,7 +141,7 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         click.echo(render(game, game.view(table.state, table.watcher)))
         click.echo(f"game over: {sentence}")
     if secret_seed:
-        click.echo(f"the seed was {seed}: replay with --seed {seed}")
+        click.echo(f"the seed was {seed} (replay: --seed {seed})")
     return 0
 
 

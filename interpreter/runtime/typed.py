@@ -395,6 +395,9 @@ class _Emitter:
         body = _Body(f"cdef int {name}(Core S, long me, list out) except -1:")
         env: Env = {0: "me"}
         binders = action.binders
+        for binder in binders:
+            if binder.by_cell:      # two pieces on one cell: the engine's check of texts
+                raise _Outside(binder, "a piece written 'by cell'")
 
         def level(k: int, env: Env, indent: int) -> None:
             tests = [self.expr(part.expr, env, body) for part in action.where_parts

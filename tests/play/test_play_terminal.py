@@ -142,7 +142,7 @@ def test_ctrl_c_tells_a_fresh_seed_as_quit_does():
     output, status = play_in_terminal(
         ["play", "games/space_war.gdl", "--players", "human"], [b"\x03"])
     assert status == 130 and "Traceback" not in output
-    assert "the seed was " in output and ": replay with --seed " in output
+    assert "the seed was " in output and "(replay: --seed " in output
 
 
 def test_piped_output_stays_plain():
