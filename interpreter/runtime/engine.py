@@ -937,8 +937,9 @@ class Game:
         for kind, cond, mask in self._end_rules:
             if state.result is not None:
                 return
-            if not (mask & changed):
-                continue        # nothing it reads changed since it last held false
+            if changed != -1 and not (mask & changed):
+                continue        # nothing it reads changed since it last held false (a rule
+                # that reads nothing that changes runs once, at the first check)
             if kind == "draw":
                 if cond(state, 0):
                     rt.declare_winners([])

@@ -63,13 +63,17 @@ def python_source(game: Game) -> str:
 def native_source(game: Game) -> str:
     """The source the native backend gives Cython for the game's rules (`native`), or a
     comment saying why the file runs on Python."""
-    from . import native
+    from . import native, typed
+    outside = typed.unsupported(game._program) if typed.enabled() else "GDL_TYPED=0"
+    if outside is None:
+        return (f"# {game.path} runs on the typed native engine: its Cython source "
+                "(GDL_TYPED=0 prints the untyped one)\n" + typed.generate(game._program))
     source = game._python_source
     reason = native.unsupported(source)
     if reason is not None:
         return f"# {game.path} runs on the Python backend: {reason}\n"
     text: str = native.native_source(source, game._module)
-    return text
+    return f"# {game.path} runs on the native backend, untyped ({outside})\n" + text
 
 
 # ----- a position ---------------------------------------------------------------------------

@@ -216,7 +216,11 @@ def _field(name: str) -> property:
         return slot.__get__(state, State)
 
     def set_(state: TypedState, value: Any) -> None:
-        if state._core is not None:
+        core = state._core
+        if core is not None:
+            if name in _SCALAR_FIELDS and value.__class__ is int:   # a determinization's rng
+                setattr(core, name, value)
+                return
             _materialise(state)
         slot.__set__(state, value)
     return property(get, set_)

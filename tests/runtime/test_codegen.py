@@ -61,6 +61,21 @@ end { win when score >= 3 and seat == x }
     assert state.result == {"winners": [0], "draw": False}
 
 
+@pytest.mark.parametrize("rule,result", [
+    ("win when true", {"winners": [0, 1], "draw": False}),
+    ("draw when len(neighbors(@a1)) > 0", {"winners": [], "draw": True}),
+])
+def test_an_end_rule_that_reads_nothing_that_changes_runs_at_the_first_check(rule, result):
+    """A rule that reads no part of the state (only constants, the board) holds or not
+    from the start: it is checked once, after setup (it used to be skipped for ever)."""
+    game = _game(f"""
+setup {{ goto play for x }}
+phase play turn {{ action pass() {{ goto play for next(me) }} }}
+end {{ {rule} }}
+""")
+    assert game.new_state(0).result == result
+
+
 def test_end_rules_see_the_turn_number():
     game = _game("""
 setup { goto play for x }

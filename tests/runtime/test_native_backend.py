@@ -129,7 +129,26 @@ def test_gdl_compile_prints_what_cython_compiles(shared_cache, monkeypatch):
     done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "gdl"), "compile",
                            "--backend", "native", GAMES[0]], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert given == [done.stdout]
+    header, source = done.stdout.split("\n", 1)
+    assert header.startswith(f"# {GAMES[0]} runs on the native backend, untyped (")
+    assert given == [source]
+
+
+@needs_tools
+def test_gdl_compile_prints_the_typed_engine_of_a_file_inside_its_subset(shared_cache,
+                                                                         monkeypatch):
+    given = []
+    real = native_cache.module
+    monkeypatch.setattr(native_cache, "module", lambda text: given.append(text) or real(text))
+    monkeypatch.delenv("GDL_TYPED", raising=False)
+    path = os.path.join(ROOT, "games", "classic", "tic_tac_toe.gdl")
+    load_game(path, "native")
+    done = subprocess.run([os.path.join(os.path.dirname(sys.executable), "gdl"), "compile",
+                           "--backend", "native", path], capture_output=True, text=True)
+    header, source = done.stdout.split("\n", 1)
+    assert header == f"# {path} runs on the typed native engine: its Cython source " \
+        "(GDL_TYPED=0 prints the untyped one)"
+    assert source in given
 
 
 def test_auto_without_a_compiler_says_why_once(monkeypatch, capsys):

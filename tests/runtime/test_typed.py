@@ -188,3 +188,20 @@ def test_the_python_backend_never_plays_typed(monkeypatch):
     monkeypatch.setenv(typed.ENVIRONMENT, "1")
     game = load_game(os.path.join(CLASSIC, "tic_tac_toe.gdl"), "python")
     assert game._typed is None and game.new_state(0).__class__ is not TypedState
+
+
+@needs_tools
+def test_a_search_never_writes_the_dictionaries(typed_on, monkeypatch):
+    """mcts clones, sets each determinization's random state, lists and applies: all on the
+    core, so a search converts nothing (a conversion costs more than a decision)."""
+    from gdl.interpreter.play.agents.search import MctsAgent
+    written = []
+    original = typed._materialise
+    monkeypatch.setattr(typed, "_materialise",
+                        lambda state: (written.append(1), original(state)))
+    game = _typed_game(os.path.join(CLASSIC, "tic_tac_toe.gdl"))
+    state = game.new_state(1)
+    choice = MctsAgent(1, 0, iterations=50).choose(game, state, game.legal_actions(state))
+    assert choice in game.legal_actions(state) and not written
+    state.rng = 7                   # the rng is set on the core too
+    assert not written and state.rng == 7
