@@ -9,7 +9,7 @@ records: dice rolled, picks and shuffles, `log` texts, seats out, actions played
 
 The records are `attrs.define` classes (slots, equality by fields), not frozen ones: a frozen
 attrs instance costs three times as much to make (280 ns against 90), and with two events a
-decision that made Galaxy Grid's random play 5% slower (benchmarks/compare_revisions.py).
+decision that made a shipped game's random play 5% slower (benchmarks/compare_revisions.py).
 Nothing in gdl changes an event once made.
 """
 

@@ -365,7 +365,8 @@ def _mark(piece: PieceView) -> str:
 
 def lettered(piece: PieceView, marks: Mapping[str, str]) -> bool:
     """Whether the piece is drawn by its seat's letter alone: a piece of a seat whose mark
-    (`show piece`, else its kind's symbol) is empty, as a tic-tac-toe mark is `x` or `o`."""
+    (`show piece`, else its kind's symbol) is empty, so seats named x and o draw `x`
+    and `o`."""
     return piece.get("mark") == "" and piece["owner"] in marks
 
 
