@@ -329,6 +329,11 @@ def read_action(game: Game, state: State, text: str,
         else []
     if not named:
         raise game._refusal(state, " ".join(words))
+    wanted = " ".join(words).lower()
+    for action in game.legal_actions(state):    # a legal action's own text (a list in it
+        # reads as one argument, though it has spaces)
+        if phase is not None and game.action_text(state, action, viewer).lower() == wanted:
+            return TypedAction(game, state, phase.actions[action[0]], list(action[1]))
     compiled = next((a for a in named if len(game._argument_words(a, words[1:]))
                      == len(a.arg_types)), named[0])
     args = game._parse_args(state, compiled, words[1:], -1 if viewer is None else viewer)

@@ -195,3 +195,10 @@ def test_a_step_of_a_transcript_comes_after_the_concessions_before_it(tmp_path):
     game, state, _ = explain.position(str(saved), step=2)
     assert state.out[1] and state.decisions == 1
     assert game.seats[game.current_player(state)] == "green"
+
+
+def test_an_action_whose_argument_is_a_list_is_explained_from_its_text():
+    """`take [1, 2]`: the list argument has spaces in its text, and is one argument."""
+    result = gdl("explain", "tests/rules/flatten.gdl", "take [1, 2]")
+    assert result.returncode == 0, result.stderr
+    assert "[1, 2] is one of them" in result.stdout and "legal: yes" in result.stdout
