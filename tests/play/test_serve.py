@@ -806,3 +806,30 @@ def test_rules_stuck_from_the_start_say_so(tmp_path):
         assert a.position["error"].startswith(f"{rules}:6:1: error: run-time error: no legal "
                                               "action for a in phase 'play'")
         assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
+
+
+def test_a_seat_replays_the_game_so_far_from_its_own_views():
+    """GET /replay/TOKEN: the replay page of the game so far, as that seat saw it (linked
+    from its page): its own secrets are there, the other seat's are not; a
+    spectator's token gets no replay, a wrong one nothing."""
+    session = Session(load_game(SECRET), 3, ["human", "human"], rules_path=SECRET)
+    table = Table(session)
+    for _ in range(6):
+        if session.over():
+            break
+        session.decide(session.deciding_seat(), session.legal()[0])
+    assert session.history
+    hidden_from = {0: ["1234567", "5550002"], 1: ["8675309", "5550001", "9990001"]}
+    with TestClient(server_of(table).app()) as client:
+        for seat, values in hidden_from.items():
+            token = table.token_of(seat)
+            assert f'href="/replay/{token}"' in client.get("/play/" + token).text
+            page = client.get("/replay/" + token)
+            assert page.status_code == 200 and "<html" in page.text
+            assert "8675309" in page.text or "1234567" in page.text
+            for value in values:        # (the full page, with every view, holds them all)
+                assert value not in page.text, (seat, value)
+        spectator = table.token_of(None)
+        assert 'id="replay"' not in client.get("/play/" + spectator).text
+        assert client.get("/replay/" + spectator).status_code == 404
+        assert client.get("/replay/nothing").status_code == 403

@@ -34,6 +34,7 @@ import json
 import os
 import secrets
 import socket
+import tempfile
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from html import escape
@@ -352,10 +353,36 @@ class Server:
         table, viewer = found
         game = table.session.game
         who = "spectator" if viewer is None else game.seats[viewer]
+        token = request.path_params["token"]
+        replay = "" if viewer is None or table.session.rules_path is None else (
+            f'<a id="replay" href="/replay/{escape(token)}" target="_blank" '
+            'rel="noopener noreferrer">replay so far</a>')
         html = (_asset("table.html").replace("@STYLE@", _asset("table.css"))
+                .replace("@REPLAY@", replay)
                 .replace("@TITLE@", escape(f"{game.name} - {who}"))
                 .replace("@SCRIPT@", _asset("table.js")))
         return HTMLResponse(html, headers=HEADERS)
+
+    async def replay(self, request: Request) -> Response:
+        """GET: the replay page of the game so far as a seat saw it (`gdl replay --html
+        --seat`), for that seat's token: every step it saw, from its own views only (no
+        seed, nothing hidden from it). A spectator's token gets none: the page for no seat
+        would be the full view."""
+        found = self.find(request.path_params["token"])
+        if found is None:
+            return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
+        table, viewer = found
+        session = table.session
+        if viewer is None or session.rules_path is None:
+            return PlainTextResponse("a replay is a seat's: open it from a seat's page",
+                                     status_code=404, headers=HEADERS)
+        from ..render.replay_page import make_page
+        async with table.lock:
+            with tempfile.TemporaryDirectory() as folder:
+                path = os.path.join(folder, "so-far.txt")
+                save_file(path, session.transcript(path))
+                page, _ = make_page(path, session.game.seats[viewer])
+        return HTMLResponse(page, headers=HEADERS)
 
     async def serve_socket(self, socket: WebSocket) -> None:
         found = self.find(socket.path_params["token"])
@@ -460,6 +487,7 @@ class Server:
 
         return Starlette(routes=[Route("/", self.nothing),
                                  Route("/play/{token}", self.page),
+                                 Route("/replay/{token}", self.replay),
                                  WebSocketRoute("/ws/{token}", self.serve_socket),
                                  Route("/lobby/{token}", self.lobby),
                                  Route("/lobby/{token}/games", self.games,
