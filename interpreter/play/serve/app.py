@@ -379,7 +379,7 @@ class Server:
         from ..render.replay_page import make_page
         async with table.lock:
             with tempfile.TemporaryDirectory() as folder:
-                path = os.path.join(folder, "so-far.txt")
+                path = os.path.join(folder, "the game so far")
                 save_file(path, session.transcript(path))
                 page, _ = make_page(path, session.game.seats[viewer])
         return HTMLResponse(page, headers=HEADERS)
