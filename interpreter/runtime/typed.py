@@ -422,17 +422,22 @@ class _Emitter:
     def fn_cycles(self) -> None:
         """A fn that calls itself (through others) stays on Python: compiled calls would
         not count Python's recursion limit."""
-        calls = {name: {n.name for n in ir.walk(fn.body) if isinstance(n, ir.CallFn)}
-                 for name, fn in self.prog.fns.items()}
+        units: dict[str, ir.Fn | ir.Def] = {**self.prog.fns,
+                                             **{f"def {n}": d for n, d in self.prog.defs.items()}}
+        calls = {name: {n.name if isinstance(n, ir.CallFn) else f"def {n.name}"
+                        for part in (unit.body if isinstance(unit, ir.Def) else (unit.body,))
+                        for n in ir.walk(part) if isinstance(n, (ir.CallFn, ir.CallDef))}
+                 for name, unit in units.items()}
 
         def reaches(start: str, goal: str, seen: set[str]) -> bool:
             for callee in calls.get(start, ()):
                 if callee == goal or (callee not in seen and reaches(callee, goal, seen | {callee})):
                     return True
             return False
-        for name, fn in self.prog.fns.items():
+        for name, unit in units.items():
             if reaches(name, name, {name}):
-                raise _Outside(fn, f"a fn that calls itself ('{name}')")
+                raise _Outside(unit, f"a {'def' if isinstance(unit, ir.Def) else 'fn'} that "
+                               f"calls itself ('{unit.name}')")
 
     # ----- code units -----------------------------------------------------------------------
     def listing(self, p: int, action: ir.Action) -> str:
@@ -520,13 +525,41 @@ class _Emitter:
         self.fns_done.add(name)
         if isinstance(fn.body, ir.FnBlock):
             raise _Outside(fn, f"a fn with a block ('{name}')")
-        for t in fn.param_types:
-            if t not in SCALARS:
-                raise _Outside(fn, f"a fn with a parameter of type {t} ('{name}')")
-        params = "".join(f", long v{i + 1}" for i in range(len(fn.params)))
+        env, params = self.params(fn)
         body = _Body(f"cdef long {cname}(Core S, long me{params}) except? -2:")
-        env: Env = {0: "me", **{i + 1: f"v{i + 1}" for i in range(len(fn.params))}}
         body.emit(1, f"return {self.expr(fn.body, env, body)}")
+        self.functions.append(body.text())
+        return cname
+
+    @staticmethod
+    def params(unit: ir.Fn | ir.Def) -> tuple[Env, str]:
+        """The locals and C parameters of a fn or def: scalars as C longs, a list of them as
+        the Python list its caller made."""
+        env: Env = {0: "me"}
+        params = ""
+        for i, t in enumerate(unit.param_types):
+            if t in SCALARS:
+                env[i + 1] = f"v{i + 1}"
+                params += f", long v{i + 1}"
+            elif is_list(t) and _element(t) in SCALARS:
+                env[i + 1] = _Made(f"v{i + 1}")
+                params += f", list v{i + 1}"
+            else:
+                word = "def" if isinstance(unit, ir.Def) else "fn"
+                raise _Outside(unit, f"a {word} with a parameter of type {t} ('{unit.name}')")
+        return env, params
+
+    def def_unit(self, name: str) -> str:
+        """A `def` (not calling itself: see fn_cycles) as a cdef function of its arguments."""
+        unit = self.prog.defs[name]
+        cname = f"def_{name}"
+        if cname in self.fns_done:
+            return cname
+        self.fns_done.add(cname)
+        env, params = self.params(unit)
+        body = _Body(f"cdef int {cname}(Core S, long me{params}) except -1:")
+        self.statements(unit.body, env, body, 1)
+        body.emit(1, "return 0")
         self.functions.append(body.text())
         return cname
 
@@ -583,6 +616,10 @@ class _Emitter:
                       f"{self.expr(s.cell, env, body)}, {self.loc(s)})")
         elif isinstance(s, ir.Assign):
             self.assign(s, env, body, indent)
+        elif isinstance(s, ir.CallDef):
+            args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
+                           for a in s.args)
+            body.emit(indent, f"{self.def_unit(s.name)}(S, {env[0]}{args})")
         elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None:
             body.emit(indent, f"S.enter({self.phases.index(s.phase)}, "
                       f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
@@ -704,7 +741,10 @@ class _Emitter:
             inner: Env = {0: env[0]}
             for k, arg in enumerate(domain.args):
                 if is_list(arg.type):
-                    raise _Outside(arg, "a list given to a fn")
+                    made = body.declare(self.fresh("p"), "list")
+                    body.emit(indent, f"{made} = {self.made(arg, env)}")
+                    inner[k + 1] = _Made(made)
+                    continue
                 name = body.declare(self.fresh("p"))
                 body.emit(indent, f"{name} = {self.expr(arg, env, body)}")
                 inner[k + 1] = name
@@ -821,7 +861,8 @@ class _Emitter:
         if isinstance(e, ir.CallFn):
             if is_list(self.prog.fns[e.name].type):
                 raise _Outside(e, "a fn's list as a value")
-            args = "".join(f", {self.expr(a, env, body)}" for a in e.args)
+            args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
+                           for a in e.args)
             return f"{self.scalar_fn(e.name)}(S, {env[0]}{args})"
         if isinstance(e, ir.Quant):
             return self.quant(e, env)
@@ -844,6 +885,8 @@ class _Emitter:
             return f"{'_div' if e.op == '/' else '_mod'}({left}, {right}, {loc})"
         if isinstance(e, ir.Neg) and e.type == INT:
             return f"(-{self.expr(e.operand, env, body)})"
+        if isinstance(e, ir.In) and e.item.type in SCALARS:
+            return self.membership(e, env, body)
         if isinstance(e, ir.Cond):
             return (f"({self.expr(e.then, env, body)} if {self.expr(e.cond, env, body)} "
                     f"else {self.expr(e.otherwise, env, body)})")
@@ -912,6 +955,9 @@ class _Emitter:
             return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
+        if name == "last" and e.type in NULLABLE:
+            return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
+                                       value=None, type=e.type, span=e.span), env)
         raise _Outside(e, f"the built-in {name}()")
 
     def cell_dir(self, cell: ir.Expr, d: ir.Expr, env: Env, body: _Body, at: ir.Node) -> str:
@@ -942,6 +988,49 @@ class _Emitter:
                             type=INT, span=at.span)
         return self.quant(counting, env)
 
+    def made(self, xs: ir.Expr, env: Env) -> str:
+        """A list given to a fn: made once, where Python makes it, by a cdef function of the
+        locals in scope (a Python list of C values)."""
+        if is_list(_element(xs.type)) or _element(xs.type) not in SCALARS:
+            raise _Outside(xs, "a list of lists given to a fn")
+        name = self.fresh("m")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        kept = {v.name for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {'list' if n in kept else 'long'} {n}" for n in names)
+        unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        unit.declare("found", "list")
+        unit.emit(1, "found = []")
+
+        def keep(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(xs, "a list of lists given to a fn")
+            unit.emit(indent, f"found.append({value})")
+        self.loop(xs, env, unit, 1, keep, xs)
+        unit.emit(1, "return found")
+        self.functions.append(unit.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    def membership(self, e: ir.In, env: Env, body: _Body) -> str:
+        """`x in xs` as a cdef function given `x` (computed once, before the list, as on
+        Python) and the locals in scope."""
+        item = self.expr(e.item, env, body)
+        name = self.fresh("q")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
+        unit = _Body(f"cdef long {name}(Core S, long me{params}, long it) except? -2:")
+
+        def each(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(e, "'in' a list of lists")
+            unit.emit(indent, f"if {value} == it:")
+            unit.emit(indent + 1, "return 1")
+        self.loop(e.collection, env, unit, 1, each, e)
+        unit.emit(1, "return 0")
+        self.functions.append(unit.text())
+        found = f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {item})"
+        return f"(not {found})" if e.negated else found
+
     def quant(self, q: ir.Quant, env: Env) -> str:
         """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
         name = self.fresh("q")
@@ -949,9 +1038,9 @@ class _Emitter:
         made = {v.name for v in env.values() if isinstance(v, _Made)}
         params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
         body = _Body(f"cdef long {name}(Core S, long me{params}) except? -2:")
-        if q.op == "count":
+        if q.op in ("count", "last"):
             body.declare("found")
-            body.emit(1, "found = 0")
+            body.emit(1, f"found = {0 if q.op == 'count' else -1}")
         elif q.op not in ("exists", "all", "first"):
             raise _Outside(q, f"the quantifier {q.op}()")
         if q.op == "first" and q.type not in NULLABLE:
@@ -968,6 +1057,10 @@ class _Emitter:
                 assert q.value is not None
                 body.emit(indent, f"if not {self.expr(q.value, inner, body)}:")
                 body.emit(indent + 1, "return 0")
+            elif q.op == "last":
+                if not isinstance(value, str):
+                    raise _Outside(q, "last() of a list of lists")
+                body.emit(indent, f"found = {value}")
             elif q.op == "first":
                 if isinstance(value, _Row):
                     raise _Outside(q, "first() of a list of lists")
@@ -977,7 +1070,7 @@ class _Emitter:
                 body.emit(indent, "found += 1")
         self.loop(q.domain, env, body, 1, each, q)
         body.emit(1, {"exists": "return 0", "all": "return 1", "first": "return -1",
-                      "count": "return found"}[q.op])
+                      "count": "return found", "last": "return found"}[q.op])
         self.functions.append(body.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 

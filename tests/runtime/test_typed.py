@@ -24,6 +24,7 @@ CLASSIC = os.path.join(ROOT, "games", "classic")
 # game -> random games played under both engines
 # (a path from games/classic without .gdl: a test rule file is "../../tests/rules/NAME")
 COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_and_boxes": 300,
+           "hex": 60,
            "../../tests/rules/invariants": 20}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
@@ -177,6 +178,7 @@ phase play turn {
     for p in pieces_at(c) {
       p.n -= column(c)
     }
+    bump(last(pieces_at(c)), [e for e in orthogonal(c) where len(pieces_at(e)) > 0])
     if total == 7 { flag = true }
     goto play for next(me)
   }
@@ -191,6 +193,10 @@ end {
   draw when flag
 }
 fn score(s) = s.score
+fn near(c, cs) = c in cs or len(cs) > 2
+def bump(p, cs) {
+  if near(p.cell, cs) { p.n += 1 }
+}
 """
 
 
