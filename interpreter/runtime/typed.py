@@ -35,12 +35,15 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import MAX_ENTRIES, MAX_PIECES, MAX_WORK
+from ..language.limits import MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_WORK
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, Type, element as _element,
                               is_list)
 
 ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
 NULLABLE = (CELL, PIECE, SEAT, DIR)     # none is -1
+# a variable's type -> its name in the engine's tables (typed_engine.pyx.in: _to_py, _from_py)
+VAR_TYPES: dict[Type, str] = {INT: "int", BOOL: "bool", CELL: "cell", PIECE: "piece",
+                              SEAT: "seat", DIR: "dir"}
 SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND)
 _LIMIT = 1 << 62
 
@@ -174,10 +177,9 @@ def core_of(state: State) -> Any | None:
     if core is None:
         core = state._engine.core()
         fields = {name: _SLOTS[name].__get__(state, State) for name in _CORE_FIELDS}
-        if fields["globals"] or any(fields["seat_vars"]) or fields["timers"] \
-                or fields["zoned"] or not core.from_fields(
-                    fields["pieces"], fields["numbers"], fields["frames"], fields["at"],
-                    fields["out"], fields["result"]):
+        if fields["timers"] or fields["zoned"] or not core.from_fields(
+                fields["pieces"], fields["numbers"], fields["frames"], fields["at"],
+                fields["out"], fields["result"], fields["globals"], fields["seat_vars"]):
             return None
         core.rng, core.turn = fields["rng"], fields["turn"]
         core.current, core.decisions = fields["current"], fields["decisions"]
@@ -191,8 +193,8 @@ _SLOTS = {name: State.__dict__[name] for name in _CORE_FIELDS}
 def _materialise(state: TypedState) -> None:
     """Write the fields from the core; the fields hold the position from now on."""
     core = state._core
-    pieces, numbers, frames, at, owned, out, result = core.to_fields()
-    values = {"globals": {}, "seat_vars": [{} for _ in out], "pieces": pieces,
+    pieces, numbers, frames, at, owned, out, result, globals_, seat_vars = core.to_fields()
+    values = {"globals": globals_, "seat_vars": seat_vars, "pieces": pieces,
               "numbers": numbers, "frames": frames, "rng": core.rng, "turn": core.turn,
               "current": core.current, "timers": [], "out": out, "result": result,
               "decisions": core.decisions, "at": at, "owned": owned, "zoned": {},
@@ -240,7 +242,14 @@ class _Row:
         self.index = index
 
 
-Bound = str | _Row
+class _Made:
+    """A local bound to a list a `let` made (a Python list of C values): its C name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+Bound = str | _Row | _Made
 Env = dict[int, Bound]
 
 
@@ -330,17 +339,49 @@ class _Emitter:
                   "NKINDS": str(max(len(self.kinds), 1)), "MAX_WORK": str(MAX_WORK),
                   "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
-                  "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL)}
+                  "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
+                  "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables()}
         for name, value in values.items():
             text = text.replace(f"@{name}@", value)
         return text
+
+    def var_index(self, scope: str, name: str) -> int:
+        return list(self.prog.vars[scope]).index(name)
+
+    def var_tables(self) -> dict[str, str]:
+        """The template's tables of the variables: names, types and initial values (a
+        table of piece variables per kind: a variable may start as its kind's column)."""
+        tables: dict[str, str] = {}
+        for scope, names, size_name, init_name in (("global", "GLOBAL_VARS", "NG", "G_INIT"),
+                                                   ("seat", "SEAT_VARS", "NSV", "SV_INIT"),
+                                                   ("piece", "PIECE_VARS", "NPV", "PV_INIT")):
+            vars_ = self.prog.vars[scope]
+            tables[names] = repr(tuple((v.name, VAR_TYPES[v.type]) for v in vars_.values()))
+            size = max(len(vars_), 1)
+            tables[size_name] = str(size)
+            pad = [0] * (size - len(vars_))
+            kinds: list[str | None] = [*self.kinds] or [None]
+            rows = [[self.initial(v, kind) for v in vars_.values()] + pad for kind in kinds]
+            tables[init_name] = repr(tuple(tuple(r) for r in rows) if scope == "piece"
+                                     else tuple(rows[0]))
+        return tables
+
+    def initial(self, var: ir.Variable, kind: str | None) -> int:
+        """A variable's initial value as C (a piece's may be its kind's column)."""
+        value = var.init
+        if var.column is not None and kind is not None:
+            value = self.prog.kinds[kind][var.column]
+        return int(self.value(value, var.type, var.span))
 
     def check_program(self) -> None:
         prog = self.prog
         for scope, table in prog.vars.items():
             for var in table.values():
-                raise _Outside(var.span,
-                               f"a {scope} variable ('{var.name}')")
+                if var.type not in VAR_TYPES:
+                    raise _Outside(var.span, f"a {scope} variable of type {var.type} "
+                                   f"('{var.name}')")
+                if var.visible is not None:
+                    raise _Outside(var.span, f"a {scope} variable 'visible to' ('{var.name}')")
         for name, zone in prog.zones.items():
             raise _Outside(zone.span,
                            f"a zone ('{name}')")
@@ -381,17 +422,22 @@ class _Emitter:
     def fn_cycles(self) -> None:
         """A fn that calls itself (through others) stays on Python: compiled calls would
         not count Python's recursion limit."""
-        calls = {name: {n.name for n in ir.walk(fn.body) if isinstance(n, ir.CallFn)}
-                 for name, fn in self.prog.fns.items()}
+        units: dict[str, ir.Fn | ir.Def] = {**self.prog.fns,
+                                             **{f"def {n}": d for n, d in self.prog.defs.items()}}
+        calls = {name: {n.name if isinstance(n, ir.CallFn) else f"def {n.name}"
+                        for part in (unit.body if isinstance(unit, ir.Def) else (unit.body,))
+                        for n in ir.walk(part) if isinstance(n, (ir.CallFn, ir.CallDef))}
+                 for name, unit in units.items()}
 
         def reaches(start: str, goal: str, seen: set[str]) -> bool:
             for callee in calls.get(start, ()):
                 if callee == goal or (callee not in seen and reaches(callee, goal, seen | {callee})):
                     return True
             return False
-        for name, fn in self.prog.fns.items():
+        for name, unit in units.items():
             if reaches(name, name, {name}):
-                raise _Outside(fn, f"a fn that calls itself ('{name}')")
+                raise _Outside(unit, f"a {'def' if isinstance(unit, ir.Def) else 'fn'} that "
+                               f"calls itself ('{unit.name}')")
 
     # ----- code units -----------------------------------------------------------------------
     def listing(self, p: int, action: ir.Action) -> str:
@@ -479,13 +525,41 @@ class _Emitter:
         self.fns_done.add(name)
         if isinstance(fn.body, ir.FnBlock):
             raise _Outside(fn, f"a fn with a block ('{name}')")
-        for t in fn.param_types:
-            if t not in SCALARS:
-                raise _Outside(fn, f"a fn with a parameter of type {t} ('{name}')")
-        params = "".join(f", long v{i + 1}" for i in range(len(fn.params)))
+        env, params = self.params(fn)
         body = _Body(f"cdef long {cname}(Core S, long me{params}) except? -2:")
-        env: Env = {0: "me", **{i + 1: f"v{i + 1}" for i in range(len(fn.params))}}
         body.emit(1, f"return {self.expr(fn.body, env, body)}")
+        self.functions.append(body.text())
+        return cname
+
+    @staticmethod
+    def params(unit: ir.Fn | ir.Def) -> tuple[Env, str]:
+        """The locals and C parameters of a fn or def: scalars as C longs, a list of them as
+        the Python list its caller made."""
+        env: Env = {0: "me"}
+        params = ""
+        for i, t in enumerate(unit.param_types):
+            if t in SCALARS:
+                env[i + 1] = f"v{i + 1}"
+                params += f", long v{i + 1}"
+            elif is_list(t) and _element(t) in SCALARS:
+                env[i + 1] = _Made(f"v{i + 1}")
+                params += f", list v{i + 1}"
+            else:
+                word = "def" if isinstance(unit, ir.Def) else "fn"
+                raise _Outside(unit, f"a {word} with a parameter of type {t} ('{unit.name}')")
+        return env, params
+
+    def def_unit(self, name: str) -> str:
+        """A `def` (not calling itself: see fn_cycles) as a cdef function of its arguments."""
+        unit = self.prog.defs[name]
+        cname = f"def_{name}"
+        if cname in self.fns_done:
+            return cname
+        self.fns_done.add(cname)
+        env, params = self.params(unit)
+        body = _Body(f"cdef int {cname}(Core S, long me{params}) except -1:")
+        self.statements(unit.body, env, body, 1)
+        body.emit(1, "return 0")
         self.functions.append(body.text())
         return cname
 
@@ -499,9 +573,19 @@ class _Emitter:
             self.statement(stmt, env, body, indent)
 
     def statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
-        if isinstance(s, ir.Let):
-            if is_list(s.expr.type):
-                raise _Outside(s, "a 'let' of a list")
+        if isinstance(s, ir.Let) and is_list(s.expr.type):
+            if is_list(_element(s.expr.type)):
+                raise _Outside(s, "a 'let' of a list of lists")
+            made = body.declare(self.fresh("m"), "list")
+            body.emit(indent, f"{made} = []")
+
+            def keep(value: Bound, indent: int) -> None:
+                if not isinstance(value, str):
+                    raise _Outside(s, "a 'let' of a list of lists")
+                body.emit(indent, f"{made}.append({value})")
+            self.loop(s.expr, env, body, indent, keep, s)
+            env[s.slot] = _Made(made)
+        elif isinstance(s, ir.Let):
             name = body.declare(self.fresh("l"))
             body.emit(indent, f"{name} = {self.expr(s.expr, env, body)}")
             env[s.slot] = name
@@ -530,11 +614,71 @@ class _Emitter:
         elif isinstance(s, ir.PlaceAt):
             body.emit(indent, f"S.place({self.expr(s.piece, env, body)}, "
                       f"{self.expr(s.cell, env, body)}, {self.loc(s)})")
+        elif isinstance(s, ir.Assign):
+            self.assign(s, env, body, indent)
+        elif isinstance(s, ir.CallDef):
+            args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
+                           for a in s.args)
+            body.emit(indent, f"{self.def_unit(s.name)}(S, {env[0]}{args})")
         elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None:
             body.emit(indent, f"S.enter({self.phases.index(s.phase)}, "
                       f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
         else:
             raise _Outside(s, f"the statement '{_words(s)}'")
+
+    def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
+        """`place = / += / -= value`: a number grown by it is held to limits.MAX_NUMBER as
+        on Python (the value is checked before it is kept: a C long never overflows)."""
+        place = s.place
+        if s.until is not None:
+            raise _Outside(s, "an assignment 'until turn of' (a timer)")
+        if isinstance(place, ir.GlobalPlace):
+            target = f"S.G[{self.var_index('global', place.name)}]"
+        elif isinstance(place, (ir.SeatVarPlace, ir.PieceVarPlace)):
+            obj = body.declare(self.fresh("o"))
+            value = body.declare(self.fresh("w"))
+            # Python reads the object first unless it is a local or a constant, and for `=`
+            # the value before the place
+            early = not isinstance(place.obj, (ir.Local, ir.Const))
+            if early:
+                body.emit(indent, f"{obj} = {self.expr(place.obj, env, body)}")
+            if s.op == "=":
+                body.emit(indent, f"{value} = {self.expr(s.expr, env, body)}")
+            if not early:
+                body.emit(indent, f"{obj} = {self.expr(place.obj, env, body)}")
+            text = s.span.text if s.span is not None else "it"
+            if isinstance(place, ir.SeatVarPlace):
+                message = f"'{text}' uses a value that is none"
+                target = (f"S.V[_seat({obj}, {self.loc(s)}, {message!r}) * NSV + "
+                          f"{self.var_index('seat', place.name)}]")
+            else:
+                message = f"'{text}' is none here, not a piece"
+                target = (f"S.PV[_pid(S, {obj}, {self.loc(s)}, {message!r}) * NPV + "
+                          f"{self.var_index('piece', place.name)}]")
+            if s.op != "=":
+                body.emit(indent, f"{obj} = {target.split('[', 1)[1].rsplit(']', 1)[0]}")
+                body.emit(indent, f"{value} = {self.expr(s.expr, env, body)}")
+                target = f"S.{'V' if isinstance(place, ir.SeatVarPlace) else 'PV'}[{obj}]"
+            self.store(s, target, value, body, indent)
+            return
+        else:
+            raise _Outside(s, f"an assignment to '{_words(s)}'")
+        value = body.declare(self.fresh("w"))
+        body.emit(indent, f"{value} = {self.expr(s.expr, env, body)}")
+        self.store(s, target, value, body, indent)
+
+    def store(self, s: ir.Assign, target: str, value: str, body: _Body, indent: int) -> None:
+        if s.op == "=" and not isinstance(s.expr, ir.Binary):
+            body.emit(indent, f"{target} = {value}")
+            return
+        if s.expr.type != INT:
+            raise _Outside(s, f"'{_words(s)}' of a value that is not a number")
+        grown = body.declare(self.fresh("g"))
+        body.emit(indent, f"{grown} = {value}" if s.op == "=" else
+                  f"{grown} = {target} {s.op[0]} {value}")
+        body.emit(indent, f"if not -{MAX_NUMBER} <= {grown} <= {MAX_NUMBER}:")
+        body.emit(indent + 1, f"_big({grown}, {self.loc(s)})")
+        body.emit(indent, f"{target} = {grown}")
 
     # ----- loops ----------------------------------------------------------------------------
     def loop(self, domain: ir.Expr, env: Env, body: _Body, indent: int, bind: _BINDING,
@@ -552,6 +696,15 @@ class _Emitter:
             x = body.declare(self.fresh("x"))
             body.emit(indent, f"for {i} in range({row.table}_n[{row.index}]):")
             body.emit(indent + 1, f"{x} = {row.table}[{row.index}][{i}]")
+            body.emit(indent + 1, tick)
+            bind(x, indent + 1)
+        elif isinstance(domain, ir.Local) and isinstance(env.get(domain.slot), _Made):
+            made = env[domain.slot]
+            assert isinstance(made, _Made)
+            i = body.declare(self.fresh("i"))
+            x = body.declare(self.fresh("x"))
+            body.emit(indent, f"for {i} in range(len({made.name})):")
+            body.emit(indent + 1, f"{x} = {made.name}[{i}]")
             body.emit(indent + 1, tick)
             bind(x, indent + 1)
         elif isinstance(domain, ir.CallBuiltin):
@@ -588,7 +741,10 @@ class _Emitter:
             inner: Env = {0: env[0]}
             for k, arg in enumerate(domain.args):
                 if is_list(arg.type):
-                    raise _Outside(arg, "a list given to a fn")
+                    made = body.declare(self.fresh("p"), "list")
+                    body.emit(indent, f"{made} = {self.made(arg, env)}")
+                    inner[k + 1] = _Made(made)
+                    continue
                 name = body.declare(self.fresh("p"))
                 body.emit(indent, f"{name} = {self.expr(arg, env, body)}")
                 inner[k + 1] = name
@@ -651,6 +807,18 @@ class _Emitter:
             body.emit(indent, f"{base} = {self.cell_dir(args[0], args[1], env, body, call)}")
             body.emit(indent, f"for {i} in range(min({lengths}[{base}], {args[2].value})):")
             body.emit(indent + 1, f"{x} = {rays}[{base} * {longest} + {i}]")
+        elif name in ("orthogonal", "neighbors") and hasattr(self.board, name):
+            cells = set(self.board.all_cells)
+            rows = [getattr(self.board, name)(c) if c in cells else []
+                    for c in range(self.board.size)]
+            table = self.row_table(call, rows, CELL)
+            c = body.declare(self.fresh("c"))
+            i = body.declare(self.fresh("i"))
+            none = f"{name}() cannot work with a value that is none"
+            cell = self.expr(args[0], env, body)
+            body.emit(indent, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
+            body.emit(indent, f"for {i} in range({table}_n[{c}]):")
+            body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
         elif name == "column_cells":
             columns = [self.board.column_cells(k) for k in range(1, self.board.width + 1)]
             table = self.row_table(call, columns, CELL)
@@ -682,16 +850,19 @@ class _Emitter:
                 raise _Outside(e, f"'{e.name}' here")
             return bound
         if isinstance(e, ir.PieceField) and e.name in ("owner", "cell", "kind"):
-            text = e.span.text if e.span is not None else e.name
-            message = f"'{text}' reads a field of no piece (the piece is none)"
-            return (f"S.{e.name}[_pid(S, {self.expr(e.obj, env, body)}, {self.loc(e)}, "
-                    f"{message!r})]")
+            return f"S.{e.name}[{self.piece_of(e, self.expr(e.obj, env, body))}]"
+
+        if isinstance(e, ir.Global):
+            return f"S.G[{self.var_index('global', e.name)}]"
+        if isinstance(e, (ir.SeatVar, ir.PieceField)):
+            return self.var_place(e, self.expr(e.obj, env, body))
         if isinstance(e, ir.CallBuiltin):
             return self.builtin(e, env, body)
         if isinstance(e, ir.CallFn):
             if is_list(self.prog.fns[e.name].type):
                 raise _Outside(e, "a fn's list as a value")
-            args = "".join(f", {self.expr(a, env, body)}" for a in e.args)
+            args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
+                           for a in e.args)
             return f"{self.scalar_fn(e.name)}(S, {env[0]}{args})"
         if isinstance(e, ir.Quant):
             return self.quant(e, env)
@@ -703,12 +874,44 @@ class _Emitter:
             return f"({self.expr(e.left, env, body)} or {self.expr(e.right, env, body)})"
         if isinstance(e, ir.Not):
             return f"(not {self.expr(e.operand, env, body)})"
+        if isinstance(e, ir.Binary) and e.type == INT:
+            left, right = self.expr(e.left, env, body), self.expr(e.right, env, body)
+            loc = self.loc(e)
+            if e.op in "+-":
+                return f"_add({left}, {'-' if e.op == '-' else ''}({right}), {loc})"
+            if e.op == "*":
+                held = not isinstance(e.left, ir.Const) and not isinstance(e.right, ir.Const)
+                return f"_mul({left}, {right}, {loc}, {int(held)})"
+            return f"{'_div' if e.op == '/' else '_mod'}({left}, {right}, {loc})"
+        if isinstance(e, ir.Neg) and e.type == INT:
+            return f"(-{self.expr(e.operand, env, body)})"
+        if isinstance(e, ir.In) and e.item.type in SCALARS:
+            return self.membership(e, env, body)
         if isinstance(e, ir.Cond):
             return (f"({self.expr(e.then, env, body)} if {self.expr(e.cond, env, body)} "
                     f"else {self.expr(e.otherwise, env, body)})")
         raise _Outside(e, f"the expression '{_words(e)}'")
 
-    def value(self, v: Any, t: Type, at: ir.Node) -> str:
+    def var_place(self, e: ir.SeatVar | ir.PieceField, obj: str) -> str:
+        """The C place of a seat's or a piece's variable, its seat or piece `obj` checked
+        (none faults as on Python, naming `e`)."""
+        text = e.span.text if e.span is not None else e.name
+        if isinstance(e, ir.SeatVar):
+            message = f"'{text}' reads a variable of no seat (the seat is none)"
+            return (f"S.V[_seat({obj}, {self.loc(e)}, {message!r}) * NSV + "
+                    f"{self.var_index('seat', e.name)}]")
+        if e.name not in self.prog.vars["piece"]:
+            raise _Outside(e, f"the piece field '{e.name}'")
+        return f"S.PV[{self.piece_of(e, obj)} * NPV + {self.var_index('piece', e.name)}]"
+
+    def piece_of(self, e: ir.PieceField, obj: str) -> str:
+        """`obj`, the piece whose field `e` reads, checked: none faults as on Python (which
+        names the piece's expression)."""
+        at = e.obj if e.obj.span is not None else e
+        message = f"'{_words(at)}' is none here, not a piece"
+        return f"_pid(S, {obj}, {self.loc(at)}, {message!r})"
+
+    def value(self, v: Any, t: Type, at: ir.Node | Span | None) -> str:
         """A constant as C: numbers and true/false as they are, none as -1, a kind as its
         number."""
         if v is None and t in (*NULLABLE, NONE):
@@ -752,6 +955,9 @@ class _Emitter:
             return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
+        if name == "last" and e.type in NULLABLE:
+            return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
+                                       value=None, type=e.type, span=e.span), env)
         raise _Outside(e, f"the built-in {name}()")
 
     def cell_dir(self, cell: ir.Expr, d: ir.Expr, env: Env, body: _Body, at: ir.Node) -> str:
@@ -763,6 +969,10 @@ class _Emitter:
                 f"_direction({self.expr(d, env, body)}, {self.nd}, {loc}))")
 
     def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
+        if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
+            made = env[xs.slot]
+            assert isinstance(made, _Made)
+            return f"len({made.name})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces_at":
             return f"_at_count(S, {self.expr(xs.args[0], env, body)})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces" and not xs.args:
@@ -778,15 +988,59 @@ class _Emitter:
                             type=INT, span=at.span)
         return self.quant(counting, env)
 
+    def made(self, xs: ir.Expr, env: Env) -> str:
+        """A list given to a fn: made once, where Python makes it, by a cdef function of the
+        locals in scope (a Python list of C values)."""
+        if is_list(_element(xs.type)) or _element(xs.type) not in SCALARS:
+            raise _Outside(xs, "a list of lists given to a fn")
+        name = self.fresh("m")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        kept = {v.name for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {'list' if n in kept else 'long'} {n}" for n in names)
+        unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        unit.declare("found", "list")
+        unit.emit(1, "found = []")
+
+        def keep(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(xs, "a list of lists given to a fn")
+            unit.emit(indent, f"found.append({value})")
+        self.loop(xs, env, unit, 1, keep, xs)
+        unit.emit(1, "return found")
+        self.functions.append(unit.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    def membership(self, e: ir.In, env: Env, body: _Body) -> str:
+        """`x in xs` as a cdef function given `x` (computed once, before the list, as on
+        Python) and the locals in scope."""
+        item = self.expr(e.item, env, body)
+        name = self.fresh("q")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
+        unit = _Body(f"cdef long {name}(Core S, long me{params}, long it) except? -2:")
+
+        def each(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(e, "'in' a list of lists")
+            unit.emit(indent, f"if {value} == it:")
+            unit.emit(indent + 1, "return 1")
+        self.loop(e.collection, env, unit, 1, each, e)
+        unit.emit(1, "return 0")
+        self.functions.append(unit.text())
+        found = f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {item})"
+        return f"(not {found})" if e.negated else found
+
     def quant(self, q: ir.Quant, env: Env) -> str:
         """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
         name = self.fresh("q")
-        names = sorted({v.index if isinstance(v, _Row) else v for v in env.values()} - {"me"})
-        params = "".join(f", long {n}" for n in names)
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
         body = _Body(f"cdef long {name}(Core S, long me{params}) except? -2:")
-        if q.op == "count":
+        if q.op in ("count", "last"):
             body.declare("found")
-            body.emit(1, "found = 0")
+            body.emit(1, f"found = {0 if q.op == 'count' else -1}")
         elif q.op not in ("exists", "all", "first"):
             raise _Outside(q, f"the quantifier {q.op}()")
         if q.op == "first" and q.type not in NULLABLE:
@@ -803,6 +1057,10 @@ class _Emitter:
                 assert q.value is not None
                 body.emit(indent, f"if not {self.expr(q.value, inner, body)}:")
                 body.emit(indent + 1, "return 0")
+            elif q.op == "last":
+                if not isinstance(value, str):
+                    raise _Outside(q, "last() of a list of lists")
+                body.emit(indent, f"found = {value}")
             elif q.op == "first":
                 if isinstance(value, _Row):
                     raise _Outside(q, "first() of a list of lists")
@@ -812,7 +1070,7 @@ class _Emitter:
                 body.emit(indent, "found += 1")
         self.loop(q.domain, env, body, 1, each, q)
         body.emit(1, {"exists": "return 0", "all": "return 1", "first": "return -1",
-                      "count": "return found"}[q.op])
+                      "count": "return found", "last": "return found"}[q.op])
         self.functions.append(body.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
@@ -853,6 +1111,13 @@ class _Emitter:
             self.consts.append(f"cdef long *RAY = _array({flat!r})")
             self.consts.append(f"cdef long *RAY_n = _array({[len(r) for r in rays]!r})")
         return "RAY", "RAY_n", longest
+
+
+def _c_name(bound: Bound) -> str:
+    """The C name a quantifier's function is given a local by."""
+    if isinstance(bound, _Row):
+        return bound.index
+    return bound.name if isinstance(bound, _Made) else bound
 
 
 def _words(node: ir.Node) -> str:

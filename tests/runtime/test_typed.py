@@ -22,7 +22,11 @@ from tests.runtime.test_native_backend import MISSING, shared_cache  # noqa: F40
 
 CLASSIC = os.path.join(ROOT, "games", "classic")
 # game -> random games played under both engines
-COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100}
+# (a path from games/classic without .gdl: a test rule file is "../../tests/rules/NAME")
+COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_and_boxes": 300,
+           "hex": 60,
+           "../../tests/rules/invariants": 20}
+LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
 
@@ -51,7 +55,7 @@ def _compare(python, fast, seed):
         assert fast.current_player(b) == python.current_player(a)
         assert fast.is_terminal(b) == python.is_terminal(a)
         assert fast.returns(b) == python.returns(a)
-        if not legal:
+        if not legal or decisions == LONGEST:
             break
         if choose.random() < 0.1:       # a tool reads the state itself: texts, views
             assert [fast.action_text(b, x) for x in legal] == \
@@ -73,10 +77,10 @@ def test_typed_and_python_play_the_same_games(name, typed_on):
 
 
 def test_unsupported_names_the_first_construct_outside():
-    game = load_game(os.path.join(CLASSIC, "othello.gdl"), "python")
+    game = load_game(os.path.join(CLASSIC, "liars_dice.gdl"), "python")
     assert typed.unsupported(game._program) == (
-        f"{os.path.join(CLASSIC, 'othello.gdl')}:17:1: a global variable ('over') is outside "
-        "the typed subset")
+        f"{os.path.join(CLASSIC, 'liars_dice.gdl')}:13:1: a seat variable 'visible to' ('die') "
+        "is outside the typed subset")
 
 
 def test_the_covered_games_are_inside():
@@ -143,6 +147,130 @@ def test_a_state_changed_by_a_tool_plays_on(typed_on):
     assert fast.legal_actions(b) == python.legal_actions(a)
     assert fast.apply(b, (0, (4,))) == python.apply(a, (0, (4,)))
     assert b.to_json() == a.to_json()
+
+
+VARIABLES = """game "t"
+seats a, b
+board square(3, 3)
+kinds (symbol) {
+  Mark = "#"
+  Dot = "."
+}
+var total = 0
+var last = none
+var flag = false
+var mix = 0
+var seat.score = 0
+var seat.best = none
+var piece.n = 2
+setup {
+  create Dot for none at @b2
+  goto play for a
+}
+phase play turn {
+  action mark(c in cells()) where len(pieces_at(c)) == 0 and not flag {
+    create Mark for me at c
+    total += 1
+    mix = (mix * 3 - column(c) * 5) % 7 + (mix - 4) / 3 - -row(c)
+    last = c
+    me.score += row(c)
+    me.best = c
+    for p in pieces_at(c) {
+      p.n -= column(c)
+    }
+    bump(last(pieces_at(c)), [e for e in orthogonal(c) where len(pieces_at(e)) > 0])
+    if total == 7 { flag = true }
+    goto play for next(me)
+  }
+  action take(p in pieces()) where p.n > 0 and p.owner != me and last != none {
+    remove p
+    me.score -= p.n
+    goto play for next(me)
+  }
+}
+end {
+  win when score(me) > 5
+  draw when flag
+}
+fn score(s) = s.score
+fn near(c, cs) = c in cs or len(cs) > 2
+def bump(p, cs) {
+  if near(p.cell, cs) { p.n += 1 }
+}
+"""
+
+
+@needs_tools
+def test_variables_play_the_same_games(typed_on):
+    """Global, seat and piece variables of numbers, true/false, cells and seats: read,
+    assigned with =, += and -=, kept in the fields of a state a tool reads; arithmetic
+    (floor division and modulo of negative numbers as on Python)."""
+    python = load_source(VARIABLES, "variables.gdl", "python")
+    fast = load_source(VARIABLES, "variables.gdl", "native")
+    assert fast._typed is not None
+    for seed in range(100):
+        _compare(python, fast, seed)
+
+
+VARIABLE_FAULTS = """game "t"
+seats a, b
+board square(3, 3)
+kinds (symbol) {
+  Mark = "#"
+}
+var big = 1
+var seat.score = 0
+var piece.n = 0
+setup {
+  goto play for a
+}
+phase play turn {
+ACTIONS}
+fn pc(c) = first(q in pieces_at(c))
+fn pn(c) = first(q in pieces_at(c)).n
+fn sc(s) = s.score
+"""
+FAULT_BODIES = [
+    "big += 999999999999999999\n    big += 999999999999999999",
+    "big -= 999999999999999999\n    big -= 999999999999999999",
+    "let p = first(q in pieces_at(c))\n    p.n = 3",
+    "let p = first(q in pieces_at(c))\n    p.n += 3",
+    "let p = first(q in pieces_at(c))\n    big = p.n",
+    "let p = first(q in pieces_at(c))\n    big = row(p.cell)",
+    "big = first(q in pieces_at(c)).n",
+    "big = pc(c).n",
+    "big = pn(c)",
+    "create Mark for none at c\n    let s = first(p in pieces_at(c)).owner\n    big = s.score",
+    "create Mark for none at c\n    let s = first(p in pieces_at(c)).owner\n    s.score = 2",
+    "create Mark for none at c\n    let s = first(p in pieces_at(c)).owner\n    s.score += 2",
+    "create Mark for none at c\n    big = first(p in pieces_at(c)).owner.score",
+    "create Mark for none at c\n    big = sc(first(p in pieces_at(c)).owner)",
+    "big = 7 / (big - 1)",
+    "big = 7 % (big - 1)",
+    "big = 2000000000\n    big = big * big",
+    "big = 3000000000\n    big = -big * big",
+    "big = 900000000000000000\n    big = big + big",
+]
+
+
+@needs_tools
+def test_a_variable_fault_is_python_s(typed_on):
+    """Each action faults (a number grown too big, a variable of no piece or seat): the
+    typed engine names the same place with the same words."""
+    source = VARIABLE_FAULTS.replace("ACTIONS", "".join(
+        f"  action f{k}(c in cells()) where len(pieces_at(c)) == 0 {{\n    {body}\n  }}\n"
+        for k, body in enumerate(FAULT_BODIES)))
+    python = load_source(source, "faults.gdl", "python")
+    fast = load_source(source, "faults.gdl", "native")
+    assert fast._typed is not None
+    for k in range(len(FAULT_BODIES)):
+        found = []
+        for game in (python, fast):
+            state = game.new_state(0)
+            with pytest.raises(GdlRuntimeError) as caught:
+                game.apply(state, (k, (0,)))
+            found.append((caught.value.line, caught.value.column, str(caught.value)))
+        assert found[1] == found[0], FAULT_BODIES[k]
 
 
 FAULTY = """game "t"
