@@ -333,3 +333,18 @@ def test_a_search_never_writes_the_dictionaries(typed_on, monkeypatch):
     assert choice in game.legal_actions(state) and not written
     state.rng = 7                   # the rng is set on the core too
     assert not written and state.rng == 7
+
+
+@needs_tools
+def test_mutants_of_the_covered_games_play_alike_on_both_engines():
+    """benchmarks/typed_fuzz.py, a few mutants (the long run takes hundreds): each one the
+    checker accepts and the subset holds is played typed and on Python, decision by
+    decision, faults included; a crash of the compiled code counts as a failure."""
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "benchmarks", "typed_fuzz.py"),
+                           "--mutants", "8", "--games", "5"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    last = done.stdout.splitlines()[-1]
+    assert " same" in last, last         # some mutants were built and played
