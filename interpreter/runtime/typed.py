@@ -85,10 +85,14 @@ def load(program: ir.Program, endless: str,
     """(the typed engine of `program`, None), or (None, why not). `endless` and
     `overworked` are the engine's messages for phases entered without end and for too much
     work between two decisions."""
-    reason = native.missing_tools() or unsupported(program)
+    reason = native.missing_tools()
     if reason is not None:
         return None, reason
-    module, reason = native_cache.module(generate(program))
+    try:
+        source = generate(program)      # once: outside the subset raises at its first step
+    except _Outside:
+        return None, unsupported(program)
+    module, reason = native_cache.module(source)
     if module is None:
         return None, reason
     module.bind(_fault, _out_event(), IllegalAction, endless, overworked)
@@ -692,21 +696,12 @@ class _Emitter:
         elif isinstance(domain, ir.Local) and isinstance(env.get(domain.slot), _Row):
             row = env[domain.slot]
             assert isinstance(row, _Row)
-            i = body.declare(self.fresh("i"))
-            x = body.declare(self.fresh("x"))
-            body.emit(indent, f"for {i} in range({row.table}_n[{row.index}]):")
-            body.emit(indent + 1, f"{x} = {row.table}[{row.index}][{i}]")
-            body.emit(indent + 1, tick)
-            bind(x, indent + 1)
+            self.indexed(body, indent, f"{row.table}_n[{row.index}]",
+                         f"{row.table}[{row.index}][{{i}}]", bind, tick)
         elif isinstance(domain, ir.Local) and isinstance(env.get(domain.slot), _Made):
             made = env[domain.slot]
             assert isinstance(made, _Made)
-            i = body.declare(self.fresh("i"))
-            x = body.declare(self.fresh("x"))
-            body.emit(indent, f"for {i} in range(len({made.name})):")
-            body.emit(indent + 1, f"{x} = {made.name}[{i}]")
-            body.emit(indent + 1, tick)
-            bind(x, indent + 1)
+            self.indexed(body, indent, f"len({made.name})", f"{made.name}[{{i}}]", bind, tick)
         elif isinstance(domain, ir.CallBuiltin):
             self.builtin_loop(domain, env, body, indent, bind, tick, copy)
         elif isinstance(domain, ir.ListOf):
@@ -715,12 +710,7 @@ class _Emitter:
             items = body.declare(self.fresh("a"), f"long[{max(len(domain.items), 1)}]")
             for k, item in enumerate(domain.items):
                 body.emit(indent, f"{items}[{k}] = {self.expr(item, env, body)}")
-            i = body.declare(self.fresh("i"))
-            x = body.declare(self.fresh("x"))
-            body.emit(indent, f"for {i} in range({len(domain.items)}):")
-            body.emit(indent + 1, f"{x} = {items}[{i}]")
-            body.emit(indent + 1, tick)
-            bind(x, indent + 1)
+            self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, tick)
         elif isinstance(domain, ir.Comprehension) and not domain.flatten:
             if is_list(domain.expr.type):
                 raise _Outside(domain, "a comprehension making a list of lists")
@@ -752,22 +742,29 @@ class _Emitter:
         else:
             raise _Outside(domain, f"a list made by '{_words(domain)}'")
 
+    def indexed(self, body: _Body, indent: int, count: str, item: str, bind: _BINDING,
+                tick: str) -> None:
+        """`for i in range(count)`, each element `item` (with `{i}` for the index) bound to
+        a fresh local, counted as work."""
+        i = body.declare(self.fresh("i"))
+        x = body.declare(self.fresh("x"))
+        body.emit(indent, f"for {i} in range({count}):")
+        body.emit(indent + 1, f"{x} = {item.format(i=i)}")
+        body.emit(indent + 1, tick)
+        bind(x, indent + 1)
+
     def const_loop(self, domain: ir.Const, body: _Body, indent: int, bind: _BINDING,
                    tick: str) -> None:
         values = list(domain.value)
-        i = body.declare(self.fresh("i"))
         if values and all(isinstance(v, (tuple, list)) for v in values):
             table = self.row_table(domain, values, _element(_element(domain.type)))
+            i = body.declare(self.fresh("i"))
             body.emit(indent, f"for {i} in range({len(values)}):")
             body.emit(indent + 1, tick)
             bind(_Row(table, i), indent + 1)
             return
         array = self.array([self.value(v, _element(domain.type), domain) for v in values])
-        x = body.declare(self.fresh("x"))
-        body.emit(indent, f"for {i} in range({len(values)}):")
-        body.emit(indent + 1, f"{x} = {array}[{i}]")
-        body.emit(indent + 1, tick)
-        bind(x, indent + 1)
+        self.indexed(body, indent, str(len(values)), f"{array}[{{i}}]", bind, tick)
 
     def builtin_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
                      bind: _BINDING, tick: str, copy: bool) -> None:
