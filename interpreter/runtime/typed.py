@@ -35,7 +35,7 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_WORK
+from ..language.limits import MAX_AUTO, MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_WORK
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, Type, element as _element,
                               is_list)
 
@@ -96,6 +96,8 @@ def load(program: ir.Program, endless: str,
     if module is None:
         return None, reason
     module.bind(_fault, _out_event(), IllegalAction, endless, overworked)
+    from .events import Auto
+    module.bind_control(Auto)
     return module.Engine(), None
 
 
@@ -297,6 +299,14 @@ class _Emitter:
         self.count = 0
         self.fns_done: set[str] = set()
         self.inlining: list[str] = []
+        self.control: dict[str, str] = {}       # the template's tables of the phases
+        # phase -> the types of its parameters (VAR_TYPES names), from the gotos into it
+        self.param_types: dict[str, tuple[str, ...]] = {}
+        # the `passes` a block reads: only an `on no action` block's own (engine.py keeps
+        # it on the runtime, not in the state: anywhere else it is another state's count)
+        self.passes_ok = {id(n) for phase in program.phases.values()
+                          for s in phase.on_no_action or () for n in ir.walk(s)
+                          if isinstance(n, ir.StateValue) and n.what == "passes"}
 
     def fresh(self, stem: str) -> str:
         self.count += 1
@@ -320,10 +330,16 @@ class _Emitter:
             act.emit(1, f"if S.phase == {p}:")
             for action in phase.actions:
                 listing.emit(2, f"{self.listing(p, action)}(S, S.seat, out)")
+                if phase.on_no_action is not None and not phase.auto:
+                    listing.emit(2, "if S.first_only and out:")
+                    listing.emit(3, "return 0")
                 body = self.action_body(p, action)
                 args = ", ".join(f"args[{i}]" for i in range(len(action.binders)))
                 act.emit(2, f"if index == {action.index}:")
                 act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
+            if any(b.by_cell for action in phase.actions for b in action.binders):
+                listing.emit(2, "if len(out) > 1:")
+                listing.emit(3, "_same_texts(S, out)")
         listing.emit(1, "return 0")
         act.emit(1, "raise IndexError(index)")
         self.functions += [listing.text(), act.text()]
@@ -334,6 +350,8 @@ class _Emitter:
         setup.emit(1, "return 0")
         self.functions.append(setup.text())
         self.functions.append(self.check_end())
+        self.functions.append(self.no_action())
+        self.control = self.control_tables()
         return self.filled_template() + "\n".join(self.consts) + "\n\n" + \
             "\n".join(self.functions)
 
@@ -344,7 +362,8 @@ class _Emitter:
                   "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
-                  "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables()}
+                  "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables(),
+                  **self.control}
         for name, value in values.items():
             text = text.replace(f"@{name}@", value)
         return text
@@ -406,13 +425,10 @@ class _Emitter:
         if any(prog.end_lets):
             raise _Outside(prog.end_lets[0][0] if prog.end_lets[0] else None,
                            "a 'let' of an end block")
+        self.find_param_types()
         for phase in prog.phases.values():
-            if phase.mode != "turn":
-                raise _Outside(phase, f"a phase that is not a 'turn' ('{phase.name}')")
-            if phase.params:
-                raise _Outside(phase, f"a phase with parameters ('{phase.name}')")
-            if phase.auto or phase.on_no_action is not None:
-                raise _Outside(phase, f"an 'auto' or 'on no action' phase ('{phase.name}')")
+            if phase.mode not in ("turn", None):
+                raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
             for block in (phase.on_enter, phase.on_reveal, phase.on_resume):
                 if block:
                     raise _Outside(block[0], "an 'on enter', 'on reveal' or 'on resume' block")
@@ -447,11 +463,10 @@ class _Emitter:
     def listing(self, p: int, action: ir.Action) -> str:
         name = f"list_{p}_{action.index}"
         body = _Body(f"cdef int {name}(Core S, long me, list out) except -1:")
-        env: Env = {0: "me"}
+        phase = list(self.prog.phases.values())[p]
+        env: Env = self.phase_env(phase, body)
         binders = action.binders
-        for binder in binders:
-            if binder.by_cell:      # two pieces on one cell: the engine's check of texts
-                raise _Outside(binder, "a piece written 'by cell'")
+        first_only = phase.on_no_action is not None and not phase.auto
 
         def level(k: int, env: Env, indent: int) -> None:
             tests = [self.expr(part.expr, env, body) for part in action.where_parts
@@ -462,6 +477,9 @@ class _Emitter:
             if k == len(binders):
                 args = "".join(f"{env[b.slot]}, " for b in binders)
                 body.emit(indent, f"out.append(({action.index}, ({args})))")
+                if first_only:          # Core.has_action asks
+                    body.emit(indent, "if S.first_only:")
+                    body.emit(indent + 1, "return 0")
                 return
             binder = binders[k]
 
@@ -479,7 +497,8 @@ class _Emitter:
         name = f"act_{p}_{action.index}"
         params = "".join(f", long {self.binder_name(b)}" for b in action.binders)
         body = _Body(f"cdef int {name}(Core S, long me{params}) except -1:")
-        env: Env = {0: "me", **{b.slot: self.binder_name(b) for b in action.binders}}
+        env: Env = {**self.phase_env(list(self.prog.phases.values())[p], body),
+                    **{b.slot: self.binder_name(b) for b in action.binders}}
         self.statements(action.body, env, body, 1)
         body.emit(1, "return 0")
         self.functions.append(body.text())
@@ -624,11 +643,123 @@ class _Emitter:
             args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
                            for a in s.args)
             body.emit(indent, f"{self.def_unit(s.name)}(S, {env[0]}{args})")
-        elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None:
+        elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None \
+                and self.prog.phases[s.phase].mode == "turn":
             body.emit(indent, f"S.enter({self.phases.index(s.phase)}, "
                       f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
         else:
+            self.control_statement(s, env, body, indent)
+
+    def control_statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
+        """`goto` into a phase with parameters or that is not a turn, `call`, `return`,
+        `win`, `lose`, `draw`, `change`."""
+        if isinstance(s, ir.Goto) and s.seat is not None:
+            target = self.prog.phases[s.phase]
+            values = []
+            for arg in s.args:          # the arguments first, then the seat (as on Python)
+                value = body.declare(self.fresh("a"))
+                body.emit(indent, f"{value} = {self.expr(arg, env, body)}")
+                values.append(value)
+            body.emit(indent, f"S.enter_frame({self.phases.index(s.phase)}, "
+                      f"{self.expr(s.seat, env, body)}, {self.loc(s)}, "
+                      f"{int(target.mode == 'turn')}, {int(s.push)})")
+            for k, value in enumerate(values):
+                body.emit(indent, f"S.A[{k}] = {value}")
+        elif isinstance(s, ir.Return):
+            body.emit(indent, f"S.pop({self.loc(s)})")
+        elif isinstance(s, (ir.Win, ir.Lose)):
+            seat = body.declare(self.fresh("w"))
+            body.emit(indent, f"{seat} = {self.expr(s.seat, env, body)}")
+            body.emit(indent, f"S.seat_ok({seat}, {self.loc(s)})")
+            body.emit(indent, f"S.declare([{seat}])" if isinstance(s, ir.Win)
+                      else f"S.eliminate({seat})")
+        elif isinstance(s, ir.Draw):
+            body.emit(indent, "S.declare([])")
+        elif isinstance(s, ir.Change):
+            if not isinstance(s.kind, ir.Const) or s.kind.value not in self.kinds:
+                raise _Outside(s.kind, "a 'change' to a kind not known before play")
+            body.emit(indent, f"S.change({self.expr(s.piece, env, body)}, "
+                      f"{self.kinds.index(s.kind.value)}, {self.loc(s)})")
+        else:
             raise _Outside(s, f"the statement '{_words(s)}'")
+
+    def phase_env(self, phase: ir.Phase, body: _Body) -> Env:
+        """The locals of a unit of `phase`: `me`, and its parameters (slots 1..n) read
+        from the frame when the unit starts (a `goto` in it may change the frame)."""
+        env: Env = {0: "me"}
+        for k in range(len(phase.params)):
+            name = body.declare(f"a{k + 1}_")
+            body.emit(1, f"{name} = S.A[{k}]")
+            env[k + 1] = name
+        return env
+
+    def find_param_types(self) -> None:
+        """The type of each phase parameter: the one type of the arguments the gotos and
+        calls into its phase give (none goes with any type that may be none)."""
+        prog = self.prog
+        seen: dict[str, list[set[Type]]] = {name: [set() for _ in phase.params]
+                                            for name, phase in prog.phases.items()}
+        roots = [*prog.setup, *(s for d in prog.defs.values() for s in d.body)]
+        for phase in prog.phases.values():
+            roots += [*(phase.on_no_action or ()), *phase.on_enter, *phase.on_resume,
+                      *(s for action in phase.actions for s in action.body)]
+        for root in roots:
+            for node in ir.walk(root):
+                if isinstance(node, (ir.Goto, ir.CallEach)):
+                    for k, arg in enumerate(node.args):
+                        seen[node.phase][k].add(arg.type)
+        for name, phase in prog.phases.items():
+            types = []
+            for k, found in enumerate(seen[name]):
+                if len(found) > 1 and found - {NONE} <= set(NULLABLE):
+                    found = found - {NONE}
+                if len(found) != 1 or next(iter(found)) not in VAR_TYPES:
+                    raise _Outside(phase, f"a phase parameter of type "
+                                   f"{' or '.join(sorted(map(str, found))) or 'unknown'} "
+                                   f"('{phase.params[k]}' of '{name}')")
+                types.append(VAR_TYPES[next(iter(found))])
+            self.param_types[name] = tuple(types)
+
+    def no_action(self) -> str:
+        """`_no_action(S)`: the `on no action` block of the phase of the top frame."""
+        body = _Body("cdef int _no_action(Core S) except -1:")
+        for p, phase in enumerate(self.prog.phases.values()):
+            if phase.on_no_action is None:
+                continue
+            unit = _Body(f"cdef int no_action_{p}(Core S, long me) except -1:")
+            self.statements(phase.on_no_action, self.phase_env(phase, unit), unit, 1)
+            unit.emit(1, "return 0")
+            self.functions.append(unit.text())
+            body.emit(1, f"if S.phase == {p}:")
+            body.emit(2, f"return no_action_{p}(S, S.seat)")
+        body.emit(1, "return 0")
+        return body.text()
+
+    def control_tables(self) -> dict[str, str]:
+        """The tables of the phases (typed_engine.pyx.in, "Control flow"): the template's
+        values, and constants after the rules."""
+        phases = list(self.prog.phases.values())
+        for p, phase in enumerate(phases):
+            if [a.index for a in phase.actions] != list(range(len(phase.actions))):
+                raise _Outside(phase, "a phase whose actions are not numbered in order")
+        texts = tuple(tuple((a.name, tuple((VAR_TYPES[b.type], b.by_cell) for b in a.binders))
+                            for a in phase.actions) for phase in phases)
+        by_cell = tuple(tuple(tuple((i, b.name, self.loc(b)) for i, b in enumerate(a.binders)
+                                    if b.by_cell) for a in phase.actions) for phase in phases)
+        self.consts += [
+            f"PHASE_PARAMS = {tuple(self.param_types[phase.name] for phase in phases)!r}",
+            f"cdef long *PHASE_AUTO = _array({[int(phase.auto) for phase in phases]!r})",
+            f"cdef long *PHASE_NO_ACTION = "
+            f"_array({[int(phase.on_no_action is not None) for phase in phases]!r})",
+            f"cdef long *PHASE_LOCS = _array({[self.loc(phase) for phase in phases]!r})",
+            f"ACTION_TEXTS = {texts!r}", f"BY_CELL = {by_cell!r}"]
+        board = self.board
+        return {"NPARAMS": str(max([len(phase.params) for phase in phases] + [1])),
+                "HAS_TURNS": str(int(any(phase.mode == "turn" for phase in phases))),
+                "MAX_AUTO": str(MAX_AUTO),
+                "CELL_NAMES": repr(tuple(board.names[c] for c in range(board.size))),
+                "SEAT_NAMES": repr(tuple(self.prog.seats)),
+                "DIR_NAMES": repr(tuple(board.direction_names))}
 
     def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
         """`place = / += / -= value`: a number grown by it is held to limits.MAX_NUMBER as
@@ -724,6 +855,11 @@ class _Emitter:
                 body.emit(indent, f"{y} = {self.expr(domain.expr, inner, body)}")
                 bind(y, indent)
             self.loop(domain.domain, env, body, indent, each, at, copy)
+        elif isinstance(domain, ir.Cond):     # a list chosen by if/else: a loop in each branch
+            body.emit(indent, f"if {self.expr(domain.cond, env, body)}:")
+            self.loop(domain.then, env, body, indent + 1, bind, at, copy)
+            body.emit(indent, "else:")
+            self.loop(domain.otherwise, env, body, indent + 1, bind, at, copy)
         elif isinstance(domain, ir.CallFn) and is_list(domain.type):
             fn = self.prog.fns[domain.name]
             if isinstance(fn.body, ir.FnBlock):
@@ -825,6 +961,8 @@ class _Emitter:
             body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < "
                       f"{self.board.width} else 0):")
             body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
+        elif name == "directions":
+            body.emit(indent, f"for {x} in range({self.nd}):")
         elif name == "range" and all(isinstance(a, ir.Const) for a in args):
             first, last = (a.value for a in args if isinstance(a, ir.Const))
             if last - first >= 1_000_000:
@@ -849,6 +987,8 @@ class _Emitter:
         if isinstance(e, ir.PieceField) and e.name in ("owner", "cell", "kind"):
             return f"S.{e.name}[{self.piece_of(e, self.expr(e.obj, env, body))}]"
 
+        if isinstance(e, ir.StateValue):
+            return self.state_value(e)
         if isinstance(e, ir.Global):
             return f"S.G[{self.var_index('global', e.name)}]"
         if isinstance(e, (ir.SeatVar, ir.PieceField)):
@@ -889,6 +1029,26 @@ class _Emitter:
                     f"else {self.expr(e.otherwise, env, body)})")
         raise _Outside(e, f"the expression '{_words(e)}'")
 
+    def state_value(self, e: ir.StateValue) -> str:
+        if e.what == "passes" and id(e) not in self.passes_ok:
+            raise _Outside(e, "'passes' outside an 'on no action' block")
+        values = {"current": "S.current", "turn_number": "S.turn",
+                  "decision_number": "S.decisions", "deciding": "(S.seat if S.has_frame else -1)",
+                  "passes": "S.passes"}
+        if e.what not in values:
+            raise _Outside(e, f"'{e.what}' as a value")
+        return values[e.what]
+
+    def phase_compare(self, e: ir.Compare) -> str | None:
+        """`current_phase == "NAME"` (or !=) as a test of the phase's number."""
+        for a, b in ((e.left, e.right), (e.right, e.left)):
+            if isinstance(a, ir.StateValue) and a.what == "current_phase" and \
+                    isinstance(b, ir.Const) and isinstance(b.value, str) and e.op in ("==", "!="):
+                number = self.phases.index(b.value) if b.value in self.phases else \
+                    -1 if b.value == "" else -2
+                return f"((S.phase if S.has_frame else -1) {e.op} {number})"
+        return None
+
     def var_place(self, e: ir.SeatVar | ir.PieceField, obj: str) -> str:
         """The C place of a seat's or a piece's variable, its seat or piece `obj` checked
         (none faults as on Python, naming `e`)."""
@@ -922,6 +1082,9 @@ class _Emitter:
         raise _Outside(at, f"the value {v!r} ({t})")
 
     def compare(self, e: ir.Compare, env: Env, body: _Body) -> str:
+        phase = self.phase_compare(e)
+        if phase is not None:
+            return phase
         sides = (e.left, e.right)
         nones = [isinstance(s, ir.Const) and s.value is None for s in sides]
         types = {s.type for s, none in zip(sides, nones) if not none}
@@ -952,6 +1115,12 @@ class _Emitter:
             return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
+        if name == "nth" and e.type in NULLABLE:
+            return self.nth(e, env, body)
+        if name == "direction":
+            rays, lengths, longest = self.ray_tables()
+            return (f"_between({self.expr(args[0], env, body)}, {self.expr(args[1], env, body)}, "
+                    f"{rays}, {lengths}, {longest}, {loc})")
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
                                        value=None, type=e.type, span=e.span), env)
@@ -1006,6 +1175,29 @@ class _Emitter:
         unit.emit(1, "return found")
         self.functions.append(unit.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    def nth(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`nth(xs, n)` of a list of what may be none: a cdef function given `n` and the
+        locals in scope that walks the list to its n-th element (-1: none)."""
+        name = self.fresh("q")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
+        unit = _Body(f"cdef long {name}(Core S, long me{params}, long wanted) except? -2:")
+        unit.declare("found")
+        unit.emit(1, "found = 0")
+
+        def each(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(e, "nth() of a list of lists")
+            unit.emit(indent, "found += 1")
+            unit.emit(indent, "if found == wanted:")
+            unit.emit(indent + 1, f"return {value}")
+        self.loop(e.args[0], env, unit, 1, each, e)
+        unit.emit(1, "return -1")
+        self.functions.append(unit.text())
+        wanted = self.expr(e.args[1], env, body)
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {wanted})"
 
     def membership(self, e: ir.In, env: Env, body: _Body) -> str:
         """`x in xs` as a cdef function given `x` (computed once, before the list, as on

@@ -25,7 +25,12 @@ CLASSIC = os.path.join(ROOT, "games", "classic")
 # (a path from games/classic without .gdl: a test rule file is "../../tests/rules/NAME")
 COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_and_boxes": 300,
            "hex": 60,
-           "../../tests/rules/invariants": 20}
+           "../../tests/rules/invariants": 20,
+           "checkers": 150, "clobber": 200, "nine_mens_morris": 60,
+           "../../tests/rules/typed_control_flow": 200, "../../tests/rules/typed_control_limits": 6,
+           "../../tests/rules/by_cell": 20, "../../tests/rules/by_cell_stack": 20,
+           "../../tests/rules/nim_stones": 50, "../../tests/rules/no_action": 50,
+           "../../tests/rules/race": 50, "../../tests/rules/stack": 50}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -41,17 +46,39 @@ def _typed_game(path):
     return game
 
 
+def _fault(error):
+    return error.file, error.line, error.column, str(error)
+
+
+def _same(expected, found):
+    """`expected()` and `found()` give the same, or raise the same run-time error (then
+    True: the game stops there)."""
+    try:
+        value = expected()
+    except GdlRuntimeError as exc:
+        with pytest.raises(GdlRuntimeError) as caught:
+            found()
+        assert _fault(caught.value) == _fault(exc)
+        return True
+    assert found() == value
+    return False
+
+
 def _compare(python, fast, seed):
-    """Play one random game from `seed` on both, checking everything a decision shows."""
+    """Play one random game from `seed` on both, checking everything a decision shows; a
+    run-time error must be the same error at the same place (the game ends there)."""
     choose = random.Random(seed)
+    if _same(lambda: python.new_state(seed).to_json(), lambda: fast.new_state(seed).to_json()):
+        return
     a, b = python.new_state(seed), fast.new_state(seed)
     assert b.__class__ is TypedState
     decisions = 0
     while True:
         # a clone's dictionaries: the state itself stays on the typed core
         assert b.clone().to_json() == a.to_json(), f"seed {seed} decision {decisions}"
+        if _same(lambda: python.legal_actions(a), lambda: fast.legal_actions(b)):
+            return
         legal = python.legal_actions(a)
-        assert fast.legal_actions(b) == legal
         assert fast.current_player(b) == python.current_player(a)
         assert fast.is_terminal(b) == python.is_terminal(a)
         assert fast.returns(b) == python.returns(a)
@@ -62,7 +89,9 @@ def _compare(python, fast, seed):
                 [python.action_text(a, x) for x in legal]
             assert fast.view(b, None) == python.view(a, None)
         action = legal[choose.randrange(len(legal))]
-        assert fast.apply(b, action, check=False) == python.apply(a, action, check=False)
+        if _same(lambda: python.apply(a, action, check=False),
+                 lambda: fast.apply(b, action, check=False)):
+            return
         decisions += 1
     assert b.to_json() == a.to_json()
 
@@ -107,7 +136,6 @@ def test_every_rule_file_inside_the_subset_is_played_against_python_here():
 
 
 @pytest.mark.parametrize("name,what", [
-    ("by_cell_stack", "a piece written 'by cell' is outside"),
     ("connected", "made by 'connected(x in [c]"),
 ])
 def test_constructs_the_typed_engine_leaves_to_python(name, what):
@@ -348,3 +376,41 @@ def test_mutants_of_the_covered_games_play_alike_on_both_engines():
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     last = done.stdout.splitlines()[-1]
     assert " same" in last, last         # some mutants were built and played
+
+
+@needs_tools
+@pytest.mark.parametrize("action, message", [
+    (0, "phase 'spin' played more than 10,000 actions on its own ('auto') after one decision"),
+    (1, "phase 'stuck' ran 'on no action' more than 10,000 times after one decision"),
+    (2, "'return' from the only phase left: 'return' ends a phase entered with 'call'; use "
+        "'goto' to move on"),
+])
+def test_a_control_flow_limit_is_python_s_fault(typed_on, action, message):
+    """The bound of an `auto` phase and of `on no action` blocks after one decision, and a
+    `return` with no phase to go back to: the same error at the same place."""
+    path = os.path.join(ROOT, "tests", "rules", "typed_control_limits.gdl")
+    python, fast = load_game(path, "python"), _typed_game(path)
+    found = []
+    for game in (python, fast):
+        state = game.new_state(0)
+        with pytest.raises(GdlRuntimeError) as caught:
+            game.apply(state, game.legal_actions(state)[action])
+        found.append(_fault(caught.value))
+    assert found[1] == found[0] and message in found[0][3]
+
+
+@needs_tools
+def test_a_by_cell_clash_is_python_s_fault(typed_on):
+    """Two pieces written `by cell` on one cell: listing the actions that read alike is a
+    run-time error at the binder, on both engines."""
+    path = os.path.join(ROOT, "tests", "rules", "by_cell_stack.gdl")
+    python, fast = load_game(path, "python"), _typed_game(path)
+    found = []
+    for game in (python, fast):
+        state = game.new_state(0)
+        game.apply(state, (0, (1, 1)))          # a's pawn a1 onto b1
+        game.apply(state, (0, (3, 5)))          # b's pawn a2 to b2
+        with pytest.raises(GdlRuntimeError) as caught:
+            game.legal_actions(state)
+        found.append(_fault(caught.value) + (caught.value.hints,))
+    assert found[1] == found[0] and "two legal actions read 'step b1 c1'" in found[0][3]
