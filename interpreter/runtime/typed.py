@@ -429,9 +429,14 @@ class _Emitter:
         for phase in prog.phases.values():
             if phase.mode not in ("turn", None):
                 raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
-            for block in (phase.on_enter, phase.on_reveal, phase.on_resume):
-                if block:
-                    raise _Outside(block[0], "an 'on enter', 'on reveal' or 'on resume' block")
+            if phase.on_reveal:
+                raise _Outside(phase.on_reveal[0], "an 'on reveal' block")
+            for block in (phase.on_enter, phase.on_resume):
+                flow = [n for s in block for n in ir.walk(s)
+                        if isinstance(n, (ir.Goto, ir.Return, ir.CallEach, ir.CallDef))]
+                if flow:            # the Python engine's recursion through phases: not here
+                    raise _Outside(flow[0], "an 'on enter' or 'on resume' block that enters "
+                                   "or leaves a phase or calls a def")
             for action in phase.actions:
                 if not action.body:
                     raise _Outside(action, f"an action with an empty body ('{action.name}')")
@@ -647,6 +652,7 @@ class _Emitter:
                 and self.prog.phases[s.phase].mode == "turn":
             body.emit(indent, f"S.enter({self.phases.index(s.phase)}, "
                       f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
+            self.on_enter(s.phase, body, indent)
         else:
             self.control_statement(s, env, body, indent)
 
@@ -654,20 +660,67 @@ class _Emitter:
         """`goto` into a phase with parameters or that is not a turn, `call`, `return`,
         `win`, `lose`, `draw`, `change`."""
         if isinstance(s, ir.Goto) and s.seat is not None:
-            target = self.prog.phases[s.phase]
-            values = []
-            for arg in s.args:          # the arguments first, then the seat (as on Python)
-                value = body.declare(self.fresh("a"))
-                body.emit(indent, f"{value} = {self.expr(arg, env, body)}")
-                values.append(value)
-            body.emit(indent, f"S.enter_frame({self.phases.index(s.phase)}, "
-                      f"{self.expr(s.seat, env, body)}, {self.loc(s)}, "
-                      f"{int(target.mode == 'turn')}, {int(s.push)})")
-            for k, value in enumerate(values):
-                body.emit(indent, f"S.A[{k}] = {value}")
+            self.enter_phase(s, env, body, indent)
         elif isinstance(s, ir.Return):
             body.emit(indent, f"S.pop({self.loc(s)})")
-        elif isinstance(s, (ir.Win, ir.Lose)):
+            if any(phase.on_resume for phase in self.prog.phases.values()):
+                body.emit(indent, f"{self.resume()}(S)")
+        else:
+            self.result_statement(s, env, body, indent)
+
+    def enter_phase(self, s: ir.Goto, env: Env, body: _Body, indent: int) -> None:
+        """`goto`/`call`: the arguments, then the seat (as on Python), the frame, then the
+        phase's `on enter`."""
+        target = self.prog.phases[s.phase]
+        assert s.seat is not None           # the checker requires `for SEAT`
+        values = []
+        for arg in s.args:          # the arguments first, then the seat (as on Python)
+            value = body.declare(self.fresh("a"))
+            body.emit(indent, f"{value} = {self.expr(arg, env, body)}")
+            values.append(value)
+        body.emit(indent, f"S.enter_frame({self.phases.index(s.phase)}, "
+                  f"{self.expr(s.seat, env, body)}, {self.loc(s)}, "
+                  f"{int(target.mode == 'turn')}, {int(s.push)})")
+        for k, value in enumerate(values):
+            body.emit(indent, f"S.A[{k}] = {value}")
+        self.on_enter(s.phase, body, indent)
+
+    def on_enter(self, name: str, body: _Body, indent: int) -> None:
+        """Run the `on enter` block of phase `name` (one that enters no phase: see
+        check_program), if it has one, for the seat just entered."""
+        phase = self.prog.phases[name]
+        if not phase.on_enter:
+            return
+        p = self.phases.index(name)
+        unit = f"on_enter_{p}"
+        if unit not in self.fns_done:
+            self.fns_done.add(unit)
+            code = _Body(f"cdef int {unit}(Core S, long me) except -1:")
+            self.statements(phase.on_enter, self.phase_env(phase, code), code, 1)
+            code.emit(1, "return 0")
+            self.functions.append(code.text())
+        body.emit(indent, f"{unit}(S, S.seat)")
+
+    def resume(self) -> str:
+        """`_resume(S)`: the `on resume` block of the phase back on top after `return`."""
+        if "_resume" not in self.fns_done:
+            self.fns_done.add("_resume")
+            code = _Body("cdef int _resume(Core S) except -1:")
+            for p, phase in enumerate(self.prog.phases.values()):
+                if phase.on_resume:
+                    unit = _Body(f"cdef int on_resume_{p}(Core S, long me) except -1:")
+                    self.statements(phase.on_resume, self.phase_env(phase, unit), unit, 1)
+                    unit.emit(1, "return 0")
+                    self.functions.append(unit.text())
+                    code.emit(1, f"if S.phase == {p}:")
+                    code.emit(2, f"return on_resume_{p}(S, S.seat)")
+            code.emit(1, "return 0")
+            self.functions.append(code.text())
+        return "_resume"
+
+    def result_statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
+        """`win`, `lose`, `draw`, `change`."""
+        if isinstance(s, (ir.Win, ir.Lose)):
             seat = body.declare(self.fresh("w"))
             body.emit(indent, f"{seat} = {self.expr(s.seat, env, body)}")
             body.emit(indent, f"S.seat_ok({seat}, {self.loc(s)})")

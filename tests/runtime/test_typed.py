@@ -30,7 +30,8 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/typed_control_flow": 200, "../../tests/rules/typed_control_limits": 6,
            "../../tests/rules/by_cell": 20, "../../tests/rules/by_cell_stack": 20,
            "../../tests/rules/nim_stones": 50, "../../tests/rules/no_action": 50,
-           "../../tests/rules/race": 50, "../../tests/rules/stack": 50}
+           "../../tests/rules/race": 50, "../../tests/rules/stack": 50,
+           "../../tests/rules/coverage": 20}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
