@@ -403,9 +403,10 @@ class _Emitter:
             raise _Outside(prog.payoff, "a payoff")
         if prog.board.size > 4096:
             raise _Outside(None, "a board of more than 4096 cells")
-        if any(prog.end_lets):
-            raise _Outside(prog.end_lets[0][0] if prog.end_lets[0] else None,
-                           "a 'let' of an end block")
+        for lets in prog.end_lets:
+            for let in lets:
+                if let.expr.type not in SCALARS:
+                    raise _Outside(let, f"a 'let' of an end block of type {let.expr.type}")
         for phase in prog.phases.values():
             if phase.mode != "turn":
                 raise _Outside(phase, f"a phase that is not a 'turn' ('{phase.name}')")
@@ -494,22 +495,35 @@ class _Emitter:
         body.declare("s")
         body.declare("holding", "list")
         body.declare("live", "list")
+        computed = [0] * len(self.prog.end_lets)
         for i, rule in enumerate(self.prog.end_rules):
-            if rule.shared:
-                raise _Outside(rule, "an end rule reading a 'let'")
+            shared = [f"e{rule.block}_{k}" for k in range(1, rule.shared + 1)]
+            seat = 'v' + str(rule.shared + 1)
             fn = _Body(f"cdef long end_{i}(Core S, long me"
-                       f"{'' if rule.kind == 'draw' else ', long v1'}) except? -2:")
-            env: Env = {0: "me"} if rule.kind == "draw" else {0: "me", 1: "v1"}
+                       + "".join(f", long v{k}" for k in range(1, rule.shared + 1))
+                       + f"{'' if rule.kind == 'draw' else ', long ' + seat}) except? -2:")
+            env: Env = {0: "me", **{k: f"v{k}" for k in range(1, rule.shared + 1)}}
+            if rule.kind != "draw":
+                env[rule.shared + 1] = seat
             fn.emit(1, f"return {self.expr(rule.expr, env, fn)}")
             self.functions.append(fn.text())
             body.emit(1, "if S.over:")
             body.emit(2, "return 0")
+            # the block's values a rule reads, each computed once per check, when a rule
+            # first needs it (as on Python: every rule before this one ran)
+            while computed[rule.block] < rule.shared:
+                computed[rule.block] += 1
+                body.declare(shared[computed[rule.block] - 1])
+                body.emit(1, f"{shared[computed[rule.block] - 1]} = "
+                          f"{self.end_let(rule.block, computed[rule.block])}"
+                          f"(S, 0{''.join(', ' + v for v in shared[:computed[rule.block] - 1])})")
+            given = "".join(f", {v}" for v in shared)
             if rule.kind == "draw":
-                body.emit(1, f"if end_{i}(S, 0):")
+                body.emit(1, f"if end_{i}(S, 0{given}):")
                 body.emit(2, "S.declare([])")
                 continue
             body.emit(1, "live = S.live()")
-            body.emit(1, f"holding = [s for s in live if end_{i}(S, s, s)]")
+            body.emit(1, f"holding = [s for s in live if end_{i}(S, s{given}, s)]")
             if rule.kind == "lose":
                 body.emit(1, "if holding and holding == live:")
                 body.emit(2, "S.declare([])")
@@ -520,6 +534,17 @@ class _Emitter:
                 body.emit(2, "S.declare(holding)")
         body.emit(1, "return 0")
         return body.text()
+
+    def end_let(self, block: int, slot: int) -> str:
+        """The `let` of an end block in `slot` as a cdef function of the lets before it."""
+        let = self.prog.end_lets[block][slot - 1]
+        assert let.slot == slot
+        params = "".join(f", long v{k}" for k in range(1, slot))
+        fn = _Body(f"cdef long end_let_{block}_{slot}(Core S, long me{params}) except? -2:")
+        env: Env = {0: "me", **{k: f"v{k}" for k in range(1, slot)}}
+        fn.emit(1, f"return {self.expr(let.expr, env, fn)}")
+        self.functions.append(fn.text())
+        return f"end_let_{block}_{slot}"
 
     def scalar_fn(self, name: str) -> str:
         fn = self.prog.fns[name]
@@ -615,6 +640,9 @@ class _Emitter:
                       f"{self.loc(s)})")
         elif isinstance(s, ir.Remove):
             body.emit(indent, f"S.remove({self.expr(s.piece, env, body)}, {self.loc(s)})")
+        elif isinstance(s, ir.Give):
+            body.emit(indent, f"S.give({self.expr(s.piece, env, body)}, "
+                      f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
         elif isinstance(s, ir.PlaceAt):
             body.emit(indent, f"S.place({self.expr(s.piece, env, body)}, "
                       f"{self.expr(s.cell, env, body)}, {self.loc(s)})")
@@ -711,8 +739,10 @@ class _Emitter:
             for k, item in enumerate(domain.items):
                 body.emit(indent, f"{items}[{k}] = {self.expr(item, env, body)}")
             self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, tick)
-        elif isinstance(domain, ir.Comprehension) and not domain.flatten:
-            if is_list(domain.expr.type):
+        elif isinstance(domain, ir.Comprehension) and copy:
+            self.made_loop(domain, env, body, indent, bind, at, tick)
+        elif isinstance(domain, ir.Comprehension):
+            if is_list(domain.expr.type) and not domain.flatten:
                 raise _Outside(domain, "a comprehension making a list of lists")
 
             def each(value: Bound, indent: int) -> None:
@@ -720,10 +750,18 @@ class _Emitter:
                 if domain.where is not None:
                     body.emit(indent, f"if {self.expr(domain.where, inner, body)}:")
                     indent += 1
+                if domain.flatten:      # the next clause's lists, joined
+                    self.loop(domain.expr, inner, body, indent, bind, at)
+                    return
                 y = body.declare(self.fresh("y"))
                 body.emit(indent, f"{y} = {self.expr(domain.expr, inner, body)}")
                 bind(y, indent)
             self.loop(domain.domain, env, body, indent, each, at, copy)
+        elif isinstance(domain, ir.Cond):
+            body.emit(indent, f"if {self.expr(domain.cond, env, body)}:")
+            self.loop(domain.then, env, body, indent + 1, bind, at, copy)
+            body.emit(indent, "else:")
+            self.loop(domain.otherwise, env, body, indent + 1, bind, at, copy)
         elif isinstance(domain, ir.CallFn) and is_list(domain.type):
             fn = self.prog.fns[domain.name]
             if isinstance(fn.body, ir.FnBlock):
@@ -741,6 +779,20 @@ class _Emitter:
             self.loop(fn.body, inner, body, indent, bind, at, copy)
         else:
             raise _Outside(domain, f"a list made by '{_words(domain)}'")
+
+    def made_loop(self, domain: ir.Comprehension, env: Env, body: _Body, indent: int,
+                  bind: _BINDING, at: ir.Node, tick: str) -> None:
+        """A `for` statement over a comprehension: the list is made whole first, as on
+        Python (the body may change what its tests read)."""
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = []")
+
+        def keep(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(domain, "a comprehension making a list of lists")
+            body.emit(indent, f"{made}.append({value})")
+        self.loop(domain, env, body, indent, keep, at)
+        self.indexed(body, indent, f"len({made})", f"{made}[{{i}}]", bind, tick)
 
     def indexed(self, body: _Body, indent: int, count: str, item: str, bind: _BINDING,
                 tick: str) -> None:
@@ -816,6 +868,17 @@ class _Emitter:
             body.emit(indent, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
             body.emit(indent, f"for {i} in range({table}_n[{c}]):")
             body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
+        elif name == "directions":
+            body.emit(indent, f"for {x} in range({self.nd}):")
+        elif name == "line":
+            table, lengths, longest = self.line_tables(call)
+            base = body.declare(self.fresh("r"))
+            i = body.declare(self.fresh("i"))
+            none = "line() cannot work with a value that is none"
+            body.emit(indent, f"{base} = _pair({self.expr(args[0], env, body)}, "
+                      f"{self.expr(args[1], env, body)}, {self.loc(call)}, {none!r})")
+            body.emit(indent, f"for {i} in range({lengths}[{base}] if {base} >= 0 else 0):")
+            body.emit(indent + 1, f"{x} = {table}[{base} * {longest} + {i}]")
         elif name == "column_cells":
             columns = [self.board.column_cells(k) for k in range(1, self.board.width + 1)]
             table = self.row_table(call, columns, CELL)
@@ -966,6 +1029,8 @@ class _Emitter:
                 f"_direction({self.expr(d, env, body)}, {self.nd}, {loc}))")
 
     def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
+        if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)):
+            return str(len(xs.value))
         if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
             made = env[xs.slot]
             assert isinstance(made, _Made)
@@ -1038,6 +1103,14 @@ class _Emitter:
         if q.op in ("count", "last"):
             body.declare("found")
             body.emit(1, f"found = {0 if q.op == 'count' else -1}")
+        elif q.op in ("sum", "min_of", "max_of"):
+            if q.type != INT or q.value is None or q.value.type != INT:
+                raise _Outside(q, f"{q.op}() of what is not a number")
+            body.declare("found")
+            body.declare("seen")
+            body.declare("y")
+            body.emit(1, "found = 0")
+            body.emit(1, "seen = 0")
         elif q.op not in ("exists", "all", "first"):
             raise _Outside(q, f"the quantifier {q.op}()")
         if q.op == "first" and q.type not in NULLABLE:
@@ -1054,6 +1127,16 @@ class _Emitter:
                 assert q.value is not None
                 body.emit(indent, f"if not {self.expr(q.value, inner, body)}:")
                 body.emit(indent + 1, "return 0")
+            elif q.op in ("sum", "min_of", "max_of"):
+                assert q.value is not None
+                body.emit(indent, f"y = {self.expr(q.value, inner, body)}")
+                if q.op == "sum":
+                    body.emit(indent, f"found = _add(found, y, {self.loc(q)})")
+                else:
+                    better = ">" if q.op == "max_of" else "<"
+                    body.emit(indent, f"if not seen or y {better} found:")
+                    body.emit(indent + 1, "found = y")
+                    body.emit(indent + 1, "seen = 1")
             elif q.op == "last":
                 if not isinstance(value, str):
                     raise _Outside(q, "last() of a list of lists")
@@ -1067,7 +1150,8 @@ class _Emitter:
                 body.emit(indent, "found += 1")
         self.loop(q.domain, env, body, 1, each, q)
         body.emit(1, {"exists": "return 0", "all": "return 1", "first": "return -1",
-                      "count": "return found", "last": "return found"}[q.op])
+                      "count": "return found", "last": "return found", "sum": "return found",
+                      "min_of": "return found", "max_of": "return found"}[q.op])
         self.functions.append(body.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
@@ -1097,6 +1181,22 @@ class _Emitter:
             values = [ray[0] if ray else -1 for rays in self.board.rays for ray in rays]
             self.consts.append(f"cdef long *{name} = _array({values!r})")
         return self.const_ids[key]
+
+    def line_tables(self, at: ir.Node) -> tuple[str, str, int]:
+        """`line(a, b)` of every two cells: LINE[(a * NCELLS + b) * longest + i], LINE_n."""
+        size = self.board.size
+        key = ("line",)
+        if key not in self.const_ids:
+            if size > 256:
+                raise _Outside(at, "line() on a board of more than 256 cells")
+            lines = [self.board.line(a, b) for a in range(size) for b in range(size)]
+            longest = max((len(x) for x in lines), default=1) or 1
+            self.const_ids[key] = f"LINE{longest}"
+            flat = [-1 if c is None else c for x in lines
+                    for c in (list(x) + [None] * (longest - len(x)))]
+            self.consts.append(f"cdef long *LINE = _array({flat!r})")
+            self.consts.append(f"cdef long *LINE_n = _array({[len(x) for x in lines]!r})")
+        return "LINE", "LINE_n", int(self.const_ids[key][4:])
 
     def ray_tables(self) -> tuple[str, str, int]:
         rays = [ray for per_cell in self.board.rays for ray in per_cell]

@@ -25,7 +25,8 @@ CLASSIC = os.path.join(ROOT, "games", "classic")
 # (a path from games/classic without .gdl: a test rule file is "../../tests/rules/NAME")
 COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_and_boxes": 300,
            "hex": 60,
-           "../../tests/rules/invariants": 20}
+           "../../tests/rules/invariants": 20,
+           "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -104,6 +105,15 @@ def test_every_rule_file_inside_the_subset_is_played_against_python_here():
         if typed.unsupported(game._program) is None:
             inside.append(os.path.relpath(path, CLASSIC).removesuffix(".gdl"))
     assert sorted(inside) == sorted(COVERED)
+
+
+def test_othello_waits_for_its_on_no_action_block():
+    """Everything else in Othello is inside (tests/rules/typed_values_othello.gdl plays its
+    rules with a pass action): its first construct outside is the phase's `on no action`."""
+    path = os.path.join(CLASSIC, "othello.gdl")
+    found = typed.unsupported(load_game(path, "python")._program)
+    assert found == (f"{path}:38:1: an 'auto' or 'on no action' phase ('play') is outside the "
+                     "typed subset")
 
 
 @pytest.mark.parametrize("name,what", [
@@ -219,6 +229,8 @@ kinds (symbol) {
   Mark = "#"
 }
 var big = 1
+var spot = none
+var here = @a1
 var seat.score = 0
 var piece.n = 0
 setup {
@@ -250,6 +262,15 @@ FAULT_BODIES = [
     "big = 2000000000\n    big = big * big",
     "big = 3000000000\n    big = -big * big",
     "big = 900000000000000000\n    big = big + big",
+    "give first(q in pieces_at(c)) to me",
+    "spot = here\n    spot = none\n    big = 7 / (big - 1)",
+    "for e in line(c, spot) {\n      big += 1\n    }",
+    "big = len(line(spot, c))",
+    "big = len(line(spot, spot)) + 7 / (big - 1)",
+    "big = max_of(e in line(c, @c3): 7 / (row(e) - 3))",
+    "big = min_of(e in line(@a1, c): 7 / (row(e) - 1)) + 7 / (big - 1)",
+    "create Mark for none at c\n    give first(q in pieces_at(c)) to me\n    big = sum(s in "
+    "all_seats: len(pieces(s))) + 7 / (big - 1)",
 ]
 
 
