@@ -35,16 +35,16 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_WORK
-from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, Type, element as _element,
-                              is_list)
+from ..language.limits import MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK
+from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, Type,
+                              element as _element, is_list)
 
 ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
 NULLABLE = (CELL, PIECE, SEAT, DIR)     # none is -1
 # a variable's type -> its name in the engine's tables (typed_engine.pyx.in: _to_py, _from_py)
 VAR_TYPES: dict[Type, str] = {INT: "int", BOOL: "bool", CELL: "cell", PIECE: "piece",
-                              SEAT: "seat", DIR: "dir"}
-SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND)
+                              SEAT: "seat", DIR: "dir", SYMBOL: "sym"}
+SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
 
 
@@ -96,12 +96,18 @@ def load(program: ir.Program, endless: str,
     if module is None:
         return None, reason
     module.bind(_fault, _out_event(), IllegalAction, endless, overworked)
+    module.bind_log(_log_event())
     return module.Engine(), None
 
 
 def _out_event() -> Any:
     from .events import Out
     return Out
+
+
+def _log_event() -> Any:
+    from .events import Log
+    return Log
 
 
 def _fault(message: str, where: tuple[str, int, int, str | None] | None) -> GdlRuntimeError:
@@ -260,10 +266,11 @@ Env = dict[int, Bound]
 class _Body:
     """One cdef function being written: its C declarations and its lines."""
 
-    def __init__(self, head: str) -> None:
+    def __init__(self, head: str, stops: bool = False) -> None:
         self.head = head
         self.decls: dict[str, str] = {}
         self.lines: list[str] = []
+        self.stops = stops      # an `on enter` trigger's body: `stop` returns 1
 
     def declare(self, name: str, ctype: str = "long") -> str:
         self.decls[name] = ctype
@@ -289,6 +296,7 @@ class _Emitter:
         self.board = program.board
         self.nd = len(self.board.directions)
         self.kinds = list(program.kinds)
+        self.symbols = sorted(program.symbols)     # a symbol is its index here
         self.phases = list(program.phases)
         self.functions: list[str] = []
         self.consts: list[str] = []
@@ -344,7 +352,11 @@ class _Emitter:
                   "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
-                  "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables()}
+                  "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables(),
+                  "SYMBOL_NAMES": repr(tuple(self.symbols)), "MAX_TEXT": str(MAX_TEXT),
+                  "CELL_NAMES": repr(tuple(self.board.names)),
+                  "SEAT_NAMES": repr(tuple(self.prog.seats)),
+                  "DIR_NAMES": repr(tuple(self.board.direction_names))}
         for name, value in values.items():
             text = text.replace(f"@{name}@", value)
         return text
@@ -389,8 +401,7 @@ class _Emitter:
         for name, zone in prog.zones.items():
             raise _Outside(zone.span,
                            f"a zone ('{name}')")
-        for what, items in (("an 'on enter' trigger", prog.triggers),
-                            ("an 'on out' hook", prog.outs),
+        for what, items in (("an 'on out' hook", prog.outs),
                             ("an 'on concede' hook", prog.concedes),
                             ("a 'call ... for each'", prog.each_rules)):
             if items:
@@ -640,6 +651,12 @@ class _Emitter:
                       f"{self.loc(s)})")
         elif isinstance(s, ir.Remove):
             body.emit(indent, f"S.remove({self.expr(s.piece, env, body)}, {self.loc(s)})")
+        elif isinstance(s, ir.Move):
+            self.move(s, env, body, indent)
+        elif isinstance(s, ir.Stop) and body.stops:
+            body.emit(indent, "return 1")
+        elif isinstance(s, ir.Log):
+            body.emit(indent, f"S.events.append(_Log({self.text(s.text, env, body)}))")
         elif isinstance(s, ir.Give):
             body.emit(indent, f"S.give({self.expr(s.piece, env, body)}, "
                       f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
@@ -657,6 +674,70 @@ class _Emitter:
                       f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
         else:
             raise _Outside(s, f"the statement '{_words(s)}'")
+
+    def move(self, s: ir.Move, env: Env, body: _Body, indent: int) -> None:
+        """`move p along PATH`: the path made whole, then cell by cell while the piece
+        lives, the `on enter` triggers after each step (a `stop` ends the move)."""
+        pid = body.declare(self.fresh("o"))
+        body.emit(indent, f"{pid} = {self.expr(s.piece, env, body)}")
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = []")
+
+        def keep(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(s, "a move along a list of lists")
+            body.emit(indent, f"{made}.append({value})")
+        self.loop(s.path, env, body, indent, keep, s)
+        body.emit(indent, f"S.piece({pid}, {self.loc(s)})")
+        x = body.declare(self.fresh("x"))
+        body.emit(indent, f"for {x} in {made}:")
+        body.emit(indent + 1, f"if not S.alive[{pid}]:")
+        body.emit(indent + 2, "break")
+        body.emit(indent + 1, f"S.place({pid}, {x}, {self.loc(s)})")
+        if self.prog.triggers:
+            body.emit(indent + 1, f"if {self.triggers()}(S, {env[0]}, {pid}, {x}):")
+            body.emit(indent + 2, "break")
+
+    def triggers(self) -> str:
+        """The `on enter(p, c)` triggers, in order, as one cdef function: 1 when the move
+        ends there (a `stop`, or the piece gone)."""
+        name = "_on_enter"
+        if name in self.fns_done:
+            return name
+        self.fns_done.add(name)
+        unit = _Body(f"cdef int {name}(Core S, long me, long v1, long v2) except -1:")
+        for i, trigger in enumerate(self.prog.triggers):
+            fn = _Body(f"cdef int on_enter_{i}(Core S, long me, long v1, long v2) except -1:",
+                       stops=True)
+            env: Env = {0: "me", 1: "v1", 2: "v2"}
+            fn.emit(1, f"S.tick({self.loc(trigger)})")
+            if trigger.where is not None:
+                fn.emit(1, f"if not {self.expr(trigger.where, env, fn)}:")
+                fn.emit(2, "return 0")
+            self.statements(trigger.body, env, fn, 1)
+            fn.emit(1, "return 0")
+            self.functions.append(fn.text())
+            unit.emit(1, f"if on_enter_{i}(S, me, v1, v2) or not S.alive[v1]:")
+            unit.emit(2, "return 1")
+        unit.emit(1, "return 0")
+        self.functions.append(unit.text())
+        return name
+
+    def text(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        """A text (a Python string, made at the boundary: a `log`'s)."""
+        if isinstance(e, ir.Const) and isinstance(e.value, str):
+            return repr(e.value)
+        if isinstance(e, ir.Concat):
+            joined = f"{self.text(e.left, env, body)} + {self.text(e.right, env, body)}"
+            if isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
+                return f"({joined})"
+            return f"_long({joined}, {self.loc(e)})"
+        if isinstance(e, ir.Text) and e.expr.type == STR:
+            return self.text(e.expr, env, body)
+        if isinstance(e, ir.Text) and e.expr.type in SCALARS and e.expr.type != KIND:
+            kind = VAR_TYPES[e.expr.type]
+            return f"_text_of(S, {self.expr(e.expr, env, body)}, {kind!r})"
+        raise _Outside(e, f"the text '{_words(e)}'")
 
     def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
         """`place = / += / -= value`: a number grown by it is held to limits.MAX_NUMBER as
@@ -868,6 +949,28 @@ class _Emitter:
             body.emit(indent, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
             body.emit(indent, f"for {i} in range({table}_n[{c}]):")
             body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
+        elif name in ("reach", "sight"):
+            table, lengths, longest, width = self.stops_tables(call)
+            base = body.declare(self.fresh("r"))
+            i = body.declare(self.fresh("i"))
+            none = f"{name}() cannot work with a value that is none"
+            cell = f"_value({self.expr(args[0], env, body)}, {self.loc(call)}, {none!r})"
+            steps = body.declare(self.fresh("k"))
+            body.emit(indent, f"{base} = {cell}")
+            body.emit(indent, f"{steps} = {self.expr(args[1], env, body)}")
+            body.emit(indent, f"{base} = {base} * {longest + 1} + "
+                      f"(0 if {steps} < 0 else {longest} if {steps} > {longest} else {steps})")
+            body.emit(indent, f"for {i} in range({lengths}[{base}]):")
+            body.emit(indent + 1, f"{x} = {table}[{base} * {width} + {i}]")
+        elif name == "row_cells":
+            rows = [self.board.row_cells(k) for k in range(1, self.board.height + 1)]
+            table = self.row_table(call, rows, CELL)
+            k = body.declare(self.fresh("k"))
+            i = body.declare(self.fresh("i"))
+            body.emit(indent, f"{k} = {self.expr(args[0], env, body)} - 1")
+            body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < "
+                      f"{self.board.height} else 0):")
+            body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
         elif name == "directions":
             body.emit(indent, f"for {x} in range({self.nd}):")
         elif name == "line":
@@ -912,6 +1015,10 @@ class _Emitter:
         if isinstance(e, ir.PieceField) and e.name in ("owner", "cell", "kind"):
             return f"S.{e.name}[{self.piece_of(e, self.expr(e.obj, env, body))}]"
 
+        if isinstance(e, ir.PieceStat):
+            return f"{self.kind_column(e)}[S.kind[{self.piece_of(e, self.expr(e.obj, env, body))}]]"
+        if isinstance(e, ir.StateValue) and e.what == "turn_number":
+            return "S.turn"
         if isinstance(e, ir.Global):
             return f"S.G[{self.var_index('global', e.name)}]"
         if isinstance(e, (ir.SeatVar, ir.PieceField)):
@@ -964,7 +1071,7 @@ class _Emitter:
             raise _Outside(e, f"the piece field '{e.name}'")
         return f"S.PV[{self.piece_of(e, obj)} * NPV + {self.var_index('piece', e.name)}]"
 
-    def piece_of(self, e: ir.PieceField, obj: str) -> str:
+    def piece_of(self, e: ir.PieceField | ir.PieceStat, obj: str) -> str:
         """`obj`, the piece whose field `e` reads, checked: none faults as on Python (which
         names the piece's expression)."""
         at = e.obj if e.obj.span is not None else e
@@ -982,6 +1089,8 @@ class _Emitter:
             return str(v)
         if isinstance(v, str) and v in self.kinds and t == KIND:
             return str(self.kinds.index(v))
+        if isinstance(v, str) and v in self.symbols and t == SYMBOL:
+            return str(self.symbols.index(v))
         raise _Outside(at, f"the value {v!r} ({t})")
 
     def compare(self, e: ir.Compare, env: Env, body: _Body) -> str:
@@ -1015,6 +1124,10 @@ class _Emitter:
             return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
+        if name == "alive":
+            at = args[0] if args[0].span is not None else e
+            message = f"'{_words(at)}' is none here, not a piece"
+            return f"S.alive[_pid(S, {self.expr(args[0], env, body)}, {self.loc(at)}, {message!r})]"
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
                                        value=None, type=e.type, span=e.span), env)
@@ -1076,6 +1189,13 @@ class _Emitter:
         """`x in xs` as a cdef function given `x` (computed once, before the list, as on
         Python) and the locals in scope."""
         item = self.expr(e.item, env, body)
+        xs = e.collection
+        if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)) and \
+                e.item.type == CELL and all(v is None or isinstance(v, int) for v in xs.value):
+            table = self.cell_table(e, list(xs.value))
+            none = -1 if None in xs.value else 0
+            test = f"_flag({table}, {item}, {none})"
+            return f"(not {test})" if e.negated else test
         name = self.fresh("q")
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
         made = {v.name for v in env.values() if isinstance(v, _Made)}
@@ -1197,6 +1317,39 @@ class _Emitter:
             self.consts.append(f"cdef long *LINE = _array({flat!r})")
             self.consts.append(f"cdef long *LINE_n = _array({[len(x) for x in lines]!r})")
         return "LINE", "LINE_n", int(self.const_ids[key][4:])
+
+    def kind_column(self, e: ir.PieceStat) -> str:
+        """A column of the kinds table as a C array by kind (numbers and true/false)."""
+        values = [self.prog.kinds[k][e.name] for k in self.kinds]
+        if e.type not in (INT, BOOL) or not all(isinstance(v, int) for v in values):
+            raise _Outside(e, f"the kinds table's column '{e.name}' of type {e.type}")
+        return self.array([self.value(v, e.type, e) for v in values])
+
+    def stops_tables(self, call: ir.CallBuiltin) -> tuple[str, str, int, int]:
+        """`reach` or `sight` with constant stops, for every cell and every number of
+        steps up to the longest ray (more steps give the same cells): T[(c * (L + 1) + n) *
+        W + i], T_n[c * (L + 1) + n]; (T, T_n, L, W)."""
+        stops = call.args[2]
+        if not isinstance(stops, ir.Const):
+            raise _Outside(call, f"{call.name}() of stops that are not constant")
+        key = (call.name, tuple(sorted(stops.value)))
+        longest = max((len(r) for rays in self.board.rays for r in rays), default=0)
+        if key not in self.const_ids:
+            what = getattr(self.board, call.name)
+            lists = [what(c, n, stops.value) for c in range(self.board.size)
+                     for n in range(longest + 1)]
+            width = max((len(x) for x in lists), default=1) or 1
+            name = self.const_ids[key] = f"W{len(self.const_ids)}_{width}"
+            flat = [c for x in lists for c in list(x) + [-1] * (width - len(x))]
+            self.consts.append(f"cdef long *{name} = _array({flat!r})")
+            self.consts.append(f"cdef long *{name}_n = _array({[len(x) for x in lists]!r})")
+        name = self.const_ids[key]
+        return name, f"{name}_n", longest, int(name.rsplit("_", 1)[1])
+
+    def cell_table(self, at: ir.Node, cells: list[Any]) -> str:
+        """A constant list of cells as a table of NCELLS flags (membership)."""
+        wanted = {c for c in cells if c is not None}
+        return self.array([int(c in wanted) for c in range(self.board.size)])
 
     def ray_tables(self) -> tuple[str, str, int]:
         rays = [ray for per_cell in self.board.rays for ray in per_cell]

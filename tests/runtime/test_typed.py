@@ -26,7 +26,8 @@ CLASSIC = os.path.join(ROOT, "games", "classic")
 COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_and_boxes": 300,
            "hex": 60,
            "../../tests/rules/invariants": 20,
-           "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100}
+           "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100,
+           "../../tests/rules/typed_values_space": 150}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -271,6 +272,14 @@ FAULT_BODIES = [
     "big = min_of(e in line(@a1, c): 7 / (row(e) - 1)) + 7 / (big - 1)",
     "create Mark for none at c\n    give first(q in pieces_at(c)) to me\n    big = sum(s in "
     "all_seats: len(pieces(s))) + 7 / (big - 1)",
+    "move first(q in pieces_at(c)) along line(c, @c3)",
+    "for e in reach(spot, 2, [@a1]) {\n      big += 1\n    }",
+    "big = len(sight(spot, 2, [@a1]))",
+    "big = len(reach(c, big - 3, [@a1])) + len(sight(c, 9, [@a1])) + 7 / (big - 1)",
+    "log text(c) + text(spot) + text(big) + text(me)\n    big = 7 / (big - 1)",
+    "big = 7 / len(row_cells(9))",
+    "big = if alive(first(q in pieces_at(c))) then 1 else 2",
+    "big = if c in [@a1, @b2] then 7 / (big - 1) else 7 / (big - 1)",
 ]
 
 
