@@ -425,9 +425,9 @@ class _Emitter:
                 raise _Outside(phase, f"a phase with parameters ('{phase.name}')")
             if phase.auto or phase.on_no_action is not None:
                 raise _Outside(phase, f"an 'auto' or 'on no action' phase ('{phase.name}')")
-            for block in (phase.on_enter, phase.on_reveal, phase.on_resume):
+            for block in (phase.on_reveal, phase.on_resume):
                 if block:
-                    raise _Outside(block[0], "an 'on enter', 'on reveal' or 'on resume' block")
+                    raise _Outside(block[0], "an 'on reveal' or 'on resume' block")
             for action in phase.actions:
                 if not action.body:
                     raise _Outside(action, f"an action with an empty body ('{action.name}')")
@@ -669,6 +669,12 @@ class _Emitter:
             args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
                            for a in s.args)
             body.emit(indent, f"{self.def_unit(s.name)}(S, {env[0]}{args})")
+        elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None \
+                and self.prog.phases[s.phase].on_enter:
+            seat = body.declare(self.fresh("s"))
+            body.emit(indent, f"{seat} = {self.expr(s.seat, env, body)}")
+            body.emit(indent, f"S.enter({self.phases.index(s.phase)}, {seat}, {self.loc(s)})")
+            body.emit(indent, f"{self.phase_entered(s.phase)}(S, {seat})")
         elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None:
             body.emit(indent, f"S.enter({self.phases.index(s.phase)}, "
                       f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
@@ -697,6 +703,17 @@ class _Emitter:
         if self.prog.triggers:
             body.emit(indent + 1, f"if {self.triggers()}(S, {env[0]}, {pid}, {x}):")
             body.emit(indent + 2, "break")
+
+    def phase_entered(self, name: str) -> str:
+        """A phase's `on enter` block as a cdef function of the seat entering it."""
+        cname = f"entered_{self.phases.index(name)}"
+        if cname not in self.fns_done:
+            self.fns_done.add(cname)
+            unit = _Body(f"cdef int {cname}(Core S, long me) except -1:")
+            self.statements(self.prog.phases[name].on_enter, {0: "me"}, unit, 1)
+            unit.emit(1, "return 0")
+            self.functions.append(unit.text())
+        return cname
 
     def triggers(self) -> str:
         """The `on enter(p, c)` triggers, in order, as one cdef function: 1 when the move

@@ -27,7 +27,7 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "hex": 60,
            "../../tests/rules/invariants": 20,
            "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100,
-           "../../tests/rules/typed_values_space": 150}
+           "../../tests/rules/typed_values_space": 150, "../../tests/rules/coverage": 20}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
