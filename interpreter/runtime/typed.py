@@ -271,6 +271,7 @@ class _Body:
         self.decls: dict[str, str] = {}
         self.lines: list[str] = []
         self.stops = stops      # an `on enter` trigger's body: `stop` returns 1
+        self.listing = False    # an action's listing: the position does not change in it
 
     def declare(self, name: str, ctype: str = "long") -> str:
         self.decls[name] = ctype
@@ -459,6 +460,7 @@ class _Emitter:
     def listing(self, p: int, action: ir.Action) -> str:
         name = f"list_{p}_{action.index}"
         body = _Body(f"cdef int {name}(Core S, long me, list out) except -1:")
+        body.listing = True
         env: Env = {0: "me"}
         binders = action.binders
         for binder in binders:
@@ -1213,6 +1215,10 @@ class _Emitter:
             none = -1 if None in xs.value else 0
             test = f"_flag({table}, {item}, {none})"
             return f"(not {test})" if e.negated else test
+        if body.listing and _element(xs.type) == CELL and not any(
+                isinstance(n, ir.Local) and n.slot != 0 and n.slot in env for n in ir.walk(xs)):
+            test = self.memo(xs, body, item)
+            return f"(not {test})" if e.negated else test
         name = self.fresh("q")
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
         made = {v.name for v in env.values() if isinstance(v, _Made)}
@@ -1229,6 +1235,30 @@ class _Emitter:
         self.functions.append(unit.text())
         found = f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {item})"
         return f"(not {found})" if e.negated else found
+
+    def memo(self, xs: ir.Expr, body: _Body, item: str) -> str:
+        """`item in xs` in a listing, `xs` a list of cells that reads no binder: made once
+        per listing, when first needed, as flags by cell (as Python's memo makes it a set)."""
+        size = self.board.size
+        flags = body.declare(self.fresh("f"), f"char[{size + 1}]")
+        have = body.declare(self.fresh("h"), "int")
+        body.lines.insert(0, f"    {have} = 0")
+        name = self.fresh("memo")
+        unit = _Body(f"cdef long {name}(Core S, long me, char *flags, int *have, long it) "
+                     "except? -2:")
+        unit.declare("c")
+        unit.emit(1, "if not have[0]:")
+        unit.emit(2, f"for c in range({size + 1}):")
+        unit.emit(3, "flags[c] = 0")
+
+        def each(value: Bound, indent: int) -> None:
+            assert isinstance(value, str)
+            unit.emit(indent, f"flags[{value} if {value} >= 0 else {size}] = 1")
+        self.loop(xs, {0: "me"}, unit, 2, each, xs)
+        unit.emit(2, "have[0] = 1")
+        unit.emit(1, f"return flags[it if it >= 0 else {size}]")
+        self.functions.append(unit.text())
+        return f"{name}(S, me, {flags}, &{have}, {item})"
 
     def quant(self, q: ir.Quant, env: Env) -> str:
         """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
