@@ -226,8 +226,8 @@ def test_variables_play_the_same_games(typed_on):
 VARIABLE_FAULTS = """game "t"
 seats a, b
 board square(3, 3)
-kinds (symbol) {
-  Mark = "#"
+kinds (symbol, power) {
+  Mark = "#", 3
 }
 var big = 1
 var spot = none
@@ -280,13 +280,18 @@ FAULT_BODIES = [
     "big = 7 / len(row_cells(9))",
     "big = if alive(first(q in pieces_at(c))) then 1 else 2",
     "big = if c in [@a1, @b2] then 7 / (big - 1) else 7 / (big - 1)",
+    "big = first(q in pieces_at(c)).power",
+    "let p = first(q in pieces_at(c))\n    big = p.power + 1",
+    "let p = first(q in pieces_at(c))\n    big = if alive(p) then 1 else 2",
 ]
 
 
 @needs_tools
 def test_a_variable_fault_is_python_s(typed_on):
-    """Each action faults (a number grown too big, a variable of no piece or seat): the
-    typed engine names the same place with the same words."""
+    """Each action faults (a number grown too big, a variable of no piece or seat, a line,
+    reach or sight from none, a give, move, kinds column or alive() of no piece, a division
+    by zero after a log or an end-of-values computation): the typed engine names the same
+    place with the same words."""
     source = VARIABLE_FAULTS.replace("ACTIONS", "".join(
         f"  action f{k}(c in cells()) where len(pieces_at(c)) == 0 {{\n    {body}\n  }}\n"
         for k, body in enumerate(FAULT_BODIES)))
