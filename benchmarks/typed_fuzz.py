@@ -1,9 +1,11 @@
 """The typed native engine against the Python backend on mutants of the rule files it plays.
 
     .venv/bin/python benchmarks/typed_fuzz.py [--mutants 40] [--first 0] [--games 20]
+                                              [--file PATH ...]
 
 Each mutant is one random change (benchmarks/fuzz.py's `mutate`, drawn from its seed alone)
-of a rule file inside the typed subset (games/classic: those `typed.unsupported` passes). A
+of a rule file inside the typed subset (games/classic: those `typed.unsupported` passes;
+`--file PATH`, repeated, mutates those files instead, e.g. the tests/rules files). A
 mutant the checker refuses, or one that falls outside the subset, is counted and skipped.
 The others are built typed (with -O0: the optimiser does not change what the code does)
 and played from `--games` seeds under both engines, random choices, at most 400 decisions:
@@ -94,9 +96,10 @@ def main() -> int:
     parser.add_argument("--mutants", type=int, default=40)
     parser.add_argument("--first", type=int, default=0)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--file", action="append", help="a rule file to mutate (repeatable)")
     args = parser.parse_args()
     os.environ.setdefault("GDL_NATIVE_CFLAGS", "-O0")
-    files = inside()
+    files = [os.path.abspath(f) for f in args.file] if args.file else inside()
     counts: Counter[str] = Counter()
     failed = 0
     context = multiprocessing.get_context("spawn")

@@ -35,16 +35,16 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import MAX_AUTO, MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_WORK
-from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, Type, element as _element,
-                              is_list)
+from ..language.limits import MAX_AUTO, MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK
+from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, Type,
+                              element as _element, is_list)
 
 ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
 NULLABLE = (CELL, PIECE, SEAT, DIR)     # none is -1
 # a variable's type -> its name in the engine's tables (typed_engine.pyx.in: _to_py, _from_py)
 VAR_TYPES: dict[Type, str] = {INT: "int", BOOL: "bool", CELL: "cell", PIECE: "piece",
-                              SEAT: "seat", DIR: "dir"}
-SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND)
+                              SEAT: "seat", DIR: "dir", SYMBOL: "sym"}
+SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
 
 
@@ -98,12 +98,18 @@ def load(program: ir.Program, endless: str,
     module.bind(_fault, _out_event(), IllegalAction, endless, overworked)
     from .events import Auto
     module.bind_control(Auto)
+    module.bind_log(_log_event())
     return module.Engine(), None
 
 
 def _out_event() -> Any:
     from .events import Out
     return Out
+
+
+def _log_event() -> Any:
+    from .events import Log
+    return Log
 
 
 def _fault(message: str, where: tuple[str, int, int, str | None] | None) -> GdlRuntimeError:
@@ -262,10 +268,12 @@ Env = dict[int, Bound]
 class _Body:
     """One cdef function being written: its C declarations and its lines."""
 
-    def __init__(self, head: str) -> None:
+    def __init__(self, head: str, stops: bool = False) -> None:
         self.head = head
         self.decls: dict[str, str] = {}
         self.lines: list[str] = []
+        self.stops = stops      # an `on enter` trigger's body: `stop` returns 1
+        self.listing = False    # an action's listing: the position does not change in it
 
     def declare(self, name: str, ctype: str = "long") -> str:
         self.decls[name] = ctype
@@ -291,6 +299,7 @@ class _Emitter:
         self.board = program.board
         self.nd = len(self.board.directions)
         self.kinds = list(program.kinds)
+        self.symbols = sorted(program.symbols)     # a symbol is its index here
         self.phases = list(program.phases)
         self.functions: list[str] = []
         self.consts: list[str] = []
@@ -363,6 +372,7 @@ class _Emitter:
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
                   "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables(),
+                  "SYMBOL_NAMES": repr(tuple(self.symbols)), "MAX_TEXT": str(MAX_TEXT),
                   **self.control}
         for name, value in values.items():
             text = text.replace(f"@{name}@", value)
@@ -408,8 +418,7 @@ class _Emitter:
         for name, zone in prog.zones.items():
             raise _Outside(zone.span,
                            f"a zone ('{name}')")
-        for what, items in (("an 'on enter' trigger", prog.triggers),
-                            ("an 'on out' hook", prog.outs),
+        for what, items in (("an 'on out' hook", prog.outs),
                             ("an 'on concede' hook", prog.concedes),
                             ("a 'call ... for each'", prog.each_rules)):
             if items:
@@ -422,9 +431,10 @@ class _Emitter:
             raise _Outside(prog.payoff, "a payoff")
         if prog.board.size > 4096:
             raise _Outside(None, "a board of more than 4096 cells")
-        if any(prog.end_lets):
-            raise _Outside(prog.end_lets[0][0] if prog.end_lets[0] else None,
-                           "a 'let' of an end block")
+        for lets in prog.end_lets:
+            for let in lets:
+                if let.expr.type not in SCALARS:
+                    raise _Outside(let, f"a 'let' of an end block of type {let.expr.type}")
         self.find_param_types()
         for phase in prog.phases.values():
             if phase.mode not in ("turn", None):
@@ -468,6 +478,7 @@ class _Emitter:
     def listing(self, p: int, action: ir.Action) -> str:
         name = f"list_{p}_{action.index}"
         body = _Body(f"cdef int {name}(Core S, long me, list out) except -1:")
+        body.listing = True
         phase = list(self.prog.phases.values())[p]
         env: Env = self.phase_env(phase, body)
         binders = action.binders
@@ -518,22 +529,35 @@ class _Emitter:
         body.declare("s")
         body.declare("holding", "list")
         body.declare("live", "list")
+        computed = [0] * len(self.prog.end_lets)
         for i, rule in enumerate(self.prog.end_rules):
-            if rule.shared:
-                raise _Outside(rule, "an end rule reading a 'let'")
+            shared = [f"e{rule.block}_{k}" for k in range(1, rule.shared + 1)]
+            seat = 'v' + str(rule.shared + 1)
             fn = _Body(f"cdef long end_{i}(Core S, long me"
-                       f"{'' if rule.kind == 'draw' else ', long v1'}) except? -2:")
-            env: Env = {0: "me"} if rule.kind == "draw" else {0: "me", 1: "v1"}
+                       + "".join(f", long v{k}" for k in range(1, rule.shared + 1))
+                       + f"{'' if rule.kind == 'draw' else ', long ' + seat}) except? -2:")
+            env: Env = {0: "me", **{k: f"v{k}" for k in range(1, rule.shared + 1)}}
+            if rule.kind != "draw":
+                env[rule.shared + 1] = seat
             fn.emit(1, f"return {self.expr(rule.expr, env, fn)}")
             self.functions.append(fn.text())
             body.emit(1, "if S.over:")
             body.emit(2, "return 0")
+            # the block's values a rule reads, each computed once per check, when a rule
+            # first needs it (as on Python: every rule before this one ran)
+            while computed[rule.block] < rule.shared:
+                computed[rule.block] += 1
+                body.declare(shared[computed[rule.block] - 1])
+                body.emit(1, f"{shared[computed[rule.block] - 1]} = "
+                          f"{self.end_let(rule.block, computed[rule.block])}"
+                          f"(S, 0{''.join(', ' + v for v in shared[:computed[rule.block] - 1])})")
+            given = "".join(f", {v}" for v in shared)
             if rule.kind == "draw":
-                body.emit(1, f"if end_{i}(S, 0):")
+                body.emit(1, f"if end_{i}(S, 0{given}):")
                 body.emit(2, "S.declare([])")
                 continue
             body.emit(1, "live = S.live()")
-            body.emit(1, f"holding = [s for s in live if end_{i}(S, s, s)]")
+            body.emit(1, f"holding = [s for s in live if end_{i}(S, s{given}, s)]")
             if rule.kind == "lose":
                 body.emit(1, "if holding and holding == live:")
                 body.emit(2, "S.declare([])")
@@ -544,6 +568,17 @@ class _Emitter:
                 body.emit(2, "S.declare(holding)")
         body.emit(1, "return 0")
         return body.text()
+
+    def end_let(self, block: int, slot: int) -> str:
+        """The `let` of an end block in `slot` as a cdef function of the lets before it."""
+        let = self.prog.end_lets[block][slot - 1]
+        assert let.slot == slot
+        params = "".join(f", long v{k}" for k in range(1, slot))
+        fn = _Body(f"cdef long end_let_{block}_{slot}(Core S, long me{params}) except? -2:")
+        env: Env = {0: "me", **{k: f"v{k}" for k in range(1, slot)}}
+        fn.emit(1, f"return {self.expr(let.expr, env, fn)}")
+        self.functions.append(fn.text())
+        return f"end_let_{block}_{slot}"
 
     def scalar_fn(self, name: str) -> str:
         fn = self.prog.fns[name]
@@ -639,6 +674,15 @@ class _Emitter:
                       f"{self.loc(s)})")
         elif isinstance(s, ir.Remove):
             body.emit(indent, f"S.remove({self.expr(s.piece, env, body)}, {self.loc(s)})")
+        elif isinstance(s, ir.Move):
+            self.move(s, env, body, indent)
+        elif isinstance(s, ir.Stop) and body.stops:
+            body.emit(indent, "return 1")
+        elif isinstance(s, ir.Log):
+            body.emit(indent, f"S.events.append(_Log({self.text(s.text, env, body)}))")
+        elif isinstance(s, ir.Give):
+            body.emit(indent, f"S.give({self.expr(s.piece, env, body)}, "
+                      f"{self.expr(s.seat, env, body)}, {self.loc(s)})")
         elif isinstance(s, ir.PlaceAt):
             body.emit(indent, f"S.place({self.expr(s.piece, env, body)}, "
                       f"{self.expr(s.cell, env, body)}, {self.loc(s)})")
@@ -692,7 +736,7 @@ class _Emitter:
         if not phase.on_enter:
             return
         p = self.phases.index(name)
-        unit = f"on_enter_{p}"
+        unit = f"entered_{p}"
         if unit not in self.fns_done:
             self.fns_done.add(unit)
             code = _Body(f"cdef int {unit}(Core S, long me) except -1:")
@@ -814,6 +858,70 @@ class _Emitter:
                 "SEAT_NAMES": repr(tuple(self.prog.seats)),
                 "DIR_NAMES": repr(tuple(board.direction_names))}
 
+    def move(self, s: ir.Move, env: Env, body: _Body, indent: int) -> None:
+        """`move p along PATH`: the path made whole, then cell by cell while the piece
+        lives, the `on enter` triggers after each step (a `stop` ends the move)."""
+        pid = body.declare(self.fresh("o"))
+        body.emit(indent, f"{pid} = {self.expr(s.piece, env, body)}")
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = []")
+
+        def keep(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(s, "a move along a list of lists")
+            body.emit(indent, f"{made}.append({value})")
+        self.loop(s.path, env, body, indent, keep, s)
+        body.emit(indent, f"S.piece({pid}, {self.loc(s)})")
+        x = body.declare(self.fresh("x"))
+        body.emit(indent, f"for {x} in {made}:")
+        body.emit(indent + 1, f"if not S.alive[{pid}]:")
+        body.emit(indent + 2, "break")
+        body.emit(indent + 1, f"S.place({pid}, {x}, {self.loc(s)})")
+        if self.prog.triggers:
+            body.emit(indent + 1, f"if {self.triggers()}(S, {env[0]}, {pid}, {x}):")
+            body.emit(indent + 2, "break")
+
+    def triggers(self) -> str:
+        """The `on enter(p, c)` triggers, in order, as one cdef function: 1 when the move
+        ends there (a `stop`, or the piece gone)."""
+        name = "_on_enter"
+        if name in self.fns_done:
+            return name
+        self.fns_done.add(name)
+        unit = _Body(f"cdef int {name}(Core S, long me, long v1, long v2) except -1:")
+        for i, trigger in enumerate(self.prog.triggers):
+            fn = _Body(f"cdef int on_enter_{i}(Core S, long me, long v1, long v2) except -1:",
+                       stops=True)
+            env: Env = {0: "me", 1: "v1", 2: "v2"}
+            fn.emit(1, f"S.tick({self.loc(trigger)})")
+            if trigger.where is not None:
+                fn.emit(1, f"if not {self.expr(trigger.where, env, fn)}:")
+                fn.emit(2, "return 0")
+            self.statements(trigger.body, env, fn, 1)
+            fn.emit(1, "return 0")
+            self.functions.append(fn.text())
+            unit.emit(1, f"if on_enter_{i}(S, me, v1, v2) or not S.alive[v1]:")
+            unit.emit(2, "return 1")
+        unit.emit(1, "return 0")
+        self.functions.append(unit.text())
+        return name
+
+    def text(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        """A text (a Python string, made at the boundary: a `log`'s)."""
+        if isinstance(e, ir.Const) and isinstance(e.value, str):
+            return repr(e.value)
+        if isinstance(e, ir.Concat):
+            joined = f"{self.text(e.left, env, body)} + {self.text(e.right, env, body)}"
+            if isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
+                return f"({joined})"
+            return f"_long({joined}, {self.loc(e)})"
+        if isinstance(e, ir.Text) and e.expr.type == STR:
+            return self.text(e.expr, env, body)
+        if isinstance(e, ir.Text) and e.expr.type in SCALARS and e.expr.type != KIND:
+            kind = VAR_TYPES[e.expr.type]
+            return f"_text_of(S, {self.expr(e.expr, env, body)}, {kind!r})"
+        raise _Outside(e, f"the text '{_words(e)}'")
+
     def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
         """`place = / += / -= value`: a number grown by it is held to limits.MAX_NUMBER as
         on Python (the value is checked before it is kept: a C long never overflows)."""
@@ -895,8 +1003,10 @@ class _Emitter:
             for k, item in enumerate(domain.items):
                 body.emit(indent, f"{items}[{k}] = {self.expr(item, env, body)}")
             self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, tick)
-        elif isinstance(domain, ir.Comprehension) and not domain.flatten:
-            if is_list(domain.expr.type):
+        elif isinstance(domain, ir.Comprehension) and copy:
+            self.made_loop(domain, env, body, indent, bind, at, tick)
+        elif isinstance(domain, ir.Comprehension):
+            if is_list(domain.expr.type) and not domain.flatten:
                 raise _Outside(domain, "a comprehension making a list of lists")
 
             def each(value: Bound, indent: int) -> None:
@@ -904,6 +1014,9 @@ class _Emitter:
                 if domain.where is not None:
                     body.emit(indent, f"if {self.expr(domain.where, inner, body)}:")
                     indent += 1
+                if domain.flatten:      # the next clause's lists, joined
+                    self.loop(domain.expr, inner, body, indent, bind, at)
+                    return
                 y = body.declare(self.fresh("y"))
                 body.emit(indent, f"{y} = {self.expr(domain.expr, inner, body)}")
                 bind(y, indent)
@@ -930,6 +1043,20 @@ class _Emitter:
             self.loop(fn.body, inner, body, indent, bind, at, copy)
         else:
             raise _Outside(domain, f"a list made by '{_words(domain)}'")
+
+    def made_loop(self, domain: ir.Comprehension, env: Env, body: _Body, indent: int,
+                  bind: _BINDING, at: ir.Node, tick: str) -> None:
+        """A `for` statement over a comprehension: the list is made whole first, as on
+        Python (the body may change what its tests read)."""
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = []")
+
+        def keep(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(domain, "a comprehension making a list of lists")
+            body.emit(indent, f"{made}.append({value})")
+        self.loop(domain, env, body, indent, keep, at)
+        self.indexed(body, indent, f"len({made})", f"{made}[{{i}}]", bind, tick)
 
     def indexed(self, body: _Body, indent: int, count: str, item: str, bind: _BINDING,
                 tick: str) -> None:
@@ -1005,6 +1132,39 @@ class _Emitter:
             body.emit(indent, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
             body.emit(indent, f"for {i} in range({table}_n[{c}]):")
             body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
+        elif name in ("reach", "sight"):
+            table, lengths, longest, width = self.stops_tables(call)
+            base = body.declare(self.fresh("r"))
+            i = body.declare(self.fresh("i"))
+            none = f"{name}() cannot work with a value that is none"
+            cell = f"_value({self.expr(args[0], env, body)}, {self.loc(call)}, {none!r})"
+            steps = body.declare(self.fresh("k"))
+            body.emit(indent, f"{base} = {cell}")
+            body.emit(indent, f"{steps} = {self.expr(args[1], env, body)}")
+            body.emit(indent, f"{base} = {base} * {longest + 1} + "
+                      f"(0 if {steps} < 0 else {longest} if {steps} > {longest} else {steps})")
+            body.emit(indent, f"for {i} in range({lengths}[{base}]):")
+            body.emit(indent + 1, f"{x} = {table}[{base} * {width} + {i}]")
+        elif name == "row_cells":
+            rows = [self.board.row_cells(k) for k in range(1, self.board.height + 1)]
+            table = self.row_table(call, rows, CELL)
+            k = body.declare(self.fresh("k"))
+            i = body.declare(self.fresh("i"))
+            body.emit(indent, f"{k} = {self.expr(args[0], env, body)} - 1")
+            body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < "
+                      f"{self.board.height} else 0):")
+            body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
+        elif name == "directions":
+            body.emit(indent, f"for {x} in range({self.nd}):")
+        elif name == "line":
+            table, lengths, longest = self.line_tables(call)
+            base = body.declare(self.fresh("r"))
+            i = body.declare(self.fresh("i"))
+            none = "line() cannot work with a value that is none"
+            body.emit(indent, f"{base} = _pair({self.expr(args[0], env, body)}, "
+                      f"{self.expr(args[1], env, body)}, {self.loc(call)}, {none!r})")
+            body.emit(indent, f"for {i} in range({lengths}[{base}] if {base} >= 0 else 0):")
+            body.emit(indent + 1, f"{x} = {table}[{base} * {longest} + {i}]")
         elif name == "column_cells":
             columns = [self.board.column_cells(k) for k in range(1, self.board.width + 1)]
             table = self.row_table(call, columns, CELL)
@@ -1040,6 +1200,8 @@ class _Emitter:
         if isinstance(e, ir.PieceField) and e.name in ("owner", "cell", "kind"):
             return f"S.{e.name}[{self.piece_of(e, self.expr(e.obj, env, body))}]"
 
+        if isinstance(e, ir.PieceStat):
+            return f"{self.kind_column(e)}[S.kind[{self.piece_of(e, self.expr(e.obj, env, body))}]]"
         if isinstance(e, ir.StateValue):
             return self.state_value(e)
         if isinstance(e, ir.Global):
@@ -1114,7 +1276,7 @@ class _Emitter:
             raise _Outside(e, f"the piece field '{e.name}'")
         return f"S.PV[{self.piece_of(e, obj)} * NPV + {self.var_index('piece', e.name)}]"
 
-    def piece_of(self, e: ir.PieceField, obj: str) -> str:
+    def piece_of(self, e: ir.PieceField | ir.PieceStat, obj: str) -> str:
         """`obj`, the piece whose field `e` reads, checked: none faults as on Python (which
         names the piece's expression)."""
         at = e.obj if e.obj.span is not None else e
@@ -1132,6 +1294,8 @@ class _Emitter:
             return str(v)
         if isinstance(v, str) and v in self.kinds and t == KIND:
             return str(self.kinds.index(v))
+        if isinstance(v, str) and v in self.symbols and t == SYMBOL:
+            return str(self.symbols.index(v))
         raise _Outside(at, f"the value {v!r} ({t})")
 
     def compare(self, e: ir.Compare, env: Env, body: _Body) -> str:
@@ -1174,6 +1338,10 @@ class _Emitter:
             rays, lengths, longest = self.ray_tables()
             return (f"_between({self.expr(args[0], env, body)}, {self.expr(args[1], env, body)}, "
                     f"{rays}, {lengths}, {longest}, {loc})")
+        if name == "alive":
+            at = args[0] if args[0].span is not None else e
+            message = f"'{_words(at)}' is none here, not a piece"
+            return f"S.alive[_pid(S, {self.expr(args[0], env, body)}, {self.loc(at)}, {message!r})]"
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
                                        value=None, type=e.type, span=e.span), env)
@@ -1188,6 +1356,8 @@ class _Emitter:
                 f"_direction({self.expr(d, env, body)}, {self.nd}, {loc}))")
 
     def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
+        if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)):
+            return str(len(xs.value))
         if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
             made = env[xs.slot]
             assert isinstance(made, _Made)
@@ -1256,6 +1426,17 @@ class _Emitter:
         """`x in xs` as a cdef function given `x` (computed once, before the list, as on
         Python) and the locals in scope."""
         item = self.expr(e.item, env, body)
+        xs = e.collection
+        if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)) and \
+                e.item.type == CELL and all(v is None or isinstance(v, int) for v in xs.value):
+            table = self.cell_table(e, list(xs.value))
+            none = -1 if None in xs.value else 0
+            test = f"_flag({table}, {item}, {none})"
+            return f"(not {test})" if e.negated else test
+        if body.listing and _element(xs.type) == CELL and not any(
+                isinstance(n, ir.Local) and n.slot != 0 and n.slot in env for n in ir.walk(xs)):
+            test = self.memo(xs, body, item)
+            return f"(not {test})" if e.negated else test
         name = self.fresh("q")
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
         made = {v.name for v in env.values() if isinstance(v, _Made)}
@@ -1273,6 +1454,30 @@ class _Emitter:
         found = f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {item})"
         return f"(not {found})" if e.negated else found
 
+    def memo(self, xs: ir.Expr, body: _Body, item: str) -> str:
+        """`item in xs` in a listing, `xs` a list of cells that reads no binder: made once
+        per listing, when first needed, as flags by cell (as Python's memo makes it a set)."""
+        size = self.board.size
+        flags = body.declare(self.fresh("f"), f"char[{size + 1}]")
+        have = body.declare(self.fresh("h"), "int")
+        body.lines.insert(0, f"    {have} = 0")
+        name = self.fresh("memo")
+        unit = _Body(f"cdef long {name}(Core S, long me, char *flags, int *have, long it) "
+                     "except? -2:")
+        unit.declare("c")
+        unit.emit(1, "if not have[0]:")
+        unit.emit(2, f"for c in range({size + 1}):")
+        unit.emit(3, "flags[c] = 0")
+
+        def each(value: Bound, indent: int) -> None:
+            assert isinstance(value, str)
+            unit.emit(indent, f"flags[{value} if {value} >= 0 else {size}] = 1")
+        self.loop(xs, {0: "me"}, unit, 2, each, xs)
+        unit.emit(2, "have[0] = 1")
+        unit.emit(1, f"return flags[it if it >= 0 else {size}]")
+        self.functions.append(unit.text())
+        return f"{name}(S, me, {flags}, &{have}, {item})"
+
     def quant(self, q: ir.Quant, env: Env) -> str:
         """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
         name = self.fresh("q")
@@ -1283,6 +1488,14 @@ class _Emitter:
         if q.op in ("count", "last"):
             body.declare("found")
             body.emit(1, f"found = {0 if q.op == 'count' else -1}")
+        elif q.op in ("sum", "min_of", "max_of"):
+            if q.type != INT or q.value is None or q.value.type != INT:
+                raise _Outside(q, f"{q.op}() of what is not a number")
+            body.declare("found")
+            body.declare("seen")
+            body.declare("y")
+            body.emit(1, "found = 0")
+            body.emit(1, "seen = 0")
         elif q.op not in ("exists", "all", "first"):
             raise _Outside(q, f"the quantifier {q.op}()")
         if q.op == "first" and q.type not in NULLABLE:
@@ -1299,6 +1512,16 @@ class _Emitter:
                 assert q.value is not None
                 body.emit(indent, f"if not {self.expr(q.value, inner, body)}:")
                 body.emit(indent + 1, "return 0")
+            elif q.op in ("sum", "min_of", "max_of"):
+                assert q.value is not None
+                body.emit(indent, f"y = {self.expr(q.value, inner, body)}")
+                if q.op == "sum":
+                    body.emit(indent, f"found = _add(found, y, {self.loc(q)})")
+                else:
+                    better = ">" if q.op == "max_of" else "<"
+                    body.emit(indent, f"if not seen or y {better} found:")
+                    body.emit(indent + 1, "found = y")
+                    body.emit(indent + 1, "seen = 1")
             elif q.op == "last":
                 if not isinstance(value, str):
                     raise _Outside(q, "last() of a list of lists")
@@ -1312,7 +1535,8 @@ class _Emitter:
                 body.emit(indent, "found += 1")
         self.loop(q.domain, env, body, 1, each, q)
         body.emit(1, {"exists": "return 0", "all": "return 1", "first": "return -1",
-                      "count": "return found", "last": "return found"}[q.op])
+                      "count": "return found", "last": "return found", "sum": "return found",
+                      "min_of": "return found", "max_of": "return found"}[q.op])
         self.functions.append(body.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
@@ -1342,6 +1566,55 @@ class _Emitter:
             values = [ray[0] if ray else -1 for rays in self.board.rays for ray in rays]
             self.consts.append(f"cdef long *{name} = _array({values!r})")
         return self.const_ids[key]
+
+    def line_tables(self, at: ir.Node) -> tuple[str, str, int]:
+        """`line(a, b)` of every two cells: LINE[(a * NCELLS + b) * longest + i], LINE_n."""
+        size = self.board.size
+        key = ("line",)
+        if key not in self.const_ids:
+            if size > 256:
+                raise _Outside(at, "line() on a board of more than 256 cells")
+            lines = [self.board.line(a, b) for a in range(size) for b in range(size)]
+            longest = max((len(x) for x in lines), default=1) or 1
+            self.const_ids[key] = f"LINE{longest}"
+            flat = [-1 if c is None else c for x in lines
+                    for c in (list(x) + [None] * (longest - len(x)))]
+            self.consts.append(f"cdef long *LINE = _array({flat!r})")
+            self.consts.append(f"cdef long *LINE_n = _array({[len(x) for x in lines]!r})")
+        return "LINE", "LINE_n", int(self.const_ids[key][4:])
+
+    def kind_column(self, e: ir.PieceStat) -> str:
+        """A column of the kinds table as a C array by kind (numbers and true/false)."""
+        values = [self.prog.kinds[k][e.name] for k in self.kinds]
+        if e.type not in (INT, BOOL) or not all(isinstance(v, int) for v in values):
+            raise _Outside(e, f"the kinds table's column '{e.name}' of type {e.type}")
+        return self.array([self.value(v, e.type, e) for v in values])
+
+    def stops_tables(self, call: ir.CallBuiltin) -> tuple[str, str, int, int]:
+        """`reach` or `sight` with constant stops, for every cell and every number of
+        steps up to the longest ray (more steps give the same cells): T[(c * (L + 1) + n) *
+        W + i], T_n[c * (L + 1) + n]; (T, T_n, L, W)."""
+        stops = call.args[2]
+        if not isinstance(stops, ir.Const):
+            raise _Outside(call, f"{call.name}() of stops that are not constant")
+        key = (call.name, tuple(sorted(stops.value)))
+        longest = max((len(r) for rays in self.board.rays for r in rays), default=0)
+        if key not in self.const_ids:
+            what = getattr(self.board, call.name)
+            lists = [what(c, n, stops.value) for c in range(self.board.size)
+                     for n in range(longest + 1)]
+            width = max((len(x) for x in lists), default=1) or 1
+            name = self.const_ids[key] = f"W{len(self.const_ids)}_{width}"
+            flat = [c for x in lists for c in list(x) + [-1] * (width - len(x))]
+            self.consts.append(f"cdef long *{name} = _array({flat!r})")
+            self.consts.append(f"cdef long *{name}_n = _array({[len(x) for x in lists]!r})")
+        name = self.const_ids[key]
+        return name, f"{name}_n", longest, int(name.rsplit("_", 1)[1])
+
+    def cell_table(self, at: ir.Node, cells: list[Any]) -> str:
+        """A constant list of cells as a table of NCELLS flags (membership)."""
+        wanted = {c for c in cells if c is not None}
+        return self.array([int(c in wanted) for c in range(self.board.size)])
 
     def ray_tables(self) -> tuple[str, str, int]:
         rays = [ray for per_cell in self.board.rays for ray in per_cell]

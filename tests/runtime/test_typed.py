@@ -26,12 +26,13 @@ CLASSIC = os.path.join(ROOT, "games", "classic")
 COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_and_boxes": 300,
            "hex": 60,
            "../../tests/rules/invariants": 20,
-           "checkers": 150, "clobber": 200, "nine_mens_morris": 60,
+           "checkers": 150, "clobber": 200, "nine_mens_morris": 60, "othello": 40,
            "../../tests/rules/typed_control_flow": 200, "../../tests/rules/typed_control_limits": 6,
            "../../tests/rules/by_cell": 20, "../../tests/rules/by_cell_stack": 20,
            "../../tests/rules/nim_stones": 50, "../../tests/rules/no_action": 50,
            "../../tests/rules/race": 50, "../../tests/rules/stack": 50,
-           "../../tests/rules/coverage": 20}
+           "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100,
+           "../../tests/rules/typed_values_space": 150, "../../tests/rules/coverage": 20}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -147,7 +148,7 @@ def test_constructs_the_typed_engine_leaves_to_python(name, what):
 
 @needs_tools
 def test_a_file_outside_the_subset_runs_as_before(typed_on):
-    path = os.path.join(CLASSIC, "othello.gdl")
+    path = os.path.join(CLASSIC, "go.gdl")
     python, compiled = load_game(path, "python"), load_game(path, "native")
     assert compiled._typed is None and native.backend_of(compiled) == "native"
     state, other = python.new_state(3), compiled.new_state(3)
@@ -244,10 +245,12 @@ def test_variables_play_the_same_games(typed_on):
 VARIABLE_FAULTS = """game "t"
 seats a, b
 board square(3, 3)
-kinds (symbol) {
-  Mark = "#"
+kinds (symbol, power) {
+  Mark = "#", 3
 }
 var big = 1
+var spot = none
+var here = @a1
 var seat.score = 0
 var piece.n = 0
 setup {
@@ -279,13 +282,35 @@ FAULT_BODIES = [
     "big = 2000000000\n    big = big * big",
     "big = 3000000000\n    big = -big * big",
     "big = 900000000000000000\n    big = big + big",
+    "give first(q in pieces_at(c)) to me",
+    "spot = here\n    spot = none\n    big = 7 / (big - 1)",
+    "for e in line(c, spot) {\n      big += 1\n    }",
+    "big = len(line(spot, c))",
+    "big = len(line(spot, spot)) + 7 / (big - 1)",
+    "big = max_of(e in line(c, @c3): 7 / (row(e) - 3))",
+    "big = min_of(e in line(@a1, c): 7 / (row(e) - 1)) + 7 / (big - 1)",
+    "create Mark for none at c\n    give first(q in pieces_at(c)) to me\n    big = sum(s in "
+    "all_seats: len(pieces(s))) + 7 / (big - 1)",
+    "move first(q in pieces_at(c)) along line(c, @c3)",
+    "for e in reach(spot, 2, [@a1]) {\n      big += 1\n    }",
+    "big = len(sight(spot, 2, [@a1]))",
+    "big = len(reach(c, big - 3, [@a1])) + len(sight(c, 9, [@a1])) + 7 / (big - 1)",
+    "log text(c) + text(spot) + text(big) + text(me)\n    big = 7 / (big - 1)",
+    "big = 7 / len(row_cells(9))",
+    "big = if alive(first(q in pieces_at(c))) then 1 else 2",
+    "big = if c in [@a1, @b2] then 7 / (big - 1) else 7 / (big - 1)",
+    "big = first(q in pieces_at(c)).power",
+    "let p = first(q in pieces_at(c))\n    big = p.power + 1",
+    "let p = first(q in pieces_at(c))\n    big = if alive(p) then 1 else 2",
 ]
 
 
 @needs_tools
 def test_a_variable_fault_is_python_s(typed_on):
-    """Each action faults (a number grown too big, a variable of no piece or seat): the
-    typed engine names the same place with the same words."""
+    """Each action faults (a number grown too big, a variable of no piece or seat, a line,
+    reach or sight from none, a give, move, kinds column or alive() of no piece, a division
+    by zero after a log or an end-of-values computation): the typed engine names the same
+    place with the same words."""
     source = VARIABLE_FAULTS.replace("ACTIONS", "".join(
         f"  action f{k}(c in cells()) where len(pieces_at(c)) == 0 {{\n    {body}\n  }}\n"
         for k, body in enumerate(FAULT_BODIES)))
