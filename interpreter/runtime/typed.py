@@ -343,7 +343,8 @@ class _Emitter:
                     listing.emit(2, "if S.first_only and out:")
                     listing.emit(3, "return 0")
                 body = self.action_body(p, action)
-                args = ", ".join(f"args[{i}]" for i in range(len(action.binders)))
+                args = ", ".join(f"SYMBOL_INDEX[args[{i}]]" if b.type == SYMBOL else f"args[{i}]"
+                                 for i, b in enumerate(action.binders))
                 act.emit(2, f"if index == {action.index}:")
                 act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
             if any(b.by_cell for action in phase.actions for b in action.binders):
@@ -451,7 +452,7 @@ class _Emitter:
                 if not action.body:
                     raise _Outside(action, f"an action with an empty body ('{action.name}')")
                 for binder in action.binders:
-                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR):
+                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL):
                         raise _Outside(binder, f"an action parameter of type {binder.type}")
 
     def fn_cycles(self) -> None:
@@ -491,7 +492,8 @@ class _Emitter:
                 body.emit(indent, f"if {test}:")
                 indent += 1
             if k == len(binders):
-                args = "".join(f"{env[b.slot]}, " for b in binders)
+                args = "".join(f"SYMBOL_NAMES[{env[b.slot]}], " if b.type == SYMBOL
+                               else f"{env[b.slot]}, " for b in binders)
                 body.emit(indent, f"out.append(({action.index}, ({args})))")
                 if first_only:          # Core.has_action asks
                     body.emit(indent, "if S.first_only:")
@@ -845,10 +847,10 @@ class _Emitter:
                                     if b.by_cell) for a in phase.actions) for phase in phases)
         self.consts += [
             f"PHASE_PARAMS = {tuple(self.param_types[phase.name] for phase in phases)!r}",
-            f"cdef long *PHASE_AUTO = _array({[int(phase.auto) for phase in phases]!r})",
+            f"cdef long *PHASE_AUTO = _array({_packed([int(phase.auto) for phase in phases])})",
             f"cdef long *PHASE_NO_ACTION = "
-            f"_array({[int(phase.on_no_action is not None) for phase in phases]!r})",
-            f"cdef long *PHASE_LOCS = _array({[self.loc(phase) for phase in phases]!r})",
+            f"_array({_packed([int(phase.on_no_action is not None) for phase in phases])})",
+            f"cdef long *PHASE_LOCS = _array({_packed([self.loc(phase) for phase in phases])})",
             f"ACTION_TEXTS = {texts!r}", f"BY_CELL = {by_cell!r}"]
         board = self.board
         return {"NPARAMS": str(max([len(phase.params) for phase in phases] + [1])),
@@ -1546,7 +1548,7 @@ class _Emitter:
         key = ("array", tuple(values))
         if key not in self.const_ids:
             name = self.const_ids[key] = f"C{len(self.const_ids)}"
-            self.consts.append(f"cdef long *{name} = _array({list(values) or [0]!r})")
+            self.consts.append(f"cdef long *{name} = _array({_packed(list(values) or [0])})")
         return self.const_ids[key]
 
     def row_table(self, at: ir.Node, rows: list[Any], element: Type) -> str:
@@ -1555,8 +1557,10 @@ class _Emitter:
         if key not in self.const_ids:
             name = self.const_ids[key] = f"T{len(self.const_ids)}"
             cells = [[self.value(v, element, at) for v in row] for row in rows]
-            self.consts.append(f"cdef long **{name} = _rows({[[int(v) for v in row] for row in cells]!r})")
-            self.consts.append(f"cdef long *{name}_n = _array({[len(r) for r in rows] or [0]!r})")
+            packed = ", ".join(_packed(row) for row in cells)
+            self.consts.append(f"cdef long **{name} = _rows([{packed}])")
+            lengths = _packed([len(r) for r in rows] or [0])
+            self.consts.append(f"cdef long *{name}_n = _array({lengths})")
         return self.const_ids[key]
 
     def step_table(self) -> str:
@@ -1564,7 +1568,7 @@ class _Emitter:
         if key not in self.const_ids:
             name = self.const_ids[key] = "STEP"
             values = [ray[0] if ray else -1 for rays in self.board.rays for ray in rays]
-            self.consts.append(f"cdef long *{name} = _array({values!r})")
+            self.consts.append(f"cdef long *{name} = _array({_packed(values)})")
         return self.const_ids[key]
 
     def line_tables(self, at: ir.Node) -> tuple[str, str, int]:
@@ -1579,8 +1583,8 @@ class _Emitter:
             self.const_ids[key] = f"LINE{longest}"
             flat = [-1 if c is None else c for x in lines
                     for c in (list(x) + [None] * (longest - len(x)))]
-            self.consts.append(f"cdef long *LINE = _array({flat!r})")
-            self.consts.append(f"cdef long *LINE_n = _array({[len(x) for x in lines]!r})")
+            self.consts.append(f"cdef long *LINE = _array({_packed(flat)})")
+            self.consts.append(f"cdef long *LINE_n = _array({_packed([len(x) for x in lines])})")
         return "LINE", "LINE_n", int(self.const_ids[key][4:])
 
     def kind_column(self, e: ir.PieceStat) -> str:
@@ -1606,8 +1610,8 @@ class _Emitter:
             width = max((len(x) for x in lists), default=1) or 1
             name = self.const_ids[key] = f"W{len(self.const_ids)}_{width}"
             flat = [c for x in lists for c in list(x) + [-1] * (width - len(x))]
-            self.consts.append(f"cdef long *{name} = _array({flat!r})")
-            self.consts.append(f"cdef long *{name}_n = _array({[len(x) for x in lists]!r})")
+            self.consts.append(f"cdef long *{name} = _array({_packed(flat)})")
+            self.consts.append(f"cdef long *{name}_n = _array({_packed([len(x) for x in lists])})")
         name = self.const_ids[key]
         return name, f"{name}_n", longest, int(name.rsplit("_", 1)[1])
 
@@ -1623,9 +1627,16 @@ class _Emitter:
         if key not in self.const_ids:
             self.const_ids[key] = "RAY"
             flat = [r[i] if i < len(r) else -1 for r in rays for i in range(longest)]
-            self.consts.append(f"cdef long *RAY = _array({flat!r})")
-            self.consts.append(f"cdef long *RAY_n = _array({[len(r) for r in rays]!r})")
+            self.consts.append(f"cdef long *RAY = _array({_packed(flat)})")
+            self.consts.append(f"cdef long *RAY_n = _array({_packed([len(r) for r in rays])})")
         return "RAY", "RAY_n", longest
+
+
+def _packed(values: list[int] | list[str]) -> str:
+    """A table of C longs as the text of a Cython string literal, numbers between commas
+    (`_array` reads it at import): a list literal would be one C statement per number, and
+    the C compiler takes minutes on the tables of a large board."""
+    return '"' + ",".join(str(int(v)) for v in values) + '"'
 
 
 def _c_name(bound: Bound) -> str:

@@ -32,7 +32,8 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/nim_stones": 50, "../../tests/rules/no_action": 50,
            "../../tests/rules/race": 50, "../../tests/rules/stack": 50,
            "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100,
-           "../../tests/rules/typed_values_space": 150, "../../tests/rules/coverage": 20}
+           "../../tests/rules/typed_values_space": 150, "../../tests/rules/coverage": 20,
+           "../space_war": 200, "../space_war_big": 30}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
