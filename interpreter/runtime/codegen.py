@@ -848,6 +848,9 @@ class Generator:
         """A call of a built-in: its row's inline template when it has one (see
         `builtins.Builtin.inline`), else a call of its implementation `B_<name>(rt, ...)`."""
         row = BUILTINS[n.name]
+        if n.name == "last" and (cell := _pieces_at_argument(n.args[0])) is not None:
+            # the piece on top of a cell, or none: no call (`State.at` has no empty lists)
+            return F(n, "S.at.get(", self.ex(cell), ", (None,))[-1]")
         if row.borrows and n.args:          # reads its list: a pieces_at needs no copy
             with self.within(iterating=n.args[0]):
                 args = [self.ex(a) for a in n.args]

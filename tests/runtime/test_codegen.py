@@ -295,3 +295,21 @@ phase play { action pass() { } }
     state = game.new_state(0)
     empty, held = [True] * 4 + [False] * 4 + [True, False], [False] * 4 + [True] * 4 + [False, True]
     assert state.globals["seen"] == [empty + [False], held + [True], empty + [False]]
+
+
+def test_the_last_piece_on_a_cell_is_read_without_a_call():
+    game = _game("""
+kinds (symbol) { Pawn = "P" }
+var tops = []
+setup {
+  create Pawn for x at @b1
+  create Pawn for y at @b1
+  tops = [last(pieces_at(@a1)), last(pieces_at(@b1)), last(pieces_at(none))]
+  goto play for x
+}
+phase play { action pass() { } }
+""")
+    from gdl.interpreter.runtime import introspect
+    assert "_last(" not in introspect.python_source(game)
+    state = game.new_state(0)
+    assert state.globals["tops"] == [None, 2, None]
