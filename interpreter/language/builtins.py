@@ -184,6 +184,11 @@ def placements_of(dice: Iterable[int], slots: Iterable[str]) -> list[str]:
 
 def placed(placement: str | None, slot: str) -> list[int]:
     """The dice a placement (its text) puts on a slot, low first; [] for none."""
+    return list(placed_borrowed(placement, slot))
+
+
+def placed_borrowed(placement: str | None, slot: str) -> Sequence[int]:
+    """`placed` without a copy, for code that only reads the dice (`len`, a loop)."""
     pairs = _PAIRS.get(placement)
     if pairs is None:
         found = placement_pairs(placement)
@@ -193,7 +198,7 @@ def placed(placement: str | None, slot: str) -> list[int]:
         if len(_PAIRS) > 4096:
             _PAIRS.clear()
         _PAIRS[placement] = pairs = dict(found)
-    return list(pairs.get(slot, ()))
+    return pairs.get(slot, ())
 
 
 def seats_round(ctx: Context, seat: Any, step: int) -> list[int]:
@@ -560,7 +565,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          fresh=True),
     _row("placed", "p, slot", (2,), _fixed((PLACEMENT, SYMBOL), list_of(INT)),
          lambda ctx, pl, slot: placed(pl, slot), "list of number",
-         "the dice that placement `p` puts on `slot`, low first; `[]` for none", fresh=True),
+         "the dice that placement `p` puts on `slot`, low first; `[]` for none", fresh=True,
+         inline=("_placed({0}, {1})",), inline_borrowed="_placed_borrowed({0}, {1})"),
     _row("pick", "xs", (1,), _pick, lambda ctx, xs: ctx.pick(xs), "element",
          "one element at random, `none` from an empty list; adds a `pick` event (10)",
          random=True),

@@ -848,6 +848,9 @@ class Generator:
         """A call of a built-in: its row's inline template when it has one (see
         `builtins.Builtin.inline`), else a call of its implementation `B_<name>(rt, ...)`."""
         row = BUILTINS[n.name]
+        if n.name == "last" and (cell := _pieces_at_argument(n.args[0])) is not None:
+            # the piece on top of a cell, or none: no call (`State.at` has no empty lists)
+            return F(n, "S.at.get(", self.ex(cell), ", (None,))[-1]")
         if row.borrows and n.args:          # reads its list: a pieces_at needs no copy
             with self.within(iterating=n.args[0]):
                 args = [self.ex(a) for a in n.args]
@@ -925,6 +928,10 @@ class Generator:
         return F(n, "(-", self.ex(n.operand), ")")
 
     def ex_Compare(self, n: ir.Compare) -> Frag:
+        emptiness = _cell_emptiness(n)
+        if emptiness is not None:   # `len(pieces_at(c)) == 0`, `pieces_at(c) != []`, ...
+            cell, empty = emptiness     # `State.at` holds only cells with pieces on them
+            return F(n, "(", self.ex(cell), " not in S.at)" if empty else " in S.at)")
         if n.lists and n.op in ("==", "!="):
             tested = n.left if _empty_list(n.right) else n.right if _empty_list(n.left) else None
             if tested is not None:      # `xs == []`: only read, and neither side normalised
@@ -1081,6 +1088,36 @@ def _empty_list(node: ir.Expr) -> bool:
     """Is `node` the empty list written as a constant (`[]`)?"""
     return (isinstance(node, ir.Const) and isinstance(node.value, (list, tuple))
             and not node.value) or (isinstance(node, ir.ListOf) and not node.items)
+
+
+_EMPTY_WHEN = {("==", 0): True, ("<=", 0): True, ("<", 1): True,
+               ("!=", 0): False, (">", 0): False, (">=", 1): False}
+_MIRRORED = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _cell_emptiness(n: ir.Compare) -> tuple[ir.Expr, bool] | None:
+    """(c, true) for a test that holds when no piece stands on cell c (`len(pieces_at(c))
+    == 0`, `pieces_at(c) == []`, `0 == len(pieces_at(c))`, `len(pieces_at(c)) < 1`), (c,
+    false) for its opposite (`!= 0`, `> 0`, `>= 1`, `!= []`); else None."""
+    for listed, other, op in ((n.left, n.right, n.op), (n.right, n.left, _MIRRORED[n.op])):
+        if _empty_list(other) and op in ("==", "!="):
+            cell = _pieces_at_argument(listed)
+            if cell is not None:
+                return cell, op == "=="
+        if isinstance(other, ir.Const) and other.value.__class__ is int and \
+                isinstance(listed, ir.CallBuiltin) and listed.name == "len":
+            cell = _pieces_at_argument(listed.args[0])
+            empty = _EMPTY_WHEN.get((op, other.value))
+            if cell is not None and empty is not None:
+                return cell, empty
+    return None
+
+
+def _pieces_at_argument(node: ir.Expr) -> ir.Expr | None:
+    """c for `pieces_at(c)`, else None."""
+    if isinstance(node, ir.CallBuiltin) and node.name == "pieces_at" and len(node.args) == 1:
+        return node.args[0]
+    return None
 
 
 def _element(t: Type) -> Type:

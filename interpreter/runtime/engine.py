@@ -637,6 +637,8 @@ class CompiledPhase:
         self.on_resume = units[UnitKey("on_resume", phase.name)]
         self.on_no_action = units.get(UnitKey("on_no_action", phase.name))
         self.actions = [CompiledAction(a, units, phase) for a in phase.actions]
+        self.listings = tuple(a.listing for a in self.actions)     # read at every decision
+        self.bodies = tuple(a.body for a in self.actions)
         self.cell_written = any(a.cell_written for a in self.actions)
         # Actions whose body is empty, outside a simultaneous phase: playing one leaves the
         # position as it was. When they are all a seat may do, it is asked for ever.
@@ -713,6 +715,8 @@ class Game:
                        for name, rule in program.stats.items()]
         self._payoff = None if program.payoff is None else fns[UnitKey("payoff")]
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
+        # Has any phase `auto` or `on no action` (`_auto` has work to do after a decision)?
+        self._autos = any(p.auto or p.on_no_action is not None for p in self._phases.values())
         self._invariants = [(inv.name, fns[UnitKey("invariant", position=i)])
                             for i, inv in enumerate(program.invariants)]
         self._each_rules = [fns[UnitKey("each", position=i)]
@@ -1019,8 +1023,12 @@ class Game:
         previous, rt.state = rt.state, state
         try:
             phase = self._phases[frame["phase"]]
-            for action in phase.actions:
-                action.listing(state, seat, *args, out)
+            if args:
+                for listing in phase.listings:
+                    listing(state, seat, *args, out)
+            else:       # a plain call: cheaper than unpacking no arguments
+                for listing in phase.listings:
+                    listing(state, seat, out)
         except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
                 ValueError) as exc:
             raise self._fault(exc) from None
@@ -1404,7 +1412,8 @@ class Game:
         self._rt.work = 0
         state.decisions += 1        # counted first: `decision_number` is this decision's
         self._run(state, self._apply_run, action)
-        self._auto(state)
+        if self._autos:
+            self._auto(state)
         return state.events
 
     def _auto(self, state: State) -> None:
@@ -1460,8 +1469,8 @@ class Game:
         frame = frames[-1]
         if frame["pending"] is None:
             index, args = action
-            self._phases[frame["phase"]].actions[index].body(state, frame["seat"],
-                                                             *frame["args"], *args)
+            self._phases[frame["phase"]].bodies[index](state, frame["seat"], *frame["args"],
+                                                       *args)
             return
         seat = self.current_player(state)
         frame["pending"][seat] = [action[0], list(action[1])]
@@ -1525,10 +1534,12 @@ class Game:
 
 def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     """The module globals generated code runs with."""
-    from ..language.builtins import UNSET, as_set, last, nth, plain, sorted_by
+    from ..language.builtins import (UNSET, as_set, last, nth, placed, placed_borrowed, plain,
+                                     sorted_by)
     rt = game._rt
     names: dict[str, Any] = codegen.builtin_names()
-    names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log)
+    names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log, _placed=placed,
+                 _placed_borrowed=placed_borrowed)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
                  _big=_big, _long=_long,

@@ -271,3 +271,45 @@ phase play { action pass() { } }
     assert "_plain" not in introspect.python_source(game)
     state = game.new_state(0)
     assert (state.globals["a"], state.globals["b"], state.globals["c"]) == (2, 1, 3)
+
+
+def test_a_test_of_an_empty_cell_reads_the_cells_with_pieces():
+    game = _game("""
+kinds (symbol) { Pawn = "P" }
+var seen = []
+setup {
+  create Pawn for x at @b1
+  for c in [@a1, @b1, none] {
+    seen = seen + [[len(pieces_at(c)) == 0, 0 == len(pieces_at(c)), len(pieces_at(c)) < 1,
+                    len(pieces_at(c)) <= 0, len(pieces_at(c)) != 0, len(pieces_at(c)) > 0,
+                    len(pieces_at(c)) >= 1, 0 < len(pieces_at(c)), pieces_at(c) == [],
+                    [] != pieces_at(c), len(pieces_at(c)) == 1]]
+  }
+  goto play for x
+}
+phase play { action pass() { } }
+""")
+    from gdl.interpreter.runtime import introspect
+    source = introspect.python_source(game)
+    assert source.count(" not in S.at)") == 5 and source.count(" in S.at)") == 10
+    state = game.new_state(0)
+    empty, held = [True] * 4 + [False] * 4 + [True, False], [False] * 4 + [True] * 4 + [False, True]
+    assert state.globals["seen"] == [empty + [False], held + [True], empty + [False]]
+
+
+def test_the_last_piece_on_a_cell_is_read_without_a_call():
+    game = _game("""
+kinds (symbol) { Pawn = "P" }
+var tops = []
+setup {
+  create Pawn for x at @b1
+  create Pawn for y at @b1
+  tops = [last(pieces_at(@a1)), last(pieces_at(@b1)), last(pieces_at(none))]
+  goto play for x
+}
+phase play { action pass() { } }
+""")
+    from gdl.interpreter.runtime import introspect
+    assert "_last(" not in introspect.python_source(game)
+    state = game.new_state(0)
+    assert state.globals["tops"] == [None, 2, None]
