@@ -1396,6 +1396,25 @@ class Game:
                         cond, state, seat, *frame_args, *args[:level], *unbound)))
         return tests
 
+    def random_playout(self, state: State, rngs: list[int], max_turns: int | None,
+                       max_decisions: int | None) -> tuple[str, int | None] | None:
+        """On the typed engine, play `state` on with uniformly random choices, seat s
+        drawing from the SplitMix64 state `rngs[s]` (updated) exactly as a `RandomAgent`
+        does, so the game is the one `run_game` plays with such agents. Returns (how it
+        stopped: "finished", "capped" by a cap or "stuck" with no legal action; the seat that
+        played first: the one to play when turn 1 started, else the first to decide), or
+        None on any other state (the caller plays it decision by decision)."""
+        if state.__class__ is not TypedState:
+            return None
+        core = state._core or typed.core_of(state)
+        if core is None:
+            return None
+        how, first_turn, first_decider = core.random_playout(
+            rngs, -1 if max_turns is None else max_turns,
+            -1 if max_decisions is None else max_decisions)
+        first = first_turn if first_turn >= 0 else first_decider
+        return ("finished", "capped", "capped", "stuck")[how], None if first < 0 else first
+
     # ----- acting ---------------------------------------------------------------------------
     def apply(self, state: State, action: Action, check: bool = True) -> list[events.Event]:
         """Play one decision and return its events. With `check`, an action that is not

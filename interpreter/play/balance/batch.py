@@ -19,8 +19,8 @@ import attrs
 from ...language.errors import GdlError
 from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...runtime import introspect
-from ..agents.agents import make_agents
-from ..playing import Observer, run_game
+from ..agents.agents import RandomAgent, make_agents
+from ..playing import Observer, run_game, stuck
 
 if TYPE_CHECKING:
     from ...runtime.engine import Game
@@ -96,13 +96,19 @@ def play_one(game: Game, seed: int, settings: RunSettings) -> GameRecord:
     `settings` say; returns its record."""
     state = game.new_state(seed)
     agents = make_agents(settings.spec, len(game.seats), seed)
-    opening = _Opening()
-    status, _ = run_game(game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
-                         max_turns=settings.max_turns, max_decisions=settings.max_decisions,
-                         observer=opening, check=settings.check)
+    played = _random_playout(game, state, agents, settings)
+    if played is not None:
+        status, first = played
+    else:
+        opening = _Opening()
+        status, _ = run_game(game, state,
+                             lambda seat, legal: agents[seat].choose(game, state, legal),
+                             max_turns=settings.max_turns,
+                             max_decisions=settings.max_decisions, observer=opening,
+                             check=settings.check)
+        first = opening.first()
     finished = status == "finished"
     result = state.result if finished else None
-    first = opening.first()
     return GameRecord(
         seed=seed, game=game.name, seats=tuple(game.seats),
         players=tuple(agent.name for agent in agents),
@@ -111,6 +117,24 @@ def play_one(game: Game, seed: int, settings: RunSettings) -> GameRecord:
         draw=result is not None and result["draw"], returns=tuple(game.returns(state)),
         turns=state.turn, decisions=state.decisions, capped=not finished,
         scores=final_scores(game, state), stats=introspect.statistics(game, state))
+
+
+def _random_playout(game: Game, state: State, agents: list[Any],
+                    settings: RunSettings) -> tuple[str, int | None] | None:
+    """A game of random agents alone, unchecked, on the typed engine: played there to its
+    end in one call (`Game.random_playout`: the same choices, so the same game and record
+    as `run_game`'s). (status, the seat that played first), or None: play it in the loop."""
+    if settings.check or any(agent.__class__ is not RandomAgent for agent in agents):
+        return None
+    rngs = [agent.rng for agent in agents]
+    played = game.random_playout(state, rngs, settings.max_turns, settings.max_decisions)
+    if played is None:
+        return None
+    for agent, rng in zip(agents, rngs):
+        agent.rng = rng
+    if played[0] == "stuck":
+        raise stuck(game, state)
+    return played
 
 
 class _Opening(Observer):

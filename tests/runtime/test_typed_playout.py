@@ -1,0 +1,97 @@
+"""Random playouts on the typed engine (`Game.random_playout`, used by `gdl simulate` when
+every seat is a random agent and nothing is checked): one call plays the game to its end
+with the random agents' own SplitMix64 draws, so every record (winners, length, caps, the
+seat that played first, scores, statistics) is the one the decision-by-decision loop gives,
+and the one the Python backend gives."""
+
+import os
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language.errors import GdlRuntimeError
+from gdl.interpreter.play.balance import batch
+from gdl.interpreter.runtime.engine import Game
+from tests.helpers import ROOT
+from tests.runtime.test_native_backend import MISSING, shared_cache  # noqa: F401 (fixture)
+from tests.runtime.test_typed import typed_on  # noqa: F401 (fixture)
+
+GAMES = ["games/space_war.gdl", "games/classic/checkers.gdl", "games/classic/othello.gdl",
+         "games/classic/nine_mens_morris.gdl", "games/classic/connect_four.gdl"]
+# (max_turns, max_decisions): no cap that bites, a turn cap, a decision cap
+CAPS = [(1000, 100_000), (4, 100_000), (1000, 23)]
+needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
+
+
+def _records(game, settings, seeds, fast, monkeypatch):
+    calls = []
+    playout = Game.random_playout
+
+    def spy(self, *args):
+        found = playout(self, *args)
+        calls.append(found is not None)
+        return found
+    with monkeypatch.context() as patch:
+        patch.setattr(Game, "random_playout", spy)
+        if not fast:
+            patch.setattr(batch, "_random_playout", lambda *args: None)
+        records = [batch.play_one(game, seed, settings) for seed in seeds]
+    return records, calls
+
+
+@needs_tools
+@pytest.mark.parametrize("path", GAMES)
+def test_a_random_playout_is_the_loop_s_game(path, typed_on, monkeypatch):  # noqa: F811
+    native, python = load_game(os.path.join(ROOT, path), "native"), \
+        load_game(os.path.join(ROOT, path), "python")
+    assert native._typed is not None
+    for max_turns, max_decisions in CAPS:
+        settings = batch.RunSettings(spec="random", seed=0, max_turns=max_turns,
+                                     max_decisions=max_decisions)
+        fast, calls = _records(native, settings, range(12), True, monkeypatch)
+        assert calls and all(calls)         # played in one call each
+        loop, calls = _records(native, settings, range(12), False, monkeypatch)
+        assert not calls
+        assert fast == loop
+        assert fast == _records(python, settings, range(12), True, monkeypatch)[0]
+        if max_decisions == 23:
+            assert any(r.capped for r in fast)
+            assert all(r.decisions == 23 for r in fast if r.capped)
+
+
+@needs_tools
+def test_other_agents_and_checked_runs_play_in_the_loop(typed_on, monkeypatch):  # noqa: F811
+    game = load_game(os.path.join(ROOT, "games/classic/connect_four.gdl"), "native")
+    for settings in (batch.RunSettings(spec="random,greedy", seed=0, max_turns=1000),
+                     batch.RunSettings(spec="random", seed=0, max_turns=1000, check=True)):
+        records, calls = _records(game, settings, range(2), True, monkeypatch)
+        assert records and calls == [False] * len(calls)
+
+
+@needs_tools
+def test_a_stuck_game_is_the_loop_s_error(typed_on):  # noqa: F811
+    text = """game "t"
+seats a, b
+board square(3, 3)
+kinds (speed) { Pawn = 1 }
+var n = 0
+setup {
+  create Pawn for a at @a1
+  goto main for a
+}
+phase main {
+  action go() where n == 0 {
+    n = 1
+  }
+}
+"""
+    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
+    errors = []
+    for backend in ("native", "python"):
+        game = load_source(text, "t.gdl", backend)
+        assert (game._typed is not None) == (backend == "native")
+        with pytest.raises(GdlRuntimeError) as info:
+            batch.play_one(game, 1, settings)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+    assert "no legal action for a in phase 'main': the rules leave the game stuck" in errors[0]
