@@ -95,3 +95,34 @@ phase main {
         errors.append(str(info.value))
     assert errors[0] == errors[1]
     assert "no legal action for a in phase 'main': the rules leave the game stuck" in errors[0]
+
+
+@needs_tools
+@pytest.mark.parametrize("path", ["games/space_war.gdl", "games/classic/connect_four.gdl"])
+def test_mcts_rollouts_in_one_call_choose_as_on_python(path, typed_on,  # noqa: F811
+                                                       monkeypatch):
+    """An mcts rollout on the typed engine is one call (`Game.random_rollout`) drawing from
+    the agent's stream as the Python loop does: the same choices on both backends."""
+    import random
+
+    from gdl.interpreter.play.agents.search import MctsAgent
+    rollouts = []
+    rollout = Game.random_rollout
+
+    def spy(self, *args):
+        rollouts.append(rollout(self, *args))
+        return rollouts[-1]
+    monkeypatch.setattr(Game, "random_rollout", spy)
+    games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
+    for seed in range(4):
+        picks = []
+        for game in games:
+            state, choose = game.new_state(seed), random.Random(seed)
+            for _ in range(3 * seed):
+                legal = game.legal_actions(state)
+                game.apply(state, legal[choose.randrange(len(legal))])
+            agent = MctsAgent(seed, game.current_player(state), iterations=40)
+            picks.append(agent.choose(game, state, game.legal_actions(state)))
+        assert picks[0] == picks[1]
+    # the Python backend's rollouts answer False (played in the loop), the typed True
+    assert rollouts.count(False) > 0 and rollouts.count(True) > 0

@@ -166,11 +166,16 @@ class MctsAgent:
             game.apply(world, action, check=False)
             path.append(node)
         try:
-            for _ in range(self.rollout):
-                if game.is_terminal(world):
-                    break
-                legal = game.legal_actions(world)
-                game.apply(world, legal[rng.below(len(legal))], check=False)
+            stream = [rng.state]
+            if game.random_rollout(world, stream, self.rollout):   # typed: in one call
+                rng.state = stream[0]
+            else:
+                rng.state = stream[0]       # (a stop with no legal action: on from there)
+                for _ in range(self.rollout):
+                    if game.is_terminal(world):
+                        break
+                    legal = game.legal_actions(world)
+                    game.apply(world, legal[rng.below(len(legal))], check=False)
             values = self._outcome(game, world)
         except GdlError:
             if added is not None:       # the node just added goes with its world
