@@ -1147,17 +1147,6 @@ class _Emitter:
                       f"(0 if {steps} < 0 else {longest} if {steps} > {longest} else {steps})")
             body.emit(indent, f"for {i} in range({lengths}[{base}]):")
             body.emit(indent + 1, f"{x} = {table}[{base} * {width} + {i}]")
-        elif name == "row_cells":
-            rows = [self.board.row_cells(k) for k in range(1, self.board.height + 1)]
-            table = self.row_table(call, rows, CELL)
-            k = body.declare(self.fresh("k"))
-            i = body.declare(self.fresh("i"))
-            body.emit(indent, f"{k} = {self.expr(args[0], env, body)} - 1")
-            body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < "
-                      f"{self.board.height} else 0):")
-            body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
-        elif name == "directions":
-            body.emit(indent, f"for {x} in range({self.nd}):")
         elif name == "line":
             table, lengths, longest = self.line_tables(call)
             base = body.declare(self.fresh("r"))
@@ -1167,14 +1156,14 @@ class _Emitter:
                       f"{self.expr(args[1], env, body)}, {self.loc(call)}, {none!r})")
             body.emit(indent, f"for {i} in range({lengths}[{base}] if {base} >= 0 else 0):")
             body.emit(indent + 1, f"{x} = {table}[{base} * {longest} + {i}]")
-        elif name == "column_cells":
-            columns = [self.board.column_cells(k) for k in range(1, self.board.width + 1)]
-            table = self.row_table(call, columns, CELL)
+        elif name in ("column_cells", "row_cells"):
+            count = self.board.width if name == "column_cells" else self.board.height
+            lines = [getattr(self.board, name)(k) for k in range(1, count + 1)]
+            table = self.row_table(call, lines, CELL)
             k = body.declare(self.fresh("k"))
             i = body.declare(self.fresh("i"))
             body.emit(indent, f"{k} = {self.expr(args[0], env, body)} - 1")
-            body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < "
-                      f"{self.board.width} else 0):")
+            body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < {count} else 0):")
             body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
         elif name == "directions":
             body.emit(indent, f"for {x} in range({self.nd}):")
