@@ -1396,23 +1396,23 @@ class Game:
                         cond, state, seat, *frame_args, *args[:level], *unbound)))
         return tests
 
-    def typed_core(self, state: State) -> Any | None:
+    def _typed_core(self, state: State) -> Any | None:
         """The typed engine's core holding `state` (None: the Python engine plays it)."""
         if state.__class__ is not TypedState:
             return None
         return state._core or typed.core_of(state)
 
-    def random_rollout(self, state: State, stream: list[int], decisions: int) -> bool:
+    def _random_rollout(self, state: State, stream: list[int], decisions: int) -> bool:
         """On the typed engine, play up to `decisions` uniformly random choices from
         `state` (fewer if the game ends), every seat drawing from the one SplitMix64 state
         `stream[0]` (updated) as `state.below` does: True. False on any other state, or
         when a position with no legal action stops it (the caller goes on from there)."""
-        core = self.typed_core(state)
+        core = self._typed_core(state)
         if core is None:
             return False
         return core.random_playout(stream, -1, -1, decisions, True)[0] != 3  # type: ignore[no-any-return]
 
-    def random_playout(self, state: State, rngs: list[int], max_turns: int | None,
+    def _random_playout(self, state: State, rngs: list[int], max_turns: int | None,
                        max_decisions: int | None) -> tuple[str, int | None] | None:
         """On the typed engine, play `state` on with uniformly random choices, seat s
         drawing from the SplitMix64 state `rngs[s]` (updated) exactly as a `RandomAgent`
@@ -1420,7 +1420,7 @@ class Game:
         stopped: "finished", "capped" by a cap or "stuck" with no legal action; the seat that
         played first: the one to play when turn 1 started, else the first to decide), or
         None on any other state (the caller plays it decision by decision)."""
-        core = self.typed_core(state)
+        core = self._typed_core(state)
         if core is None:
             return None
         how, first_turn, first_decider = core.random_playout(

@@ -18,6 +18,8 @@ position, sets one up by hand, or watches the generated code run, by function:
                                            what every seat may see (`view.public_view`)
     run_question(game, state, question)    a tool's question run in the engine
     statistics(game, state)                the `stat` values of a position, for simulations
+    random_playout(game, state, ...), random_rollout(game, state, ...)
+                                           random play in one call on the typed engine
     create_piece(game, state, ...), enter_phase(game, state, ...)    scenario set-up
     scores(game, state), hidden_variables(game, state, seat)         what agents may ask
     broken_invariants(game, state), current_phase(game, state)
@@ -205,6 +207,19 @@ def statistics(game: Game, state: State) -> dict[str, Any]:
 
 
 # ----- what agents may ask ------------------------------------------------------------------
+def random_playout(game: Game, state: State, rngs: list[int], max_turns: int | None,
+                   max_decisions: int | None) -> tuple[str, int | None] | None:
+    """`Game._random_playout`: a game of random agents played on in one call on the typed
+    engine (None: not a typed state)."""
+    return game._random_playout(state, rngs, max_turns, max_decisions)
+
+
+def random_rollout(game: Game, state: State, stream: list[int], decisions: int) -> bool:
+    """`Game._random_rollout`: an mcts rollout in one call on the typed engine (False: the
+    caller plays it)."""
+    return game._random_rollout(state, stream, decisions)
+
+
 def scores(game: Game, state: State) -> list[int] | None:
     """Each seat's `show score(s)` in `state` (a list of numbers, seat by seat), or None when
     the rule file declares no score."""

@@ -1,4 +1,4 @@
-"""Random playouts on the typed engine (`Game.random_playout`, used by `gdl simulate` when
+"""Random playouts on the typed engine (`introspect.random_playout`, used by `gdl simulate` when
 every seat is a random agent and nothing is checked): one call plays the game to its end
 with the random agents' own SplitMix64 draws, so every record (winners, length, caps, the
 seat that played first, scores, statistics) is the one the decision-by-decision loop gives,
@@ -25,14 +25,14 @@ needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend
 
 def _records(game, settings, seeds, fast, monkeypatch):
     calls = []
-    playout = Game.random_playout
+    playout = Game._random_playout
 
     def spy(self, *args):
         found = playout(self, *args)
         calls.append(found is not None)
         return found
     with monkeypatch.context() as patch:
-        patch.setattr(Game, "random_playout", spy)
+        patch.setattr(Game, "_random_playout", spy)
         if not fast:
             patch.setattr(batch, "_random_playout", lambda *args: None)
         records = [batch.play_one(game, seed, settings) for seed in seeds]
@@ -101,18 +101,18 @@ phase main {
 @pytest.mark.parametrize("path", ["games/space_war.gdl", "games/classic/connect_four.gdl"])
 def test_mcts_rollouts_in_one_call_choose_as_on_python(path, typed_on,  # noqa: F811
                                                        monkeypatch):
-    """An mcts rollout on the typed engine is one call (`Game.random_rollout`) drawing from
+    """An mcts rollout on the typed engine is one call (`introspect.random_rollout`) drawing from
     the agent's stream as the Python loop does: the same choices on both backends."""
     import random
 
     from gdl.interpreter.play.agents.search import MctsAgent
     rollouts = []
-    rollout = Game.random_rollout
+    rollout = Game._random_rollout
 
     def spy(self, *args):
         rollouts.append(rollout(self, *args))
         return rollouts[-1]
-    monkeypatch.setattr(Game, "random_rollout", spy)
+    monkeypatch.setattr(Game, "_random_rollout", spy)
     games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
     for seed in range(4):
         picks = []

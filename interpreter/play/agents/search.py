@@ -167,7 +167,7 @@ class MctsAgent:
             path.append(node)
         try:
             stream = [rng.state]
-            if game.random_rollout(world, stream, self.rollout):   # typed: in one call
+            if introspect.random_rollout(game, world, stream, self.rollout):   # typed: in one call
                 rng.state = stream[0]
             else:
                 rng.state = stream[0]       # (a stop with no legal action: on from there)
