@@ -339,6 +339,8 @@ class _Emitter:
             act.emit(1, f"if S.phase == {p}:")
             for action in phase.actions:
                 listing.emit(2, f"{self.listing(p, action)}(S, S.seat, out)")
+                listing.emit(2, "if S.pick >= 0 and out:")
+                listing.emit(3, "return 0")
                 if phase.on_no_action is not None and not phase.auto:
                     listing.emit(2, "if S.first_only and out:")
                     listing.emit(3, "return 0")
@@ -352,6 +354,9 @@ class _Emitter:
                 listing.emit(3, "_same_texts(S, out)")
         listing.emit(1, "return 0")
         act.emit(1, "raise IndexError(index)")
+        whole = [int(any(b.by_cell for action in phase.actions for b in action.binders))
+                 for phase in self.prog.phases.values()]     # the check of texts reads all
+        self.consts.append(f"cdef long *PHASE_WHOLE = _array({_packed(whole)})")
         self.functions += [listing.text(), act.text()]
         setup = _Body("cdef int _setup(Core S) except -1:")
         setup.declare("me")
@@ -494,10 +499,16 @@ class _Emitter:
             if k == len(binders):
                 args = "".join(f"SYMBOL_NAMES[{env[b.slot]}], " if b.type == SYMBOL
                                else f"{env[b.slot]}, " for b in binders)
-                body.emit(indent, f"out.append(({action.index}, ({args})))")
+                body.emit(indent, "if S.pick == -1:")      # every action (else: a playout's)
+                body.emit(indent + 1, f"out.append(({action.index}, ({args})))")
                 if first_only:          # Core.has_action asks
-                    body.emit(indent, "if S.first_only:")
-                    body.emit(indent + 1, "return 0")
+                    body.emit(indent + 1, "if S.first_only:")
+                    body.emit(indent + 2, "return 0")
+                body.emit(indent, "elif S.found == S.pick:")   # the one picked: no more
+                body.emit(indent + 1, f"out.append(({action.index}, ({args})))")
+                body.emit(indent + 1, "return 0")
+                body.emit(indent, "else:")                     # counted
+                body.emit(indent + 1, "S.found += 1")
                 return
             binder = binders[k]
 

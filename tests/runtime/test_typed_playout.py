@@ -126,3 +126,35 @@ def test_mcts_rollouts_in_one_call_choose_as_on_python(path, typed_on,  # noqa: 
         assert picks[0] == picks[1]
     # the Python backend's rollouts answer False (played in the loop), the typed True
     assert rollouts.count(False) > 0 and rollouts.count(True) > 0
+
+
+@needs_tools
+def test_a_fault_while_counting_is_the_loop_s(typed_on):  # noqa: F811
+    """The count before the pick runs every test of the listing: a fault in one is raised
+    at its place, as the loop's listing raises it."""
+    text = """game "t"
+seats a, b
+board square(3, 3)
+kinds (speed) { Pawn = 1 }
+var n = 0
+setup {
+  create Pawn for a at @a1
+  goto main for a
+}
+phase main turn {
+  action go(c in cells()) where n < 5 or 10 / (n - 5) > 0 {
+    n += 1
+    goto main for next(me)
+  }
+}
+"""
+    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
+    errors = []
+    for backend in ("native", "python"):
+        game = load_source(text, "t.gdl", backend)
+        assert (game._typed is not None) == (backend == "native")
+        with pytest.raises(GdlRuntimeError) as info:
+            batch.play_one(game, 2, settings)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+    assert errors[0].startswith("t.gdl:11:42: error: run-time error: division by zero")
