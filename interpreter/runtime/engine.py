@@ -1405,12 +1405,13 @@ class Game:
     def _random_rollout(self, state: State, stream: list[int], decisions: int) -> bool:
         """On the typed engine, play up to `decisions` uniformly random choices from
         `state` (fewer if the game ends), every seat drawing from the one SplitMix64 state
-        `stream[0]` (updated) as `state.below` does: True. False on any other state, or
+        `stream[0]` (updated) as `Stream.below` does: True. False on any other state, or
         when a position with no legal action stops it (the caller goes on from there)."""
         core = self._typed_core(state)
         if core is None:
             return False
-        return core.random_playout(stream, -1, -1, decisions, True)[0] != 3  # type: ignore[no-any-return]
+        how: int = core.random_playout(stream, -1, -1, decisions, True)[0]
+        return how != 3
 
     def _random_playout(self, state: State, rngs: list[int], max_turns: int | None,
                        max_decisions: int | None) -> tuple[str, int | None] | None:

@@ -68,6 +68,19 @@ def test_other_agents_and_checked_runs_play_in_the_loop(typed_on, monkeypatch): 
         assert records and calls == [False] * len(calls)
 
 
+def _errors_on_both(text, seed):
+    """The error of a random game of `text` from `seed`, typed and on Python."""
+    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
+    errors = []
+    for backend in ("native", "python"):
+        game = load_source(text, "t.gdl", backend)
+        assert (game._typed is not None) == (backend == "native")
+        with pytest.raises(GdlRuntimeError) as info:
+            batch.play_one(game, seed, settings)
+        errors.append(str(info.value))
+    return errors
+
+
 @needs_tools
 def test_a_stuck_game_is_the_loop_s_error(typed_on):  # noqa: F811
     text = """game "t"
@@ -85,14 +98,7 @@ phase main {
   }
 }
 """
-    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
-    errors = []
-    for backend in ("native", "python"):
-        game = load_source(text, "t.gdl", backend)
-        assert (game._typed is not None) == (backend == "native")
-        with pytest.raises(GdlRuntimeError) as info:
-            batch.play_one(game, 1, settings)
-        errors.append(str(info.value))
+    errors = _errors_on_both(text, 1)
     assert errors[0] == errors[1]
     assert "no legal action for a in phase 'main': the rules leave the game stuck" in errors[0]
 
@@ -148,13 +154,6 @@ phase main turn {
   }
 }
 """
-    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
-    errors = []
-    for backend in ("native", "python"):
-        game = load_source(text, "t.gdl", backend)
-        assert (game._typed is not None) == (backend == "native")
-        with pytest.raises(GdlRuntimeError) as info:
-            batch.play_one(game, 2, settings)
-        errors.append(str(info.value))
+    errors = _errors_on_both(text, 2)
     assert errors[0] == errors[1]
     assert errors[0].startswith("t.gdl:11:42: error: run-time error: division by zero")

@@ -167,10 +167,9 @@ class MctsAgent:
             path.append(node)
         try:
             stream = [rng.state]
-            if introspect.random_rollout(game, world, stream, self.rollout):   # typed: in one call
-                rng.state = stream[0]
-            else:
-                rng.state = stream[0]       # (a stop with no legal action: on from there)
+            played = introspect.random_rollout(game, world, stream, self.rollout)  # typed
+            rng.state = stream[0]
+            if not played:      # the Python engine's state, or stopped with no legal action
                 for _ in range(self.rollout):
                     if game.is_terminal(world):
                         break
