@@ -652,15 +652,8 @@ class _Emitter:
         if isinstance(s, ir.Let) and is_list(s.expr.type):
             if is_list(_element(s.expr.type)):
                 raise _Outside(s, "a 'let' of a list of lists")
-            made = body.declare(self.fresh("m"), "list")
-            body.emit(indent, f"{made} = []")
-
-            def keep(value: Bound, indent: int) -> None:
-                if not isinstance(value, str):
-                    raise _Outside(s, "a 'let' of a list of lists")
-                body.emit(indent, f"{made}.append({value})")
-            self.loop(s.expr, env, body, indent, keep, s)
-            env[s.slot] = _Made(made)
+            env[s.slot] = _Made(self.made_here(s.expr, env, body, indent, s,
+                                               "a 'let' of a list of lists"))
         elif isinstance(s, ir.Let):
             name = body.declare(self.fresh("l"))
             body.emit(indent, f"{name} = {self.expr(s.expr, env, body)}")
@@ -876,14 +869,7 @@ class _Emitter:
         lives, the `on enter` triggers after each step (a `stop` ends the move)."""
         pid = body.declare(self.fresh("o"))
         body.emit(indent, f"{pid} = {self.expr(s.piece, env, body)}")
-        made = body.declare(self.fresh("m"), "list")
-        body.emit(indent, f"{made} = []")
-
-        def keep(value: Bound, indent: int) -> None:
-            if not isinstance(value, str):
-                raise _Outside(s, "a move along a list of lists")
-            body.emit(indent, f"{made}.append({value})")
-        self.loop(s.path, env, body, indent, keep, s)
+        made = self.made_here(s.path, env, body, indent, s, "a move along a list of lists")
         body.emit(indent, f"S.piece({pid}, {self.loc(s)})")
         x = body.declare(self.fresh("x"))
         body.emit(indent, f"for {x} in {made}:")
@@ -1061,15 +1047,23 @@ class _Emitter:
                   bind: _BINDING, at: ir.Node, tick: str) -> None:
         """A `for` statement over a comprehension: the list is made whole first, as on
         Python (the body may change what its tests read)."""
+        made = self.made_here(domain, env, body, indent, at,
+                              "a comprehension making a list of lists", domain)
+        self.indexed(body, indent, f"len({made})", f"{made}[{{i}}]", bind, tick)
+
+    def made_here(self, xs: ir.Expr, env: Env, body: _Body, indent: int, at: ir.Node,
+                  what: str, where: ir.Node | None = None) -> str:
+        """A list made whole in place: a fresh local Python list of C values, filled by
+        a loop over `xs` (a list of lists is outside: `what`, at `where` or `at`)."""
         made = body.declare(self.fresh("m"), "list")
         body.emit(indent, f"{made} = []")
 
         def keep(value: Bound, indent: int) -> None:
             if not isinstance(value, str):
-                raise _Outside(domain, "a comprehension making a list of lists")
+                raise _Outside(where or at, what)
             body.emit(indent, f"{made}.append({value})")
-        self.loop(domain, env, body, indent, keep, at)
-        self.indexed(body, indent, f"len({made})", f"{made}[{{i}}]", bind, tick)
+        self.loop(xs, env, body, indent, keep, at)
+        return made
 
     def indexed(self, body: _Body, indent: int, count: str, item: str, bind: _BINDING,
                 tick: str) -> None:
