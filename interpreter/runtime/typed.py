@@ -25,6 +25,7 @@ current player, returns, clone) never makes a dictionary.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from importlib import resources
@@ -46,6 +47,8 @@ VAR_TYPES: dict[Type, str] = {INT: "int", BOOL: "bool", CELL: "cell", PIECE: "pi
                               SEAT: "seat", DIR: "dir", SYMBOL: "sym"}
 SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
+MAX_KEPT = 1 << 16      # at most this many kept action tuples per action (Emitter.action_maker)
+KEPT_PIECES = 256       # pieces of ids below this have their action tuples kept
 
 
 def enabled() -> bool:
@@ -489,6 +492,7 @@ class _Emitter:
         env: Env = self.phase_env(phase, body)
         binders = action.binders
         first_only = phase.on_no_action is not None and not phase.auto
+        maker = self.action_maker(p, action)
 
         def level(k: int, env: Env, indent: int) -> None:
             tests = [self.expr(part.expr, env, body) for part in action.where_parts
@@ -497,15 +501,14 @@ class _Emitter:
                 body.emit(indent, f"if {test}:")
                 indent += 1
             if k == len(binders):
-                args = "".join(f"SYMBOL_NAMES[{env[b.slot]}], " if b.type == SYMBOL
-                               else f"{env[b.slot]}, " for b in binders)
+                made = f"{maker}({', '.join(str(env[b.slot]) for b in binders)})"
                 body.emit(indent, "if S.pick == -1:")      # every action (else: a playout's)
-                body.emit(indent + 1, f"out.append(({action.index}, ({args})))")
+                body.emit(indent + 1, f"out.append({made})")
                 if first_only:          # Core.has_action asks
                     body.emit(indent + 1, "if S.first_only:")
                     body.emit(indent + 2, "return 0")
                 body.emit(indent, "elif S.found == S.pick:")   # the one picked: no more
-                body.emit(indent + 1, f"out.append(({action.index}, ({args})))")
+                body.emit(indent + 1, f"out.append({made})")
                 body.emit(indent + 1, "return 0")
                 body.emit(indent, "else:")                     # counted
                 body.emit(indent + 1, "S.found += 1")
@@ -521,6 +524,50 @@ class _Emitter:
         body.emit(1, "return 0")
         self.functions.append(body.text())
         return name
+
+    def action_maker(self, p: int, action: ir.Action) -> str:
+        """A cdef function making the Python tuple `(index, (args...))` of one listed
+        action. When every argument has a small range of C values (cells, seats,
+        directions, symbols, pieces of the first ids), the tuples are kept in a list
+        indexed by the arguments and each is made once per module: a decision's listing
+        then makes no Python object but its list (the same values, so the same actions)."""
+        name = f"_action_{p}_{action.index}"
+        binders = action.binders
+        params = ", ".join(f"long a{i}" for i in range(len(binders)))
+        args = "".join(f"SYMBOL_NAMES[a{i}], " if b.type == SYMBOL else f"a{i}, "
+                       for i, b in enumerate(binders))
+        fresh = f"({action.index}, ({args}))"
+        sizes = [self.arg_range(b.type) for b in binders]
+        unit = _Body(f"cdef inline object {name}({params}):")
+        if any(size is None for size in sizes) or math.prod(s or 1 for s in sizes) > MAX_KEPT:
+            unit.emit(1, f"return {fresh}")
+            self.functions.append(unit.text())
+            return name
+        kept = f"_KEPT_{p}_{action.index}"
+        self.consts.append(f"cdef list {kept} = [None] * {math.prod(s or 1 for s in sizes)}")
+        unit.declare("key", "Py_ssize_t")
+        unit.declare("made", "object")
+        key = "0"
+        for i, size in enumerate(sizes):
+            key = f"{key} * {size} + a{i}" if i else f"a{i}"
+        inside = " and ".join(f"0 <= a{i} < {size}" for i, size in enumerate(sizes)) or "True"
+        unit.emit(1, f"if not ({inside}):")
+        unit.emit(2, f"return {fresh}")
+        unit.emit(1, f"key = {key}")
+        unit.emit(1, f"made = {kept}[key]")
+        unit.emit(1, "if made is None:")
+        unit.emit(2, f"made = {fresh}")
+        unit.emit(2, f"{kept}[key] = made")
+        unit.emit(1, "return made")
+        self.functions.append(unit.text())
+        return name
+
+    def arg_range(self, t: Type) -> int | None:
+        """How many C values an action argument of type `t` keeps tuples for (values
+        outside are made each time); None: not kept (numbers)."""
+        sizes: dict[Type, int] = {CELL: self.board.size, SEAT: len(self.prog.seats),
+                                  DIR: self.nd, SYMBOL: len(self.symbols), PIECE: KEPT_PIECES}
+        return sizes.get(t)
 
     def action_body(self, p: int, action: ir.Action) -> str:
         name = f"act_{p}_{action.index}"
