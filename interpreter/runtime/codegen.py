@@ -29,9 +29,11 @@ from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS)
 from ..language.limits import MAX_NUMBER, MAX_TEXT, MAX_WORK
-from ..language.types import BOOL, INT, PIECE, STR, Type, is_list
+from ..language.types import BOOL, CELL, INT, PIECE, SEAT, STR, Type, is_list
 
 FILE_PREFIX = "<gdl "
+MAX_KEPT = 1 << 16      # at most this many kept tuples of one action (`Generator.kept`)
+KEPT_PIECES = 256       # a first argument that is a piece has its tuples kept below this id
 
 
 class UnitKey(NamedTuple):
@@ -60,6 +62,7 @@ class ConstKind(Enum):
     BOARD_TABLE = "L"       # (builtin,): the engine fills it with the board's table
     KIND_COLUMN = "K"       # a kinds-table column: kind -> value
     MEMBERS = "S"           # a frozenset of constants, the right side of `in`
+    KEPT = "A"              # (phase, action, size): a list of the action's tuples, by index
     TYPE = "T"              # a static type, for `_text`
 
 
@@ -433,7 +436,7 @@ class Generator:
             f"act_{key}", params + binders, action, lambda: self.block(action.body, 1),
             [b.slot for b in action.binders if b.type == PIECE])
         units[UnitKey("list", phase.name, action.index)] = self.function(
-            f"list_{key}", params + ["out"], action, lambda: self.listing(action))
+            f"list_{key}", params + ["out"], action, lambda: self.listing(action, key))
         # For explaining an illegal action: each domain and part on its own, every binder
         # a parameter (those not yet bound are None).
         for i, binder in enumerate(action.binders):
@@ -445,7 +448,7 @@ class Generator:
                 f"part_{key}_{i}", params + binders, part,
                 lambda p=part: self.return_(p.expr))
 
-    def listing(self, action: ir.Action) -> None:
+    def listing(self, action: ir.Action, key: str) -> None:
         """Nested loops appending (index, args) for every legal binding."""
         memo = _Memo(self)
         memo.bind(action)
@@ -477,8 +480,45 @@ class Generator:
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
+        made = f"({action.index}, ({args}))"
+        kept = self.kept(action, key)
         # placed at the action, so a tool tracing lines sees each legal binding listed
-        self.src.emit(levels + 1, F(action, f"out.append(({action.index}, ({args})))"))
+        if kept is None:
+            self.src.emit(levels + 1, F(action, f"out.append({made})"))
+            return
+        table, index = kept
+        self.src.emit(levels + 1, "try:")
+        self.src.emit(levels + 2, F(action, f"out.append({table}[{index}] or "
+                                            f"_keep({table}, {index}, {made}))"))
+        self.src.emit(levels + 1, "except (IndexError, TypeError):")   # a later piece, none
+        self.src.emit(levels + 2, F(action, f"out.append({made})"))
+
+    def kept(self, action: ir.Action, key: str) -> tuple[str, str] | None:
+        """(the module list keeping an action's tuples, the index of one) when its
+        arguments have few values: cells and seats, the first a piece of an id below
+        KEPT_PIECES too. Each tuple is made once per loaded module, and a listing then
+        appends the one kept (the same values: the same actions). A later piece's index
+        is past the list's end and none is no number: either makes the tuple afresh. None
+        when not kept."""
+        sizes: dict[Type, int] = {CELL: self.prog.board.size, SEAT: len(self.prog.seats)}
+        binders = action.binders
+        if not binders or not all(b.type in sizes or (i == 0 and b.type == PIECE)
+                                  for i, b in enumerate(binders)):
+            return None
+        strides = [sizes[b.type] for b in binders[1:]]
+        size = KEPT_PIECES if binders[0].type == PIECE else sizes[binders[0].type]
+        for stride in strides:
+            size *= stride
+        if size > MAX_KEPT:
+            return None
+        terms = []
+        for i, b in enumerate(binders):
+            stride = 1
+            for later in strides[i:]:
+                stride *= later
+            terms.append(f"v{b.slot} * {stride}" if stride > 1 else f"v{b.slot}")
+        table = self.src.constant((key, size), ConstKind.KEPT)
+        return table, " + ".join(terms)
 
     def quantifier_guard(self, expr: ir.Expr) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of

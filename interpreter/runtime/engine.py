@@ -1054,8 +1054,8 @@ class Game:
             break
         else:
             return
-        seen: dict[tuple[Any, ...], Action] = {}
-        for action in out:
+        seen: dict[tuple[Any, ...], int] = {}
+        for k, action in enumerate(out):    # by place: a listing may keep its tuples
             compiled = phase.actions[action[0]]
             if not compiled.cell_written:
                 continue
@@ -1065,9 +1065,10 @@ class Game:
                 if piece is not None and piece["cell"] is not None:
                     args[position] = ("cell", piece["cell"])
             key = (action[0], *(repr(a) for a in args))
-            other = seen.setdefault(key, action)
-            if other is action:
+            first = seen.setdefault(key, k)
+            if first == k:
                 continue
+            other = out[first]
             position, name, span = next(
                 (i, n, sp) for i, n, sp in compiled.cell_written
                 if action[1][i] != other[1][i])
@@ -1576,7 +1577,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _big=_big, _long=_long,
+                 _big=_big, _long=_long, _keep=_keep,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
                  _text=lambda value, t: format_value(value, t, rt))
@@ -1586,9 +1587,18 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
             names[name] = game._board.ray_table(*value)
         elif kind is ConstKind.BOARD_TABLE:
             names[name] = game._board.table(*value)
+        elif kind is ConstKind.KEPT:
+            names[name] = [None] * value[1]
         else:
             names[name] = value
     return names
+
+
+def _keep(kept: list[Any], index: int, action: Action) -> Action:
+    """Keep an action's tuple at its place in its action's list of kept tuples (the
+    generated listing's `_keep`); returns it."""
+    kept[index] = action
+    return action
 
 
 _LOADED = itertools.count(1)    # tools' expression modules compiled in this process
