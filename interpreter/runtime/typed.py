@@ -534,7 +534,8 @@ class _Emitter:
         name = f"_action_{p}_{action.index}"
         binders = action.binders
         params = ", ".join(f"long a{i}" for i in range(len(binders)))
-        args = "".join(f"SYMBOL_NAMES[a{i}], " if b.type == SYMBOL else f"a{i}, "
+        args = "".join(f"SYMBOL_NAMES[a{i}], " if b.type == SYMBOL
+                       else f"KIND_NAMES[a{i}], " if b.type == KIND else f"a{i}, "
                        for i, b in enumerate(binders))
         fresh = f"({action.index}, ({args}))"
         sizes = [self.arg_range(b.type) for b in binders]
@@ -566,7 +567,8 @@ class _Emitter:
         """How many C values an action argument of type `t` keeps tuples for (values
         outside are made each time); None: not kept (numbers)."""
         sizes: dict[Type, int] = {CELL: self.board.size, SEAT: len(self.prog.seats),
-                                  DIR: self.nd, SYMBOL: len(self.symbols), PIECE: KEPT_PIECES}
+                                  DIR: self.nd, SYMBOL: len(self.symbols), PIECE: KEPT_PIECES,
+                                  KIND: len(self.kinds)}
         return sizes.get(t)
 
     def action_body(self, p: int, action: ir.Action) -> str:
