@@ -630,6 +630,10 @@ class _Emitter:
             elif is_list(t) and _element(t) in SCALARS:
                 env[i + 1] = _Made(f"v{i + 1}")
                 params += f", list v{i + 1}"
+            elif t == STR or is_list(t) and _element(t) == STR:
+                ctype = "str" if t == STR else "list"
+                env[i + 1] = _Made(f"v{i + 1}", ctype)
+                params += f", {ctype} v{i + 1}"
             else:
                 word = "def" if isinstance(unit, ir.Def) else "fn"
                 raise _Outside(unit, f"a {word} with a parameter of type {t} ('{unit.name}')")
@@ -1214,6 +1218,8 @@ class _Emitter:
 
     # ----- expressions ------------------------------------------------------------------------
     def expr(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        if e.type == STR:           # a text: a Python str (an argument, a branch, ...)
+            return self.text(e, env, body)
         if is_list(e.type) and not isinstance(e, ir.Const):
             raise _Outside(e, f"a list as a value ('{_words(e)}')")
         if isinstance(e, ir.Const):
@@ -1898,6 +1904,11 @@ class _Emitter:
             if kind is None:
                 return None
             return f"lists_text(S, {self.lists_expr(e.expr, env, body)}, {kind!r})"
+        if isinstance(e, ir.Cond):
+            return (f"({self.text(e.then, env, body)} if {self.expr(e.cond, env, body)} "
+                    f"else {self.text(e.otherwise, env, body)})")
+        if isinstance(e, ir.CallFn):
+            return self.lists_call(e, env, body)
         if isinstance(e, ir.CallBuiltin) and e.name == "join":
             xs = self.lists_expr(e.args[0], env, body)
             sep = self.text(e.args[1], env, body)
@@ -1939,7 +1950,6 @@ class _Emitter:
         if name in self.fns_done:
             return cname
         self.fns_done.add(name)
-        assert isinstance(fn.body, ir.FnBlock)
         env, params = self.params(fn)
         if is_list(fn.type):
             head = f"cdef list {cname}(Core S, long me{params}):"
@@ -1949,7 +1959,10 @@ class _Emitter:
             head = f"cdef long {cname}(Core S, long me{params}) except? -2:"
         body = _Body(head)
         body.lists_returns = fn.type
-        self.statements(fn.body.body, env, body, 1)
+        if isinstance(fn.body, ir.FnBlock):
+            self.statements(fn.body.body, env, body, 1)
+        else:
+            self.lists_statement(ir.Result(fn.body, span=fn.body.span), env, body, 1)
         self.functions.append(body.text())
         return cname
 
