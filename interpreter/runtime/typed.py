@@ -423,8 +423,7 @@ class _Emitter:
         prog = self.prog
         for scope, table in prog.vars.items():
             for var in table.values():
-                if var.type not in VAR_TYPES and (scope == "piece"
-                                                  or _lists_type(var.type) is None):
+                if var.type not in VAR_TYPES and _lists_type(var.type) is None:
                     raise _Outside(var.span, f"a {scope} variable of type {var.type} "
                                    f"('{var.name}')")
                 if var.visible is not None:
@@ -1687,16 +1686,22 @@ class _Emitter:
         the initial values as the core holds them (None for the other variables)."""
         tables = {"MAX_LIST": str(MAX_LIST)}
         for scope, names, init_name in (("global", "LISTS_GLOBALS", "LISTS_G_INIT"),
-                                        ("seat", "LISTS_SEATS", "LISTS_SV_INIT")):
+                                        ("seat", "LISTS_SEATS", "LISTS_SV_INIT"),
+                                        ("piece", "LISTS_PIECES", "LISTS_PV_INIT")):
             vars_ = list(self.prog.vars[scope].values())
-            init: list[Any] = [None] * max(len(vars_), 1)
+            kinds: list[str | None] = ([*self.kinds] or [None]) if scope == "piece" else [None]
+            rows: list[list[Any]] = [[None] * max(len(vars_), 1) for _ in kinds]
             held = []
             for i, var in enumerate(vars_):
                 if var.type not in VAR_TYPES:
                     held.append((i, var.name, _lists_type(var.type)))
-                    init[i] = self.lists_constant(var.init, var.type, var.span)
+                    for row, kind in zip(rows, kinds):
+                        value = var.init if var.column is None or kind is None else \
+                            self.prog.kinds[kind][var.column]
+                        row[i] = self.lists_constant(value, var.type, var.span)
             tables[names] = repr(tuple(held))
-            tables[init_name] = repr(tuple(init))
+            tables[init_name] = repr(tuple(tuple(r) for r in rows) if scope == "piece"
+                                     else tuple(rows[0]))
         return tables
 
     def lists_constant(self, value: Any, t: Type, at: ir.Node | Span | None) -> Any:
@@ -1707,7 +1712,9 @@ class _Emitter:
             element = _element(t)
             if element == STR and all(isinstance(v, str) for v in value):
                 return list(value)
-            if element in VAR_TYPES:
+            if is_list(element) and not is_list(_element(element)):
+                return [self.lists_constant(v, element, at) for v in value]
+            if element in VAR_TYPES or element == KIND:
                 return [int(self.value(v, element, at)) for v in value]
         raise _Outside(at, f"the value {value!r} ({t})")
 
@@ -1718,19 +1725,25 @@ class _Emitter:
             scope = "global"
         elif isinstance(place, (ir.SeatVar, ir.SeatVarPlace)):
             scope = "seat"
+        elif isinstance(place, (ir.PieceField, ir.PieceVarPlace)):
+            scope = "piece"
         else:
             return None
         name = place.name
         var = self.prog.vars[scope].get(name)
         if var is None or var.type in VAR_TYPES:
             return None
-        return ("LG" if scope == "global" else "LV"), scope
+        return {"global": "LG", "seat": "LV", "piece": "LPV"}[scope], scope
 
-    def lists_read(self, e: ir.Global | ir.SeatVar, env: Env, body: _Body) -> str:
-        """A list or text variable's value (the seat checked as on Python)."""
-        index = self.var_index("global" if isinstance(e, ir.Global) else "seat", e.name)
+    def lists_read(self, e: ir.Global | ir.SeatVar | ir.PieceField, env: Env,
+                   body: _Body) -> str:
+        """A list or text variable's value (the seat or piece checked as on Python)."""
         if isinstance(e, ir.Global):
-            return f"S.LG[{index}]"
+            return f"S.LG[{self.var_index('global', e.name)}]"
+        if isinstance(e, ir.PieceField):
+            pid = self.piece_of(e, self.expr(e.obj, env, body))
+            return f"S.LPV[{pid} * NPV + {self.var_index('piece', e.name)}]"
+        index = self.var_index("seat", e.name)
         text = e.span.text if e.span is not None else e.name
         message = f"'{text}' reads a variable of no seat (the seat is none)"
         obj = self.expr(e.obj, env, body)
@@ -1738,55 +1751,57 @@ class _Emitter:
 
     def lists_loops(self, xs: ir.Expr, env: Env) -> bool:
         """Is `xs` a list that lists_loop runs over (one made whole first)?"""
-        if isinstance(xs, (ir.Global, ir.SeatVar)):
+        if isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)):
             return self.lists_var(xs) is not None
         if isinstance(xs, ir.Binary) and xs.op == "+":
             return True
         if isinstance(xs, ir.CallBuiltin) and xs.name in ("take", "reversed", "unique"):
             return True
-        if isinstance(xs, ir.Quant) and xs.op == "sorted":
+        if isinstance(xs, ir.Quant) and xs.op in ("sorted", "connected"):
             return True
         if self.lists_block_fn(xs) and is_list(xs.type):
             return True
         if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
             return True     # a local an assignment may change while the loop runs
-        return isinstance(xs, (ir.Local, ir.ListOf)) and _element(xs.type) == STR
+        return isinstance(xs, (ir.Local, ir.ListOf)) and \
+            (_element(xs.type) == STR or is_list(_element(xs.type)))
 
     def lists_loop(self, xs: ir.Expr, env: Env, body: _Body, indent: int, bind: _BINDING,
                    tick: str) -> None:
         """A loop over a list made whole first (a variable's, a join, ...): each element a
         C long, or a text local."""
         element = _element(xs.type)
-        if is_list(element):
-            raise _Outside(xs, "a list of lists")
         made = body.declare(self.fresh("m"), "list")
         body.emit(indent, f"{made} = {self.lists_expr(xs, env, body)}")
         i = body.declare(self.fresh("i"))
-        x = body.declare(self.fresh("x"), "str" if element == STR else "long")
+        ctype = "str" if element == STR else "list" if is_list(element) else "long"
+        x = body.declare(self.fresh("x"), ctype)
         body.emit(indent, f"for {i} in range(len({made})):")
         body.emit(indent + 1, f"{x} = {made}[{i}]")
         body.emit(indent + 1, tick)
-        bind(_Made(x, "str") if element == STR else x, indent + 1)
+        bind(x if ctype == "long" else _Made(x, ctype), indent + 1)
 
     def lists_expr(self, xs: ir.Expr, env: Env, body: _Body) -> str:
         """A list as a value: a C expression of a Python list of C values (never changed in
         place: a shared one is fine)."""
         element = _element(xs.type)
-        if is_list(element):
-            raise _Outside(xs, "a list of lists as a value")
+        if is_list(element) and is_list(_element(element)):
+            raise _Outside(xs, "a list of lists of lists as a value")
         if isinstance(xs, ir.Const):
             return self.lists_const(xs)
         if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
             made = env[xs.slot]
             assert isinstance(made, _Made)
             return made.name
-        if isinstance(xs, (ir.Global, ir.SeatVar)) and self.lists_var(xs) is not None:
+        if isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)) and \
+                self.lists_var(xs) is not None:
             return self.lists_read(xs, env, body)
         if isinstance(xs, ir.Binary) and xs.op == "+":
             return (f"lists_join({self.lists_expr(xs.left, env, body)}, "
                     f"{self.lists_expr(xs.right, env, body)}, {self.loc(xs)})")
         if isinstance(xs, ir.ListOf):
-            items = [self.text(x, env, body) if element == STR else self.expr(x, env, body)
+            items = [self.lists_expr(x, env, body) if is_list(element) else
+                     self.text(x, env, body) if element == STR else self.expr(x, env, body)
                      for x in xs.items]
             return f"[{', '.join(items)}]"
         if isinstance(xs, ir.Cond):
@@ -1801,6 +1816,8 @@ class _Emitter:
             return f"list(dict.fromkeys({self.lists_expr(xs.args[0], env, body)}))"
         if isinstance(xs, ir.Quant) and xs.op == "sorted":
             return self.lists_made(xs, env, sort=True)
+        if isinstance(xs, ir.Quant) and xs.op == "connected":
+            return self.lists_connected(xs, env)
         if isinstance(xs, ir.CallFn) and self.lists_block_fn(xs):
             return self.lists_call(xs, env, body)
         return self.lists_made(xs, env)
@@ -1865,7 +1882,7 @@ class _Emitter:
         where = self.lists_var(place)
         if where is None or s.op != "=" or s.until is not None or s.expr.type == NONE:
             raise _Outside(s, f"an assignment to '{_words(s)}'")
-        assert isinstance(place, (ir.GlobalPlace, ir.SeatVarPlace))
+        assert isinstance(place, (ir.GlobalPlace, ir.SeatVarPlace, ir.PieceVarPlace))
         table, scope = where
         index = self.var_index(scope, place.name)
         ctype = "str" if s.expr.type == STR else "list"
@@ -1882,6 +1899,11 @@ class _Emitter:
         if not early:
             body.emit(indent, f"{obj} = {self.expr(place.obj, env, body)}")
         text = s.span.text if s.span is not None else "it"
+        if isinstance(place, ir.PieceVarPlace):
+            message = f"'{text}' is none here, not a piece"
+            body.emit(indent, f"S.LPV[_pid(S, {obj}, {self.loc(s)}, {message!r}) * NPV + "
+                      f"{index}] = {value}")
+            return
         message = f"'{text}' uses a value that is none"
         body.emit(indent, f"S.LV[_seat({obj}, {self.loc(s)}, {message!r}) * NSV + {index}] = "
                   f"{value}")
@@ -1896,7 +1918,8 @@ class _Emitter:
             made = env[e.slot]
             assert isinstance(made, _Made)
             return made.name if made.ctype == "str" else None
-        if isinstance(e, (ir.Global, ir.SeatVar)) and self.lists_var(e) is not None:
+        if isinstance(e, (ir.Global, ir.SeatVar, ir.PieceField)) and \
+                self.lists_var(e) is not None:
             return self.lists_read(e, env, body)
         if isinstance(e, ir.Text) and is_list(e.expr.type) and not is_list(_element(e.expr.type)):
             element = _element(e.expr.type)
@@ -2052,6 +2075,52 @@ class _Emitter:
             return var.type if var is not None else ANY
         return e.type
 
+    def lists_connected(self, q: ir.Quant, env: Env) -> str:
+        """`connected(x in STARTS where TEST: NEXT)` as a cdef function of the locals in
+        scope (engine.py `_connector`): the starts that pass the test, then breadth first
+        every value NEXT gives from one found that passes it, each once, in order found."""
+        if _element(q.type) not in SCALARS or q.value is None:
+            raise _Outside(q, "connected() of what is not a cell, a piece, ...")
+        name = self.fresh("lists_c")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        for local, ctype in (("found", "list"), ("seen", "set"), ("following", "list"),
+                             ("at", "long"), ("x", "long"), ("y", "long")):
+            unit.declare(local, ctype)
+        unit.emit(1, "found = []")
+        unit.emit(1, "seen = set()")
+        inner = {**env, q.slot: "x"}
+        test = "1" if q.where is None else self.expr(q.where, inner, unit)
+
+        def start(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(q, "connected() of a list of lists")
+            unit.emit(indent, f"x = {value}")
+            unit.emit(indent, f"if x not in seen and {test}:")
+            unit.emit(indent + 1, "seen.add(x)")
+            unit.emit(indent + 1, "found.append(x)")
+        self.loop(q.domain, env, unit, 1, start, q)
+        loc = self.loc(q)
+        unit.emit(1, "at = 0")
+        unit.emit(1, "while at < len(found):")
+        unit.emit(2, "x = found[at]")
+        unit.emit(2, "at += 1")
+        unit.emit(2, f"following = {self.lists_expr(q.value, inner, unit)}")
+        unit.emit(2, "S.work += len(following)")
+        unit.emit(2, "if S.work > MAX_WORK:")
+        unit.emit(3, f"_raise(OVERWORKED, {loc})")
+        unit.emit(2, "for y in following:")
+        unit.emit(3, "if y not in seen:")
+        unit.emit(4, "seen.add(y)")
+        unit.emit(4, "x = y")
+        unit.emit(4, f"if {test}:")
+        unit.emit(5, "found.append(y)")
+        unit.emit(1, "return found")
+        self.functions.append(unit.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
 
 def _packed(values: list[int] | list[str]) -> str:
     """A table of C longs as the text of a Cython string literal, numbers between commas
@@ -2080,6 +2149,7 @@ def _lists_type(t: Type) -> str | None:
     None: a type the typed engine does not hold."""
     if t == STR:
         return "text"
-    if is_list(t) and (_element(t) in VAR_TYPES or _element(t) == STR):
-        return f"list {VAR_TYPES.get(_element(t), 'text')}"
-    return None
+    if is_list(t) and (_element(t) in VAR_TYPES or _element(t) in (STR, KIND)):
+        return f"list {VAR_TYPES.get(_element(t), 'text' if _element(t) == STR else 'kind')}"
+    inner = _lists_type(_element(t)) if is_list(t) and is_list(_element(t)) else None
+    return None if inner is None or is_list(_element(_element(t))) else f"list {inner}"

@@ -51,6 +51,8 @@ def test_lists_a_tool_writes_are_loaded(typed_on):
         state.globals["marks"] = [0, 8]
         state.globals["title"] = "written"
         state.seat_vars[1]["picks"] = [7, 7]
+        state.seat_vars[0]["made"] = ["Stone", "Rock"]
+        state.pieces[1]["trail"] = [9]
     assert fast.legal_actions(b) == python.legal_actions(a)
     assert b.__class__ is TypedState and core_of(b) is not None
     action = python.legal_actions(a)[0]
