@@ -47,6 +47,7 @@ VAR_TYPES: dict[Type, str] = {INT: "int", BOOL: "bool", CELL: "cell", PIECE: "pi
                               SEAT: "seat", DIR: "dir", SYMBOL: "sym"}
 SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
+_LIST_OF_ANY: Type = ("list", ANY)
 
 
 def enabled() -> bool:
@@ -258,9 +259,10 @@ class _Row:
 class _Made:
     """A local bound to a list a `let` made (a Python list of C values): its C name."""
 
-    def __init__(self, name: str, ctype: str = "list") -> None:
+    def __init__(self, name: str, ctype: str = "list", type_: Type | None = None) -> None:
         self.name = name
         self.ctype = ctype      # "str": a text local (a Python str)
+        self.type = type_       # what it holds, when its `let` said less (lists_refined)
 
 
 Bound = str | _Row | _Made
@@ -316,6 +318,7 @@ class _Emitter:
         self.param_types: dict[str, tuple[str, ...]] = {}
         # the `passes` a block reads: only an `on no action` block's own (engine.py keeps
         # it on the runtime, not in the state: anywhere else it is another state's count)
+        self.lists_cache: tuple[dict[int, Type], dict[str, Type]] | None = None
         self.passes_ok = {id(n) for phase in program.phases.values()
                           for s in phase.on_no_action or () for n in ir.walk(s)
                           if isinstance(n, ir.StateValue) and n.what == "passes"}
@@ -662,7 +665,8 @@ class _Emitter:
             self.statement(stmt, env, body, indent)
 
     def statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
-        if isinstance(s, ir.Let) and (s.expr.type == STR or self.lists_loops(s.expr, env)):
+        if isinstance(s, ir.Let) and (s.expr.type == STR or self.lists_loops(s.expr, env)
+                                      or id(s) in self.lists_refined()[0]):
             self.lists_let(s, env, body, indent)
         elif self.lists_statement(s, env, body, indent):
             pass
@@ -1049,9 +1053,10 @@ class _Emitter:
                 if domain.flatten:      # the next clause's lists, joined
                     self.loop(domain.expr, inner, body, indent, bind, at)
                     return
-                y = body.declare(self.fresh("y"))
+                text = domain.expr.type == STR      # a comprehension of texts
+                y = body.declare(self.fresh("y"), "str" if text else "long")
                 body.emit(indent, f"{y} = {self.expr(domain.expr, inner, body)}")
-                bind(y, indent)
+                bind(_Made(y, "str") if text else y, indent)
             self.loop(domain.domain, env, body, indent, each, at, copy)
         elif isinstance(domain, ir.Cond):     # a list chosen by if/else: a loop in each branch
             body.emit(indent, f"if {self.expr(domain.cond, env, body)}:")
@@ -1751,11 +1756,16 @@ class _Emitter:
 
     def lists_loops(self, xs: ir.Expr, env: Env) -> bool:
         """Is `xs` a list that lists_loop runs over (one made whole first)?"""
+        if not is_list(xs.type):
+            return False
         if isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)):
             return self.lists_var(xs) is not None
         if isinstance(xs, ir.Binary) and xs.op == "+":
             return True
         if isinstance(xs, ir.CallBuiltin) and xs.name in ("take", "reversed", "unique"):
+            return True
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "range" and \
+                not all(isinstance(a, ir.Const) for a in xs.args):
             return True
         if isinstance(xs, ir.Quant) and xs.op in ("sorted", "connected"):
             return True
@@ -1770,7 +1780,7 @@ class _Emitter:
                    tick: str) -> None:
         """A loop over a list made whole first (a variable's, a join, ...): each element a
         C long, or a text local."""
-        element = _element(xs.type)
+        element = _element(self.lists_held(xs, env))
         made = body.declare(self.fresh("m"), "list")
         body.emit(indent, f"{made} = {self.lists_expr(xs, env, body)}")
         i = body.declare(self.fresh("i"))
@@ -1810,6 +1820,9 @@ class _Emitter:
         if isinstance(xs, ir.CallBuiltin) and xs.name == "take":
             return (f"{self.lists_expr(xs.args[0], env, body)}"
                     f"[:max({self.expr(xs.args[1], env, body)}, 0)]")
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "range":
+            return (f"lists_range({self.expr(xs.args[0], env, body)}, "
+                    f"{self.expr(xs.args[1], env, body)}, {self.loc(xs)})")
         if isinstance(xs, ir.CallBuiltin) and xs.name == "reversed":
             return f"{self.lists_expr(xs.args[0], env, body)}[::-1]"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "unique":
@@ -1873,7 +1886,7 @@ class _Emitter:
         value = self.text(s.expr, env, body) if ctype == "str" else \
             self.lists_expr(s.expr, env, body)
         body.emit(indent, f"{name} = {value}")
-        env[s.slot] = _Made(name, ctype)
+        env[s.slot] = _Made(name, ctype, self.lists_refined()[0].get(id(s)))
 
     def lists_assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
         """`VAR = LIST` or `VAR = TEXT` of a global or a seat's variable: a new value kept
@@ -1959,6 +1972,9 @@ class _Emitter:
             return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
         if isinstance(e, ir.In) and e.item.type == ANY and not is_list(_element(e.collection.type)):
             return self.membership(e, env, body)
+        if isinstance(e, ir.In) and is_list(e.item.type):
+            return (f"({self.lists_expr(e.item, env, body)} {'not in' if e.negated else 'in'} "
+                    f"{self.lists_expr(e.collection, env, body)})")
         if isinstance(e, ir.In) and e.item.type == STR:
             item = self.text(e.item, env, body)
             return (f"({item} {'not in' if e.negated else 'in'} "
@@ -2070,8 +2086,10 @@ class _Emitter:
     def lists_typed(self, e: ir.Expr) -> Type:
         """The type of `e`, a variable read as `any` (before the checker met the assignment
         that typed it) as its variable's type."""
-        if e.type == ANY and isinstance(e, (ir.Global, ir.SeatVar)):
-            var = self.prog.vars["global" if isinstance(e, ir.Global) else "seat"].get(e.name)
+        if e.type == ANY and isinstance(e, (ir.Global, ir.SeatVar, ir.PieceField)):
+            scope = "global" if isinstance(e, ir.Global) else \
+                "seat" if isinstance(e, ir.SeatVar) else "piece"
+            var = self.prog.vars[scope].get(e.name)
             return var.type if var is not None else ANY
         return e.type
 
@@ -2120,6 +2138,58 @@ class _Emitter:
         unit.emit(1, "return found")
         self.functions.append(unit.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    def lists_refined(self) -> tuple[dict[int, Type], dict[str, Type]]:
+        """What a local list holds when its `let` says less (`let found = []`, then
+        `found = found + [xs]`): (by id of the `let`, the type its assignments give), and
+        (by fn, the type of the local its block returns)."""
+        if self.lists_cache is not None:
+            return self.lists_cache
+        lets: dict[int, Type] = {}
+        fns: dict[str, Type] = {}
+        # each unit's locals are numbered apart: a fn, a def, setup, an action, a block
+        units: list[tuple[str | None, list[ir.Node]]] = [
+            (n, [f.body]) for n, f in self.prog.fns.items()]
+        units += [(None, [d]) for d in self.prog.defs.values()]
+        units.append((None, list(self.prog.setup)))
+        for phase in self.prog.phases.values():
+            units += [(None, [a]) for a in phase.actions]
+            units += [(None, list(block)) for block in (phase.on_enter, phase.on_resume,
+                                                        phase.on_no_action or ())]
+        for name, roots in units:
+            nodes = [n for root in roots for n in ir.walk(root)]
+            given: dict[int, set[Type]] = {}
+            for n in nodes:
+                if isinstance(n, ir.Assign) and isinstance(n.place, ir.LocalPlace) and \
+                        is_list(n.expr.type) and _element(n.expr.type) != ANY:
+                    given.setdefault(n.place.slot, set()).add(n.expr.type)
+            typed_lets: dict[int, Type] = {}
+            for n in nodes:
+                if isinstance(n, ir.Let) and n.expr.type == _LIST_OF_ANY \
+                        and len(given.get(n.slot, ())) == 1:
+                    lets[id(n)] = typed_lets[n.slot] = next(iter(given[n.slot]))
+            if name is not None and self.prog.fns[name].type == _LIST_OF_ANY:
+                returned = {typed_lets.get(n.expr.slot) for n in nodes
+                            if isinstance(n, ir.Result) and isinstance(n.expr, ir.Local)}
+                found = returned.pop() if len(returned) == 1 else None
+                if found is not None:
+                    fns[name] = found
+        for name, roots in units:         # a let of a fn's list the fn's block typed
+            for n in (n for root in roots for n in ir.walk(root)):
+                if isinstance(n, ir.Let) and isinstance(n.expr, ir.CallFn) and \
+                        n.expr.name in fns and n.expr.type == _LIST_OF_ANY:
+                    lets[id(n)] = fns[n.expr.name]
+        self.lists_cache = (lets, fns)
+        return self.lists_cache
+
+    def lists_held(self, xs: ir.Expr, env: Env) -> Type:
+        """The type of the list `xs`, a local's or a fn's as lists_refined found it."""
+        bound = env.get(xs.slot) if isinstance(xs, ir.Local) else None
+        if isinstance(bound, _Made) and bound.type is not None:
+            return bound.type
+        if isinstance(xs, ir.CallFn):
+            return self.lists_refined()[1].get(xs.name, xs.type)
+        return xs.type
 
 
 def _packed(values: list[int] | list[str]) -> str:
