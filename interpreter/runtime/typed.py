@@ -36,8 +36,9 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import MAX_AUTO, MAX_ENTRIES, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK
-from ..language.types import (BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, Type,
+from ..language.limits import (MAX_AUTO, MAX_ENTRIES, MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_TEXT,
+                               MAX_WORK)
+from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, Type,
                               element as _element, is_list)
 
 ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
@@ -49,6 +50,7 @@ SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
 MAX_KEPT = 1 << 16      # at most this many kept action tuples per action (Emitter.action_maker)
 KEPT_PIECES = 256       # pieces of ids below this have their action tuples kept
+_LIST_OF_ANY: Type = ("list", ANY)
 
 
 def enabled() -> bool:
@@ -260,8 +262,10 @@ class _Row:
 class _Made:
     """A local bound to a list a `let` made (a Python list of C values): its C name."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, ctype: str = "list", type_: Type | None = None) -> None:
         self.name = name
+        self.ctype = ctype      # "str": a text local (a Python str)
+        self.type = type_       # what it holds, when its `let` said less (lists_refined)
 
 
 Bound = str | _Row | _Made
@@ -277,6 +281,7 @@ class _Body:
         self.lines: list[str] = []
         self.stops = stops      # an `on enter` trigger's body: `stop` returns 1
         self.listing = False    # an action's listing: the position does not change in it
+        self.lists_returns: Type = INT     # a fn's block: the type its `return` gives
 
     def declare(self, name: str, ctype: str = "long") -> str:
         self.decls[name] = ctype
@@ -316,6 +321,7 @@ class _Emitter:
         self.param_types: dict[str, tuple[str, ...]] = {}
         # the `passes` a block reads: only an `on no action` block's own (engine.py keeps
         # it on the runtime, not in the state: anywhere else it is another state's count)
+        self.lists_cache: tuple[dict[int, Type], dict[str, Type]] | None = None
         self.passes_ok = {id(n) for phase in program.phases.values()
                           for s in phase.on_no_action or () for n in ir.walk(s)
                           if isinstance(n, ir.StateValue) and n.what == "passes"}
@@ -348,7 +354,8 @@ class _Emitter:
                     listing.emit(2, "if S.first_only and out:")
                     listing.emit(3, "return 0")
                 body = self.action_body(p, action)
-                args = ", ".join(f"SYMBOL_INDEX[args[{i}]]" if b.type == SYMBOL else f"args[{i}]"
+                args = ", ".join(f"SYMBOL_INDEX[args[{i}]]" if b.type == SYMBOL else
+                                 f"KIND_INDEX[args[{i}]]" if b.type == KIND else f"args[{i}]"
                                  for i, b in enumerate(action.binders))
                 act.emit(2, f"if index == {action.index}:")
                 act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
@@ -382,7 +389,7 @@ class _Emitter:
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
                   "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables(),
                   "SYMBOL_NAMES": repr(tuple(self.symbols)), "MAX_TEXT": str(MAX_TEXT),
-                  **self.control}
+                  **self.control, **self.lists_tables()}
         for name, value in values.items():
             text = text.replace(f"@{name}@", value)
         return text
@@ -398,7 +405,8 @@ class _Emitter:
                                                    ("seat", "SEAT_VARS", "NSV", "SV_INIT"),
                                                    ("piece", "PIECE_VARS", "NPV", "PV_INIT")):
             vars_ = self.prog.vars[scope]
-            tables[names] = repr(tuple((v.name, VAR_TYPES[v.type]) for v in vars_.values()))
+            tables[names] = repr(tuple((v.name, VAR_TYPES.get(v.type) or _lists_type(v.type))
+                                       for v in vars_.values()))
             size = max(len(vars_), 1)
             tables[size_name] = str(size)
             pad = [0] * (size - len(vars_))
@@ -411,6 +419,8 @@ class _Emitter:
     def initial(self, var: ir.Variable, kind: str | None) -> int:
         """A variable's initial value as C (a piece's may be its kind's column)."""
         value = var.init
+        if var.type not in VAR_TYPES:       # a list or text: lists_tables
+            return 0
         if var.column is not None and kind is not None:
             value = self.prog.kinds[kind][var.column]
         return int(self.value(value, var.type, var.span))
@@ -419,7 +429,7 @@ class _Emitter:
         prog = self.prog
         for scope, table in prog.vars.items():
             for var in table.values():
-                if var.type not in VAR_TYPES:
+                if var.type not in VAR_TYPES and _lists_type(var.type) is None:
                     raise _Outside(var.span, f"a {scope} variable of type {var.type} "
                                    f"('{var.name}')")
                 if var.visible is not None:
@@ -460,7 +470,7 @@ class _Emitter:
                 if not action.body:
                     raise _Outside(action, f"an action with an empty body ('{action.name}')")
                 for binder in action.binders:
-                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL):
+                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL, KIND):
                         raise _Outside(binder, f"an action parameter of type {binder.type}")
 
     def fn_cycles(self) -> None:
@@ -649,7 +659,8 @@ class _Emitter:
             return cname
         self.fns_done.add(name)
         if isinstance(fn.body, ir.FnBlock):
-            raise _Outside(fn, f"a fn with a block ('{name}')")
+            self.fns_done.discard(name)
+            return self.lists_fn(name)
         env, params = self.params(fn)
         body = _Body(f"cdef long {cname}(Core S, long me{params}) except? -2:")
         body.emit(1, f"return {self.expr(fn.body, env, body)}")
@@ -663,12 +674,16 @@ class _Emitter:
         env: Env = {0: "me"}
         params = ""
         for i, t in enumerate(unit.param_types):
-            if t in SCALARS:
+            if t in SCALARS or t == ANY:     # any: a value of an untyped column (a C long)
                 env[i + 1] = f"v{i + 1}"
                 params += f", long v{i + 1}"
             elif is_list(t) and _element(t) in SCALARS:
                 env[i + 1] = _Made(f"v{i + 1}")
                 params += f", list v{i + 1}"
+            elif t == STR or is_list(t) and _element(t) == STR:
+                ctype = "str" if t == STR else "list"
+                env[i + 1] = _Made(f"v{i + 1}", ctype)
+                params += f", {ctype} v{i + 1}"
             else:
                 word = "def" if isinstance(unit, ir.Def) else "fn"
                 raise _Outside(unit, f"a {word} with a parameter of type {t} ('{unit.name}')")
@@ -698,7 +713,12 @@ class _Emitter:
             self.statement(stmt, env, body, indent)
 
     def statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
-        if isinstance(s, ir.Let) and is_list(s.expr.type):
+        if isinstance(s, ir.Let) and (s.expr.type == STR or self.lists_loops(s.expr, env)
+                                      or id(s) in self.lists_refined()[0]):
+            self.lists_let(s, env, body, indent)
+        elif self.lists_statement(s, env, body, indent):
+            pass
+        elif isinstance(s, ir.Let) and is_list(s.expr.type):
             if is_list(_element(s.expr.type)):
                 raise _Outside(s, "a 'let' of a list of lists")
             env[s.slot] = _Made(self.made_here(s.expr, env, body, indent, s,
@@ -894,7 +914,8 @@ class _Emitter:
         for p, phase in enumerate(phases):
             if [a.index for a in phase.actions] != list(range(len(phase.actions))):
                 raise _Outside(phase, "a phase whose actions are not numbered in order")
-        texts = tuple(tuple((a.name, tuple((VAR_TYPES[b.type], b.by_cell) for b in a.binders))
+        texts = tuple(tuple((a.name, tuple((VAR_TYPES.get(b.type, "kind"), b.by_cell)
+                                           for b in a.binders))
                             for a in phase.actions) for phase in phases)
         by_cell = tuple(tuple(tuple((i, b.name, self.loc(b)) for i, b in enumerate(a.binders)
                                     if b.by_cell) for a in phase.actions) for phase in phases)
@@ -968,12 +989,18 @@ class _Emitter:
         if isinstance(e, ir.Text) and e.expr.type in SCALARS and e.expr.type != KIND:
             kind = VAR_TYPES[e.expr.type]
             return f"_text_of(S, {self.expr(e.expr, env, body)}, {kind!r})"
+        found = self.lists_text(e, env, body)
+        if found is not None:
+            return found
         raise _Outside(e, f"the text '{_words(e)}'")
 
     def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
         """`place = / += / -= value`: a number grown by it is held to limits.MAX_NUMBER as
         on Python (the value is checked before it is kept: a C long never overflows)."""
         place = s.place
+        if self.lists_var(place) is not None:
+            self.lists_assign(s, env, body, indent)
+            return
         if s.until is not None:
             raise _Outside(s, "an assignment 'until turn of' (a timer)")
         if isinstance(place, ir.GlobalPlace):
@@ -1033,6 +1060,15 @@ class _Emitter:
         tick = f"S.tick({self.loc(at)})"
         if isinstance(domain, ir.Const) and isinstance(domain.value, (tuple, list)):
             self.const_loop(domain, body, indent, bind, tick)
+        elif self.lists_loops(domain, env):
+            self.lists_loop(domain, env, body, indent, bind, tick)
+        elif isinstance(domain, ir.PieceStat) and is_list(domain.type):
+            table = self.lists_kind_column(domain)
+            kind = body.declare(self.fresh("k"))
+            obj = self.expr(domain.obj, env, body)
+            body.emit(indent, f"{kind} = S.kind[{self.piece_of(domain, obj)}]")
+            self.indexed(body, indent, f"{table}_n[{kind}]", f"{table}[{kind}][{{i}}]", bind,
+                         tick)
         elif isinstance(domain, ir.Local) and isinstance(env.get(domain.slot), _Row):
             row = env[domain.slot]
             assert isinstance(row, _Row)
@@ -1065,9 +1101,10 @@ class _Emitter:
                 if domain.flatten:      # the next clause's lists, joined
                     self.loop(domain.expr, inner, body, indent, bind, at)
                     return
-                y = body.declare(self.fresh("y"))
+                text = domain.expr.type == STR      # a comprehension of texts
+                y = body.declare(self.fresh("y"), "str" if text else "long")
                 body.emit(indent, f"{y} = {self.expr(domain.expr, inner, body)}")
-                bind(y, indent)
+                bind(_Made(y, "str") if text else y, indent)
             self.loop(domain.domain, env, body, indent, each, at, copy)
         elif isinstance(domain, ir.Cond):     # a list chosen by if/else: a loop in each branch
             body.emit(indent, f"if {self.expr(domain.cond, env, body)}:")
@@ -1233,6 +1270,8 @@ class _Emitter:
 
     # ----- expressions ------------------------------------------------------------------------
     def expr(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        if e.type == STR:           # a text: a Python str (an argument, a branch, ...)
+            return self.text(e, env, body)
         if is_list(e.type) and not isinstance(e, ir.Const):
             raise _Outside(e, f"a list as a value ('{_words(e)}')")
         if isinstance(e, ir.Const):
@@ -1258,6 +1297,8 @@ class _Emitter:
         if isinstance(e, ir.CallFn):
             if is_list(self.prog.fns[e.name].type):
                 raise _Outside(e, "a fn's list as a value")
+            if self.lists_block_fn(e):
+                return self.lists_call(e, env, body)
             args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
                            for a in e.args)
             return f"{self.scalar_fn(e.name)}(S, {env[0]}{args})"
@@ -1287,6 +1328,9 @@ class _Emitter:
         if isinstance(e, ir.Cond):
             return (f"({self.expr(e.then, env, body)} if {self.expr(e.cond, env, body)} "
                     f"else {self.expr(e.otherwise, env, body)})")
+        found = self.lists_test(e, env, body)
+        if found is not None:
+            return found
         raise _Outside(e, f"the expression '{_words(e)}'")
 
     def state_value(self, e: ir.StateValue) -> str:
@@ -1347,6 +1391,9 @@ class _Emitter:
         phase = self.phase_compare(e)
         if phase is not None:
             return phase
+        found = self.lists_test(e, env, body)
+        if found is not None:
+            return found
         sides = (e.left, e.right)
         nones = [isinstance(s, ir.Const) and s.value is None for s in sides]
         types = {s.type for s, none in zip(sides, nones) if not none}
@@ -1377,7 +1424,7 @@ class _Emitter:
             return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
-        if name == "nth" and e.type in NULLABLE:
+        if name == "nth" and (e.type in NULLABLE or e.type == KIND):
             return self.nth(e, env, body)
         if name == "direction":
             rays, lengths, longest = self.ray_tables()
@@ -1387,6 +1434,11 @@ class _Emitter:
             at = args[0] if args[0].span is not None else e
             message = f"'{_words(at)}' is none here, not a piece"
             return f"S.alive[_pid(S, {self.expr(args[0], env, body)}, {self.loc(at)}, {message!r})]"
+        if name == "distance":
+            return self.lists_distance(e, env, body)
+        if name == "opposite":
+            d = f"_value({self.expr(args[0], env, body)}, {loc}, {none!r})"
+            return f"_pymod({d} + {self.nd // 2}, {self.nd})"
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
                                        value=None, type=e.type, span=e.span), env)
@@ -1401,6 +1453,8 @@ class _Emitter:
                 f"_direction({self.expr(d, env, body)}, {self.nd}, {loc}))")
 
     def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
+        if xs.type == STR or self.lists_loops(xs, env):
+            return f"len({self.lists_value(xs, env, body)})"
         if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)):
             return str(len(xs.value))
         if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
@@ -1425,12 +1479,14 @@ class _Emitter:
     def made(self, xs: ir.Expr, env: Env) -> str:
         """A list given to a fn: made once, where Python makes it, by a cdef function of the
         locals in scope (a Python list of C values)."""
+        if isinstance(xs, ir.Const) and isinstance(xs.value, (list, tuple)) and not xs.value:
+            return self.lists_const(xs)       # `[]`, of no element type
         if is_list(_element(xs.type)) or _element(xs.type) not in SCALARS:
             raise _Outside(xs, "a list of lists given to a fn")
         name = self.fresh("m")
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        kept = {v.name for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {'list' if n in kept else 'long'} {n}" for n in names)
+        kept = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {kept.get(n, 'long')} {n}" for n in names)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
         unit.declare("found", "list")
         unit.emit(1, "found = []")
@@ -1449,8 +1505,8 @@ class _Emitter:
         locals in scope that walks the list to its n-th element (-1: none)."""
         name = self.fresh("q")
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
+        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long wanted) except? -2:")
         unit.declare("found")
         unit.emit(1, "found = 0")
@@ -1484,8 +1540,8 @@ class _Emitter:
             return f"(not {test})" if e.negated else test
         name = self.fresh("q")
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
+        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long it) except? -2:")
 
         def each(value: Bound, indent: int) -> None:
@@ -1527,8 +1583,8 @@ class _Emitter:
         """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
         name = self.fresh("q")
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {'list' if n in made else 'long'} {n}" for n in names)
+        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
         body = _Body(f"cdef long {name}(Core S, long me{params}) except? -2:")
         if q.op in ("count", "last"):
             body.declare("found")
@@ -1674,6 +1730,515 @@ class _Emitter:
             self.consts.append(f"cdef long *RAY_n = _array({_packed([len(r) for r in rays])})")
         return "RAY", "RAY_n", longest
 
+    # ----- list and text variables (the "lists" slice) ------------------------------------
+    # A list value is a Python list of C values (a text element: a str), a text a Python
+    # str. Neither is ever changed in place once made: an assignment keeps a new one, so a
+    # variable, a local and a copied core may share one.
+    def lists_tables(self) -> dict[str, str]:
+        """The template's tables of the list and text variables: (index, name, type), and
+        the initial values as the core holds them (None for the other variables)."""
+        tables = {"MAX_LIST": str(MAX_LIST)}
+        for scope, names, init_name in (("global", "LISTS_GLOBALS", "LISTS_G_INIT"),
+                                        ("seat", "LISTS_SEATS", "LISTS_SV_INIT"),
+                                        ("piece", "LISTS_PIECES", "LISTS_PV_INIT")):
+            vars_ = list(self.prog.vars[scope].values())
+            kinds: list[str | None] = ([*self.kinds] or [None]) if scope == "piece" else [None]
+            rows: list[list[Any]] = [[None] * max(len(vars_), 1) for _ in kinds]
+            held = []
+            for i, var in enumerate(vars_):
+                if var.type not in VAR_TYPES:
+                    held.append((i, var.name, _lists_type(var.type)))
+                    for row, kind in zip(rows, kinds):
+                        value = var.init if var.column is None or kind is None else \
+                            self.prog.kinds[kind][var.column]
+                        row[i] = self.lists_constant(value, var.type, var.span)
+            tables[names] = repr(tuple(held))
+            tables[init_name] = repr(tuple(tuple(r) for r in rows) if scope == "piece"
+                                     else tuple(rows[0]))
+        return tables
+
+    def lists_constant(self, value: Any, t: Type, at: ir.Node | Span | None) -> Any:
+        """A constant list or text as the core holds it."""
+        if t == STR and isinstance(value, str):
+            return value
+        if is_list(t) and isinstance(value, (list, tuple)):
+            element = _element(t)
+            if element == STR and all(isinstance(v, str) for v in value):
+                return list(value)
+            if is_list(element) and not is_list(_element(element)):
+                return [self.lists_constant(v, element, at) for v in value]
+            if element in VAR_TYPES or element == KIND:
+                return [int(self.value(v, element, at)) for v in value]
+        raise _Outside(at, f"the value {value!r} ({t})")
+
+    def lists_var(self, place: ir.Node) -> tuple[str, str] | None:
+        """(the C place's table, 'global' or 'seat') of a list or text variable named by a
+        read or an assignment; None for the other variables."""
+        if isinstance(place, (ir.Global, ir.GlobalPlace)):
+            scope = "global"
+        elif isinstance(place, (ir.SeatVar, ir.SeatVarPlace)):
+            scope = "seat"
+        elif isinstance(place, (ir.PieceField, ir.PieceVarPlace)):
+            scope = "piece"
+        else:
+            return None
+        name = place.name
+        var = self.prog.vars[scope].get(name)
+        if var is None or var.type in VAR_TYPES:
+            return None
+        return {"global": "LG", "seat": "LV", "piece": "LPV"}[scope], scope
+
+    def lists_read(self, e: ir.Global | ir.SeatVar | ir.PieceField, env: Env,
+                   body: _Body) -> str:
+        """A list or text variable's value (the seat or piece checked as on Python)."""
+        if isinstance(e, ir.Global):
+            return f"S.LG[{self.var_index('global', e.name)}]"
+        if isinstance(e, ir.PieceField):
+            pid = self.piece_of(e, self.expr(e.obj, env, body))
+            return f"S.LPV[{pid} * NPV + {self.var_index('piece', e.name)}]"
+        index = self.var_index("seat", e.name)
+        text = e.span.text if e.span is not None else e.name
+        message = f"'{text}' reads a variable of no seat (the seat is none)"
+        obj = self.expr(e.obj, env, body)
+        return f"S.LV[_seat({obj}, {self.loc(e)}, {message!r}) * NSV + {index}]"
+
+    def lists_loops(self, xs: ir.Expr, env: Env) -> bool:
+        """Is `xs` a list that lists_loop runs over (one made whole first)?"""
+        if not is_list(xs.type):
+            return False
+        if isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)):
+            return self.lists_var(xs) is not None
+        if isinstance(xs, ir.Binary) and xs.op == "+":
+            return True
+        if isinstance(xs, ir.CallBuiltin) and xs.name in ("take", "reversed", "unique"):
+            return True
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "range" and \
+                not all(isinstance(a, ir.Const) for a in xs.args):
+            return True
+        if isinstance(xs, ir.Quant) and xs.op in ("sorted", "connected"):
+            return True
+        if self.lists_block_fn(xs) and is_list(xs.type):
+            return True
+        if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
+            return True     # a local an assignment may change while the loop runs
+        return isinstance(xs, (ir.Local, ir.ListOf)) and \
+            (_element(xs.type) == STR or is_list(_element(xs.type)))
+
+    def lists_loop(self, xs: ir.Expr, env: Env, body: _Body, indent: int, bind: _BINDING,
+                   tick: str) -> None:
+        """A loop over a list made whole first (a variable's, a join, ...): each element a
+        C long, or a text local."""
+        element = _element(self.lists_held(xs, env))
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = {self.lists_expr(xs, env, body)}")
+        i = body.declare(self.fresh("i"))
+        ctype = "str" if element == STR else "list" if is_list(element) else "long"
+        x = body.declare(self.fresh("x"), ctype)
+        body.emit(indent, f"for {i} in range(len({made})):")
+        body.emit(indent + 1, f"{x} = {made}[{i}]")
+        body.emit(indent + 1, tick)
+        bind(x if ctype == "long" else _Made(x, ctype), indent + 1)
+
+    def lists_expr(self, xs: ir.Expr, env: Env, body: _Body) -> str:
+        """A list as a value: a C expression of a Python list of C values (never changed in
+        place: a shared one is fine)."""
+        element = _element(xs.type)
+        if is_list(element) and is_list(_element(element)):
+            raise _Outside(xs, "a list of lists of lists as a value")
+        if isinstance(xs, ir.Const):
+            return self.lists_const(xs)
+        if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
+            made = env[xs.slot]
+            assert isinstance(made, _Made)
+            return made.name
+        if isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)) and \
+                self.lists_var(xs) is not None:
+            return self.lists_read(xs, env, body)
+        if isinstance(xs, ir.Binary) and xs.op == "+":
+            return (f"lists_join({self.lists_expr(xs.left, env, body)}, "
+                    f"{self.lists_expr(xs.right, env, body)}, {self.loc(xs)})")
+        if isinstance(xs, ir.ListOf):
+            items = [self.lists_expr(x, env, body) if is_list(element) else
+                     self.text(x, env, body) if element == STR else self.expr(x, env, body)
+                     for x in xs.items]
+            return f"[{', '.join(items)}]"
+        if isinstance(xs, ir.Cond):
+            return (f"({self.lists_expr(xs.then, env, body)} if {self.expr(xs.cond, env, body)} "
+                    f"else {self.lists_expr(xs.otherwise, env, body)})")
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "take":
+            return (f"{self.lists_expr(xs.args[0], env, body)}"
+                    f"[:max({self.expr(xs.args[1], env, body)}, 0)]")
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "range":
+            return (f"lists_range({self.expr(xs.args[0], env, body)}, "
+                    f"{self.expr(xs.args[1], env, body)}, {self.loc(xs)})")
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "reversed":
+            return f"{self.lists_expr(xs.args[0], env, body)}[::-1]"
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "unique":
+            return f"list(dict.fromkeys({self.lists_expr(xs.args[0], env, body)}))"
+        if isinstance(xs, ir.Quant) and xs.op == "sorted":
+            return self.lists_made(xs, env, sort=True)
+        if isinstance(xs, ir.Quant) and xs.op == "connected":
+            return self.lists_connected(xs, env)
+        if isinstance(xs, ir.CallFn) and self.lists_block_fn(xs):
+            return self.lists_call(xs, env, body)
+        return self.lists_made(xs, env)
+
+    def lists_const(self, xs: ir.Const) -> str:
+        """A constant list as a module constant (a Python list of C values)."""
+        value = self.lists_constant(xs.value, xs.type, xs) if xs.value else []
+        key = ("lists", repr(value))
+        if key not in self.const_ids:
+            name = self.const_ids[key] = f"LISTS_K{len(self.const_ids)}"
+            self.consts.append(f"{name} = {value!r}")
+        return self.const_ids[key]
+
+    def lists_made(self, xs: ir.Expr, env: Env, sort: bool = False) -> str:
+        """A list made whole by a cdef function of the locals in scope, from a loop over
+        `xs` (with `sort`: `xs` a `sorted` quantifier, its elements ordered by its key)."""
+        name = self.fresh("lists_m")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        unit.declare("found", "list")
+        unit.emit(1, "found = []")
+        domain = xs
+        if sort:
+            assert isinstance(xs, ir.Quant) and xs.value is not None
+            if xs.value.type != INT:
+                raise _Outside(xs, "sorted() by what is not a number")
+            domain = xs.domain
+
+        def keep(value: Bound, indent: int) -> None:
+            if isinstance(value, _Row):
+                raise _Outside(xs, "a list of lists as a value")
+            item = _c_name(value)
+            if not sort:
+                unit.emit(indent, f"found.append({item})")
+                return
+            assert isinstance(xs, ir.Quant) and xs.value is not None
+            inner = {**env, xs.slot: value}
+            if xs.where is not None:
+                unit.emit(indent, f"if {self.expr(xs.where, inner, unit)}:")
+                indent += 1
+            unit.emit(indent, f"found.append(({self.expr(xs.value, inner, unit)}, {item}))")
+        self.loop(domain, env, unit, 1, keep, xs)
+        unit.emit(1, "return lists_sorted(found)" if sort else "return found")
+        self.functions.append(unit.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    def lists_let(self, s: ir.Let, env: Env, body: _Body, indent: int) -> None:
+        """`let x = LIST` (made whole first, as on Python) or `let x = TEXT`."""
+        ctype = "str" if s.expr.type == STR else "list"
+        name = body.declare(self.fresh("l"), ctype)
+        value = self.text(s.expr, env, body) if ctype == "str" else \
+            self.lists_expr(s.expr, env, body)
+        body.emit(indent, f"{name} = {value}")
+        env[s.slot] = _Made(name, ctype, self.lists_refined()[0].get(id(s)))
+
+    def lists_assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
+        """`VAR = LIST` or `VAR = TEXT` of a global or a seat's variable: a new value kept
+        (the object first unless a local or a constant, then the value, as on Python)."""
+        place = s.place
+        where = self.lists_var(place)
+        if where is None or s.op != "=" or s.until is not None or s.expr.type == NONE:
+            raise _Outside(s, f"an assignment to '{_words(s)}'")
+        assert isinstance(place, (ir.GlobalPlace, ir.SeatVarPlace, ir.PieceVarPlace))
+        table, scope = where
+        index = self.var_index(scope, place.name)
+        ctype = "str" if s.expr.type == STR else "list"
+        value = body.declare(self.fresh("w"), ctype)
+        if isinstance(place, ir.GlobalPlace):
+            body.emit(indent, f"{value} = {self.lists_value(s.expr, env, body)}")
+            body.emit(indent, f"S.LG[{index}] = {value}")
+            return
+        obj = body.declare(self.fresh("o"))
+        early = not isinstance(place.obj, (ir.Local, ir.Const))
+        if early:
+            body.emit(indent, f"{obj} = {self.expr(place.obj, env, body)}")
+        body.emit(indent, f"{value} = {self.lists_value(s.expr, env, body)}")
+        if not early:
+            body.emit(indent, f"{obj} = {self.expr(place.obj, env, body)}")
+        text = s.span.text if s.span is not None else "it"
+        if isinstance(place, ir.PieceVarPlace):
+            message = f"'{text}' is none here, not a piece"
+            body.emit(indent, f"S.LPV[_pid(S, {obj}, {self.loc(s)}, {message!r}) * NPV + "
+                      f"{index}] = {value}")
+            return
+        message = f"'{text}' uses a value that is none"
+        body.emit(indent, f"S.LV[_seat({obj}, {self.loc(s)}, {message!r}) * NSV + {index}] = "
+                  f"{value}")
+
+    def lists_value(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        return self.text(e, env, body) if e.type == STR else self.lists_expr(e, env, body)
+
+    def lists_text(self, e: ir.Expr, env: Env, body: _Body) -> str | None:
+        """A text the lists slice writes: a text local or variable, `text()` of a list,
+        `join`; None for the others."""
+        if isinstance(e, ir.Local) and isinstance(env.get(e.slot), _Made):
+            made = env[e.slot]
+            assert isinstance(made, _Made)
+            return made.name if made.ctype == "str" else None
+        if isinstance(e, (ir.Global, ir.SeatVar, ir.PieceField)) and \
+                self.lists_var(e) is not None:
+            return self.lists_read(e, env, body)
+        if isinstance(e, ir.Text) and is_list(e.expr.type) and not is_list(_element(e.expr.type)):
+            element = _element(e.expr.type)
+            kind = "text" if element == STR else VAR_TYPES.get(element)
+            if kind is None:
+                return None
+            return f"lists_text(S, {self.lists_expr(e.expr, env, body)}, {kind!r})"
+        if isinstance(e, ir.Cond):
+            return (f"({self.text(e.then, env, body)} if {self.expr(e.cond, env, body)} "
+                    f"else {self.text(e.otherwise, env, body)})")
+        if isinstance(e, ir.CallFn):
+            return self.lists_call(e, env, body)
+        if isinstance(e, ir.CallBuiltin) and e.name == "join":
+            xs = self.lists_expr(e.args[0], env, body)
+            sep = self.text(e.args[1], env, body)
+            return f"{sep}.join([lists_x for lists_x in {xs} if lists_x])"
+        return None
+
+    def lists_test(self, e: ir.Expr, env: Env, body: _Body) -> str | None:
+        """A test on texts or lists: `==`/`!=` of two texts or two lists, `x in xs` of a
+        text; None for the others."""
+        if isinstance(e, ir.Compare) and e.op in ("==", "!=") and \
+                (e.lists or e.left.type == STR and e.right.type == STR):
+            if e.lists:
+                left = self.lists_expr(e.left, env, body)
+                right = self.lists_expr(e.right, env, body)
+            else:
+                left, right = self.text(e.left, env, body), self.text(e.right, env, body)
+            return f"({left} {e.op} {right})"
+        if isinstance(e, ir.Compare) and e.op in ("==", "!=") and not e.lists and \
+                ANY in (e.left.type, e.right.type):
+            types = {self.lists_typed(e.left), self.lists_typed(e.right)}
+            if not (types <= {*SCALARS, ANY} - {BOOL, KIND, SYMBOL} or
+                    NONE in types and len(types) == 2 and types - {NONE} <= set(NULLABLE)):
+                raise _Outside(e, f"'{_words(e)}'")
+            # a value of an untyped column or list (a cell, a direction: a C long)
+            return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
+        if isinstance(e, ir.In) and e.item.type == ANY and not is_list(_element(e.collection.type)):
+            return self.membership(e, env, body)
+        if isinstance(e, ir.In) and is_list(e.item.type):
+            return (f"({self.lists_expr(e.item, env, body)} {'not in' if e.negated else 'in'} "
+                    f"{self.lists_expr(e.collection, env, body)})")
+        if isinstance(e, ir.In) and e.item.type == STR:
+            item = self.text(e.item, env, body)
+            return (f"({item} {'not in' if e.negated else 'in'} "
+                    f"{self.lists_expr(e.collection, env, body)})")
+        return None
+
+    def lists_fn(self, name: str) -> str:
+        """A fn with a block (its statements, each path ending in a `return`) as a cdef
+        function giving a C long, a list or a text."""
+        fn = self.prog.fns[name]
+        cname = f"fn_{name}"
+        if name in self.fns_done:
+            return cname
+        self.fns_done.add(name)
+        env, params = self.params(fn)
+        if is_list(fn.type):
+            head = f"cdef list {cname}(Core S, long me{params}):"
+        elif fn.type == STR:
+            head = f"cdef str {cname}(Core S, long me{params}):"
+        else:
+            head = f"cdef long {cname}(Core S, long me{params}) except? -2:"
+        body = _Body(head)
+        body.lists_returns = fn.type
+        if isinstance(fn.body, ir.FnBlock):
+            self.statements(fn.body.body, env, body, 1)
+        else:
+            self.lists_statement(ir.Result(fn.body, span=fn.body.span), env, body, 1)
+        self.functions.append(body.text())
+        return cname
+
+    def lists_call(self, e: ir.CallFn, env: Env, body: _Body) -> str:
+        """A call of a fn with a block."""
+        args = "".join(", " + (self.lists_expr(a, env, body) if is_list(a.type)
+                               else self.expr(a, env, body)) for a in e.args)
+        return f"{self.lists_fn(e.name)}(S, {env[0]}{args})"
+
+    def lists_block_fn(self, e: ir.Expr) -> bool:
+        return isinstance(e, ir.CallFn) and isinstance(self.prog.fns[e.name].body, ir.FnBlock)
+
+    def lists_statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> bool:
+        """`return VALUE` in a fn's block, an assignment to a local: False for the other
+        statements."""
+        if isinstance(s, ir.Result):
+            t = body.lists_returns
+            value = self.lists_value(s.expr, env, body) if is_list(t) or t == STR else \
+                self.expr(s.expr, env, body)
+            body.emit(indent, f"return {value}")
+            return True
+        if isinstance(s, (ir.Change, ir.Create)) and not isinstance(s.kind, ir.Const) \
+                and s.kind.type == KIND:
+            # a kind that is a value (a binder, nth() of a list of kinds): none faults
+            word = "change" if isinstance(s, ir.Change) else "create"
+            values = [body.declare(self.fresh("k")) for _ in range(3)]
+            parts = (s.piece, s.kind) if isinstance(s, ir.Change) else (s.kind, s.owner, s.cell)
+            for value, part in zip(values, parts):
+                body.emit(indent, f"{value} = {self.expr(part, env, body)}")
+            kind = values[1] if isinstance(s, ir.Change) else values[0]
+            body.emit(indent, f"if {kind} < 0:")
+            body.emit(indent + 1, f"_raise(\"'{word}' was given no piece kind (None)\", "
+                      f"{self.loc(s)})")
+            if isinstance(s, ir.Change):
+                body.emit(indent, f"S.change({values[0]}, {values[1]}, {self.loc(s)})")
+            else:
+                body.emit(indent, f"S.create({values[0]}, {values[1]}, {values[2]}, {self.loc(s)})")
+            return True
+        if not isinstance(s, ir.Assign) or not isinstance(s.place, ir.LocalPlace):
+            return False
+        bound = env.get(s.place.slot)
+        if isinstance(bound, _Made):
+            if s.op != "=":
+                raise _Outside(s, f"an assignment to '{_words(s)}'")
+            body.emit(indent, f"{bound.name} = {self.lists_value(s.expr, env, body)}")
+            return True
+        if not isinstance(bound, str) or bound == "me" or is_list(s.expr.type) \
+                or s.expr.type == STR:
+            raise _Outside(s, f"an assignment to '{_words(s)}'")
+        value = body.declare(self.fresh("w"))
+        body.emit(indent, f"{value} = {self.expr(s.expr, env, body)}")
+        self.store(s, bound, value, body, indent)
+        return True
+
+    def lists_kind_column(self, e: ir.PieceStat) -> str:
+        """A column of lists of the kinds table as a table of rows by kind."""
+        rows = [self.prog.kinds[k][e.name] for k in self.kinds]
+        if not all(isinstance(r, (list, tuple)) for r in rows):
+            raise _Outside(e, f"the kinds table's column '{e.name}' of type {e.type}")
+        element = _element(e.type)
+        if element not in VAR_TYPES and all(v.__class__ is int for r in rows for v in r):
+            element = INT       # a column of lists of numbers (directions) typed by no rule
+        return self.row_table(e, rows, element)
+
+    def lists_distance(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`distance(a, b)` from a table of every two cells (either none faults)."""
+        size = self.board.size
+        if size > 256:
+            raise _Outside(e, "distance() on a board of more than 256 cells")
+        key = ("distance",)
+        if key not in self.const_ids:
+            cells = set(self.board.all_cells)
+            self.const_ids[key] = "DISTANCE"
+            table = [self.board.distance(a, b) if a in cells and b in cells else 0
+                     for a in range(size) for b in range(size)]
+            self.consts.append(f"cdef long *DISTANCE = _array({_packed(table)})")
+        none = "distance() cannot work with a value that is none"
+        pair = (f"_pair({self.expr(e.args[0], env, body)}, {self.expr(e.args[1], env, body)}, "
+                f"{self.loc(e)}, {none!r})")
+        return f"DISTANCE[_lists_both({pair}, {self.loc(e)}, {none!r})]"
+
+    def lists_typed(self, e: ir.Expr) -> Type:
+        """The type of `e`, a variable read as `any` (before the checker met the assignment
+        that typed it) as its variable's type."""
+        if e.type == ANY and isinstance(e, (ir.Global, ir.SeatVar, ir.PieceField)):
+            scope = "global" if isinstance(e, ir.Global) else \
+                "seat" if isinstance(e, ir.SeatVar) else "piece"
+            var = self.prog.vars[scope].get(e.name)
+            return var.type if var is not None else ANY
+        return e.type
+
+    def lists_connected(self, q: ir.Quant, env: Env) -> str:
+        """`connected(x in STARTS where TEST: NEXT)` as a cdef function of the locals in
+        scope (engine.py `_connector`): the starts that pass the test, then breadth first
+        every value NEXT gives from one found that passes it, each once, in order found."""
+        if _element(q.type) not in SCALARS or q.value is None:
+            raise _Outside(q, "connected() of what is not a cell, a piece, ...")
+        name = self.fresh("lists_c")
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        for local, ctype in (("found", "list"), ("seen", "set"), ("following", "list"),
+                             ("at", "long"), ("x", "long"), ("y", "long")):
+            unit.declare(local, ctype)
+        unit.emit(1, "found = []")
+        unit.emit(1, "seen = set()")
+        inner = {**env, q.slot: "x"}
+        test = "1" if q.where is None else self.expr(q.where, inner, unit)
+
+        def start(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(q, "connected() of a list of lists")
+            unit.emit(indent, f"x = {value}")
+            unit.emit(indent, f"if x not in seen and {test}:")
+            unit.emit(indent + 1, "seen.add(x)")
+            unit.emit(indent + 1, "found.append(x)")
+        self.loop(q.domain, env, unit, 1, start, q)
+        loc = self.loc(q)
+        unit.emit(1, "at = 0")
+        unit.emit(1, "while at < len(found):")
+        unit.emit(2, "x = found[at]")
+        unit.emit(2, "at += 1")
+        unit.emit(2, f"following = {self.lists_expr(q.value, inner, unit)}")
+        unit.emit(2, "S.work += len(following)")
+        unit.emit(2, "if S.work > MAX_WORK:")
+        unit.emit(3, f"_raise(OVERWORKED, {loc})")
+        unit.emit(2, "for y in following:")
+        unit.emit(3, "if y not in seen:")
+        unit.emit(4, "seen.add(y)")
+        unit.emit(4, "x = y")
+        unit.emit(4, f"if {test}:")
+        unit.emit(5, "found.append(y)")
+        unit.emit(1, "return found")
+        self.functions.append(unit.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    def lists_refined(self) -> tuple[dict[int, Type], dict[str, Type]]:
+        """What a local list holds when its `let` says less (`let found = []`, then
+        `found = found + [xs]`): (by id of the `let`, the type its assignments give), and
+        (by fn, the type of the local its block returns)."""
+        if self.lists_cache is not None:
+            return self.lists_cache
+        lets: dict[int, Type] = {}
+        fns: dict[str, Type] = {}
+        # each unit's locals are numbered apart: a fn, a def, setup, an action, a block
+        units: list[tuple[str | None, list[ir.Node]]] = [
+            (n, [f.body]) for n, f in self.prog.fns.items()]
+        units += [(None, [d]) for d in self.prog.defs.values()]
+        units.append((None, list(self.prog.setup)))
+        for phase in self.prog.phases.values():
+            units += [(None, [a]) for a in phase.actions]
+            units += [(None, list(block)) for block in (phase.on_enter, phase.on_resume,
+                                                        phase.on_no_action or ())]
+        for name, roots in units:
+            nodes = [n for root in roots for n in ir.walk(root)]
+            given: dict[int, set[Type]] = {}
+            for n in nodes:
+                if isinstance(n, ir.Assign) and isinstance(n.place, ir.LocalPlace) and \
+                        is_list(n.expr.type) and _element(n.expr.type) != ANY:
+                    given.setdefault(n.place.slot, set()).add(n.expr.type)
+            typed_lets: dict[int, Type] = {}
+            for n in nodes:
+                if isinstance(n, ir.Let) and n.expr.type == _LIST_OF_ANY \
+                        and len(given.get(n.slot, ())) == 1:
+                    lets[id(n)] = typed_lets[n.slot] = next(iter(given[n.slot]))
+            if name is not None and self.prog.fns[name].type == _LIST_OF_ANY:
+                returned = {typed_lets.get(n.expr.slot) for n in nodes
+                            if isinstance(n, ir.Result) and isinstance(n.expr, ir.Local)}
+                found = returned.pop() if len(returned) == 1 else None
+                if found is not None:
+                    fns[name] = found
+        for name, roots in units:         # a let of a fn's list the fn's block typed
+            for n in (n for root in roots for n in ir.walk(root)):
+                if isinstance(n, ir.Let) and isinstance(n.expr, ir.CallFn) and \
+                        n.expr.name in fns and n.expr.type == _LIST_OF_ANY:
+                    lets[id(n)] = fns[n.expr.name]
+        self.lists_cache = (lets, fns)
+        return self.lists_cache
+
+    def lists_held(self, xs: ir.Expr, env: Env) -> Type:
+        """The type of the list `xs`, a local's or a fn's as lists_refined found it."""
+        bound = env.get(xs.slot) if isinstance(xs, ir.Local) else None
+        if isinstance(bound, _Made) and bound.type is not None:
+            return bound.type
+        if isinstance(xs, ir.CallFn):
+            return self.lists_refined()[1].get(xs.name, xs.type)
+        return xs.type
+
 
 def _packed(values: list[int] | list[str]) -> str:
     """A table of C longs as the text of a Cython string literal, numbers between commas
@@ -1695,3 +2260,14 @@ def _words(node: ir.Node) -> str:
     return text or type(node).__name__
 
 
+
+
+def _lists_type(t: Type) -> str | None:
+    """The engine's name of a list or text variable's type ("text", "list ELEMENT"), or
+    None: a type the typed engine does not hold."""
+    if t == STR:
+        return "text"
+    if is_list(t) and (_element(t) in VAR_TYPES or _element(t) in (STR, KIND)):
+        return f"list {VAR_TYPES.get(_element(t), 'text' if _element(t) == STR else 'kind')}"
+    inner = _lists_type(_element(t)) if is_list(t) and is_list(_element(t)) else None
+    return None if inner is None or is_list(_element(_element(t))) else f"list {inner}"

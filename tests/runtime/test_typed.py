@@ -33,8 +33,12 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/race": 50, "../../tests/rules/stack": 50,
            "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100,
            "../../tests/rules/typed_values_space": 150, "../../tests/rules/coverage": 20,
-           "../space_war": 200, "../space_war_big": 30,
-           "../../tests/rules/typed_kept_actions": 12}
+           "../space_war": 200, "../space_war_big": 30, "chess": 60,
+           "../../tests/rules/typed_kept_actions": 12,
+           "../../tests/rules/crowning": 30, "../../tests/rules/regressions": 30, "go": 12,
+           "../../tests/rules/connected": 30, "../../tests/rules/walk": 30,
+           "../../tests/rules/typed_lists_ops": 20, "../../tests/rules/typed_lists_faults": 20,
+           "oware": 40, "../../tests/rules/fn_block": 30, "../../tests/rules/ask": 30}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -140,7 +144,7 @@ def test_every_rule_file_inside_the_subset_is_played_against_python_here():
 
 
 @pytest.mark.parametrize("name,what", [
-    ("connected", "made by 'connected(x in [c]"),
+    ("timer", "an assignment 'until turn of' (a timer)"),
 ])
 def test_constructs_the_typed_engine_leaves_to_python(name, what):
     game = load_game(os.path.join(ROOT, "tests", "rules", f"{name}.gdl"), "python")
@@ -150,7 +154,7 @@ def test_constructs_the_typed_engine_leaves_to_python(name, what):
 
 @needs_tools
 def test_a_file_outside_the_subset_runs_as_before(typed_on):
-    path = os.path.join(CLASSIC, "go.gdl")
+    path = os.path.join(ROOT, "tests", "rules", "timer.gdl")
     python, compiled = load_game(path, "python"), load_game(path, "native")
     assert compiled._typed is None and native.backend_of(compiled) == "native"
     state, other = python.new_state(3), compiled.new_state(3)
