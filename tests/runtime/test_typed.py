@@ -33,7 +33,12 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/race": 50, "../../tests/rules/stack": 50,
            "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100,
            "../../tests/rules/typed_values_space": 150, "../../tests/rules/coverage": 20,
-           "../space_war": 200, "../space_war_big": 30}
+           "../space_war": 200, "../space_war_big": 30,
+           "pig": 300, "liars_dice": 300, "../../tests/rules/typed_chance_dice": 150,
+           "../../tests/rules/ask": 50, "../../tests/rules/decision_counter": 100,
+           "../../tests/rules/hidden_die": 50, "../../tests/rules/nim": 100,
+           "../../tests/rules/no_board": 100, "../../tests/rules/secret": 30,
+           "../../tests/rules/typed_chance_secret": 100}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -109,10 +114,10 @@ def test_typed_and_python_play_the_same_games(name, typed_on):
 
 
 def test_unsupported_names_the_first_construct_outside():
-    game = load_game(os.path.join(CLASSIC, "liars_dice.gdl"), "python")
+    game = load_game(os.path.join(CLASSIC, "go.gdl"), "python")
     assert typed.unsupported(game._program) == (
-        f"{os.path.join(CLASSIC, 'liars_dice.gdl')}:13:1: a seat variable 'visible to' ('die') "
-        "is outside the typed subset")
+        f"{os.path.join(CLASSIC, 'go.gdl')}:27:1: a global variable of type ('list', 'str') "
+        "('seen') is outside the typed subset")
 
 
 def test_the_covered_games_are_inside():
