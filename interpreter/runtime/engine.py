@@ -772,9 +772,8 @@ class Game:
                           "python")
         if self._typed is not None and not narrate:
             dice, picks, shuffles = split_forced(forced)
-            fast = typed.new_state(self._typed, seed)
-            fast.forced, fast.forced_picks, fast.forced_shuffles = dice, picks, shuffles
-            return fast
+            if typed.holds_forced(dice):        # (else the Python engine plays them)
+                return typed.new_state(self._typed, seed, forced=(dice, picks, shuffles))
         state = State()
         state.rng = seed
         state.globals = {n: _copy(v) for n, v in self._global_defaults}

@@ -36,8 +36,9 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import (MAX_AUTO, MAX_ENTRIES, MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_TEXT,
-                               MAX_WORK)
+from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_NUMBER,
+                               MAX_PIECES, MAX_TEXT, MAX_WORK)
+from ..language.builtins import BUILTINS
 from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, Type,
                               element as _element, is_list)
 
@@ -104,6 +105,8 @@ def load(program: ir.Program, endless: str,
     from .events import Auto
     module.bind_control(Auto)
     module.bind_log(_log_event())
+    from .events import Roll, Shuffle
+    module.bind_chance(Roll, Shuffle, MAX_DICE, DIE_WORK)
     return module.Engine(), None
 
 
@@ -174,13 +177,30 @@ def _typed_state(engine: Any, core: Any, like: State | None = None,
     return state
 
 
-def new_state(engine: Any, seed: int, narrate: bool = False) -> TypedState:
-    """The position after setup, on the typed engine."""
+def new_state(engine: Any, seed: int, narrate: bool = False,
+              forced: tuple[list[list[Any]], list[list[Any]], list[list[int]]] | None = None
+              ) -> TypedState:
+    """The position after setup, on the typed engine; `forced`: `engine.split_forced`'s
+    (dice, picks, shuffles), used from the setup on (see `holds_forced`)."""
     events: list[Any] = []
-    core = engine.new_core(seed, events)
-    state = _typed_state(engine, core, narrate=narrate)
+    if forced is None:
+        core = engine.new_core(seed, events)
+        state = _typed_state(engine, core, narrate=narrate)
+    else:
+        dice, picks, shuffles = forced
+        core = engine.chance_new_core(seed, events, dice, shuffles)
+        state = _typed_state(engine, core, narrate=narrate)
+        # the lists the core takes from (set on the core too: see _chance_field)
+        state.forced, state.forced_picks, state.forced_shuffles = dice, picks, shuffles
     state.events = events
     return state
+
+
+def holds_forced(dice: list[list[Any]]) -> bool:
+    """Can the typed engine use these forced dice (each [sides or None, a whole number
+    below 2^62])? Else the Python engine plays the game."""
+    return all(len(d) == 2 and (d[0] is None or d[0].__class__ is int)
+               and d[1].__class__ is int and -_LIMIT < d[1] < _LIMIT for d in dice)
 
 
 def core_of(state: State) -> Any | None:
@@ -200,6 +220,10 @@ def core_of(state: State) -> Any | None:
             return None
         core.rng, core.turn = fields["rng"], fields["turn"]
         core.current, core.decisions = fields["current"], fields["decisions"]
+        if not holds_forced(state.forced):
+            return None
+        core.chance_forced = state.forced
+        core.chance_shuffles = state.forced_shuffles
         state._core = core
     return core
 
@@ -247,6 +271,28 @@ def _field(name: str) -> property:
 
 for _name in _CORE_FIELDS:
     setattr(TypedState, _name, _field(_name))
+
+# The forced dice and shuffles: the core takes from the state's own lists (a scenario
+# appends to them), so setting one on the state sets it on the core too.
+_SLOTS_CHANCE = {name: State.__dict__[name] for name in ("forced", "forced_shuffles")}
+
+
+def _chance_field(name: str) -> property:
+    slot = _SLOTS_CHANCE[name]
+
+    def get(state: TypedState) -> Any:
+        return slot.__get__(state, State)
+
+    def set_(state: TypedState, value: Any) -> None:
+        slot.__set__(state, value)
+        core = state._core
+        if core is not None:
+            setattr(core, "chance_" + ("forced" if name == "forced" else "shuffles"), value)
+    return property(get, set_)
+
+
+for _name in _SLOTS_CHANCE:
+    setattr(TypedState, _name, _chance_field(_name))
 
 
 # ----- the generator -----------------------------------------------------------------------
@@ -432,8 +478,6 @@ class _Emitter:
                 if var.type not in VAR_TYPES and _lists_type(var.type) is None:
                     raise _Outside(var.span, f"a {scope} variable of type {var.type} "
                                    f"('{var.name}')")
-                if var.visible is not None:
-                    raise _Outside(var.span, f"a {scope} variable 'visible to' ('{var.name}')")
         for name, zone in prog.zones.items():
             raise _Outside(zone.span,
                            f"a zone ('{name}')")
@@ -455,8 +499,9 @@ class _Emitter:
                 if let.expr.type not in SCALARS:
                     raise _Outside(let, f"a 'let' of an end block of type {let.expr.type}")
         self.find_param_types()
+        self.chance_check()
         for phase in prog.phases.values():
-            if phase.mode not in ("turn", None):
+            if phase.mode not in ("turn", None, "secret"):   # (secret: hidden from views only)
                 raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
             if phase.on_reveal:
                 raise _Outside(phase.on_reveal[0], "an 'on reveal' block")
@@ -1078,6 +1123,13 @@ class _Emitter:
             made = env[domain.slot]
             assert isinstance(made, _Made)
             self.indexed(body, indent, f"len({made.name})", f"{made.name}[{{i}}]", bind, tick)
+        elif isinstance(domain, ir.StateValue) and domain.what == "seats":
+            made = body.declare(self.fresh("m"), "list")   # the seats still in, made first
+            body.emit(indent, f"{made} = S.live()")
+            self.indexed(body, indent, f"len({made})", f"{made}[{{i}}]", bind, tick)
+        elif isinstance(domain, ir.CallBuiltin) and (domain.name in ("shuffled", "rolls") or (
+                domain.name == "range" and not all(isinstance(a, ir.Const) for a in domain.args))):
+            self.chance_loop(domain, env, body, indent, bind, at, tick)
         elif isinstance(domain, ir.CallBuiltin):
             self.builtin_loop(domain, env, body, indent, bind, tick, copy)
         elif isinstance(domain, ir.ListOf):
@@ -1442,7 +1494,89 @@ class _Emitter:
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
                                        value=None, type=e.type, span=e.span), env)
+        if name in ("roll", "successes") or name == "nth" and e.type == INT:
+            return self.chance_builtin(e, env, body)
         raise _Outside(e, f"the built-in {name}()")
+
+    # ----- chance -----------------------------------------------------------------------------
+    def chance_check(self) -> None:
+        """Dice and shuffles are drawn by statements, end rules and the fns they call, never
+        by a listing (which the typed engine runs again to count, to pick, to find one)."""
+        prog = self.prog
+        random = {name for name, fn in prog.fns.items() if _chance_draws(fn.body)}
+        grown = True
+        while grown:
+            grown = False
+            for name, fn in prog.fns.items():
+                if name not in random and any(isinstance(n, ir.CallFn) and n.name in random
+                                              for n in ir.walk(fn.body)):
+                    random.add(name)
+                    grown = True
+        for phase in prog.phases.values():
+            for action in phase.actions:
+                for part in [*(p.expr for p in action.where_parts),
+                             *(b.domain for b in action.binders)]:
+                    for n in ir.walk(part):
+                        if _chance_draws(n, top=True) or isinstance(n, ir.CallFn) \
+                                and n.name in random:
+                            raise _Outside(n, "a die or shuffle drawn while listing the "
+                                           "actions")
+
+    def chance_builtin(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`roll(n)`, `roll(n, k)`, `successes(k, n, t)` (dice from the state's generator or
+        its forced dice, each an event), `nth(xs, k)` of numbers (a constant k within a
+        list whose length is known: never none)."""
+        args = [self.expr(a, env, body) for a in e.args if e.name != "nth"]
+        loc = self.loc(e)
+        if e.name == "roll":
+            return f"chance_roll(S, {args[0]}, {args[1] if len(args) > 1 else 1}, {loc})"
+        if e.name == "successes":
+            return f"chance_successes(S, {', '.join(args)}, {loc})"
+        length = self.chance_length(e.args[0])
+        k = e.args[1]
+        if length is None or not isinstance(k, ir.Const) or k.value.__class__ is not int \
+                or not 1 <= k.value <= length:
+            raise _Outside(e, "nth() of numbers that may be none")
+        return self.nth(e, env, body)
+
+    def chance_length(self, xs: ir.Expr) -> int | None:
+        """The length of a list known before play (None: not known)."""
+        if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)):
+            return len(xs.value)
+        if isinstance(xs, ir.ListOf):
+            return len(xs.items)
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "range" and all(
+                isinstance(a, ir.Const) and a.value.__class__ is int for a in xs.args):
+            first, last = (int(a.value) for a in xs.args if isinstance(a, ir.Const))
+            return max(0, last - first + 1)
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "shuffled":
+            return self.chance_length(xs.args[0])
+        return None
+
+    def chance_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                    bind: _BINDING, at: ir.Node, tick: str) -> None:
+        """A loop over `shuffled(xs)` (xs made whole, then shuffled in place) or
+        `rolls(k, n)` (the dice in the order rolled)."""
+        if call.name == "range":        # of numbers known in play: held to MAX_LIST
+            first, last = body.declare(self.fresh("a")), body.declare(self.fresh("b"))
+            body.emit(indent, f"{first} = {self.expr(call.args[0], env, body)}")
+            body.emit(indent, f"{last} = {self.expr(call.args[1], env, body)}")
+            body.emit(indent, f"if {last} - {first} + 1 > MAX_LIST:")
+            body.emit(indent + 1, f"range_too_long({first}, {last}, {self.loc(call)})")
+            x = body.declare(self.fresh("x"))
+            body.emit(indent, f"for {x} in range({first}, {last} + 1):")
+            body.emit(indent + 1, tick)
+            bind(x, indent + 1)
+            return
+        if call.name == "shuffled":
+            made = self.made_here(call.args[0], env, body, indent, at,
+                                  "a shuffle of a list of lists", call)
+            body.emit(indent, f"chance_shuffle(S, {made})")
+        else:
+            made = body.declare(self.fresh("m"), "list")
+            body.emit(indent, f"{made} = chance_rolls(S, {self.expr(call.args[0], env, body)}, "
+                      f"{self.expr(call.args[1], env, body)}, {self.loc(call)})")
+        self.indexed(body, indent, f"len({made})", f"{made}[{{i}}]", bind, tick)
 
     def cell_dir(self, cell: ir.Expr, d: ir.Expr, env: Env, body: _Body, at: ir.Node) -> str:
         """cell * directions + direction, each checked (not none, a direction)."""
@@ -2245,6 +2379,12 @@ def _packed(values: list[int] | list[str]) -> str:
     (`_array` reads it at import): a list literal would be one C statement per number, and
     the C compiler takes minutes on the tables of a large board."""
     return '"' + ",".join(str(int(v)) for v in values) + '"'
+
+
+def _chance_draws(node: ir.Node, top: bool = False) -> bool:
+    """Does `node` (only itself with `top`, else anything in it) draw dice or shuffle?"""
+    nodes = [node] if top else ir.walk(node)
+    return any(isinstance(n, ir.CallBuiltin) and BUILTINS[n.name].random for n in nodes)
 
 
 def _c_name(bound: Bound) -> str:
