@@ -180,7 +180,7 @@ def _typed_state(engine: Any, core: Any, like: State | None = None,
 def new_state(engine: Any, seed: int, narrate: bool = False,
               forced: tuple[list[list[Any]], list[list[Any]], list[list[int]]] | None = None
               ) -> TypedState:
-    """The position after setup, on the typed engine; `forced`: `engine.split_forced`'s
+    """The position after setup, on the typed engine; `forced`: engine.py `split_forced`'s
     (dice, picks, shuffles), used from the setup on (see `holds_forced`)."""
     events: list[Any] = []
     if forced is None:
