@@ -33,7 +33,10 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/race": 50, "../../tests/rules/stack": 50,
            "../../tests/rules/typed_values_othello": 60, "../../tests/rules/end_values": 100,
            "../../tests/rules/typed_values_space": 150, "../../tests/rules/coverage": 20,
-           "../space_war": 200, "../space_war_big": 30}
+           "../space_war": 200, "../space_war_big": 30,
+           "../../tests/rules/typed_hooks_standing": 40, "../../tests/rules/typed_hooks_round": 60,
+           "../../tests/rules/typed_hooks_limits": 12, "../../tests/rules/standing": 30,
+           "../../tests/rules/standing2": 30, "../../tests/rules/standing3": 30}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
