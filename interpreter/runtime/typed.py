@@ -189,7 +189,7 @@ def core_of(state: State) -> Any | None:
     if core is None:
         core = state._engine.core()
         fields = {name: _SLOTS[name].__get__(state, State) for name in _CORE_FIELDS}
-        if fields["timers"] or fields["zoned"] or not core.from_fields(
+        if fields["timers"] or not core.from_fields(
                 fields["pieces"], fields["numbers"], fields["frames"], fields["at"],
                 fields["out"], fields["result"], fields["globals"], fields["seat_vars"]):
             return None
@@ -209,7 +209,8 @@ def _materialise(state: TypedState) -> None:
     values = {"globals": globals_, "seat_vars": seat_vars, "pieces": pieces,
               "numbers": numbers, "frames": frames, "rng": core.rng, "turn": core.turn,
               "current": core.current, "timers": [], "out": out, "result": result,
-              "decisions": core.decisions, "at": at, "owned": owned, "zoned": {},
+              "decisions": core.decisions, "at": at, "owned": owned,
+              "zoned": core.hooks_zoned_field(),
               "end_checked": False}
     for name, value in values.items():
         _SLOTS[name].__set__(state, value)
@@ -424,8 +425,8 @@ class _Emitter:
                 if var.visible is not None:
                     raise _Outside(var.span, f"a {scope} variable 'visible to' ('{var.name}')")
         for name, zone in prog.zones.items():
-            raise _Outside(zone.span,
-                           f"a zone ('{name}')")
+            if zone.visible is not None:      # the engine then numbers labels per seat
+                raise _Outside(zone.span, f"a zone 'visible to' ('{name}')")
         if prog.sights:
             raise _Outside(prog.sights[0].rule, "a kinds table's 'visible to'")
         if prog.hide is not None:
@@ -711,6 +712,11 @@ class _Emitter:
                 body.emit(indent, f"{self.resume()}(S)")
         elif isinstance(s, ir.CallEach):
             self.hooks_call_each(s, env, body, indent)
+        elif isinstance(s, ir.Put):
+            zone = list(self.prog.zones).index(s.zone)
+            seat = "-1" if s.seat is None else self.expr(s.seat, env, body)
+            body.emit(indent, f"S.hooks_put({self.expr(s.piece, env, body)}, {zone}, {seat}, "
+                      f"{self.loc(s)})")
         else:
             self.result_statement(s, env, body, indent)
 
@@ -799,8 +805,11 @@ class _Emitter:
         return [n for root in roots for n in ir.walk(root)]
 
     def hooks_tables(self) -> dict[str, str]:
+        zones = self.prog.zones
         return {"HOOKS_PAYOFF": str(int(self.prog.payoff is not None)),
-                "HOOKS_RULES": str(len(self.prog.each_rules))}
+                "HOOKS_RULES": str(len(self.prog.each_rules)),
+                "HOOKS_NZONES": str(len(zones)), "HOOKS_ZONE_NAMES": repr(tuple(zones)),
+                "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values()))}
 
     def hooks_units(self) -> list[str]:
         """`_hooks_out(S, seat)`: the `on out` hooks in order (engine.py `eliminate`);
@@ -868,6 +877,26 @@ class _Emitter:
         seat = f"({s} + {k}) % NSEATS" if call.name == "clockwise_from" else \
             f"({s} - {k} + NSEATS) % NSEATS"
         body.emit(indent, f"for {x} in [{seat} for {k} in range(NSEATS) if not S.out[{seat}]]:")
+
+    def hooks_zone_loop(self, call: ir.CallBuiltin, x: str, env: Env, body: _Body,
+                        indent: int) -> None:
+        """`for x in pieces_in(ZONE[, s])`: the pieces in it, oldest first (a copy, as
+        Python's)."""
+        zone = call.args[0]
+        if not isinstance(zone, ir.Const) or zone.value not in self.prog.zones or \
+                self.prog.zones[zone.value].per_seat != (len(call.args) == 2):
+            raise _Outside(call, f"the list '{_words(call)}'")
+        z = list(self.prog.zones).index(zone.value)
+        key = "0"
+        if len(call.args) == 2:
+            s = body.declare(self.fresh("s"))
+            body.emit(indent, f"{s} = {self.expr(call.args[1], env, body)}")
+            message = (f"zone '{zone.value}' is per seat: say whose (pieces_in({zone.value}, "
+                       "SEAT))")
+            body.emit(indent, f"if {s} < 0:")
+            body.emit(indent + 1, f"_raise({message!r}, {self.loc(call)})")
+            key = f"{s} + 1"
+        body.emit(indent, f"for {x} in list(S.hooks_zoned.get({z} * (NSEATS + 1) + {key}, ())):")
 
     def hooks_call_each(self, s: ir.CallEach, env: Env, body: _Body, indent: int) -> None:
         """`call P(args) for each x in SEATS where C` (engine.py `call_each`): the
@@ -1285,6 +1314,8 @@ class _Emitter:
             body.emit(indent, f"for {x} in range({self.nd}):")
         elif name in ("clockwise_from", "counterclockwise_from"):
             self.hooks_round_loop(call, x, env, body, indent)
+        elif name == "pieces_in":
+            self.hooks_zone_loop(call, x, env, body, indent)
         elif name == "range" and all(isinstance(a, ir.Const) for a in args):
             first, last = (a.value for a in args if isinstance(a, ir.Const))
             if last - first >= 1_000_000:
