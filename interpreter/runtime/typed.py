@@ -424,9 +424,6 @@ class _Emitter:
                                    f"('{var.name}')")
                 if var.visible is not None:
                     raise _Outside(var.span, f"a {scope} variable 'visible to' ('{var.name}')")
-        for name, zone in prog.zones.items():
-            if zone.visible is not None:      # the engine then numbers labels per seat
-                raise _Outside(zone.span, f"a zone 'visible to' ('{name}')")
         if prog.sights:
             raise _Outside(prog.sights[0].rule, "a kinds table's 'visible to'")
         if prog.hide is not None:
@@ -809,7 +806,9 @@ class _Emitter:
         return {"HOOKS_PAYOFF": str(int(self.prog.payoff is not None)),
                 "HOOKS_RULES": str(len(self.prog.each_rules)),
                 "HOOKS_NZONES": str(len(zones)), "HOOKS_ZONE_NAMES": repr(tuple(zones)),
-                "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values()))}
+                "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values())),
+                "HOOKS_SEAT_LABELS": str(int(any(z.visible is not None
+                                                 for z in zones.values())))}
 
     def hooks_units(self) -> list[str]:
         """`_hooks_out(S, seat)`: the `on out` hooks in order (engine.py `eliminate`);
@@ -832,7 +831,31 @@ class _Emitter:
             payoff.emit(1, "return hooks_payoff(S, s, s)")
         else:
             payoff.emit(1, "return 0")
-        return [out.text(), payoff.text(), self.hooks_next()]
+        return [out.text(), payoff.text(), self.hooks_next(), self.hooks_hidden()]
+
+    def hooks_hidden(self) -> str:
+        """`_hooks_hidden(S, pid, viewer)`: is living piece `pid` in a zone whose `visible
+        to` keeps it from `viewer` (engine.py `_hidden_from`: the rule's `viewer`, then
+        `owner`, the zone's seat)?"""
+        code = _Body("cdef bint _hooks_hidden(Core S, long pid, long viewer) except -1:")
+        code.declare("key")
+        code.declare("seat")
+        code.emit(1, "if pid < 1 or pid > S.npieces or not S.alive[pid] "
+                  "or pid not in S.hooks_where:")
+        code.emit(2, "return 0")
+        code.emit(1, "key = S.hooks_where[pid][0]")
+        code.emit(1, "seat = key % (NSEATS + 1) - 1")
+        for z, zone in enumerate(self.prog.zones.values()):
+            if zone.visible is None:
+                continue
+            unit = _Body(f"cdef long hooks_sees_{z}(Core S, long me, long v1, long v2) "
+                         "except? -2:")
+            unit.emit(1, f"return {self.expr(zone.visible.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
+            self.functions.append(unit.text())
+            code.emit(1, f"if key // (NSEATS + 1) == {z}:")
+            code.emit(2, f"return not hooks_sees_{z}(S, viewer, viewer, seat)")
+        code.emit(1, "return 0")
+        return code.text()
 
     def hooks_next(self) -> str:
         """`_hooks_next(S, each, loc)`: enter the phase of round `each` for the next seat
