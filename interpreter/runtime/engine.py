@@ -971,7 +971,7 @@ class Game:
     def returns(self, state: State) -> list[float]:
         """Per seat: 0 for an unfinished game; at the end, the rule file's `payoff(s)`, or
         without one 1 for a win, -1 for a loss and 0 for a draw."""
-        if state.__class__ is TypedState and self._payoff is None:
+        if state.__class__ is TypedState:        # a payoff too: the core computes it
             core = state._core or typed.core_of(state)
             if core is not None:
                 return core.returns()  # type: ignore[no-any-return]

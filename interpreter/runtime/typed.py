@@ -214,7 +214,7 @@ def core_of(state: State) -> Any | None:
     if core is None:
         core = state._engine.core()
         fields = {name: _SLOTS[name].__get__(state, State) for name in _CORE_FIELDS}
-        if fields["timers"] or fields["zoned"] or not core.from_fields(
+        if fields["timers"] or not core.from_fields(
                 fields["pieces"], fields["numbers"], fields["frames"], fields["at"],
                 fields["out"], fields["result"], fields["globals"], fields["seat_vars"]):
             return None
@@ -238,7 +238,8 @@ def _materialise(state: TypedState) -> None:
     values = {"globals": globals_, "seat_vars": seat_vars, "pieces": pieces,
               "numbers": numbers, "frames": frames, "rng": core.rng, "turn": core.turn,
               "current": core.current, "timers": [], "out": out, "result": result,
-              "decisions": core.decisions, "at": at, "owned": owned, "zoned": {},
+              "decisions": core.decisions, "at": at, "owned": owned,
+              "zoned": core.hooks_zoned_field(),
               "end_checked": False}
     for name, value in values.items():
         _SLOTS[name].__set__(state, value)
@@ -422,7 +423,9 @@ class _Emitter:
         self.functions.append(setup.text())
         self.functions.append(self.check_end())
         self.functions.append(self.no_action())
+        self.functions += self.hooks_units()
         self.control = self.control_tables()
+        self.control.update(self.hooks_tables())
         return self.filled_template() + "\n".join(self.consts) + "\n\n" + \
             "\n".join(self.functions)
 
@@ -478,20 +481,12 @@ class _Emitter:
                 if var.type not in VAR_TYPES and _lists_type(var.type) is None:
                     raise _Outside(var.span, f"a {scope} variable of type {var.type} "
                                    f"('{var.name}')")
-        for name, zone in prog.zones.items():
-            raise _Outside(zone.span,
-                           f"a zone ('{name}')")
-        for what, items in (("an 'on out' hook", prog.outs),
-                            ("an 'on concede' hook", prog.concedes),
-                            ("a 'call ... for each'", prog.each_rules)):
-            if items:
-                raise _Outside(items[0], what)
         if prog.sights:
             raise _Outside(prog.sights[0].rule, "a kinds table's 'visible to'")
         if prog.hide is not None:
             raise _Outside(prog.hide, "a 'hide piece' rule")
-        if prog.payoff is not None:
-            raise _Outside(prog.payoff, "a payoff")
+        if prog.payoff is not None and prog.payoff.expr.type != INT:
+            raise _Outside(prog.payoff, f"a payoff of type {prog.payoff.expr.type}")
         if prog.board.size > 4096:
             raise _Outside(None, "a board of more than 4096 cells")
         for lets in prog.end_lets:
@@ -505,12 +500,6 @@ class _Emitter:
                 raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
             if phase.on_reveal:
                 raise _Outside(phase.on_reveal[0], "an 'on reveal' block")
-            for block in (phase.on_enter, phase.on_resume):
-                flow = [n for s in block for n in ir.walk(s)
-                        if isinstance(n, (ir.Goto, ir.Return, ir.CallEach, ir.CallDef))]
-                if flow:            # the Python engine's recursion through phases: not here
-                    raise _Outside(flow[0], "an 'on enter' or 'on resume' block that enters "
-                                   "or leaves a phase or calls a def")
             for action in phase.actions:
                 if not action.body:
                     raise _Outside(action, f"an action with an empty body ('{action.name}')")
@@ -825,10 +814,20 @@ class _Emitter:
         `win`, `lose`, `draw`, `change`."""
         if isinstance(s, ir.Goto) and s.seat is not None:
             self.enter_phase(s, env, body, indent)
+        elif isinstance(s, ir.Return) and self.hooks_rounds():
+            body.emit(indent, f"if not S.hooks_return({self.loc(s)}):")
+            body.emit(indent + 1, f"{self.resume()}(S)")
         elif isinstance(s, ir.Return):
             body.emit(indent, f"S.pop({self.loc(s)})")
             if any(phase.on_resume for phase in self.prog.phases.values()):
                 body.emit(indent, f"{self.resume()}(S)")
+        elif isinstance(s, ir.CallEach):
+            self.hooks_call_each(s, env, body, indent)
+        elif isinstance(s, ir.Put):
+            zone = list(self.prog.zones).index(s.zone)
+            seat = "-1" if s.seat is None else self.expr(s.seat, env, body)
+            body.emit(indent, f"S.hooks_put({self.expr(s.piece, env, body)}, {zone}, {seat}, "
+                      f"{self.loc(s)})")
         else:
             self.result_statement(s, env, body, indent)
 
@@ -899,6 +898,163 @@ class _Emitter:
                       f"{self.kinds.index(s.kind.value)}, {self.loc(s)})")
         else:
             raise _Outside(s, f"the statement '{_words(s)}'")
+
+    # ----- hooks: `on out`, payoff, `call ... for each` -------------------------------------
+    def hooks_rounds(self) -> bool:
+        """Does a `call ... for each` start rounds (then every `return` asks whether the
+        frame left was a round's)?"""
+        return any(isinstance(n, ir.CallEach) for n in self.hooks_nodes())
+
+    def hooks_nodes(self) -> list[ir.Node]:
+        prog = self.prog
+        roots: list[ir.Node] = [*prog.setup, *(s for d in prog.defs.values() for s in d.body),
+                                *(s for hook in (*prog.outs, *prog.concedes) for s in hook.body),
+                                *(s for t in prog.triggers for s in t.body)]
+        for phase in prog.phases.values():
+            roots += [*(phase.on_no_action or ()), *phase.on_enter, *phase.on_resume,
+                      *(s for action in phase.actions for s in action.body)]
+        return [n for root in roots for n in ir.walk(root)]
+
+    def hooks_tables(self) -> dict[str, str]:
+        zones = self.prog.zones
+        return {"HOOKS_PAYOFF": str(int(self.prog.payoff is not None)),
+                "HOOKS_RULES": str(len(self.prog.each_rules)),
+                "HOOKS_NZONES": str(len(zones)), "HOOKS_ZONE_NAMES": repr(tuple(zones)),
+                "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values())),
+                "HOOKS_SEAT_LABELS": str(int(any(z.visible is not None
+                                                 for z in zones.values())))}
+
+    def hooks_units(self) -> list[str]:
+        """`_hooks_out(S, seat)`: the `on out` hooks in order (engine.py `eliminate`);
+        `_hooks_payoff(S, s)`: seat s's return at the end; `_hooks_next(S, each, loc)`: a
+        round's next seat (engine.py `next_of_each`)."""
+        prog = self.prog
+        out = _Body("cdef int _hooks_out(Core S, long seat) except -1:")
+        for i, hook in enumerate(prog.outs):
+            unit = _Body(f"cdef int hooks_out_{i}(Core S, long me, long v1) except -1:")
+            self.statements(hook.body, {0: "me", 1: "v1"}, unit, 1)
+            unit.emit(1, "return 0")
+            self.functions.append(unit.text())
+            out.emit(1, f"hooks_out_{i}(S, seat, seat)")
+        out.emit(1, "return 0")
+        payoff = _Body("cdef long _hooks_payoff(Core S, long s) except? -2:")
+        if prog.payoff is not None:
+            unit = _Body("cdef long hooks_payoff(Core S, long me, long v1) except? -2:")
+            unit.emit(1, f"return {self.expr(prog.payoff.expr, {0: 'me', 1: 'v1'}, unit)}")
+            self.functions.append(unit.text())
+            payoff.emit(1, "return hooks_payoff(S, s, s)")
+        else:
+            payoff.emit(1, "return 0")
+        return [out.text(), payoff.text(), self.hooks_next(), self.hooks_hidden()]
+
+    def hooks_hidden(self) -> str:
+        """`_hooks_hidden(S, pid, viewer)`: is living piece `pid` in a zone whose `visible
+        to` keeps it from `viewer` (engine.py `_hidden_from`: the rule's `viewer`, then
+        `owner`, the zone's seat)?"""
+        code = _Body("cdef bint _hooks_hidden(Core S, long pid, long viewer) except -1:")
+        code.declare("key")
+        code.declare("seat")
+        code.emit(1, "if pid < 1 or pid > S.npieces or not S.alive[pid] "
+                  "or pid not in S.hooks_where:")
+        code.emit(2, "return 0")
+        code.emit(1, "key = S.hooks_where[pid][0]")
+        code.emit(1, "seat = key % (NSEATS + 1) - 1")
+        for z, zone in enumerate(self.prog.zones.values()):
+            if zone.visible is None:
+                continue
+            unit = _Body(f"cdef long hooks_sees_{z}(Core S, long me, long v1, long v2) "
+                         "except? -2:")
+            unit.emit(1, f"return {self.expr(zone.visible.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
+            self.functions.append(unit.text())
+            code.emit(1, f"if key // (NSEATS + 1) == {z}:")
+            code.emit(2, f"return not hooks_sees_{z}(S, viewer, viewer, seat)")
+        code.emit(1, "return 0")
+        return code.text()
+
+    def hooks_next(self) -> str:
+        """`_hooks_next(S, each, loc)`: enter the phase of round `each` for the next seat
+        still playing whose where-condition holds (1), or none is left (0)."""
+        code = _Body("cdef int _hooks_next(Core S, list each, int loc) except -1:")
+        code.declare("seat")
+        code.declare("rule")
+        code.emit(1, "rule = each[3]")
+        code.emit(1, "while each[2]:")
+        code.emit(2, "seat = each[2].pop(0)")
+        code.emit(2, "if S.out[seat]:")
+        code.emit(3, "continue")
+        for i, rule in enumerate(self.prog.each_rules):
+            unit = _Body(f"cdef long hooks_rule_{i}(Core S, long me, long v1) except? -2:")
+            unit.emit(1, f"return {self.expr(rule.expr, {0: 'me', 1: 'v1'}, unit)}")
+            self.functions.append(unit.text())
+            code.emit(2, f"if rule == {i} and not hooks_rule_{i}(S, each[4], seat):")
+            code.emit(3, "continue")
+        targets = sorted({self.phases.index(n.phase) for n in self.hooks_nodes()
+                          if isinstance(n, ir.CallEach)})
+        for p in targets:
+            phase = self.phases[p]
+            code.emit(2, f"if each[0] == {p}:")
+            code.emit(3, f"S.enter_frame({p}, seat, loc, "
+                      f"{int(self.prog.phases[phase].mode == 'turn')}, 1)")
+            for k in range(len(self.prog.phases[phase].params)):
+                code.emit(3, f"S.A[{k}] = each[1][{k}]")
+            code.emit(3, "S.hooks_each = each")
+            self.on_enter(phase, code, 3)
+        code.emit(2, "return 1")
+        code.emit(1, "return 0")
+        return code.text()
+
+    def hooks_round_loop(self, call: ir.CallBuiltin, x: str, env: Env, body: _Body,
+                         indent: int) -> None:
+        """`for x in clockwise_from(s)` (or counter-): the seats still playing from `s`
+        round the table, listed first (as Python makes the list)."""
+        s = body.declare(self.fresh("s"))
+        k = body.declare(self.fresh("k"))
+        body.emit(indent, f"{s} = {self.expr(call.args[0], env, body)}")
+        body.emit(indent, f"S.seat_ok({s}, {self.loc(call)})")
+        seat = f"({s} + {k}) % NSEATS" if call.name == "clockwise_from" else \
+            f"({s} - {k} + NSEATS) % NSEATS"
+        body.emit(indent, f"for {x} in [{seat} for {k} in range(NSEATS) if not S.out[{seat}]]:")
+
+    def hooks_zone_loop(self, call: ir.CallBuiltin, x: str, env: Env, body: _Body,
+                        indent: int) -> None:
+        """`for x in pieces_in(ZONE[, s])`: the pieces in it, oldest first (a copy, as
+        Python's)."""
+        zone = call.args[0]
+        if not isinstance(zone, ir.Const) or zone.value not in self.prog.zones or \
+                self.prog.zones[zone.value].per_seat != (len(call.args) == 2):
+            raise _Outside(call, f"the list '{_words(call)}'")
+        z = list(self.prog.zones).index(zone.value)
+        key = "0"
+        if len(call.args) == 2:
+            s = body.declare(self.fresh("s"))
+            body.emit(indent, f"{s} = {self.expr(call.args[1], env, body)}")
+            message = (f"zone '{zone.value}' is per seat: say whose (pieces_in({zone.value}, "
+                       "SEAT))")
+            body.emit(indent, f"if {s} < 0:")
+            body.emit(indent + 1, f"_raise({message!r}, {self.loc(call)})")
+            key = f"{s} + 1"
+        body.emit(indent, f"for {x} in list(S.hooks_zoned.get({z} * (NSEATS + 1) + {key}, ())):")
+
+    def hooks_call_each(self, s: ir.CallEach, env: Env, body: _Body, indent: int) -> None:
+        """`call P(args) for each x in SEATS where C` (engine.py `call_each`): the
+        arguments, then the seats (each a seat), then the first seat's frame, or the
+        caller's `on resume` at once when none qualifies."""
+        loc = self.loc(s)
+        values = []
+        for arg in s.args:
+            value = body.declare(self.fresh("a"))
+            body.emit(indent, f"{value} = {self.expr(arg, env, body)}")
+            values.append(value)
+        seats = self.made_here(s.seats, env, body, indent, s, "a round of lists")
+        x = body.declare(self.fresh("x"))
+        body.emit(indent, f"for {x} in {seats}:")
+        body.emit(indent + 1, f"S.seat_ok({x}, {loc})")
+        rule = -1 if s.rule is None else s.rule
+        args = "".join(f"{v}, " for v in values)
+        body.emit(indent, f"if not _hooks_next(S, [{self.phases.index(s.phase)}, ({args}), "
+                  f"{seats}, {rule}, {env[0]}], {loc}):")
+        body.emit(indent + 1, f"S.hooks_resumed({loc})")
+        body.emit(indent + 1, f"{self.resume()}(S)")
 
     def phase_env(self, phase: ir.Phase, body: _Body) -> Env:
         """The locals of a unit of `phase`: `me`, and its parameters (slots 1..n) read
@@ -1132,6 +1288,13 @@ class _Emitter:
             self.chance_loop(domain, env, body, indent, bind, at, tick)
         elif isinstance(domain, ir.CallBuiltin):
             self.builtin_loop(domain, env, body, indent, bind, tick, copy)
+        elif isinstance(domain, ir.StateValue) and domain.what in ("seats", "winners"):
+            x = body.declare(self.fresh("x"))
+            test = "not S.out[{x}]" if domain.what == "seats" else "S.over and S.winner[{x}]"
+            body.emit(indent, f"for {x} in [{x} for {x} in range(NSEATS) "
+                      f"if {test.format(x=x)}]:")
+            body.emit(indent + 1, tick)
+            bind(x, indent + 1)
         elif isinstance(domain, ir.ListOf):
             if any(is_list(item.type) for item in domain.items):
                 raise _Outside(domain, "a list of lists written out")
@@ -1310,6 +1473,10 @@ class _Emitter:
             body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
         elif name == "directions":
             body.emit(indent, f"for {x} in range({self.nd}):")
+        elif name in ("clockwise_from", "counterclockwise_from"):
+            self.hooks_round_loop(call, x, env, body, indent)
+        elif name == "pieces_in":
+            self.hooks_zone_loop(call, x, env, body, indent)
         elif name == "range" and all(isinstance(a, ir.Const) for a in args):
             first, last = (a.value for a in args if isinstance(a, ir.Const))
             if last - first >= 1_000_000:
@@ -1474,6 +1641,8 @@ class _Emitter:
             return f"_pymod({d} + {self.expr(args[1], env, body)}, {self.nd})"
         if name == "next":
             return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
+        if name == "previous":
+            return f"S.hooks_previous({self.expr(args[0], env, body)}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
         if name == "nth" and (e.type in NULLABLE or e.type == KIND):

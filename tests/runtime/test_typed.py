@@ -43,7 +43,12 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/decision_counter": 100,
            "../../tests/rules/hidden_die": 50, "../../tests/rules/nim": 100,
            "../../tests/rules/no_board": 100, "../../tests/rules/secret": 30,
-           "../../tests/rules/typed_chance_secret": 100, "../../tests/rules/peek": 30}
+           "../../tests/rules/typed_chance_secret": 100, "../../tests/rules/peek": 30,
+           "../../tests/rules/typed_hooks_standing": 40, "../../tests/rules/typed_hooks_round": 60,
+           "../../tests/rules/typed_hooks_limits": 12, "../../tests/rules/standing": 30,
+           "../../tests/rules/standing2": 30, "../../tests/rules/standing3": 30,
+           "../../tests/rules/typed_hooks_zones": 60, "../../tests/rules/typed_hooks_hands": 60,
+           "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
