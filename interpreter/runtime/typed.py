@@ -1779,6 +1779,14 @@ class _Emitter:
                             type=INT, span=at.span)
         return self.quant(counting, env)
 
+    @staticmethod
+    def scope(env: Env) -> tuple[list[str], str]:
+        """The locals in scope a cdef function of them is given (not `me`, always first):
+        their names, sorted, and its parameters (`, long x3, list m7`...)."""
+        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
+        return names, "".join(f", {made.get(n, 'long')} {n}" for n in names)
+
     def made(self, xs: ir.Expr, env: Env) -> str:
         """A list given to a fn: made once, where Python makes it, by a cdef function of the
         locals in scope (a Python list of C values)."""
@@ -1787,9 +1795,7 @@ class _Emitter:
         if is_list(_element(xs.type)) or _element(xs.type) not in SCALARS:
             raise _Outside(xs, "a list of lists given to a fn")
         name = self.fresh("m")
-        names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        kept = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {kept.get(n, 'long')} {n}" for n in names)
+        names, params = self.scope(env)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
         unit.declare("found", "list")
         unit.emit(1, "found = []")
@@ -1807,9 +1813,7 @@ class _Emitter:
         """`nth(xs, n)` of a list of what may be none: a cdef function given `n` and the
         locals in scope that walks the list to its n-th element (-1: none)."""
         name = self.fresh("q")
-        names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long wanted) except? -2:")
         unit.declare("found")
         unit.emit(1, "found = 0")
@@ -1842,9 +1846,7 @@ class _Emitter:
             test = self.memo(xs, body, item)
             return f"(not {test})" if e.negated else test
         name = self.fresh("q")
-        names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long it) except? -2:")
 
         def each(value: Bound, indent: int) -> None:
@@ -1885,9 +1887,7 @@ class _Emitter:
     def quant(self, q: ir.Quant, env: Env) -> str:
         """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
         name = self.fresh("q")
-        names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        names, params = self.scope(env)
         body = _Body(f"cdef long {name}(Core S, long me{params}) except? -2:")
         if q.op in ("count", "last"):
             body.declare("found")
@@ -2199,9 +2199,7 @@ class _Emitter:
         """A list made whole by a cdef function of the locals in scope, from a loop over
         `xs` (with `sort`: `xs` a `sorted` quantifier, its elements ordered by its key)."""
         name = self.fresh("lists_m")
-        names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        names, params = self.scope(env)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
         unit.declare("found", "list")
         unit.emit(1, "found = []")
@@ -2451,9 +2449,7 @@ class _Emitter:
         if _element(q.type) not in SCALARS or q.value is None:
             raise _Outside(q, "connected() of what is not a cell, a piece, ...")
         name = self.fresh("lists_c")
-        names = sorted({_c_name(v) for v in env.values()} - {"me"})
-        made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
-        params = "".join(f", {made.get(n, 'long')} {n}" for n in names)
+        names, params = self.scope(env)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
         for local, ctype in (("found", "list"), ("seen", "set"), ("following", "list"),
                              ("at", "long"), ("x", "long"), ("y", "long")):
