@@ -37,7 +37,7 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/typed_kept_actions": 12,
            "../../tests/rules/crowning": 30, "../../tests/rules/regressions": 30, "go": 12,
            "../../tests/rules/connected": 30, "../../tests/rules/walk": 30,
-           "../../tests/rules/typed_lists_ops": 20, "../../tests/rules/typed_lists_faults": 20,
+           "../../tests/rules/typed_lists_ops": 150, "../../tests/rules/typed_lists_faults": 80,
            "oware": 40, "../../tests/rules/fn_block": 30, "../../tests/rules/ask": 50,
            "pig": 300, "liars_dice": 300, "../../tests/rules/typed_chance_dice": 150,
            "../../tests/rules/decision_counter": 100,

@@ -1,7 +1,8 @@
 """List and text variables on the typed native engine (runtime/typed.py, the `lists_`
-methods): the rule files exercising each list and text operation, and their run-time
-faults, played against the Python backend decision by decision; a list or text a tool
-writes is loaded into the core, or (a value no rule gives) left to the Python engine."""
+methods): the rule files exercising each list and text operation and their run-time faults
+are played against the Python backend in tests/runtime/test_typed.py (COVERED); here, a
+list or text a tool writes is loaded into the core, or (a value no rule gives) left to the
+Python engine."""
 
 import os
 
@@ -12,25 +13,14 @@ from gdl.interpreter.runtime import typed
 from gdl.interpreter.runtime.typed import TypedState, core_of
 from tests.helpers import ROOT
 from tests.runtime.test_native_backend import shared_cache  # noqa: F401 (fixture)
-from tests.runtime.test_typed import CLASSIC, _compare, _typed_game, needs_tools
+from tests.runtime.test_typed import CLASSIC, _typed_game, needs_tools
 
 RULES = os.path.join(ROOT, "tests", "rules")
-# rule file -> random games played under both engines
-FILES = {"typed_lists_ops": 150, "typed_lists_faults": 80}
 
 
 @pytest.fixture
 def typed_on(shared_cache, monkeypatch):  # noqa: F811 (the fixture above)
     monkeypatch.delenv(typed.ENVIRONMENT, raising=False)
-
-
-@needs_tools
-@pytest.mark.parametrize("name", sorted(FILES))
-def test_list_and_text_operations_play_as_on_python(name, typed_on):
-    path = os.path.join(RULES, f"{name}.gdl")
-    python, fast = load_game(path, "python"), _typed_game(path)
-    for seed in range(FILES[name]):
-        _compare(python, fast, seed)
 
 
 def test_chess_is_inside():
