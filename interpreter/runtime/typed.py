@@ -858,11 +858,16 @@ class _Emitter:
         unit = f"entered_{p}"
         if unit not in self.fns_done:
             self.fns_done.add(unit)
-            code = _Body(f"cdef int {unit}(Core S, long me) except -1:")
-            self.statements(phase.on_enter, self.phase_env(phase, code), code, 1)
-            code.emit(1, "return 0")
-            self.functions.append(code.text())
+            self.phase_block(unit, phase, phase.on_enter)
         body.emit(indent, f"{unit}(S, S.seat)")
+
+    def phase_block(self, name: str, phase: ir.Phase, block: tuple[ir.Stmt, ...]) -> None:
+        """Write a block of `phase` (`on enter`, `on resume`, `on no action`) as the cdef
+        function `name(S, me)`."""
+        unit = _Body(f"cdef int {name}(Core S, long me) except -1:")
+        self.statements(block, self.phase_env(phase, unit), unit, 1)
+        unit.emit(1, "return 0")
+        self.functions.append(unit.text())
 
     def resume(self) -> str:
         """`_resume(S)`: the `on resume` block of the phase back on top after `return`."""
@@ -871,10 +876,7 @@ class _Emitter:
             code = _Body("cdef int _resume(Core S) except -1:")
             for p, phase in enumerate(self.prog.phases.values()):
                 if phase.on_resume:
-                    unit = _Body(f"cdef int on_resume_{p}(Core S, long me) except -1:")
-                    self.statements(phase.on_resume, self.phase_env(phase, unit), unit, 1)
-                    unit.emit(1, "return 0")
-                    self.functions.append(unit.text())
+                    self.phase_block(f"on_resume_{p}", phase, phase.on_resume)
                     code.emit(1, f"if S.phase == {p}:")
                     code.emit(2, f"return on_resume_{p}(S, S.seat)")
             code.emit(1, "return 0")
@@ -1099,10 +1101,7 @@ class _Emitter:
         for p, phase in enumerate(self.prog.phases.values()):
             if phase.on_no_action is None:
                 continue
-            unit = _Body(f"cdef int no_action_{p}(Core S, long me) except -1:")
-            self.statements(phase.on_no_action, self.phase_env(phase, unit), unit, 1)
-            unit.emit(1, "return 0")
-            self.functions.append(unit.text())
+            self.phase_block(f"no_action_{p}", phase, phase.on_no_action)
             body.emit(1, f"if S.phase == {p}:")
             body.emit(2, f"return no_action_{p}(S, S.seat)")
         body.emit(1, "return 0")
