@@ -29,7 +29,8 @@ from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS)
 from ..language.limits import MAX_NUMBER, MAX_TEXT, MAX_WORK
-from ..language.types import BOOL, CELL, INT, PIECE, SEAT, STR, Type, is_list
+from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
+                               is_list)
 
 FILE_PREFIX = "<gdl "
 MAX_KEPT = 1 << 16      # at most this many kept tuples of one action (`Generator.kept`)
@@ -476,7 +477,8 @@ class Generator:
                 lead = memo.loop_invariant_lead(first, binder)
                 self.emit_for(indent, binder.slot, domain, binder.domain,
                               None if lead is None else
-                              F(lead, f"_c{binder.slot} = ", self.ex(lead)))
+                              F(lead, f"_c{binder.slot} = ", self.ex(lead)),
+                              memo.members_lead(first, binder))
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
@@ -726,13 +728,15 @@ class Generator:
         return write(node)
 
     def emit_for(self, indent: int, slot: int, code: Part, domain: ir.Expr,
-                 before: Frag | None = None) -> None:
+                 before: Frag | None = None, members: Frag | None = None) -> None:
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
         limits.MAX_WORK) unless the domain is a constant list or a list written out (the
         rule file fixes its size). Written out rather than a call: this is the hottest line
         of a listing. `before`, a
         line run once ahead of the loop when the domain has an item (see
-        `_Memo.loop_invariant_lead`)."""
+        `_Memo.loop_invariant_lead`). `members`, the set every item must be in to pass the
+        loop's first test (`_Memo.members_lead`): a domain with none of them is skipped
+        whole, in one C-level `isdisjoint` rather than a test per item."""
         if isinstance(domain, (ir.Const, ir.ListOf)):
             items = domain.items if isinstance(domain, ir.ListOf) else domain.value
             if before is not None and items:
@@ -744,6 +748,9 @@ class Generator:
         self.src.emit(indent, F(domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
         if before is not None:
             self.src.emit(indent, f"if _d{slot}: ", before)
+        if members is not None:
+            self.src.emit(indent, f"if _d{slot} and ", members,
+                          f".isdisjoint(_d{slot}): _d{slot} = ()")
         self.src.emit(indent, f"for v{slot} in _d{slot}:")
 
     def loop_domain(self, domain: ir.Expr) -> Frag:
@@ -1037,6 +1044,9 @@ class _Memo:
         self.lead: ir.Expr | None = None    # the lead test of the next loop's first part,
         self.lead_name = ""                 # its variable and the part: see
         self.lead_part: ir.WherePart | None = None  # loop_invariant_lead
+        self.members: ir.Expr | None = None     # the set of the next loop's first part,
+        self.members_part: ir.WherePart | None = None   # its part and code: see
+        self.members_code: Frag | None = None           # members_lead
 
     def open_level(self, k: int, indent: int) -> None:
         self.resets[k] = len(self.gen.src.lines)
@@ -1045,6 +1055,8 @@ class _Memo:
     def for_part(self, part: ir.WherePart) -> _Memo:
         if part is not self.lead_part:
             self.lead = None
+        if part is not self.members_part:
+            self.members = None
         self.level = part.level
         self.inside = {n.slot for n in ir.walk(part.expr)
                        if isinstance(n, (ir.Quant, ir.Comprehension))}
@@ -1081,6 +1093,32 @@ class _Memo:
         self.lead, self.lead_name, self.lead_part = lead, f"_c{binder.slot}", part
         return lead
 
+    def members_lead(self, part: ir.WherePart | None, binder: ir.Binder) -> Frag | None:
+        """The set `S` when `part`, the first where-part of `binder`'s loop, is `x in S`
+        with x the binder and S a set of scalars that outer binders decide (a memoised
+        `_m` set or a constant one): an item outside S fails the part, so a domain that
+        shares no item with S lists nothing, and its loop is skipped (`emit_for`). The
+        rule asks for S at the loop's first item whatever happens, so computing it ahead
+        of the loop, when the loop has an item, faults only where the rule would. The
+        part's own test reads the same `_m` variable. None when the part is not such."""
+        self.members, self.members_part = None, None
+        if part is None or not isinstance(part.expr, ir.In) or part.expr.negated:
+            return None
+        item, coll = part.expr.item, part.expr.collection
+        hashable = (BOOL, CELL, INT, PIECE, SEAT, STR, SYMBOL, KIND, DIR)
+        if not (isinstance(item, ir.Local) and item.slot == binder.slot) or \
+                binder.type not in hashable or _element(coll.type) not in hashable:
+            return None
+        if isinstance(coll, ir.Const):
+            if not all(isinstance(v, (int, str, bool, type(None))) for v in coll.value):
+                return None
+            return F(coll, self.gen.src.constant(frozenset(coll.value), ConstKind.MEMBERS))
+        self.for_part(part)
+        found = self.hoist(coll, as_set=True)
+        if found is not None:
+            self.members, self.members_part, self.members_code = coll, part, found
+        return found
+
     def level_of(self, node: ir.Node) -> int:
         return max((self.level_slots.get(s, 0) for s in ir.locals_read(node)), default=0)
 
@@ -1089,6 +1127,8 @@ class _Memo:
         use (so a test that short-circuits before it still guards it)."""
         if node is self.lead:
             return F(node, self.lead_name)
+        if node is self.members:
+            return self.members_code
         if _cheap(node) or not self.gen.pure(node):
             return None
         own = {n.slot for n in ir.walk(node) if isinstance(n, (ir.Quant, ir.Comprehension))}

@@ -8,6 +8,7 @@ import os
 import pytest
 
 from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language.errors import GdlRuntimeError
 from gdl.interpreter.play.agents.agents import RandomAgent
 
 from tests.helpers import ROOT
@@ -157,3 +158,34 @@ def test_random_where_clauses_list_what_a_naive_enumeration_lists(seed):
     for dice in range(3):
         state = game.new_state(dice)
         assert game.legal_actions(state) == naive_legal(game, state), _random_program(seed)
+
+
+# ----- a loop whose first test is membership of a set the outer binders decide ---------------
+
+_MEMBERS = """
+seats a, b
+board square(4, 1)
+var zero = 0
+var items = [@a1]
+fn targets() = [c for c in [@a1, @c1] where 1 / zero == 1]
+setup {{ items = {items}  goto main for a }}
+phase main {{
+  action pick(c in items) where c in targets() {{ goto main for next(me) }}
+  action hop(c in neighbors(@b1)) where c in [@a1, @d1] {{ goto main for next(me) }}
+}}
+"""
+
+
+def test_a_domain_sharing_no_member_lists_nothing_and_reads_no_set():
+    """`c in S` first: a domain with none of S's members is skipped whole (codegen
+    `members_lead`); with no item the set is never computed, so its fault never comes."""
+    game = load_source(_MEMBERS.format(items="[]"), "members.gdl")
+    state = game.new_state(0)
+    assert [game.action_text(state, a) for a in game.legal_actions(state)] == ["hop a1"]
+
+
+def test_the_members_set_faults_where_the_rule_reads_it():
+    game = load_source(_MEMBERS.format(items="[@b1]"), "members.gdl")
+    with pytest.raises(GdlRuntimeError) as fault:
+        game.legal_actions(game.new_state(0))
+    assert "members.gdl:6:" in str(fault.value) and "zero" in str(fault.value)
