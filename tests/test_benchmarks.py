@@ -201,3 +201,39 @@ def test_search_json_and_text():
 def test_search_bad_input():
     proc = run(SEARCH, "games/nothing.gdl", "--positions", "1")
     assert proc.returncode == 2 and "no such file(s) games/nothing.gdl" in proc.stderr
+
+
+# ----- instructions.py, with a stand-in for valgrind ------------------------------------------
+
+_FAKE_VALGRIND = r'''#!/usr/bin/env python3
+"""valgrind stand-in: runs the command after valgrind's own options and reports 1,000
+instructions a decision plus 5,000 for start-up, as callgrind's summary line says it."""
+import json, subprocess, sys
+args = sys.argv[1:]
+while args and args[0].startswith("--"):
+    args.pop(0)
+proc = subprocess.run(args, capture_output=True, text=True)
+sys.stdout.write(proc.stdout)
+decisions = json.loads(proc.stdout)["decisions"]
+sys.stderr.write(f"==1== Collected : {1000 * decisions + 5000}\n")
+sys.exit(proc.returncode)
+'''
+
+
+def test_instructions_counts_the_games_between_the_two_runs(tmp_path):
+    fake = tmp_path / "valgrind"
+    fake.write_text(_FAKE_VALGRIND)
+    fake.chmod(0o755)
+    env = {"PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+    proc = run(ROOT / "benchmarks" / "instructions.py", "--games", "1", "3", "--json",
+               "games/classic/tic_tac_toe.gdl", env=env)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    counts = result["files"]["games/classic/tic_tac_toe.gdl"][str(ROOT)]
+    assert counts["instructions"] == 1000       # the start-up cancels out
+    assert 10 <= counts["decisions"] <= 18      # two games of tic-tac-toe
+
+
+def test_instructions_without_valgrind_says_so(tmp_path):
+    proc = run(ROOT / "benchmarks" / "instructions.py", env={"PATH": str(tmp_path)})
+    assert proc.returncode == 2 and "valgrind is not installed" in proc.stderr

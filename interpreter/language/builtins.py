@@ -532,9 +532,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "(11.4)", reads=PIECES | CELLS),
     # seats
     _row("next", "s", (1,), _fixed((SEAT,), SEAT), lambda ctx, s: ctx.next_seat(s, 1), "seat",
-         "the next seat still in the game, in seat order, wrapping round", reads=FLOW),
+         "the next seat still in the game, in seat order, wrapping round", reads=FLOW,
+         inline=("rt.next_seat({0}, 1)",)),
     _row("previous", "s", (1,), _fixed((SEAT,), SEAT), lambda ctx, s: ctx.next_seat(s, -1),
-         "seat", "the previous seat still in the game", reads=FLOW),
+         "seat", "the previous seat still in the game", reads=FLOW,
+         inline=("rt.next_seat({0}, -1)",)),
     _row("opponents", "s", (1,), _fixed((SEAT,), list_of(SEAT)),
          lambda ctx, s: [o for o in ctx.live_seats() if o != s], "list of seat",
          "every other seat still in the game", fresh=True, reads=FLOW),

@@ -473,8 +473,12 @@ class Runtime:
             state.frames[-1] = frame
         self.changed |= FLOW
         if phase.mode == "turn":
-            self.start_turn(seat)
-        phase.on_enter(state, seat, *frame["args"])
+            state.turn += 1         # `start_turn`, written out: every turn comes this way
+            state.current = seat
+            if state.timers:
+                self.restore_timers(seat)
+        if phase.on_enter is not None:
+            phase.on_enter(state, seat, *frame["args"])
 
     def entered(self) -> None:
         """Count a phase entered or resumed; too many since the engine started work means
@@ -533,12 +537,10 @@ class Runtime:
             return True
         return False
 
-    def start_turn(self, seat: int) -> None:
+    def restore_timers(self, seat: int) -> None:
+        """A turn of `seat` started (`enter_phase`): its timers give back the values they
+        keep."""
         state = self.state
-        state.turn += 1
-        state.current = seat
-        if not state.timers:
-            return
         keep = []
         for timer in reversed(state.timers):     # newest first: the oldest value wins
             if timer["seat"] == seat:
@@ -632,7 +634,8 @@ class CompiledPhase:
         self.mode = phase.mode
         self.auto = phase.auto
         self.nparams = len(phase.params)
-        self.on_enter = units[UnitKey("on_enter", phase.name)]
+        # None when the block is empty: nothing to call each time the phase is entered
+        self.on_enter = units[UnitKey("on_enter", phase.name)] if phase.on_enter else None
         self.on_reveal = units[UnitKey("on_reveal", phase.name)]
         self.on_resume = units[UnitKey("on_resume", phase.name)]
         self.on_no_action = units.get(UnitKey("on_no_action", phase.name))
@@ -1414,21 +1417,56 @@ class Game:
         return how != 3
 
     def _random_playout(self, state: State, rngs: list[int], max_turns: int | None,
-                       max_decisions: int | None) -> tuple[str, int | None] | None:
-        """On the typed engine, play `state` on with uniformly random choices, seat s
-        drawing from the SplitMix64 state `rngs[s]` (updated) exactly as a `RandomAgent`
-        does, so the game is the one `run_game` plays with such agents. Returns (how it
-        stopped: "finished", "capped" by a cap or "stuck" with no legal action; the seat that
-        played first: the one to play when turn 1 started, else the first to decide), or
-        None on any other state (the caller plays it decision by decision)."""
+                       max_decisions: int | None) -> tuple[str, int | None]:
+        """Play `state` on with uniformly random choices, seat s drawing from the
+        SplitMix64 state `rngs[s]` (updated) exactly as a `RandomAgent` does, so the game is
+        the one `run_game` plays with such agents: in one call to the typed engine's core,
+        else in `_loop_playout`. Returns (how it stopped: "finished", "capped" by a cap or
+        "stuck" with no legal action; the seat that played first: the one to play when
+        turn 1 started, else the first to decide)."""
         core = self._typed_core(state)
         if core is None:
-            return None
+            return self._loop_playout(state, rngs, max_turns, max_decisions)
         how, first_turn, first_decider = core.random_playout(
             rngs, -1 if max_turns is None else max_turns,
             -1 if max_decisions is None else max_decisions)
         first = first_turn if first_turn >= 0 else first_decider
         return ("finished", "capped", "capped", "stuck")[how], None if first < 0 else first
+
+    def _loop_playout(self, state: State, rngs: list[int], max_turns: int | None,
+                      max_decisions: int | None) -> tuple[str, int | None]:
+        """`_random_playout` on the Python engine: `playing.run_game`'s loop with random
+        agents, written out without the agents' and the observer's calls (the same caps,
+        choices and faults, so the same games and records)."""
+        first_turn = first_decider = None
+        last_turn = None
+        current_player, legal_actions, apply = self.current_player, self.legal_actions, \
+            self.apply
+        how = "finished"
+        while state.result is None:
+            if state.turn != last_turn:
+                last_turn = state.turn
+                if max_turns is not None and state.turn > max_turns:
+                    how = "capped"
+                    break
+                if state.turn >= 1 and first_turn is None:
+                    first_turn = state.current
+            if max_decisions is not None and state.decisions >= max_decisions:
+                how = "capped"
+                break
+            seat = current_player(state)
+            legal = legal_actions(state)
+            if not legal:
+                how = "stuck"
+                break
+            # agents.RandomAgent.choose: SplitMix64 from the seat's own state
+            rngs[seat] = z = (rngs[seat] + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            if first_decider is None:
+                first_decider = seat
+            apply(state, legal[((z ^ (z >> 31)) * len(legal)) >> 64], False)
+        return how, first_turn if first_turn is not None else first_decider
 
     # ----- acting ---------------------------------------------------------------------------
     def apply(self, state: State, action: Action, check: bool = True) -> list[events.Event]:
@@ -1600,6 +1638,7 @@ def _keep(kept: list[Any], index: int, action: Action) -> Action:
     return action
 
 
+_MASK64 = (1 << 64) - 1         # SplitMix64's arithmetic (`Game._loop_playout`)
 _LOADED = itertools.count(1)    # tools' expression modules compiled in this process
 
 

@@ -208,9 +208,9 @@ def statistics(game: Game, state: State) -> dict[str, Any]:
 
 # ----- what agents may ask ------------------------------------------------------------------
 def random_playout(game: Game, state: State, rngs: list[int], max_turns: int | None,
-                   max_decisions: int | None) -> tuple[str, int | None] | None:
-    """`Game._random_playout`: a game of random agents played on in one call on the typed
-    engine (None: not a typed state)."""
+                   max_decisions: int | None) -> tuple[str, int | None]:
+    """`Game._random_playout`: a game of random agents played on in one call (on the typed
+    engine) or one loop (on Python)."""
     return game._random_playout(state, rngs, max_turns, max_decisions)
 
 

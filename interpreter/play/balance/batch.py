@@ -121,16 +121,15 @@ def play_one(game: Game, seed: int, settings: RunSettings) -> GameRecord:
 
 def _random_playout(game: Game, state: State, agents: list[Any],
                     settings: RunSettings) -> tuple[str, int | None] | None:
-    """A game of random agents alone, unchecked, on the typed engine: played there to its
-    end in one call (`introspect.random_playout`: the same choices, so the same game and record
-    as `run_game`'s). (status, the seat that played first), or None: play it in the loop."""
+    """A game of random agents alone, unchecked: played to its end in one call on the
+    typed engine, in one loop without the agents' calls on Python (`introspect.random_playout`:
+    the same choices, so the same game and record as `run_game`'s). (status, the seat that
+    played first), or None: play it in `run_game`."""
     if settings.check or any(agent.__class__ is not RandomAgent for agent in agents):
         return None
     rngs = [agent.rng for agent in agents]
     played = introspect.random_playout(game, state, rngs, settings.max_turns,
                                        settings.max_decisions)
-    if played is None:
-        return None
     for agent, rng in zip(agents, rngs):
         agent.rng = rng
     if played[0] == "stuck":

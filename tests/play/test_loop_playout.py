@@ -1,0 +1,71 @@
+"""`gdl simulate` with random agents only, on the Python engine, plays each game in one
+loop without the agents' calls (`Game._loop_playout`): every record must be the one the
+decision-by-decision `run_game` gives, under every cap, and a stuck game the same error."""
+
+import os
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language.errors import GdlRuntimeError
+from gdl.interpreter.play.balance import batch
+from gdl.interpreter.runtime.engine import Game
+from tests.helpers import ROOT
+
+GAMES = ["games/space_war.gdl", "games/galaxy_grid.gdl", "games/classic/goofspiel.gdl",
+         "games/classic/pig.gdl", "games/classic/tic_tac_toe.gdl"]
+CAPS = [(1000, 100_000), (3, 100_000), (1000, 7)]     # (max_turns, max_decisions)
+
+
+def _records(game, settings, seeds, loop, monkeypatch):
+    """The records of `seeds`, from `_loop_playout` or (loop false) from `run_game`."""
+    calls = []
+    playout = Game._loop_playout
+
+    def spy(self, *args):
+        calls.append(args)
+        return playout(self, *args)
+    with monkeypatch.context() as patch:
+        patch.setattr(Game, "_loop_playout", spy)
+        if not loop:
+            patch.setattr(batch, "_random_playout", lambda *args: None)
+        records = [batch.play_one(game, seed, settings) for seed in seeds]
+    assert bool(calls) == loop
+    return records
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_the_loop_playout_is_run_game_s_game(path, monkeypatch):
+    game = load_game(os.path.join(ROOT, path), "python")
+    for max_turns, max_decisions in CAPS:
+        settings = batch.RunSettings(spec="random", seed=0, max_turns=max_turns,
+                                     max_decisions=max_decisions)
+        fast = _records(game, settings, range(6), True, monkeypatch)
+        assert fast == _records(game, settings, range(6), False, monkeypatch)
+        if max_decisions == 7:
+            assert any(r.capped and r.decisions == 7 for r in fast)
+        if max_turns == 3 and path == "games/space_war.gdl":    # it has turns
+            assert all(r.capped and r.turns == 4 for r in fast)
+
+
+def test_a_stuck_game_is_run_game_s_error(monkeypatch):
+    game = load_source("""game "t"
+seats a, b
+board square(3, 3)
+var n = 0
+setup { goto main for a }
+phase main {
+  action go() where n == 0 { n = 1 }
+}
+""", "t.gdl", "python")
+    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
+    errors = []
+    for loop in (True, False):
+        with monkeypatch.context() as patch:
+            if not loop:
+                patch.setattr(batch, "_random_playout", lambda *args: None)
+            with pytest.raises(GdlRuntimeError) as info:
+                batch.play_one(game, 1, settings)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+    assert "no legal action for a in phase 'main'" in errors[0]
