@@ -179,6 +179,7 @@ class Generator:
         self.defined: set[str] = set()      # names of the functions written so far
         self.src = Source()
         self.impure = _impure_fns(prog.fns)
+        self.cyclic = _calling_themselves(prog)     # ("fn"|"def", name) that call themselves
         self.frame = Frame()        # the context of the node being written (see `within`)
         self.uses: set[str] = set()         # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
@@ -203,7 +204,7 @@ class Generator:
         self.watched = watched
         prog = self.prog
         units: dict[UnitKey, Unit] = {}
-        cyclic = _calling_themselves(prog)
+        cyclic = self.cyclic
         for fn in prog.fns.values():
             units[UnitKey("fn", fn.name)] = self.function(
                 f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
@@ -880,7 +881,32 @@ class Generator:
             # memo None: the body's slots are the fn's, not this unit's
             with self.within(inlined={i + 1: a for i, a in enumerate(n.args)}, memo=None):
                 return F(n, self.ex(fn.body))
-        return F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
+        call = F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
+        empty = self.empty_cell_answer(fn, n)
+        if empty is None:
+            return call
+        cell, answer = empty
+        # the answer stands for the fn's body: a tool tracing lines sees the fn run
+        return F(n, "(", call, " if ", self.ex(cell), " in S.at else ", F(fn.body, answer), ")")
+
+    def empty_cell_answer(self, fn: ir.Fn, call: ir.CallFn) -> tuple[ir.Expr, str] | None:
+        """(the cell argument, the answer) when `fn` is `exists(q in pieces_at(c) ...)` or
+        `all(...)` over them, c one of its parameters: called with a cell no piece stands
+        on, the answer is known (false; true for `all`) and the call is skipped
+        (`State.at` has no empty lists); coverage counts the fn run where the line holding
+        the call ran, as for a fn written in place. Only for an argument that costs nothing to read
+        again and a fn that does not call itself (its calls count as work)."""
+        body = fn.body
+        if not isinstance(body, ir.Quant) or body.op not in ("exists", "all") or \
+                ("fn", fn.name) in self.cyclic:
+            return None
+        cell = _pieces_at_argument(body.domain)
+        if not isinstance(cell, ir.Local) or not 1 <= cell.slot <= len(call.args):
+            return None
+        argument = call.args[cell.slot - 1]
+        if not isinstance(argument, (ir.Local, ir.Const)):
+            return None
+        return argument, "False" if body.op == "exists" else "True"
 
     def inlinable(self, fn: ir.Fn, call: ir.CallFn) -> bool:
         """A small fn whose arguments cost nothing to repeat is written in place: no call,

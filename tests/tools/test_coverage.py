@@ -179,3 +179,25 @@ def test_scenario_files_of_one_rule_file_add_up(tmp_path):
     result = run_gdl("test", "--coverage", str(one))
     assert "  actions never chosen: 1" in result.stdout.splitlines()
     assert "action pass (phase p)" in result.stdout
+
+
+def test_a_fn_over_the_pieces_of_an_empty_cell_counts_as_run(tmp_path):
+    """`occupied(c)` asked only of empty cells is answered without its call (codegen
+    `empty_cell_answer`), and still counts as run, as a fn written in place does."""
+    rules = tmp_path / "empty.gdl"
+    rules.write_text("""game "Empty"
+seats a, b
+board square(3, 1)
+var n = 0
+fn occupied(c) = exists(q in pieces_at(c) where q.owner == a)
+fn clear(c) = all(q in pieces_at(c): q.owner == b)
+fn never(c) = exists(q in pieces_at(c) where q.owner == b)
+setup { goto main for a }
+phase main turn {
+  action go(c in cells()) where not occupied(c) and clear(c) { n += 1  goto main for next(me) }
+}
+end { draw when n >= 2 }
+""")
+    lines = games_coverage(str(rules), 1).summary()
+    ran = lines.index("  triggers, hooks, defs and fns that never ran: 1")
+    assert lines[ran + 1] == f"    {rules}:7: fn never"
