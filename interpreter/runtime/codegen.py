@@ -456,6 +456,7 @@ class Generator:
         memo.bind(action)
         levels = len(action.binders)
         by_level = [[p for p in action.where_parts if p.level == k] for k in range(levels + 1)]
+        kept = self.kept(action, key)
         for k in range(levels + 1):
             indent = k + 1
             for part in by_level[k]:
@@ -472,6 +473,13 @@ class Generator:
             memo.open_level(k, indent)         # values deeper parts need go here
             if k < levels:
                 binder = action.binders[k]
+                if kept is not None and k == levels - 1 and k > 0:
+                    # the outer binders' part of the kept index, once ahead of the last loop
+                    # (none, or a value not a number, leaves none: the tuple is made afresh)
+                    tests = " and ".join(f"v{b.slot}.__class__ is int"
+                                         for b in action.binders[:-1])
+                    self.src.emit(indent, f"_k = {' + '.join(kept[1][:-1])} if {tests} "
+                                          "else None")
                 with self.within(memo=memo.for_domain(k + 1, binder.domain)):
                     domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
@@ -484,20 +492,21 @@ class Generator:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
         made = f"({action.index}, ({args}))"
-        kept = self.kept(action, key)
         # placed at the action, so a tool tracing lines sees each legal binding listed
         if kept is None:
             self.src.emit(levels + 1, F(action, f"out.append({made})"))
             return
-        table, index = kept
+        table, terms = kept
+        index = terms[-1] if len(terms) == 1 else f"_k + {terms[-1]}"
         self.src.emit(levels + 1, "try:")
         self.src.emit(levels + 2, F(action, f"out.append({table}[{index}] or "
                                             f"_keep({table}, {index}, {made}))"))
         self.src.emit(levels + 1, "except (IndexError, TypeError):")   # a later piece, none
         self.src.emit(levels + 2, F(action, f"out.append({made})"))
 
-    def kept(self, action: ir.Action, key: str) -> tuple[str, str] | None:
-        """(the module list keeping an action's tuples, the index of one) when its
+    def kept(self, action: ir.Action, key: str) -> tuple[str, list[str]] | None:
+        """(the module list keeping an action's tuples, the terms of the index of one,
+        binder by binder) when its
         arguments have few values: cells and seats, the first a piece of an id below
         KEPT_PIECES too. Each tuple is made once per loaded module, and a listing then
         appends the one kept (the same values: the same actions). A later piece's index
@@ -521,7 +530,7 @@ class Generator:
                 stride *= later
             terms.append(f"v{b.slot} * {stride}" if stride > 1 else f"v{b.slot}")
         table = self.src.constant((key, size), ConstKind.KEPT)
-        return table, " + ".join(terms)
+        return table, terms
 
     def quantifier_guard(self, expr: ir.Expr) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
