@@ -351,6 +351,20 @@ class Generator:
             self.search(1, quant, F(expr, f"return {found != negated}"))
             self.src.emit(1, f"return {(not found) != negated}")
             return
+        if isinstance(expr, ir.Comprehension) and not expr.flatten and \
+                not self.frame.inlined and not isinstance(expr.domain, (ir.Const, ir.ListOf)):
+            # `[e for x in D where c]`: D counted against the work bound as `emit_for`
+            # counts a loop's, written out rather than the comprehension's `_w(D)` call
+            with self.within(memo=None, iterating=expr.domain):
+                domain = self.ex(expr.domain)
+            slot = expr.slot
+            self.src.emit(1, f"_d{slot} = ", domain)
+            self.src.emit(1, F(expr.domain, f"rt.work += len(_d{slot})"))
+            self.src.emit(1, F(expr.domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
+            where: list[Part] = [] if expr.where is None else [" if ", self.ex(expr.where)]
+            self.src.emit(1, "return ", F(expr, "[", self.ex(expr.expr),
+                                          f" for v{slot} in _d{slot}", *where, "]"))
+            return
         if isinstance(expr, ir.Quant) and expr.op == "first" and not self.frame.inlined:
             with self.within(iterating=expr.domain):
                 domain = self.ex(expr.domain)
@@ -1140,9 +1154,8 @@ class _Memo:
         if part is None or not isinstance(part.expr, ir.In) or part.expr.negated:
             return None
         item, coll = part.expr.item, part.expr.collection
-        hashable = (BOOL, CELL, INT, PIECE, SEAT, STR, SYMBOL, KIND, DIR)
         if not (isinstance(item, ir.Local) and item.slot == binder.slot) or \
-                binder.type not in hashable or _element(coll.type) not in hashable:
+                binder.type not in _HASHABLE or _element(coll.type) not in _HASHABLE:
             return None
         if isinstance(coll, ir.Const):
             if not all(isinstance(v, (int, str, bool, type(None))) for v in coll.value):
@@ -1179,7 +1192,9 @@ class _Memo:
         self.count += 1
         unset = "_UNSET"
         if as_set and not is_list(_element(node.type)):
-            inner = F(node, "_as_set(", inner, ")")
+            # scalars of a known type hash: a frozenset at once (else `_as_set` tries)
+            inner = F(node, "frozenset(" if _element(node.type) in _HASHABLE else "_as_set(",
+                      inner, ")")
             unset = "None"          # a set is never none: a cheaper test
         self._insert(level, f"{name} = {unset}")
         return F(node, f"({name} if {name} is not {unset} else ({name} := ", inner, "))")
@@ -1237,6 +1252,9 @@ def _pieces_at_argument(node: ir.Expr) -> ir.Expr | None:
 
 def _element(t: Type) -> Type:
     return t[1] if is_list(t) else t
+
+
+_HASHABLE = (BOOL, CELL, INT, PIECE, SEAT, STR, SYMBOL, KIND, DIR)   # values of these types hash
 
 
 def _cheap(node: ir.Node) -> bool:
