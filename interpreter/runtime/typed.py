@@ -481,10 +481,6 @@ class _Emitter:
                 if var.type not in VAR_TYPES and _lists_type(var.type) is None:
                     raise _Outside(var.span, f"a {scope} variable of type {var.type} "
                                    f"('{var.name}')")
-        if prog.sights:
-            raise _Outside(prog.sights[0].rule, "a kinds table's 'visible to'")
-        if prog.hide is not None:
-            raise _Outside(prog.hide, "a 'hide piece' rule")
         if prog.payoff is not None and prog.payoff.expr.type != INT:
             raise _Outside(prog.payoff, f"a payoff of type {prog.payoff.expr.type}")
         if prog.board.size > 4096:
@@ -924,7 +920,8 @@ class _Emitter:
                 "HOOKS_NZONES": str(len(zones)), "HOOKS_ZONE_NAMES": repr(tuple(zones)),
                 "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values())),
                 "HOOKS_SEAT_LABELS": str(int(any(z.visible is not None
-                                                 for z in zones.values())))}
+                                                 for z in zones.values())
+                                             or self.hidden_hides()))}
 
     def hooks_units(self) -> list[str]:
         """`_hooks_out(S, seat)`: the `on out` hooks in order (engine.py `eliminate`);
@@ -956,6 +953,8 @@ class _Emitter:
         code = _Body("cdef bint _hooks_hidden(Core S, long pid, long viewer) except -1:")
         code.declare("key")
         code.declare("seat")
+        if self.hidden_hides():
+            return self.hidden_hidden(code)
         code.emit(1, "if pid < 1 or pid > S.npieces or not S.alive[pid] "
                   "or pid not in S.hooks_where:")
         code.emit(2, "return 0")
@@ -971,6 +970,52 @@ class _Emitter:
             code.emit(1, f"if key // (NSEATS + 1) == {z}:")
             code.emit(2, f"return not hooks_sees_{z}(S, viewer, viewer, seat)")
         code.emit(1, "return 0")
+        return code.text()
+
+    # ----- hidden: `hide piece` and a kinds table's `visible to` -----------------------------
+    def hidden_hides(self) -> bool:
+        """Does a `hide piece` rule or a kinds table's `visible to` keep pieces from seats
+        (engine.py `_hides_pieces`, with a zone's `visible to`)?"""
+        return self.prog.hide is not None or bool(self.prog.sights)
+
+    def hidden_hidden(self, code: _Body) -> str:
+        """`_hooks_hidden(S, pid, viewer)` of a file that hides pieces (engine.py
+        `_hidden_from`): out of the viewer's sight (its kind's `visible to`: the viewer, the
+        owner, the piece), else in a zone the viewer may not see, else the `hide piece`
+        rule (the viewer, the piece, the viewer)."""
+        code.emit(1, "if pid < 1 or pid > S.npieces or not S.alive[pid]:")
+        code.emit(2, "return 0")
+        for i, sight in enumerate(self.prog.sights):
+            unit = _Body(f"cdef long hidden_sees_{i}(Core S, long me, long v1, long v2, "
+                         "long v3) except? -2:")
+            env: Env = {0: "me", 1: "v1", 2: "v2", 3: "v3"}
+            unit.emit(1, f"return {self.expr(sight.rule.expr, env, unit)}")
+            self.functions.append(unit.text())
+            kinds = ", ".join(str(self.kinds.index(k)) for k in sight.kinds)
+            code.emit(1, f"if S.kind[pid] in ({kinds},) and "
+                      f"not hidden_sees_{i}(S, viewer, viewer, S.owner[pid], pid):")
+            code.emit(2, "return 1")
+        code.emit(1, "if pid in S.hooks_where:")
+        code.emit(2, "key = S.hooks_where[pid][0]")
+        code.emit(2, "seat = key % (NSEATS + 1) - 1")
+        for z, zone in enumerate(self.prog.zones.values()):
+            if zone.visible is None:
+                continue
+            unit = _Body(f"cdef long hooks_sees_{z}(Core S, long me, long v1, long v2) "
+                         "except? -2:")
+            unit.emit(1, f"return {self.expr(zone.visible.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
+            self.functions.append(unit.text())
+            code.emit(2, f"if key // (NSEATS + 1) == {z} and "
+                      f"not hooks_sees_{z}(S, viewer, viewer, seat):")
+            code.emit(3, "return 1")
+        hide = self.prog.hide
+        if hide is None:
+            code.emit(1, "return 0")
+            return code.text()
+        unit = _Body("cdef long hidden_hide(Core S, long me, long v1, long v2) except? -2:")
+        unit.emit(1, f"return {self.expr(hide.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
+        self.functions.append(unit.text())
+        code.emit(1, "return hidden_hide(S, viewer, pid, viewer)")
         return code.text()
 
     def hooks_next(self) -> str:
