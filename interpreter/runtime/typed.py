@@ -1018,6 +1018,11 @@ class _Emitter:
         code.emit(1, "return hidden_hide(S, viewer, pid, viewer)")
         return code.text()
 
+    def hidden_kind_stat(self, e: ir.KindStat, env: Env, body: _Body) -> str:
+        """`k.cost`: a column of the kinds table read from a kind (never none: a kind is
+        a constant, a parameter or an element of a list of kinds)."""
+        return f"{self.kind_column(e)}[{self.expr(e.obj, env, body)}]"
+
     def hooks_next(self) -> str:
         """`_hooks_next(S, each, loc)`: enter the phase of round `each` for the next seat
         still playing whose where-condition holds (1), or none is left (0)."""
@@ -1549,6 +1554,8 @@ class _Emitter:
 
         if isinstance(e, ir.PieceStat):
             return f"{self.kind_column(e)}[S.kind[{self.piece_of(e, self.expr(e.obj, env, body))}]]"
+        if isinstance(e, ir.KindStat):
+            return self.hidden_kind_stat(e, env, body)
         if isinstance(e, ir.StateValue):
             return self.state_value(e)
         if isinstance(e, ir.Global):
@@ -2033,7 +2040,7 @@ class _Emitter:
             self.consts.append(f"cdef long *LINE_n = _array({_packed([len(x) for x in lines])})")
         return "LINE", "LINE_n", int(self.const_ids[key][4:])
 
-    def kind_column(self, e: ir.PieceStat) -> str:
+    def kind_column(self, e: ir.PieceStat | ir.KindStat) -> str:
         """A column of the kinds table as a C array by kind (numbers and true/false)."""
         values = [self.prog.kinds[k][e.name] for k in self.kinds]
         if e.type not in (INT, BOOL) or not all(isinstance(v, int) for v in values):
