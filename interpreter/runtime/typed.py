@@ -25,6 +25,7 @@ current player, returns, clone) never makes a dictionary.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable
@@ -1023,6 +1024,61 @@ class _Emitter:
         a constant, a parameter or an element of a list of kinds)."""
         return f"{self.kind_column(e)}[{self.expr(e.obj, env, body)}]"
 
+    def hidden_compare(self, e: ir.Compare, env: Env, body: _Body) -> str | None:
+        """`x == k`: a value read as `any` (a loop's name over a list variable the checker
+        typed after it read it) compared with a kind or a symbol, when the loop's list
+        holds that type (both C longs then, as Python's two names); None for the others."""
+        sides = (e.left, e.right)
+        if e.op not in ("==", "!=") or e.lists:
+            return None
+        types = {self.hidden_typed(side) for side in sides}
+        if len(types) != 1 or not types <= {KIND, SYMBOL} or ANY not in (e.left.type, e.right.type):
+            return None
+        return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
+
+    def hidden_typed(self, e: ir.Expr) -> Type:
+        """The type of `e` (lists_typed), a loop's name over a list of a known element type
+        as that type."""
+        if e.type == ANY and isinstance(e, ir.Local):
+            return self.hidden_loop_names.get(id(e), ANY)
+        return self.lists_typed(e)
+
+    def hidden_held(self, xs: ir.Expr) -> Type:
+        """The type of the list `xs`, a variable's read as a list of `any` (before the
+        checker met the assignment that typed it) as its variable's type."""
+        if xs.type == _LIST_OF_ANY and isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)):
+            scope = "global" if isinstance(xs, ir.Global) else \
+                "seat" if isinstance(xs, ir.SeatVar) else "piece"
+            var = self.prog.vars[scope].get(xs.name)
+            return var.type if var is not None else xs.type
+        return xs.type
+
+    @functools.cached_property
+    def hidden_loop_names(self) -> dict[int, Type]:
+        """id of a name read as `any` -> its type, for the names a loop (a quantifier, a
+        comprehension, `for`) binds over a list whose elements have a known type."""
+        prog = self.prog
+        roots: list[Any] = [*prog.fns.values(), *prog.defs.values(), *prog.phases.values(),
+                            *prog.triggers, *prog.outs, *prog.concedes, *prog.end_rules,
+                            *(let for lets in prog.end_lets for let in lets), *prog.setup,
+                            *prog.shows.values(), prog.hide, *(s.rule for s in prog.sights),
+                            *prog.each_rules, *prog.invariants, *prog.stats.values(),
+                            prog.payoff]
+        found: dict[int, Type] = {}
+        for root in roots:
+            if not isinstance(root, ir.Node):
+                continue
+            for n in ir.walk(root):
+                if not isinstance(n, (ir.Quant, ir.Comprehension, ir.For)):
+                    continue
+                held = self.hidden_held(n.domain)
+                if not is_list(held) or _element(held) == ANY:
+                    continue
+                for m in ir.walk(n):
+                    if isinstance(m, ir.Local) and m.slot == n.slot and m.type == ANY:
+                        found[id(m)] = _element(held)
+        return found
+
     def hooks_next(self) -> str:
         """`_hooks_next(S, each, loc)`: enter the phase of round `each` for the next seat
         still playing whose where-condition holds (1), or none is left (0)."""
@@ -1661,7 +1717,9 @@ class _Emitter:
         phase = self.phase_compare(e)
         if phase is not None:
             return phase
-        found = self.lists_test(e, env, body)
+        found = self.hidden_compare(e, env, body)
+        if found is None:
+            found = self.lists_test(e, env, body)
         if found is not None:
             return found
         sides = (e.left, e.right)
