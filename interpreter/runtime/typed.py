@@ -1043,6 +1043,15 @@ class _Emitter:
             return self.hidden_loop_names.get(id(e), ANY)
         return self.lists_typed(e)
 
+    def hidden_number(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`min(a, b)`, `max(a, b)`, `abs(x)` of numbers (each argument once, in order)."""
+        if any(arg.type != INT for arg in e.args):
+            raise _Outside(e, f"the built-in {e.name}() of what is not a number")
+        values = [self.expr(arg, env, body) for arg in e.args]
+        if e.name == "abs":
+            return f"labs({values[0]})"
+        return f"{e.name}({values[0]}, {values[1]})"
+
     def hidden_held(self, xs: ir.Expr) -> Type:
         """The type of the list `xs`, a variable's read as a list of `any` (before the
         checker met the assignment that typed it) as its variable's type."""
@@ -1774,6 +1783,8 @@ class _Emitter:
                                        value=None, type=e.type, span=e.span), env)
         if name in ("roll", "successes") or name == "nth" and e.type == INT:
             return self.chance_builtin(e, env, body)
+        if name in ("min", "max", "abs"):
+            return self.hidden_number(e, env, body)
         raise _Outside(e, f"the built-in {name}()")
 
     # ----- chance -----------------------------------------------------------------------------
