@@ -108,6 +108,8 @@ def load(program: ir.Program, endless: str,
     module.bind_log(_log_event())
     from .events import Roll, Shuffle
     module.bind_chance(Roll, Shuffle, MAX_DICE, DIE_WORK)
+    from .events import Pick
+    module.bind_hidden(Pick)
     return module.Engine(), None
 
 
@@ -189,7 +191,7 @@ def new_state(engine: Any, seed: int, narrate: bool = False,
         state = _typed_state(engine, core, narrate=narrate)
     else:
         dice, picks, shuffles = forced
-        core = engine.chance_new_core(seed, events, dice, shuffles)
+        core = engine.hidden_new_core(seed, events, dice, shuffles, picks)
         state = _typed_state(engine, core, narrate=narrate)
         # the lists the core takes from (set on the core too: see _chance_field)
         state.forced, state.forced_picks, state.forced_shuffles = dice, picks, shuffles
@@ -225,6 +227,7 @@ def core_of(state: State) -> Any | None:
             return None
         core.chance_forced = state.forced
         core.chance_shuffles = state.forced_shuffles
+        core.hidden_picks = state.forced_picks
         state._core = core
     return core
 
@@ -276,7 +279,10 @@ for _name in _CORE_FIELDS:
 
 # The forced dice and shuffles: the core takes from the state's own lists (a scenario
 # appends to them), so setting one on the state sets it on the core too.
-_SLOTS_CHANCE = {name: State.__dict__[name] for name in ("forced", "forced_shuffles")}
+_SLOTS_CHANCE = {name: State.__dict__[name] for name in ("forced", "forced_shuffles",
+                                                          "forced_picks")}
+_CORE_CHANCE = {"forced": "chance_forced", "forced_shuffles": "chance_shuffles",
+                "forced_picks": "hidden_picks"}
 
 
 def _chance_field(name: str) -> property:
@@ -289,7 +295,7 @@ def _chance_field(name: str) -> property:
         slot.__set__(state, value)
         core = state._core
         if core is not None:
-            setattr(core, "chance_" + ("forced" if name == "forced" else "shuffles"), value)
+            setattr(core, _CORE_CHANCE[name], value)
     return property(get, set_)
 
 
@@ -1052,6 +1058,13 @@ class _Emitter:
             return f"labs({values[0]})"
         return f"{e.name}({values[0]}, {values[1]})"
 
+    def hidden_pick(self, e: ir.CallBuiltin, env: Env) -> str:
+        """`pick(xs)` of cells, pieces, seats or directions (none, -1, from an empty list):
+        the list made where Python makes it, then one of it drawn (engine.py `pick`)."""
+        if e.type not in NULLABLE:
+            raise _Outside(e, f"pick() of a list of {_element(e.args[0].type)}")
+        return f"hidden_pick(S, {self.made(e.args[0], env)}, {self.loc(e)})"
+
     def hidden_held(self, xs: ir.Expr) -> Type:
         """The type of the list `xs`, a variable's read as a list of `any` (before the
         checker met the assignment that typed it) as its variable's type."""
@@ -1785,6 +1798,8 @@ class _Emitter:
             return self.chance_builtin(e, env, body)
         if name in ("min", "max", "abs"):
             return self.hidden_number(e, env, body)
+        if name == "pick":
+            return self.hidden_pick(e, env)
         raise _Outside(e, f"the built-in {name}()")
 
     # ----- chance -----------------------------------------------------------------------------

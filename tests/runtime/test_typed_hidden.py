@@ -135,3 +135,21 @@ def test_two_pieces_read_alike_by_cell_name_no_label_when_pieces_hide(typed_on):
     with pytest.raises(GdlRuntimeError) as found:
         fast.legal_actions(b)
     assert _fault(found.value) == _fault(expected.value)
+
+
+@needs_tools
+@pytest.mark.parametrize("forced,faults", [
+    ([["pick", None, 2], ["pick", 3, 3], ["pick", 16, 5], ["pick", None, 1]], False),
+    ([["pick", None, 2], [4, 1], ["shuffle", [2, 1]], ["pick", None, 40]], True),
+])
+def test_forced_picks_are_taken_first_on_both_engines(forced, faults, typed_on):
+    """pick() takes the first forced pick of its list's length (or of any), as engine.py's
+    `pick` does; one past the list's end is the same fault at the same place."""
+    path = os.path.join(RULES, "typed_hidden_pick.gdl")
+    python, fast = load_game(path, "python"), _typed_game(path)
+    assert _same(lambda: python.new_state(5, forced=forced).to_json(),
+                 lambda: fast.new_state(5, forced=forced).to_json()) == faults
+    if not faults:
+        a, b = python.new_state(5, forced=forced), fast.new_state(5, forced=forced)
+        assert b.__class__ is TypedState and b.forced_picks == a.forced_picks == [[16, 5], [None, 1]]
+        assert b.events == a.events
