@@ -398,6 +398,8 @@ class _Emitter:
         listing = _Body("cdef int _listing(Core S, list out) except -1:")
         act = _Body("cdef int _act(Core S, long index, object args) except -1:")
         for p, (name, phase) in enumerate(self.prog.phases.items()):
+            if not phase.actions:       # (hidden: a phase its `on enter` always leaves)
+                continue
             listing.emit(1, f"if S.phase == {p}:")
             act.emit(1, f"if S.phase == {p}:")
             for action in phase.actions:
