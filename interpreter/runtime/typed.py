@@ -1028,8 +1028,11 @@ class _Emitter:
         return code.text()
 
     def hidden_kind_stat(self, e: ir.KindStat, env: Env, body: _Body) -> str:
-        """`k.cost`: a column of the kinds table read from a kind (never none: a kind is
-        a constant, a parameter or an element of a list of kinds)."""
+        """`k.cost`: a column of the kinds table read from a kind that is never none (a
+        constant, a local: a parameter or an element of a list of kinds, a piece's kind)."""
+        if not isinstance(e.obj, (ir.Const, ir.Local)) and not (
+                isinstance(e.obj, ir.PieceField) and e.obj.name == "kind"):
+            raise _Outside(e, f"'{_words(e)}' (a column of a kind that may be none)")
         return f"{self.kind_column(e)}[{self.expr(e.obj, env, body)}]"
 
     def hidden_compare(self, e: ir.Compare, env: Env, body: _Body) -> str | None:
@@ -1040,7 +1043,8 @@ class _Emitter:
         if e.op not in ("==", "!=") or e.lists:
             return None
         types = {self.hidden_typed(side) for side in sides}
-        if len(types) != 1 or not types <= {KIND, SYMBOL} or ANY not in (e.left.type, e.right.type):
+        if len(types) != 1 or not types <= {KIND, SYMBOL} or \
+                ANY not in (e.left.type, e.right.type):
             return None
         return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
 
