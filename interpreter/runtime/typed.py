@@ -25,6 +25,7 @@ current player, returns, clone) never makes a dictionary.
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Callable
@@ -107,6 +108,8 @@ def load(program: ir.Program, endless: str,
     module.bind_log(_log_event())
     from .events import Roll, Shuffle
     module.bind_chance(Roll, Shuffle, MAX_DICE, DIE_WORK)
+    from .events import Pick
+    module.bind_hidden(Pick)
     return module.Engine(), None
 
 
@@ -188,7 +191,7 @@ def new_state(engine: Any, seed: int, narrate: bool = False,
         state = _typed_state(engine, core, narrate=narrate)
     else:
         dice, picks, shuffles = forced
-        core = engine.chance_new_core(seed, events, dice, shuffles)
+        core = engine.hidden_new_core(seed, events, dice, shuffles, picks)
         state = _typed_state(engine, core, narrate=narrate)
         # the lists the core takes from (set on the core too: see _chance_field)
         state.forced, state.forced_picks, state.forced_shuffles = dice, picks, shuffles
@@ -224,6 +227,7 @@ def core_of(state: State) -> Any | None:
             return None
         core.chance_forced = state.forced
         core.chance_shuffles = state.forced_shuffles
+        core.hidden_picks = state.forced_picks
         state._core = core
     return core
 
@@ -275,7 +279,10 @@ for _name in _CORE_FIELDS:
 
 # The forced dice and shuffles: the core takes from the state's own lists (a scenario
 # appends to them), so setting one on the state sets it on the core too.
-_SLOTS_CHANCE = {name: State.__dict__[name] for name in ("forced", "forced_shuffles")}
+_SLOTS_CHANCE = {name: State.__dict__[name] for name in ("forced", "forced_shuffles",
+                                                          "forced_picks")}
+_CORE_CHANCE = {"forced": "chance_forced", "forced_shuffles": "chance_shuffles",
+                "forced_picks": "hidden_picks"}
 
 
 def _chance_field(name: str) -> property:
@@ -288,7 +295,7 @@ def _chance_field(name: str) -> property:
         slot.__set__(state, value)
         core = state._core
         if core is not None:
-            setattr(core, "chance_" + ("forced" if name == "forced" else "shuffles"), value)
+            setattr(core, _CORE_CHANCE[name], value)
     return property(get, set_)
 
 
@@ -391,6 +398,8 @@ class _Emitter:
         listing = _Body("cdef int _listing(Core S, list out) except -1:")
         act = _Body("cdef int _act(Core S, long index, object args) except -1:")
         for p, (name, phase) in enumerate(self.prog.phases.items()):
+            if not phase.actions:       # (hidden: a phase its `on enter` always leaves)
+                continue
             listing.emit(1, f"if S.phase == {p}:")
             act.emit(1, f"if S.phase == {p}:")
             for action in phase.actions:
@@ -481,10 +490,6 @@ class _Emitter:
                 if var.type not in VAR_TYPES and _lists_type(var.type) is None:
                     raise _Outside(var.span, f"a {scope} variable of type {var.type} "
                                    f"('{var.name}')")
-        if prog.sights:
-            raise _Outside(prog.sights[0].rule, "a kinds table's 'visible to'")
-        if prog.hide is not None:
-            raise _Outside(prog.hide, "a 'hide piece' rule")
         if prog.payoff is not None and prog.payoff.expr.type != INT:
             raise _Outside(prog.payoff, f"a payoff of type {prog.payoff.expr.type}")
         if prog.board.size > 4096:
@@ -924,7 +929,8 @@ class _Emitter:
                 "HOOKS_NZONES": str(len(zones)), "HOOKS_ZONE_NAMES": repr(tuple(zones)),
                 "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values())),
                 "HOOKS_SEAT_LABELS": str(int(any(z.visible is not None
-                                                 for z in zones.values())))}
+                                                 for z in zones.values())
+                                             or self.hidden_hides()))}
 
     def hooks_units(self) -> list[str]:
         """`_hooks_out(S, seat)`: the `on out` hooks in order (engine.py `eliminate`);
@@ -956,6 +962,8 @@ class _Emitter:
         code = _Body("cdef bint _hooks_hidden(Core S, long pid, long viewer) except -1:")
         code.declare("key")
         code.declare("seat")
+        if self.hidden_hides():
+            return self.hidden_hidden(code)
         code.emit(1, "if pid < 1 or pid > S.npieces or not S.alive[pid] "
                   "or pid not in S.hooks_where:")
         code.emit(2, "return 0")
@@ -972,6 +980,132 @@ class _Emitter:
             code.emit(2, f"return not hooks_sees_{z}(S, viewer, viewer, seat)")
         code.emit(1, "return 0")
         return code.text()
+
+    # ----- hidden: `hide piece` and a kinds table's `visible to` -----------------------------
+    def hidden_hides(self) -> bool:
+        """Does a `hide piece` rule or a kinds table's `visible to` keep pieces from seats
+        (engine.py `_hides_pieces`, with a zone's `visible to`)?"""
+        return self.prog.hide is not None or bool(self.prog.sights)
+
+    def hidden_hidden(self, code: _Body) -> str:
+        """`_hooks_hidden(S, pid, viewer)` of a file that hides pieces (engine.py
+        `_hidden_from`): out of the viewer's sight (its kind's `visible to`: the viewer, the
+        owner, the piece), else in a zone the viewer may not see, else the `hide piece`
+        rule (the viewer, the piece, the viewer)."""
+        code.emit(1, "if pid < 1 or pid > S.npieces or not S.alive[pid]:")
+        code.emit(2, "return 0")
+        for i, sight in enumerate(self.prog.sights):
+            unit = _Body(f"cdef long hidden_sees_{i}(Core S, long me, long v1, long v2, "
+                         "long v3) except? -2:")
+            env: Env = {0: "me", 1: "v1", 2: "v2", 3: "v3"}
+            unit.emit(1, f"return {self.expr(sight.rule.expr, env, unit)}")
+            self.functions.append(unit.text())
+            kinds = ", ".join(str(self.kinds.index(k)) for k in sight.kinds)
+            code.emit(1, f"if S.kind[pid] in ({kinds},) and "
+                      f"not hidden_sees_{i}(S, viewer, viewer, S.owner[pid], pid):")
+            code.emit(2, "return 1")
+        code.emit(1, "if pid in S.hooks_where:")
+        code.emit(2, "key = S.hooks_where[pid][0]")
+        code.emit(2, "seat = key % (NSEATS + 1) - 1")
+        for z, zone in enumerate(self.prog.zones.values()):
+            if zone.visible is None:
+                continue
+            unit = _Body(f"cdef long hooks_sees_{z}(Core S, long me, long v1, long v2) "
+                         "except? -2:")
+            unit.emit(1, f"return {self.expr(zone.visible.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
+            self.functions.append(unit.text())
+            code.emit(2, f"if key // (NSEATS + 1) == {z} and "
+                      f"not hooks_sees_{z}(S, viewer, viewer, seat):")
+            code.emit(3, "return 1")
+        hide = self.prog.hide
+        if hide is None:
+            code.emit(1, "return 0")
+            return code.text()
+        unit = _Body("cdef long hidden_hide(Core S, long me, long v1, long v2) except? -2:")
+        unit.emit(1, f"return {self.expr(hide.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
+        self.functions.append(unit.text())
+        code.emit(1, "return hidden_hide(S, viewer, pid, viewer)")
+        return code.text()
+
+    def hidden_kind_stat(self, e: ir.KindStat, env: Env, body: _Body) -> str:
+        """`k.cost`: a column of the kinds table read from a kind that is never none (a
+        constant, a local: a parameter or an element of a list of kinds, a piece's kind)."""
+        if not isinstance(e.obj, (ir.Const, ir.Local)) and not (
+                isinstance(e.obj, ir.PieceField) and e.obj.name == "kind"):
+            raise _Outside(e, f"'{_words(e)}' (a column of a kind that may be none)")
+        return f"{self.kind_column(e)}[{self.expr(e.obj, env, body)}]"
+
+    def hidden_compare(self, e: ir.Compare, env: Env, body: _Body) -> str | None:
+        """`x == k`: a value read as `any` (a loop's name over a list variable the checker
+        typed after it read it) compared with a kind or a symbol, when the loop's list
+        holds that type (both C longs then, as Python's two names); None for the others."""
+        sides = (e.left, e.right)
+        if e.op not in ("==", "!=") or e.lists:
+            return None
+        types = {self.hidden_typed(side) for side in sides}
+        if len(types) != 1 or not types <= {KIND, SYMBOL} or \
+                ANY not in (e.left.type, e.right.type):
+            return None
+        return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
+
+    def hidden_typed(self, e: ir.Expr) -> Type:
+        """The type of `e` (lists_typed), a loop's name over a list of a known element type
+        as that type."""
+        if e.type == ANY and isinstance(e, ir.Local):
+            return self.hidden_loop_names.get(id(e), ANY)
+        return self.lists_typed(e)
+
+    def hidden_number(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`min(a, b)`, `max(a, b)`, `abs(x)` of numbers (each argument once, in order)."""
+        if any(arg.type != INT for arg in e.args):
+            raise _Outside(e, f"the built-in {e.name}() of what is not a number")
+        values = [self.expr(arg, env, body) for arg in e.args]
+        if e.name == "abs":
+            return f"labs({values[0]})"
+        return f"{e.name}({values[0]}, {values[1]})"
+
+    def hidden_pick(self, e: ir.CallBuiltin, env: Env) -> str:
+        """`pick(xs)` of cells, pieces, seats or directions (none, -1, from an empty list):
+        the list made where Python makes it, then one of it drawn (engine.py `pick`)."""
+        if e.type not in NULLABLE:
+            raise _Outside(e, f"pick() of a list of {_element(e.args[0].type)}")
+        return f"hidden_pick(S, {self.made(e.args[0], env)}, {self.loc(e)})"
+
+    def hidden_held(self, xs: ir.Expr) -> Type:
+        """The type of the list `xs`, a variable's read as a list of `any` (before the
+        checker met the assignment that typed it) as its variable's type."""
+        if xs.type == _LIST_OF_ANY and isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)):
+            scope = "global" if isinstance(xs, ir.Global) else \
+                "seat" if isinstance(xs, ir.SeatVar) else "piece"
+            var = self.prog.vars[scope].get(xs.name)
+            return var.type if var is not None else xs.type
+        return xs.type
+
+    @functools.cached_property
+    def hidden_loop_names(self) -> dict[int, Type]:
+        """id of a name read as `any` -> its type, for the names a loop (a quantifier, a
+        comprehension, `for`) binds over a list whose elements have a known type."""
+        prog = self.prog
+        roots: list[Any] = [*prog.fns.values(), *prog.defs.values(), *prog.phases.values(),
+                            *prog.triggers, *prog.outs, *prog.concedes, *prog.end_rules,
+                            *(let for lets in prog.end_lets for let in lets), *prog.setup,
+                            *prog.shows.values(), prog.hide, *(s.rule for s in prog.sights),
+                            *prog.each_rules, *prog.invariants, *prog.stats.values(),
+                            prog.payoff]
+        found: dict[int, Type] = {}
+        for root in roots:
+            if not isinstance(root, ir.Node):
+                continue
+            for n in ir.walk(root):
+                if not isinstance(n, (ir.Quant, ir.Comprehension, ir.For)):
+                    continue
+                held = self.hidden_held(n.domain)
+                if not is_list(held) or _element(held) == ANY:
+                    continue
+                for m in ir.walk(n):
+                    if isinstance(m, ir.Local) and m.slot == n.slot and m.type == ANY:
+                        found[id(m)] = _element(held)
+        return found
 
     def hooks_next(self) -> str:
         """`_hooks_next(S, each, loc)`: enter the phase of round `each` for the next seat
@@ -1504,6 +1638,8 @@ class _Emitter:
 
         if isinstance(e, ir.PieceStat):
             return f"{self.kind_column(e)}[S.kind[{self.piece_of(e, self.expr(e.obj, env, body))}]]"
+        if isinstance(e, ir.KindStat):
+            return self.hidden_kind_stat(e, env, body)
         if isinstance(e, ir.StateValue):
             return self.state_value(e)
         if isinstance(e, ir.Global):
@@ -1609,7 +1745,9 @@ class _Emitter:
         phase = self.phase_compare(e)
         if phase is not None:
             return phase
-        found = self.lists_test(e, env, body)
+        found = self.hidden_compare(e, env, body)
+        if found is None:
+            found = self.lists_test(e, env, body)
         if found is not None:
             return found
         sides = (e.left, e.right)
@@ -1664,6 +1802,10 @@ class _Emitter:
                                        value=None, type=e.type, span=e.span), env)
         if name in ("roll", "successes") or name == "nth" and e.type == INT:
             return self.chance_builtin(e, env, body)
+        if name in ("min", "max", "abs"):
+            return self.hidden_number(e, env, body)
+        if name == "pick":
+            return self.hidden_pick(e, env)
         raise _Outside(e, f"the built-in {name}()")
 
     # ----- chance -----------------------------------------------------------------------------
@@ -1988,7 +2130,7 @@ class _Emitter:
             self.consts.append(f"cdef long *LINE_n = _array({_packed([len(x) for x in lines])})")
         return "LINE", "LINE_n", int(self.const_ids[key][4:])
 
-    def kind_column(self, e: ir.PieceStat) -> str:
+    def kind_column(self, e: ir.PieceStat | ir.KindStat) -> str:
         """A column of the kinds table as a C array by kind (numbers and true/false)."""
         values = [self.prog.kinds[k][e.name] for k in self.kinds]
         if e.type not in (INT, BOOL) or not all(isinstance(v, int) for v in values):
