@@ -144,3 +144,23 @@ def test_arbitrary_text_only_raises_gdl_error(text):
         load_source(text, "fuzz.gdl")
     except GdlError:
         pass
+
+
+def test_a_seat_a_tie_break_puts_out_in_its_own_move_lays_no_vmines():
+    """Galaxy Grid, seed 3242 (found by the concession property above): yellow's tank runs
+    on a VMine in the tie-break round, the tie-break puts yellow out, and its move turn
+    ends there; it used to go on to lay VMines, and yellow, out, was asked to play."""
+    game = game_for(os.path.join(ROOT, "games", "galaxy_grid.gdl"))
+    choices = iter([22, 49, 1, 39, 41, 39, 32, 9, 22, 33, 40, 48, 12, 13, 42, 9, 33, 30, 15,
+                    42, 3, 23, 42, 33, 17, 21, 27, 17, 11, 35, 12, 39, 21, 36, 32, 35, 21,
+                    29, 15, 7, 15, 48, 43, 28, 13, 1, 1, 40, 32, 11, 14, 14, 35, 10, 34, 31,
+                    13, 39, 14, 31])
+    state = game.new_state(3242)
+    yellow_out = False
+    while not game.is_terminal(state) and state.decisions < 400:
+        seat = game.current_player(state)
+        assert not state.out[seat], f"{game.seats[seat]} is out but still asked"
+        legal = game.legal_actions(state)
+        game.apply(state, legal[next(choices, 0) % len(legal)])
+        yellow_out = yellow_out or state.out[game.seats.index("yellow")]
+    assert yellow_out         # the case this pins down happened
