@@ -48,7 +48,11 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/typed_hooks_limits": 12, "../../tests/rules/standing": 30,
            "../../tests/rules/standing2": 30, "../../tests/rules/standing3": 30,
            "../../tests/rules/typed_hooks_zones": 60, "../../tests/rules/typed_hooks_hands": 60,
-           "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50}
+           "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50,
+           "hearts": 60, "../../tests/rules/typed_small_kinds": 100,
+           "../../tests/rules/typed_small_shuffle": 100, "../../tests/rules/dice": 50,
+           "../../tests/rules/look": 50, "../../tests/rules/pools": 50, "kuhn_poker": 200,
+           "leduc_poker": 200, "../../tests/rules/typed_small_nones": 200}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
