@@ -409,8 +409,7 @@ class _Emitter:
                     listing.emit(2, "if S.first_only and out:")
                     listing.emit(3, "return 0")
                 body = self.action_body(p, action)
-                args = ", ".join(f"SYMBOL_INDEX[args[{i}]]" if b.type == SYMBOL else
-                                 f"KIND_INDEX[args[{i}]]" if b.type == KIND else f"args[{i}]"
+                args = ", ".join(self.small_param(b, f"args[{i}]")
                                  for i, b in enumerate(action.binders))
                 act.emit(2, f"if index == {action.index}:")
                 act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
@@ -588,9 +587,7 @@ class _Emitter:
         name = f"_action_{p}_{action.index}"
         binders = action.binders
         params = ", ".join(f"long a{i}" for i in range(len(binders)))
-        args = "".join(f"SYMBOL_NAMES[a{i}], " if b.type == SYMBOL
-                       else f"KIND_NAMES[a{i}], " if b.type == KIND else f"a{i}, "
-                       for i, b in enumerate(binders))
+        args = "".join(self.small_arg(b, f"a{i}") for i, b in enumerate(binders))
         fresh = f"({action.index}, ({args}))"
         sizes = [self.arg_range(b.type) for b in binders]
         unit = _Body(f"cdef inline object {name}({params}):")
@@ -2089,6 +2086,25 @@ class _Emitter:
         if e.type == ANY and isinstance(bound, str) and bound in self.small_held:
             return self.small_held[bound]
         return self.lists_typed(e)
+
+    def small_arg(self, binder: ir.Binder, value: str) -> str:
+        """An action argument's C `value` as the action tuple holds it (`, ` after it): a
+        symbol or kind by name, none (a list of them holding none) as None."""
+        if binder.type in (SYMBOL, KIND):
+            names = "SYMBOL_NAMES" if binder.type == SYMBOL else "KIND_NAMES"
+            return f"({names}[{value}] if {value} >= 0 else None), "
+        if binder.type == INT and self.small_nones:
+            return f"(None if {value} == SMALL_NONE else {value}), "
+        return f"{value}, "
+
+    def small_param(self, binder: ir.Binder, value: str) -> str:
+        """An action tuple's argument `value` as the C value an action's body is given."""
+        if binder.type in (SYMBOL, KIND):
+            index = "SYMBOL_INDEX" if binder.type == SYMBOL else "KIND_INDEX"
+            return f"(-1 if {value} is None else {index}[{value}])"
+        if binder.type == INT and self.small_nones:
+            return f"(SMALL_NONE if {value} is None else {value})"
+        return value
 
     def small_find_nones(self) -> None:
         """Numbers and true/false that may be none (nth() or last() of them, a column of

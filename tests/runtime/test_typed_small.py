@@ -44,3 +44,20 @@ def test_every_seat_s_view_is_python_s(path, typed_on):
 def test_the_classic_game_is_inside(name):
     game = load_game(os.path.join(ROOT, "games", "classic", f"{name}.gdl"), "python")
     assert typed.unsupported(game._program) is None
+
+
+@needs_tools
+def test_game_without_its_hide_rule_plays_python_s_games(tmp_path, typed_on):
+    """GAME (games/game.gdl) is inside the subset but for its `hide piece` rule (another
+    construct): with that line taken out, a few games from the start are Python's."""
+    from tests.runtime.test_typed import _compare
+    source = open(os.path.join(ROOT, "games", "game.gdl"), encoding="utf-8").read()
+    lines = [line for line in source.splitlines(keepends=True)
+             if not line.startswith("hide piece")]
+    assert len(lines) == len(source.splitlines()) - 1
+    path = tmp_path / "game.gdl"
+    path.write_text("".join(lines), encoding="utf-8")
+    python, fast = load_game(str(path), "python"), _typed_game(str(path))
+    assert typed.unsupported(python._program) is None
+    for seed in range(2):
+        _compare(python, fast, seed)
