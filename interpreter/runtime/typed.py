@@ -1614,6 +1614,8 @@ class _Emitter:
             raise _Outside(e, f"'{_words(e)}' of a kind")
         at = e.obj if e.obj.span is not None else e
         message = f"'{_words(at)}' is none here, not a piece"
+        if isinstance(e.obj, ir.CallBuiltin):      # Python names the built-in (small_)
+            message = f"{e.obj.name}() cannot work with a value that is none"
         return f"_pid(S, {obj}, {self.loc(at)}, {message!r})"
 
     def value(self, v: Any, t: Type, at: ir.Node | Span | None) -> str:
