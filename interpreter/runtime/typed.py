@@ -44,15 +44,16 @@ from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT
                               element as _element, is_list)
 
 ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
-NULLABLE = (CELL, PIECE, SEAT, DIR)     # none is -1
+NULLABLE = (CELL, PIECE, SEAT, DIR, KIND, SYMBOL)     # none is -1
 # a variable's type -> its name in the engine's tables (typed_engine.pyx.in: _to_py, _from_py)
 VAR_TYPES: dict[Type, str] = {INT: "int", BOOL: "bool", CELL: "cell", PIECE: "piece",
-                              SEAT: "seat", DIR: "dir", SYMBOL: "sym"}
+                              SEAT: "seat", DIR: "dir", SYMBOL: "sym", KIND: "kind"}
 SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
 MAX_KEPT = 1 << 16      # at most this many kept action tuples per action (Emitter.action_maker)
 KEPT_PIECES = 256       # pieces of ids below this have their action tuples kept
 _LIST_OF_ANY: Type = ("list", ANY)
+SMALL_NONE = -(1 << 62)     # a number or true/false that is none (Emitter.small_find_nones)
 
 
 def enabled() -> bool:
@@ -376,6 +377,13 @@ class _Emitter:
         # the `passes` a block reads: only an `on no action` block's own (engine.py keeps
         # it on the runtime, not in the state: anywhere else it is another state's count)
         self.lists_cache: tuple[dict[int, Type], dict[str, Type]] | None = None
+        self.small_held: dict[str, Type] = {}   # a C local of type `any` -> what it holds
+        # numbers and true/false that may be none (small_find_nones): a node read where
+        # none faults -> (the node that reads it, the fault's message); nodes read as tests
+        self.small_nones = False
+        self.small_guards: dict[int, tuple[ir.Node, str]] = {}
+        self.small_tests: set[int] = set()
+        self.small_skip: set[int] = set()
         self.passes_ok = {id(n) for phase in program.phases.values()
                           for s in phase.on_no_action or () for n in ir.walk(s)
                           if isinstance(n, ir.StateValue) and n.what == "passes"}
@@ -410,8 +418,7 @@ class _Emitter:
                     listing.emit(2, "if S.first_only and out:")
                     listing.emit(3, "return 0")
                 body = self.action_body(p, action)
-                args = ", ".join(f"SYMBOL_INDEX[args[{i}]]" if b.type == SYMBOL else
-                                 f"KIND_INDEX[args[{i}]]" if b.type == KIND else f"args[{i}]"
+                args = ", ".join(self.small_param(b, f"args[{i}]")
                                  for i, b in enumerate(action.binders))
                 act.emit(2, f"if index == {action.index}:")
                 act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
@@ -447,7 +454,8 @@ class _Emitter:
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
                   "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables(),
                   "SYMBOL_NAMES": repr(tuple(self.symbols)), "MAX_TEXT": str(MAX_TEXT),
-                  **self.control, **self.lists_tables()}
+                  **self.control, **self.lists_tables(),
+                  "SMALL_NONES": str(int(self.small_nones))}
         for name, value in values.items():
             text = text.replace(f"@{name}@", value)
         return text
@@ -511,6 +519,7 @@ class _Emitter:
                 for binder in action.binders:
                     if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL, KIND):
                         raise _Outside(binder, f"an action parameter of type {binder.type}")
+        self.small_find_nones()
 
     def fn_cycles(self) -> None:
         """A fn that calls itself (through others) stays on Python: compiled calls would
@@ -583,9 +592,7 @@ class _Emitter:
         name = f"_action_{p}_{action.index}"
         binders = action.binders
         params = ", ".join(f"long a{i}" for i in range(len(binders)))
-        args = "".join(f"SYMBOL_NAMES[a{i}], " if b.type == SYMBOL
-                       else f"KIND_NAMES[a{i}], " if b.type == KIND else f"a{i}, "
-                       for i, b in enumerate(binders))
+        args = "".join(self.small_arg(b, f"a{i}") for i, b in enumerate(binders))
         fresh = f"({action.index}, ({args}))"
         sizes = [self.arg_range(b.type) for b in binders]
         unit = _Body(f"cdef inline object {name}({params}):")
@@ -806,6 +813,8 @@ class _Emitter:
             args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
                            for a in s.args)
             body.emit(indent, f"{self.def_unit(s.name)}(S, {env[0]}{args})")
+        elif isinstance(s, ir.Shuffle):
+            self.small_shuffle(s, env, body, indent)
         elif isinstance(s, ir.Goto) and not s.push and not s.args and s.seat is not None \
                 and self.prog.phases[s.phase].mode == "turn":
             body.emit(indent, f"S.enter({self.phases.index(s.phase)}, "
@@ -1027,14 +1036,6 @@ class _Emitter:
         code.emit(1, "return hidden_hide(S, viewer, pid, viewer)")
         return code.text()
 
-    def hidden_kind_stat(self, e: ir.KindStat, env: Env, body: _Body) -> str:
-        """`k.cost`: a column of the kinds table read from a kind that is never none (a
-        constant, a local: a parameter or an element of a list of kinds, a piece's kind)."""
-        if not isinstance(e.obj, (ir.Const, ir.Local)) and not (
-                isinstance(e.obj, ir.PieceField) and e.obj.name == "kind"):
-            raise _Outside(e, f"'{_words(e)}' (a column of a kind that may be none)")
-        return f"{self.kind_column(e)}[{self.expr(e.obj, env, body)}]"
-
     def hidden_compare(self, e: ir.Compare, env: Env, body: _Body) -> str | None:
         """`x == k`: a value read as `any` (a loop's name over a list variable the checker
         typed after it read it) compared with a kind or a symbol, when the loop's list
@@ -1054,15 +1055,6 @@ class _Emitter:
         if e.type == ANY and isinstance(e, ir.Local):
             return self.hidden_loop_names.get(id(e), ANY)
         return self.lists_typed(e)
-
-    def hidden_number(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
-        """`min(a, b)`, `max(a, b)`, `abs(x)` of numbers (each argument once, in order)."""
-        if any(arg.type != INT for arg in e.args):
-            raise _Outside(e, f"the built-in {e.name}() of what is not a number")
-        values = [self.expr(arg, env, body) for arg in e.args]
-        if e.name == "abs":
-            return f"labs({values[0]})"
-        return f"{e.name}({values[0]}, {values[1]})"
 
     def hidden_pick(self, e: ir.CallBuiltin, env: Env) -> str:
         """`pick(xs)` of cells, pieces, seats or directions (none, -1, from an empty list):
@@ -1320,7 +1312,7 @@ class _Emitter:
             return f"_long({joined}, {self.loc(e)})"
         if isinstance(e, ir.Text) and e.expr.type == STR:
             return self.text(e.expr, env, body)
-        if isinstance(e, ir.Text) and e.expr.type in SCALARS and e.expr.type != KIND:
+        if isinstance(e, ir.Text) and e.expr.type in SCALARS:
             kind = VAR_TYPES[e.expr.type]
             return f"_text_of(S, {self.expr(e.expr, env, body)}, {kind!r})"
         found = self.lists_text(e, env, body)
@@ -1379,8 +1371,14 @@ class _Emitter:
         if s.expr.type != INT:
             raise _Outside(s, f"'{_words(s)}' of a value that is not a number")
         grown = body.declare(self.fresh("g"))
-        body.emit(indent, f"{grown} = {value}" if s.op == "=" else
-                  f"{grown} = {target} {s.op[0]} {value}")
+        if self.small_nones and s.op != "=":    # none faults (either side)
+            message = f"'{s.span.text if s.span is not None else 'it'}' uses a value that is none"
+            value = f"small_some({value}, {self.loc(s)}, {message!r})"
+            target_read = f"small_some({target}, {self.loc(s)}, {message!r})"
+            body.emit(indent, f"{grown} = {target_read} {s.op[0]} {value}")
+        else:
+            body.emit(indent, f"{grown} = {value}" if s.op == "=" else
+                      f"{grown} = {target} {s.op[0]} {value}")
         body.emit(indent, f"if not -{MAX_NUMBER} <= {grown} <= {MAX_NUMBER}:")
         body.emit(indent + 1, f"_big({grown}, {self.loc(s)})")
         body.emit(indent, f"{target} = {grown}")
@@ -1403,6 +1401,8 @@ class _Emitter:
             body.emit(indent, f"{kind} = S.kind[{self.piece_of(domain, obj)}]")
             self.indexed(body, indent, f"{table}_n[{kind}]", f"{table}[{kind}][{{i}}]", bind,
                          tick)
+        elif isinstance(domain, ir.KindStat) and is_list(domain.type):
+            self.small_kind_stat_loop(domain, env, body, indent, bind, tick)
         elif isinstance(domain, ir.Local) and isinstance(env.get(domain.slot), _Row):
             row = env[domain.slot]
             assert isinstance(row, _Row)
@@ -1622,6 +1622,9 @@ class _Emitter:
 
     # ----- expressions ------------------------------------------------------------------------
     def expr(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        if self.small_nones and id(e) not in self.small_skip and self.small_maybe(e) and \
+                (id(e) in self.small_guards or id(e) in self.small_tests):
+            return self.small_checked(e, env, body)
         if e.type == STR:           # a text: a Python str (an argument, a branch, ...)
             return self.text(e, env, body)
         if is_list(e.type) and not isinstance(e, ir.Const):
@@ -1636,10 +1639,12 @@ class _Emitter:
         if isinstance(e, ir.PieceField) and e.name in ("owner", "cell", "kind"):
             return f"S.{e.name}[{self.piece_of(e, self.expr(e.obj, env, body))}]"
 
+        if isinstance(e, ir.PieceStat) and self.small_column_of_values(e):
+            return self.small_kind_stat(e, env, body)
         if isinstance(e, ir.PieceStat):
             return f"{self.kind_column(e)}[S.kind[{self.piece_of(e, self.expr(e.obj, env, body))}]]"
         if isinstance(e, ir.KindStat):
-            return self.hidden_kind_stat(e, env, body)
+            return self.small_kind_stat(e, env, body)
         if isinstance(e, ir.StateValue):
             return self.state_value(e)
         if isinstance(e, ir.Global):
@@ -1722,8 +1727,12 @@ class _Emitter:
     def piece_of(self, e: ir.PieceField | ir.PieceStat, obj: str) -> str:
         """`obj`, the piece whose field `e` reads, checked: none faults as on Python (which
         names the piece's expression)."""
+        if self.small_held.get(obj) == KIND:   # a kind of a column of `any` (Python faults)
+            raise _Outside(e, f"'{_words(e)}' of a kind")
         at = e.obj if e.obj.span is not None else e
         message = f"'{_words(at)}' is none here, not a piece"
+        if isinstance(e.obj, ir.CallBuiltin):      # Python names the built-in (small_)
+            message = f"{e.obj.name}() cannot work with a value that is none"
         return f"_pid(S, {obj}, {self.loc(at)}, {message!r})"
 
     def value(self, v: Any, t: Type, at: ir.Node | Span | None) -> str:
@@ -1745,7 +1754,9 @@ class _Emitter:
         phase = self.phase_compare(e)
         if phase is not None:
             return phase
-        found = self.hidden_compare(e, env, body)
+        found = self.small_compare(e, env, body)
+        if found is None:
+            found = self.hidden_compare(e, env, body)
         if found is None:
             found = self.lists_test(e, env, body)
         if found is not None:
@@ -1802,10 +1813,11 @@ class _Emitter:
                                        value=None, type=e.type, span=e.span), env)
         if name in ("roll", "successes") or name == "nth" and e.type == INT:
             return self.chance_builtin(e, env, body)
-        if name in ("min", "max", "abs"):
-            return self.hidden_number(e, env, body)
         if name == "pick":
             return self.hidden_pick(e, env)
+        found = self.small_builtin(e, env, body)
+        if found is not None:
+            return found
         raise _Outside(e, f"the built-in {name}()")
 
     # ----- chance -----------------------------------------------------------------------------
@@ -1846,6 +1858,8 @@ class _Emitter:
         k = e.args[1]
         if length is None or not isinstance(k, ir.Const) or k.value.__class__ is not int \
                 or not 1 <= k.value <= length:
+            if self.small_nones:
+                return self.small_pick(e, env, body)
             raise _Outside(e, "nth() of numbers that may be none")
         return self.nth(e, env, body)
 
@@ -2136,6 +2150,256 @@ class _Emitter:
         if e.type not in (INT, BOOL) or not all(isinstance(v, int) for v in values):
             raise _Outside(e, f"the kinds table's column '{e.name}' of type {e.type}")
         return self.array([self.value(v, e.type, e) for v in values])
+
+    # ----- small: `shuffle`; min, max, abs; kinds as values, the kinds table's columns read from a kind ---------------
+    def small_shuffle(self, s: ir.Shuffle, env: Env, body: _Body, indent: int) -> None:
+        """`shuffle PLACE` (engine.py `Runtime.shuffled`): the list a local or a list
+        variable holds, shuffled as a new list (the seat or piece checked as on Python)."""
+        place = s.place
+        if isinstance(place, ir.LocalPlace) and isinstance(env.get(place.slot), _Made):
+            made = env[place.slot]
+            assert isinstance(made, _Made)
+            if made.ctype != "list":
+                raise _Outside(s, f"the statement '{_words(s)}'")
+            body.emit(indent, f"{made.name} = list({made.name})")
+            body.emit(indent, f"chance_shuffle(S, {made.name})")
+            return
+        where = self.lists_var(place)
+        if where is None or not isinstance(place, (ir.GlobalPlace, ir.SeatVarPlace,
+                                                   ir.PieceVarPlace)):
+            raise _Outside(s, f"the statement '{_words(s)}'")
+        table, scope = where
+        index = self.var_index(scope, place.name)
+        if isinstance(place, ir.GlobalPlace):
+            target = f"S.LG[{index}]"
+        else:
+            obj = body.declare(self.fresh("o"))
+            body.emit(indent, f"{obj} = {self.expr(place.obj, env, body)}")
+            text = s.span.text if s.span is not None else "it"
+            if isinstance(place, ir.PieceVarPlace):
+                message = f"'{text}' is none here, not a piece"
+                target = f"S.LPV[_pid(S, {obj}, {self.loc(s)}, {message!r}) * NPV + {index}]"
+            else:
+                message = f"'{text}' uses a value that is none"
+                target = f"S.LV[_seat({obj}, {self.loc(s)}, {message!r}) * NSV + {index}]"
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = list({target})")
+        body.emit(indent, f"chance_shuffle(S, {made})")
+        body.emit(indent, f"{target} = {made}")
+
+    def small_compare(self, e: ir.Compare, env: Env, body: _Body) -> str | None:
+        """`==`/`!=` of a variable of kinds or symbols read as `any` (before the checker
+        met the assignment that typed it) with a kind or symbol (or none); None for the
+        others."""
+        types = {self.small_typed(e.left, env), self.small_typed(e.right, env)}
+        if self.small_nones and e.op in ("==", "!=") and len(types) == 2 and \
+                NONE in types and types - {NONE} <= {INT, BOOL}:
+            sides = [SMALL_NONE if isinstance(x, ir.Const) and x.value is None
+                     else self.expr(x, env, body) for x in (e.left, e.right)]
+            return f"({sides[0]} {e.op} {sides[1]})"
+        if e.op not in ("==", "!=") or ANY not in (e.left.type, e.right.type) or \
+                not (types in ({KIND}, {SYMBOL}, {KIND, NONE}, {SYMBOL, NONE})):
+            return None
+        return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
+
+    def small_typed(self, e: ir.Expr, env: Env) -> Type:
+        """The type of `e`, a variable or a local read as `any` as what it holds."""
+        bound = env.get(e.slot) if isinstance(e, ir.Local) else None
+        if e.type == ANY and isinstance(bound, str) and bound in self.small_held:
+            return self.small_held[bound]
+        return self.lists_typed(e)
+
+    def small_arg(self, binder: ir.Binder, value: str) -> str:
+        """An action argument's C `value` as the action tuple holds it (`, ` after it): a
+        symbol or kind by name, none (a list of them holding none) as None."""
+        if binder.type in (SYMBOL, KIND):
+            names = "SYMBOL_NAMES" if binder.type == SYMBOL else "KIND_NAMES"
+            return f"({names}[{value}] if {value} >= 0 else None), "
+        if binder.type == INT and self.small_nones:
+            return f"(None if {value} == SMALL_NONE else {value}), "
+        return f"{value}, "
+
+    def small_param(self, binder: ir.Binder, value: str) -> str:
+        """An action tuple's argument `value` as the C value an action's body is given."""
+        if binder.type in (SYMBOL, KIND):
+            index = "SYMBOL_INDEX" if binder.type == SYMBOL else "KIND_INDEX"
+            return f"(-1 if {value} is None else {index}[{value}])"
+        if binder.type == INT and self.small_nones:
+            return f"(SMALL_NONE if {value} is None else {value})"
+        return value
+
+    def small_find_nones(self) -> None:
+        """Numbers and true/false that may be none (nth() or last() of them, a column of
+        them some kinds have no value for): each is none as SMALL_NONE, and where Python
+        faults on none (arithmetic, an order, a built-in's argument, a sum) the value read
+        is checked; where it tests none (an `if`, `and`, a where) none is false."""
+        prog = self.prog
+        roots: list[ir.Node] = [*prog.phases.values(), *prog.fns.values(), *prog.defs.values(),
+                                *prog.setup, *prog.triggers, *prog.outs, *prog.concedes,
+                                *prog.end_rules, *(let for lets in prog.end_lets for let in lets),
+                                *prog.each_rules, *(z.visible for z in prog.zones.values()
+                                                    if z.visible is not None)]
+        if prog.payoff is not None:
+            roots.append(prog.payoff)
+        nodes = [n for root in roots for n in ir.walk(root)]
+        self.small_nones = any(self.small_produces(n) for n in nodes)
+        if not self.small_nones:
+            return
+        for n in nodes:
+            text = n.span.text if n.span is not None else ""
+            uses = f"'{text}' uses a value that is none"
+            read: list[ir.Expr] = []
+            if isinstance(n, ir.Binary) and n.type == INT or isinstance(n, ir.Compare) and \
+                    n.op not in ("==", "!="):
+                read = [n.left, n.right]
+            elif isinstance(n, ir.Neg):
+                read = [n.operand]
+            elif isinstance(n, ir.Quant) and n.op in ("sum", "min_of", "max_of") and \
+                    n.value is not None:
+                read = [n.value]
+            elif isinstance(n, ir.CallBuiltin) and n.name not in ("roll", "rolls", "successes"):
+                read = [a for a in n.args if a.type == INT]
+                uses = f"{n.name}() cannot work with a value that is none"
+            elif isinstance(n, ir.CallBuiltin) and n.name == "roll" and len(n.args) == 1:
+                read, uses = list(n.args), "cannot roll 1 dice of none sides"
+            for x in read:
+                self.small_guards[id(x)] = (n, uses)
+            tests: list[ir.Expr | None] = []
+            if isinstance(n, (ir.If, ir.Cond)):
+                tests = [n.cond]
+            elif isinstance(n, (ir.And, ir.Or)):
+                tests = [n.left, n.right]
+            elif isinstance(n, ir.Not):
+                tests = [n.operand]
+            elif isinstance(n, (ir.For, ir.Comprehension, ir.Trigger)):
+                tests = [n.where]
+            elif isinstance(n, ir.Quant):
+                tests = [n.where, n.value if n.op in ("all", "exists") else None]
+            elif isinstance(n, (ir.WherePart, ir.EndRule, ir.Rule)):
+                tests = [n.expr]
+            self.small_tests |= {id(x) for x in tests if x is not None and x.type == BOOL}
+
+    def small_produces(self, n: ir.Node) -> bool:
+        """Does `n` give a number or true/false that may be none?"""
+        if isinstance(n, ir.CallBuiltin) and n.name in ("nth", "last") and \
+                n.type in (INT, BOOL):
+            length = self.chance_length(n.args[0])
+            k = n.args[1] if n.name == "nth" else None
+            return not (isinstance(k, ir.Const) and k.value.__class__ is int and
+                        length is not None and 1 <= k.value <= length)
+        if isinstance(n, (ir.KindStat, ir.PieceStat)) and n.type in (INT, BOOL):
+            return any(self.prog.kinds[k][n.name] is None for k in self.kinds)
+        return False
+
+    @staticmethod
+    def small_maybe(e: ir.Expr) -> bool:
+        """May `e` be a number or true/false that is none (a value read, not computed)?"""
+        return e.type in (INT, BOOL, ANY) and (
+            isinstance(e, (ir.Local, ir.Global, ir.SeatVar, ir.PieceField, ir.KindStat,
+                           ir.PieceStat, ir.CallFn, ir.Cond)) or
+            isinstance(e, ir.CallBuiltin) and e.name in ("nth", "last"))
+
+    def small_checked(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        """`e` read where none faults (checked) or as a test (none is false)."""
+        self.small_skip.add(id(e))
+        try:
+            value = self.expr(e, env, body)
+        finally:
+            self.small_skip.discard(id(e))
+        if id(e) in self.small_tests:
+            return f"({value} > 0)"
+        at, message = self.small_guards[id(e)]
+        return f"small_some({value}, {self.loc(at)}, {message!r})"
+
+    def small_pick(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`nth(xs, n)` or `last(xs)` of numbers or true/false: a cdef function given `n`
+        and the locals in scope walking the list (SMALL_NONE: there is none)."""
+        name = self.fresh("small_q")
+        names, params = self.scope(env)
+        unit = _Body(f"cdef long {name}(Core S, long me{params}, long wanted) except? -2:")
+        unit.declare("found")
+        unit.declare("seen")
+        unit.emit(1, "found = 0")
+        unit.emit(1, "seen = SMALL_NONE")
+
+        def each(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(e, f"{e.name}() of a list of lists")
+            unit.emit(indent, "found += 1")
+            if e.name == "last":
+                unit.emit(indent, f"seen = {value}")
+                return
+            unit.emit(indent, "if found == wanted:")
+            unit.emit(indent + 1, f"return {value}")
+        self.loop(e.args[0], env, unit, 1, each, e)
+        unit.emit(1, "return seen")
+        self.functions.append(unit.text())
+        wanted = self.expr(e.args[1], env, body) if e.name == "nth" else "0"
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {wanted})"
+
+    def small_builtin(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str | None:
+        """`min(a, b)`, `max(a, b)`, `abs(x)` of numbers (None for the other built-ins)."""
+        if e.name == "last" and e.type in (INT, BOOL) and self.small_nones:
+            return self.small_pick(e, env, body)
+        if e.name in ("min", "max", "abs") and e.type == INT:
+            args = ", ".join(self.expr(a, env, body) for a in e.args)
+            return f"{e.name}({args})"
+        return None
+
+    def small_column_of_values(self, e: ir.PieceStat) -> bool:
+        """Is `e` a column kind_column does not hold: of symbols or kinds, or with no value
+        for some kinds (a second kinds table's)?"""
+        values = [self.prog.kinds[k][e.name] for k in self.kinds]
+        return e.type in (SYMBOL, KIND) or e.type in (INT, BOOL) and None in values
+
+    def small_kind_stat(self, e: ir.KindStat | ir.PieceStat, env: Env, body: _Body) -> str:
+        """`x.COLUMN` of a kind value or a piece's kind (none faults as on Python; a kind
+        the column has no value for gives none)."""
+        values = [self.prog.kinds[k][e.name] for k in self.kinds]
+        if None in values and e.type not in NULLABLE and not self.small_nones:
+            raise _Outside(e, f"the kinds table's column '{e.name}' of type {e.type} some "
+                           "kinds have no value for")
+        table = self.array([SMALL_NONE if v is None and e.type in (INT, BOOL)
+                            else self.value(v, e.type, e) for v in values])
+        obj = self.expr(e.obj, env, body)
+        if isinstance(e, ir.PieceStat):
+            return f"{table}[S.kind[{self.piece_of(e, obj)}]]"
+        message = f"'{_words(e)}' is none here, not a piece"
+        return f"{table}[_value({obj}, {self.loc(e)}, {message!r})]"
+
+    def small_kind_stat_loop(self, e: ir.KindStat, env: Env, body: _Body, indent: int,
+                             bind: _BINDING, tick: str) -> None:
+        """A loop over `k.COLUMN`, a column of lists, of a kind value `k` (none faults as
+        on Python)."""
+        rows = [self.prog.kinds[k][e.name] for k in self.kinds]
+        element = _element(e.type)
+        if element == ANY:     # (a kind so found read as a piece: piece_of)
+            found = {self.small_constant_type(v) for r in rows if r is not None for v in r}
+            element = found.pop() if len(found) == 1 else ANY
+        if element not in VAR_TYPES:
+            raise _Outside(e, f"the kinds table's column '{e.name}' of type {e.type}")
+        table = self.row_table(e, [row or [] for row in rows], element)
+        kind = body.declare(self.fresh("k"))
+        message = f"'{_words(e)}' is none here, not a piece"
+        body.emit(indent, f"{kind} = _value({self.expr(e.obj, env, body)}, {self.loc(e)}, "
+                  f"{message!r})")
+        if None in rows:        # a kind the column has no list for: Python's loop faults
+            missing = self.array([int(row is None) for row in rows])
+            body.emit(indent, f"if {missing}[{kind}]:")
+            body.emit(indent + 1, f"_raise(\"'{_words(e)}' uses a value that is none\", "
+                      f"{self.loc(e)})")
+
+        def held(value: Bound, indent: int) -> None:
+            if element != _element(e.type) and isinstance(value, str):
+                self.small_held[value] = element
+            bind(value, indent)
+        self.indexed(body, indent, f"{table}_n[{kind}]", f"{table}[{kind}][{{i}}]", held, tick)
+
+    def small_constant_type(self, v: Any) -> Type:
+        """The type of a constant in an untyped column of lists (a kind, a symbol, ...)."""
+        if isinstance(v, str):
+            return KIND if v in self.kinds else SYMBOL if v in self.symbols else ANY
+        return BOOL if isinstance(v, bool) else INT if isinstance(v, int) else ANY
 
     def stops_tables(self, call: ir.CallBuiltin) -> tuple[str, str, int, int]:
         """`reach` or `sight` with constant stops, for every cell and every number of

@@ -54,7 +54,11 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/narration": 40, "../../tests/rules/shapes": 10,
            "../../tests/rules/typed_hidden_kind_stat": 60,
            "../../tests/rules/typed_hidden_numbers": 60, "../../tests/rules/pools": 60,
-           "../../tests/rules/typed_hidden_pick": 60, "../../tests/rules/zones": 40}
+           "../../tests/rules/typed_hidden_pick": 60, "../../tests/rules/zones": 40,
+           "hearts": 60, "../../tests/rules/typed_small_kinds": 100,
+           "../../tests/rules/typed_small_shuffle": 100, "../../tests/rules/dice": 50,
+           "../../tests/rules/look": 50, "kuhn_poker": 200,
+           "leduc_poker": 200, "../../tests/rules/typed_small_nones": 200}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
