@@ -107,6 +107,8 @@ def load(program: ir.Program, endless: str,
     module.bind_log(_log_event())
     from .events import Roll, Shuffle
     module.bind_chance(Roll, Shuffle, MAX_DICE, DIE_WORK)
+    from .events import Reveal
+    module.bind_simul(Reveal)
     return module.Engine(), None
 
 
@@ -390,11 +392,17 @@ class _Emitter:
         self.fn_cycles()
         listing = _Body("cdef int _listing(Core S, list out) except -1:")
         act = _Body("cdef int _act(Core S, long index, object args) except -1:")
+        simul_act = _Body("cdef int _simul_act(Core S, long me, long index, object args) "
+                          "except -1:")
         for p, (name, phase) in enumerate(self.prog.phases.items()):
             listing.emit(1, f"if S.phase == {p}:")
             act.emit(1, f"if S.phase == {p}:")
+            simul = phase.mode == "simultaneous"    # the seat yet to choose lists
+            if simul:
+                simul_act.emit(1, f"if S.phase == {p}:")
             for action in phase.actions:
-                listing.emit(2, f"{self.listing(p, action)}(S, S.seat, out)")
+                listing.emit(2, f"{self.listing(p, action)}(S, "
+                             f"{'S.simul_seat()' if simul else 'S.seat'}, out)")
                 listing.emit(2, "if S.pick >= 0 and out:")
                 listing.emit(3, "return 0")
                 if phase.on_no_action is not None and not phase.auto:
@@ -406,15 +414,19 @@ class _Emitter:
                                  for i, b in enumerate(action.binders))
                 act.emit(2, f"if index == {action.index}:")
                 act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
+                if simul:
+                    simul_act.emit(2, f"if index == {action.index}:")
+                    simul_act.emit(3, f"return {body}(S, me{', ' if args else ''}{args})")
             if any(b.by_cell for action in phase.actions for b in action.binders):
                 listing.emit(2, "if len(out) > 1:")
                 listing.emit(3, "_same_texts(S, out)")
         listing.emit(1, "return 0")
         act.emit(1, "raise IndexError(index)")
+        simul_act.emit(1, "raise IndexError(index)")
         whole = [int(any(b.by_cell for action in phase.actions for b in action.binders))
                  for phase in self.prog.phases.values()]     # the check of texts reads all
         self.consts.append(f"cdef long *PHASE_WHOLE = _array({_packed(whole)})")
-        self.functions += [listing.text(), act.text()]
+        self.functions += [listing.text(), act.text(), simul_act.text(), self.simul_on_reveal()]
         setup = _Body("cdef int _setup(Core S) except -1:")
         setup.declare("me")
         setup.emit(1, "me = 0")
@@ -426,6 +438,8 @@ class _Emitter:
         self.functions += self.hooks_units()
         self.control = self.control_tables()
         self.control.update(self.hooks_tables())
+        self.control["SIMUL"] = str(int(any(phase.mode == "simultaneous"
+                                            for phase in self.prog.phases.values())))
         return self.filled_template() + "\n".join(self.consts) + "\n\n" + \
             "\n".join(self.functions)
 
@@ -496,10 +510,8 @@ class _Emitter:
         self.find_param_types()
         self.chance_check()
         for phase in prog.phases.values():
-            if phase.mode not in ("turn", None, "secret"):   # (secret: hidden from views only)
+            if phase.mode not in ("turn", None, "secret", "simultaneous"):
                 raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
-            if phase.on_reveal:
-                raise _Outside(phase.on_reveal[0], "an 'on reveal' block")
             for action in phase.actions:
                 if not action.body:
                     raise _Outside(action, f"an action with an empty body ('{action.name}')")
@@ -883,6 +895,18 @@ class _Emitter:
             self.functions.append(code.text())
         return "_resume"
 
+    def simul_on_reveal(self) -> str:
+        """`_simul_on_reveal(S)`: the `on reveal` block of the top frame's simultaneous
+        phase (its seat `me`), after every choice was played."""
+        code = _Body("cdef int _simul_on_reveal(Core S) except -1:")
+        for p, phase in enumerate(self.prog.phases.values()):
+            if phase.on_reveal:
+                self.phase_block(f"simul_reveal_{p}", phase, phase.on_reveal)
+                code.emit(1, f"if S.phase == {p}:")
+                code.emit(2, f"return simul_reveal_{p}(S, S.seat)")
+        code.emit(1, "return 0")
+        return code.text()
+
     def result_statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
         """`win`, `lose`, `draw`, `change`."""
         if isinstance(s, (ir.Win, ir.Lose)):
@@ -914,6 +938,7 @@ class _Emitter:
                                 *(s for t in prog.triggers for s in t.body)]
         for phase in prog.phases.values():
             roots += [*(phase.on_no_action or ()), *phase.on_enter, *phase.on_resume,
+                      *phase.on_reveal,
                       *(s for action in phase.actions for s in action.body)]
         return [n for root in roots for n in ir.walk(root)]
 
@@ -1077,6 +1102,7 @@ class _Emitter:
         roots = [*prog.setup, *(s for d in prog.defs.values() for s in d.body)]
         for phase in prog.phases.values():
             roots += [*(phase.on_no_action or ()), *phase.on_enter, *phase.on_resume,
+                      *phase.on_reveal,
                       *(s for action in phase.actions for s in action.body)]
         for root in roots:
             for node in ir.walk(root):
@@ -1125,6 +1151,8 @@ class _Emitter:
             f"cdef long *PHASE_NO_ACTION = "
             f"_array({_packed([int(phase.on_no_action is not None) for phase in phases])})",
             f"cdef long *PHASE_LOCS = _array({_packed([self.loc(phase) for phase in phases])})",
+            f"cdef long *PHASE_SIMUL = "
+            f"_array({_packed([int(phase.mode == 'simultaneous') for phase in phases])})",
             f"ACTION_TEXTS = {texts!r}", f"BY_CELL = {by_cell!r}"]
         board = self.board
         return {"NPARAMS": str(max([len(phase.params) for phase in phases] + [1])),
@@ -2501,7 +2529,8 @@ class _Emitter:
         for phase in self.prog.phases.values():
             units += [(None, [a]) for a in phase.actions]
             units += [(None, list(block)) for block in (phase.on_enter, phase.on_resume,
-                                                        phase.on_no_action or ())]
+                                                        phase.on_no_action or (),
+                                                        phase.on_reveal)]
         for name, roots in units:
             nodes = [n for root in roots for n in ir.walk(root)]
             given: dict[int, set[Type]] = {}

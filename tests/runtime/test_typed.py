@@ -48,7 +48,8 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/typed_hooks_limits": 12, "../../tests/rules/standing": 30,
            "../../tests/rules/standing2": 30, "../../tests/rules/standing3": 30,
            "../../tests/rules/typed_hooks_zones": 60, "../../tests/rules/typed_hooks_hands": 60,
-           "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50}
+           "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50,
+           "../../tests/rules/typed_simul_phase": 40}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -124,10 +125,9 @@ def test_typed_and_python_play_the_same_games(name, typed_on):
 
 
 def test_unsupported_names_the_first_construct_outside():
-    game = load_game(os.path.join(CLASSIC, "goofspiel.gdl"), "python")
-    assert typed.unsupported(game._program) == (
-        f"{os.path.join(CLASSIC, 'goofspiel.gdl')}:30:1: a simultaneous phase ('bidding') "
-        "is outside the typed subset")
+    path = os.path.join(ROOT, "tests", "rules", "hex_board.gdl")
+    assert typed.unsupported(load_game(path, "python")._program) == (
+        f"{path}:37:16: the built-in clear_line() is outside the typed subset")
 
 
 def test_the_covered_games_are_inside():
