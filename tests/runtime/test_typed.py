@@ -49,7 +49,11 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/standing2": 30, "../../tests/rules/standing3": 30,
            "../../tests/rules/typed_hooks_zones": 60, "../../tests/rules/typed_hooks_hands": 60,
            "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50,
-           "../../tests/rules/typed_simul_phase": 40}
+           "../../tests/rules/typed_simul_phase": 40,
+           "../../tests/rules/typed_simul_placements": 30, "../../tests/rules/typed_simul_later": 60,
+           "../../tests/rules/typed_simul_board": 30, "../galaxy_grid": 6, "../galaxy_grid_2": 3,
+           "../galaxy_grid_3": 3, "../galaxy_grid_house": 3, "../../tests/rules/auto": 40,
+           "../../tests/rules/pools": 40}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 

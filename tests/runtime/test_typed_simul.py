@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from gdl.interpreter import load_game
+from gdl.interpreter import load_game, load_source
 from gdl.interpreter.play.balance import batch
 from gdl.interpreter.runtime import typed
 from gdl.interpreter.runtime.typed import TypedState
@@ -22,6 +22,8 @@ from tests.runtime.test_typed_playout import _records
 
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 PHASE = os.path.join(ROOT, "tests", "rules", "typed_simul_phase.gdl")
+# rule file -> random games whose every view is compared (Galaxy Grid's are ~250 decisions)
+VIEWED = {"tests/rules/typed_simul_placements.gdl": 6, "games/galaxy_grid.gdl": 2}
 
 
 def _games(path=PHASE):
@@ -33,6 +35,15 @@ def test_every_seat_s_view_of_the_pending_choices_is_python_s(typed_on):  # noqa
     python, fast = _games()
     for seed in range(12):
         _play_alike(python, fast, seed, python.new_state(seed), fast.new_state(seed))
+
+
+@needs_tools
+@pytest.mark.parametrize("path", sorted(VIEWED))
+def test_every_seat_s_view_of_placed_dice_is_python_s(path, typed_on):  # noqa: F811
+    python, fast = _games(os.path.join(ROOT, path))
+    for seed in range(VIEWED[path]):
+        _play_alike(python, fast, seed, python.new_state(seed), fast.new_state(seed),
+                    longest=400)
 
 
 @needs_tools
@@ -97,3 +108,24 @@ def test_a_clone_keeps_its_own_choices(typed_on):  # noqa: F811
     fast.apply(state, (0, (1, "high")), check=False)
     assert fast.current_player(state) == 1 and fast.current_player(other) == 0
     assert other.__class__ is TypedState and other.frames[-1]["pending"] == [None] * 3
+
+
+def test_a_placement_read_from_what_no_action_gave_is_outside():
+    source = """game "t"
+seats a, b
+symbols Move
+var seat.dice = [1, 2]
+var n = 0
+setup {
+  goto play for a
+}
+fn first_way() = first(p in placements(a.dice, [Move]))
+phase play turn {
+  action go() {
+    n = len(placed(first_way(), Move))
+  }
+}
+"""
+    found = typed.unsupported(load_source(source, "t.gdl", "python")._program)
+    assert found == ("t.gdl:12:13: 'placed(first_way(), Move)' of what is not an action's "
+                     "placement is outside the typed subset")
