@@ -26,12 +26,12 @@ current player, returns, clone) never makes a dictionary.
 from __future__ import annotations
 
 import math
-
-import attrs
 import os
 from collections.abc import Callable
 from importlib import resources
 from typing import Any
+
+import attrs
 
 from . import native, native_cache
 from .state import ALL, State
@@ -1828,10 +1828,13 @@ class _Emitter:
                     last.args[0], ir.StateValue) and last.args[0].what == "seats"
                 most = len(self.prog.seats) if seats else \
                     last.value if isinstance(last, ir.Const) else None
+                nodes = [n for s in node.body for n in ir.walk(s)]
+                if any(isinstance(n, ir.Assign) and isinstance(n.place, ir.LocalPlace)
+                       and n.place.slot == node.slot for n in nodes):
+                    continue        # the loop's variable changed in it: not known
                 if most.__class__ is int:
-                    self.simul_ranges.update({id(n): most for s in node.body
-                                              for n in ir.walk(s) if isinstance(n, ir.Local)
-                                              and n.slot == node.slot})
+                    self.simul_ranges.update({id(n): most for n in nodes
+                                              if isinstance(n, ir.Local) and n.slot == node.slot})
         return length is not None and self.simul_ranges.get(id(e.args[1]), length + 1) <= length
 
     def simul_operand(self, e: ir.Binary, env: Env, body: _Body) -> str:

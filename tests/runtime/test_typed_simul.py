@@ -129,3 +129,27 @@ phase play turn {
     found = typed.unsupported(load_source(source, "t.gdl", "python")._program)
     assert found == ("t.gdl:12:13: 'placed(first_way(), Move)' of what is not an action's "
                      "placement is outside the typed subset")
+
+
+def test_nth_at_a_loop_variable_changed_in_the_loop_is_outside():
+    source = """game "t"
+seats a, b
+param xs = [1, 2]
+var big = 0
+setup {
+  for k in range(1, 2) {
+    k = 3
+    big += nth(xs, k)
+  }
+  goto play for a
+}
+phase play turn {
+  action f() {
+    big = 1
+  }
+}
+"""
+    found = typed.unsupported(load_source(source, "t.gdl", "python")._program)
+    assert found == "t.gdl:8:12: nth() of numbers that may be none is outside the typed subset"
+    inside = source.replace("    k = 3\n", "")
+    assert typed.unsupported(load_source(inside, "t.gdl", "python")._program) is None
