@@ -32,6 +32,8 @@ from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
+import attrs
+
 from . import native, native_cache
 from .state import ALL, State
 from ..language import program as ir
@@ -40,8 +42,8 @@ from ..language.errors import GdlRuntimeError, IllegalAction
 from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_NUMBER,
                                MAX_PIECES, MAX_TEXT, MAX_WORK)
 from ..language.builtins import BUILTINS
-from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SEAT, STR, SYMBOL, Type,
-                              element as _element, is_list)
+from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, PLACEMENT, SEAT, STR,
+                              SYMBOL, Type, element as _element, is_list)
 
 ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
 NULLABLE = (CELL, PIECE, SEAT, DIR, KIND, SYMBOL)     # none is -1
@@ -111,6 +113,10 @@ def load(program: ir.Program, endless: str,
     module.bind_chance(Roll, Shuffle, MAX_DICE, DIE_WORK)
     from .events import Pick
     module.bind_hidden(Pick)
+    from .events import Reveal
+    from ..language.builtins import placements, placed_borrowed
+    from ..language.errors import RuleFault
+    module.bind_simul(Reveal, placements, placed_borrowed, RuleFault)
     return module.Engine(), None
 
 
@@ -384,6 +390,9 @@ class _Emitter:
         self.small_guards: dict[int, tuple[ir.Node, str]] = {}
         self.small_tests: set[int] = set()
         self.small_skip: set[int] = set()
+        self.simul_locals: dict[str, Type] = {}     # a `let` local of `any`: its type
+        # a loop variable over range(1, n), n known: (the id of each Local reading it) -> n
+        self.simul_ranges: dict[int, int] | None = None
         self.passes_ok = {id(n) for phase in program.phases.values()
                           for s in phase.on_no_action or () for n in ir.walk(s)
                           if isinstance(n, ir.StateValue) and n.what == "passes"}
@@ -405,13 +414,19 @@ class _Emitter:
         self.fn_cycles()
         listing = _Body("cdef int _listing(Core S, list out) except -1:")
         act = _Body("cdef int _act(Core S, long index, object args) except -1:")
+        simul_act = _Body("cdef int _simul_act(Core S, long me, long index, object args) "
+                          "except -1:")
         for p, (name, phase) in enumerate(self.prog.phases.items()):
             if not phase.actions:       # (hidden: a phase its `on enter` always leaves)
                 continue
             listing.emit(1, f"if S.phase == {p}:")
             act.emit(1, f"if S.phase == {p}:")
+            simul = phase.mode == "simultaneous"    # the seat yet to choose lists
+            if simul:
+                simul_act.emit(1, f"if S.phase == {p}:")
             for action in phase.actions:
-                listing.emit(2, f"{self.listing(p, action)}(S, S.seat, out)")
+                listing.emit(2, f"{self.listing(p, action)}(S, "
+                             f"{'S.simul_seat()' if simul else 'S.seat'}, out)")
                 listing.emit(2, "if S.pick >= 0 and out:")
                 listing.emit(3, "return 0")
                 if phase.on_no_action is not None and not phase.auto:
@@ -422,15 +437,22 @@ class _Emitter:
                                  for i, b in enumerate(action.binders))
                 act.emit(2, f"if index == {action.index}:")
                 act.emit(3, f"return {body}(S, S.seat{', ' if args else ''}{args})")
+                if simul:
+                    simul_act.emit(2, f"if index == {action.index}:")
+                    simul_act.emit(3, f"return {body}(S, me{', ' if args else ''}{args})")
+            if not phase.actions:       # (its `on enter` moves on: nothing to list)
+                listing.emit(2, "pass")
+                act.emit(2, "pass")
             if any(b.by_cell for action in phase.actions for b in action.binders):
                 listing.emit(2, "if len(out) > 1:")
                 listing.emit(3, "_same_texts(S, out)")
         listing.emit(1, "return 0")
         act.emit(1, "raise IndexError(index)")
+        simul_act.emit(1, "raise IndexError(index)")
         whole = [int(any(b.by_cell for action in phase.actions for b in action.binders))
                  for phase in self.prog.phases.values()]     # the check of texts reads all
         self.consts.append(f"cdef long *PHASE_WHOLE = _array({_packed(whole)})")
-        self.functions += [listing.text(), act.text()]
+        self.functions += [listing.text(), act.text(), simul_act.text(), self.simul_on_reveal()]
         setup = _Body("cdef int _setup(Core S) except -1:")
         setup.declare("me")
         setup.emit(1, "me = 0")
@@ -442,6 +464,8 @@ class _Emitter:
         self.functions += self.hooks_units()
         self.control = self.control_tables()
         self.control.update(self.hooks_tables())
+        self.control["SIMUL"] = str(int(any(phase.mode == "simultaneous"
+                                            for phase in self.prog.phases.values())))
         return self.filled_template() + "\n".join(self.consts) + "\n\n" + \
             "\n".join(self.functions)
 
@@ -509,15 +533,13 @@ class _Emitter:
         self.find_param_types()
         self.chance_check()
         for phase in prog.phases.values():
-            if phase.mode not in ("turn", None, "secret"):   # (secret: hidden from views only)
+            if phase.mode not in ("turn", None, "secret", "simultaneous"):
                 raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
-            if phase.on_reveal:
-                raise _Outside(phase.on_reveal[0], "an 'on reveal' block")
             for action in phase.actions:
                 if not action.body:
                     raise _Outside(action, f"an action with an empty body ('{action.name}')")
                 for binder in action.binders:
-                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL, KIND):
+                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL, KIND, PLACEMENT):
                         raise _Outside(binder, f"an action parameter of type {binder.type}")
         self.small_find_nones()
 
@@ -559,7 +581,7 @@ class _Emitter:
                 body.emit(indent, f"if {test}:")
                 indent += 1
             if k == len(binders):
-                made = f"{maker}({', '.join(str(env[b.slot]) for b in binders)})"
+                made = f"{maker}({', '.join(_c_name(env[b.slot]) for b in binders)})"
                 body.emit(indent, "if S.pick == -1:")      # every action (else: a playout's)
                 body.emit(indent + 1, f"out.append({made})")
                 if first_only:          # Core.has_action asks
@@ -591,7 +613,8 @@ class _Emitter:
         then makes no Python object but its list (the same values, so the same actions)."""
         name = f"_action_{p}_{action.index}"
         binders = action.binders
-        params = ", ".join(f"long a{i}" for i in range(len(binders)))
+        params = ", ".join(f"{'str' if b.type == PLACEMENT else 'long'} a{i}"
+                           for i, b in enumerate(binders))
         args = "".join(self.small_arg(b, f"a{i}") for i, b in enumerate(binders))
         fresh = f"({action.index}, ({args}))"
         sizes = [self.arg_range(b.type) for b in binders]
@@ -629,10 +652,12 @@ class _Emitter:
 
     def action_body(self, p: int, action: ir.Action) -> str:
         name = f"act_{p}_{action.index}"
-        params = "".join(f", long {self.binder_name(b)}" for b in action.binders)
+        params = "".join(f", {'str' if b.type == PLACEMENT else 'long'} {self.binder_name(b)}"
+                         for b in action.binders)
         body = _Body(f"cdef int {name}(Core S, long me{params}) except -1:")
         env: Env = {**self.phase_env(list(self.prog.phases.values())[p], body),
-                    **{b.slot: self.binder_name(b) for b in action.binders}}
+                    **{b.slot: _Made(self.binder_name(b), "str", PLACEMENT)
+                       if b.type == PLACEMENT else self.binder_name(b) for b in action.binders}}
         self.statements(action.body, env, body, 1)
         body.emit(1, "return 0")
         self.functions.append(body.text())
@@ -773,6 +798,8 @@ class _Emitter:
             name = body.declare(self.fresh("l"))
             body.emit(indent, f"{name} = {self.expr(s.expr, env, body)}")
             env[s.slot] = name
+            if s.expr.type == ANY:      # a variable the checker typed later
+                self.simul_locals[name] = self.simul_typed(s.expr)
         elif isinstance(s, ir.If):
             body.emit(indent, f"if {self.expr(s.cond, env, body)}:")
             self.statements(s.then, env, body, indent + 1)
@@ -897,6 +924,18 @@ class _Emitter:
             self.functions.append(code.text())
         return "_resume"
 
+    def simul_on_reveal(self) -> str:
+        """`_simul_on_reveal(S)`: the `on reveal` block of the top frame's simultaneous
+        phase (its seat `me`), after every choice was played."""
+        code = _Body("cdef int _simul_on_reveal(Core S) except -1:")
+        for p, phase in enumerate(self.prog.phases.values()):
+            if phase.on_reveal:
+                self.phase_block(f"simul_reveal_{p}", phase, phase.on_reveal)
+                code.emit(1, f"if S.phase == {p}:")
+                code.emit(2, f"return simul_reveal_{p}(S, S.seat)")
+        code.emit(1, "return 0")
+        return code.text()
+
     def result_statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
         """`win`, `lose`, `draw`, `change`."""
         if isinstance(s, (ir.Win, ir.Lose)):
@@ -928,6 +967,7 @@ class _Emitter:
                                 *(s for t in prog.triggers for s in t.body)]
         for phase in prog.phases.values():
             roots += [*(phase.on_no_action or ()), *phase.on_enter, *phase.on_resume,
+                      *phase.on_reveal,
                       *(s for action in phase.actions for s in action.body)]
         return [n for root in roots for n in ir.walk(root)]
 
@@ -1203,6 +1243,7 @@ class _Emitter:
         roots = [*prog.setup, *(s for d in prog.defs.values() for s in d.body)]
         for phase in prog.phases.values():
             roots += [*(phase.on_no_action or ()), *phase.on_enter, *phase.on_resume,
+                      *phase.on_reveal,
                       *(s for action in phase.actions for s in action.body)]
         for root in roots:
             for node in ir.walk(root):
@@ -1240,7 +1281,8 @@ class _Emitter:
         for p, phase in enumerate(phases):
             if [a.index for a in phase.actions] != list(range(len(phase.actions))):
                 raise _Outside(phase, "a phase whose actions are not numbered in order")
-        texts = tuple(tuple((a.name, tuple((VAR_TYPES.get(b.type, "kind"), b.by_cell)
+        texts = tuple(tuple((a.name, tuple((VAR_TYPES.get(b.type, str(b.type) if b.type ==
+                                                             PLACEMENT else "kind"), b.by_cell)
                                            for b in a.binders))
                             for a in phase.actions) for phase in phases)
         by_cell = tuple(tuple(tuple((i, b.name, self.loc(b)) for i, b in enumerate(a.binders)
@@ -1251,6 +1293,8 @@ class _Emitter:
             f"cdef long *PHASE_NO_ACTION = "
             f"_array({_packed([int(phase.on_no_action is not None) for phase in phases])})",
             f"cdef long *PHASE_LOCS = _array({_packed([self.loc(phase) for phase in phases])})",
+            f"cdef long *PHASE_SIMUL = "
+            f"_array({_packed([int(phase.mode == 'simultaneous') for phase in phases])})",
             f"ACTION_TEXTS = {texts!r}", f"BY_CELL = {by_cell!r}"]
         board = self.board
         return {"NPARAMS": str(max([len(phase.params) for phase in phases] + [1])),
@@ -1315,6 +1359,11 @@ class _Emitter:
         if isinstance(e, ir.Text) and e.expr.type in SCALARS:
             kind = VAR_TYPES[e.expr.type]
             return f"_text_of(S, {self.expr(e.expr, env, body)}, {kind!r})"
+        if isinstance(e, ir.Text) and e.expr.type == ANY and \
+                self.simul_side(e.expr, env) in (*NULLABLE, INT):
+            # as Python writes a value of `any`: its number (a cell's too), or none
+            nullable = int(self.simul_side(e.expr, env) in NULLABLE)
+            return f"simul_text_any({self.expr(e.expr, env, body)}, {nullable})"
         found = self.lists_text(e, env, body)
         if found is not None:
             return found
@@ -1526,6 +1575,9 @@ class _Emitter:
     def builtin_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
                      bind: _BINDING, tick: str, copy: bool) -> None:
         name, args = call.name, call.args
+        if name in ("placements", "placed"):
+            self.simul_dice_loop(call, env, body, indent, bind, tick)
+            return
         x = body.declare(self.fresh("x"))
         if name == "cells":
             array = self.array(list(self.board.all_cells))
@@ -1610,6 +1662,8 @@ class _Emitter:
             self.hooks_round_loop(call, x, env, body, indent)
         elif name == "pieces_in":
             self.hooks_zone_loop(call, x, env, body, indent)
+        elif name in ("exits", "intersections"):
+            self.simul_board_loop(call, x, env, body, indent)
         elif name == "range" and all(isinstance(a, ir.Const) for a in args):
             first, last = (a.value for a in args if isinstance(a, ir.Const))
             if last - first >= 1_000_000:
@@ -1619,6 +1673,53 @@ class _Emitter:
             raise _Outside(call, f"a list made by '{_words(call)}'")
         body.emit(indent + 1, tick)
         bind(x, indent + 1)
+
+    def simul_dice_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                        bind: _BINDING, tick: str) -> None:
+        """`for p in placements(dice, slots)` (each a text, as on Python: builtins.py
+        `placements`) or `for d in placed(p, slot)` (the dice, low first)."""
+        i = body.declare(self.fresh("i"))
+        made = body.declare(self.fresh("m"), "tuple")
+        if call.name == "placed":
+            x = body.declare(self.fresh("x"))
+            body.emit(indent, f"{made} = {self.simul_placed(call, env, body)}")
+        else:
+            x = body.declare(self.fresh("x"), "str")
+            dice, slots = (self.lists_expr(a, env, body) for a in call.args)
+            body.emit(indent, f"{made} = simul_placements({dice}, {slots}, {self.loc(call)})")
+        body.emit(indent, f"for {i} in range(len({made})):")
+        body.emit(indent + 1, f"{x} = {made}[{i}]")
+        body.emit(indent + 1, tick)
+        bind(_Made(x, "str", PLACEMENT) if call.name == "placements" else x, indent + 1)
+
+    def simul_placed(self, call: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`placed(p, slot)`: the tuple of dice (builtins.py `placed_borrowed`)."""
+        placement, slot = call.args
+        bound = env.get(placement.slot) if isinstance(placement, ir.Local) else None
+        if not isinstance(bound, _Made) or bound.type != PLACEMENT:
+            raise _Outside(call, f"'{_words(call)}' of what is not an action's placement")
+        return (f"simul_placed({bound.name}, SYMBOL_NAMES[{self.expr(slot, env, body)}], "
+                f"{self.loc(call)})")
+
+    def simul_board_loop(self, call: ir.CallBuiltin, x: str, env: Env, body: _Body,
+                         indent: int) -> None:
+        """`for x in exits(c)` (the directions of the cell's rays that hold a cell: a
+        table by cell) or `intersections()` (a constant list of cells)."""
+        i = body.declare(self.fresh("i"))
+        if call.name == "intersections":
+            cells = list(self.board.intersection_cells)
+            array = self.array(cells)
+            body.emit(indent, f"for {i} in range({len(cells)}):")
+            body.emit(indent + 1, f"{x} = {array}[{i}]")
+            return
+        rows = [self.board.exits(c) for c in range(self.board.size)]
+        table = self.row_table(call, rows, DIR)
+        c = body.declare(self.fresh("c"))
+        none = "exits() cannot work with a value that is none"
+        cell = self.expr(call.args[0], env, body)
+        body.emit(indent, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
+        body.emit(indent, f"for {i} in range({table}_n[{c}]):")
+        body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
 
     # ----- expressions ------------------------------------------------------------------------
     def expr(self, e: ir.Expr, env: Env, body: _Body) -> str:
@@ -1672,7 +1773,7 @@ class _Emitter:
         if isinstance(e, ir.Not):
             return f"(not {self.expr(e.operand, env, body)})"
         if isinstance(e, ir.Binary) and e.type == INT:
-            left, right = self.expr(e.left, env, body), self.expr(e.right, env, body)
+            left, right = self.expr(e.left, env, body), self.simul_operand(e, env, body)
             loc = self.loc(e)
             if e.op in "+-":
                 return f"_add({left}, {'-' if e.op == '-' else ''}({right}), {loc})"
@@ -1758,6 +1859,8 @@ class _Emitter:
         if found is None:
             found = self.hidden_compare(e, env, body)
         if found is None:
+            found = self.simul_none_test(e, env, body)
+        if found is None:
             found = self.lists_test(e, env, body)
         if found is not None:
             return found
@@ -1791,6 +1894,13 @@ class _Emitter:
             return f"S.next_seat({self.expr(args[0], env, body)}, {loc})"
         if name == "previous":
             return f"S.hooks_previous({self.expr(args[0], env, body)}, {loc})"
+        placed = isinstance(args[0], ir.CallBuiltin) and args[0].name == "placed" \
+            if args else False
+        if name == "total" or name == "len" and placed:     # of the dice: no work counted
+            assert isinstance(args[0], ir.CallBuiltin)
+            xs = self.simul_placed(args[0], env, body) if placed else \
+                self.lists_expr(args[0], env, body)
+            return f"len({xs})" if name == "len" else f"simul_total({xs}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
         if name == "nth" and (e.type in NULLABLE or e.type == KIND):
@@ -1811,6 +1921,8 @@ class _Emitter:
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
                                        value=None, type=e.type, span=e.span), env)
+        if name == "nth" and e.type == INT and self.simul_within(e):
+            return self.nth(e, env, body)       # never none
         if name in ("roll", "successes") or name == "nth" and e.type == INT:
             return self.chance_builtin(e, env, body)
         if name == "pick":
@@ -1818,7 +1930,77 @@ class _Emitter:
         found = self.small_builtin(e, env, body)
         if found is not None:
             return found
+        if name == "nth" and e.type == ANY and \
+                _element(self.simul_typed(args[0])) in (*NULLABLE, KIND):
+            return self.nth(e, env, body)       # of a variable the checker typed later
         raise _Outside(e, f"the built-in {name}()")
+
+    def simul_typed(self, e: ir.Expr) -> Type:
+        """The type of `e`; a variable read as a list of anything (the checker met the
+        assignment that typed it later) as its variable's type."""
+        if e.type == _LIST_OF_ANY and isinstance(e, (ir.Global, ir.SeatVar, ir.PieceField)):
+            return self.lists_typed(attrs.evolve(e, type=ANY))
+        return self.lists_typed(e)
+
+    def simul_side(self, e: ir.Expr, env: Env) -> Type:
+        """The type of a compared side: a local of `any` as its `let` found it."""
+        if e.type == ANY and isinstance(e, ir.Local):
+            bound = env.get(e.slot)
+            if isinstance(bound, str):
+                return self.simul_locals.get(bound, ANY)
+        return self.simul_typed(e)
+
+    def simul_none_test(self, e: ir.Compare, env: Env, body: _Body) -> str | None:
+        """`x == none` / `x != none` of a local or variable of `any` that holds cells,
+        pieces, seats or directions (none is -1); None for other tests."""
+        sides = (e.left, e.right)
+        if e.op not in ("==", "!=") or e.lists or ANY not in (e.left.type, e.right.type) \
+                or not any(isinstance(s, ir.Const) and s.value is None for s in sides):
+            return None
+        if not all(self.simul_side(s, env) in NULLABLE or isinstance(s, ir.Const)
+                   and s.value is None for s in sides):
+            return None
+        return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
+
+    def simul_within(self, e: ir.CallBuiltin) -> bool:
+        """Is `nth(xs, k)` never none: `xs` of a length known before play, `k` the
+        variable of a loop over `range(1, n)`, n a number or `len(seats)` within it?"""
+        length = self.chance_length(e.args[0])
+        if self.simul_ranges is None:
+            self.simul_ranges = {}
+            for node in self.hooks_nodes():
+                if not isinstance(node, ir.For) or not isinstance(node.domain, ir.CallBuiltin) \
+                        or node.domain.name != "range":
+                    continue
+                first, last = node.domain.args
+                if not isinstance(first, ir.Const) or first.value != 1:
+                    continue
+                seats = isinstance(last, ir.CallBuiltin) and last.name == "len" and isinstance(
+                    last.args[0], ir.StateValue) and last.args[0].what == "seats"
+                most = len(self.prog.seats) if seats else \
+                    last.value if isinstance(last, ir.Const) else None
+                nodes = [n for s in node.body for n in ir.walk(s)]
+                if any(isinstance(n, ir.Assign) and isinstance(n.place, ir.LocalPlace)
+                       and n.place.slot == node.slot for n in nodes):
+                    continue        # the loop's variable changed in it: not known
+                if most.__class__ is int:
+                    self.simul_ranges.update({id(n): most for n in nodes
+                                              if isinstance(n, ir.Local) and n.slot == node.slot})
+        return length is not None and self.simul_ranges.get(id(e.args[1]), length + 1) <= length
+
+    def simul_operand(self, e: ir.Binary, env: Env, body: _Body) -> str:
+        """The right operand of arithmetic; `nth(xs, k)` of numbers there is the element,
+        or (none) Python's fault at the arithmetic: '... uses a value that is none' (the
+        left operand computed first, as on Python)."""
+        xs = e.right.args[0] if isinstance(e.right, ir.CallBuiltin) and \
+            e.right.name == "nth" else None
+        if xs is None or _element(self.simul_typed(xs)) != INT \
+                or self.chance_length(xs) is not None:
+            return self.expr(e.right, env, body)
+        assert isinstance(e.right, ir.CallBuiltin)
+        message = f"'{e.span.text if e.span is not None else ''}' uses a value that is none"
+        return (f"simul_nth({self.lists_expr(xs, env, body)}, "
+                f"{self.expr(e.right.args[1], env, body)}, {self.loc(e)}, {message!r})")
 
     # ----- chance -----------------------------------------------------------------------------
     def chance_check(self) -> None:
@@ -2907,7 +3089,8 @@ class _Emitter:
         for phase in self.prog.phases.values():
             units += [(None, [a]) for a in phase.actions]
             units += [(None, list(block)) for block in (phase.on_enter, phase.on_resume,
-                                                        phase.on_no_action or ())]
+                                                        phase.on_no_action or (),
+                                                        phase.on_reveal)]
         for name, roots in units:
             nodes = [n for root in roots for n in ir.walk(root)]
             given: dict[int, set[Type]] = {}

@@ -58,7 +58,12 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "hearts": 60, "../../tests/rules/typed_small_kinds": 100,
            "../../tests/rules/typed_small_shuffle": 100, "../../tests/rules/dice": 50,
            "../../tests/rules/look": 50, "kuhn_poker": 200,
-           "leduc_poker": 200, "../../tests/rules/typed_small_nones": 200}
+           "leduc_poker": 200, "../../tests/rules/typed_small_nones": 200,
+           "../../tests/rules/typed_simul_phase": 40,
+           "../../tests/rules/typed_simul_placements": 30,
+           "../../tests/rules/typed_simul_later": 60,
+           "../../tests/rules/typed_simul_board": 30, "../galaxy_grid": 6, "../galaxy_grid_2": 3,
+           "../galaxy_grid_3": 3, "../galaxy_grid_house": 3, "../../tests/rules/auto": 40}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
@@ -134,10 +139,9 @@ def test_typed_and_python_play_the_same_games(name, typed_on):
 
 
 def test_unsupported_names_the_first_construct_outside():
-    game = load_game(os.path.join(CLASSIC, "goofspiel.gdl"), "python")
-    assert typed.unsupported(game._program) == (
-        f"{os.path.join(CLASSIC, 'goofspiel.gdl')}:30:1: a simultaneous phase ('bidding') "
-        "is outside the typed subset")
+    path = os.path.join(ROOT, "tests", "rules", "hex_board.gdl")
+    assert typed.unsupported(load_game(path, "python")._program) == (
+        f"{path}:37:16: the built-in clear_line() is outside the typed subset")
 
 
 def test_the_covered_games_are_inside():
