@@ -25,7 +25,8 @@ from tests.runtime.test_typed import _fault, _same, _typed_game, needs_tools, ty
 RULES = os.path.join(ROOT, "tests", "rules")
 # file -> random games compared seat by seat
 HIDING = {"games/classic/phantom_ttt.gdl": 40, "tests/rules/typed_hidden_hide.gdl": 25,
-          "tests/rules/typed_hidden_sight.gdl": 25}
+          "tests/rules/typed_hidden_sight.gdl": 25, "games/galaxy_of_d.gdl": 2,
+          "games/game.gdl": 1}
 
 
 def _seen_alike(python, fast, a, b):
