@@ -48,7 +48,8 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/typed_hooks_limits": 12, "../../tests/rules/standing": 30,
            "../../tests/rules/standing2": 30, "../../tests/rules/standing3": 30,
            "../../tests/rules/typed_hooks_zones": 60, "../../tests/rules/typed_hooks_hands": 60,
-           "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50}
+           "../../tests/rules/payoff": 50, "../../tests/rules/seat_order": 50,
+           "../../tests/rules/typed_recurse_defs": 60}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
