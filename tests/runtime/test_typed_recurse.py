@@ -82,7 +82,7 @@ def test_too_many_calls_are_python_s_work_fault(typed_on):  # noqa: F811
             else:
                 game.apply(state, action)
     assert found[1] == found[0]
-    assert found[0][:3] == (path, 67, 1) and "more than 10,000,000 steps" in found[0][3]
+    assert found[0][:3] == (path, 69, 1) and "more than 10,000,000 steps" in found[0][3]
 
 
 def test_a_fn_giving_a_list_that_calls_itself_stays_outside():
