@@ -377,6 +377,7 @@ class _Emitter:
         self.count = 0
         self.fns_done: set[str] = set()
         self.inlining: list[str] = []
+        self.recurse_cyclic: set[str] = set()     # fns and defs ("def NAME") calling themselves
         self.control: dict[str, str] = {}       # the template's tables of the phases
         # phase -> the types of its parameters (VAR_TYPES names), from the gotos into it
         self.param_types: dict[str, tuple[str, ...]] = {}
@@ -544,8 +545,9 @@ class _Emitter:
         self.small_find_nones()
 
     def fn_cycles(self) -> None:
-        """A fn that calls itself (through others) stays on Python: compiled calls would
-        not count Python's recursion limit."""
+        """The fns and defs that call themselves (through others too): each call of one
+        counts a step of work and a level of Python's recursion limit, as on Python
+        (`recurse_head`). A fn giving a list stays outside: its loops are written in place."""
         units: dict[str, ir.Fn | ir.Def] = {**self.prog.fns,
                                              **{f"def {n}": d for n, d in self.prog.defs.items()}}
         calls = {name: {n.name if isinstance(n, ir.CallFn) else f"def {n.name}"
@@ -560,8 +562,70 @@ class _Emitter:
             return False
         for name, unit in units.items():
             if reaches(name, name, {name}):
-                raise _Outside(unit, f"a {'def' if isinstance(unit, ir.Def) else 'fn'} that "
-                               f"calls itself ('{unit.name}')")
+                if isinstance(unit, ir.Fn) and not isinstance(unit.body, ir.FnBlock) \
+                        and is_list(unit.type):
+                    raise _Outside(unit, f"a fn giving a list that calls itself ('{unit.name}')")
+                self.recurse_cyclic.add(name)
+
+    def recurse_head(self, unit: ir.Fn | ir.Def, body: _Body) -> int:
+        """The start of a fn or def that calls itself: a step of work (engine.py's count, at
+        the unit) and a level of Python's recursion limit, on the same counter as Python's
+        frames; the indent of its body (inside `try`, which `recurse_tail` closes). Where
+        Python's deepest frame would fault, the call faults at its entry, at the place
+        Python names (`recurse_edge`)."""
+        key = unit.name if isinstance(unit, ir.Fn) else f"def {unit.name}"
+        if key not in self.recurse_cyclic:
+            return 1
+        edge = self.recurse_edge(unit.body if isinstance(unit, ir.Def) else (unit.body,))
+        body.declare("recurse_failed", "bint")
+        body.emit(1, f"recurse_enter(S, {self.loc(unit)}, {self.loc(edge or unit)})")
+        body.emit(1, "recurse_failed = 0")
+        body.emit(1, "try:")
+        body.emit(2, "try:")
+        return 3
+
+    def recurse_tail(self, unit: ir.Fn | ir.Def, body: _Body) -> None:
+        key = unit.name if isinstance(unit, ir.Fn) else f"def {unit.name}"
+        if key in self.recurse_cyclic:
+            body.emit(2, "except RecursionError:")
+            body.emit(3, "recurse_failed = 1")
+            body.emit(3, "raise")
+            body.emit(1, "finally:")
+            body.emit(2, "recurse_leave(S, recurse_failed)")
+
+    def recurse_edge(self, nodes: tuple[ir.Node, ...]) -> ir.Node | None:
+        """The first node, in the order Python runs them, where its generated code takes a
+        level of the recursion limit (codegen.py: a call of a fn it does not write in place,
+        of a def or of a built-in's function, a statement the runtime does, a number
+        assignment's MAX_NUMBER check): a frame at the limit faults there on Python."""
+        for node in nodes:
+            if isinstance(node, ir.CallFn) and self.recurse_inlined(node):
+                found = self.recurse_edge(tuple(node.args) + (self.prog.fns[node.name].body,))
+            else:
+                found = self.recurse_edge(tuple(ir.children(node)))
+            if found is not None:
+                return found
+            if isinstance(node, (ir.CallFn, ir.CallDef, ir.Text, ir.Remove, ir.Create, ir.PlaceAt,
+                                 ir.Give, ir.Change, ir.Move, ir.Goto, ir.Put, ir.CallEach,
+                                 ir.Return, ir.Win, ir.Lose, ir.Draw)):
+                return node
+            if isinstance(node, ir.CallBuiltin) and BUILTINS[node.name].template(
+                    len(node.args)) is None:
+                return node
+            if isinstance(node, ir.Assign) and node.expr.type == INT and \
+                    (node.op != "=" or isinstance(node.expr, ir.Binary)):
+                return node
+        return None
+
+    def recurse_inlined(self, call: ir.CallFn) -> bool:
+        """codegen.py `inlinable`: a small fn Python writes in place (no frame)."""
+        fn = self.prog.fns[call.name]
+        if isinstance(fn.body, ir.FnBlock) or \
+                not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
+            return False
+        nodes = list(ir.walk(fn.body))
+        return len(nodes) <= 12 and not any(
+            isinstance(x, (ir.Quant, ir.Comprehension, ir.CallFn)) for x in nodes)
 
     # ----- code units -----------------------------------------------------------------------
     def listing(self, p: int, action: ir.Action) -> str:
@@ -734,7 +798,9 @@ class _Emitter:
             return self.lists_fn(name)
         env, params = self.params(fn)
         body = _Body(f"cdef long {cname}(Core S, long me{params}) except? -2:")
-        body.emit(1, f"return {self.expr(fn.body, env, body)}")
+        indent = self.recurse_head(fn, body)
+        body.emit(indent, f"return {self.expr(fn.body, env, body)}")
+        self.recurse_tail(fn, body)
         self.functions.append(body.text())
         return cname
 
@@ -769,8 +835,10 @@ class _Emitter:
         self.fns_done.add(cname)
         env, params = self.params(unit)
         body = _Body(f"cdef int {cname}(Core S, long me{params}) except -1:")
-        self.statements(unit.body, env, body, 1)
-        body.emit(1, "return 0")
+        indent = self.recurse_head(unit, body)
+        self.statements(unit.body, env, body, indent)
+        body.emit(indent, "return 0")
+        self.recurse_tail(unit, body)
         self.functions.append(body.text())
         return cname
 
@@ -2934,10 +3002,12 @@ class _Emitter:
             head = f"cdef long {cname}(Core S, long me{params}) except? -2:"
         body = _Body(head)
         body.lists_returns = fn.type
+        indent = self.recurse_head(fn, body)
         if isinstance(fn.body, ir.FnBlock):
-            self.statements(fn.body.body, env, body, 1)
+            self.statements(fn.body.body, env, body, indent)
         else:
-            self.lists_statement(ir.Result(fn.body, span=fn.body.span), env, body, 1)
+            self.lists_statement(ir.Result(fn.body, span=fn.body.span), env, body, indent)
+        self.recurse_tail(fn, body)
         self.functions.append(body.text())
         return cname
 

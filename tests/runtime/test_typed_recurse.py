@@ -1,0 +1,93 @@
+"""Fns and defs that call themselves on the typed native engine against the Python backend:
+calls that end (a def removing a chain of pieces through another def, fns counting down,
+a block fn walking a list, fns calling each other), a recursion without end (Python's
+recursion limit: the same fault at the same place) and one that calls itself too many times
+(the work limit). The rule file is tests/rules/typed_recurse_defs.gdl (also in
+test_typed.py's COVERED)."""
+
+import os
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language.errors import GdlRuntimeError
+from gdl.interpreter.runtime import typed
+from tests.helpers import ROOT
+from tests.runtime.test_native_backend import MISSING, shared_cache  # noqa: F401 (fixture)
+from tests.runtime.test_typed import _fault, _typed_game, typed_on  # noqa: F401
+
+RULES = os.path.join(ROOT, "tests", "rules")
+needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
+
+ENDLESS = """game "R"
+seats a, b
+board square(2, 2)
+var total = 0
+setup {
+  goto play for a
+}
+UNITS
+phase play turn {
+  action go() {
+    ACTION
+  }
+}
+"""
+
+# (units, the action's body): each calls itself without end, Python faulting at the first
+# call or checked number of its deepest frame
+CASES = [
+    ("def f(n) {\n  f(n + 1)\n}", "f(1)"),
+    ("def f(n) {\n  let m = n + 1\n  total += m\n  f(m)\n}", "f(1)"),
+    ("def f(n) {\n  if n > 0 {\n    total += 1\n  }\n  f(n + 1)\n}", "f(1)"),
+    ("def f(n) {\n  log text(n) + \"x\"\n  f(n + 1)\n}", "f(1)"),
+    ("fn h(n) = 1 + h(n + 1)", "total = h(1)"),
+    ("fn h(n) {\n  let k = n + 1\n  return h(k) + 1\n}", "total = h(1)"),
+]
+
+
+def _applied(game):
+    state = game.new_state(0)
+    with pytest.raises(GdlRuntimeError) as caught:
+        game.apply(state, game.legal_actions(state)[0])
+    return _fault(caught.value), state.to_json()
+
+
+@needs_tools
+@pytest.mark.parametrize("units, action", CASES)
+def test_a_recursion_without_end_is_python_s_fault(typed_on, units, action):  # noqa: F811
+    """The same words at the same place, after as many calls (the state when it stopped)."""
+    source = ENDLESS.replace("UNITS", units).replace("ACTION", action)
+    python, fast = load_source(source, "r.gdl", "python"), load_source(source, "r.gdl", "native")
+    assert fast._typed is not None
+    expected, found = _applied(python), _applied(fast)
+    assert found == expected
+    assert "calls itself without end" in expected[0][3]
+
+
+@needs_tools
+def test_too_many_calls_are_python_s_work_fault(typed_on):  # noqa: F811
+    path = os.path.join(RULES, "typed_recurse_defs.gdl")
+    python, fast = load_game(path, "python"), _typed_game(path)
+    found = []
+    for game in (python, fast):
+        state = game.new_state(0)
+        for text in ("count 5", "blow"):
+            actions = game.legal_actions(state)
+            action = actions[[game.action_text(state, a) for a in actions].index(text)]
+            if text == "blow":
+                with pytest.raises(GdlRuntimeError) as caught:
+                    game.apply(state, action)
+                found.append(_fault(caught.value))
+            else:
+                game.apply(state, action)
+    assert found[1] == found[0]
+    assert found[0][:3] == (path, 69, 1) and "more than 10,000,000 steps" in found[0][3]
+
+
+def test_a_fn_giving_a_list_that_calls_itself_stays_outside():
+    source = ENDLESS.replace("UNITS", "fn upto(n) = if n > 0 then upto(n - 1) + [n] else []") \
+        .replace("ACTION", "total = len(upto(3))")
+    game = load_source(source, "r.gdl", "python")
+    assert typed.unsupported(game._program) == (
+        "r.gdl:8:1: a fn giving a list that calls itself ('upto') is outside the typed subset")
