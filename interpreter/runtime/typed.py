@@ -1086,17 +1086,26 @@ class _Emitter:
         code.emit(2, "return 0")
         code.emit(1, "key = S.hooks_where[pid][0]")
         code.emit(1, "seat = key % (NSEATS + 1) - 1")
+        for z, sees in self.hooks_zone_sights():
+            code.emit(1, f"if key // (NSEATS + 1) == {z}:")
+            code.emit(2, f"return not {sees}")
+        code.emit(1, "return 0")
+        return code.text()
+
+    def hooks_zone_sights(self) -> list[tuple[int, str]]:
+        """(zone index, the call of its `visible to` rule for the viewer and the zone's
+        seat) of each zone that has one; the rule is a cdef function of its own."""
+        found = []
         for z, zone in enumerate(self.prog.zones.values()):
             if zone.visible is None:
                 continue
             unit = _Body(f"cdef long hooks_sees_{z}(Core S, long me, long v1, long v2) "
                          "except? -2:")
-            unit.emit(1, f"return {self.expr(zone.visible.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
+            env: Env = {0: "me", 1: "v1", 2: "v2"}
+            unit.emit(1, f"return {self.expr(zone.visible.expr, env, unit)}")
             self.functions.append(unit.text())
-            code.emit(1, f"if key // (NSEATS + 1) == {z}:")
-            code.emit(2, f"return not hooks_sees_{z}(S, viewer, viewer, seat)")
-        code.emit(1, "return 0")
-        return code.text()
+            found.append((z, f"hooks_sees_{z}(S, viewer, viewer, seat)"))
+        return found
 
     # ----- hidden: `hide piece` and a kinds table's `visible to` -----------------------------
     def hidden_hides(self) -> bool:
@@ -1124,15 +1133,8 @@ class _Emitter:
         code.emit(1, "if pid in S.hooks_where:")
         code.emit(2, "key = S.hooks_where[pid][0]")
         code.emit(2, "seat = key % (NSEATS + 1) - 1")
-        for z, zone in enumerate(self.prog.zones.values()):
-            if zone.visible is None:
-                continue
-            unit = _Body(f"cdef long hooks_sees_{z}(Core S, long me, long v1, long v2) "
-                         "except? -2:")
-            unit.emit(1, f"return {self.expr(zone.visible.expr, {0: 'me', 1: 'v1', 2: 'v2'}, unit)}")
-            self.functions.append(unit.text())
-            code.emit(2, f"if key // (NSEATS + 1) == {z} and "
-                      f"not hooks_sees_{z}(S, viewer, viewer, seat):")
+        for z, sees in self.hooks_zone_sights():
+            code.emit(2, f"if key // (NSEATS + 1) == {z} and not {sees}:")
             code.emit(3, "return 1")
         hide = self.prog.hide
         if hide is None:
