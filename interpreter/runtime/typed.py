@@ -982,25 +982,23 @@ class _Emitter:
         """`_resume(S)`: the `on resume` block of the phase back on top after `return`."""
         if "_resume" not in self.fns_done:
             self.fns_done.add("_resume")
-            code = _Body("cdef int _resume(Core S) except -1:")
-            for p, phase in enumerate(self.prog.phases.values()):
-                if phase.on_resume:
-                    self.phase_block(f"on_resume_{p}", phase, phase.on_resume)
-                    code.emit(1, f"if S.phase == {p}:")
-                    code.emit(2, f"return on_resume_{p}(S, S.seat)")
-            code.emit(1, "return 0")
-            self.functions.append(code.text())
+            self.functions.append(self.block_dispatch("_resume", "on_resume", "on_resume"))
         return "_resume"
 
     def simul_on_reveal(self) -> str:
         """`_simul_on_reveal(S)`: the `on reveal` block of the top frame's simultaneous
         phase (its seat `me`), after every choice was played."""
-        code = _Body("cdef int _simul_on_reveal(Core S) except -1:")
+        return self.block_dispatch("_simul_on_reveal", "on_reveal", "simul_reveal")
+
+    def block_dispatch(self, name: str, block: str, stem: str) -> str:
+        """`name(S)`: the phase block `block` (`on_resume`, `on_reveal`) of the phase on
+        top, run for its seat; each block a cdef function `stem_<phase number>`."""
+        code = _Body(f"cdef int {name}(Core S) except -1:")
         for p, phase in enumerate(self.prog.phases.values()):
-            if phase.on_reveal:
-                self.phase_block(f"simul_reveal_{p}", phase, phase.on_reveal)
+            if getattr(phase, block):
+                self.phase_block(f"{stem}_{p}", phase, getattr(phase, block))
                 code.emit(1, f"if S.phase == {p}:")
-                code.emit(2, f"return simul_reveal_{p}(S, S.seat)")
+                code.emit(2, f"return {stem}_{p}(S, S.seat)")
         code.emit(1, "return 0")
         return code.text()
 
