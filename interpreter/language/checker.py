@@ -90,8 +90,19 @@ def _ends_in_result(body: Sequence[ast.Stmt]) -> bool:
 
 
 def check_program(program: ast.Program) -> ir.Program:
-    """Check a parsed rule file; returns the resolved `program.Program`."""
-    return _Checker(program).run()
+    """Check a parsed rule file; returns the resolved `program.Program`.
+
+    A variable declared with `none` or `[]` takes the type of its first assignment that says
+    more (`_refine`). A use checked before that assignment would have only the declared type
+    (`text()` of a cell would print its number), so the file is checked again with the types
+    learnt, until no variable learns more (at most once per variable)."""
+    learnt: dict[tuple[str, str], Type] = {}
+    while True:
+        checker = _Checker(program, learnt)
+        resolved = checker.run()
+        if not checker.learnt.keys() - learnt.keys():
+            return resolved
+        learnt = {**learnt, **checker.learnt}
 
 
 def check_expression(resolved: ir.Program, expr: ast.Expr, local_types: Mapping[str, Type],
@@ -110,8 +121,13 @@ def check_expression(resolved: ir.Program, expr: ast.Expr, local_types: Mapping[
 
 
 class _Checker:
-    def __init__(self, program: ast.Program) -> None:
+    def __init__(self, program: ast.Program,
+                 learnt: Mapping[tuple[str, str], Type] | None = None) -> None:
         self.program = program
+        # (scope, name) -> the type a variable declared with `none` or `[]` takes from an
+        # assignment: given (from an earlier pass, `check_program`) and found (`_refine`)
+        self.given = dict(learnt or {})
+        self.learnt: dict[tuple[str, str], Type] = {}
         self.out = ir.Program()
         self.declared: dict[str, ast.Node] = {}     # name -> decl node, for duplicate detection
         self.param_nodes: dict[str, ast.ParamDecl] = {}
@@ -582,14 +598,22 @@ class _Checker:
                                decl.span, self._suggest(decl.column, self.out.kind_columns))
             self.references.use(decl.column_span, self.fields.get(("kind", decl.column)))
             t = self.out.kind_columns[decl.column]
-            table[decl.name] = ir.Variable(decl.name, None, ANY if t == NONE else t,
+            table[decl.name] = ir.Variable(decl.name, None, self._declared(decl, t),
                                            span=decl.span, column=decl.column)
             return
         assert decl.expr is not None        # the grammar: `= expr` or `from COLUMN`
         self._constant_names(decl.expr)
         value, t = self._const(decl.expr)
-        table[decl.name] = ir.Variable(decl.name, value, ANY if t == NONE else t,
+        table[decl.name] = ir.Variable(decl.name, value, self._declared(decl, t),
                                        span=decl.span)
+
+    def _declared(self, decl: ast.VarDecl, t: Type) -> Type:
+        """A variable's type as declared, or as an assignment later in the file makes it
+        (`_refine`, on an earlier pass)."""
+        t = ANY if t == NONE else t
+        if t in (ANY, list_of(ANY)):
+            return self.given.get((decl.scope, decl.name), t)
+        return t
 
     def _visibility(self, decl: ast.VarDecl) -> None:
         """`visible to COND`: `viewer` is the seat looking; for seat and piece variables
@@ -948,6 +972,7 @@ class _Checker:
         better = join(declared, assigned)
         if better is not None and better != declared and declared in (ANY, list_of(ANY)):
             self.out.vars[scope][place.name].type = better
+            self.learnt[scope, place.name] = better
 
     def _stmt_CallStmt(self, stmt: ast.CallStmt, scope: Scope) -> ir.CallDef:
         decl = self.def_decls.get(stmt.name)

@@ -7,7 +7,7 @@ import pytest
 
 from gdl.interpreter import load_game, load_source
 
-from tests.helpers import RULES, VALID, lines, logs, rule_error
+from tests.helpers import RULES, VALID, act, lines, logs, rule_error
 
 
 def test_a_piece_variable_starts_from_its_kinds_column():
@@ -60,3 +60,23 @@ def test_a_variant_changes_the_column_a_variable_starts_from(tmp_path):
 ], ids=["from-global", "from-seat", "unknown-column", "from-property", "from-clash"])
 def test_check_errors(extra, expected):
     assert rule_error(VALID + extra + "\n") == lines(*expected)
+
+
+def test_a_none_variable_is_typed_where_it_is_read_before_its_first_assignment():
+    """The checker meets `text(me.spot)` before `me.spot = c` makes spot a cell variable; the
+    text is still the cell's name (the file is checked again with the types learnt)."""
+    source = lines(
+        "seats a, b", "board square(3, 3)", "var seat.spot = none",
+        "setup {", "  goto play for a", "}",
+        "phase play turn {",
+        "  action put(c in cells()) {",
+        "    log text(me) + \" was at \" + text(me.spot) + \" \" + text([me.spot])",
+        "    me.spot = c",
+        "    goto play for next(me)",
+        "  }",
+        "}", "")
+    game = load_source(source, "t.gdl")
+    state = game.new_state(0)
+    act(game, state, "put b2")
+    act(game, state, "put a1")
+    assert logs(act(game, state, "put c3")) == ["a was at b2 [b2]"]
