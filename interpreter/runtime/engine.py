@@ -900,8 +900,8 @@ class Game:
                 _, _, start, end = positions[index] if index < len(positions) else (0, 0, 0, 0)
                 found = (code.co_filename, tb.tb_lineno, start or 0, end or 0)
                 library_only = True
-            elif found is not None and not code.co_filename.endswith(("builtins.py",
-                                                                        "boards.py")):
+            elif found is not None and code not in _OPERATORS \
+                    and not code.co_filename.endswith(("builtins.py", "boards.py")):
                 library_only = False
             tb = tb.tb_next
         return found if anywhere or library_only else None
@@ -1811,3 +1811,8 @@ _NOTHING = _Nothing()
 
 def _copy(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
+
+
+# The generated code's operators written as functions here: a Python fault inside one (none
+# divided) is the rules' fault, located at the operator's expression (`Game._rule_frame`).
+_OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _long, _join))

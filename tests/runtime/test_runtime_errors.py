@@ -52,6 +52,14 @@ def _fault(body, extra=""):
      "t.gdl:13:9: error: run-time error: 'nth([1, 2], 3) + 1' uses a value that is none\n"
      "        n = nth([1, 2], 3) + 1\n"
      "            ^"),
+    ("n = nth([1, 2], 3) / 2", "",
+     "t.gdl:13:9: error: run-time error: 'nth([1, 2], 3) / 2' uses a value that is none\n"
+     "        n = nth([1, 2], 3) / 2\n"
+     "            ^"),
+    ("n = half(nth([1, 2], 3))", "fn half(x) = 5 % x",
+     "t.gdl:6:14: error: run-time error: '5 % x' uses a value that is none\n"
+     "    fn half(x) = 5 % x\n"
+     "                 ^"),
     ("n = 5 / (n - n)", "",
      "t.gdl:13:9: error: run-time error: division by zero\n"
      "        n = 5 / (n - n)\n"
