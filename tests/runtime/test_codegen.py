@@ -313,3 +313,64 @@ phase play { action pass() { } }
     assert "_last(" not in introspect.python_source(game)
     state = game.new_state(0)
     assert state.globals["tops"] == [None, 2, None]
+
+
+ROWS = """game "Rows"
+seats a, b
+board square(5, 5)
+kinds (speed, symbol) {{
+  Runner = 2, "r"
+  Guard = 1, "g"
+}}
+var turns = 0
+setup {{
+  create Runner for a at @a1
+  create Guard for a at @b1
+  create Guard for a at @c1
+  create Runner for b at @e5
+  goto play for a
+}}
+phase play turn {{
+  action move(p in pieces(me), c in reach(p.cell, p.speed, [@c3])) where {where} {{
+    place p at c
+    turns += 1
+    goto play for next(me)
+  }}
+  on no action {{
+    turns += 1
+    goto play for next(me)
+  }}
+}}
+end {{
+  draw when turns >= 40
+}}
+"""
+
+
+def test_a_last_loop_whose_items_all_pass_appends_one_kept_row():
+    """`reach(...)` items of a non-Guard all pass (the lead test `p.kind == Guard` is false):
+    the listing appends them as one kept row (`Generator.rows`). The same rule written with
+    its tests the other way round has no lead test and lists item by item: the two play the
+    same games, `on no action` included: it asks whether b, whose actions all come in
+    rows, has an action."""
+    rows = load_source(ROWS.format(where="not (p.kind == Guard and pieces_at(c) != [])"),
+                       "rows.gdl")
+    plain = load_source(ROWS.format(where="not (pieces_at(c) != [] and p.kind == Guard)"),
+                        "plain.gdl")
+    from gdl.interpreter.runtime import introspect
+    assert "_row(" in introspect.python_source(rows)
+    assert "_row(" not in introspect.python_source(plain)
+    import random
+    for seed in range(30):
+        choose = random.Random(seed)
+        one, two = rows.new_state(seed), plain.new_state(seed)
+        while not rows.is_terminal(one):
+            legal = rows.legal_actions(one)
+            assert legal == plain.legal_actions(two)
+            assert [rows.action_text(one, a) for a in legal] == \
+                [plain.action_text(two, a) for a in legal]
+            if not legal:
+                break
+            action = legal[choose.randrange(len(legal))]
+            assert as_json(rows.apply(one, action)) == as_json(plain.apply(two, action))
+        assert rows.returns(one) == plain.returns(two)
