@@ -8,6 +8,7 @@ import fcntl
 import os
 import pty
 import select
+import signal
 import struct
 import sys
 import termios
@@ -36,6 +37,10 @@ def play_in_terminal(args, typed, rows=40, columns=100, colour=False):
     the terminal is told to show none (NO_COLOR), as the golden screens are plain text."""
     pid, fd = pty.fork()
     if pid == 0:
+        # Ctrl-C interrupts, as at a person's terminal, even when this test runs where
+        # SIGINT is ignored (a shell's background job): an ignored signal stays ignored
+        # through exec, and Python then installs no KeyboardInterrupt
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         os.chdir(ROOT)
         # the terminal's own size, not the one COLUMNS and LINES may say
@@ -67,7 +72,17 @@ def play_in_terminal(args, typed, rows=40, columns=100, colour=False):
             else:
                 pending = None
                 os.write(fd, b"quit\n")
-    _, status = os.waitpid(pid, 0)
+    for _ in range(100):        # its end, some seconds at most after its last words
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.1)
+    else:               # still running: never left to hang the suite
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(fd)
+        pytest.fail("gdl was still running after 60 s; it wrote:\n"
+                    + out.decode("utf-8", "replace"))
     os.close(fd)
     return out.decode("utf-8", "replace").replace("\r\n", "\n"), os.waitstatus_to_exitcode(status)
 
