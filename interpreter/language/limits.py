@@ -27,5 +27,7 @@ MAX_WORK = 10_000_000           # steps between two decisions (`auto` actions in
                                 # items looped over, calls of a fn or def that calls itself,
                                 # trigger runs, dice (DIE_WORK each)
 DIE_WORK = 10                   # a die rolled: it leaves an event, so it counts ten steps
+MAX_DEPTH = 200                 # calls of fns and defs that call themselves, one inside the
+                                # next: gdl's own count, the same on every Python version
 MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try
 DEFAULT_MAX_DECISIONS = 100_000     # decisions of one game before a driver stops it (capped)

@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, TypeAlias
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS)
-from ..language.limits import MAX_NUMBER, MAX_TEXT, MAX_WORK
+from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_TEXT, MAX_WORK
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
                                is_list)
 
@@ -113,8 +113,10 @@ class Source:
         self.places: dict[int, list[Stretch]] = {}  # line (1-based) -> [(start, end, node)]
         self.constants: dict[str, Constant] = {}        # Python name -> constant
         self._const_names: dict[tuple[ConstKind, str], str] = {}
+        self.shift = 0      # levels added to every line's indent (a body inside `try`)
 
     def emit(self, indent: int, *parts: Part) -> None:
+        indent += self.shift
         text: list[str] = []
         places: list[Stretch] = []
         column = [4 * indent]
@@ -421,12 +423,23 @@ class Generator:
             self.test_then(indent + 1, rest, hit)
 
     def counted_unit(self, unit: ir.Fn | ir.Def, cyclic: bool) -> None:
-        """The body of a fn or def, its calls counted when it can call itself."""
+        """The body of a fn or def, its calls counted when it can call itself, and then
+        also how deep such calls run (limits.MAX_DEPTH, gdl's own count: Python's recursion
+        limit differs between versions): its body inside `try` and `finally` going out."""
         self.counted_call(unit, cyclic)
+        if cyclic:
+            self.src.emit(1, F(unit, f"if rt.depth >= {MAX_DEPTH}: rt.too_deep({unit.name!r})"))
+            self.src.emit(1, "rt.depth += 1")
+            self.src.emit(1, "try:")
+            self.src.shift += 1
         if isinstance(unit, ir.Fn):
             self.return_(unit.body)
         else:
             self.block(unit.body, 1)
+        if cyclic:
+            self.src.shift -= 1
+            self.src.emit(1, "finally:")
+            self.src.emit(2, "rt.depth -= 1")
 
     def counted_call(self, node: ir.Node, cyclic: bool) -> None:
         """A fn or def that calls itself (through others too) counts each call as work:

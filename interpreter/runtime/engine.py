@@ -45,8 +45,8 @@ from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
                                  SEAT_VARS)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
-from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_NUMBER,
-                               MAX_PIECES, MAX_TEXT, MAX_WORK)
+from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
+                               MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
                               describe, format_value, parse_placement)
 from .rules import describe_rules
@@ -72,6 +72,7 @@ _T = TypeVar("_T")
 _Sized = TypeVar("_Sized", bound=Sized)
 
 
+ENDLESS_CALLS = "a fn or def calls itself without end"
 ENDLESS_PHASES = (f"phases were entered more than {MAX_ENTRIES} times without reaching a "
                   "decision: their goto, call and return go round without end")
 OVERWORKED = (f"the rules took more than {MAX_WORK:,} steps since the last decision (loops "
@@ -143,6 +144,7 @@ class Runtime:
         self.changed = 0        # state categories changed since the end rules last ran
         self.entries = 0        # phases entered since the engine last started work
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
+        self.depth = 0          # calls of fns and defs that call themselves running now
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
         self.passes = 0         # `on no action` blocks run since the last decision
         self.end_values: dict[int, list[Any]] = {}  # end block -> its shared values so far
@@ -587,6 +589,11 @@ class Runtime:
             hook(state, seat, seat)
 
     # names for text ------------------------------------------------------------------------
+    def too_deep(self, name: str) -> NoReturn:
+        """A fn or def that calls itself called once more at MAX_DEPTH calls running (the
+        generated code's check at its entry, `codegen.Generator.counted_unit`)."""
+        raise RuleFault(f"{ENDLESS_CALLS} ('{name}' is {MAX_DEPTH} calls deep)")
+
     def overworked(self) -> NoReturn:
         """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
         loops, whose product could run for hours, stop here."""
@@ -827,7 +834,7 @@ class Game:
             return self._located(exc, str(exc))
         if isinstance(exc, RecursionError):
             return self._located(exc, ENDLESS_PHASES if _through_phases(exc) else
-                                 "a fn or def calls itself without end")
+                                 ENDLESS_CALLS)
         if isinstance(exc, StopMove):
             return self._located(exc, "'stop' ran outside an 'on enter' trigger of a move")
         if self._rule_frame(exc) is None:

@@ -39,8 +39,8 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_NUMBER,
-                               MAX_PIECES, MAX_TEXT, MAX_WORK)
+from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
+                               MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
 from ..language.builtins import BUILTINS
 from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, PLACEMENT, SEAT, STR,
                               SYMBOL, Type, element as _element, is_list)
@@ -473,7 +473,7 @@ class _Emitter:
     def filled_template(self) -> str:
         text = resources.files(__package__).joinpath("typed_engine.pyx.in").read_text("utf-8")
         values = {"NCELLS": str(self.board.size), "NSEATS": str(len(self.prog.seats)),
-                  "NKINDS": str(max(len(self.kinds), 1)), "MAX_WORK": str(MAX_WORK),
+                  "NKINDS": str(max(len(self.kinds), 1)), "MAX_WORK": str(MAX_WORK), "MAX_DEPTH": str(MAX_DEPTH),
                   "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
@@ -569,63 +569,21 @@ class _Emitter:
 
     def recurse_head(self, unit: ir.Fn | ir.Def, body: _Body) -> int:
         """The start of a fn or def that calls itself: a step of work (engine.py's count, at
-        the unit) and a level of Python's recursion limit, on the same counter as Python's
-        frames; the indent of its body (inside `try`, which `recurse_tail` closes). Where
-        Python's deepest frame would fault, the call faults at its entry, at the place
-        Python names (`recurse_edge`)."""
+        the unit), then a level of gdl's own depth count (limits.MAX_DEPTH, codegen.py
+        `counted_unit`), faulting at the unit past it; the indent of its body (inside `try`,
+        which `recurse_tail` closes)."""
         key = unit.name if isinstance(unit, ir.Fn) else f"def {unit.name}"
         if key not in self.recurse_cyclic:
             return 1
-        edge = self.recurse_edge(unit.body if isinstance(unit, ir.Def) else (unit.body,))
-        body.declare("recurse_failed", "bint")
-        body.emit(1, f"recurse_enter(S, {self.loc(unit)}, {self.loc(edge or unit)})")
-        body.emit(1, "recurse_failed = 0")
+        body.emit(1, f"recurse_enter(S, {self.loc(unit)}, {unit.name!r})")
         body.emit(1, "try:")
-        body.emit(2, "try:")
-        return 3
+        return 2
 
     def recurse_tail(self, unit: ir.Fn | ir.Def, body: _Body) -> None:
         key = unit.name if isinstance(unit, ir.Fn) else f"def {unit.name}"
         if key in self.recurse_cyclic:
-            body.emit(2, "except RecursionError:")
-            body.emit(3, "recurse_failed = 1")
-            body.emit(3, "raise")
             body.emit(1, "finally:")
-            body.emit(2, "recurse_leave(S, recurse_failed)")
-
-    def recurse_edge(self, nodes: tuple[ir.Node, ...]) -> ir.Node | None:
-        """The first node, in the order Python runs them, where its generated code takes a
-        level of the recursion limit (codegen.py: a call of a fn it does not write in place,
-        of a def or of a built-in's function, a statement the runtime does, a number
-        assignment's MAX_NUMBER check): a frame at the limit faults there on Python."""
-        for node in nodes:
-            if isinstance(node, ir.CallFn) and self.recurse_inlined(node):
-                found = self.recurse_edge(tuple(node.args) + (self.prog.fns[node.name].body,))
-            else:
-                found = self.recurse_edge(tuple(ir.children(node)))
-            if found is not None:
-                return found
-            if isinstance(node, (ir.CallFn, ir.CallDef, ir.Text, ir.Remove, ir.Create, ir.PlaceAt,
-                                 ir.Give, ir.Change, ir.Move, ir.Goto, ir.Put, ir.CallEach,
-                                 ir.Return, ir.Win, ir.Lose, ir.Draw)):
-                return node
-            if isinstance(node, ir.CallBuiltin) and BUILTINS[node.name].template(
-                    len(node.args)) is None:
-                return node
-            if isinstance(node, ir.Assign) and node.expr.type == INT and \
-                    (node.op != "=" or isinstance(node.expr, ir.Binary)):
-                return node
-        return None
-
-    def recurse_inlined(self, call: ir.CallFn) -> bool:
-        """codegen.py `inlinable`: a small fn Python writes in place (no frame)."""
-        fn = self.prog.fns[call.name]
-        if isinstance(fn.body, ir.FnBlock) or \
-                not all(isinstance(a, (ir.Local, ir.Const)) for a in call.args):
-            return False
-        nodes = list(ir.walk(fn.body))
-        return len(nodes) <= 12 and not any(
-            isinstance(x, (ir.Quant, ir.Comprehension, ir.CallFn)) for x in nodes)
+            body.emit(2, "S.recurse_depth -= 1")
 
     # ----- code units -----------------------------------------------------------------------
     def listing(self, p: int, action: ir.Action) -> str:

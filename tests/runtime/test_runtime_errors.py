@@ -73,9 +73,15 @@ def _fault(body, extra=""):
      "        n = roll(n)\n"
      "            ^"),
     ("n = f(1)", "fn f(x) = f(x) + 1",
-     "t.gdl:6:11: error: run-time error: a fn or def calls itself without end\n"
+     "t.gdl:6:1: error: run-time error: a fn or def calls itself without end ('f' is 200 "
+     "calls deep)\n"
      "    fn f(x) = f(x) + 1\n"
-     "              ^"),
+     "    ^"),
+    ("n = down(200)", "fn down(x) = if x == 0 then 0 else 1 + down(x - 1)",
+     "t.gdl:6:1: error: run-time error: a fn or def calls itself without end ('down' is 200 "
+     "calls deep)\n"
+     "    fn down(x) = if x == 0 then 0 else 1 + down(x - 1)\n"
+     "    ^"),
     ("goto main for first(s in all_seats where s != s)", "",
      "t.gdl:13:5: error: run-time error: phase 'main' was entered for no seat (the seat "
      "expression gave none)\n"
@@ -284,3 +290,14 @@ phase p { action go(x in pieces(me), to in neighbors(x.cell)) { return } }
         "none\n"
         "    phase p { action go(x in pieces(me), to in neighbors(x.cell)) { return } }\n"
         "                                               ^")
+
+
+def test_a_fn_may_call_itself_200_deep():
+    """limits.MAX_DEPTH: 200 calls, one inside the next, run (the 201st faults, above);
+    gdl's own count, so the same on every Python version."""
+    game = load_source(BASE.format(body="n = down(199)",
+                                   extra="fn down(x) = if x == 0 then 0 else 1 + down(x - 1)"),
+                       "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.globals["n"] == 199

@@ -1,8 +1,8 @@
 """Fns and defs that call themselves on the typed native engine against the Python backend:
 calls that end (a def removing a chain of pieces through another def, fns counting down,
-a block fn walking a list, fns calling each other), a recursion without end (Python's
-recursion limit: the same fault at the same place) and one that calls itself too many times
-(the work limit). The rule file is tests/rules/typed_recurse_defs.gdl (also in
+a block fn walking a list, fns calling each other), a recursion without end (gdl's limit of
+200 calls deep, limits.MAX_DEPTH: the same fault at the same place, on every Python version)
+and one that calls itself too many times (the work limit). The rule file is tests/rules/typed_recurse_defs.gdl (also in
 test_typed.py's COVERED)."""
 
 import os
@@ -34,8 +34,8 @@ phase play turn {
 }
 """
 
-# (units, the action's body): each calls itself without end, Python faulting at the first
-# call or checked number of its deepest frame
+# (units, the action's body): each calls itself without end, faulting at the unit that
+# would run its 201st call
 CASES = [
     ("def f(n) {\n  f(n + 1)\n}", "f(1)"),
     ("def f(n) {\n  let m = n + 1\n  total += m\n  f(m)\n}", "f(1)"),
@@ -43,6 +43,7 @@ CASES = [
     ("def f(n) {\n  log text(n) + \"x\"\n  f(n + 1)\n}", "f(1)"),
     ("fn h(n) = 1 + h(n + 1)", "total = h(1)"),
     ("fn h(n) {\n  let k = n + 1\n  return h(k) + 1\n}", "total = h(1)"),
+    ("def f(n) {\n  total += 1\n  g(n)\n}\ndef g(n) {\n  f(n + 1)\n}", "f(1)"),
 ]
 
 
@@ -62,7 +63,23 @@ def test_a_recursion_without_end_is_python_s_fault(typed_on, units, action):  # 
     assert fast._typed is not None
     expected, found = _applied(python), _applied(fast)
     assert found == expected
-    assert "calls itself without end" in expected[0][3]
+    assert "calls itself without end" in expected[0][3] and "200 calls deep" in expected[0][3]
+
+
+@needs_tools
+def test_a_recursion_without_end_in_a_listing_is_python_s_fault(typed_on):  # noqa: F811
+    """Where Python's own recursion limit made the typed engine stop a level or two apart
+    (a listing, an `on enter` block), the depth count is the same on both."""
+    source = ENDLESS.replace("UNITS", "fn h(n) = 1 + h(n + 1)").replace(
+        "action go() {", "action go() where h(1) > 0 {").replace("ACTION", "total += 1")
+    found = []
+    for backend in ("python", "native"):
+        game = load_source(source, "r.gdl", backend)
+        state = game.new_state(0)
+        with pytest.raises(GdlRuntimeError) as caught:
+            game.legal_actions(state)
+        found.append(_fault(caught.value))
+    assert found[0] == found[1] and "('h' is 200 calls deep)" in found[0][3]
 
 
 @needs_tools
