@@ -504,10 +504,13 @@ class Generator:
                 if kept is not None and k == levels - 1 and k > 0:
                     # the outer binders' part of the kept index, once ahead of the last loop
                     # (none, or a value not a number, leaves none: the tuple is made afresh)
+                    # (a piece of `pieces(...)`, `pieces_at`, `pieces_in` is a number)
                     tests = " and ".join(f"v{b.slot}.__class__ is int"
-                                         for b in action.binders[:-1])
-                    self.src.emit(indent, f"_k = {' + '.join(kept[1][:-1])} if {tests} "
-                                          "else None")
+                                         for b in action.binders[:-1]
+                                         if not (isinstance(b.domain, ir.CallBuiltin)
+                                                 and b.domain.name in _PIECE_LISTS))
+                    self.src.emit(indent, f"_k = {' + '.join(kept[1][:-1])}"
+                                          + (f" if {tests} else None" if tests else ""))
                 with self.within(memo=memo.for_domain(k + 1, binder.domain)):
                     domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
@@ -1306,6 +1309,9 @@ def _pieces_at_argument(node: ir.Expr) -> ir.Expr | None:
     if isinstance(node, ir.CallBuiltin) and node.name == "pieces_at" and len(node.args) == 1:
         return node.args[0]
     return None
+
+
+_PIECE_LISTS = frozenset({"pieces", "pieces_at", "pieces_in"})    # of ids, never none
 
 
 def _truthy_when(expr: ir.Expr, lead: ir.Expr) -> bool | None:
