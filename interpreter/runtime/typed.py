@@ -54,6 +54,7 @@ SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
 MAX_KEPT = 1 << 16      # at most this many kept action tuples per action (Emitter.action_maker)
 KEPT_PIECES = 256       # pieces of ids below this have their action tuples kept
+AFLAME_RAY_TABLE = 100_000  # the most numbers of a table of every ray written into a module
 _LIST_OF_ANY: Type = ("list", ANY)
 SMALL_NONE = -(1 << 62)     # a number or true/false that is none (Emitter.small_find_nones)
 
@@ -1674,13 +1675,17 @@ class _Emitter:
                 test = "S.alive[{x}]" if not args else f"S.alive[{x}] and S.owner[{x}] == {s}"
                 body.emit(indent + 1, f"if not ({test.format(x=x)}):")
                 body.emit(indent + 2, "continue")
-        elif name == "ray" and isinstance(args[2], ir.Const) and args[2].value >= 0:
+        elif name == "ray" and isinstance(args[2], ir.Const) and args[2].value >= 0 and \
+                not self.aflame_large_rays():
             base = body.declare(self.fresh("r"))
             i = body.declare(self.fresh("i"))
             rays, lengths, longest = self.ray_tables()
             body.emit(indent, f"{base} = {self.cell_dir(args[0], args[1], env, body, call)}")
             body.emit(indent, f"for {i} in range(min({lengths}[{base}], {args[2].value})):")
             body.emit(indent + 1, f"{x} = {rays}[{base} * {longest} + {i}]")
+        elif name == "ray":             # a count computed, or a large board
+            self.aflame_ray_loop(call, env, body, indent, bind, tick)
+            return
         elif name in ("orthogonal", "neighbors") and hasattr(self.board, name):
             cells = set(self.board.all_cells)
             rows = [getattr(self.board, name)(c) if c in cells else []
@@ -2175,6 +2180,9 @@ class _Emitter:
             return "S.alive_count"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces":
             return f"_owned_count(S, {self.expr(xs.args[0], env, body)})"
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and self.aflame_large_rays():
+            base = self.cell_dir(xs.args[0], xs.args[1], env, body, xs)
+            return f"{self.aflame_ray_length()}({base}, {self.expr(xs.args[2], env, body)})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and \
                 isinstance(xs.args[2], ir.Const) and xs.args[2].value >= 0:
             _, lengths, _ = self.ray_tables()
@@ -3195,6 +3203,47 @@ class _Emitter:
         if isinstance(xs, ir.CallFn):
             return self.lists_refined()[1].get(xs.name, xs.type)
         return xs.type
+
+    # ----- geometry of large boards (the aflame_ names) --------------------------------------
+    def aflame_large_rays(self) -> bool:
+        """Is the board's table of every ray too large to write into the module (rays are
+        then walked step by step)?"""
+        longest = max((len(r) for rays in self.board.rays for r in rays), default=0)
+        return bool(self.board.size * self.nd * longest > AFLAME_RAY_TABLE)
+
+    def aflame_ray_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                        bind: _BINDING, tick: str) -> None:
+        """`for x in ray(c, d, n)` with n computed (or on a board of large rays): the cells
+        step by step from c, at most n of them (none when n < 0), to the edge or a hole."""
+        base, count, x, i = (body.declare(self.fresh(n)) for n in "rnxi")
+        cell_dir = self.cell_dir(call.args[0], call.args[1], env, body, call)
+        body.emit(indent, f"{base} = {cell_dir}")
+        body.emit(indent, f"{count} = {self.expr(call.args[2], env, body)}")
+        body.emit(indent, f"{i} = 0")
+        body.emit(indent, f"while {i} < {count}:")
+        body.emit(indent + 1, f"{x} = {self.step_table()}[{base}]")
+        body.emit(indent + 1, f"if {x} < 0:")
+        body.emit(indent + 2, "break")
+        body.emit(indent + 1, f"{base} = {x} * {self.nd} + {base} % {self.nd}")
+        body.emit(indent + 1, f"{i} += 1")
+        body.emit(indent + 1, tick)
+        bind(x, indent + 1)
+
+    def aflame_ray_length(self) -> str:
+        """`aflame_ray_length(base, n)`: len(ray(c, d, n)), base c * directions + d, by
+        steps (a board of large rays)."""
+        name = "aflame_ray_length"
+        if name not in self.fns_done:
+            self.fns_done.add(name)
+            unit = _Body(f"cdef long {name}(long base, long n):")
+            unit.declare("i")
+            unit.emit(1, "i = 0")
+            unit.emit(1, f"while i < n and {self.step_table()}[base] >= 0:")
+            unit.emit(2, f"base = {self.step_table()}[base] * {self.nd} + base % {self.nd}")
+            unit.emit(2, "i += 1")
+            unit.emit(1, "return i")
+            self.functions.append(unit.text())
+        return name
 
 
 def _packed(values: list[int] | list[str]) -> str:

@@ -1,0 +1,71 @@
+"""The typed engine's constructs Galaxy Aflame brought inside (runtime/typed.py, the
+`aflame_` methods) against the Python backend: rays of a computed length (walked step by
+step, as on a board whose rays are too many for a table), `within()` and `distance()` on
+boards of more than 256 cells (a table, square boards of four and eight directions, a hex
+board, each with holes) and `plural()`. Each rule file is played from many seeds under both
+engines, every seat's view compared after every decision (test_typed_hidden
+`_compare_seats`); their faults are Python's, at the same place. test_typed's COVERED plays
+them and the Galaxy Aflame files too (without the views per seat)."""
+
+import os
+
+import pytest
+
+from gdl.interpreter import load_game, load_source
+from gdl.interpreter.language.errors import GdlRuntimeError
+from gdl.interpreter.runtime import typed
+from tests.helpers import ROOT
+from tests.runtime.test_native_backend import shared_cache  # noqa: F401 (fixture)
+from tests.runtime.test_typed import _same, _typed_game, needs_tools, typed_on  # noqa: F401
+from tests.runtime.test_typed_hidden import _compare_seats
+
+# rule file -> random games whose every seat's view is compared
+VIEWED = {"tests/rules/typed_aflame_rays.gdl": 40, "tests/rules/typed_aflame_rays_large.gdl": 6}
+
+
+@needs_tools
+@pytest.mark.parametrize("path", sorted(VIEWED))
+def test_every_seat_s_view_is_python_s(path, typed_on):
+    python, fast = load_game(os.path.join(ROOT, path), "python"), _typed_game(
+        os.path.join(ROOT, path))
+    for seed in range(VIEWED[path]):
+        _compare_seats(python, fast, seed)
+
+
+FAULTY = """game "Faults"
+seats a, b
+board BOARD
+var spot = @a1
+var way = north
+var n = 0
+
+setup {
+  goto play for a
+}
+
+phase play {
+  action go() {
+    spot = none
+    way = none
+    n = STATEMENT
+  }
+}
+"""
+
+
+@needs_tools
+@pytest.mark.parametrize("board,statement,message", [
+    ("square(7, 6)", "len(ray(spot, north, n + 2))", "ray() cannot work with a value that is none"),
+    ("square(60, 50)", "len(ray(spot, north, 3))", "ray() cannot work with a value that is none"),
+])
+def test_a_fault_is_python_s(board, statement, message, typed_on):
+    source = FAULTY.replace("BOARD", board).replace("STATEMENT", statement)
+    python, fast = load_source(source, "f.gdl", "python"), load_source(source, "f.gdl", "native")
+    assert typed.unsupported(python._program) is None and fast._typed is not None
+    a, b = python.new_state(0), fast.new_state(0)
+    assert _same(lambda: python.apply(a, python.legal_actions(a)[0]),
+                 lambda: fast.apply(b, fast.legal_actions(b)[0]))
+    with pytest.raises(GdlRuntimeError) as caught:
+        state = python.new_state(0)
+        python.apply(state, python.legal_actions(state)[0])
+    assert message in str(caught.value)
