@@ -2162,8 +2162,11 @@ class _Emitter:
         loc = self.loc(at)
         name = at.name if isinstance(at, ir.CallBuiltin) else "it"
         none = f"{name}() cannot work with a value that is none"
-        return (f"(_value({self.expr(cell, env, body)}, {loc}, {none!r}) * {self.nd} + "
-                f"_direction({self.expr(d, env, body)}, {self.nd}, {loc}))")
+        cell_value = f"_value({self.expr(cell, env, body)}, {loc}, {none!r})"
+        direction = self.expr(d, env, body)
+        if not isinstance(d, ir.Const):     # none faults in Python's words
+            direction = f"_value({direction}, {loc}, {none!r})"
+        return f"({cell_value} * {self.nd} + _direction({direction}, {self.nd}, {loc}))"
 
     def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
         if xs.type == STR or self.lists_loops(xs, env):

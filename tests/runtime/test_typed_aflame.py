@@ -57,6 +57,10 @@ phase play {
 @pytest.mark.parametrize("board,statement,message", [
     ("square(7, 6)", "len(ray(spot, north, n + 2))", "ray() cannot work with a value that is none"),
     ("square(60, 50)", "len(ray(spot, north, 3))", "ray() cannot work with a value that is none"),
+    ("square(7, 6)", "len([c for c in ray(@a1, way, n + 2)])", "ray() cannot"),
+    ("square(7, 6)", "len(ray(@a1, way, 3))", "ray() cannot work with a value that is none"),
+    ("square(60, 50)", "len(ray(@a1, way, 3))", "ray() cannot work with a value that is none"),
+    ("square(7, 6)", "column(step(@a1, way))", "step() cannot work with a value that is none"),
 ])
 def test_a_fault_is_python_s(board, statement, message, typed_on):
     source = FAULTY.replace("BOARD", board).replace("STATEMENT", statement)
