@@ -1647,6 +1647,9 @@ class _Emitter:
         if name in ("placements", "placed"):
             self.simul_dice_loop(call, env, body, indent, bind, tick)
             return
+        if name == "within":
+            self.aflame_within_loop(call, env, body, indent, bind, tick)
+            return
         x = body.declare(self.fresh("x"))
         if name == "cells":
             array = self.array(list(self.board.all_cells))
@@ -1986,6 +1989,8 @@ class _Emitter:
             at = args[0] if args[0].span is not None else e
             message = f"'{_words(at)}' is none here, not a piece"
             return f"S.alive[_pid(S, {self.expr(args[0], env, body)}, {self.loc(at)}, {message!r})]"
+        if name == "distance" and self.board.size > 256:
+            return self.aflame_distance(e, env, body)
         if name == "distance":
             return self.lists_distance(e, env, body)
         if name == "opposite":
@@ -3208,6 +3213,59 @@ class _Emitter:
         return xs.type
 
     # ----- geometry of large boards (the aflame_ names) --------------------------------------
+    def aflame_distance_fn(self, at: ir.Node) -> str:
+        """`aflame_distance(a, b)`: the board's distance of two cells (neither none) in C,
+        from their columns and rows, as boards.py's (a board too large for a table of every
+        two cells)."""
+        name = "aflame_distance"
+        if name in self.fns_done:
+            return name
+        board, width = self.board, self.board.width
+        unit = _Body(f"cdef long {name}(long a, long b) except -1:")
+        for local in ("dc", "dr", "ac", "bc"):
+            unit.declare(local)
+        unit.emit(1, f"ac, bc = a % {width}, b % {width}")
+        if board.kind == "hex":         # cube coordinates: x the column
+            unit.emit(1, f"dr = (a // {width} - (ac - (ac & 1)) // 2) - "
+                      f"(b // {width} - (bc - (bc & 1)) // 2)")
+            unit.emit(1, "dc = ac - bc")
+            unit.emit(1, "return max(labs(dc), labs(dr), labs(dc + dr))")
+        else:
+            unit.emit(1, "dc = labs(ac - bc)")
+            unit.emit(1, f"dr = labs(a // {width} - b // {width})")
+        if board.kind == "table":       # the straight line, rounded up
+            unit.declare("squared")
+            unit.declare("root")
+            unit.emit(1, "squared = dc * dc + dr * dr")
+            unit.emit(1, "root = aflame_isqrt(squared)")
+            unit.emit(1, "return root if root * root == squared else root + 1")
+            self.aflame_isqrt()
+        elif board.kind == "square":
+            unit.emit(1, "return dc + dr" if len(board.directions) == 4 else
+                      "return dc if dc > dr else dr")
+        elif board.kind != "hex":
+            raise _Outside(at, f"distance() on a {board.kind} board of more than 256 cells")
+        self.fns_done.add(name)
+        self.functions.append(unit.text())
+        return name
+
+    def aflame_isqrt(self) -> str:
+        """`aflame_isqrt(n)`: math.isqrt of a number n >= 0 below 2^52 (the root as a
+        double, then made exact)."""
+        name = "aflame_isqrt"
+        if name not in self.fns_done:
+            self.fns_done.add(name)
+            unit = _Body(f"cdef long {name}(long n):")
+            unit.declare("root")
+            unit.emit(1, "root = <long>sqrt(<double>n)")
+            unit.emit(1, "while root * root > n:")
+            unit.emit(2, "root -= 1")
+            unit.emit(1, "while (root + 1) * (root + 1) <= n:")
+            unit.emit(2, "root += 1")
+            unit.emit(1, "return root")
+            self.functions.append("from libc.math cimport sqrt\n\n" + unit.text())
+        return name
+
     def aflame_large_rays(self) -> bool:
         """Is the board's table of every ray too large to write into the module (rays are
         then walked step by step)?"""
@@ -3247,6 +3305,60 @@ class _Emitter:
             unit.emit(1, "return i")
             self.functions.append(unit.text())
         return name
+
+    def aflame_holes(self) -> str:
+        """A table of flags by cell: is it a hole?"""
+        key = ("holes",)
+        if key not in self.const_ids:
+            self.const_ids[key] = "AFLAME_HOLES"
+            flags = [int(c in self.board.holes) for c in range(self.board.size)]
+            self.consts.append(f"cdef long *AFLAME_HOLES = _array({_packed(flags)})")
+        return self.const_ids[key]
+
+    def aflame_distance(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`distance(a, b)` on a board of more than 256 cells: computed (either none
+        faults)."""
+        none = "distance() cannot work with a value that is none"
+        a, b = (f"_value({self.expr(x, env, body)}, {self.loc(e)}, {none!r})" for x in e.args)
+        return f"{self.aflame_distance_fn(e)}({a}, {b})"
+
+    def aflame_within_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                           bind: _BINDING, tick: str) -> None:
+        """`for x in within(c, r)` (boards.py `within`): the cells of the square around
+        `c` row by row whose distance from it is at most r (holes left out); on a table
+        only the columns within the circle are visited."""
+        board, width, height = self.board, self.board.width, self.board.height
+        if board.kind not in ("table", "square", "hex"):
+            raise _Outside(call, f"within() on a {board.kind} board")
+        none = "within() cannot work with a value that is none"
+        c, steps, r, lo, hi, k, x = (body.declare(self.fresh(n)) for n in "cksalix")
+        body.emit(indent, f"{c} = _value({self.expr(call.args[0], env, body)}, "
+                  f"{self.loc(call)}, {none!r})")
+        body.emit(indent, f"{steps} = {self.expr(call.args[1], env, body)}")
+        body.emit(indent, f"if {steps} > {2 * (width + height)}:")    # the whole board
+        body.emit(indent + 1, f"{steps} = {2 * (width + height)}")
+        row, column = f"{c} // {width}", f"{c} % {width}"
+        body.emit(indent, f"for {r} in range(max(0, {row} - {steps}), "
+                  f"min({height}, {row} + {steps} + 1)):")
+        reach = steps
+        if board.kind == "table":       # the columns whose centre is in the circle
+            reach = body.declare(self.fresh("h"))
+            body.emit(indent + 1, f"{reach} = {self.aflame_isqrt()}({steps} * {steps} - "
+                      f"({r} - {row}) * ({r} - {row}))")
+        body.emit(indent + 1, f"{lo} = max(0, {column} - {reach})")
+        body.emit(indent + 1, f"{hi} = min({width}, {column} + {reach} + 1)")
+        body.emit(indent + 1, f"for {k} in range({lo}, {hi}):")
+        body.emit(indent + 2, f"{x} = {r} * {width} + {k}")
+        tests = []
+        if board.holes:
+            tests.append(f"{self.aflame_holes()}[{x}]")
+        if board.kind != "table":
+            tests.append(f"{self.aflame_distance_fn(call)}({c}, {x}) > {steps}")
+        if tests:
+            body.emit(indent + 2, f"if {' or '.join(tests)}:")
+            body.emit(indent + 3, "continue")
+        body.emit(indent + 2, tick)
+        bind(x, indent + 2)
 
 
 def _packed(values: list[int] | list[str]) -> str:

@@ -67,7 +67,11 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../game": 4, "../galaxy_of_d": 4, "../galaxy_of_d_quick": 4, "goofspiel": 60,
            "../../tests/rules/typed_recurse_defs": 60, "backgammon": 20,
            "../../tests/rules/directions": 30, "../../tests/rules/typed_aflame_rays": 40,
-           "../../tests/rules/typed_aflame_rays_large": 10, "../../tests/rules/hands": 30}
+           "../../tests/rules/typed_aflame_rays_large": 10, "../../tests/rules/hands": 30,
+           "../../tests/rules/typed_aflame_within": 20,
+           "../../tests/rules/typed_aflame_within_hex": 6,
+           "../../tests/rules/typed_aflame_within_square": 6,
+           "../../tests/rules/typed_aflame_within_square8": 6}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 

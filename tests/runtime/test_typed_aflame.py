@@ -20,7 +20,10 @@ from tests.runtime.test_typed import _same, _typed_game, needs_tools, typed_on  
 from tests.runtime.test_typed_hidden import _compare_seats
 
 # rule file -> random games whose every seat's view is compared
-VIEWED = {"tests/rules/typed_aflame_rays.gdl": 40, "tests/rules/typed_aflame_rays_large.gdl": 6}
+VIEWED = {"tests/rules/typed_aflame_rays.gdl": 40, "tests/rules/typed_aflame_rays_large.gdl": 6,
+          "tests/rules/typed_aflame_within.gdl": 10, "tests/rules/typed_aflame_within_hex.gdl": 6,
+          "tests/rules/typed_aflame_within_square.gdl": 6,
+          "tests/rules/typed_aflame_within_square8.gdl": 6}
 
 
 @needs_tools
@@ -61,6 +64,12 @@ phase play {
     ("square(7, 6)", "len(ray(@a1, way, 3))", "ray() cannot work with a value that is none"),
     ("square(60, 50)", "len(ray(@a1, way, 3))", "ray() cannot work with a value that is none"),
     ("square(7, 6)", "column(step(@a1, way))", "step() cannot work with a value that is none"),
+    ("table(20, 16)", "len(within(spot, 3))", "within() cannot work with a value that is none"),
+    ("square(7, 6)", "len(within(spot, 2))", "within() cannot work with a value that is none"),
+    ("hex(20, 16)", "len(within(spot, n))", "within() cannot work with a value that is none"),
+    ("table(20, 16)", "distance(spot, @a1)", "distance() cannot work with a value that is none"),
+    ("square(20, 16)", "distance(@b2, spot)", "distance() cannot work with a value that is none"),
+    ("hex(20, 16)", "distance(spot, spot)", "distance() cannot work with a value that is none"),
 ])
 def test_a_fault_is_python_s(board, statement, message, typed_on):
     source = FAULTY.replace("BOARD", board).replace("STATEMENT", statement)
