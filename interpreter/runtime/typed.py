@@ -1436,6 +1436,8 @@ class _Emitter:
         found = self.lists_text(e, env, body)
         if found is not None:
             return found
+        if isinstance(e, ir.CallBuiltin) and e.name == "plural":
+            return self.aflame_plural(e, env, body)
         raise _Outside(e, f"the text '{_words(e)}'")
 
     def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
@@ -3212,7 +3214,7 @@ class _Emitter:
             return self.lists_refined()[1].get(xs.name, xs.type)
         return xs.type
 
-    # ----- geometry of large boards (the aflame_ names) --------------------------------------
+    # ----- large boards, rays of computed length, plural() (the aflame_ names) -------------
     def aflame_distance_fn(self, at: ir.Node) -> str:
         """`aflame_distance(a, b)`: the board's distance of two cells (neither none) in C,
         from their columns and rows, as boards.py's (a board too large for a table of every
@@ -3265,6 +3267,17 @@ class _Emitter:
             unit.emit(1, "return root")
             self.functions.append("from libc.math cimport sqrt\n\n" + unit.text())
         return name
+
+    def aflame_plural(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`plural(n, word[, words])`: builtins.py's own function, imported by the module."""
+        if "aflame_plural" not in self.fns_done:
+            self.fns_done.add("aflame_plural")
+            package = __package__.rsplit(".", 1)[0]
+            self.functions.append(f"from {package}.language.builtins import plural as "
+                                  "aflame_plural\n")
+        n, *words = e.args
+        texts = "".join(f", {self.text(w, env, body)}" for w in words)
+        return f"aflame_plural({self.expr(n, env, body)}{texts})"
 
     def aflame_large_rays(self) -> bool:
         """Is the board's table of every ray too large to write into the module (rays are

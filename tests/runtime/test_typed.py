@@ -71,7 +71,10 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 100, "dots_a
            "../../tests/rules/typed_aflame_within": 20,
            "../../tests/rules/typed_aflame_within_hex": 6,
            "../../tests/rules/typed_aflame_within_square": 6,
-           "../../tests/rules/typed_aflame_within_square8": 6}
+           "../../tests/rules/typed_aflame_within_square8": 6,
+           "../../tests/rules/typed_aflame_plural": 20, "../galaxy_aflame": 4,
+           "../galaxy_aflame_iron": 3, "../galaxy_aflame_line_iron": 3,
+           "../galaxy_aflame_suppression": 3}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 

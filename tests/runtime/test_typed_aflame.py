@@ -23,7 +23,8 @@ from tests.runtime.test_typed_hidden import _compare_seats
 VIEWED = {"tests/rules/typed_aflame_rays.gdl": 40, "tests/rules/typed_aflame_rays_large.gdl": 6,
           "tests/rules/typed_aflame_within.gdl": 10, "tests/rules/typed_aflame_within_hex.gdl": 6,
           "tests/rules/typed_aflame_within_square.gdl": 6,
-          "tests/rules/typed_aflame_within_square8.gdl": 6}
+          "tests/rules/typed_aflame_within_square8.gdl": 6,
+          "tests/rules/typed_aflame_plural.gdl": 10, "games/galaxy_aflame.gdl": 1}
 
 
 @needs_tools
@@ -47,38 +48,38 @@ setup {
 }
 
 phase play {
-  action go() {
+ACTIONS}
+"""
+ACTION = """  action fault_K() {
     spot = none
     way = none
     n = STATEMENT
   }
-}
 """
+NONE = "cannot work with a value that is none"
 
 
 @needs_tools
-@pytest.mark.parametrize("board,statement,message", [
-    ("square(7, 6)", "len(ray(spot, north, n + 2))", "ray() cannot work with a value that is none"),
-    ("square(60, 50)", "len(ray(spot, north, 3))", "ray() cannot work with a value that is none"),
-    ("square(7, 6)", "len([c for c in ray(@a1, way, n + 2)])", "ray() cannot"),
-    ("square(7, 6)", "len(ray(@a1, way, 3))", "ray() cannot work with a value that is none"),
-    ("square(60, 50)", "len(ray(@a1, way, 3))", "ray() cannot work with a value that is none"),
-    ("square(7, 6)", "column(step(@a1, way))", "step() cannot work with a value that is none"),
-    ("table(20, 16)", "len(within(spot, 3))", "within() cannot work with a value that is none"),
-    ("square(7, 6)", "len(within(spot, 2))", "within() cannot work with a value that is none"),
-    ("hex(20, 16)", "len(within(spot, n))", "within() cannot work with a value that is none"),
-    ("table(20, 16)", "distance(spot, @a1)", "distance() cannot work with a value that is none"),
-    ("square(20, 16)", "distance(@b2, spot)", "distance() cannot work with a value that is none"),
-    ("hex(20, 16)", "distance(spot, spot)", "distance() cannot work with a value that is none"),
+@pytest.mark.parametrize("board,statements", [
+    ("square(7, 6)", ["len(ray(spot, north, n + 2))", "len([c for c in ray(@a1, way, n + 2)])",
+                      "len(ray(@a1, way, 3))", "column(step(@a1, way))", "len(within(spot, 2))"]),
+    ("table(60, 50)", ["len(ray(spot, north, 3))", "len(ray(@a1, way, 3))",
+                       "len(within(spot, 3))", "distance(spot, @a1)", "distance(@b2, spot)"]),
+    ("hex(20, 16)", ["len(within(spot, n))", "distance(spot, spot)"]),
 ])
-def test_a_fault_is_python_s(board, statement, message, typed_on):
-    source = FAULTY.replace("BOARD", board).replace("STATEMENT", statement)
+def test_a_fault_is_python_s(board, statements, typed_on):
+    """A cell or direction that is none given to ray(), step(), within() or distance()
+    faults as on Python: the same message at the same place."""
+    actions = "".join(ACTION.replace("K", str(k)).replace("STATEMENT", statement)
+                      for k, statement in enumerate(statements))
+    source = FAULTY.replace("BOARD", board).replace("ACTIONS", actions)
     python, fast = load_source(source, "f.gdl", "python"), load_source(source, "f.gdl", "native")
     assert typed.unsupported(python._program) is None and fast._typed is not None
-    a, b = python.new_state(0), fast.new_state(0)
-    assert _same(lambda: python.apply(a, python.legal_actions(a)[0]),
-                 lambda: fast.apply(b, fast.legal_actions(b)[0]))
-    with pytest.raises(GdlRuntimeError) as caught:
-        state = python.new_state(0)
-        python.apply(state, python.legal_actions(state)[0])
-    assert message in str(caught.value)
+    for k, statement in enumerate(statements):
+        a, b = python.new_state(0), fast.new_state(0)
+        assert _same(lambda: python.apply(a, python.legal_actions(a)[k]),
+                     lambda: fast.apply(b, fast.legal_actions(b)[k]))
+        with pytest.raises(GdlRuntimeError) as caught:
+            python.apply(a, python.legal_actions(a)[k])
+        name = next(n for n in ("ray", "step", "within", "distance") if f"{n}(" in statement)
+        assert f"{name}() {NONE}" in str(caught.value), statement
