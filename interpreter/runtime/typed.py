@@ -54,6 +54,7 @@ SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
 MAX_KEPT = 1 << 16      # at most this many kept action tuples per action (Emitter.action_maker)
 KEPT_PIECES = 256       # pieces of ids below this have their action tuples kept
+AFLAME_RAY_TABLE = 100_000  # the most numbers of a table of every ray written into a module
 _LIST_OF_ANY: Type = ("list", ANY)
 SMALL_NONE = -(1 << 62)     # a number or true/false that is none (Emitter.small_find_nones)
 
@@ -1393,6 +1394,8 @@ class _Emitter:
         found = self.lists_text(e, env, body)
         if found is not None:
             return found
+        if isinstance(e, ir.CallBuiltin) and e.name == "plural":
+            return self.aflame_plural(e, env, body)
         raise _Outside(e, f"the text '{_words(e)}'")
 
     def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
@@ -1604,6 +1607,9 @@ class _Emitter:
         if name in ("placements", "placed"):
             self.simul_dice_loop(call, env, body, indent, bind, tick)
             return
+        if name == "within":
+            self.aflame_within_loop(call, env, body, indent, bind, tick)
+            return
         x = body.declare(self.fresh("x"))
         if name == "cells":
             array = self.array(list(self.board.all_cells))
@@ -1632,13 +1638,17 @@ class _Emitter:
                 test = "S.alive[{x}]" if not args else f"S.alive[{x}] and S.owner[{x}] == {s}"
                 body.emit(indent + 1, f"if not ({test.format(x=x)}):")
                 body.emit(indent + 2, "continue")
-        elif name == "ray" and isinstance(args[2], ir.Const) and args[2].value >= 0:
+        elif name == "ray" and isinstance(args[2], ir.Const) and args[2].value >= 0 and \
+                not self.aflame_large_rays():
             base = body.declare(self.fresh("r"))
             i = body.declare(self.fresh("i"))
             rays, lengths, longest = self.ray_tables()
             body.emit(indent, f"{base} = {self.cell_dir(args[0], args[1], env, body, call)}")
             body.emit(indent, f"for {i} in range(min({lengths}[{base}], {args[2].value})):")
             body.emit(indent + 1, f"{x} = {rays}[{base} * {longest} + {i}]")
+        elif name == "ray":             # a count computed, or a large board
+            self.aflame_ray_loop(call, env, body, indent, bind, tick)
+            return
         elif name in ("orthogonal", "neighbors") and hasattr(self.board, name):
             cells = set(self.board.all_cells)
             rows = [getattr(self.board, name)(c) if c in cells else []
@@ -1939,6 +1949,8 @@ class _Emitter:
             at = args[0] if args[0].span is not None else e
             message = f"'{_words(at)}' is none here, not a piece"
             return f"S.alive[_pid(S, {self.expr(args[0], env, body)}, {self.loc(at)}, {message!r})]"
+        if name == "distance" and self.board.size > 256:
+            return self.aflame_distance(e, env, body)
         if name == "distance":
             return self.lists_distance(e, env, body)
         if name == "opposite":
@@ -2115,8 +2127,11 @@ class _Emitter:
         loc = self.loc(at)
         name = at.name if isinstance(at, ir.CallBuiltin) else "it"
         none = f"{name}() cannot work with a value that is none"
-        return (f"(_value({self.expr(cell, env, body)}, {loc}, {none!r}) * {self.nd} + "
-                f"_direction({self.expr(d, env, body)}, {self.nd}, {loc}))")
+        cell_value = f"_value({self.expr(cell, env, body)}, {loc}, {none!r})"
+        direction = self.expr(d, env, body)
+        if not isinstance(d, ir.Const):     # none faults in Python's words
+            direction = f"_value({direction}, {loc}, {none!r})"
+        return f"({cell_value} * {self.nd} + _direction({direction}, {self.nd}, {loc}))"
 
     def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
         if xs.type == STR or self.lists_loops(xs, env):
@@ -2133,6 +2148,9 @@ class _Emitter:
             return "S.alive_count"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces":
             return f"_owned_count(S, {self.expr(xs.args[0], env, body)})"
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and self.aflame_large_rays():
+            base = self.cell_dir(xs.args[0], xs.args[1], env, body, xs)
+            return f"{self.aflame_ray_length()}({base}, {self.expr(xs.args[2], env, body)})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and \
                 isinstance(xs.args[2], ir.Const) and xs.args[2].value >= 0:
             _, lengths, _ = self.ray_tables()
@@ -3153,6 +3171,165 @@ class _Emitter:
         if isinstance(xs, ir.CallFn):
             return self.lists_refined()[1].get(xs.name, xs.type)
         return xs.type
+
+    # ----- large boards, rays of computed length, plural() (the aflame_ names) -------------
+    def aflame_distance_fn(self, at: ir.Node) -> str:
+        """`aflame_distance(a, b)`: the board's distance of two cells (neither none) in C,
+        from their columns and rows, as boards.py's (a board too large for a table of every
+        two cells)."""
+        name = "aflame_distance"
+        if name in self.fns_done:
+            return name
+        board, width = self.board, self.board.width
+        unit = _Body(f"cdef long {name}(long a, long b) except -1:")
+        for local in ("dc", "dr", "ac", "bc"):
+            unit.declare(local)
+        unit.emit(1, f"ac, bc = a % {width}, b % {width}")
+        if board.kind == "hex":         # cube coordinates: x the column
+            unit.emit(1, f"dr = (a // {width} - (ac - (ac & 1)) // 2) - "
+                      f"(b // {width} - (bc - (bc & 1)) // 2)")
+            unit.emit(1, "dc = ac - bc")
+            unit.emit(1, "return max(labs(dc), labs(dr), labs(dc + dr))")
+        else:
+            unit.emit(1, "dc = labs(ac - bc)")
+            unit.emit(1, f"dr = labs(a // {width} - b // {width})")
+        if board.kind == "table":       # the straight line, rounded up
+            unit.declare("squared")
+            unit.declare("root")
+            unit.emit(1, "squared = dc * dc + dr * dr")
+            unit.emit(1, "root = aflame_isqrt(squared)")
+            unit.emit(1, "return root if root * root == squared else root + 1")
+            self.aflame_isqrt()
+        elif board.kind == "square":
+            unit.emit(1, "return dc + dr" if len(board.directions) == 4 else
+                      "return dc if dc > dr else dr")
+        elif board.kind != "hex":
+            raise _Outside(at, f"distance() on a {board.kind} board of more than 256 cells")
+        self.fns_done.add(name)
+        self.functions.append(unit.text())
+        return name
+
+    def aflame_isqrt(self) -> str:
+        """`aflame_isqrt(n)`: math.isqrt of a number n >= 0 below 2^52 (the root as a
+        double, then made exact)."""
+        name = "aflame_isqrt"
+        if name not in self.fns_done:
+            self.fns_done.add(name)
+            unit = _Body(f"cdef long {name}(long n):")
+            unit.declare("root")
+            unit.emit(1, "root = <long>sqrt(<double>n)")
+            unit.emit(1, "while root * root > n:")
+            unit.emit(2, "root -= 1")
+            unit.emit(1, "while (root + 1) * (root + 1) <= n:")
+            unit.emit(2, "root += 1")
+            unit.emit(1, "return root")
+            self.functions.append("from libc.math cimport sqrt\n\n" + unit.text())
+        return name
+
+    def aflame_plural(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`plural(n, word[, words])`: builtins.py's own function, imported by the module."""
+        if "aflame_plural" not in self.fns_done:
+            self.fns_done.add("aflame_plural")
+            package = __package__.rsplit(".", 1)[0]
+            self.functions.append(f"from {package}.language.builtins import plural as "
+                                  "aflame_plural\n")
+        n, *words = e.args
+        texts = "".join(f", {self.text(w, env, body)}" for w in words)
+        return f"aflame_plural({self.expr(n, env, body)}{texts})"
+
+    def aflame_large_rays(self) -> bool:
+        """Is the board's table of every ray too large to write into the module (rays are
+        then walked step by step)?"""
+        longest = max((len(r) for rays in self.board.rays for r in rays), default=0)
+        return bool(self.board.size * self.nd * longest > AFLAME_RAY_TABLE)
+
+    def aflame_ray_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                        bind: _BINDING, tick: str) -> None:
+        """`for x in ray(c, d, n)` with n computed (or on a board of large rays): the cells
+        step by step from c, at most n of them (none when n < 0), to the edge or a hole."""
+        base, count, x, i = (body.declare(self.fresh(n)) for n in "rnxi")
+        cell_dir = self.cell_dir(call.args[0], call.args[1], env, body, call)
+        body.emit(indent, f"{base} = {cell_dir}")
+        body.emit(indent, f"{count} = {self.expr(call.args[2], env, body)}")
+        body.emit(indent, f"{i} = 0")
+        body.emit(indent, f"while {i} < {count}:")
+        body.emit(indent + 1, f"{x} = {self.step_table()}[{base}]")
+        body.emit(indent + 1, f"if {x} < 0:")
+        body.emit(indent + 2, "break")
+        body.emit(indent + 1, f"{base} = {x} * {self.nd} + {base} % {self.nd}")
+        body.emit(indent + 1, f"{i} += 1")
+        body.emit(indent + 1, tick)
+        bind(x, indent + 1)
+
+    def aflame_ray_length(self) -> str:
+        """`aflame_ray_length(base, n)`: len(ray(c, d, n)), base c * directions + d, by
+        steps (a board of large rays)."""
+        name = "aflame_ray_length"
+        if name not in self.fns_done:
+            self.fns_done.add(name)
+            unit = _Body(f"cdef long {name}(long base, long n):")
+            unit.declare("i")
+            unit.emit(1, "i = 0")
+            unit.emit(1, f"while i < n and {self.step_table()}[base] >= 0:")
+            unit.emit(2, f"base = {self.step_table()}[base] * {self.nd} + base % {self.nd}")
+            unit.emit(2, "i += 1")
+            unit.emit(1, "return i")
+            self.functions.append(unit.text())
+        return name
+
+    def aflame_holes(self) -> str:
+        """A table of flags by cell: is it a hole?"""
+        key = ("holes",)
+        if key not in self.const_ids:
+            self.const_ids[key] = "AFLAME_HOLES"
+            flags = [int(c in self.board.holes) for c in range(self.board.size)]
+            self.consts.append(f"cdef long *AFLAME_HOLES = _array({_packed(flags)})")
+        return self.const_ids[key]
+
+    def aflame_distance(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+        """`distance(a, b)` on a board of more than 256 cells: computed (either none
+        faults)."""
+        none = "distance() cannot work with a value that is none"
+        a, b = (f"_value({self.expr(x, env, body)}, {self.loc(e)}, {none!r})" for x in e.args)
+        return f"{self.aflame_distance_fn(e)}({a}, {b})"
+
+    def aflame_within_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                           bind: _BINDING, tick: str) -> None:
+        """`for x in within(c, r)` (boards.py `within`): the cells of the square around
+        `c` row by row whose distance from it is at most r (holes left out); on a table
+        only the columns within the circle are visited."""
+        board, width, height = self.board, self.board.width, self.board.height
+        if board.kind not in ("table", "square", "hex"):
+            raise _Outside(call, f"within() on a {board.kind} board")
+        none = "within() cannot work with a value that is none"
+        c, steps, r, lo, hi, k, x = (body.declare(self.fresh(n)) for n in "cksalix")
+        body.emit(indent, f"{c} = _value({self.expr(call.args[0], env, body)}, "
+                  f"{self.loc(call)}, {none!r})")
+        body.emit(indent, f"{steps} = {self.expr(call.args[1], env, body)}")
+        body.emit(indent, f"if {steps} > {2 * (width + height)}:")    # the whole board
+        body.emit(indent + 1, f"{steps} = {2 * (width + height)}")
+        row, column = f"{c} // {width}", f"{c} % {width}"
+        body.emit(indent, f"for {r} in range(max(0, {row} - {steps}), "
+                  f"min({height}, {row} + {steps} + 1)):")
+        reach = steps
+        if board.kind == "table":       # the columns whose centre is in the circle
+            reach = body.declare(self.fresh("h"))
+            body.emit(indent + 1, f"{reach} = {self.aflame_isqrt()}({steps} * {steps} - "
+                      f"({r} - {row}) * ({r} - {row}))")
+        body.emit(indent + 1, f"{lo} = max(0, {column} - {reach})")
+        body.emit(indent + 1, f"{hi} = min({width}, {column} + {reach} + 1)")
+        body.emit(indent + 1, f"for {k} in range({lo}, {hi}):")
+        body.emit(indent + 2, f"{x} = {r} * {width} + {k}")
+        tests = []
+        if board.holes:
+            tests.append(f"{self.aflame_holes()}[{x}]")
+        if board.kind != "table":
+            tests.append(f"{self.aflame_distance_fn(call)}({c}, {x}) > {steps}")
+        if tests:
+            body.emit(indent + 2, f"if {' or '.join(tests)}:")
+            body.emit(indent + 3, "continue")
+        body.emit(indent + 2, tick)
+        bind(x, indent + 2)
 
 
 def _packed(values: list[int] | list[str]) -> str:

@@ -65,7 +65,15 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 60, "dots_an
            "../../tests/rules/typed_simul_board": 30, "../galaxy_grid": 6, "../galaxy_grid_2": 3,
            "../galaxy_grid_3": 3, "../galaxy_grid_house": 3, "../../tests/rules/auto": 40,
            "../game": 4, "../galaxy_of_d": 4, "../galaxy_of_d_quick": 4, "goofspiel": 60,
-           "../../tests/rules/typed_recurse_defs": 30, "backgammon": 20}
+           "../../tests/rules/typed_recurse_defs": 30, "backgammon": 20,
+           "../../tests/rules/directions": 20, "../../tests/rules/typed_aflame_rays": 30,
+           "../../tests/rules/hands": 10,
+           "../../tests/rules/typed_aflame_within": 12,
+           "../../tests/rules/typed_aflame_within_hex": 4,
+           "../../tests/rules/typed_aflame_within_square": 4,
+           "../../tests/rules/typed_aflame_plural": 10, "../galaxy_aflame": 4,
+           "../galaxy_aflame_iron": 3, "../galaxy_aflame_line_iron": 3,
+           "../galaxy_aflame_suppression": 3}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
