@@ -60,7 +60,6 @@ class ConstKind(Enum):
 
     VALUE = "C"             # a constant list, tuple or dict of the rules, as it is
     RAY_TABLE = "R"         # (builtin, stops): the engine fills it with the board's table
-    ROWS = "W"              # (`rows`, action index, kept table): a dict of rows (`Generator.rows`)
     BOARD_TABLE = "L"       # (builtin,): the engine fills it with the board's table
     KIND_COLUMN = "K"       # a kinds-table column: kind -> value
     MEMBERS = "S"           # a frozenset of constants, the right side of `in`
@@ -515,16 +514,10 @@ class Generator:
                     domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
                 lead = memo.loop_invariant_lead(first, binder)
-                members = memo.members_lead(first, binder)
-                rows = None
-                if kept is not None and k == levels - 1 and k > 0 and members is None:
-                    rows = self.rows(action, binder, by_level[levels], lead, kept[0], indent)
-                    if rows is not None:
-                        domain = rows[0]
                 self.emit_for(indent, binder.slot, domain, binder.domain,
                               None if lead is None else
                               F(lead, f"_c{binder.slot} = ", self.ex(lead)),
-                              members, None if rows is None else rows[1])
+                              memo.members_lead(first, binder))
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1)
         args = "".join(f"v{b.slot}, " for b in action.binders)
@@ -540,40 +533,6 @@ class Generator:
                                             f"_keep({table}, {index}, {made}))"))
         self.src.emit(levels + 1, "except (IndexError, TypeError):")   # a later piece, none
         self.src.emit(levels + 2, F(action, f"out.append({made})"))
-
-    def rows(self, action: ir.Action, binder: ir.Binder, parts: list[ir.WherePart],
-             lead: ir.Expr | None, kept: str, indent: int) -> tuple[Frag, Frag] | None:
-        """The last loop of a kept listing over a ray table (`reach`, `sight` with constant
-        stops) when its items all pass whenever its lead test (`loop_invariant_lead`) has one
-        value, or when it has no tests: then the actions it appends are the same for the same
-        outer binders (`_k`) and table key, and are kept as one row, appended at once. Writes
-        the key (`_e<slot>`); returns (the domain's code, the row's line for `emit_for`), or
-        None when the loop is not such."""
-        domain = binder.domain
-        if binder.type == PIECE or not isinstance(domain, ir.CallBuiltin) \
-                or not BUILTINS[domain.name].stops_table \
-                or not isinstance(domain.args[2], ir.Const):
-            return None
-        if not parts:
-            when = ""
-        elif len(parts) == 1 and lead is not None:
-            passing = _truthy_when(parts[0].expr, lead)
-            if passing is None:
-                return None
-            when = f" and {'' if passing else 'not '}_c{binder.slot}"
-        else:
-            return None
-        slot = binder.slot
-        table = self.src.constant((domain.name, frozenset(domain.args[2].value)),
-                                  ConstKind.RAY_TABLE)
-        self.src.emit(indent, F(domain, f"_e{slot} = (", self.ex(domain.args[0]), ", ",
-                                self.ex(domain.args[1]), ")"))
-        store = self.src.constant(("rows", action.index, kept), ConstKind.ROWS)
-        outer = "".join(f"v{b.slot}, " for b in action.binders[:-1])
-        line = F(action, f"if _d{slot}{when} and _k is not None: out.extend({store}.get("
-                         f"(_k, _e{slot})) or _row({store}, {kept}, _k, _e{slot}, _d{slot}, "
-                         f"{action.index}, ({outer}))); continue")
-        return F(domain, f"{table}[_e{slot}]"), line
 
     def kept(self, action: ir.Action, key: str) -> tuple[str, list[str]] | None:
         """(the module list keeping an action's tuples, the terms of the index of one,
@@ -809,8 +768,7 @@ class Generator:
         return write(node)
 
     def emit_for(self, indent: int, slot: int, code: Part, domain: ir.Expr,
-                 before: Frag | None = None, members: Frag | None = None,
-                 rows: Frag | None = None) -> None:
+                 before: Frag | None = None, members: Frag | None = None) -> None:
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
         limits.MAX_WORK) unless the domain is a constant list or a list written out (the
         rule file fixes its size). Written out rather than a call: this is the hottest line
@@ -818,8 +776,7 @@ class Generator:
         line run once ahead of the loop when the domain has an item (see
         `_Memo.loop_invariant_lead`). `members`, the set every item must be in to pass the
         loop's first test (`_Memo.members_lead`): a domain with none of them is skipped
-        whole, in one C-level `isdisjoint` rather than a test per item. `rows`, the line
-        appending the loop's actions as one kept row when they all pass (`Generator.rows`)."""
+        whole, in one C-level `isdisjoint` rather than a test per item."""
         if isinstance(domain, (ir.Const, ir.ListOf)):
             items = domain.items if isinstance(domain, ir.ListOf) else domain.value
             if before is not None and items:
@@ -834,8 +791,6 @@ class Generator:
         if members is not None:
             self.src.emit(indent, f"if _d{slot} and ", members,
                           f".isdisjoint(_d{slot}): _d{slot} = ()")
-        if rows is not None:
-            self.src.emit(indent, rows)
         self.src.emit(indent, f"for v{slot} in _d{slot}:")
 
     def loop_domain(self, domain: ir.Expr) -> Frag:
@@ -1312,29 +1267,6 @@ def _pieces_at_argument(node: ir.Expr) -> ir.Expr | None:
 
 
 _PIECE_LISTS = frozenset({"pieces", "pieces_at", "pieces_in"})    # of ids, never none
-
-
-def _truthy_when(expr: ir.Expr, lead: ir.Expr) -> bool | None:
-    """The truth value of `lead` that makes `expr` true whatever else it reads (Python's
-    `and`/`or`/`not`), or None when neither does."""
-    if expr is lead:
-        return True
-    if isinstance(expr, ir.Or):
-        return _truthy_when(expr.left, lead)
-    if isinstance(expr, ir.Not):
-        return _falsy_when(expr.operand, lead)
-    return None
-
-
-def _falsy_when(expr: ir.Expr, lead: ir.Expr) -> bool | None:
-    """The truth value of `lead` that makes `expr` false whatever else it reads."""
-    if expr is lead:
-        return False
-    if isinstance(expr, ir.And):
-        return _falsy_when(expr.left, lead)
-    if isinstance(expr, ir.Not):
-        return _truthy_when(expr.operand, lead)
-    return None
 
 
 def _element(t: Type) -> Type:

@@ -1621,7 +1621,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _big=_big, _long=_long, _keep=_keep, _row=_row,
+                 _big=_big, _long=_long, _keep=_keep,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
                  _text=lambda value, t: format_value(value, t, rt))
@@ -1633,8 +1633,6 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
             names[name] = game._board.table(*value)
         elif kind is ConstKind.KEPT:
             names[name] = [None] * value[1]
-        elif kind is ConstKind.ROWS:
-            names[name] = {}
         else:
             names[name] = value
     return names
@@ -1645,27 +1643,6 @@ def _keep(kept: list[Any], index: int, action: Action) -> Action:
     generated listing's `_keep`); returns it."""
     kept[index] = action
     return action
-
-
-MAX_ROWS = 1 << 16      # rows kept per action (`_row`); past it a row is made afresh each time
-
-
-def _row(rows: dict[tuple[int, Any], tuple[Action, ...]], kept: list[Any], outer: int,
-         key: Any, items: tuple[Any, ...], index: int, before: tuple[Any, ...]
-         ) -> tuple[Action, ...]:
-    """The actions a listing's last loop appends over `items` when every item passes
-    (`codegen.Generator.rows`): each the kept tuple of (index, (*before, item)), as the
-    loop's own line makes it; kept as the row of (outer, key)."""
-    made = []
-    for item in items:
-        try:
-            made.append(kept[outer + item] or _keep(kept, outer + item, (index, (*before, item))))
-        except (IndexError, TypeError):
-            made.append((index, (*before, item)))
-    row = tuple(made)
-    if len(rows) < MAX_ROWS:
-        rows[outer, key] = row
-    return row
 
 
 _MASK64 = (1 << 64) - 1         # SplitMix64's arithmetic (`Game._loop_playout`)
@@ -1759,10 +1736,6 @@ class _FirstOnly(list):  # type: ignore[type-arg]
 
     def append(self, item: object) -> None:
         raise _Found
-
-    def extend(self, items: Iterable[object]) -> None:
-        if items:
-            raise _Found
 
 
 def _big(value: int) -> int:
