@@ -248,3 +248,48 @@ def test_bad_workers_values_are_refused(value):
     assert result.exit_code == 2
     assert "Invalid value for '--workers': " in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.skipif(not os.path.isdir(f"/proc/{os.getpid()}/task"), reason="needs /proc")
+def test_the_workers_of_a_killed_run_end_too():
+    """A run killed outright (no chance to stop its workers) leaves no worker waiting for
+    its next chunk for ever: each watches its parent and ends when it is gone."""
+    command = [sys.executable, "-m", "gdl.cli.main", "simulate", SPACE_WAR, "--games",
+               "100000", "--workers", "2", "--json"]
+    run = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        workers = _wait_for_workers(run)
+        run.kill()
+        run.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_alive(pid) for pid in workers):
+            time.sleep(0.1)
+        assert not [pid for pid in workers if _alive(pid)]
+    finally:
+        if run.poll() is None:
+            run.kill()
+        for pid in _children_of_session(run.pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid):
+    """A process that runs (not a zombie waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _children_of_session(session):
+    """The processes still in the session the run started (left-over workers)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                if os.getsid(int(name)) == session and int(name) != session:
+                    found.append(int(name))
+            except OSError:
+                pass
+    return found

@@ -298,10 +298,24 @@ _worker: _Worker | None = None      # set once in each worker process, by `_star
 def _start_worker(path: str, settings: RunSettings, stop: Event) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True,
+                     name="gdl-parent-watch").start()
     try:
         _worker = _Worker(load_game(path), None, settings, stop)
     except GdlError as exc:
         _worker = _Worker(None, exc, settings, stop)
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker once the run that started it is gone (killed, say, with no chance
+    to stop its workers): a worker waiting for its next chunk would otherwise wait for
+    ever."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_WATCH)
+    os._exit(1)
+
+
+PARENT_WATCH = 0.5      # seconds between a worker's looks at its parent
 
 
 def _play_chunk(first: int, last: int) -> list[GameRecord]:
