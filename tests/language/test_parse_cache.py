@@ -224,11 +224,20 @@ def test_a_syntax_error_is_not_cached(cache_dir, parses):
     assert len(parses) == 2 and entries(cache_dir) == []
 
 
-def test_a_program_too_deep_to_pickle_is_parsed_each_time(cache_dir, parses):
+def test_a_program_too_deep_to_pickle_is_parsed_each_time(cache_dir, parses, monkeypatch):
+    """Python 3.11 and 3.12 cannot pickle a program 600 deep (3.13 can, and keeps it): such
+    a program is parsed each time, never an error."""
     text = "seats a, b\nboard square(1, 1)\nparam q = " + "-" * 600 + "1\n"
     for _ in range(2):
         assert parser.parse_program(text, "deep.gdl").items[2].name == "q"
-    assert len(parses) == 2 and entries(cache_dir) == []
+
+    def too_deep(*args, **kwargs):
+        raise RecursionError("maximum recursion depth exceeded while pickling an object")
+    monkeypatch.setattr(parse_cache.pickle, "dumps", too_deep)
+    parses.clear()
+    for _ in range(2):
+        assert parser.parse_program(text.replace("q", "r"), "deep2.gdl").items[2].name == "r"
+    assert len(parses) == 2 and len(entries(cache_dir)) <= 1     # 3.13: the first one
 
 
 def test_the_cache_keeps_the_most_recently_used_entries(cache_dir, monkeypatch, parses):
