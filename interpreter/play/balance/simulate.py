@@ -209,7 +209,7 @@ def _in_pool(path: str, chunks: Sequence[tuple[int, int]], workers: int,
         with _sigint_held():    # started workers inherit the mask and never see Ctrl-C
             executor = ProcessPoolExecutor(workers, mp_context=context,
                                            initializer=_start_worker,
-                                           initargs=(path, settings, stop))
+                                           initargs=(path, settings, stop, os.getpid()))
             for first, last in chunks:
                 futures[executor.submit(_play_chunk, first, last)] = first
         for future in as_completed(futures):
@@ -295,10 +295,11 @@ class _Worker:
 _worker: _Worker | None = None      # set once in each worker process, by `_start_worker`
 
 
-def _start_worker(path: str, settings: RunSettings, stop: Event) -> None:
+def _start_worker(path: str, settings: RunSettings, stop: Event, parent: int) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent handles Ctrl-C
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True,
+    # `parent` as the run saw itself: a run killed while this worker started is gone already
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True,
                      name="gdl-parent-watch").start()
     try:
         _worker = _Worker(load_game(path), None, settings, stop)
@@ -312,7 +313,7 @@ def _watch_parent(parent: int) -> None:
     ever."""
     while os.getppid() == parent:
         time.sleep(PARENT_WATCH)
-    os._exit(1)
+    os.kill(os.getpid(), signal.SIGKILL)    # no clean-up to wait for: nothing to keep
 
 
 PARENT_WATCH = 0.5      # seconds between a worker's looks at its parent
