@@ -54,7 +54,7 @@ SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
 MAX_KEPT = 1 << 16      # at most this many kept action tuples per action (Emitter.action_maker)
 KEPT_PIECES = 256       # pieces of ids below this have their action tuples kept
-AFLAME_RAY_TABLE = 100_000  # the most numbers of a table of every ray written into a module
+GEO_RAY_TABLE = 100_000  # the most numbers of a table of every ray written into a module
 _LIST_OF_ANY: Type = ("list", ANY)
 SMALL_NONE = -(1 << 62)     # a number or true/false that is none (Emitter.small_find_nones)
 
@@ -1395,7 +1395,7 @@ class _Emitter:
         if found is not None:
             return found
         if isinstance(e, ir.CallBuiltin) and e.name == "plural":
-            return self.aflame_plural(e, env, body)
+            return self.geo_plural(e, env, body)
         raise _Outside(e, f"the text '{_words(e)}'")
 
     def assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
@@ -1608,7 +1608,7 @@ class _Emitter:
             self.simul_dice_loop(call, env, body, indent, bind, tick)
             return
         if name == "within":
-            self.aflame_within_loop(call, env, body, indent, bind, tick)
+            self.geo_within_loop(call, env, body, indent, bind, tick)
             return
         x = body.declare(self.fresh("x"))
         if name == "cells":
@@ -1639,7 +1639,7 @@ class _Emitter:
                 body.emit(indent + 1, f"if not ({test.format(x=x)}):")
                 body.emit(indent + 2, "continue")
         elif name == "ray" and isinstance(args[2], ir.Const) and args[2].value >= 0 and \
-                not self.aflame_large_rays():
+                not self.geo_large_rays():
             base = body.declare(self.fresh("r"))
             i = body.declare(self.fresh("i"))
             rays, lengths, longest = self.ray_tables()
@@ -1647,7 +1647,7 @@ class _Emitter:
             body.emit(indent, f"for {i} in range(min({lengths}[{base}], {args[2].value})):")
             body.emit(indent + 1, f"{x} = {rays}[{base} * {longest} + {i}]")
         elif name == "ray":             # a count computed, or a large board
-            self.aflame_ray_loop(call, env, body, indent, bind, tick)
+            self.geo_ray_loop(call, env, body, indent, bind, tick)
             return
         elif name in ("orthogonal", "neighbors") and hasattr(self.board, name):
             cells = set(self.board.all_cells)
@@ -1950,7 +1950,7 @@ class _Emitter:
             message = f"'{_words(at)}' is none here, not a piece"
             return f"S.alive[_pid(S, {self.expr(args[0], env, body)}, {self.loc(at)}, {message!r})]"
         if name == "distance" and self.board.size > 256:
-            return self.aflame_distance(e, env, body)
+            return self.geo_distance(e, env, body)
         if name == "distance":
             return self.lists_distance(e, env, body)
         if name == "opposite":
@@ -2148,9 +2148,9 @@ class _Emitter:
             return "S.alive_count"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "pieces":
             return f"_owned_count(S, {self.expr(xs.args[0], env, body)})"
-        if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and self.aflame_large_rays():
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and self.geo_large_rays():
             base = self.cell_dir(xs.args[0], xs.args[1], env, body, xs)
-            return f"{self.aflame_ray_length()}({base}, {self.expr(xs.args[2], env, body)})"
+            return f"{self.geo_ray_length()}({base}, {self.expr(xs.args[2], env, body)})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "ray" and \
                 isinstance(xs.args[2], ir.Const) and xs.args[2].value >= 0:
             _, lengths, _ = self.ray_tables()
@@ -3172,12 +3172,12 @@ class _Emitter:
             return self.lists_refined()[1].get(xs.name, xs.type)
         return xs.type
 
-    # ----- large boards, rays of computed length, plural() (the aflame_ names) -------------
-    def aflame_distance_fn(self, at: ir.Node) -> str:
-        """`aflame_distance(a, b)`: the board's distance of two cells (neither none) in C,
+    # ----- large boards, rays of computed length, plural() (the geo_ names) -------------
+    def geo_distance_fn(self, at: ir.Node) -> str:
+        """`geo_distance(a, b)`: the board's distance of two cells (neither none) in C,
         from their columns and rows, as boards.py's (a board too large for a table of every
         two cells)."""
-        name = "aflame_distance"
+        name = "geo_distance"
         if name in self.fns_done:
             return name
         board, width = self.board, self.board.width
@@ -3197,9 +3197,9 @@ class _Emitter:
             unit.declare("squared")
             unit.declare("root")
             unit.emit(1, "squared = dc * dc + dr * dr")
-            unit.emit(1, "root = aflame_isqrt(squared)")
+            unit.emit(1, "root = geo_isqrt(squared)")
             unit.emit(1, "return root if root * root == squared else root + 1")
-            self.aflame_isqrt()
+            self.geo_isqrt()
         elif board.kind == "square":
             unit.emit(1, "return dc + dr" if len(board.directions) == 4 else
                       "return dc if dc > dr else dr")
@@ -3209,10 +3209,10 @@ class _Emitter:
         self.functions.append(unit.text())
         return name
 
-    def aflame_isqrt(self) -> str:
-        """`aflame_isqrt(n)`: math.isqrt of a number n >= 0 below 2^52 (the root as a
+    def geo_isqrt(self) -> str:
+        """`geo_isqrt(n)`: math.isqrt of a number n >= 0 below 2^52 (the root as a
         double, then made exact)."""
-        name = "aflame_isqrt"
+        name = "geo_isqrt"
         if name not in self.fns_done:
             self.fns_done.add(name)
             unit = _Body(f"cdef long {name}(long n):")
@@ -3226,24 +3226,24 @@ class _Emitter:
             self.functions.append("from libc.math cimport sqrt\n\n" + unit.text())
         return name
 
-    def aflame_plural(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+    def geo_plural(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
         """`plural(n, word[, words])`: builtins.py's own function, imported by the module."""
-        if "aflame_plural" not in self.fns_done:
-            self.fns_done.add("aflame_plural")
+        if "geo_plural" not in self.fns_done:
+            self.fns_done.add("geo_plural")
             package = __package__.rsplit(".", 1)[0]
             self.functions.append(f"from {package}.language.builtins import plural as "
-                                  "aflame_plural\n")
+                                  "geo_plural\n")
         n, *words = e.args
         texts = "".join(f", {self.text(w, env, body)}" for w in words)
-        return f"aflame_plural({self.expr(n, env, body)}{texts})"
+        return f"geo_plural({self.expr(n, env, body)}{texts})"
 
-    def aflame_large_rays(self) -> bool:
+    def geo_large_rays(self) -> bool:
         """Is the board's table of every ray too large to write into the module (rays are
         then walked step by step)?"""
         longest = max((len(r) for rays in self.board.rays for r in rays), default=0)
-        return bool(self.board.size * self.nd * longest > AFLAME_RAY_TABLE)
+        return bool(self.board.size * self.nd * longest > GEO_RAY_TABLE)
 
-    def aflame_ray_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+    def geo_ray_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
                         bind: _BINDING, tick: str) -> None:
         """`for x in ray(c, d, n)` with n computed (or on a board of large rays): the cells
         step by step from c, at most n of them (none when n < 0), to the edge or a hole."""
@@ -3261,10 +3261,10 @@ class _Emitter:
         body.emit(indent + 1, tick)
         bind(x, indent + 1)
 
-    def aflame_ray_length(self) -> str:
-        """`aflame_ray_length(base, n)`: len(ray(c, d, n)), base c * directions + d, by
+    def geo_ray_length(self) -> str:
+        """`geo_ray_length(base, n)`: len(ray(c, d, n)), base c * directions + d, by
         steps (a board of large rays)."""
-        name = "aflame_ray_length"
+        name = "geo_ray_length"
         if name not in self.fns_done:
             self.fns_done.add(name)
             unit = _Body(f"cdef long {name}(long base, long n):")
@@ -3277,23 +3277,23 @@ class _Emitter:
             self.functions.append(unit.text())
         return name
 
-    def aflame_holes(self) -> str:
+    def geo_holes(self) -> str:
         """A table of flags by cell: is it a hole?"""
         key = ("holes",)
         if key not in self.const_ids:
-            self.const_ids[key] = "AFLAME_HOLES"
+            self.const_ids[key] = "GEO_HOLES"
             flags = [int(c in self.board.holes) for c in range(self.board.size)]
-            self.consts.append(f"cdef long *AFLAME_HOLES = _array({_packed(flags)})")
+            self.consts.append(f"cdef long *GEO_HOLES = _array({_packed(flags)})")
         return self.const_ids[key]
 
-    def aflame_distance(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
+    def geo_distance(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
         """`distance(a, b)` on a board of more than 256 cells: computed (either none
         faults)."""
         none = "distance() cannot work with a value that is none"
         a, b = (f"_value({self.expr(x, env, body)}, {self.loc(e)}, {none!r})" for x in e.args)
-        return f"{self.aflame_distance_fn(e)}({a}, {b})"
+        return f"{self.geo_distance_fn(e)}({a}, {b})"
 
-    def aflame_within_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+    def geo_within_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
                            bind: _BINDING, tick: str) -> None:
         """`for x in within(c, r)` (boards.py `within`): the cells of the square around
         `c` row by row whose distance from it is at most r (holes left out); on a table
@@ -3314,7 +3314,7 @@ class _Emitter:
         reach = steps
         if board.kind == "table":       # the columns whose centre is in the circle
             reach = body.declare(self.fresh("h"))
-            body.emit(indent + 1, f"{reach} = {self.aflame_isqrt()}({steps} * {steps} - "
+            body.emit(indent + 1, f"{reach} = {self.geo_isqrt()}({steps} * {steps} - "
                       f"({r} - {row}) * ({r} - {row}))")
         body.emit(indent + 1, f"{lo} = max(0, {column} - {reach})")
         body.emit(indent + 1, f"{hi} = min({width}, {column} + {reach} + 1)")
@@ -3322,9 +3322,9 @@ class _Emitter:
         body.emit(indent + 2, f"{x} = {r} * {width} + {k}")
         tests = []
         if board.holes:
-            tests.append(f"{self.aflame_holes()}[{x}]")
+            tests.append(f"{self.geo_holes()}[{x}]")
         if board.kind != "table":
-            tests.append(f"{self.aflame_distance_fn(call)}({c}, {x}) > {steps}")
+            tests.append(f"{self.geo_distance_fn(call)}({c}, {x}) > {steps}")
         if tests:
             body.emit(indent + 2, f"if {' or '.join(tests)}:")
             body.emit(indent + 3, "continue")
