@@ -1165,7 +1165,8 @@ class _Memo:
         shares no item with S lists nothing, and its loop is skipped (`emit_for`). The
         rule asks for S at the loop's first item whatever happens, so computing it ahead
         of the loop, when the loop has an item, faults only where the rule would. The
-        part's own test reads the same `_m` variable. None when the part is not such."""
+        part's own test reads the same `_m` variable, plainly: a loop with an item has
+        filled it. None when the part is not such."""
         self.members, self.members_part = None, None
         if part is None or not isinstance(part.expr, ir.In) or part.expr.negated:
             return None
@@ -1178,9 +1179,11 @@ class _Memo:
                 return None
             return F(coll, self.gen.src.constant(frozenset(coll.value), ConstKind.MEMBERS))
         self.for_part(part)
+        count = self.count
         found = self.hoist(coll, as_set=True)
         if found is not None:
-            self.members, self.members_part, self.members_code = coll, part, found
+            plain = F(coll, f"_m{count}") if self.count > count else found
+            self.members, self.members_part, self.members_code = coll, part, plain
         return found
 
     def level_of(self, node: ir.Node) -> int:

@@ -148,6 +148,7 @@ class Runtime:
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
         self.passes = 0         # `on no action` blocks run since the last decision
         self.end_values: dict[int, list[Any]] = {}  # end block -> its shared values so far
+        self.templates: dict[str, tuple[Piece, tuple[str, ...]]] = {}     # `_template`
 
     # randomness -------------------------------------------------------------------------
     def next64(self) -> int:
@@ -249,13 +250,13 @@ class Runtime:
         number = state.numbers.get(key, 0) + 1
         state.numbers[key] = number
         state.numbers["#"] = pid
-        piece = {"id": pid, "kind": kind, "owner": owner, "cell": None, "alive": True,
-                 "label": f"{label}{number}"}
-        for name, value in self.game._piece_defaults:
-            piece[name] = list(value) if isinstance(value, list) else value
-        for name, column in self.game._piece_columns:
-            value = self.kinds[kind][column]
-            piece[name] = list(value) if isinstance(value, (list, tuple)) else value
+        template, lists = self.templates.get(kind) or self._template(kind)
+        piece = dict(template)
+        piece["id"] = pid
+        piece["owner"] = owner
+        piece["label"] = f"{label}{number}"
+        for name in lists:
+            piece[name] = list(piece[name])
         state.pieces[pid] = piece
         owned = state.owned
         owned[ALL] = owned[ALL] + (pid,)         # ids only grow: the order stays by id
@@ -269,6 +270,21 @@ class Runtime:
         if self.narrate:
             self.tell("created", pid, self.where(pid))
         return pid
+
+    def _template(self, kind: str) -> tuple[Piece, tuple[str, ...]]:
+        """A new piece of `kind` as `create` makes it, but for its id, owner and label, and
+        the names of its list values (a piece gets a copy of each): made once a kind."""
+        piece: Piece = {"id": 0, "kind": kind, "owner": None, "cell": None, "alive": True,
+                        "label": ""}
+        copies: dict[str, bool] = {}
+        for name, value in self.game._piece_defaults:
+            piece[name] = value
+            copies[name] = isinstance(value, list)
+        for name, column in self.game._piece_columns:
+            piece[name] = value = self.kinds[kind][column]
+            copies[name] = isinstance(value, (list, tuple))
+        made = self.templates[kind] = piece, tuple(n for n, c in copies.items() if c)
+        return made
 
     def piece(self, pid: int) -> Piece:
         piece = self.state.pieces.get(pid)
@@ -289,11 +305,16 @@ class Runtime:
         old = piece["cell"]
         if old is not None:
             stack = at[old]
-            stack.remove(pid)
-            if not stack:
+            if len(stack) == 1:         # [pid]
                 del at[old]
+            else:
+                stack.remove(pid)
         if cell is not None:
-            at.setdefault(cell, []).append(pid)
+            stack = at.get(cell)
+            if stack is None:
+                at[cell] = [pid]
+            else:
+                stack.append(pid)
             if "zone" in piece:
                 self._unzone(pid, piece)
         piece["cell"] = cell
@@ -311,8 +332,8 @@ class Runtime:
                 self._unzone(pid, piece)
             piece["alive"] = False
             owned = self.state.owned
-            owned[ALL] = tuple(p for p in owned[ALL] if p != pid)
-            owned[piece["owner"]] = tuple(p for p in owned[piece["owner"]] if p != pid)
+            owned[ALL] = _without(owned[ALL], pid)
+            owned[piece["owner"]] = _without(owned[piece["owner"]], pid)
             self.changed |= PIECES
 
     def put(self, pid: int, zone: str, seat: Any) -> None:
@@ -349,7 +370,7 @@ class Runtime:
         piece = self.piece(pid)
         if piece["alive"]:
             owned = self.state.owned
-            owned[piece["owner"]] = tuple(p for p in owned[piece["owner"]] if p != pid)
+            owned[piece["owner"]] = _without(owned[piece["owner"]], pid)
             owned[seat] = tuple(sorted(owned.get(seat, ()) + (pid,)))
         piece["owner"] = seat
         self.changed |= PIECES
@@ -381,13 +402,17 @@ class Runtime:
             self.tell("changed", pid, was, also_hidden=before)
 
     def move_along(self, me: int, pid: int, path: Iterable[int] | None) -> None:
-        piece = self.piece(pid)
         state = self.state
+        piece = state.pieces.get(pid) or self.piece(pid)
         if path is None:
             raise RuleFault("there is no path to move along (it is none)")
-        path = list(path)
+        path = path if path.__class__ is tuple else list(path)
         if not self.narrate:
-            self._move_along(me, pid, piece, state, path)
+            quiet = self.game._trigger_cells
+            if path and quiet is not None and quiet.isdisjoint(path):
+                self.place(pid, path[-1])       # no trigger can fire on the way
+            else:
+                self._move_along(me, pid, piece, state, path)
             return
         start = piece["cell"]
         self.quiet += 1
@@ -399,7 +424,7 @@ class Runtime:
             self.tell("moved", pid, self.where_cell(start), self.where_cell(piece["cell"]))
 
     def _move_along(self, me: int, pid: int, piece: Piece, state: State,
-                    path: list[int]) -> None:
+                    path: Sequence[int]) -> None:
         quiet = self.game._trigger_cells
         if path and quiet is not None and quiet.isdisjoint(path):
             self.place(pid, path[-1])       # no trigger can fire on the way
@@ -821,6 +846,31 @@ class Game:
                          or not state.end_checked):
                 self._check_end(state)
             return result
+        except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
+                AttributeError, ValueError) as exc:
+            raise self._fault(exc) from None
+        finally:
+            rt.state, rt.narrate = previous, narrated
+
+    def _play(self, state: State, frame: Frame, action: Action) -> None:
+        """`_run(state, self._apply_run, action)` for a decision of a phase that is not
+        simultaneous, in one call (every decision of most games comes this way)."""
+        rt = self._rt
+        previous, rt.state = rt.state, state
+        narrated, rt.narrate = rt.narrate, state.narrate
+        rt.changed = 0
+        rt.entries = 0
+        try:
+            index, args = action
+            body = self._phases[frame["phase"]].bodies[index]
+            if frame["args"]:
+                body(state, frame["seat"], *frame["args"], *args)
+            else:
+                body(state, frame["seat"], *args)
+            if state.result is None and (state.turn > 0 or not self._has_turns) \
+                    and (rt.changed & self._end_mask or self._end_mask == -1
+                         or not state.end_checked):
+                self._check_end(state)
         except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
                 AttributeError, ValueError) as exc:
             raise self._fault(exc) from None
@@ -1490,7 +1540,11 @@ class Game:
         state.events = []
         self._rt.work = 0
         state.decisions += 1        # counted first: `decision_number` is this decision's
-        self._run(state, self._apply_run, action)
+        frames = state.frames
+        if frames and state.result is None and frames[-1]["pending"] is None:
+            self._play(state, frames[-1], action)       # the common case, written out
+        else:
+            self._run(state, self._apply_run, action)
         if self._autos:
             self._auto(state)
         return state.events
@@ -1643,6 +1697,15 @@ def _keep(kept: list[Any], index: int, action: Action) -> Action:
     generated listing's `_keep`); returns it."""
     kept[index] = action
     return action
+
+
+def _without(pids: tuple[int, ...], pid: int) -> tuple[int, ...]:
+    """`pids` (an index of living pieces, each once) without `pid`."""
+    try:
+        i = pids.index(pid)
+    except ValueError:
+        return pids
+    return pids[:i] + pids[i + 1:]
 
 
 _MASK64 = (1 << 64) - 1         # SplitMix64's arithmetic (`Game._loop_playout`)
