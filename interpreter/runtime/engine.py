@@ -310,11 +310,11 @@ class Runtime:
             else:
                 stack.remove(pid)
         if cell is not None:
-            stack = at.get(cell)
-            if stack is None:
+            onto = at.get(cell)
+            if onto is None:
                 at[cell] = [pid]
             else:
-                stack.append(pid)
+                onto.append(pid)
             if "zone" in piece:
                 self._unzone(pid, piece)
         piece["cell"] = cell
