@@ -187,10 +187,15 @@ class Board:
         return tuple(cells)
 
 
-    def ray_table(self, what: str, stops: Iterable[int]) -> _RayTable:
-        """`reach` or `sight` with constant stops, as a table keyed by (cell, steps) and
-        filled on first use; its values are tuples, so no caller can change another's."""
-        return _RayTable(getattr(self, what), stops)
+    def ray_table(self, what: str, stops: Iterable[int],
+                  steps: int | None = None) -> _RayCells | _RaySteps:
+        """`reach` or `sight` with constant stops, as a table filled on first use: keyed
+        by cell, then by steps (`table[cell][steps]`: two lookups of one number are
+        quicker than one of a pair), or by cell alone for a constant number of `steps`.
+        Its values are tuples, so no caller can change another's."""
+        if steps is None:
+            return _RayCells(getattr(self, what), stops)
+        return _RaySteps(getattr(self, what), stops, None, steps)
 
     def table(self, what: str) -> list[Any] | _RayTable | _Table:
         """A geometry function as a table filled on first use: `line` and `distance`
@@ -423,6 +428,40 @@ class _RayTable(dict[tuple[int, int], tuple[int | None, ...]]):
 
     def __missing__(self, key: tuple[int, int]) -> tuple[int | None, ...]:
         value = self[key] = tuple(self.compute(key[0], key[1], self.stops))
+        return value
+
+
+class _RaySteps(dict[int, tuple[int | None, ...]]):
+    """The cells `compute(cell, steps, stops)` gives, with the cell fixed and keyed by
+    steps, or with the steps fixed and keyed by cell (`fixed_cell` None)."""
+
+    def __init__(self, compute: Callable[[int, int, Iterable[int] | None], Iterable[int | None]],
+                 stops: Iterable[int] | None, cell: int | None, steps: int | None) -> None:
+        super().__init__()
+        self.compute = compute
+        self.stops = stops
+        self.cell = cell
+        self.steps = steps
+
+    def __missing__(self, key: int) -> tuple[int | None, ...]:
+        if self.steps is None:
+            value = self[key] = tuple(self.compute(self.cell, key, self.stops))  # type: ignore[arg-type]
+        else:
+            value = self[key] = tuple(self.compute(key, self.steps, self.stops))
+        return value
+
+
+class _RayCells(dict[int, _RaySteps]):
+    """cell -> its `_RaySteps` (keyed by steps)."""
+
+    def __init__(self, compute: Callable[[int, int, Iterable[int] | None], Iterable[int | None]],
+                 stops: Iterable[int] | None) -> None:
+        super().__init__()
+        self.compute = compute
+        self.stops = stops
+
+    def __missing__(self, cell: int) -> _RaySteps:
+        value = self[cell] = _RaySteps(self.compute, self.stops, cell, None)
         return value
 
 

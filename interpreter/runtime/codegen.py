@@ -59,7 +59,8 @@ class ConstKind(Enum):
     its name, so a reader of `gdl compile` sees the kind too."""
 
     VALUE = "C"             # a constant list, tuple or dict of the rules, as it is
-    RAY_TABLE = "R"         # (builtin, stops): the engine fills it with the board's table
+    RAY_TABLE = "R"         # (builtin, stops[, steps]): the engine fills it with the board's
+    #                         table, [cell][steps] (or [cell] for the steps given)
     BOARD_TABLE = "L"       # (builtin,): the engine fills it with the board's table
     KIND_COLUMN = "K"       # a kinds-table column: kind -> value
     MEMBERS = "S"           # a frozenset of constants, the right side of `in`
@@ -303,15 +304,19 @@ class Generator:
         self.src.emit(0, "")
         return Unit(name, node)
 
-    def record(self, slots: Iterable[int], node: ir.Node, indent: int) -> None:
+    def record(self, slots: Iterable[int], node: ir.Node, indent: int,
+               listed: bool = False) -> None:
         """`p<slot> = P.get(v<slot>)` for each piece slot whose fields `node` reads, so
         each field read is one dict look-up (a none piece gives none: reading its field
-        is then the fault, as it would be without the record)."""
+        is then the fault, as it would be without the record). `listed`: the slots run
+        over `pieces(...)`, `pieces_at` or `pieces_in`, ids of pieces `P` always holds
+        (a removed piece keeps its record): `P[v<slot>]`, a quicker look-up."""
         used = {n.obj.slot for n in ir.walk(node) if isinstance(
             n, (ir.PieceField, ir.PieceStat, ir.PieceVarPlace)) and isinstance(n.obj, ir.Local)}
         assigned = {n.slot for n in ir.walk(node) if isinstance(n, ir.LocalPlace)}
         for slot in sorted(set(slots) & used - assigned):     # a reassigned local: no record
-            self.src.emit(indent, f"p{slot} = P.get(v{slot})")
+            self.src.emit(indent, f"p{slot} = P[v{slot}]" if listed else
+                          f"p{slot} = P.get(v{slot})")
             self.records.add(slot)
 
     def _insert(self, at: int, lines: list[str]) -> None:
@@ -506,8 +511,7 @@ class Generator:
                     # (a piece of `pieces(...)`, `pieces_at`, `pieces_in` is a number)
                     tests = " and ".join(f"v{b.slot}.__class__ is int"
                                          for b in action.binders[:-1]
-                                         if not (isinstance(b.domain, ir.CallBuiltin)
-                                                 and b.domain.name in _PIECE_LISTS))
+                                         if not _piece_list(b.domain))
                     self.src.emit(indent, f"_k = {' + '.join(kept[1][:-1])}"
                                           + (f" if {tests} else None" if tests else ""))
                 with self.within(memo=memo.for_domain(k + 1, binder.domain)):
@@ -519,7 +523,8 @@ class Generator:
                               F(lead, f"_c{binder.slot} = ", self.ex(lead)),
                               memo.members_lead(first, binder))
                 if binder.type == PIECE:
-                    self.record([binder.slot], action, indent + 1)
+                    self.record([binder.slot], action, indent + 1,
+                                _piece_list(binder.domain))
         args = "".join(f"v{b.slot}, " for b in action.binders)
         made = f"({action.index}, ({args}))"
         # placed at the action, so a tool tracing lines sees each legal binding listed
@@ -685,7 +690,7 @@ class Generator:
             domain = F(s.domain, "list(", domain, ")")
         self.emit_for(indent, s.slot, domain, s.domain)
         if _element(s.domain.type) == PIECE:
-            self.record([s.slot], s, indent + 1)
+            self.record([s.slot], s, indent + 1, _piece_list(s.domain))
         if s.where is not None:
             self.src.emit(indent + 1, "if not (", self.ex(s.where), "):")
             self.src.emit(indent + 2, "continue")
@@ -970,8 +975,15 @@ class Generator:
             args = [self.ex(a) for a in n.args]
         if row.stops_table and isinstance(n.args[2], ir.Const):
             stops: Any = n.args[2].value
+            steps = n.args[1]
+            if isinstance(steps, ir.Const) and steps.value.__class__ is int:
+                table = self.src.constant((n.name, frozenset(stops), steps.value),
+                                          ConstKind.RAY_TABLE)
+                return F(n, f"{table}[", args[0], "]")
+            # by cell, then steps: the cell is looked up before the steps are computed,
+            # and a fault (a none, say) comes from the same part as `reach(c, n, ...)`'s
             table = self.src.constant((n.name, frozenset(stops)), ConstKind.RAY_TABLE)
-            return F(n, f"{table}[", args[0], ", ", args[1], "]")
+            return F(n, f"{table}[", args[0], "][", args[1], "]")
         template = row.template(len(args))
         if row.inline_borrowed is not None and self.frame.iterating is n:
             template = row.inline_borrowed  # only read (a loop, last(), len()): no copy
@@ -1270,6 +1282,11 @@ def _pieces_at_argument(node: ir.Expr) -> ir.Expr | None:
 
 
 _PIECE_LISTS = frozenset({"pieces", "pieces_at", "pieces_in"})    # of ids, never none
+
+
+def _piece_list(domain: ir.Expr) -> bool:
+    """Is `domain` a call of `pieces(...)`, `pieces_at` or `pieces_in` (ids, never none)?"""
+    return isinstance(domain, ir.CallBuiltin) and domain.name in _PIECE_LISTS
 
 
 def _element(t: Type) -> Type:
