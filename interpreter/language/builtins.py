@@ -429,7 +429,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _row("distance", "a, b", (2,), _fixed((CELL, CELL), INT),
          lambda ctx, a, b: ctx.board.distance(a, b), "number",
          "steps between two cells: king steps on a square board (rook steps with "
-         "`directions 4`), hex steps on a hex board", inline=("{table}[{0}, {1}]",)),
+         "`directions 4`), hex steps on a hex board", inline=("{table}[{0}][{1}]",)),
     _row("neighbors", "c", (1,), _fixed((CELL,), CELL_LIST),
          lambda ctx, c: ctx.board.neighbors(c), "list of cell",
          "the adjacent cells along the board's directions: 8 on a square board (4 with "
@@ -442,7 +442,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _row("line", "a, b", (2,), _fixed((CELL, CELL), CELL_LIST),
          lambda ctx, a, b: ctx.board.line(a, b), "list of cell",
          "the cells crossed going straight from `a` to `b`: `a` excluded, `b` included; `[]` "
-         "when `a` is `b`", fresh=True, inline=("{table}[{0}, {1}]",)),
+         "when `a` is `b`", fresh=True, inline=("{table}[{0}][{1}]",)),
     _row("reach", "c, n, stops", (3,), _fixed((CELL, INT, CELL_LIST), CELL_LIST),
          lambda ctx, c, n, stops: ctx.board.reach(c, n, stops), "list of cell",
          "cells up to `n` steps from `c` along each straight direction; a line may end on a "
