@@ -911,7 +911,8 @@ class Generator:
         if op == "sum":
             return F(n, "sum(", self.ex(n.value), *loop, ")")
         if op in ("min_of", "max_of"):
-            return F(n, f"{op[:3]}((", self.ex(n.value), *loop, "), default=0)")
+            # (a lone value that is none faults in _extreme: min() compares no two)
+            return F(n, f"_extreme({op[:3]}((", self.ex(n.value), *loop, "), default=0))")
         return F(n, "_sorted_by([(", self.ex(n.value), f", v{n.slot})", *loop, "])")
 
     def ex_CallFn(self, n: ir.CallFn) -> Frag:
@@ -1079,10 +1080,26 @@ class Generator:
         return write(coll)
 
     def ex_And(self, n: ir.And) -> Frag:
-        return F(n, "(", self.ex(n.left), " and ", self.ex(n.right), ")")
+        return F(n, *self.true_or_false(n, self.ex(n.left), " and ", self.ex(n.right)))
 
     def ex_Or(self, n: ir.Or) -> Frag:
-        return F(n, "(", self.ex(n.left), " or ", self.ex(n.right), ")")
+        return F(n, *self.true_or_false(n, self.ex(n.left), " or ", self.ex(n.right)))
+
+    def true_or_false(self, n: ir.And | ir.Or, *parts: Part) -> list[Part]:
+        """`a and b`, `a or b` as true or false: an operand that may be none counts as
+        false (Python's `and` would give the none itself)."""
+        if self.never_none(n.left) and self.never_none(n.right):
+            return ["(", *parts, ")"]
+        return ["(True if ", *parts, " else False)"]
+
+    def never_none(self, e: ir.Expr, seen: frozenset[str] = frozenset()) -> bool:
+        """Is `e`, of true/false, never none: a test (`and`, `or`, `not`, a comparison,
+        `in`, `exists`, `all`), a constant, or a fn whose body is one?"""
+        if isinstance(e, ir.CallFn) and e.name not in seen:
+            return self.never_none(self.prog.fns[e.name].body, seen | {e.name})
+        return isinstance(e, (ir.And, ir.Or, ir.Not, ir.Compare, ir.In)) or \
+            isinstance(e, ir.Const) and e.value is not None or \
+            isinstance(e, ir.Quant) and e.op in ("exists", "all")
 
     def ex_Not(self, n: ir.Not) -> Frag:
         return F(n, "(not ", self.ex(n.operand), ")")
