@@ -297,10 +297,27 @@ UNSET = object()        # a memoised value not computed yet (generated listings)
 _T = TypeVar("_T")
 
 
+def none_met() -> TypeError:
+    """The fault of a value that is none where a number is needed, in the words Python's
+    own TypeError has for it (the engine words it at the rule's expression)."""
+    return TypeError("a value of type 'NoneType' where a number is needed")
+
+
 def sorted_by(pairs: list[tuple[Any, _T]]) -> list[_T]:
-    """[(key, item)] -> the items ordered by key, stably."""
+    """[(key, item)] -> the items ordered by key, stably; a key that is none faults (two
+    or more keys meet in the sort: Python's TypeError; a lone one here)."""
+    if len(pairs) == 1 and pairs[0][0] is None:
+        raise none_met()
     pairs.sort(key=_key)
     return [item for _, item in pairs]
+
+
+def extreme(found: int | None) -> int:
+    """The value of `min_of` or `max_of`: a lone value that is none (min() and max() compare
+    no two) faults, as one compared with another does."""
+    if found is None:
+        raise none_met()
+    return found
 
 
 def _key(pair: tuple[Any, Any]) -> Any:
@@ -351,10 +368,13 @@ def _hashable(value: Any) -> Any:
     return value
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
+def plural(n: int | None, word: str | None, words: str | None = None) -> str:
     """`n` and the word for that many: '1 ship', '2 ships', '0 cities'. Without
     `words`, the English plural of `word`: '-y' after a consonant becomes '-ies', '-s',
-    '-x', '-z', '-ch' and '-sh' take '-es', the others '-s'."""
+    '-x', '-z', '-ch' and '-sh' take '-es', the others '-s'. A count or word that is none
+    faults (never 'None ships')."""
+    if n is None or word is None:
+        raise none_met()
     if n == 1 or n == -1:
         return f"{n} {word}"
     if words is None:
@@ -610,7 +630,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "`n` and the word for that many: `plural(1, \"ship\")` is `1 ship`, "
          "`plural(2, \"territory\")` `2 territories`, `plural(3, \"die\", \"dice\")` "
          "`3 dice` (without `words`: `-y` after a consonant gives `-ies`, `-s`, `-x`, `-z`, "
-         "`-ch`, `-sh` add `-es`, other words `-s`)"),
+         "`-ch`, `-sh` add `-es`, other words `-s`); `n` none is a run-time error "
+         "(`plural() cannot work with a value that is none`)"),
     _row("text", "x", (1,), _text, None, "text",
          "a value written as text: cells `d5`, pieces `Pawn#2`, seats, symbols and kinds by "
          "name, `true`/`false`, `none`, lists `[a1, b2]`"),

@@ -183,6 +183,7 @@ class Generator:
         self.src = Source()
         self.impure = _impure_fns(prog.fns)
         self.cyclic = _calling_themselves(prog)     # ("fn"|"def", name) that call themselves
+        self.tested = _tested(prog)     # ids of the true/false expressions only tested
         self.frame = Frame()        # the context of the node being written (see `within`)
         self.uses: set[str] = set()         # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
@@ -916,7 +917,8 @@ class Generator:
         if op == "sum":
             return F(n, "sum(", self.ex(n.value), *loop, ")")
         if op in ("min_of", "max_of"):
-            return F(n, f"{op[:3]}((", self.ex(n.value), *loop, "), default=0)")
+            # (a lone value that is none faults in _extreme: min() compares no two)
+            return F(n, f"_extreme({op[:3]}((", self.ex(n.value), *loop, "), default=0))")
         return F(n, "_sorted_by([(", self.ex(n.value), f", v{n.slot})", *loop, "])")
 
     def ex_CallFn(self, n: ir.CallFn) -> Frag:
@@ -1091,10 +1093,27 @@ class Generator:
         return write(coll)
 
     def ex_And(self, n: ir.And) -> Frag:
-        return F(n, "(", self.ex(n.left), " and ", self.ex(n.right), ")")
+        return F(n, *self.true_or_false(n, self.ex(n.left), " and ", self.ex(n.right)))
 
     def ex_Or(self, n: ir.Or) -> Frag:
-        return F(n, "(", self.ex(n.left), " or ", self.ex(n.right), ")")
+        return F(n, *self.true_or_false(n, self.ex(n.left), " or ", self.ex(n.right)))
+
+    def true_or_false(self, n: ir.And | ir.Or, *parts: Part) -> list[Part]:
+        """`a and b`, `a or b` as true or false: an operand that may be none counts as
+        false (Python's `and` would give the none itself). Where only its truth is read
+        (`_tested`) it is written as it is."""
+        if id(n) in self.tested or self.never_none(n.left) and self.never_none(n.right):
+            return ["(", *parts, ")"]
+        return ["(True if ", *parts, " else False)"]
+
+    def never_none(self, e: ir.Expr, seen: frozenset[str] = frozenset()) -> bool:
+        """Is `e`, of true/false, never none: a test (`and`, `or`, `not`, a comparison,
+        `in`, `exists`, `all`), a constant, or a fn whose body is one?"""
+        if isinstance(e, ir.CallFn) and e.name not in seen:
+            return self.never_none(self.prog.fns[e.name].body, seen | {e.name})
+        return isinstance(e, (ir.And, ir.Or, ir.Not, ir.Compare, ir.In)) or \
+            isinstance(e, ir.Const) and e.value is not None or \
+            isinstance(e, ir.Quant) and e.op in ("exists", "all")
 
     def ex_Not(self, n: ir.Not) -> Frag:
         return F(n, "(not ", self.ex(n.operand), ")")
@@ -1307,6 +1326,30 @@ def _fresh(domain: ir.Expr) -> bool:
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
         isinstance(domain, ir.CallBuiltin) and BUILTINS[domain.name].fresh) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
+
+
+def _tested(prog: ir.Program) -> frozenset[int]:
+    """Ids of the true/false expressions whose truth alone is read: an `if`'s, a where's,
+    an end rule's, an operand of `and`, `or` or `not`, the test of `exists` and `all`."""
+    roots: list[ir.Node] = [*prog.phases.values(), *prog.fns.values(), *prog.defs.values(),
+                            *prog.setup, *prog.triggers, *prog.outs, *prog.concedes,
+                            *prog.end_rules]
+    found: set[int] = set()
+    for n in (n for root in roots for n in ir.walk(root)):
+        if isinstance(n, (ir.If, ir.Cond)):
+            found.add(id(n.cond))
+        elif isinstance(n, (ir.And, ir.Or)):
+            found.update((id(n.left), id(n.right)))
+        elif isinstance(n, ir.Not):
+            found.add(id(n.operand))
+        elif isinstance(n, (ir.WherePart, ir.EndRule)):
+            found.add(id(n.expr))
+        if isinstance(n, (ir.For, ir.Comprehension, ir.Trigger, ir.Quant)) and \
+                n.where is not None:
+            found.add(id(n.where))
+        if isinstance(n, ir.Quant) and n.op in ("exists", "all") and n.value is not None:
+            found.add(id(n.value))
+    return frozenset(found)
 
 
 def _calling_themselves(prog: ir.Program) -> set[tuple[str, str]]:

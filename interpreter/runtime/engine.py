@@ -1668,11 +1668,11 @@ class Game:
 def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     """The module globals generated code runs with."""
     from ..language.builtins import (UNSET, as_set, last, nth, placed, placed_borrowed, plain,
-                                     sorted_by)
+                                     extreme, sorted_by)
     rt = game._rt
     names: dict[str, Any] = codegen.builtin_names()
     names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log, _placed=placed,
-                 _placed_borrowed=placed_borrowed)
+                 _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
                  _big=_big, _long=_long, _keep=_keep,

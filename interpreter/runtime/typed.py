@@ -1808,6 +1808,8 @@ class _Emitter:
             return f"({self.expr(e.left, env, body)} or {self.expr(e.right, env, body)})"
         if isinstance(e, ir.Not):
             return f"(not {self.expr(e.operand, env, body)})"
+        if isinstance(e, ir.Binary) and e.type == INT and self.small_late(e):
+            return self.small_arithmetic(e, env, body)
         if isinstance(e, ir.Binary) and e.type == INT:
             left, right = self.expr(e.left, env, body), self.simul_operand(e, env, body)
             loc = self.loc(e)
@@ -1910,6 +1912,11 @@ class _Emitter:
             raise _Outside(e, f"'{_words(e)}' (an order of what is not a number)")
         elif not types <= set(SCALARS):
             raise _Outside(e, f"'{_words(e)}'")
+        if self.small_late(e):      # (a - b < 0 for a < b: both are below 2^62 either way)
+            message = f"'{_words(e)}' uses a value that is none"
+            return (f"(small_order({self.small_raw(e.left, env, body)}, "
+                    f"{self.small_raw(e.right, env, body)}, {self.loc(e)}, {message!r}) "
+                    f"{e.op} 0)")
         return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
 
     def builtin(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
@@ -1933,9 +1940,8 @@ class _Emitter:
         placed = isinstance(args[0], ir.CallBuiltin) and args[0].name == "placed" \
             if args else False
         if name == "total" or name == "len" and placed:     # of the dice: no work counted
-            assert isinstance(args[0], ir.CallBuiltin)
-            xs = self.simul_placed(args[0], env, body) if placed else \
-                self.lists_expr(args[0], env, body)
+            xs = self.simul_placed(args[0], env, body) if placed and isinstance(
+                args[0], ir.CallBuiltin) else self.lists_expr(args[0], env, body)
             return f"len({xs})" if name == "len" else f"simul_total({xs}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
@@ -2525,17 +2531,39 @@ class _Emitter:
                            ir.PieceStat, ir.CallFn, ir.Cond)) or
             isinstance(e, ir.CallBuiltin) and e.name in ("nth", "last"))
 
-    def small_checked(self, e: ir.Expr, env: Env, body: _Body) -> str:
-        """`e` read where none faults (checked) or as a test (none is false)."""
+    def small_raw(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        """`e` as it is, SMALL_NONE when none (its reader checks it)."""
         self.small_skip.add(id(e))
         try:
-            value = self.expr(e, env, body)
+            return self.expr(e, env, body)
         finally:
             self.small_skip.discard(id(e))
+
+    def small_checked(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        """`e` read where none faults (checked) or as a test (none is false)."""
+        value = self.small_raw(e, env, body)
         if id(e) in self.small_tests:
             return f"({value} > 0)"
         at, message = self.small_guards[id(e)]
         return f"small_some({value}, {self.loc(at)}, {message!r})"
+
+    def small_late(self, e: ir.Binary | ir.Compare) -> bool:
+        """Must `e` check its left operand for none once its right one is computed? Python
+        computes both before it meets the none: a fault on the right comes first."""
+        left, right = e.left, e.right
+        return self.small_nones and self.small_maybe(left) and \
+            self.small_guards.get(id(left), (None, ""))[0] is e and \
+            not isinstance(right, (ir.Const, ir.Local, ir.Global))
+
+    def small_arithmetic(self, e: ir.Binary, env: Env, body: _Body) -> str:
+        """`a + b`, `a - b`, ... whose operands are checked for none once both are known
+        (`small_late`)."""
+        held = not isinstance(e.left, ir.Const) and not isinstance(e.right, ir.Const)
+        operator = {"+": 0, "-": 1, "*": 2, "/": 3, "%": 4}[e.op]
+        message = f"'{_words(e)}' uses a value that is none"
+        return (f"small_arithmetic({self.small_raw(e.left, env, body)}, "
+                f"{self.small_raw(e.right, env, body)}, {operator}, {int(held)}, "
+                f"{self.loc(e)}, {message!r})")
 
     def small_pick(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
         """`nth(xs, n)` or `last(xs)` of numbers or true/false: a cdef function given `n`
@@ -2567,9 +2595,13 @@ class _Emitter:
         """`min(a, b)`, `max(a, b)`, `abs(x)` of numbers (None for the other built-ins)."""
         if e.name == "last" and e.type in (INT, BOOL) and self.small_nones:
             return self.small_pick(e, env, body)
-        if e.name in ("min", "max", "abs") and e.type == INT:
-            args = ", ".join(self.expr(a, env, body) for a in e.args)
-            return f"{e.name}({args})"
+        if e.name in ("min", "max") and e.type == INT:    # both computed, then none faults
+            a, b = (self.small_raw(x, env, body) for x in e.args)
+            message = f"{e.name}() cannot work with a value that is none"
+            return (f"small_least({a}, {b}, {int(e.name == 'max')}, {self.loc(e)}, "
+                    f"{message!r})")
+        if e.name == "abs" and e.type == INT:
+            return f"abs({self.expr(e.args[0], env, body)})"
         return None
 
     def small_column_of_values(self, e: ir.PieceStat) -> bool:
@@ -2855,7 +2887,11 @@ class _Emitter:
                 indent += 1
             unit.emit(indent, f"found.append(({self.expr(xs.value, inner, unit)}, {item}))")
         self.loop(domain, env, unit, 1, keep, xs)
-        unit.emit(1, "return lists_sorted(found)" if sort else "return found")
+        if sort and self.small_nones:       # a key that is none faults as on Python
+            message = f"'{_words(xs)}' uses a value that is none"
+            unit.emit(1, f"return small_sorted(found, {self.loc(xs)}, {message!r})")
+        else:
+            unit.emit(1, "return lists_sorted(found)" if sort else "return found")
         self.functions.append(unit.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
