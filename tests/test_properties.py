@@ -108,17 +108,34 @@ def test_a_seat_that_concedes_is_never_asked_again(path, seed, choices, leaving)
         game.apply(state, legal[next(picks, 0) % len(legal)])
 
 
-@pytest.mark.parametrize("path", GAMES, ids=os.path.basename)
-@PROPERTY
-@given(seed=SEEDS)
-def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
+VARIANTS = [path for path in GAMES if "extends" in open(path, encoding="utf-8").read()]
+BASES = [path for path in GAMES if path not in VARIANTS]
+
+
+def _record_then_replay(path, seed, folder):
     from gdl.interpreter.play.agents.agents import make_agents
     from gdl.interpreter.play.transcript import record, replay
     game = game_for(path)
-    out = tmp_path_factory.mktemp("t") / "game.txt"
+    out = folder.mktemp("t") / "game.txt"
     agents = make_agents("random", len(game.seats), seed)
     record(game, path, seed, agents, ["random"] * len(game.seats), str(out), max_turns=40)
     assert replay(str(out)) >= 1
+
+
+@pytest.mark.parametrize("path", BASES, ids=os.path.basename)
+@PROPERTY
+@given(seed=SEEDS)
+def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
+    _record_then_replay(path, seed, tmp_path_factory)
+
+
+@pytest.mark.parametrize("path", VARIANTS, ids=os.path.basename)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS)
+def test_record_then_replay_of_a_variant_is_exact(path, seed, tmp_path_factory):
+    """A variant records and replays through the code of its base file (fewer seeds: the
+    base file's test above has the rest)."""
+    _record_then_replay(path, seed, tmp_path_factory)
 
 
 TOKENS = ["game", "\"x\"", "seats", "a", "b", ",", "board", "square", "hex", "(", ")", "8",
