@@ -841,13 +841,10 @@ class Game:
             elif previous is None:      # a tool's question (a view, a text): work of its own
                 rt.work = 0
             result = fn(state, *args)
-            if check_end and state.result is None and (state.turn > 0 or not self._has_turns) \
-                    and (rt.changed & self._end_mask or self._end_mask == -1
-                         or not state.end_checked):
-                self._check_end(state)
+            if check_end:
+                self._end_if_due(state)
             return result
-        except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
-                AttributeError, ValueError) as exc:
+        except RULE_FAULTS as exc:
             raise self._fault(exc) from None
         finally:
             rt.state, rt.narrate = previous, narrated
@@ -867,15 +864,19 @@ class Game:
                 body(state, frame["seat"], *frame["args"], *args)
             else:
                 body(state, frame["seat"], *args)
-            if state.result is None and (state.turn > 0 or not self._has_turns) \
-                    and (rt.changed & self._end_mask or self._end_mask == -1
-                         or not state.end_checked):
-                self._check_end(state)
-        except (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
-                AttributeError, ValueError) as exc:
+            self._end_if_due(state)
+        except RULE_FAULTS as exc:
             raise self._fault(exc) from None
         finally:
             rt.state, rt.narrate = previous, narrated
+
+    def _end_if_due(self, state: State) -> None:
+        """After a decision's work: the end rules, when the game is on, its turns have
+        started, and something they read changed (or they run after every decision)."""
+        if state.result is None and (state.turn > 0 or not self._has_turns) \
+                and (self._rt.changed & self._end_mask or self._end_mask == -1
+                     or not state.end_checked):
+            self._check_end(state)
 
     def _fault(self, exc: Exception) -> GdlRuntimeError:
         """The user's error for an exception raised while rules ran; an exception that is
@@ -1697,6 +1698,11 @@ def _keep(kept: list[Any], index: int, action: Action) -> Action:
     generated listing's `_keep`); returns it."""
     kept[index] = action
     return action
+
+
+# What a rule's code may raise that `Game._fault` turns into the user's error at the rule.
+RULE_FAULTS = (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
+               AttributeError, ValueError)
 
 
 def _without(pids: tuple[int, ...], pid: int) -> tuple[int, ...]:
