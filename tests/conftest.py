@@ -5,6 +5,8 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 _CACHE = tempfile.mkdtemp(prefix="gdl-test-cache-")
 
 
@@ -14,3 +16,23 @@ def pytest_configure(config):
 
 def pytest_unconfigure(config):
     shutil.rmtree(_CACHE, ignore_errors=True)
+
+
+# With workers (-n), each test file runs on one worker, in file order (`--dist loadfile` in
+# pyproject.toml): some files share one running process between their tests (the language
+# server's). The parametrized tests of SPREAD are each their own unit instead, spread over the
+# workers: one game each, compiled and played under both engines, minutes of the run that
+# would otherwise queue on one worker behind their file.
+SPREAD = ("test_typed_and_python_play_the_same_games", "test_both_backends_play_the_same_game")
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)     # a hook of pytest-xdist
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadFileScheduling
+
+    class ByFile(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            path, _, test = nodeid.partition("::")
+            return nodeid if test.partition("[")[0] in SPREAD else path
+
+    return ByFile(config, log)

@@ -37,6 +37,7 @@ BUILD = ".build-"        # + the builder's process id + "-": a build folder
 _FLAGS = ("-shared", "-fPIC", "-w")
 OPTIMISE = "GDL_NATIVE_CFLAGS"   # the C compiler's optimisation flags (default -O2; the
 #                                  suite's differential test builds with -O0, 3x quicker)
+LOCKS = 8               # build lock files (`_locked`)
 MAX_ENTRIES = 50        # compiled modules are some 0.4-1 MB each
 _ENTRY_NAME = re.compile(r"gdl_native_[0-9a-f]{40}\..*\.so")
 _imported: dict[str, ModuleType] = {}   # entry path -> its module, in this process
@@ -75,7 +76,7 @@ def module(text: str) -> tuple[ModuleType | None, str | None]:
     if not parse_cache.is_private(folder):
         return None, f"the cache directory {folder} is not private to this user"
     if not os.path.exists(path):
-        with _locked(folder):       # another process may be building it: wait for it
+        with _locked(folder, name):     # another process may be building it: wait for it
             failure = None if os.path.exists(path) else _build(text, name, folder, path)
         if failure is not None:
             return None, failure
@@ -131,7 +132,7 @@ def _build(text: str, name: str, folder: str, path: str) -> str | None:
     """Compile `text` to the extension module at `path`; None, or why it failed."""
     command = compiler()
     assert command is not None
-    remove_stale(folder, BUILD)        # builds killed midway (we hold the folder's lock)
+    remove_stale(folder, BUILD)        # builds killed midway (their process is gone)
     work = tempfile.mkdtemp(prefix=f"{BUILD}{os.getpid()}-", dir=folder)
     try:
         with open(os.path.join(work, name + ".pyx"), "w", encoding="utf-8") as stream:
@@ -162,9 +163,12 @@ def _build(text: str, name: str, folder: str, path: str) -> str | None:
 
 
 @contextlib.contextmanager
-def _locked(folder: str) -> Iterator[None]:
-    """Hold the folder's build lock (one build at a time, across processes)."""
-    with open(os.path.join(folder, ".lock"), "a") as handle:
+def _locked(folder: str, name: str) -> Iterator[None]:
+    """Hold the build lock of entry `name`, across processes: one of LOCKS lock files, by
+    the entry's hash, so one module is never built twice at once while different ones
+    (mostly) build side by side, and the folder never holds more than LOCKS of them."""
+    stripe = int(name[-8:], 16) % LOCKS
+    with open(os.path.join(folder, f".lock-{stripe}"), "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

@@ -178,3 +178,40 @@ def test_games_loaded_while_tracing_run_on_python(monkeypatch):
         game = load_game(GAMES[0])
     assert native.backend_of(game) == "python"
     assert os.environ["GDL_BACKEND"] == "native"
+
+
+def test_builds_of_different_modules_do_not_wait_for_each_other(tmp_path):
+    """A build holds its own entry's lock (one of LOCKS files), not the folder's: the xdist
+    workers of the suite, or `simulate --workers 2` on two files, compile side by side,
+    while a second build of the same module waits for the first."""
+    import threading
+
+    def stripe(name):
+        return int(name[-8:], 16) % native_cache.LOCKS
+
+    first = "gdl_native_" + "0" * 32 + "00000001"
+    other = next(f"gdl_native_{'0' * 32}{n:08x}" for n in range(2, 99)
+                 if stripe(f"{n:08x}") != stripe(first))
+    same = next(f"gdl_native_{'1' * 32}{n:08x}" for n in range(2, 99)
+                if stripe(f"{n:08x}") == stripe(first))
+    held = {}
+
+    def take(name):
+        with native_cache._locked(str(tmp_path), name):
+            held[name] = True
+
+    with native_cache._locked(str(tmp_path), first):
+        for name in (other, same):
+            threading.Thread(target=take, args=(name,), daemon=True).start()
+        waited = threading.Event()
+        for _ in range(200):                # up to 10 s for the free lock
+            if other in held:
+                break
+            waited.wait(0.05)
+        assert other in held and same not in held
+    for _ in range(200):
+        if same in held:
+            break
+        waited.wait(0.05)
+    assert same in held
+    assert len(os.listdir(tmp_path)) == 2
