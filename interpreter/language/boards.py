@@ -320,6 +320,13 @@ class SquareBoard(Board):
         """Straight along a direction when the two are aligned, otherwise the nearest cells
         to the segment, halves rounded away from zero."""
         (ac, ar), (bc, br) = self.coords(a), self.coords(b)
+        if ac == bc or ar == br or abs(bc - ac) == abs(br - ar):     # along a direction
+            delta = (b - a) // max(abs(bc - ac), abs(br - ar))     # (the same cells)
+            return list(range(a + delta, b + delta, delta))
+        return self._interpolated(a, b)
+
+    def _interpolated(self, a: int, b: int) -> list[int | None]:
+        (ac, ar), (bc, br) = self.coords(a), self.coords(b)
         steps = max(abs(bc - ac), abs(br - ar))
         cells: list[int | None] = []
         for k in range(1, steps + 1):

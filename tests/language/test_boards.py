@@ -108,6 +108,22 @@ def test_distance_and_neighbours_agree(name):
         assert all(board.distance(a, b) == board.distance(b, a) for b in board.all_cells)
 
 
+@pytest.mark.parametrize("width, height", [(3, 3), (8, 12), (12, 8), (5, 1), (1, 7)])
+def test_a_square_line_along_a_direction_is_the_interpolated_one(width, height):
+    """`line` between two cells on one row, column or diagonal is counted out along the
+    direction, without the interpolation: the same cells as the interpolation gives."""
+    board = object.__new__(SquareBoard)
+    board.width, board.height = width, height
+    aligned = 0
+    for a in range(width * height):
+        for b in range(width * height):
+            if a != b:
+                assert board._line(a, b) == board._interpolated(a, b), (a, b)
+                (ac, ar), (bc, br) = board.coords(a), board.coords(b)
+                aligned += ac == bc or ar == br or abs(ac - bc) == abs(ar - br)
+    assert aligned > 0
+
+
 def test_hex_line_along_the_edge_stays_on_the_board():
     game = rule("hex_board.gdl")
     board = game.rules.board
