@@ -2109,8 +2109,17 @@ class _Emitter:
         `rolls(k, n)` (the dice in the order rolled)."""
         if call.name == "range":        # of numbers known in play: held to MAX_LIST
             first, last = body.declare(self.fresh("a")), body.declare(self.fresh("b"))
-            body.emit(indent, f"{first} = {self.expr(call.args[0], env, body)}")
-            body.emit(indent, f"{last} = {self.expr(call.args[1], env, body)}")
+            if self.small_nones:        # both computed, then a none faults
+                (a, check_a), (b, check_b) = (self.small_unchecked(x, env, body)
+                                              for x in call.args)
+                body.emit(indent, f"{first} = {a}")
+                body.emit(indent, f"{last} = {b}")
+                for value, check in ((first, check_a), (last, check_b)):
+                    if not check.endswith("None"):
+                        body.emit(indent, f"{value} = small_some({value}, {check})")
+            else:
+                body.emit(indent, f"{first} = {self.expr(call.args[0], env, body)}")
+                body.emit(indent, f"{last} = {self.expr(call.args[1], env, body)}")
             body.emit(indent, f"if {last} - {first} + 1 > MAX_LIST:")
             body.emit(indent + 1, f"range_too_long({first}, {last}, {self.loc(call)})")
             x = body.declare(self.fresh("x"))
@@ -2547,6 +2556,16 @@ class _Emitter:
         at, message = self.small_guards[id(e)]
         return f"small_some({value}, {self.loc(at)}, {message!r})"
 
+    def small_unchecked(self, e: ir.Expr, env: Env, body: _Body) -> tuple[str, str]:
+        """(`e` as it is, SMALL_NONE when none; "LOC, MESSAGE" of the fault its reader
+        raises on none, "0, None" when it cannot be none): a built-in's argument whose check
+        waits for the arguments after it (Python computes them all first)."""
+        guard = self.small_guards.get(id(e))
+        if guard is None or not self.small_maybe(e) or id(e) in self.small_tests:
+            return self.expr(e, env, body), "0, None"
+        at, message = guard
+        return self.small_raw(e, env, body), f"{self.loc(at)}, {message!r}"
+
     def small_late(self, e: ir.Binary | ir.Compare) -> bool:
         """Must `e` check its left operand for none once its right one is computed? Python
         computes both before it meets the none: a fault on the right comes first."""
@@ -2835,6 +2854,10 @@ class _Emitter:
             return (f"{self.lists_expr(xs.args[0], env, body)}"
                     f"[:max({self.expr(xs.args[1], env, body)}, 0)]")
         if isinstance(xs, ir.CallBuiltin) and xs.name == "range":
+            if self.small_nones:        # both computed, then a none faults
+                (a, check_a), (b, check_b) = (self.small_unchecked(x, env, body)
+                                              for x in xs.args)
+                return f"small_range({a}, {b}, {self.loc(xs)}, {check_a}, {check_b})"
             return (f"lists_range({self.expr(xs.args[0], env, body)}, "
                     f"{self.expr(xs.args[1], env, body)}, {self.loc(xs)})")
         if isinstance(xs, ir.CallBuiltin) and xs.name == "reversed":

@@ -6,7 +6,8 @@ faults at the call (`plural() cannot work with a value that is none`, never `Non
 both operands of arithmetic or an order are computed before the none in one faults (a
 division by zero on the right comes first); `and` and `or` give true or false, none
 counting as false; a value of min_of, max_of or a key of sorted that is none faults at the
-quantifier, even alone; total() of a list holding none faults."""
+quantifier, even alone; total() of a list holding none faults; both bounds of range() are
+computed before a none in one faults."""
 
 import functools
 import json
@@ -24,7 +25,8 @@ PATH = os.path.join(ROOT, "tests", "rules", "typed_none.gdl")
 # the file's actions, in order
 ACTIONS = ["plural_count", "plural_given", "add_divided", "times_modulo", "less_divided",
            "minus_abs", "max_of_sum", "min_divided", "kept_and", "kept_or", "greatest",
-           "least", "sorted_by", "sorted_list", "summed"]
+           "least", "sorted_by", "sorted_list", "summed", "range_divided", "range_looped",
+           "range_last", "range_kept"]
 
 
 @functools.cache
@@ -92,3 +94,19 @@ def test_a_quantifier_or_total_of_none_faults(action, message, typed_on):
     """A lone none in min_of, max_of or sorted faults as two would; total() of a list
     holding none too (the typed engine summed its marker)."""
     _faults_alike(action, message)
+
+
+@needs_tools
+@pytest.mark.parametrize("action, message", [
+    ("range_divided", "division by zero"), ("range_looped", "division by zero"),
+    ("range_last", "range() cannot work with a value that is none")])
+def test_both_bounds_of_a_range_are_computed_before_a_none_faults(action, message, typed_on):
+    """`range(n, 7 / m)` with n none and m zero: the division faults, in a list or a loop;
+    a none upper bound faults as range()'s."""
+    _faults_alike(action, message)
+
+
+@needs_tools
+def test_a_range_of_numbers_read_where_none_may_be_is_the_same(typed_on):
+    python, fast = _outcomes("range_kept")
+    assert fast == python and python["xs"] == [2, 3] and python["note"] == "23"
