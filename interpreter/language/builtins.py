@@ -303,6 +303,14 @@ def none_met() -> TypeError:
     return TypeError("a value of type 'NoneType' where a number is needed")
 
 
+def _given(*value: Any) -> Any:
+    """A built-in's optional last argument: None when the rule leaves it out; given as
+    none, it faults as a none argument does."""
+    if value and value[0] is None:
+        raise none_met()
+    return value[0] if value else None
+
+
 def sorted_by(pairs: list[tuple[Any, _T]]) -> list[_T]:
     """[(key, item)] -> the items ordered by key, stably; a key that is none faults (two
     or more keys meet in the sort: Python's TypeError; a lone one here)."""
@@ -626,12 +634,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "the texts of a list with `sep` between them, empty texts left out: "
          "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
     _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),
-         lambda ctx, n, word, words=None: plural(n, word, words), "text",
+         lambda ctx, n, word, *words: plural(n, word, _given(*words)), "text",
          "`n` and the word for that many: `plural(1, \"ship\")` is `1 ship`, "
          "`plural(2, \"territory\")` `2 territories`, `plural(3, \"die\", \"dice\")` "
          "`3 dice` (without `words`: `-y` after a consonant gives `-ies`, `-s`, `-x`, `-z`, "
          "`-ch`, `-sh` add `-es`, other words `-s`); `n` none is a run-time error "
-         "(`plural() cannot work with a value that is none`)"),
+         "(`plural() cannot work with a value that is none`), as is a `words` that is none"),
     _row("text", "x", (1,), _text, None, "text",
          "a value written as text: cells `d5`, pieces `Pawn#2`, seats, symbols and kinds by "
          "name, `true`/`false`, `none`, lists `[a1, b2]`"),

@@ -78,6 +78,15 @@ def test_plural_in_a_rule_file():
     assert value(board, 'plural(2, "die", "dice")') == "2 dice"
 
 
+@pytest.mark.parametrize("call", ['plural(nth([2], 3), "unit")', 'plural(2, nth(["die"], 3))',
+                                  'plural(2, "die", nth(["dice"], 3))'])
+def test_plural_of_none_is_a_run_time_error(call):
+    """A count, a word or a plural given as none faults at the call (a plural left out
+    is the English one)."""
+    with pytest.raises(GdlError, match="plural\\(\\) cannot work with a value that is none"):
+        value("board square(3, 3)", call)
+
+
 # ----- views, pictures, text --------------------------------------------------------------------
 
 def test_the_view_carries_the_look():
