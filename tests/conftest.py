@@ -28,6 +28,8 @@ SPREAD = ("test_typed_and_python_play_the_same_games", "test_both_backends_play_
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)     # a hook of pytest-xdist
 def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":       # another --dist asked: xdist's own
+        return None
     from xdist.scheduler import LoadFileScheduling
 
     class ByFile(LoadFileScheduling):

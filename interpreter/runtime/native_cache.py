@@ -33,7 +33,8 @@ from types import ModuleType
 from ..files import remove_stale
 from ..language import parse_cache
 
-BUILD = ".build-"        # + the builder's process id + "-": a build folder
+BUILD = ".build"         # + its lock's number + "-" + the builder's process id + "-": a build
+#                          folder (`_locked`)
 _FLAGS = ("-shared", "-fPIC", "-w")
 OPTIMISE = "GDL_NATIVE_CFLAGS"   # the C compiler's optimisation flags (default -O2; the
 #                                  suite's differential test builds with -O0, 3x quicker)
@@ -76,8 +77,8 @@ def module(text: str) -> tuple[ModuleType | None, str | None]:
     if not parse_cache.is_private(folder):
         return None, f"the cache directory {folder} is not private to this user"
     if not os.path.exists(path):
-        with _locked(folder, name):     # another process may be building it: wait for it
-            failure = None if os.path.exists(path) else _build(text, name, folder, path)
+        with _locked(folder, name) as lock:     # another process may be building it: wait
+            failure = None if os.path.exists(path) else _build(text, name, folder, path, lock)
         if failure is not None:
             return None, failure
     if not parse_cache.is_private(path, folder=False):
@@ -128,12 +129,15 @@ def _own_text() -> str:
         return stream.read()
 
 
-def _build(text: str, name: str, folder: str, path: str) -> str | None:
-    """Compile `text` to the extension module at `path`; None, or why it failed."""
+def _build(text: str, name: str, folder: str, path: str, lock: int) -> str | None:
+    """Compile `text` to the extension module at `path`, holding lock number `lock`; None,
+    or why it failed."""
     command = compiler()
     assert command is not None
-    remove_stale(folder, BUILD)        # builds killed midway (their process is gone)
-    work = tempfile.mkdtemp(prefix=f"{BUILD}{os.getpid()}-", dir=folder)
+    # builds under this lock killed midway (their process is gone; we hold the lock, so no
+    # other build of it runs now)
+    remove_stale(folder, f"{BUILD}{lock}-")
+    work = tempfile.mkdtemp(prefix=f"{BUILD}{lock}-{os.getpid()}-", dir=folder)
     try:
         with open(os.path.join(work, name + ".pyx"), "w", encoding="utf-8") as stream:
             stream.write(text)
@@ -154,24 +158,24 @@ def _build(text: str, name: str, folder: str, path: str) -> str | None:
         if failure is not None:
             return f"the C compiler could not build the rules: {failure}"
         os.replace(built, path)
-        _prune(folder)
-        return None
     except OSError as exc:
         return f"cannot write the compiled rules in {folder}: {exc.strerror}"
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    _prune(folder)
+    return None
 
 
 @contextlib.contextmanager
-def _locked(folder: str, name: str) -> Iterator[None]:
-    """Hold the build lock of entry `name`, across processes: one of LOCKS lock files, by
-    the entry's hash, so one module is never built twice at once while different ones
-    (mostly) build side by side, and the folder never holds more than LOCKS of them."""
+def _locked(folder: str, name: str) -> Iterator[int]:
+    """Hold the build lock of entry `name`, across processes, and give its number: one of
+    LOCKS lock files (`.lock-N`), by the entry's hash, so one module is never built twice at
+    once while different ones (mostly) build side by side."""
     stripe = int(name[-8:], 16) % LOCKS
     with open(os.path.join(folder, f".lock-{stripe}"), "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
-            yield
+            yield stripe
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
@@ -185,15 +189,29 @@ def _run(command: list[str], folder: str) -> str | None:
     return said[-1] if said else f"{command[0]} exited with status {done.returncode}"
 
 
+def _built_at(item: os.DirEntry[str]) -> float | None:
+    """An entry's modification time; None when it is gone (another process pruned it
+    since the folder was listed)."""
+    try:
+        return item.stat().st_mtime
+    except OSError:
+        return None
+
+
 def _prune(folder: str) -> None:
     """Keep the MAX_ENTRIES most recently built modules (a process that imported one
-    keeps it: removing the file does not unload it)."""
-    with os.scandir(folder) as found:
-        entries = [item for item in found if _ENTRY_NAME.fullmatch(item.name)]
-    entries.sort(key=lambda item: item.stat().st_mtime, reverse=True)
-    for old in entries[MAX_ENTRIES:]:
+    keeps it: removing the file does not unload it). Other processes build and prune
+    beside this one: what they removed first is passed over."""
+    try:
+        with os.scandir(folder) as found:
+            named = [item for item in found if _ENTRY_NAME.fullmatch(item.name)]
+    except OSError:
+        return
+    entries = [(at, item.path) for item in named if (at := _built_at(item)) is not None]
+    entries.sort(reverse=True)
+    for _, old in entries[MAX_ENTRIES:]:
         try:
-            os.remove(old.path)
+            os.remove(old)
         except OSError:     # another process pruned it first
             pass
 

@@ -2109,17 +2109,8 @@ class _Emitter:
         `rolls(k, n)` (the dice in the order rolled)."""
         if call.name == "range":        # of numbers known in play: held to MAX_LIST
             first, last = body.declare(self.fresh("a")), body.declare(self.fresh("b"))
-            if self.small_nones:        # both computed, then a none faults
-                (a, check_a), (b, check_b) = (self.small_unchecked(x, env, body)
-                                              for x in call.args)
-                body.emit(indent, f"{first} = {a}")
-                body.emit(indent, f"{last} = {b}")
-                for value, check in ((first, check_a), (last, check_b)):
-                    if not check.endswith("None"):
-                        body.emit(indent, f"{value} = small_some({value}, {check})")
-            else:
-                body.emit(indent, f"{first} = {self.expr(call.args[0], env, body)}")
-                body.emit(indent, f"{last} = {self.expr(call.args[1], env, body)}")
+            body.emit(indent, f"{first} = {self.expr(call.args[0], env, body)}")
+            body.emit(indent, f"{last} = {self.expr(call.args[1], env, body)}")
             body.emit(indent, f"if {last} - {first} + 1 > MAX_LIST:")
             body.emit(indent + 1, f"range_too_long({first}, {last}, {self.loc(call)})")
             x = body.declare(self.fresh("x"))

@@ -215,3 +215,23 @@ def test_builds_of_different_modules_do_not_wait_for_each_other(tmp_path):
         waited.wait(0.05)
     assert same in held
     assert len(os.listdir(tmp_path)) == 2
+
+
+def test_a_prune_passes_over_entries_another_process_removed(tmp_path, monkeypatch):
+    """Builds of different modules finish side by side, and so do their prunes: an entry
+    gone between the listing and its time is passed over, never a failed build."""
+    suffix = native_cache.importlib.machinery.EXTENSION_SUFFIXES[0]
+    names = [tmp_path / f"gdl_native_{n:040x}{suffix}" for n in range(native_cache.MAX_ENTRIES
+                                                                         + 3)]
+    for age, path in enumerate(names):
+        path.write_bytes(b"")
+        os.utime(path, (1000 + age, 1000 + age))
+    real = native_cache._built_at
+
+    def gone_first(item):
+        if item.path == str(names[-1]):         # the newest, pruned by another process
+            os.remove(item.path)
+        return real(item)
+    monkeypatch.setattr(native_cache, "_built_at", gone_first)
+    native_cache._prune(str(tmp_path))
+    assert sorted(tmp_path.iterdir()) == names[2:-1]
