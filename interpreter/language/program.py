@@ -13,6 +13,7 @@ for). A unit's parameters take the slots after it, in order.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
@@ -20,7 +21,7 @@ import attrs
 from .look import Look
 from .references import References
 from .tree import Node, Span, children, walk
-from .types import Type
+from .types import BOOL, Type
 
 __all__ = ["Node", "Expr", "Place", "Stmt", "children", "walk"]
 
@@ -519,6 +520,41 @@ def locals_read(node: Node) -> set[int]:
         elif isinstance(n, CallFn):
             found.add(0)
     return found
+
+
+def rule_roots(prog: Program) -> list[Node]:
+    """Every node of `prog` that rule code hangs from: phases, fns, defs, setup, triggers,
+    outs, concessions, end rules and their shared values, `each` conditions, zones'
+    visibility and the payoff."""
+    roots: list[Node] = [*prog.phases.values(), *prog.fns.values(), *prog.defs.values(),
+                         *prog.setup, *prog.triggers, *prog.outs, *prog.concedes,
+                         *prog.end_rules, *(let for lets in prog.end_lets for let in lets),
+                         *prog.each_rules, *(z.visible for z in prog.zones.values()
+                                             if z.visible is not None)]
+    if prog.payoff is not None:
+        roots.append(prog.payoff)
+    return roots
+
+
+def truth_tested(nodes: Iterable[Node]) -> frozenset[int]:
+    """Ids of the true/false expressions among `nodes`' parts whose truth alone is read:
+    an `if`'s, a where's, an end rule's or a rule's, an operand of `and`, `or` or `not`, the
+    test of `exists` and `all` (the engines may give such a test as any truthy value)."""
+    found: list[Expr | None] = []
+    for n in nodes:
+        if isinstance(n, (If, Cond)):
+            found.append(n.cond)
+        elif isinstance(n, (And, Or)):
+            found += (n.left, n.right)
+        elif isinstance(n, Not):
+            found.append(n.operand)
+        elif isinstance(n, (WherePart, EndRule, Rule)):
+            found.append(n.expr)
+        if isinstance(n, (For, Comprehension, Trigger, Quant)):
+            found.append(n.where)
+        if isinstance(n, Quant) and n.op in ("exists", "all"):
+            found.append(n.value)
+    return frozenset(id(x) for x in found if x is not None and x.type == BOOL)
 
 
 # ----- the one constant evaluator ----------------------------------------------------------

@@ -183,7 +183,8 @@ class Generator:
         self.src = Source()
         self.impure = _impure_fns(prog.fns)
         self.cyclic = _calling_themselves(prog)     # ("fn"|"def", name) that call themselves
-        self.tested = _tested(prog)     # ids of the true/false expressions only tested
+        # ids of the true/false expressions only tested
+        self.tested = ir.truth_tested(n for root in ir.rule_roots(prog) for n in ir.walk(root))
         self.frame = Frame()        # the context of the node being written (see `within`)
         self.uses: set[str] = set()         # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
@@ -1101,7 +1102,7 @@ class Generator:
     def true_or_false(self, n: ir.And | ir.Or, *parts: Part) -> list[Part]:
         """`a and b`, `a or b` as true or false: an operand that may be none counts as
         false (Python's `and` would give the none itself). Where only its truth is read
-        (`_tested`) it is written as it is."""
+        (`ir.truth_tested`) it is written as it is."""
         if id(n) in self.tested or self.never_none(n.left) and self.never_none(n.right):
             return ["(", *parts, ")"]
         return ["(True if ", *parts, " else False)"]
@@ -1326,30 +1327,6 @@ def _fresh(domain: ir.Expr) -> bool:
     return isinstance(domain, (ir.Comprehension, ir.ListOf, ir.Const)) or (
         isinstance(domain, ir.CallBuiltin) and BUILTINS[domain.name].fresh) or (
         isinstance(domain, ir.Quant) and domain.op == "sorted")
-
-
-def _tested(prog: ir.Program) -> frozenset[int]:
-    """Ids of the true/false expressions whose truth alone is read: an `if`'s, a where's,
-    an end rule's, an operand of `and`, `or` or `not`, the test of `exists` and `all`."""
-    roots: list[ir.Node] = [*prog.phases.values(), *prog.fns.values(), *prog.defs.values(),
-                            *prog.setup, *prog.triggers, *prog.outs, *prog.concedes,
-                            *prog.end_rules]
-    found: set[int] = set()
-    for n in (n for root in roots for n in ir.walk(root)):
-        if isinstance(n, (ir.If, ir.Cond)):
-            found.add(id(n.cond))
-        elif isinstance(n, (ir.And, ir.Or)):
-            found.update((id(n.left), id(n.right)))
-        elif isinstance(n, ir.Not):
-            found.add(id(n.operand))
-        elif isinstance(n, (ir.WherePart, ir.EndRule)):
-            found.add(id(n.expr))
-        if isinstance(n, (ir.For, ir.Comprehension, ir.Trigger, ir.Quant)) and \
-                n.where is not None:
-            found.add(id(n.where))
-        if isinstance(n, ir.Quant) and n.op in ("exists", "all") and n.value is not None:
-            found.add(id(n.value))
-    return frozenset(found)
 
 
 def _calling_themselves(prog: ir.Program) -> set[tuple[str, str]]:

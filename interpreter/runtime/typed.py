@@ -2465,15 +2465,7 @@ class _Emitter:
         them some kinds have no value for): each is none as SMALL_NONE, and where Python
         faults on none (arithmetic, an order, a built-in's argument, a sum) the value read
         is checked; where it tests none (an `if`, `and`, a where) none is false."""
-        prog = self.prog
-        roots: list[ir.Node] = [*prog.phases.values(), *prog.fns.values(), *prog.defs.values(),
-                                *prog.setup, *prog.triggers, *prog.outs, *prog.concedes,
-                                *prog.end_rules, *(let for lets in prog.end_lets for let in lets),
-                                *prog.each_rules, *(z.visible for z in prog.zones.values()
-                                                    if z.visible is not None)]
-        if prog.payoff is not None:
-            roots.append(prog.payoff)
-        nodes = [n for root in roots for n in ir.walk(root)]
+        nodes = [n for root in ir.rule_roots(self.prog) for n in ir.walk(root)]
         self.small_nones = any(self.small_produces(n) for n in nodes)
         if not self.small_nones:
             return
@@ -2496,20 +2488,7 @@ class _Emitter:
                 read, uses = list(n.args), "cannot roll 1 dice of none sides"
             for x in read:
                 self.small_guards[id(x)] = (n, uses)
-            tests: list[ir.Expr | None] = []
-            if isinstance(n, (ir.If, ir.Cond)):
-                tests = [n.cond]
-            elif isinstance(n, (ir.And, ir.Or)):
-                tests = [n.left, n.right]
-            elif isinstance(n, ir.Not):
-                tests = [n.operand]
-            elif isinstance(n, (ir.For, ir.Comprehension, ir.Trigger)):
-                tests = [n.where]
-            elif isinstance(n, ir.Quant):
-                tests = [n.where, n.value if n.op in ("all", "exists") else None]
-            elif isinstance(n, (ir.WherePart, ir.EndRule, ir.Rule)):
-                tests = [n.expr]
-            self.small_tests |= {id(x) for x in tests if x is not None and x.type == BOOL}
+        self.small_tests |= ir.truth_tested(nodes)
 
     def small_produces(self, n: ir.Node) -> bool:
         """Does `n` give a number or true/false that may be none?"""
