@@ -505,7 +505,10 @@ class Runtime:
             if state.timers:
                 self.restore_timers(seat)
         if phase.on_enter is not None:
-            phase.on_enter(state, seat, *frame["args"])
+            if frame["args"]:
+                phase.on_enter(state, seat, *frame["args"])
+            else:                   # a plain call: far cheaper than a call with a *
+                phase.on_enter(state, seat)
 
     def entered(self) -> None:
         """Count a phase entered or resumed; too many since the engine started work means
@@ -752,6 +755,10 @@ class Game:
         self._has_turns = any(p.mode == "turn" for p in self._phases.values())
         # Has any phase `auto` or `on no action` (`_auto` has work to do after a decision)?
         self._autos = any(p.auto or p.on_no_action is not None for p in self._phases.values())
+        # Phases whose listing needs no check after it (`_listing`): random playouts list
+        # and play them without the engine's calls (`_loop_playout`)
+        self._plain_phases = frozenset(name for name, p in self._phases.items()
+                                       if not p.no_ops and not p.cell_written)
         self._invariants = [(inv.name, fns[UnitKey("invariant", position=i)])
                             for i, inv in enumerate(program.invariants)]
         self._each_rules = [fns[UnitKey("each", position=i)]
@@ -862,6 +869,10 @@ class Game:
             body = self._phases[frame["phase"]].bodies[index]
             if frame["args"]:
                 body(state, frame["seat"], *frame["args"], *args)
+            elif len(args) == 2:    # plain calls: far cheaper than a call with a *
+                body(state, frame["seat"], args[0], args[1])
+            elif len(args) == 1:
+                body(state, frame["seat"], args[0])
             else:
                 body(state, frame["seat"], *args)
             self._end_if_due(state)
@@ -1089,8 +1100,7 @@ class Game:
             else:       # a plain call: cheaper than unpacking no arguments
                 for listing in phase.listings:
                     listing(state, seat, out)
-        except (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
-                ValueError) as exc:
+        except LISTING_FAULTS as exc:
             raise self._fault(exc) from None
         finally:
             rt.state = previous
@@ -1501,29 +1511,84 @@ class Game:
         current_player, legal_actions, apply = self.current_player, self.legal_actions, \
             self.apply
         how = "finished"
-        while state.result is None:
-            if state.turn != last_turn:
-                last_turn = state.turn
-                if max_turns is not None and state.turn > max_turns:
+        rt, phases, plain = self._rt, self._phases, self._plain_phases
+        frames = state.frames
+        previous, rt.state = rt.state, state
+        narrated, rt.narrate = rt.narrate, state.narrate
+        try:
+            while state.result is None:
+                if state.turn != last_turn:
+                    last_turn = state.turn
+                    if max_turns is not None and state.turn > max_turns:
+                        how = "capped"
+                        break
+                    if state.turn >= 1 and first_turn is None:
+                        first_turn = state.current
+                if max_decisions is not None and state.decisions >= max_decisions:
                     how = "capped"
                     break
-                if state.turn >= 1 and first_turn is None:
-                    first_turn = state.current
-            if max_decisions is not None and state.decisions >= max_decisions:
-                how = "capped"
-                break
-            seat = current_player(state)
-            legal = legal_actions(state)
-            if not legal:
-                how = "stuck"
-                break
-            # agents.RandomAgent.choose: SplitMix64 from the seat's own state
-            rngs[seat] = z = (rngs[seat] + 0x9E3779B97F4A7C15) & _MASK64
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-            if first_decider is None:
-                first_decider = seat
-            apply(state, legal[((z ^ (z >> 31)) * len(legal)) >> 64], False)
+                frame = frames[-1] if frames else None
+                if frame is not None and frame["pending"] is None and frame["phase"] in plain:
+                    # legal_actions, then apply's common case (`_listing`, `_play`), written
+                    # out: no frames of theirs, and rt.state set once for the whole playout
+                    phase, seat, args = phases[frame["phase"]], frame["seat"], frame["args"]
+                    rt.work = 0
+                    legal: list[Action] = []
+                    try:
+                        if args:
+                            for listing in phase.listings:
+                                listing(state, seat, *args, legal)
+                        else:       # a plain call: far cheaper than a call with a *
+                            for listing in phase.listings:
+                                listing(state, seat, legal)
+                    except LISTING_FAULTS as exc:
+                        raise self._fault(exc) from None
+                    if not legal:
+                        how = "stuck"
+                        break
+                    rngs[seat] = z = (rngs[seat] + 0x9E3779B97F4A7C15) & _MASK64
+                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                    if first_decider is None:
+                        first_decider = seat
+                    index, chosen = legal[((z ^ (z >> 31)) * len(legal)) >> 64]
+                    state.events = []
+                    rt.work = 0
+                    state.decisions += 1
+                    rt.changed = 0
+                    rt.entries = 0
+                    body = phase.bodies[index]
+                    try:
+                        if args:
+                            body(state, seat, *args, *chosen)
+                        elif len(chosen) == 2:  # plain calls: far cheaper than with a *
+                            body(state, seat, chosen[0], chosen[1])
+                        elif len(chosen) == 1:
+                            body(state, seat, chosen[0])
+                        else:
+                            body(state, seat, *chosen)
+                        self._end_if_due(state)
+                    except RULE_FAULTS as exc:
+                        raise self._fault(exc) from None
+                    if self._autos:
+                        self._auto(state)
+                    frames = state.frames
+                    continue
+                seat = current_player(state)
+                legal = legal_actions(state)
+                if not legal:
+                    how = "stuck"
+                    break
+                # agents.RandomAgent.choose: SplitMix64 from the seat's own state
+                rngs[seat] = z = (rngs[seat] + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                if first_decider is None:
+                    first_decider = seat
+                apply(state, legal[((z ^ (z >> 31)) * len(legal)) >> 64], False)
+                frames = state.frames
+        finally:
+            rt.state, rt.narrate = previous, narrated
         return how, first_turn if first_turn is not None else first_decider
 
     # ----- acting ---------------------------------------------------------------------------
@@ -1703,6 +1768,9 @@ def _keep(kept: list[Any], index: int, action: Action) -> Action:
 # What a rule's code may raise that `Game._fault` turns into the user's error at the rule.
 RULE_FAULTS = (RuleFault, RecursionError, StopMove, KeyError, TypeError, IndexError,
                AttributeError, ValueError)
+# What a listing's fault may be (no trigger runs there, so no StopMove)
+LISTING_FAULTS = (RuleFault, RecursionError, KeyError, TypeError, IndexError, AttributeError,
+                  ValueError)
 
 
 def _without(pids: tuple[int, ...], pid: int) -> tuple[int, ...]:

@@ -69,3 +69,39 @@ phase main {
         errors.append(str(info.value))
     assert errors[0] == errors[1]
     assert "no legal action for a in phase 'main'" in errors[0]
+
+
+FAULTS = {
+    # a fault in a listing (a where-part), one in an action's body, one in a phase
+    # entered with arguments (the loop's other call), one of a phase whose actions are
+    # all without a body (the listing's check after it)
+    "listing": "action go(k in [0, 1]) where 5 / (k - n) > 0 { n = n + 1 }",
+    "body": "action go() { n = 7 / n }",
+    "arguments": "action go() { goto side(3) for next(me) }\n}\nphase side(m) {\n"
+                 "  action back() { n = m / n }",
+    "no-ops": "action wait() { }",
+}
+
+
+@pytest.mark.parametrize("where", sorted(FAULTS))
+def test_a_fault_is_run_game_s_error(where, monkeypatch):
+    game = load_source(f"""game "t"
+seats a, b
+board square(3, 3)
+var n = 0
+setup {{ goto main for a }}
+phase main {{
+  {FAULTS[where]}
+}}
+""", "t.gdl", "python")
+    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
+    errors = []
+    for loop in (True, False):
+        with monkeypatch.context() as patch:
+            if not loop:
+                patch.setattr(batch, "_random_playout", lambda *args: None)
+            with pytest.raises(GdlRuntimeError) as info:
+                batch.play_one(game, 1, settings)
+        errors.append(str(info.value))
+    assert errors[0] == errors[1]
+    assert "t.gdl:" in errors[0]
