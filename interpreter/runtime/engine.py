@@ -699,10 +699,15 @@ class Game:
         self._board: Board = program.board
         self._kinds = program.kinds
         self._symbols = program.symbols
-        self._global_defaults = [(n, v.init) for n, v in program.vars["global"].items()]
-        self._seat_defaults = [(n, v.init) for n, v in program.vars["seat"].items()]
-        self._piece_defaults = [(n, v.init) for n, v in program.vars["piece"].items()]
-        self._piece_columns = [(n, v.column) for n, v in program.vars["piece"].items()
+        # The variables' names as the keys of the state's dicts, interned: the generated
+        # code's `p1['damage']` then finds its key by identity, not by comparing the text
+        # (a name from the parser, or from the parse cache, is a string of its own)
+        self._global_defaults = [(sys.intern(n), v.init)
+                                 for n, v in program.vars["global"].items()]
+        self._seat_defaults = [(sys.intern(n), v.init) for n, v in program.vars["seat"].items()]
+        self._piece_defaults = [(sys.intern(n), v.init)
+                                for n, v in program.vars["piece"].items()]
+        self._piece_columns = [(sys.intern(n), v.column) for n, v in program.vars["piece"].items()
                                if v.column is not None]
         self._rt = Runtime(self)
         let_reads = [[codegen.reads(let.expr, program.fns) for let in lets]
@@ -1753,6 +1758,8 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
             names[name] = game._board.table(*value)
         elif kind is ConstKind.KEPT:
             names[name] = [None] * value[1]
+        elif kind is ConstKind.KIND_COLUMN:     # keyed by the kinds' names, interned
+            names[name] = {sys.intern(k): v for k, v in value.items()}    # (a piece's kind)
         else:
             names[name] = value
     return names

@@ -11,6 +11,7 @@ loading a rule file does not pay for it.)
 from __future__ import annotations
 
 import copy
+import sys
 from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
 
 from ..language.builtins import ALL as ALL      # the engine imports it from here
@@ -81,6 +82,14 @@ def copied(value: Any) -> Any:
     if kind is tuple:
         return tuple(item if item.__class__ in _PLAIN else copied(item) for item in value)
     return copy.deepcopy(value)
+
+
+def _interned(record: dict[str, Any]) -> dict[str, Any]:
+    """A record loaded from JSON with its keys (and a piece's kind) interned."""
+    out = {sys.intern(k): v for k, v in record.items()}
+    if out.get("kind").__class__ is str:
+        out["kind"] = sys.intern(out["kind"])
+    return out
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -212,7 +221,11 @@ class State:
             state = cls()
             for name in FIELDS:
                 setattr(state, name, data[name])
-            state.pieces = {int(p["id"]): p for p in data["pieces"]}
+            # names interned, as a new game's are (the engine's look-ups find them by
+            # identity: `Game.__init__`)
+            state.pieces = {int(p["id"]): _interned(p) for p in data["pieces"]}
+            state.seat_vars = [_interned(v) for v in state.seat_vars]
+            state.globals = _interned(state.globals)
             state.rebuild_index()
             for cell, pids in data.get("stacks", []):
                 if sorted(pids) != sorted(state.at.get(cell, [])):

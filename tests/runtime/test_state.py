@@ -137,3 +137,22 @@ def test_a_clone_of_every_shipped_game_equals_its_original_mid_game():
         assert clone.to_json() == state.to_json(), path.name
         for name in ("globals", "seat_vars", "frames", "timers"):
             assert getattr(clone, name) == getattr(state, name)
+
+
+def test_a_loaded_state_s_names_are_the_game_s_own_objects():
+    """The generated code finds a variable's key by identity (`Game.__init__` interns the
+    names): a state loaded from JSON has the same key objects, and the same kind objects,
+    as a new game's (equal strings of their own would be found only by comparing text)."""
+    game = load_game(str(SPACE_WAR), "python")
+    new = game.new_state(3)
+    for _ in range(12):
+        game.apply(new, game.legal_actions(new)[0])
+    loaded = State.from_json(new.to_json())
+    names = {key: key for piece in new.pieces.values() for key in piece}
+    names.update((p["kind"], p["kind"]) for p in new.pieces.values())
+    assert loaded.pieces
+    for piece in loaded.pieces.values():
+        assert all(key is names[key] for key in piece)
+        assert piece["kind"] is names[piece["kind"]]
+    seat_names = {key: key for key in new.seat_vars[0]}
+    assert all(key is seat_names[key] for v in loaded.seat_vars for key in v)
