@@ -508,14 +508,24 @@ class Generator:
             if k < levels:
                 binder = action.binders[k]
                 if kept is not None and k == levels - 1 and k > 0:
-                    # the outer binders' part of the kept index, once ahead of the last loop
-                    # (none, or a value not a number, leaves none: the tuple is made afresh)
-                    # (a piece of `pieces(...)`, `pieces_at`, `pieces_in` is a number)
+                    # the row of the outer binders' values, once ahead of the last loop
+                    # (none, a value not a number or a later piece leaves none: each
+                    # tuple is made afresh) (a piece of `pieces(...)`, `pieces_at`,
+                    # `pieces_in` is a number)
                     tests = " and ".join(f"v{b.slot}.__class__ is int"
                                          for b in action.binders[:-1]
                                          if not _piece_list(b.domain))
-                    self.src.emit(indent, f"_k = {' + '.join(kept[1][:-1])}"
-                                          + (f" if {tests} else None" if tests else ""))
+                    table, terms, width = kept
+                    outer = " + ".join(terms[:-1])
+                    self.src.emit(indent, "try:")
+                    if tests or len(terms) > 2:
+                        self.src.emit(indent + 1, f"_k = {outer}"
+                                      + (f" if {tests} else None" if tests else ""))
+                        outer = "_k"
+                    self.src.emit(indent + 1,
+                                  f"_r = {table}[{outer}] or _row({table}, {outer}, {width})")
+                    self.src.emit(indent, "except (IndexError, TypeError):")
+                    self.src.emit(indent + 1, "_r = None")
                 with self.within(memo=memo.for_domain(k + 1, binder.domain)):
                     domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
@@ -533,22 +543,26 @@ class Generator:
         if kept is None:
             self.src.emit(levels + 1, F(action, f"out.append({made})"))
             return
-        table, terms = kept
-        index = terms[-1] if len(terms) == 1 else f"_k + {terms[-1]}"
+        table, terms, _ = kept
+        if len(terms) > 1:          # by its row (`_r`) and the last binder's value
+            table = "_r"
+        index = terms[-1]
         self.src.emit(levels + 1, "try:")
         self.src.emit(levels + 2, F(action, f"out.append({table}[{index}] or "
                                             f"_keep({table}, {index}, {made}))"))
         self.src.emit(levels + 1, "except (IndexError, TypeError):")   # a later piece, none
         self.src.emit(levels + 2, F(action, f"out.append({made})"))
 
-    def kept(self, action: ir.Action, key: str) -> tuple[str, list[str]] | None:
+    def kept(self, action: ir.Action, key: str) -> tuple[str, list[str], int] | None:
         """(the module list keeping an action's tuples, the terms of the index of one,
-        binder by binder) when its
+        binder by binder, the last binder's number of values) when its
         arguments have few values: cells and seats, the first a piece of an id below
         KEPT_PIECES too. Each tuple is made once per loaded module, and a listing then
-        appends the one kept (the same values: the same actions). A later piece's index
-        is past the list's end and none is no number: either makes the tuple afresh. None
-        when not kept."""
+        appends the one kept (the same values: the same actions). With one binder the list
+        holds the tuples; with more, it holds rows (`_row`), one per value of the binders
+        but the last, each a list of tuples by the last binder's value, so the last loop
+        reads its row by that value alone. A later piece's index is past the list's end
+        and none is no number: either makes the tuple afresh. None when not kept."""
         sizes: dict[Type, int] = {CELL: self.prog.board.size, SEAT: len(self.prog.seats)}
         binders = action.binders
         if not binders or not all(b.type in sizes or (i == 0 and b.type == PIECE)
@@ -560,14 +574,16 @@ class Generator:
             size *= stride
         if size > MAX_KEPT:
             return None
+        width = strides[-1] if strides else size    # the last binder's values
         terms = []
-        for i, b in enumerate(binders):
+        for i, b in enumerate(binders):     # the outer binders' index counts rows
             stride = 1
-            for later in strides[i:]:
+            for later in strides[i:-1]:
                 stride *= later
             terms.append(f"v{b.slot} * {stride}" if stride > 1 else f"v{b.slot}")
-        table = self.src.constant((key, size), ConstKind.KEPT)
-        return table, terms
+        rows = size // width if len(binders) > 1 else size
+        table = self.src.constant((key, rows), ConstKind.KEPT)
+        return table, terms, width
 
     def quantifier_guard(self, expr: ir.Expr) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of

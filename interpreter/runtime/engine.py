@@ -1746,7 +1746,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _big=_big, _long=_long, _keep=_keep,
+                 _big=_big, _long=_long, _keep=_keep, _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
                  _text=lambda value, t: format_value(value, t, rt))
@@ -1763,6 +1763,15 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
         else:
             names[name] = value
     return names
+
+
+def _row(kept: list[Any], index: int, width: int) -> list[Action | None]:
+    """The row of an action's kept tuples at `index` of its list, made empty on first
+    use (the generated listing's `_row`: `Generator.kept`); returns it."""
+    if index < 0:
+        raise IndexError(index)
+    row = kept[index] = [None] * width
+    return row
 
 
 def _keep(kept: list[Any], index: int, action: Action) -> Action:

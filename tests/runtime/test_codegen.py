@@ -313,3 +313,64 @@ phase play { action pass() { } }
     assert "_last(" not in introspect.python_source(game)
     state = game.new_state(0)
     assert state.globals["tops"] == [None, 2, None]
+
+
+KEPT = """game "kept actions"
+seats a, b
+board square(5, 5)
+kinds (symbol) {
+  Man = "M"
+}
+var n = 0
+setup {
+  for c in cells() {
+    for k in range(1, 11) {
+      create Man for a at c
+    }
+  }
+  goto main for a
+}
+phase main {
+  action jump(s in seats, t in seats, c in neighbors(@b2)) where n < 3 {
+    n += 1
+    goto main for next(me)
+  }
+  action shift(p in pieces(me), c in neighbors(p.cell)) where n < 3 {
+    n += 1
+    goto main for next(me)
+  }
+  action pick(c in [step(@a1, north), step(@a1, south)], d in orthogonal(@b2)) where n < 3 {
+    n += 1
+  }
+}
+"""
+
+
+def test_kept_action_tuples_are_the_actions_made_afresh(monkeypatch):
+    """A listing appends an action's tuple kept in its module (by row: `Generator.kept`)
+    when its arguments have few values: three binders, a piece (250 pieces, some past the
+    kept ids, their tuples made afresh), a cell that may be none. The actions are the ones
+    a listing that keeps nothing makes, in the same order, and a kept tuple is listed
+    again as the same object."""
+    from gdl.interpreter.runtime import codegen
+    kept = load_source(KEPT, "kept.gdl", "python")
+    source = kept._python_source
+    assert "_row(A" in source and "_k = v1 * 2 + v2" in source
+    monkeypatch.setattr(codegen, "MAX_KEPT", 0)
+    fresh = load_source(KEPT, "kept.gdl", "python")
+    assert "_row(" not in fresh._python_source
+    states = [kept.new_state(1), fresh.new_state(1)]
+    for _ in range(3):         # a, b, a (then n is 3: nothing is legal)
+        listed = [kept.legal_actions(states[0]), fresh.legal_actions(states[1])]
+        assert listed[0] == listed[1] and len(listed[0]) >= 40
+        again = kept.legal_actions(states[0])
+        same = sum(1 for x, y in zip(listed[0], again) if x is y)
+        pieces = [a for a in listed[0] if a[0] == 1]
+        if _ % 2 == 0:          # a's turn: its 250 pieces, some past the kept ids
+            assert max(a[1][0] for a in pieces) >= codegen.KEPT_PIECES
+        afresh = [a for a in listed[0] if a[1][0] is None or
+                  (a[0] == 1 and a[1][0] >= codegen.KEPT_PIECES)]
+        assert same == len(listed[0]) - len(afresh)
+        assert any(a[1][0] is None for a in afresh)     # pick's cell that is none
+        for game, state in zip((kept, fresh), states):
+            game.apply(state, listed[0][0])
