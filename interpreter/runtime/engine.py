@@ -1517,6 +1517,7 @@ class Game:
             self.apply
         how = "finished"
         rt, phases, plain = self._rt, self._phases, self._plain_phases
+        has_turns, end_mask, autos = self._has_turns, self._end_mask, self._autos
         frames = state.frames
         previous, rt.state = rt.state, state
         narrated, rt.narrate = rt.narrate, state.narrate
@@ -1572,10 +1573,13 @@ class Game:
                             body(state, seat, chosen[0])
                         else:
                             body(state, seat, *chosen)
-                        self._end_if_due(state)
+                        if state.result is None and (state.turn > 0 or not has_turns) and \
+                                (rt.changed & end_mask or end_mask == -1
+                                 or not state.end_checked):     # `_end_if_due`
+                            self._check_end(state)
                     except RULE_FAULTS as exc:
                         raise self._fault(exc) from None
-                    if self._autos:
+                    if autos:
                         self._auto(state)
                     frames = state.frames
                     continue
