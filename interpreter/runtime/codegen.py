@@ -64,7 +64,7 @@ class ConstKind(Enum):
     BOARD_TABLE = "L"       # (builtin,): the engine fills it with the board's table
     KIND_COLUMN = "K"       # a kinds-table column: kind -> value
     MEMBERS = "S"           # a frozenset of constants, the right side of `in`
-    KEPT = "A"              # (phase, action, size): a list of the action's tuples, by index
+    KEPT = "A"              # ((phase, action index), size): a list of the action's tuples
     TYPE = "T"              # a static type, for `_text`
 
 
@@ -472,7 +472,8 @@ class Generator:
             f"act_{key}", params + binders, action, lambda: self.block(action.body, 1),
             [b.slot for b in action.binders if b.type == PIECE])
         units[UnitKey("list", phase.name, action.index)] = self.function(
-            f"list_{key}", params + ["out"], action, lambda: self.listing(action, key))
+            f"list_{key}", params + ["out"], action,
+            lambda: self.listing(action, (phase.name, action.index)))
         # For explaining an illegal action: each domain and part on its own, every binder
         # a parameter (those not yet bound are None).
         for i, binder in enumerate(action.binders):
@@ -484,8 +485,9 @@ class Generator:
                 f"part_{key}_{i}", params + binders, part,
                 lambda p=part: self.return_(p.expr))
 
-    def listing(self, action: ir.Action, key: str) -> None:
-        """Nested loops appending (index, args) for every legal binding."""
+    def listing(self, action: ir.Action, key: tuple[str, int]) -> None:
+        """Nested loops appending (index, args) for every legal binding; `key` (phase,
+        action index) names its kept tuples."""
         memo = _Memo(self)
         memo.bind(action)
         levels = len(action.binders)
@@ -553,7 +555,8 @@ class Generator:
         self.src.emit(levels + 1, "except (IndexError, TypeError):")   # a later piece, none
         self.src.emit(levels + 2, F(action, f"out.append({made})"))
 
-    def kept(self, action: ir.Action, key: str) -> tuple[str, list[str], int] | None:
+    def kept(self, action: ir.Action, key: tuple[str, int]
+             ) -> tuple[str, list[str], int] | None:
         """(the module list keeping an action's tuples, the terms of the index of one,
         binder by binder, the last binder's number of values) when its
         arguments have few values: cells and seats, the first a piece of an id below

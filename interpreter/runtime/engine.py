@@ -784,6 +784,9 @@ class Game:
         self._typed: Any = None
         if self._backend == "native" and typed.enabled():
             self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]
+        # A game moved to Python for narration keeps native searches: `search_position`
+        self._native_asked = False
+        self._twin: Game | None = None
 
     def _find_trigger_cells(self, fns: Mapping[UnitKey, Function],
                             count: int) -> frozenset[int] | None:
@@ -815,8 +818,10 @@ class Game:
             raise GdlError(f"a seed is a number from 0 to {(1 << 64) - 1}, not {seed}")
         if narrate and self._backend == "native":
             native.tell_fallback("narration names rules through Python's frames", "native")
+            typed_inside = self._typed is not None
             self.__init__(self._program, self.path, self.source_hash,  # type: ignore[misc]
                           "python")
+            self._native_asked = typed_inside   # agents still search natively
         if self._typed is not None and not narrate:
             dice, picks, shuffles = split_forced(forced)
             if typed.holds_forced(dice):        # (else the Python engine plays them)
@@ -1477,6 +1482,23 @@ class Game:
         if state.__class__ is not TypedState:
             return None
         return state._core or typed.core_of(state)
+
+    def _search_position(self, state: State) -> tuple[Game, State]:
+        """The game and position an agent searches from `state`: on a game moved to Python
+        for narration (native asked, `new_state`), the same game on the typed engine (made
+        once) and a copy of the position there, so searches and rollouts run at native
+        speed with the same choices; else this game and `state` itself (also when the typed
+        engine cannot hold the position: `typed.adopted`)."""
+        if not self._native_asked or state.__class__ is not State:
+            return self, state
+        twin = self._twin
+        if twin is None:
+            twin = self._twin = Game(self._program, self.path, self.source_hash, "native")
+            if twin._typed is None:         # it no longer compiles: search on Python
+                self._native_asked = False
+                return self, state
+        copy = typed.adopted(twin._typed, state)
+        return (self, state) if copy is None else (twin, copy)
 
     def _random_rollout(self, state: State, stream: list[int], decisions: int) -> bool:
         """On the typed engine, play up to `decisions` uniformly random choices from

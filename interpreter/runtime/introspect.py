@@ -214,6 +214,12 @@ def random_playout(game: Game, state: State, rngs: list[int], max_turns: int | N
     return game._random_playout(state, rngs, max_turns, max_decisions)
 
 
+def search_position(game: Game, state: State) -> tuple[Game, State]:
+    """`Game._search_position`: the game and position an agent searches (a game moved to
+    Python for narration searches on the typed engine)."""
+    return game._search_position(state)
+
+
 def random_rollout(game: Game, state: State, stream: list[int], decisions: int) -> bool:
     """`Game._random_rollout`: an mcts rollout in one call on the typed engine (False: the
     caller plays it)."""

@@ -207,6 +207,21 @@ def new_state(engine: Any, seed: int, narrate: bool = False,
     return state
 
 
+def adopted(engine: Any, state: State) -> TypedState | None:
+    """A copy of the Python engine's `state` held by the typed engine `engine` (of the
+    same rule file), without narration; None when the typed engine cannot hold it (see
+    `core_of`)."""
+    copy = state.clone()
+    adopted = TypedState.__new__(TypedState)
+    for name in State.__slots__:
+        _STATE_SLOTS[name].__set__(adopted, _STATE_SLOTS[name].__get__(copy, State))
+    adopted._core = None
+    adopted._engine = engine
+    adopted.narrate = False
+    adopted.events = []
+    return adopted if core_of(adopted) is not None else None
+
+
 def holds_forced(dice: list[list[Any]]) -> bool:
     """Can the typed engine use these forced dice (each [sides or None, a whole number
     below 2^62])? Else the Python engine plays the game."""
@@ -241,6 +256,7 @@ def core_of(state: State) -> Any | None:
 
 
 _SLOTS = {name: State.__dict__[name] for name in _CORE_FIELDS}
+_STATE_SLOTS = {name: State.__dict__[name] for name in State.__slots__}
 
 
 def _materialise(state: TypedState) -> None:

@@ -374,3 +374,31 @@ def test_kept_action_tuples_are_the_actions_made_afresh(monkeypatch):
         assert any(a[1][0] is None for a in afresh)     # pick's cell that is none
         for game, state in zip((kept, fresh), states):
             game.apply(state, listed[0][0])
+
+
+def test_actions_whose_names_join_alike_keep_their_own_tuples():
+    """Phase `a` with action `b_c` and phase `a_b` with action `c`: each action keeps its
+    tuples in a list of its own (by phase and action index, not by the joined name), with
+    one binder or two."""
+    game = load_source("""game "t"
+seats x, y
+board square(3, 3)
+setup { goto a for x }
+phase a {
+  action z(d in cells()) { goto a_b for x }
+  action b_c(d in cells()) { goto a_b for x }
+}
+phase a_b {
+  action c(d in cells(), s in seats) { goto a for x }
+  action e(d in cells()) { goto a for x }
+}
+""", "t.gdl", "python")
+    state = game.new_state(1)
+    first = game.legal_actions(state)
+    assert {a[0] for a in first} == {0, 1}
+    assert all(len(a[1]) == 1 for a in first)
+    game.apply(state, first[-1])            # b_c: into phase a_b
+    second = game.legal_actions(state)
+    assert sorted({a[0] for a in second}) == [0, 1]
+    assert all(len(a[1]) == (2 if a[0] == 0 else 1) for a in second)
+    assert second[:2] == [(0, (0, 0)), (0, (0, 1))]

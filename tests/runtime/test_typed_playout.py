@@ -157,3 +157,42 @@ phase main turn {
     errors = _errors_on_both(text, 2)
     assert errors[0] == errors[1]
     assert errors[0].startswith("t.gdl:11:42: error: run-time error: division by zero")
+
+
+@needs_tools
+def test_a_narrated_native_game_searches_on_the_typed_engine(typed_on,  # noqa: F811
+                                                             monkeypatch):
+    """Narration moves a game on the native backend to Python (it needs Python's frames),
+    as `gdl play` and `gdl serve` ask; its agents still search on the typed engine
+    (`introspect.search_position`: a copy of the position there), with the choices the
+    Python backend's agents make."""
+    from gdl.interpreter.play.agents.search import GreedyAgent, MctsAgent
+    from gdl.interpreter.runtime import introspect, native
+    from gdl.interpreter.runtime.typed import TypedState
+    rollouts = []
+    rollout = Game._random_rollout
+
+    def spy(self, *args):
+        rollouts.append(rollout(self, *args))
+        return rollouts[-1]
+    monkeypatch.setattr(Game, "_random_rollout", spy)
+    path = os.path.join(ROOT, "games/classic/connect_four.gdl")
+    table, plain = load_game(path, "native"), load_game(path, "python")
+    states = [table.new_state(3, narrate=True), plain.new_state(3, narrate=True)]
+    assert native.backend_of(table) == "python"
+    twin, position = introspect.search_position(table, states[0])
+    assert isinstance(position, TypedState) and twin._typed is not None
+    assert position.to_json() == states[0].to_json() and position is not states[0]
+    assert introspect.search_position(plain, states[1]) == (plain, states[1])
+    for turn in range(8):
+        picks = []
+        for game, state in zip((table, plain), states):
+            agent = (MctsAgent if turn % 2 else GreedyAgent)(turn, game.current_player(state))
+            picks.append(agent.choose(game, state, game.legal_actions(state)))
+        assert picks[0] == picks[1]
+        for game, state in zip((table, plain), states):
+            game.apply(state, picks[0])
+    assert states[0].to_json() == states[1].to_json()
+    assert any(event.__class__.__name__ != "Log" for event in states[0].events)  # narrated
+    # the table's searches rolled out on the typed engine, the Python game's in its loop
+    assert rollouts.count(True) > 0 and rollouts.count(False) > 0

@@ -102,6 +102,7 @@ class MctsAgent:
     def choose(self, game, state, legal):
         if len(legal) == 1:
             return legal[0]
+        game, state = introspect.search_position(game, state)
         me = game.current_player(state)
         worlds = Determinizer(game, state, me)
         allowed = {_key(action) for action in legal}
@@ -228,6 +229,7 @@ class GreedyAgent:
     def choose(self, game, state, legal):
         if len(legal) == 1:
             return legal[0]
+        game, state = introspect.search_position(game, state)
         seat = game.current_player(state)
         world = determinize(game, state, seat, self.rng)
         possible = {_key(action) for action in game.legal_actions(world)}
