@@ -173,6 +173,8 @@ class Frame(NamedTuple):
     #                                 borrowing built-in's argument): it needs no copy
     inlined: Mapping[int, ir.Expr] | None = None    # in an inlined fn: slot -> the caller's
     #                                                 argument
+    in_iterable: bool = False       # in a comprehension's iterable, where Python refuses
+    #                                 an assignment expression (`:=`)
 
 
 class Generator:
@@ -189,6 +191,7 @@ class Generator:
         self.uses: set[str] = set()         # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
         self.records: set[int] = set()      # slots of pieces whose record is in `p<slot>`
+        self.temps = 0              # `_e<N>` names of values computed once (ex_CallFn)
 
     @contextmanager
     def within(self, **changes: Any) -> Iterator[Frame]:
@@ -893,7 +896,7 @@ class Generator:
 
     def _loop(self, slot: int, domain: ir.Expr, where: ir.Expr | None) -> list[Part]:
         """` for vN in DOMAIN if WHERE` (no memos in a comprehension's iterable)."""
-        with self.within(memo=None, iterating=domain):
+        with self.within(memo=None, iterating=domain, in_iterable=True):
             dom = self.loop_domain(domain)
         parts: list[Part] = [f" for v{slot} in ", dom]
         if where is not None:
@@ -947,32 +950,56 @@ class Generator:
             # memo None: the body's slots are the fn's, not this unit's
             with self.within(inlined={i + 1: a for i, a in enumerate(n.args)}, memo=None):
                 return F(n, self.ex(fn.body))
-        call = F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
         empty = self.empty_cell_answer(fn, n)
         if empty is None:
-            return call
-        cell, answer = empty
+            return F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
+        position, answer = empty
+        cell = n.args[position]
+        if isinstance(cell, (ir.Local, ir.Const)):
+            call = F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
+            test: Part = self.ex(cell)
+        else:       # computed once, first (the other arguments cost nothing and never fault)
+            self.temps += 1
+            name = f"_e{self.temps}"
+            parts: list[Part] = []
+            for i, a in enumerate(n.args):
+                parts += [", ", name if i == position else self.ex(a)]
+            call = F(n, f"fn_{n.name}(S, me", *parts, ")")
+            test = F(cell, f"({name} := ", self.ex(cell), ")")
         # the answer stands for the fn's body: a tool tracing lines sees the fn run
-        return F(n, "(", call, " if ", self.ex(cell), " in S.at else ", F(fn.body, answer), ")")
+        return F(n, "(", call, " if ", test, " in S.at else ", F(fn.body, answer), ")")
 
-    def empty_cell_answer(self, fn: ir.Fn, call: ir.CallFn) -> tuple[ir.Expr, str] | None:
-        """(the cell argument, the answer) when `fn` is `exists(q in pieces_at(c) ...)` or
-        `all(...)` over them, c one of its parameters: called with a cell no piece stands
-        on, the answer is known (false; true for `all`) and the call is skipped
-        (`State.at` has no empty lists); coverage counts the fn run where the line holding
-        the call ran, as for a fn written in place. Only for an argument that costs nothing to read
-        again and a fn that does not call itself (its calls count as work)."""
+    def empty_cell_answer(self, fn: ir.Fn, call: ir.CallFn) -> tuple[int, str] | None:
+        """(the position of the cell argument, the answer) when `fn` is `exists(q in
+        pieces_at(c) ...)` or `all(...)` over them, or `TEST and exists(...)` with a TEST
+        that cannot fault (`c != none`), c one of its parameters: called with a cell no
+        piece stands on, the answer is known (false; true for `all`) and the call is
+        skipped (`State.at` has no empty lists, and none is never a key); coverage counts
+        the fn run where the line holding the call ran, as for a fn written in place. Only
+        for a fn that does not call itself (its calls count as work), and a cell argument
+        that costs nothing to read again or, when the others do, one that is pure: it is
+        then computed once, ahead of the others (`_e<N>`), except in a comprehension's
+        iterable, where Python has no `:=`."""
         body = fn.body
+        if isinstance(body, ir.And) and isinstance(body.right, ir.Quant) and \
+                body.right.op == "exists" and _never_faults(body.left):
+            body = body.right           # TEST and exists(...): false as exists is
         if not isinstance(body, ir.Quant) or body.op not in ("exists", "all") or \
                 ("fn", fn.name) in self.cyclic:
             return None
         cell = _pieces_at_argument(body.domain)
         if not isinstance(cell, ir.Local) or not 1 <= cell.slot <= len(call.args):
             return None
-        argument = call.args[cell.slot - 1]
-        if not isinstance(argument, (ir.Local, ir.Const)):
+        position = cell.slot - 1
+        argument = call.args[position]
+        if not isinstance(argument, (ir.Local, ir.Const)) and (
+                self.frame.in_iterable or not self.pure(argument) or
+                any(isinstance(x, (ir.CallFn, ir.Quant, ir.Comprehension))
+                    for x in ir.walk(argument)) or
+                not all(isinstance(a, (ir.Local, ir.Const))
+                        for i, a in enumerate(call.args) if i != position)):
             return None
-        return argument, "False" if body.op == "exists" else "True"
+        return position, "False" if body.op == "exists" else "True"
 
     def inlinable(self, fn: ir.Fn, call: ir.CallFn) -> bool:
         """A small fn whose arguments cost nothing to repeat is written in place: no call,
@@ -1311,6 +1338,14 @@ def _cell_emptiness(n: ir.Compare) -> tuple[ir.Expr, bool] | None:
             if cell is not None and empty is not None:
                 return cell, empty
     return None
+
+
+def _never_faults(node: ir.Expr) -> bool:
+    """A test of locals and constants by `==`, `!=`, `and`, `or` and `not` alone: it
+    cannot fault and reads nothing of the state."""
+    return all(isinstance(n, (ir.Local, ir.Const, ir.And, ir.Or, ir.Not)) or
+               (isinstance(n, ir.Compare) and n.op in ("==", "!=") and not n.lists)
+               for n in ir.walk(node))
 
 
 def _pieces_at_argument(node: ir.Expr) -> ir.Expr | None:

@@ -402,3 +402,51 @@ phase a_b {
     assert sorted({a[0] for a in second}) == [0, 1]
     assert all(len(a[1]) == (2 if a[0] == 0 else 1) for a in second)
     assert second[:2] == [(0, (0, 0)), (0, (0, 1))]
+
+
+SHORTCUT = """game "t"
+seats x, y
+board square(4, 4)
+kinds (symbol) {
+  Man = "M"
+}
+FN
+fn near(s, c) = len([e for e in [d for d in cells() where enemy(s, step(d, north))]
+    where e == c]) > 0
+setup {
+  create Man for y at @b2
+  create Man for y at @c4
+  create Man for x at @a1
+  goto main for x
+}
+phase main {
+  action hop(c in cells()) where enemy(me, step(c, east)) or enemy(me, c) or near(me, c) {
+    place nth(pieces(me), 1) at c
+    goto main for next(me)
+  }
+  action wait() { goto main for next(me) }
+}
+"""
+
+
+def test_a_call_on_a_cell_no_piece_stands_on_is_answered_without_the_call():
+    """`fn enemy(s, c) = c != none and exists(p in pieces_at(c) ...)` called on a cell no
+    piece stands on is false without the call, the cell (here `step(c, east)`) computed
+    once (`_e1 :=`), except in a comprehension's iterable, where Python has no `:=`: the
+    same actions as the fn written as a block, which is always called."""
+    plain = "fn enemy(s, c) = c != none and exists(p in pieces_at(c) where p.owner != s)"
+    block = ("fn enemy(s, c) {\n  return c != none and exists(p in pieces_at(c) "
+             "where p.owner != s)\n}")
+    short = load_source(SHORTCUT.replace("FN", plain), "t.gdl", "python")
+    called = load_source(SHORTCUT.replace("FN", block), "t.gdl", "python")
+    source = short._python_source
+    assert "if (_e1 := " in source and "(fn_enemy(S, me, me, v1) if v1 in S.at else" in source
+    near = source[source.index("def fn_near"):].split("\n")[1]
+    assert "fn_enemy(" in near and ":=" not in near     # in an iterable: called plainly
+    assert "_e1" not in called._python_source
+    states = [short.new_state(1), called.new_state(1)]
+    for turn in range(6):
+        listed = [game.legal_actions(state) for game, state in zip((short, called), states)]
+        assert listed[0] == listed[1] and len(listed[0]) > 1
+        for game, state in zip((short, called), states):
+            game.apply(state, listed[0][turn % len(listed[0])])
