@@ -813,12 +813,14 @@ class Game:
         clones), also tell what pieces did (created, moved, removed, put, given, changed)
         and which rule rolled each die, for whom: for players and replays; off for speed. Narration
         finds the rule at work in Python's frames: a game on the native backend moves to
-        the Python one for it."""
+        the Python one for it (its agents still search natively: `_search_position`)."""
         if seed.__class__ is not int or not 0 <= seed < 1 << 64:
             raise GdlError(f"a seed is a number from 0 to {(1 << 64) - 1}, not {seed}")
         if narrate and self._backend == "native":
-            native.tell_fallback("narration names rules through Python's frames", "native")
             typed_inside = self._typed is not None
+            native.tell_fallback("narration names rules through Python's frames" + (
+                " (agents still search on the native backend)" if typed_inside else ""),
+                "native")
             self.__init__(self._program, self.path, self.source_hash,  # type: ignore[misc]
                           "python")
             self._native_asked = typed_inside   # agents still search natively

@@ -168,7 +168,10 @@ def test_narration_moves_a_native_game_to_python(shared_cache, capsys):
     game = load_game(GAMES[0], "native")
     state = game.new_state(1, narrate=True)
     assert native.backend_of(game) == "python" and state.narrate
-    assert "narration names rules through Python's frames" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "narration names rules through Python's frames" in err
+    # a file inside the typed subset: its agents still search natively (test_typed_playout)
+    assert ("agents still search on the native backend" in err) == game._native_asked
 
 
 def test_games_loaded_while_tracing_run_on_python(monkeypatch):
