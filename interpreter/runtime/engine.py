@@ -1558,9 +1558,12 @@ class Game:
                     how = "capped"
                     break
                 frame = frames[-1] if frames else None
-                if frame is not None and frame["pending"] is None and frame["phase"] in plain:
-                    # legal_actions, then apply's common case (`_listing`, `_play`), written
-                    # out: no frames of theirs, and rt.state set once for the whole playout
+                # a plain phase's decision: listed and played here (`_listing`, `_play`,
+                # written out: no frames of theirs, and rt.state set once for the playout)
+                fast = frame is not None and frame["pending"] is None and \
+                    frame["phase"] in plain
+                if fast:
+                    assert frame is not None
                     phase, seat, args = phases[frame["phase"]], frame["seat"], frame["args"]
                     rt.work = 0
                     legal: list[Action] = []
@@ -1573,42 +1576,9 @@ class Game:
                                 listing(state, seat, legal)
                     except LISTING_FAULTS as exc:
                         raise self._fault(exc) from None
-                    if not legal:
-                        how = "stuck"
-                        break
-                    rngs[seat] = z = (rngs[seat] + 0x9E3779B97F4A7C15) & _MASK64
-                    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-                    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-                    if first_decider is None:
-                        first_decider = seat
-                    index, chosen = legal[((z ^ (z >> 31)) * len(legal)) >> 64]
-                    state.events = []
-                    rt.work = 0
-                    state.decisions += 1
-                    rt.changed = 0
-                    rt.entries = 0
-                    body = phase.bodies[index]
-                    try:
-                        if args:
-                            body(state, seat, *args, *chosen)
-                        elif len(chosen) == 2:  # plain calls: far cheaper than with a *
-                            body(state, seat, chosen[0], chosen[1])
-                        elif len(chosen) == 1:
-                            body(state, seat, chosen[0])
-                        else:
-                            body(state, seat, *chosen)
-                        if state.result is None and (state.turn > 0 or not has_turns) and \
-                                (rt.changed & end_mask or end_mask == -1
-                                 or not state.end_checked):     # `_end_if_due`
-                            self._check_end(state)
-                    except RULE_FAULTS as exc:
-                        raise self._fault(exc) from None
-                    if autos:
-                        self._auto(state)
-                    frames = state.frames
-                    continue
-                seat = current_player(state)
-                legal = legal_actions(state)
+                else:
+                    seat = current_player(state)
+                    legal = legal_actions(state)
                 if not legal:
                     how = "stuck"
                     break
@@ -1618,7 +1588,35 @@ class Game:
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
                 if first_decider is None:
                     first_decider = seat
-                apply(state, legal[((z ^ (z >> 31)) * len(legal)) >> 64], False)
+                action = legal[((z ^ (z >> 31)) * len(legal)) >> 64]
+                if not fast:
+                    apply(state, action, False)
+                    frames = state.frames
+                    continue
+                index, chosen = action
+                state.events = []
+                rt.work = 0
+                state.decisions += 1
+                rt.changed = 0
+                rt.entries = 0
+                body = phase.bodies[index]
+                try:
+                    if args:
+                        body(state, seat, *args, *chosen)
+                    elif len(chosen) == 2:  # plain calls: far cheaper than with a *
+                        body(state, seat, chosen[0], chosen[1])
+                    elif len(chosen) == 1:
+                        body(state, seat, chosen[0])
+                    else:
+                        body(state, seat, *chosen)
+                    if state.result is None and (state.turn > 0 or not has_turns) and \
+                            (rt.changed & end_mask or end_mask == -1
+                             or not state.end_checked):     # `_end_if_due`
+                        self._check_end(state)
+                except RULE_FAULTS as exc:
+                    raise self._fault(exc) from None
+                if autos:
+                    self._auto(state)
                 frames = state.frames
         finally:
             rt.state, rt.narrate = previous, narrated

@@ -48,6 +48,20 @@ def test_the_loop_playout_is_run_game_s_game(path, monkeypatch):
             assert all(r.capped and r.turns == 4 for r in fast)
 
 
+def _errors(game, monkeypatch):
+    """The error of a game of random agents from `_loop_playout`, then from `run_game`."""
+    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
+    errors = []
+    for loop in (True, False):
+        with monkeypatch.context() as patch:
+            if not loop:
+                patch.setattr(batch, "_random_playout", lambda *args: None)
+            with pytest.raises(GdlRuntimeError) as info:
+                batch.play_one(game, 1, settings)
+        errors.append(str(info.value))
+    return errors
+
+
 def test_a_stuck_game_is_run_game_s_error(monkeypatch):
     game = load_source("""game "t"
 seats a, b
@@ -58,15 +72,7 @@ phase main {
   action go() where n == 0 { n = 1 }
 }
 """, "t.gdl", "python")
-    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
-    errors = []
-    for loop in (True, False):
-        with monkeypatch.context() as patch:
-            if not loop:
-                patch.setattr(batch, "_random_playout", lambda *args: None)
-            with pytest.raises(GdlRuntimeError) as info:
-                batch.play_one(game, 1, settings)
-        errors.append(str(info.value))
+    errors = _errors(game, monkeypatch)
     assert errors[0] == errors[1]
     assert "no legal action for a in phase 'main'" in errors[0]
 
@@ -94,14 +100,6 @@ phase main {{
   {FAULTS[where]}
 }}
 """, "t.gdl", "python")
-    settings = batch.RunSettings(spec="random", seed=0, max_turns=1000)
-    errors = []
-    for loop in (True, False):
-        with monkeypatch.context() as patch:
-            if not loop:
-                patch.setattr(batch, "_random_playout", lambda *args: None)
-            with pytest.raises(GdlRuntimeError) as info:
-                batch.play_one(game, 1, settings)
-        errors.append(str(info.value))
+    errors = _errors(game, monkeypatch)
     assert errors[0] == errors[1]
     assert "t.gdl:" in errors[0]

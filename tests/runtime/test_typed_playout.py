@@ -103,6 +103,19 @@ phase main {
     assert "no legal action for a in phase 'main': the rules leave the game stuck" in errors[0]
 
 
+def _rollouts(monkeypatch):
+    """What every `Game._random_rollout` from now on answers (True: played in one call on
+    the typed engine), in order."""
+    rollouts = []
+    rollout = Game._random_rollout
+
+    def spy(self, *args):
+        rollouts.append(rollout(self, *args))
+        return rollouts[-1]
+    monkeypatch.setattr(Game, "_random_rollout", spy)
+    return rollouts
+
+
 @needs_tools
 @pytest.mark.parametrize("path", ["games/space_war.gdl", "games/classic/connect_four.gdl"])
 def test_mcts_rollouts_in_one_call_choose_as_on_python(path, typed_on,  # noqa: F811
@@ -112,13 +125,7 @@ def test_mcts_rollouts_in_one_call_choose_as_on_python(path, typed_on,  # noqa: 
     import random
 
     from gdl.interpreter.play.agents.search import MctsAgent
-    rollouts = []
-    rollout = Game._random_rollout
-
-    def spy(self, *args):
-        rollouts.append(rollout(self, *args))
-        return rollouts[-1]
-    monkeypatch.setattr(Game, "_random_rollout", spy)
+    rollouts = _rollouts(monkeypatch)
     games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
     for seed in range(4):
         picks = []
@@ -169,13 +176,7 @@ def test_a_narrated_native_game_searches_on_the_typed_engine(typed_on,  # noqa: 
     from gdl.interpreter.play.agents.search import GreedyAgent, MctsAgent
     from gdl.interpreter.runtime import introspect, native
     from gdl.interpreter.runtime.typed import TypedState
-    rollouts = []
-    rollout = Game._random_rollout
-
-    def spy(self, *args):
-        rollouts.append(rollout(self, *args))
-        return rollouts[-1]
-    monkeypatch.setattr(Game, "_random_rollout", spy)
+    rollouts = _rollouts(monkeypatch)
     path = os.path.join(ROOT, "games/classic/connect_four.gdl")
     table, plain = load_game(path, "native"), load_game(path, "python")
     states = [table.new_state(3, narrate=True), plain.new_state(3, narrate=True)]
