@@ -1503,13 +1503,16 @@ class Game:
         return (self, state) if copy is None else (twin, copy)
 
     def _random_rollout(self, state: State, stream: list[int], decisions: int) -> bool:
-        """On the typed engine, play up to `decisions` uniformly random choices from
-        `state` (fewer if the game ends), every seat drawing from the one SplitMix64 state
-        `stream[0]` (updated) as `Stream.below` does: True. False on any other state, or
-        when a position with no legal action stops it (the caller goes on from there)."""
+        """Play up to `decisions` uniformly random choices from `state` (fewer if the game
+        ends), every seat drawing from the one SplitMix64 state `stream[0]` (updated) as
+        `Stream.below` does, in one call to the typed engine's core or in `_loop_playout`:
+        True. False when a position with no legal action stops it (the caller goes on from
+        there)."""
         core = self._typed_core(state)
-        if core is None:
-            return False
+        if core is None:        # the Python engine's loop, drawing as the typed core does
+            found, _ = self._loop_playout(state, stream, None, state.decisions + decisions,
+                                          shared=True)
+            return found != "stuck"
         how: int = core.random_playout(stream, -1, -1, decisions, True)[0]
         return how != 3
 
@@ -1531,10 +1534,12 @@ class Game:
         return ("finished", "capped", "capped", "stuck")[how], None if first < 0 else first
 
     def _loop_playout(self, state: State, rngs: list[int], max_turns: int | None,
-                      max_decisions: int | None) -> tuple[str, int | None]:
+                      max_decisions: int | None,
+                      shared: bool = False) -> tuple[str, int | None]:
         """`_random_playout` on the Python engine: `playing.run_game`'s loop with random
         agents, written out without the agents' and the observer's calls (the same caps,
-        choices and faults, so the same games and records)."""
+        choices and faults, so the same games and records); `shared`: every seat draws
+        from `rngs[0]` (`_random_rollout`)."""
         first_turn = first_decider = None
         last_turn = None
         current_player, legal_actions, apply = self.current_player, self.legal_actions, \
@@ -1582,8 +1587,10 @@ class Game:
                 if not legal:
                     how = "stuck"
                     break
-                # agents.RandomAgent.choose: SplitMix64 from the seat's own state
-                rngs[seat] = z = (rngs[seat] + 0x9E3779B97F4A7C15) & _MASK64
+                # agents.RandomAgent.choose: SplitMix64 from the seat's own state (shared:
+                # every seat's from rngs[0], as an mcts rollout draws)
+                r = 0 if shared else seat
+                rngs[r] = z = (rngs[r] + 0x9E3779B97F4A7C15) & _MASK64
                 z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
                 z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
                 if first_decider is None:

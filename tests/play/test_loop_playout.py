@@ -103,3 +103,28 @@ phase main {{
     errors = _errors(game, monkeypatch)
     assert errors[0] == errors[1]
     assert "t.gdl:" in errors[0]
+
+
+@pytest.mark.parametrize("path", GAMES)
+def test_a_rollout_is_the_agent_s_own_loop(path):
+    """An mcts rollout on the Python engine (`introspect.random_rollout`) plays what the
+    agent's own loop plays: every seat drawing from one stream (`Stream.below`), at most so
+    many decisions; the same position and the same stream after it."""
+    from gdl.interpreter.play.agents.determinize import Stream
+    from gdl.interpreter.runtime import introspect
+    game = load_game(os.path.join(ROOT, path), "python")
+    for seed in range(4):
+        state = game.new_state(seed)
+        for _ in range(seed * 3):
+            if game.is_terminal(state):
+                break
+            game.apply(state, game.legal_actions(state)[0])
+        ours, theirs = state.clone(), state.clone()
+        stream, rng = [seed * 77 + 5], Stream(seed * 77 + 5)
+        assert introspect.random_rollout(game, ours, stream, 10 + seed)
+        for _ in range(10 + seed):
+            if game.is_terminal(theirs):
+                break
+            legal = game.legal_actions(theirs)
+            game.apply(theirs, legal[rng.below(len(legal))], check=False)
+        assert ours.to_json() == theirs.to_json() and stream[0] == rng.state

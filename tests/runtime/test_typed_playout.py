@@ -104,14 +104,15 @@ phase main {
 
 
 def _rollouts(monkeypatch):
-    """What every `Game._random_rollout` from now on answers (True: played in one call on
-    the typed engine), in order."""
+    """Every `Game._random_rollout` from now on, in order: (on the typed engine, its
+    answer)."""
     rollouts = []
     rollout = Game._random_rollout
 
     def spy(self, *args):
-        rollouts.append(rollout(self, *args))
-        return rollouts[-1]
+        typed_core = self._typed_core(args[0]) is not None
+        rollouts.append((typed_core, rollout(self, *args)))
+        return rollouts[-1][1]
     monkeypatch.setattr(Game, "_random_rollout", spy)
     return rollouts
 
@@ -120,8 +121,9 @@ def _rollouts(monkeypatch):
 @pytest.mark.parametrize("path", ["games/space_war.gdl", "games/classic/connect_four.gdl"])
 def test_mcts_rollouts_in_one_call_choose_as_on_python(path, typed_on,  # noqa: F811
                                                        monkeypatch):
-    """An mcts rollout on the typed engine is one call (`introspect.random_rollout`) drawing from
-    the agent's stream as the Python loop does: the same choices on both backends."""
+    """An mcts rollout is one call (`introspect.random_rollout`), to the typed core or the
+    Python engine's loop, each drawing from the agent's stream as the agent's own loop
+    would: the same choices on both backends."""
     import random
 
     from gdl.interpreter.play.agents.search import MctsAgent
@@ -137,8 +139,9 @@ def test_mcts_rollouts_in_one_call_choose_as_on_python(path, typed_on,  # noqa: 
             agent = MctsAgent(seed, game.current_player(state), iterations=40)
             picks.append(agent.choose(game, state, game.legal_actions(state)))
         assert picks[0] == picks[1]
-    # the Python backend's rollouts answer False (played in the loop), the typed True
-    assert rollouts.count(False) > 0 and rollouts.count(True) > 0
+    # played in one call to the typed core, and in the Python engine's loop (both whole)
+    assert (True, True) in rollouts and (False, True) in rollouts
+    assert all(played for _, played in rollouts)
 
 
 @needs_tools
@@ -196,4 +199,4 @@ def test_a_narrated_native_game_searches_on_the_typed_engine(typed_on,  # noqa: 
     assert states[0].to_json() == states[1].to_json()
     assert any(event.__class__.__name__ != "Log" for event in states[0].events)  # narrated
     # the table's searches rolled out on the typed engine, the Python game's in its loop
-    assert rollouts.count(True) > 0 and rollouts.count(False) > 0
+    assert (True, True) in rollouts and (False, True) in rollouts
