@@ -203,6 +203,26 @@ def test_search_bad_input():
     assert proc.returncode == 2 and "no such file(s) games/nothing.gdl" in proc.stderr
 
 
+FLAT = ROOT / "benchmarks" / "flat_state.py"
+
+
+def test_flat_state_json_text_and_bad_input(tmp_path):
+    """The flat prototype lists what gdl lists on every position (else exit 1), and times
+    both, with the reference when it is there."""
+    proc = run(FLAT, "--games", "22", "--rounds", "1", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result["positions"] > 20 and result["rounds"] == 1
+    assert positive(result["us_per_listing"]["gdl"]) and positive(result["us_per_listing"]["flat"])
+    if (BENCH_DIR / "space_war_ref.py").is_file():
+        assert positive(result["us_per_listing"]["reference"])
+    proc = run(FLAT, "--games", "21", "--rounds", "1", "--bench-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "gdl" in proc.stdout and "flat" in proc.stdout and "no reference" in proc.stdout
+    proc = run(FLAT, "--games", "5", "--skip", "20")
+    assert proc.returncode == 2 and "--games must be above --skip" in proc.stderr
+
+
 # ----- instructions.py, with a stand-in for valgrind ------------------------------------------
 
 _FAKE_VALGRIND = r'''#!/usr/bin/env python3
