@@ -113,6 +113,19 @@ def test_a_drawn_world_the_rules_fault_on_is_dropped(agent):
     assert game.is_terminal(state)
 
 
+def test_a_drawn_world_the_rules_leave_stuck_is_dropped():
+    """Hearts: a world drawn for a seat may deal another seat no card it may lead or follow
+    with, so the rules leave it without a legal action. Such a world says nothing of the
+    real one (the agent was asked, so the real position has legal actions): mcts drops it,
+    in its descent and in its rollouts, as it drops one the rules fault on. A whole game of
+    four mcts seats is played (it stopped on an IndexError before)."""
+    from gdl.interpreter.play.balance import batch
+    game = load_game(os.path.join(ROOT, "games", "classic", "hearts.gdl"), "python")
+    settings = batch.RunSettings(spec="mcts", seed=1, max_turns=1000)
+    record = batch.play_one(game, 1, settings)
+    assert record.decisions > 52 and not record.capped
+
+
 # ----- the view only ------------------------------------------------------------------------
 def positions(game, seed, count):
     """Positions of a random game where the seat to decide has two choices or more."""

@@ -139,6 +139,8 @@ class MctsAgent:
         node, path, rng, added = root, [root], self.rng, None
         while not game.is_terminal(world):
             legal = game.legal_actions(world)
+            if not legal:       # a drawn world the rules leave stuck: dropped (_stuck)
+                return
             if node is root:    # the seat's own choices: those it was offered
                 legal = [action for action in legal if _key(action) in allowed]
                 if not legal:
@@ -170,11 +172,14 @@ class MctsAgent:
             stream = [rng.state]
             played = introspect.random_rollout(game, world, stream, self.rollout)  # typed
             rng.state = stream[0]
-            if not played:      # the Python engine's state, or stopped with no legal action
+            if not played:      # stopped with no legal action
                 for _ in range(self.rollout):
                     if game.is_terminal(world):
                         break
                     legal = game.legal_actions(world)
+                    if not legal:
+                        _stuck(added)
+                        return
                     game.apply(world, legal[rng.below(len(legal))], check=False)
             values = self._outcome(game, world)
         except GdlError:
@@ -199,6 +204,15 @@ def _rank(root, legal, i, seat):
     if child is None:
         return -1, 0.0, -i
     return child.visits, child.totals[seat] / child.visits, -i
+
+
+def _stuck(added):
+    """Drop an iteration whose drawn world the rules leave stuck (no legal action, not
+    over), as `_unless_impossible` drops one they cannot play: the real position has legal
+    actions (the agent was asked), so such a world says nothing of it. The node just added
+    goes with it."""
+    if added is not None:
+        del added[0][added[1]]
 
 
 @contextlib.contextmanager
