@@ -209,10 +209,9 @@ def _prune(folder: str) -> None:
         return
     entries = [(at, item.path) for item in named if (at := _built_at(item)) is not None]
     entries.sort(reverse=True)
-    # (and the one lock file of gdl before the locks per entry, which nothing uses now)
-    for old in [path for _, path in entries[MAX_ENTRIES:]] + [os.path.join(folder, ".lock")]:
+    for _, old in entries[MAX_ENTRIES:]:
         try:
             os.remove(old)
-        except OSError:     # another process pruned it first (or no such file)
+        except OSError:     # another process pruned it first
             pass
 

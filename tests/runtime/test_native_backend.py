@@ -238,13 +238,3 @@ def test_a_prune_passes_over_entries_another_process_removed(tmp_path, monkeypat
     monkeypatch.setattr(native_cache, "_built_at", gone_first)
     native_cache._prune(str(tmp_path))
     assert sorted(tmp_path.iterdir()) == names[2:-1]
-
-
-def test_a_prune_removes_the_lock_file_of_earlier_versions(tmp_path):
-    """Earlier versions took one `.lock` for the whole cache; a prune removes it (the
-    build locks are `.lock-N` now, and stay)."""
-    (tmp_path / ".lock").write_text("")
-    (tmp_path / ".lock-3").write_text("")
-    native_cache._prune(str(tmp_path))
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".lock-3"]
-    native_cache._prune(str(tmp_path))      # nothing to remove: no error
