@@ -6,8 +6,9 @@ phase's four listings in one function), and against the hand-written reference's
     .venv/bin/python benchmarks/flat_state.py [--games 60] [--skip 20] [--rounds 5] [--json]
 
 Positions: every decision point of the phase `play` in random games --skip+1..--games of
-the Python backend (seed k for game k, SplitMix64 random agents as `gdl simulate` draws),
-each cloned when it is reached; the reference's from its own random games (Python's
+the Python backend (seed k for game k; each seat draws from its own SplitMix64 stream, as a
+random agent does, seeded here per game: not `gdl simulate`'s games), each cloned when it
+is reached; the reference's from its own random games (Python's
 `random.Random(1)`, as its `--seed 1`), copied likewise. Per round, in one process: the
 generated listing of every gdl position (`rt.work` and `rt.state` set as the engine sets
 them), then the flat listing of the same positions (converted once, before timing: the
