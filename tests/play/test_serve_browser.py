@@ -200,12 +200,14 @@ def decisions_of(seat, lines):
 
 def settled(browser, seat, made):
     """The page once it has shown `made` decisions of `seat` and it is that seat's decision
-    again or the game is over (the position after a decision is sent before its log
-    lines): the page, else False."""
+    again or the game is over, with the log's game-over line (the position after a
+    decision is sent before its log lines): the page, else False."""
     shown = page(browser)
     if len(decisions_of(seat, shown["log"])) != made:
         return False
-    if shown["deciding"].startswith("game over: ") or shown["mine"] and shown["actions"]:
+    if shown["deciding"].startswith("game over: "):
+        return shown if shown["deciding"] in shown["log"] else False
+    if shown["mine"] and shown["actions"]:
         return shown
     return False
 
