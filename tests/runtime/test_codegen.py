@@ -450,3 +450,82 @@ def test_a_call_on_a_cell_no_piece_stands_on_is_answered_without_the_call():
         assert listed[0] == listed[1] and len(listed[0]) > 1
         for game, state in zip((short, called), states):
             game.apply(state, listed[0][turn % len(listed[0])])
+
+
+WHOLE = """game "t"
+seats x, y
+board square(5, 5)
+kinds (symbol) {
+  Tower = "T"
+  Runner = "R"
+}
+setup {
+  create Tower for x at @c3
+  create Runner for x at @a1
+  create Runner for x at @e5
+  create Runner for y at @b2
+  create Tower for y at @d4
+  goto main for x
+}
+phase main {
+  action run(p in pieces(me), c in neighbors(p.cell)) where not (p.kind == Tower and
+      len(pieces_at(c)) > 0) {
+    place p at c
+    goto main for next(me)
+  }
+  action dash(p in pieces(me), c in reach(p.cell, 2, [])) {
+    goto main for next(me)
+  }
+}
+"""
+
+
+def test_a_last_loop_that_lists_its_whole_domain_lists_it_again_from_its_row(monkeypatch):
+    """A listing's last loop that lists every item of a board table's domain (no
+    where-part, or one its first test decides: a Runner here, not a Tower) appends the
+    tuples its row listed for that domain before, in one step (`whole_test`). The actions
+    are those of a listing that keeps nothing, move after move, and the kept tuples are
+    listed again as the same objects."""
+    from gdl.interpreter.runtime import codegen
+    kept = load_source(WHOLE, "whole.gdl", "python")
+    source = kept._python_source
+    assert source.count("_wrow(") == 2 and "if _d2 and not _c2 and _r is not None:" in source
+    monkeypatch.setattr(codegen, "MAX_KEPT", 0)
+    fresh = load_source(WHOLE, "whole.gdl", "python")
+    assert "_wrow(" not in fresh._python_source
+    states = [kept.new_state(1), fresh.new_state(1)]
+    for turn in range(12):
+        listed = [kept.legal_actions(states[0]), fresh.legal_actions(states[1])]
+        assert listed[0] == listed[1]
+        assert {a[0] for a in listed[0]} == {0, 1}
+        again = kept.legal_actions(states[0])
+        assert again == listed[0] and all(x is y for x, y in zip(again, listed[0]))
+        runs = [a for a in listed[0] if a[0] == 0]
+        choice = runs[(turn * 7) % len(runs)]
+        for game, state in zip((kept, fresh), states):
+            game.apply(state, choice)
+    assert states[0].to_json() == states[1].to_json()
+
+
+def test_a_trace_counts_every_tuple_a_warm_listing_lists():
+    """A line tracer (coverage) starting empties the rows of whole domains
+    (`engine.forget_wholes`), so a game that listed before it still counts each legal
+    binding on the action's line, as a game loaded inside the trace does (there, listed
+    twice: twice the count)."""
+    from gdl.interpreter.play.debug.tracing import RuleTrace
+    counts = []
+    for warm in (True, False):
+        if warm:
+            game = load_source(WHOLE, "whole.gdl", "python")
+            state = game.new_state(1)
+            game.legal_actions(state)       # fills its rows
+        with RuleTrace() as trace:
+            if not warm:
+                game = load_source(WHOLE, "whole.gdl", "python")
+                state = game.new_state(1)
+                game.legal_actions(state)
+            listed = game.legal_actions(state)
+        lines = trace.line_runs()
+        counts.append(lines[("whole.gdl", 17)])     # the action `run`
+    assert sum(1 for a in listed if a[0] == 0) > 4
+    assert counts[1] == 2 * counts[0] and counts[0] >= sum(1 for a in listed if a[0] == 0)

@@ -22,7 +22,7 @@ import collections
 import os
 import sys
 
-from ...runtime import introspect, native
+from ...runtime import engine, introspect, native
 
 
 def node_key(node):
@@ -55,6 +55,7 @@ class RuleTrace:
         os.environ[native.ENVIRONMENT] = "python"
         self._previous = sys.gettrace()
         sys.settrace(self._call)
+        engine.forget_wholes()      # listings kept whole would count a tuple once a row
         return self
 
     def __exit__(self, *exc):
