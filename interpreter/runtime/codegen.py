@@ -192,6 +192,9 @@ class Generator:
         self.watched = 0            # state categories whose changes must be marked
         self.records: set[int] = set()      # slots of pieces whose record is in `p<slot>`
         self.temps = 0              # `_e<N>` names of values computed once (ex_CallFn)
+        # every fn call a call (no fn written in place, no call answered without it) while
+        # a line tracer counts what runs: see `calling_every_fn`
+        self.every_call = _EVERY_CALL[0] > 0
 
     @contextmanager
     def within(self, **changes: Any) -> Iterator[Frame]:
@@ -991,6 +994,8 @@ class Generator:
 
     def ex_CallFn(self, n: ir.CallFn) -> Frag:
         fn = self.prog.fns[n.name]
+        if self.every_call:
+            return F(n, f"fn_{n.name}(S, me", *self.args(n.args), ")")
         if self.inlinable(fn, n):
             # memo None: the body's slots are the fn's, not this unit's
             with self.within(inlined={i + 1: a for i, a in enumerate(n.args)}, memo=None):
@@ -1539,6 +1544,22 @@ def reads(node: ir.Node, fns: Mapping[str, ir.Fn], seen: set[str] | None = None)
             row = BUILTINS[n.name]
             mask |= ALWAYS if row.random else row.reads
     return mask
+
+
+_EVERY_CALL = [0]       # > 0: `calling_every_fn` blocks open
+
+
+@contextmanager
+def calling_every_fn() -> Iterator[None]:
+    """In the `with` block, code generated calls every fn it calls: no small fn is written
+    in place and no call is answered without it (`Generator.ex_CallFn`). The games are the
+    same; a line tracer (`tracing.RuleTrace`) then sees a fn run exactly when it runs, not
+    wherever the line that would call it runs (`and`/`or` may skip the call)."""
+    _EVERY_CALL[0] += 1
+    try:
+        yield
+    finally:
+        _EVERY_CALL[0] -= 1
 
 
 def generate(prog: ir.Program, file: str,

@@ -182,8 +182,8 @@ def test_scenario_files_of_one_rule_file_add_up(tmp_path):
 
 
 def test_a_fn_over_the_pieces_of_an_empty_cell_counts_as_run(tmp_path):
-    """`occupied(c)` asked only of empty cells is answered without its call (codegen
-    `empty_cell_answer`), and still counts as run, as a fn written in place does."""
+    """`occupied(c)` asked only of empty cells (which play answers without the call:
+    codegen `empty_cell_answer`) counts as run: under the trace it is called."""
     rules = tmp_path / "empty.gdl"
     rules.write_text("""game "Empty"
 seats a, b
@@ -201,3 +201,29 @@ end { draw when n >= 2 }
     lines = games_coverage(str(rules), 1).summary()
     ran = lines.index("  triggers, hooks, defs and fns that never ran: 1")
     assert lines[ran + 1] == f"    {rules}:7: fn never"
+
+
+def test_a_fn_that_and_skips_never_ran(tmp_path):
+    """A small fn (one the generator would write in place) and a fn over the pieces of a
+    cell (one it would answer without the call on an empty cell), both after an `and`
+    whose left side is always false: neither runs, and coverage says so. Games loaded
+    under the trace call every fn (`codegen.calling_every_fn`), so a fn is counted when
+    it runs, not when the line that could call it does; the games are the same."""
+    rules = tmp_path / "skipped.gdl"
+    rules.write_text("""game "Skipped"
+seats a, b
+board square(3, 1)
+var n = 0
+var never_one = 0
+fn small(k) = k > 100
+fn occupied(c) = exists(q in pieces_at(c) where q.owner == a)
+setup { goto main for a }
+phase main turn {
+  action go(c in cells()) where not (never_one == 1 and small(n)) and
+      not (never_one == 1 and occupied(c)) { n += 1  goto main for next(me) }
+}
+end { draw when n >= 3 }
+""")
+    lines = games_coverage(str(rules), 2).summary()
+    ran = lines.index("  triggers, hooks, defs and fns that never ran: 2")
+    assert lines[ran + 1:ran + 3] == [f"    {rules}:6: fn small", f"    {rules}:7: fn occupied"]

@@ -13,8 +13,8 @@ scenarios run; nothing is traced otherwise, so normal play is as fast as ever. T
   as its body ran;
 - a trigger (`on enter`) *fired* when its body ran (not merely when its condition was
   tested); a phase's `on enter`, `on reveal`, `on resume`, an `on out` or `on concede`
-  hook, a `def` or a `fn` *ran* when called (a small fn written in place counts when the
-  line holding it ran);
+  hook, a `def` or a `fn` *ran* when called (games are loaded inside the trace, so the
+  code calls every fn: none is written in place, `codegen.calling_every_fn`);
 - an `if` has two branches: its `then` ran when its first statement did, its `else` (when
   written) likewise;
 - an end rule *decided* when it held (a `lose when` that holds puts a seat out).
@@ -211,9 +211,9 @@ def games_coverage(path, games, seed=0, players="random", max_turns=None,
     `seed + i`; every seat's view is made at each turn start, so the rules that draw
     (`show`, `visible to`) run as they do in play."""
     from ...loader import load_game
-    game = load_game(path, "python")   # traced: the Python backend has the frames
     finished = 0
     with RuleTrace() as trace:
+        game = load_game(path, "python")    # in the trace: its code calls every fn
         for i in range(games):
             state = game.new_state(seed + i)
             agents = make_agents(players, len(game.seats), seed + i)

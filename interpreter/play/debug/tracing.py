@@ -3,7 +3,9 @@
 `RuleTrace` is a `with` block during which Python's line tracer (`sys.settrace`, on every
 Python version) counts how often each line of generated rule code runs, how often each
 generated function is called, and how often each end rule held (returned true). Outside
-the block nothing is traced, so normal play pays nothing. Afterwards:
+the block nothing is traced, so normal play pays nothing. Load the games in the block: their
+code then calls every fn it calls (`codegen.calling_every_fn`), so a fn is counted when it
+runs, never for a line that could have called it. Afterwards:
 
     trace.node_runs()     node key -> runs: a resolved-program node (by its place) ran as
                           often as the most-run generated line holding its code
@@ -22,7 +24,7 @@ import collections
 import os
 import sys
 
-from ...runtime import engine, introspect, native
+from ...runtime import codegen, engine, introspect, native
 
 
 def node_key(node):
@@ -53,6 +55,10 @@ class RuleTrace:
         # whatever GDL_BACKEND asks (runtime/native.py).
         self._backend = os.environ.get(native.ENVIRONMENT)
         os.environ[native.ENVIRONMENT] = "python"
+        # Games loaded in the block call every fn they call, so a fn runs exactly when it
+        # is called (codegen.calling_every_fn); games loaded before keep their code.
+        self._every_call = codegen.calling_every_fn()
+        self._every_call.__enter__()
         self._previous = sys.gettrace()
         sys.settrace(self._call)
         engine.forget_wholes()      # listings kept whole would count a tuple once a row
@@ -60,6 +66,7 @@ class RuleTrace:
 
     def __exit__(self, *exc):
         sys.settrace(self._previous)
+        self._every_call.__exit__(None, None, None)
         if self._backend is None:
             os.environ.pop(native.ENVIRONMENT, None)
         else:
