@@ -220,6 +220,26 @@ def search_position(game: Game, state: State) -> tuple[Game, State]:
     return game._search_position(state)
 
 
+def editable_copy(state: State) -> tuple[State, Callable[[State], State]]:
+    """(a copy of `state` whose fields a tool may change, as the Python engine holds a
+    position; the function that gives such a copy back to the engine that held `state`: a
+    typed state's engine holds it again when it can, else it stays as it is). A
+    determinization edits one copy per sample: reading a typed state's fields each time
+    would cost more than the search on it."""
+    from . import typed     # (here: `gdl check` imports this module, never the typed engine)
+    if not isinstance(state, typed.TypedState):
+        return state.clone(), _as_it_is
+    engine = state._engine
+
+    def held(copy: State) -> State:
+        return typed.taken(engine, copy) or copy
+    return typed.plain_copy(state), held
+
+
+def _as_it_is(state: State) -> State:
+    return state
+
+
 def random_rollout(game: Game, state: State, stream: list[int], decisions: int) -> bool:
     """`Game._random_rollout`: an mcts rollout in one call on the typed engine (False: the
     caller plays it)."""

@@ -211,15 +211,32 @@ def adopted(engine: Any, state: State) -> TypedState | None:
     """A copy of the Python engine's `state` held by the typed engine `engine` (of the
     same rule file), without narration; None when the typed engine cannot hold it (see
     `core_of`)."""
-    copy = state.clone()
+    return taken(engine, state.clone())
+
+
+def taken(engine: Any, state: State) -> TypedState | None:
+    """`adopted` of a state no one else holds: its fields become the typed state's, not
+    copied (`state` is not to be used afterwards)."""
     adopted = TypedState.__new__(TypedState)
     for name in State.__slots__:
-        _STATE_SLOTS[name].__set__(adopted, _STATE_SLOTS[name].__get__(copy, State))
+        _STATE_SLOTS[name].__set__(adopted, _STATE_SLOTS[name].__get__(state, State))
     adopted._core = None
     adopted._engine = engine
     adopted.narrate = False
     adopted.events = []
     return adopted if core_of(adopted) is not None else None
+
+
+def plain_copy(state: State) -> State:
+    """A copy of `state` as the Python engine holds a position (for a typed state, its
+    fields read from a copy of its core)."""
+    copy = state.clone()
+    if copy.__class__ is TypedState:
+        assert isinstance(copy, TypedState)
+        if copy._core is not None:
+            _materialise(copy)
+        return State.clone(copy)
+    return copy
 
 
 def holds_forced(dice: list[list[Any]]) -> bool:

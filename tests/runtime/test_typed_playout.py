@@ -200,3 +200,45 @@ def test_a_narrated_native_game_searches_on_the_typed_engine(typed_on,  # noqa: 
     assert any(event.__class__.__name__ != "Log" for event in states[0].events)  # narrated
     # the table's searches rolled out on the typed engine, the Python game's in its loop
     assert (True, True) in rollouts and (False, True) in rollouts
+
+
+@needs_tools
+@pytest.mark.parametrize("path", ["games/game.gdl", "games/classic/goofspiel.gdl"])
+def test_a_determinization_of_a_typed_state_is_held_by_the_typed_engine(path, typed_on,  # noqa: F811
+                                                                        monkeypatch):
+    """A determinization of a typed position (hidden information: GAME's face-down
+    tokens, goofspiel's simultaneous bids) edits a copy of the position's fields read
+    once (`introspect.editable_copy`), then goes back to the typed engine: each sample is
+    the Python backend's sample, and is played on the typed core without reading its
+    fields again."""
+    import random
+
+    from gdl.interpreter.play.agents.determinize import Determinizer, Stream
+    from gdl.interpreter.runtime import typed
+    from gdl.interpreter.runtime.typed import TypedState
+    read = []
+    materialise = typed._materialise
+    monkeypatch.setattr(typed, "_materialise", lambda state: (read.append(state),
+                                                               materialise(state)))
+    games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
+    for seed in range(3):
+        states = []
+        for game in games:
+            state, choose = game.new_state(seed), random.Random(seed)
+            for _ in range(4 + 5 * seed):
+                legal = game.legal_actions(state)
+                game.apply(state, legal[choose.randrange(len(legal))])
+            states.append(state)
+        seat = games[0].current_player(states[0])
+        if seat < 0:
+            seat = 0
+        worlds = [Determinizer(game, state, seat) for game, state in zip(games, states)]
+        assert games[1].rules.hidden_information
+        for k in range(3):
+            read.clear()
+            samples = [world.sample(Stream(seed * 10 + k)) for world in worlds]
+            assert isinstance(samples[1], TypedState) and samples[1]._core is not None
+            assert not read         # the position's fields were read once, not per sample
+            legal = [game.legal_actions(sample) for game, sample in zip(games, samples)]
+            assert legal[0] == legal[1] and not read
+            assert samples[0].to_json() == samples[1].to_json()

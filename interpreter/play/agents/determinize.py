@@ -73,6 +73,9 @@ class Determinizer:
         self.variables, self.places = [], []
         if not self.hidden:
             return
+        # the position as fields to edit, once: each sample edits a copy of it, which then
+        # goes back to the engine that held the state (a typed state's, when it can)
+        self.editable, self.held = introspect.editable_copy(state)
         for scope, owner, name in introspect.hidden_variables(game, state, seat):
             if scope == "seat":
                 value = state.seat_vars[seat][name]
@@ -100,10 +103,12 @@ class Determinizer:
         self.free = [c for c in game.rules.board.all_cells if c not in seen_cells]
 
     def sample(self, rng):
-        other = self.state.clone()
-        other.rng = rng.next64()
         if not self.hidden:
+            other = self.state.clone()
+            other.rng = rng.next64()
             return other
+        other = self.editable.clone()
+        other.rng = rng.next64()
         for scope, owner, name, value in self.variables:
             holder = (other.globals if scope == "global" else
                       other.seat_vars[owner] if scope == "seat" else other.pieces[owner])
@@ -112,8 +117,8 @@ class Determinizer:
             place.deal(other, rng)
         if self.unseen:
             _scatter(other, self.unseen, self.free, rng)
-        _choices(self.game, other, self.seat, rng)
-        return other
+        _choices(self.game, other, self.seat, rng)      # (played on the copy's fields)
+        return self.held(other)
 
 
 class _Place:
