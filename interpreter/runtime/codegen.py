@@ -499,7 +499,6 @@ class Generator:
         levels = len(action.binders)
         by_level = [[p for p in action.where_parts if p.level == k] for k in range(levels + 1)]
         kept = self.kept(action, key)
-        after_loop = ""
         for k in range(levels + 1):
             indent = k + 1
             for part in by_level[k]:
@@ -525,7 +524,6 @@ class Generator:
                                          for b in action.binders[:-1]
                                          if not _piece_list(b.domain))
                     table, terms, width = kept
-                    rows = self.src.constants[table].value[1]
                     outer = " + ".join(terms[:-1])
                     self.src.emit(indent, "try:")
                     if tests or len(terms) > 2:
@@ -540,17 +538,10 @@ class Generator:
                     domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
                 lead = memo.loop_invariant_lead(first, binder)
-                whole = None
-                if kept is not None and k == levels - 1 and k > 0:
-                    all_of = self.whole_test(binder, by_level[levels], lead)
-                    if all_of is not None:
-                        whole = (all_of, self.src.constant(((key, "whole"), rows),
-                                                         ConstKind.KEPT), outer)
-                        after_loop = f"if _n >= 0: _whole(_q, _d{binder.slot}, out, _n)"
                 self.emit_for(indent, binder.slot, domain, binder.domain,
                               None if lead is None else
                               F(lead, f"_c{binder.slot} = ", self.ex(lead)),
-                              memo.members_lead(first, binder), whole)
+                              memo.members_lead(first, binder))
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1,
                                 _piece_list(binder.domain))
@@ -569,8 +560,6 @@ class Generator:
                                             f"_keep({table}, {index}, {made}))"))
         self.src.emit(levels + 1, "except (IndexError, TypeError):")   # a later piece, none
         self.src.emit(levels + 2, F(action, f"out.append({made})"))
-        if after_loop:      # the whole domain's tuples, kept for the next listing
-            self.src.emit(levels, after_loop)
 
     def kept(self, action: ir.Action, key: tuple[str, int]
              ) -> tuple[str, list[str], int] | None:
@@ -604,25 +593,6 @@ class Generator:
         rows = size // width if len(binders) > 1 else size
         table = self.src.constant((key, rows), ConstKind.KEPT)
         return table, terms, width
-
-    def whole_test(self, binder: ir.Binder, parts: list[ir.WherePart],
-                   lead: ir.Expr | None) -> str | None:
-        """When a listing's last binder lists every item of its domain, the test of that
-        (appended to `if _dN`: "" when always, else on `_cN`, its lead, see
-        `_Memo.loop_invariant_lead`) for a domain that is a tuple of a board table
-        (`_tuple_domain`); else None. It lists every item when it has no where-part, or
-        one that the lead's value decides true (`not (lead and ...)`, `lead or ...`): the
-        rest of the part is then never evaluated, so nothing else can fault or count."""
-        if not _tuple_domain(binder.domain):
-            return None
-        if not parts:
-            return ""
-        if len(parts) > 1 or lead is None:
-            return None
-        value = _forcing(parts[0].expr, lead, True)
-        if value is None:
-            return None
-        return f" and {'' if value else 'not '}_c{binder.slot}"
 
     def quantifier_guard(self, expr: ir.Expr) -> bool:
         """A listing's first guard that is a quantifier (`exists`, `all`, or `not` of
@@ -830,8 +800,7 @@ class Generator:
         return write(node)
 
     def emit_for(self, indent: int, slot: int, code: Part, domain: ir.Expr,
-                 before: Frag | None = None, members: Frag | None = None,
-                 whole: tuple[str, str, str] | None = None) -> None:
+                 before: Frag | None = None, members: Frag | None = None) -> None:
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
         limits.MAX_WORK) unless the domain is a constant list or a list written out (the
         rule file fixes its size). Written out rather than a call: this is the hottest line
@@ -854,20 +823,6 @@ class Generator:
         if members is not None:
             self.src.emit(indent, f"if _d{slot} and ", members,
                           f".isdisjoint(_d{slot}): _d{slot} = ()")
-        if whole is not None:
-            # A listing's last loop that lists every item of its domain (`whole_test`):
-            # the tuples its row (`_r`) listed for an equal domain before, or the loop,
-            # whose tuples are then kept (`_whole`, after the loop: `listing`).
-            test, table, row = whole
-            self.src.emit(indent, f"if _d{slot}{test} and _r is not None:")
-            self.src.emit(indent + 1, f"_q = {table}[{row}] or _wrow({table}, {row})")
-            self.src.emit(indent + 1, f"_x = _q.get(_d{slot})")
-            self.src.emit(indent + 1, "if _x is not None:")
-            self.src.emit(indent + 2, "out += _x")
-            self.src.emit(indent + 2, "continue")
-            self.src.emit(indent + 1, "_n = len(out)")
-            self.src.emit(indent, "else:")
-            self.src.emit(indent + 1, "_n = -1")
         self.src.emit(indent, f"for v{slot} in _d{slot}:")
 
     def loop_domain(self, domain: ir.Expr) -> Frag:
@@ -1406,29 +1361,6 @@ def _pieces_at_argument(node: ir.Expr) -> ir.Expr | None:
 
 
 _PIECE_LISTS = frozenset({"pieces", "pieces_at", "pieces_in"})    # of ids, never none
-
-
-def _tuple_domain(domain: ir.Expr) -> bool:
-    """A domain written as a look-up in a board table of tuples (`ex_CallBuiltin`)."""
-    if not isinstance(domain, ir.CallBuiltin):
-        return False
-    if BUILTINS[domain.name].stops_table:
-        return isinstance(domain.args[2], ir.Const)
-    return domain.name in ("neighbors", "orthogonal", "line")
-
-
-def _forcing(expr: ir.Expr, lead: ir.Expr, want: bool) -> bool | None:
-    """The value of `lead` (the leftmost test of `expr`, evaluated first) that makes
-    `expr` come out `want` without evaluating anything else, or None."""
-    if expr is lead:
-        return want
-    if isinstance(expr, ir.Not):
-        return _forcing(expr.operand, lead, not want)
-    if isinstance(expr, ir.And) and not want:
-        return _forcing(expr.left, lead, False)
-    if isinstance(expr, ir.Or) and want:
-        return _forcing(expr.left, lead, True)
-    return None
 
 
 def _piece_list(domain: ir.Expr) -> bool:

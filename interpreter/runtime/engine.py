@@ -34,7 +34,6 @@ import contextlib
 import itertools
 import functools
 import sys
-import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias, TypeVar, cast
@@ -1780,8 +1779,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _big=_big, _long=_long, _keep=_keep, _row=_row, _wrow=_wrow,
-                 _whole=_whole_keeper(),
+                 _big=_big, _long=_long, _keep=_keep, _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
                  _text=lambda value, t: format_value(value, t, rt))
@@ -1793,9 +1791,6 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
             names[name] = game._board.table(*value)
         elif kind is ConstKind.KEPT:
             names[name] = [None] * value[1]
-            if value[0][1] == "whole":      # (see `forget_wholes`)
-                game.__dict__.setdefault("_wholes", []).append(names[name])
-                _KEEPING.add(game)
         elif kind is ConstKind.KIND_COLUMN:     # keyed by the kinds' names, interned
             names[name] = {sys.intern(k): v for k, v in value.items()}    # (a piece's kind)
         else:
@@ -1810,46 +1805,6 @@ def _row(kept: list[Any], index: int, width: int) -> list[Action | None]:
         raise IndexError(index)
     row = kept[index] = [None] * width
     return row
-
-
-def _wrow(kept: list[Any], index: int) -> dict[tuple[Any, ...], tuple[Action, ...]]:
-    """The row at `index` of an action's list of whole domains' tuples, made on first
-    use (the generated listing's `_wrow`: `Generator.emit_for`): domain -> the tuples it
-    listed. It starts with the empty domain (no tuples), so a row is never empty (falsy)."""
-    row: dict[tuple[Any, ...], tuple[Action, ...]] = {(): ()}
-    kept[index] = row
-    return row
-
-
-_KEEPING: weakref.WeakSet[Game] = weakref.WeakSet()     # games with whole domains' rows
-
-
-def forget_wholes() -> None:
-    """Empty every loaded game's rows of whole domains' tuples (`_wrow`), so that its
-    listings run their last loops again: a line tracer starting (`tracing.RuleTrace`)
-    then counts every listed tuple."""
-    for game in list(_KEEPING):
-        for table in game.__dict__.get("_wholes", ()):
-            table[:] = [None] * len(table)
-
-
-WHOLE_DOMAINS = 1 << 16     # at most this many whole domains kept per loaded game module
-
-
-def _whole_keeper() -> Callable[[dict[Any, Any], tuple[Any, ...], list[Action], int], None]:
-    """The generated listing's `_whole(row, domain, out, n)`: keep `out[n:]`, the tuples a
-    last loop listed for the whole of `domain`, in `row` (`_wrow`), at most
-    WHOLE_DOMAINS in a module. Not while a line tracer runs: a trace (coverage) counts
-    each listed tuple on its own line, so it must see the loop (see `forget_wholes`)."""
-    left = WHOLE_DOMAINS
-
-    def whole(row: dict[Any, Any], domain: tuple[Any, ...], out: list[Action],
-              n: int) -> None:
-        nonlocal left
-        if left > 0 and sys.gettrace() is None:
-            left -= 1
-            row[domain] = tuple(out[n:])
-    return whole
 
 
 def _keep(kept: list[Any], index: int, action: Action) -> Action:

@@ -24,7 +24,7 @@ import collections
 import os
 import sys
 
-from ...runtime import codegen, engine, introspect, native
+from ...runtime import codegen, introspect, native
 
 
 def node_key(node):
@@ -61,7 +61,6 @@ class RuleTrace:
         self._every_call.__enter__()
         self._previous = sys.gettrace()
         sys.settrace(self._call)
-        engine.forget_wholes()      # listings kept whole would count a tuple once a row
         return self
 
     def __exit__(self, *exc):
