@@ -246,12 +246,28 @@ def random_rollout(game: Game, state: State, stream: list[int], decisions: int) 
     return game._random_rollout(state, stream, decisions)
 
 
+def seats_out(state: State) -> list[bool]:
+    """Per seat: is it out (`state.out`), read from a typed state's core when it has one
+    (reading a field would read them all out of it)."""
+    from . import typed     # (here: `gdl check` imports this module, never the typed engine)
+    if state.__class__ is typed.TypedState:
+        core = state._core or typed.core_of(state)
+        if core is not None:
+            return core.outs()  # type: ignore[no-any-return]
+    return list(state.out)
+
+
 def scores(game: Game, state: State) -> list[int] | None:
     """Each seat's `show score(s)` in `state` (a list of numbers, seat by seat), or None when
     the rule file declares no score."""
     rule = game._shows.get("score")
     if rule is None:
         return None
+    from . import typed     # (here: `gdl check` imports this module, never the typed engine)
+    if state.__class__ is typed.TypedState:     # compiled too: no fields read
+        core = state._core or typed.core_of(state)
+        if core is not None and (typed_scores := core.scores()) is not None:
+            return typed_scores  # type: ignore[no-any-return]
     found: list[int] = game._run(
         state, lambda st: [rule(st, s, s) for s in range(len(game.seats))], check_end=False)
     return found

@@ -422,6 +422,7 @@ class _Emitter:
         # numbers and true/false that may be none (small_find_nones): a node read where
         # none faults -> (the node that reads it, the fault's message); nodes read as tests
         self.small_nones = False
+        self.has_score = False      # `show score` compiled (hooks_score)
         self.small_guards: dict[int, tuple[ir.Node, str]] = {}
         self.small_tests: set[int] = set()
         self.small_skip: set[int] = set()
@@ -1032,6 +1033,7 @@ class _Emitter:
     def hooks_tables(self) -> dict[str, str]:
         zones = self.prog.zones
         return {"HOOKS_PAYOFF": str(int(self.prog.payoff is not None)),
+                "HOOKS_SCORE": str(int(self.has_score)),
                 "HOOKS_RULES": str(len(self.prog.each_rules)),
                 "HOOKS_NZONES": str(len(zones)), "HOOKS_ZONE_NAMES": repr(tuple(zones)),
                 "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values())),
@@ -1060,7 +1062,29 @@ class _Emitter:
             payoff.emit(1, "return hooks_payoff(S, s, s)")
         else:
             payoff.emit(1, "return 0")
-        return [out.text(), payoff.text(), self.hooks_next(), self.hooks_hidden()]
+        return [out.text(), payoff.text(), self.hooks_score(), self.hooks_next(),
+                self.hooks_hidden()]
+
+    def hooks_score(self) -> str:
+        """`_hooks_score(S, s)`: seat s's `show score(s)` (mcts judges a rollout cut short
+        by it: `Core.scores`), when the rule is a number inside the subset; else the core
+        has no score (`HOOKS_SCORE` 0) and a tool reads it from the fields, on Python."""
+        score = _Body("cdef long _hooks_score(Core S, long s) except? -2:")
+        rule = self.prog.shows.get("score")
+        self.has_score = False
+        if rule is not None and rule.expr.type == INT:
+            unit = _Body("cdef long hooks_score(Core S, long me, long v1) except? -2:")
+            try:
+                unit.emit(1, f"return {self.expr(rule.expr, {0: 'me', 1: 'v1'}, unit)}")
+            except _Outside:
+                pass
+            else:
+                self.functions.append(unit.text())
+                score.emit(1, "return hooks_score(S, s, s)")
+                self.has_score = True
+        if not self.has_score:
+            score.emit(1, "return 0")
+        return score.text()
 
     def hooks_hidden(self) -> str:
         """`_hooks_hidden(S, pid, viewer)`: is living piece `pid` in a zone whose `visible

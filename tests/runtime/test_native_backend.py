@@ -164,8 +164,9 @@ def test_auto_without_a_compiler_says_why_once(monkeypatch, capsys):
 
 
 @needs_tools
-def test_narration_moves_a_native_game_to_python(shared_cache, capsys):
-    game = load_game(GAMES[0], "native")
+def test_narration_moves_a_native_game_to_python(shared_cache, capsys, monkeypatch):
+    monkeypatch.setattr(native, "_told", set())     # (told once a process: another test
+    game = load_game(GAMES[0], "native")            # of this worker may have been told)
     state = game.new_state(1, narrate=True)
     assert native.backend_of(game) == "python" and state.narrate
     err = capsys.readouterr().err

@@ -242,3 +242,38 @@ def test_a_determinization_of_a_typed_state_is_held_by_the_typed_engine(path, ty
             legal = [game.legal_actions(sample) for game, sample in zip(games, samples)]
             assert legal[0] == legal[1] and not read
             assert samples[0].to_json() == samples[1].to_json()
+
+
+@needs_tools
+@pytest.mark.parametrize("path", ["games/game.gdl", "games/space_war.gdl",
+                                  "games/galaxy_of_d.gdl"])
+def test_mcts_judges_a_typed_position_without_reading_its_fields(path, typed_on,  # noqa: F811
+                                                                  monkeypatch):
+    """A rollout cut short is judged by `show score(s)` and the seats still playing: the
+    typed core computes both (`Core.scores`, `Core.outs`), the same as the Python
+    engine, and the position's fields are never read out of the core for it."""
+    import random
+
+    from gdl.interpreter.play.agents.search import outcome
+    from gdl.interpreter.runtime import introspect, typed
+    from gdl.interpreter.runtime.typed import TypedState
+    read = []
+    materialise = typed._materialise
+    monkeypatch.setattr(typed, "_materialise", lambda state: (read.append(state),
+                                                               materialise(state)))
+    games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
+    for seed in range(3):
+        states, choose = [game.new_state(seed) for game in games], random.Random(seed)
+        for _ in range(40):
+            if games[0].is_terminal(states[0]):
+                break
+            legal = games[0].legal_actions(states[0])
+            action = legal[choose.randrange(len(legal))]
+            for game, state in zip(games, states):
+                game.apply(state, action, False)
+            assert isinstance(states[1], TypedState)
+            judged = [outcome(game, state) for game, state in zip(games, states)]
+            assert judged[0] == judged[1] and not read
+            assert introspect.scores(games[1], states[1]) == introspect.scores(games[0],
+                                                                               states[0])
+            assert introspect.seats_out(states[1]) == states[0].out and not read

@@ -40,7 +40,8 @@ import json
 from ...runtime import introspect
 from ...runtime.state import splitmix64
 
-KEEP = ("id", "owner", "cell", "alive", "zone")   # what the view shows of a hidden piece
+KEEP = ("id", "owner", "cell", "alive", "zone")
+_MASK = (1 << 64) - 1   # what the view shows of a hidden piece
 
 
 class Stream:
@@ -57,9 +58,16 @@ class Stream:
         return (self.next64() * n) >> 64
 
     def shuffle(self, items):
+        """Fisher-Yates from the end, each j drawn as `below(i + 1)` (SplitMix64 written
+        out: a shuffle draws many numbers)."""
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = ((z ^ (z >> 31)) * (i + 1)) >> 64
             items[i], items[j] = items[j], items[i]
+        self.state = state
         return items
 
 
@@ -184,5 +192,14 @@ def _choices(game, state, seat, rng):
 
 
 def _fresh(value):
-    """A value of the state that no other state shares (lists are copied)."""
-    return json.loads(json.dumps(value)) if isinstance(value, (list, dict)) else value
+    """A value of the state that no other state shares (lists are copied), as a round trip
+    through JSON makes it (a tuple becomes a list)."""
+    kind = value.__class__
+    if kind is list or kind is tuple:
+        return [item if item.__class__ in _SCALARS else _fresh(item) for item in value]
+    if kind is dict:
+        return json.loads(json.dumps(value))
+    return value
+
+
+_SCALARS = frozenset({int, str, bool, type(None)})

@@ -56,12 +56,13 @@ def outcome(game, state, scale=1.0):
     if scores is None:
         return [0.5] * n
     low, high = CUT_SHORT
-    live = [s for s in range(n) if not state.out[s]]
+    out = introspect.seats_out(state)
+    live = [s for s in range(n) if not out[s]]
     values = []
     for seat in range(n):
         others = [o for o in live if o != seat]
-        if state.out[seat] or not others:
-            values.append(low if state.out[seat] else high)
+        if out[seat] or not others:
+            values.append(low if out[seat] else high)
             continue
         ahead = sum(_ahead(scores[seat], scores[o]) for o in others)
         values.append(low + (high - low) * ahead / len(others))
@@ -268,7 +269,8 @@ def _lead(game, state, seat):
     if game.is_terminal(state):
         return game.returns(state)[seat], 0
     scores = introspect.scores(game, state)
-    others = [scores[o] for o in range(len(game.seats)) if o != seat and not state.out[o]] \
+    out = introspect.seats_out(state) if scores is not None else []
+    others = [scores[o] for o in range(len(game.seats)) if o != seat and not out[o]] \
         if scores is not None else []
     return 0, (scores[seat] - max(others)) if others else 0
 
