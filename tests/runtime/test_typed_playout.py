@@ -202,6 +202,16 @@ def test_a_narrated_native_game_searches_on_the_typed_engine(typed_on,  # noqa: 
     assert (True, True) in rollouts and (False, True) in rollouts
 
 
+def _fields_read(monkeypatch):
+    """Every typed state whose fields are read out of its core from now on."""
+    from gdl.interpreter.runtime import typed
+    read = []
+    materialise = typed._materialise
+    monkeypatch.setattr(typed, "_materialise", lambda state: (read.append(state),
+                                                               materialise(state)))
+    return read
+
+
 @needs_tools
 @pytest.mark.parametrize("path", ["games/game.gdl", "games/classic/goofspiel.gdl"])
 def test_a_determinization_of_a_typed_state_is_held_by_the_typed_engine(path, typed_on,  # noqa: F811
@@ -214,12 +224,8 @@ def test_a_determinization_of_a_typed_state_is_held_by_the_typed_engine(path, ty
     import random
 
     from gdl.interpreter.play.agents.determinize import Determinizer, Stream
-    from gdl.interpreter.runtime import typed
     from gdl.interpreter.runtime.typed import TypedState
-    read = []
-    materialise = typed._materialise
-    monkeypatch.setattr(typed, "_materialise", lambda state: (read.append(state),
-                                                               materialise(state)))
+    read = _fields_read(monkeypatch)
     games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
     for seed in range(3):
         states = []
@@ -255,12 +261,9 @@ def test_mcts_judges_a_typed_position_without_reading_its_fields(path, typed_on,
     import random
 
     from gdl.interpreter.play.agents.search import outcome
-    from gdl.interpreter.runtime import introspect, typed
+    from gdl.interpreter.runtime import introspect
     from gdl.interpreter.runtime.typed import TypedState
-    read = []
-    materialise = typed._materialise
-    monkeypatch.setattr(typed, "_materialise", lambda state: (read.append(state),
-                                                               materialise(state)))
+    read = _fields_read(monkeypatch)
     games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
     for seed in range(3):
         states, choose = [game.new_state(seed) for game in games], random.Random(seed)
