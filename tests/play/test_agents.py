@@ -321,3 +321,32 @@ def test_a_bad_spec_on_the_command_line_exits_with_the_message():
     assert result.stderr == "error: mcts: iterations must be a whole number of at least 1, " \
         "not 'x'\n"
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_a_deal_of_alike_values_moves_the_stream_on_as_a_shuffle_would():
+    """`Stream.skip(n)` is n draws; a place whose pieces of a kind all hold the same value
+    of a variable deals it without shuffling (any order deals the same) and leaves the
+    stream where the shuffle would have: the determinization after it is unchanged."""
+    from gdl.interpreter.play.agents.determinize import Stream, _Place
+    drawn, skipped = Stream(12345), Stream(12345)
+    for _ in range(7):
+        drawn.next64()
+    skipped.skip(7)
+    assert drawn.state == skipped.state
+    pieces = [{"id": i, "kind": "Token", "label": f"Token#{i}", "owner": None, "cell": 3,
+               "alive": True, "hp": 0, "marks": [1, 2], "rank": i} for i in range(1, 6)]
+    place = _Place(pieces, True)
+    assert place.alike == {("Token", "hp"), ("Token", "marks")}
+    state = type("S", (), {})()
+    state.pieces = {p["id"]: dict(p) for p in pieces}
+    dealt, shuffled = Stream(99), Stream(99)
+    place.deal(state, dealt)
+    shuffled.shuffle(list(range(5)))                # the identities
+    for _name in ("hp", "marks", "rank"):           # each variable, sorted by name
+        shuffled.shuffle(list(range(5)))
+    assert dealt.state == shuffled.state
+    assert all(p["hp"] == 0 and p["marks"] == [1, 2] for p in state.pieces.values())
+    assert sorted(p["rank"] for p in state.pieces.values()) == [1, 2, 3, 4, 5]
+    marks = [p["marks"] for p in state.pieces.values()]
+    assert len({id(m) for m in marks}) == 5         # a list of its own each
+    assert not {id(m) for m in marks} & {id(p["marks"]) for p in pieces}

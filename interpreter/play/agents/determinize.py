@@ -57,6 +57,10 @@ class Stream:
     def below(self, n):
         return (self.next64() * n) >> 64
 
+    def skip(self, n):
+        """Move on as `n` draws would (each adds the same constant to the state)."""
+        self.state = (self.state + n * 0x9E3779B97F4A7C15) & _MASK
+
     def shuffle(self, items):
         """Fisher-Yates from the end, each j drawn as `below(i + 1)` (SplitMix64 written
         out: a shuffle draws many numbers)."""
@@ -144,16 +148,27 @@ class _Place:
         self.values = {kind: [(name, sorted((p.get(name) for p in same), key=json.dumps))
                               for name in sorted(set(same[0]) - set(KEEP) - {"kind", "label"})]
                        for kind, same in sorted(by_kind.items())}
+        # (kind, name) whose values are all alike: a shuffle of them changes nothing but
+        # the stream, which `deal` moves on as the shuffle would (`Stream.skip`)
+        self.alike = {(kind, name) for kind, variables in self.values.items()
+                      for name, values in variables
+                      if len({json.dumps(v) for v in values}) <= 1}
 
     def deal(self, state, rng):
         pieces = [state.pieces[pid] for pid in self.pids]
         if self.identities is not None:
             for piece, (kind, label) in zip(pieces, rng.shuffle(list(self.identities))):
                 piece["kind"], piece["label"] = kind, label
+        alike = self.alike
         for kind, variables in self.values.items():
             same = [piece for piece in pieces if piece["kind"] == kind]
             for name, values in variables:
-                for piece, value in zip(same, rng.shuffle(list(values))):
+                if (kind, name) in alike:       # any order deals the same
+                    if len(values) > 1:
+                        rng.skip(len(values) - 1)
+                else:
+                    values = rng.shuffle(list(values))
+                for piece, value in zip(same, values):
                     piece[name] = _fresh(value)
 
 
