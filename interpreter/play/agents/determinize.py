@@ -169,7 +169,7 @@ class _Place:
                 else:
                     values = rng.shuffle(list(values))
                 for piece, value in zip(same, values):
-                    piece[name] = _fresh(value)
+                    piece[name] = value if value.__class__ in _SCALARS else _fresh(value)
 
 
 def _scatter(state, pids, free, rng):
