@@ -40,8 +40,8 @@ import json
 from ...runtime import introspect
 from ...runtime.state import splitmix64
 
-KEEP = ("id", "owner", "cell", "alive", "zone")
-_MASK = (1 << 64) - 1   # what the view shows of a hidden piece
+KEEP = ("id", "owner", "cell", "alive", "zone")   # what the view shows of a hidden piece
+_MASK = (1 << 64) - 1
 
 
 class Stream:
