@@ -236,6 +236,15 @@ def editable_copy(state: State) -> tuple[State, Callable[[State], State]]:
     return typed.plain_copy(state), held
 
 
+def core_patcher(state: State) -> Callable[[dict[int, Any], list[Any], list[Any], int],
+                                           State | None] | None:
+    """For a state a typed core holds: `typed.patcher`, a function making a determinization
+    (a new state) from a copy of the core and the changes alone, without loading the whole
+    position from its fields; None for any other state."""
+    from . import typed     # (here: `gdl check` imports this module, never the typed engine)
+    return typed.patcher(state) if isinstance(state, typed.TypedState) else None
+
+
 def _as_it_is(state: State) -> State:
     return state
 

@@ -239,6 +239,30 @@ def plain_copy(state: State) -> State:
     return copy
 
 
+def patcher(state: State) -> Callable[[dict[int, Any], list[Any], list[Any], int],
+                                      TypedState | None] | None:
+    """For a state the typed engine holds: a function making a new typed state from a copy
+    of its core (taken now) with a determinization's changes, `Core.patch(pieces,
+    variables, moves)` and the random generator's state (None: the core cannot hold
+    them). None when `state` is not held by a typed core."""
+    core = core_of(state)
+    if core is None:
+        return None
+    assert isinstance(state, TypedState)
+    base, engine = core.copy(), state._engine
+
+    def patched(pieces: dict[int, Any], variables: list[Any], moves: list[Any],
+                rng: int) -> TypedState | None:
+        core = base.copy()
+        if not core.patch(pieces, variables, moves):
+            return None
+        core.rng = rng
+        made = _typed_state(engine, core, state)
+        made.narrate = False        # (as `taken`)
+        return made
+    return patched
+
+
 def holds_forced(dice: list[list[Any]]) -> bool:
     """Can the typed engine use these forced dice (each [sides or None, a whole number
     below 2^62])? Else the Python engine plays the game."""

@@ -213,19 +213,24 @@ def _fields_read(monkeypatch):
 
 
 @needs_tools
-@pytest.mark.parametrize("path", ["games/game.gdl", "games/classic/goofspiel.gdl"])
+@pytest.mark.parametrize("path", ["games/game.gdl", "games/classic/goofspiel.gdl",
+                                  "games/galaxy_grid.gdl"])
 def test_a_determinization_of_a_typed_state_is_held_by_the_typed_engine(path, typed_on,  # noqa: F811
                                                                         monkeypatch):
     """A determinization of a typed position (hidden information: GAME's face-down
-    tokens, goofspiel's simultaneous bids) edits a copy of the position's fields read
-    once (`introspect.editable_copy`), then goes back to the typed engine: each sample is
-    the Python backend's sample, and is played on the typed core without reading its
+    tokens, goofspiel's simultaneous bids, Galaxy Grid's ships out of sight) is a copy of
+    the core with the sample's changes made on it (`Core.patch`), or, where a simultaneous
+    phase's choices are to be played, edits a copy of the position's fields read once
+    (`introspect.editable_copy`) and goes back to the typed engine: either way each sample
+    is the Python backend's sample, and is played on the typed core without reading its
     fields again."""
     import random
 
     from gdl.interpreter.play.agents.determinize import Determinizer, Stream
+    from gdl.interpreter.runtime import introspect
     from gdl.interpreter.runtime.typed import TypedState
     read = _fields_read(monkeypatch)
+    patched = 0
     games = [load_game(os.path.join(ROOT, path), backend) for backend in ("python", "native")]
     for seed in range(3):
         states = []
@@ -238,16 +243,53 @@ def test_a_determinization_of_a_typed_state_is_held_by_the_typed_engine(path, ty
         seat = games[0].current_player(states[0])
         if seat < 0:
             seat = 0
+        simultaneous = introspect.is_simultaneous(games[0], states[0])
         worlds = [Determinizer(game, state, seat) for game, state in zip(games, states)]
         assert games[1].rules.hidden_information
+        assert worlds[0].patched is None
+        assert (worlds[1].patched is None) == simultaneous
+        patched += not simultaneous
         for k in range(3):
             read.clear()
-            samples = [world.sample(Stream(seed * 10 + k)) for world in worlds]
+            streams = [Stream(seed * 10 + k), Stream(seed * 10 + k)]
+            samples = [world.sample(stream) for world, stream in zip(worlds, streams)]
             assert isinstance(samples[1], TypedState) and samples[1]._core is not None
+            assert (worlds[1].patched is None) == simultaneous      # (no patch refused)
             assert not read         # the position's fields were read once, not per sample
             legal = [game.legal_actions(sample) for game, sample in zip(games, samples)]
             assert legal[0] == legal[1] and not read
             assert samples[0].to_json() == samples[1].to_json()
+            assert streams[0].state == streams[1].state
+    assert patched or path.endswith("goofspiel.gdl")
+
+
+@needs_tools
+def test_a_determinization_the_core_cannot_hold_is_made_from_the_fields(typed_on):  # noqa: F811
+    """When `Core.patch` refuses a sample, the stream goes back to where the sample
+    started and it, and every later one, is made by editing the fields: the same samples
+    as the Python backend's."""
+    import random
+
+    from gdl.interpreter.play.agents.determinize import Determinizer, Stream
+    games = [load_game(os.path.join(ROOT, "games/game.gdl"), backend)
+             for backend in ("python", "native")]
+    states = []
+    for game in games:
+        state, choose = game.new_state(2), random.Random(2)
+        for _ in range(9):
+            legal = game.legal_actions(state)
+            game.apply(state, legal[choose.randrange(len(legal))])
+        states.append(state)
+    seat = max(games[0].current_player(states[0]), 0)
+    worlds = [Determinizer(game, state, seat) for game, state in zip(games, states)]
+    refused = []
+    worlds[1].patched = lambda *changes: refused.append(changes)    # a refusal: None
+    for k in range(3):
+        streams = [Stream(k), Stream(k)]
+        samples = [world.sample(stream) for world, stream in zip(worlds, streams)]
+        assert samples[0].to_json() == samples[1].to_json()
+        assert streams[0].state == streams[1].state
+    assert len(refused) == 1 and refused[0][0]      # asked once, with the dealt pieces
 
 
 @needs_tools

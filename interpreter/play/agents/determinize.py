@@ -85,9 +85,15 @@ class Determinizer:
         self.variables, self.places = [], []
         if not self.hidden:
             return
-        # the position as fields to edit, once: each sample edits a copy of it, which then
-        # goes back to the engine that held the state (a typed state's, when it can)
-        self.editable, self.held = introspect.editable_copy(state)
+        # A typed core's position: each sample is a copy of the core with the changes made
+        # on it (`Core.patch`), unless a simultaneous phase's choices are to be played.
+        # Else the position as fields to edit, once: each sample edits a copy of them, which
+        # then goes back to the engine that held the state (a typed state's, when it can).
+        self.patched = introspect.core_patcher(state)
+        if self.patched is not None and introspect.is_simultaneous(game, state):
+            self.patched = None
+        if self.patched is None:
+            self.editable, self.held = introspect.editable_copy(state)
         for scope, owner, name in introspect.hidden_variables(game, state, seat):
             if scope == "seat":
                 value = state.seat_vars[seat][name]
@@ -113,12 +119,22 @@ class Determinizer:
                 self.places.append(_Place(pieces, cell is not None or zone is not None))
         # the cells where the seat sees no piece: where an unseen piece may be
         self.free = [c for c in game.rules.board.all_cells if c not in seen_cells]
+        # the records a sample changes, when it patches a core
+        dealt = {pid for place in self.places for pid in place.pids}
+        dealt.update(self.unseen)
+        dealt.update(owner for scope, owner, _, _ in self.variables if scope == "piece")
+        self.records = {pid: {name: _fresh(value) for name, value in state.pieces[pid].items()}
+                        for pid in sorted(dealt)}
 
     def sample(self, rng):
         if not self.hidden:
             other = self.state.clone()
             other.rng = rng.next64()
             return other
+        if self.patched is not None:
+            made = self._patched(rng)
+            if made is not None:
+                return made
         other = self.editable.clone()
         other.rng = rng.next64()
         for scope, owner, name, value in self.variables:
@@ -131,6 +147,39 @@ class Determinizer:
             _scatter(other, self.unseen, self.free, rng)
         _choices(self.game, other, self.seat, rng)      # (played on the copy's fields)
         return self.held(other)
+
+
+    def _patched(self, rng):
+        """`sample` on a copy of the typed core (None: the core cannot hold this sample; the
+        stream is then as it was, and every later sample edits fields)."""
+        start = rng.state
+        records = {pid: dict(record) for pid, record in self.records.items()}
+        seed = rng.next64()
+        variables = []
+        for scope, owner, name, value in self.variables:
+            if scope == "piece":
+                records[owner][name] = _fresh(value)
+            else:
+                variables.append((scope, owner, name, _fresh(value)))
+        dealt = _Records(records)
+        for place in self.places:
+            place.deal(dealt, rng)
+        moves = _scattered(self.unseen, self.free, rng) if self.unseen else []
+        made = self.patched(records, variables, moves, seed)
+        if made is None:
+            rng.state = start
+            self.patched = None
+            self.editable, self.held = introspect.editable_copy(self.state)
+        return made
+
+
+class _Records:
+    """What `_Place.deal` reads of a state: the records of its pieces."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, pieces):
+        self.pieces = pieces
 
 
 class _Place:
@@ -175,18 +224,22 @@ class _Place:
 def _scatter(state, pids, free, rng):
     """Put the pieces `pids` (out of the seat's sight, in a canonical order) on cells drawn
     again among `free`, each on a cell of its own while there are enough."""
-    cells = rng.shuffle(list(free))
-    if not cells:
-        return
-    for pid in pids:                # off their cells first, the others' stacks kept in order
+    moves = _scattered(pids, free, rng)
+    for pid, _ in moves:            # off their cells first, the others' stacks kept in order
         old = state.pieces[pid]["cell"]
         state.at[old].remove(pid)
         if not state.at[old]:
             del state.at[old]
-    for i, pid in enumerate(pids):
-        cell = cells[i % len(cells)]
+    for pid, cell in moves:
         state.pieces[pid]["cell"] = cell
         state.at.setdefault(cell, []).append(pid)
+
+
+def _scattered(pids, free, rng):
+    """(piece, cell) for the pieces `pids` put on cells drawn again among `free` (none when
+    no cell is free)."""
+    cells = rng.shuffle(list(free))
+    return [(pid, cells[i % len(cells)]) for i, pid in enumerate(pids)] if cells else []
 
 
 def determinize(game, state, seat, rng):
