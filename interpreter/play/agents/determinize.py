@@ -119,12 +119,10 @@ class Determinizer:
                 self.places.append(_Place(pieces, cell is not None or zone is not None))
         # the cells where the seat sees no piece: where an unseen piece may be
         self.free = [c for c in game.rules.board.all_cells if c not in seen_cells]
-        # the records a sample changes, when it patches a core
+        # the pieces a sample may change, when it patches a core
         dealt = {pid for place in self.places for pid in place.pids}
-        dealt.update(self.unseen)
         dealt.update(owner for scope, owner, _, _ in self.variables if scope == "piece")
-        self.records = {pid: {name: _fresh(value) for name, value in state.pieces[pid].items()}
-                        for pid in sorted(dealt)}
+        self.dealt = sorted(dealt)
 
     def sample(self, rng):
         if not self.hidden:
@@ -153,7 +151,7 @@ class Determinizer:
         """`sample` on a copy of the typed core (None: the core cannot hold this sample; the
         stream is then as it was, and every later sample edits fields)."""
         start = rng.state
-        records = {pid: dict(record) for pid, record in self.records.items()}
+        records = {pid: {} for pid in self.dealt}      # what changes in each
         seed = rng.next64()
         variables = []
         for scope, owner, name, value in self.variables:
@@ -174,7 +172,7 @@ class Determinizer:
 
 
 class _Records:
-    """What `_Place.deal` reads of a state: the records of its pieces."""
+    """What `_Place.deal` reads of a state: records of its pieces."""
 
     __slots__ = ("pieces",)
 
@@ -189,6 +187,7 @@ class _Place:
 
     def __init__(self, pieces, deal_kinds):
         self.pids = [piece["id"] for piece in pieces]
+        self.kinds = [piece["kind"] for piece in pieces]
         self.identities = sorted((p["kind"], p["label"]) for p in pieces) if deal_kinds \
             else None
         by_kind = {}
@@ -204,17 +203,28 @@ class _Place:
                       if len({json.dumps(v) for v in values}) <= 1}
 
     def deal(self, state, rng):
+        """Deal the place's identities and values again, into the records of its pieces
+        in `state.pieces`. Where identities stay, a variable whose values are all alike
+        keeps the value each piece of the kind holds: a record may then hold only what the
+        deal changes (`Determinizer._patched`)."""
         pieces = [state.pieces[pid] for pid in self.pids]
-        if self.identities is not None:
+        kept = self.identities is None
+        if kept:
+            kinds = self.kinds
+        else:
+            kinds = []
             for piece, (kind, label) in zip(pieces, rng.shuffle(list(self.identities))):
                 piece["kind"], piece["label"] = kind, label
+                kinds.append(kind)
         alike = self.alike
         for kind, variables in self.values.items():
-            same = [piece for piece in pieces if piece["kind"] == kind]
+            same = [piece for piece, of in zip(pieces, kinds) if of == kind]
             for name, values in variables:
                 if (kind, name) in alike:       # any order deals the same
                     if len(values) > 1:
                         rng.skip(len(values) - 1)
+                    if kept:
+                        continue
                 else:
                     values = rng.shuffle(list(values))
                 for piece, value in zip(same, values):
