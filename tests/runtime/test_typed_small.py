@@ -61,3 +61,42 @@ def test_game_without_its_hide_rule_plays_python_s_games(tmp_path, typed_on):
     assert typed.unsupported(python._program) is None
     for seed in range(2):
         _compare(python, fast, seed)
+
+
+@needs_tools
+def test_a_score_that_is_none_is_python_s(tmp_path, typed_on):
+    """`show score(s)` compiled into the core (`Core.scores`) gives no scores when one of
+    them is none: the rule then runs on Python, which says what a none score is. Here a
+    seat's score is the 3rd number it kept, none until it has kept three."""
+    from gdl.interpreter.language.errors import GdlRuntimeError
+    from gdl.interpreter.runtime import introspect
+    source = open(os.path.join(ROOT, "tests", "rules", "typed_small_nones.gdl"),
+                  encoding="utf-8").read()
+    path = tmp_path / "nones_score.gdl"
+    path.write_text(source + "\nshow score(s) = nth(s.kept, 3)\n", encoding="utf-8")
+    python, fast = load_game(str(path), "python"), _typed_game(str(path))
+    none_scores = numbers = 0
+    for seed in range(20):
+        states = [python.new_state(seed), fast.new_state(seed)]
+        assert states[1]._core is not None
+        for step in range(12):
+            if python.is_terminal(states[0]):
+                break
+            found = [introspect.scores(game, state) for game, state in zip((python, fast),
+                                                                            states)]
+            assert found[0] == found[1]
+            none_scores += None in found[0]
+            numbers += None not in found[0]
+            legal = python.legal_actions(states[0])
+            assert fast.legal_actions(states[1]) == legal
+            action = legal[(seed * 7 + step) % len(legal)]
+            faults = []
+            for game, state in zip((python, fast), states):
+                try:
+                    game.apply(state, action)
+                except GdlRuntimeError as exc:      # (the file faults on purpose)
+                    faults.append(exc.message)
+            assert len(faults) in (0, 2) and faults[:1] == faults[1:]
+            if faults:
+                break
+    assert none_scores and numbers
