@@ -146,7 +146,6 @@ class Determinizer:
         _choices(self.game, other, self.seat, rng)      # (played on the copy's fields)
         return self.held(other)
 
-
     def _patched(self, rng):
         """`sample` on a copy of the typed core (None: the core cannot hold this sample; the
         stream is then as it was, and every later sample edits fields)."""
