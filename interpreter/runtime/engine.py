@@ -723,7 +723,17 @@ class Game:
         self._sources: dict[str, Places] = {}     # module file name -> where its code came from
         self._module: dict[str, Any] = {}
         self._backend = native.requested(backend)   # "native" below if it compiled
-        namespace = self._module = self._load(self._python_source, lines, path, self._backend)
+        # The typed engine (runtime/typed.py) of a file inside its subset, on the native
+        # backend (unless $GDL_TYPED=0); None: the engine below plays every state. With it,
+        # the generated module stays Python: it plays only the positions the typed core
+        # cannot hold, and a first load builds one module, not two.
+        self._typed: Any = None
+        if self._backend != "python" and typed.enabled():
+            self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]
+        namespace = self._module = self._load(self._python_source, lines, path,
+                                              "python" if self._typed else self._backend)
+        if self._typed is not None:
+            self._backend = "native"
         fns: dict[UnitKey, Function] = {key: namespace[unit.name] for key, unit in units.items()}
         self._functions = fns       # unit key -> generated function (introspect.code_units)
         self._rule_names = {unit.name: name for key, unit in units.items()
@@ -779,11 +789,6 @@ class Game:
                               or bool(self._sights))
         self._labels_per_seat = self._hides_pieces
         self.rules = describe_rules(program, self._hides_pieces)
-        # The typed engine (runtime/typed.py) of a file inside its subset, on the native
-        # backend (unless $GDL_TYPED=0); None: the engine below plays every state.
-        self._typed: Any = None
-        if self._backend == "native" and typed.enabled():
-            self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]
         # A game moved to Python for narration keeps native searches: `search_position`
         self._native_asked = False
         self._twin: Game | None = None

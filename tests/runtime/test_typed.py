@@ -219,6 +219,35 @@ def test_a_state_changed_by_a_tool_plays_on(typed_on):
     assert b.to_json() == a.to_json()
 
 
+@needs_tools
+def test_a_typed_file_builds_its_typed_module_only(typed_on, monkeypatch):
+    """On the native backend a file inside the subset builds one module, the typed one: its
+    generated module stays Python and plays the positions the typed core cannot hold (here
+    a number a tool wrote where true/false belongs), the Python backend's games. With the
+    typed engine off, the generated module is the one compiled."""
+    import types
+    python = load_source(VARIABLES, "variables.gdl", "python")
+    fast = load_source(VARIABLES, "variables.gdl", "native")
+    assert fast._typed is not None and native.backend_of(fast) == "native"
+    assert all(fn.__class__ is types.FunctionType for fn in fast._functions.values())
+    a, b = python.new_state(1), fast.new_state(1)
+    for state in (a, b):
+        state.globals["flag"] = 0
+    assert typed.core_of(b) is None         # the Python engine plays it
+    choose, played = random.Random(1), 0
+    while legal := python.legal_actions(a):
+        assert fast.legal_actions(b) == legal
+        action = legal[choose.randrange(len(legal))]
+        assert fast.apply(b, action) == python.apply(a, action)
+        assert b.to_json() == a.to_json()
+        played += 1
+    assert played > 2 and fast.is_terminal(b)
+    monkeypatch.setenv(typed.ENVIRONMENT, "0")
+    compiled = load_source(VARIABLES, "variables.gdl", "native")
+    assert compiled._typed is None and native.backend_of(compiled) == "native"
+    assert not any(fn.__class__ is types.FunctionType for fn in compiled._functions.values())
+
+
 VARIABLES = """game "t"
 seats a, b
 board square(3, 3)
