@@ -29,7 +29,7 @@ player wins, and a quick opponent for balance runs.
 from __future__ import annotations
 
 import contextlib
-import math
+from math import log, sqrt
 
 from ...language.errors import GdlError
 from ...runtime import introspect
@@ -143,13 +143,19 @@ class MctsAgent:
             if not legal:       # a drawn world the rules leave stuck: dropped (_stuck)
                 return
             if node is root:    # the seat's own choices: those it was offered
-                legal = [action for action in legal if _key(action) in allowed]
+                try:
+                    legal = [action for action in legal if action in allowed]     # `_key`
+                except TypeError:   # arguments that are lists
+                    legal = [action for action in legal if _key(action) in allowed]
                 if not legal:
                     return
             player = game.current_player(world)
-            untried, present = [], []
+            untried, present, children = [], [], node.children
             for action in legal:
-                child = node.children.get(_key(action))
+                try:
+                    child = children.get(action)     # (an action is its own key: `_key`)
+                except TypeError:                   # arguments that are lists
+                    child = children.get(_key(action))
                 if child is None:
                     untried.append(action)
                 else:
@@ -165,8 +171,12 @@ class MctsAgent:
                 path.append(child)
                 break
             start = rng.below(len(present))     # equal values: no bias to the list's order
-            node, action = max(present[start:] + present[:start],
-                               key=lambda pair: self._ucb(pair[0], player))
+            best, c = None, self.c
+            for child, move in present[start:] + present[:start]:     # the first best UCB1
+                value = child.totals[player] / child.visits \
+                    + c * sqrt(log(child.available) / child.visits)
+                if best is None or value > best:
+                    best, node, action = value, child, move
             game.apply(world, action, check=False)
             path.append(node)
         try:
@@ -192,10 +202,6 @@ class MctsAgent:
             totals = node.totals
             for seat, value in enumerate(values):
                 totals[seat] += value
-
-    def _ucb(self, child, player):
-        return (child.totals[player] / child.visits
-                + self.c * math.sqrt(math.log(child.available) / child.visits))
 
 
 def _rank(root, legal, i, seat):
