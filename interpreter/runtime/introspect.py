@@ -245,6 +245,16 @@ def core_patcher(state: State) -> Callable[[dict[int, Any], list[Any], list[Any]
     return typed.patcher(state) if isinstance(state, typed.TypedState) else None
 
 
+def shuffler(state: State) -> Callable[[int, list[Any]], int] | None:
+    """For a typed state: its engine's `shuffled(stream, items)`, a determinization's
+    shuffle in C (the same order and stream as `Stream.shuffle`); None for any other."""
+    from . import typed     # (here: `gdl check` imports this module, never the typed engine)
+    if isinstance(state, typed.TypedState):
+        found: Callable[[int, list[Any]], int] = state._engine.shuffled
+        return found
+    return None
+
+
 def _as_it_is(state: State) -> State:
     return state
 

@@ -264,6 +264,24 @@ def test_a_determinization_of_a_typed_state_is_held_by_the_typed_engine(path, ty
 
 
 @needs_tools
+def test_a_typed_engine_shuffles_as_a_stream_does(typed_on):  # noqa: F811
+    """`Engine.shuffled`, a determinization's shuffle in C, gives the order and the stream
+    state `Stream.shuffle` gives, for lists of 0 to 300 items and streams near 0 and 2^64."""
+    import random
+
+    from gdl.interpreter.play.agents.determinize import Stream
+    engine = load_game(os.path.join(ROOT, "games/game.gdl"), "native")._typed
+    choose = random.Random(5)
+    for size in [0, 1, 2, 3, 12, 48, 300] + [choose.randrange(100) for _ in range(40)]:
+        for seed in (0, 1, (1 << 64) - 1, (1 << 64) - 0x9E3779B97F4A7C15,
+                     choose.getrandbits(64)):
+            items = list(range(size))
+            stream, expected = Stream(seed), list(items)
+            stream.shuffle(expected)
+            assert engine.shuffled(seed, items) == stream.state and items == expected
+
+
+@needs_tools
 def test_a_determinization_the_core_cannot_hold_is_made_from_the_fields(typed_on):  # noqa: F811
     """When `Core.patch` refuses a sample, the stream goes back to where the sample
     started and it, and every later one, is made by editing the fields: the same samples

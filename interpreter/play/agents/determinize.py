@@ -90,6 +90,7 @@ class Determinizer:
         # Else the position as fields to edit, once: each sample edits a copy of them, which
         # then goes back to the engine that held the state (a typed state's, when it can).
         self.patched = introspect.core_patcher(state)
+        self.fast = introspect.shuffler(state)     # (shuffles in C: the same numbers)
         if self.patched is not None and introspect.is_simultaneous(game, state):
             self.patched = None
         if self.patched is None:
@@ -140,9 +141,9 @@ class Determinizer:
                       other.seat_vars[owner] if scope == "seat" else other.pieces[owner])
             holder[name] = _fresh(value)
         for place in self.places:
-            place.deal(other, rng)
+            place.deal(other, rng, self.fast)
         if self.unseen:
-            _scatter(other, self.unseen, self.free, rng)
+            _scatter(other, self.unseen, self.free, rng, self.fast)
         _choices(self.game, other, self.seat, rng)      # (played on the copy's fields)
         return self.held(other)
 
@@ -160,8 +161,8 @@ class Determinizer:
                 variables.append((scope, owner, name, _fresh(value)))
         dealt = _Records(records)
         for place in self.places:
-            place.deal(dealt, rng)
-        moves = _scattered(self.unseen, self.free, rng) if self.unseen else []
+            place.deal(dealt, rng, self.fast)
+        moves = _scattered(self.unseen, self.free, rng, self.fast) if self.unseen else []
         made = self.patched(records, variables, moves, seed)
         if made is None:
             rng.state = start
@@ -201,7 +202,7 @@ class _Place:
                       for name, values in variables
                       if len({json.dumps(v) for v in values}) <= 1}
 
-    def deal(self, state, rng):
+    def deal(self, state, rng, fast=None):
         """Deal the place's identities and values again, into the records of its pieces
         in `state.pieces`. Where identities stay, a variable whose values are all alike
         keeps the value each piece of the kind holds: a record may then hold only what the
@@ -212,7 +213,7 @@ class _Place:
             kinds = self.kinds
         else:
             kinds = []
-            for piece, (kind, label) in zip(pieces, rng.shuffle(list(self.identities))):
+            for piece, (kind, label) in zip(pieces, _shuffle(rng, list(self.identities), fast)):
                 piece["kind"], piece["label"] = kind, label
                 kinds.append(kind)
         alike = self.alike
@@ -225,15 +226,15 @@ class _Place:
                     if kept:
                         continue
                 else:
-                    values = rng.shuffle(list(values))
+                    values = _shuffle(rng, list(values), fast)
                 for piece, value in zip(same, values):
                     piece[name] = value if value.__class__ in _SCALARS else _fresh(value)
 
 
-def _scatter(state, pids, free, rng):
+def _scatter(state, pids, free, rng, fast=None):
     """Put the pieces `pids` (out of the seat's sight, in a canonical order) on cells drawn
     again among `free`, each on a cell of its own while there are enough."""
-    moves = _scattered(pids, free, rng)
+    moves = _scattered(pids, free, rng, fast)
     for pid, _ in moves:            # off their cells first, the others' stacks kept in order
         old = state.pieces[pid]["cell"]
         state.at[old].remove(pid)
@@ -244,11 +245,19 @@ def _scatter(state, pids, free, rng):
         state.at.setdefault(cell, []).append(pid)
 
 
-def _scattered(pids, free, rng):
+def _scattered(pids, free, rng, fast=None):
     """(piece, cell) for the pieces `pids` put on cells drawn again among `free` (none when
     no cell is free)."""
-    cells = rng.shuffle(list(free))
+    cells = _shuffle(rng, list(free), fast)
     return [(pid, cells[i % len(cells)]) for i, pid in enumerate(pids)] if cells else []
+
+
+def _shuffle(rng, items, fast):
+    """`rng.shuffle(items)`; by `fast`, a typed engine's `shuffled`, when given."""
+    if fast is None:
+        return rng.shuffle(items)
+    rng.state = fast(rng.state, items)
+    return items
 
 
 def determinize(game, state, seat, rng):
