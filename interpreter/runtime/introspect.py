@@ -96,8 +96,33 @@ def is_private(game: Game, state: State) -> bool:
 
 def is_simultaneous(game: Game, state: State) -> bool:
     """Is the next decision a choice in a simultaneous phase (which does nothing until every
-    seat has chosen, and is then revealed to all)?"""
+    seat has chosen, and is then revealed to all)? (A typed state's core answers: no field
+    is read.)"""
+    core = _core(state)
+    if core is not None and not core.over:
+        return bool(core.has_frame) and core.simul_pending is not None
     return bool(state.frames) and state.frames[-1]["pending"] is not None
+
+
+def forget_choices(state: State, seat: int) -> None:
+    """In a simultaneous phase, forget the choices of every seat but `seat` (on a typed
+    state's core when it has one)."""
+    core = _core(state)
+    if core is not None:
+        core.simul_pending = [choice if other == seat else None
+                              for other, choice in enumerate(core.simul_pending)]
+        return
+    pending = state.frames[-1]["pending"]
+    assert pending is not None, "not a simultaneous phase"
+    for other in range(len(pending)):
+        if other != seat:
+            pending[other] = None
+
+
+def _core(state: State) -> Any:
+    """The typed core holding `state` now, or None (its fields hold it, or it is not a typed
+    state: none is loaded here)."""
+    return getattr(state, "_core", None)
 
 
 @contextlib.contextmanager

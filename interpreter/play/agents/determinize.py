@@ -86,13 +86,11 @@ class Determinizer:
         if not self.hidden:
             return
         # A typed core's position: each sample is a copy of the core with the changes made
-        # on it (`Core.patch`), unless a simultaneous phase's choices are to be played.
-        # Else the position as fields to edit, once: each sample edits a copy of them, which
-        # then goes back to the engine that held the state (a typed state's, when it can).
+        # on it (`Core.patch`). Else the position as fields to edit, once: each sample edits
+        # a copy of them, which then goes back to the engine that held the state (a typed
+        # state's, when it can).
         self.patched = introspect.core_patcher(state)
         self.fast = introspect.shuffler(state)     # (shuffles in C: the same numbers)
-        if self.patched is not None and introspect.is_simultaneous(game, state):
-            self.patched = None
         if self.patched is None:
             self.editable, self.held = introspect.editable_copy(state)
         for scope, owner, name in introspect.hidden_variables(game, state, seat):
@@ -168,6 +166,8 @@ class Determinizer:
             rng.state = start
             self.patched = None
             self.editable, self.held = introspect.editable_copy(self.state)
+            return None
+        _choices(self.game, made, self.seat, rng)       # (played on the core)
         return made
 
 
@@ -268,10 +268,7 @@ def determinize(game, state, seat, rng):
 def _choices(game, state, seat, rng):
     if not introspect.is_simultaneous(game, state):
         return
-    pending = state.frames[-1]["pending"]
-    for other in range(len(pending)):
-        if other != seat:
-            pending[other] = None
+    introspect.forget_choices(state, seat)
     while game.current_player(state) not in (seat, -1) and not game.is_terminal(state):
         legal = game.legal_actions(state)
         game.apply(state, legal[rng.below(len(legal))], check=False)
