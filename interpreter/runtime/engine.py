@@ -731,7 +731,7 @@ class Game:
         if self._backend != "python" and typed.enabled():
             self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]
         namespace = self._module = self._load(self._python_source, lines, path,
-                                              "python" if self._typed else self._backend)
+                                              "python" if self._typed is not None else self._backend)
         if self._typed is not None:
             self._backend = "native"
         fns: dict[UnitKey, Function] = {key: namespace[unit.name] for key, unit in units.items()}

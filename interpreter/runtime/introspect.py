@@ -109,6 +109,7 @@ def forget_choices(state: State, seat: int) -> None:
     state's core when it has one)."""
     core = _core(state)
     if core is not None:
+        assert core.simul_pending is not None, "not a simultaneous phase"
         core.simul_pending = [choice if other == seat else None
                               for other, choice in enumerate(core.simul_pending)]
         return
