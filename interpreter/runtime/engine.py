@@ -730,8 +730,8 @@ class Game:
         self._typed: Any = None
         if self._backend != "python" and typed.enabled():
             self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]
-        namespace = self._module = self._load(self._python_source, lines, path,
-                                              "python" if self._typed is not None else self._backend)
+        module_backend = "python" if self._typed is not None else self._backend
+        namespace = self._module = self._load(self._python_source, lines, path, module_backend)
         if self._typed is not None:
             self._backend = "native"
         fns: dict[UnitKey, Function] = {key: namespace[unit.name] for key, unit in units.items()}
