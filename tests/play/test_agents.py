@@ -75,6 +75,49 @@ def test_choosing_leaves_the_state_as_it_was():
         assert state.to_json() == before
 
 
+class _ListedAsTuples:
+    """A game whose actions carry their list arguments as tuples (dictionary keys), handed
+    back to the game as lists: else the game itself."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def _search_position(self, state):
+        return self, state
+
+    def legal_actions(self, state):
+        return [(index, tuple(tuple(a) if isinstance(a, list) else a for a in args))
+                for index, args in self._game.legal_actions(state)]
+
+    def apply(self, state, action, check=True):
+        index, args = action
+        return self._game.apply(state, (index, tuple(list(a) if isinstance(a, tuple) else a
+                                                     for a in args)), check)
+
+
+def test_mcts_chooses_alike_when_the_arguments_are_lists():
+    """An action with a list argument (tests/rules/flatten.gdl: `pair in [[x, y] ...]`) is
+    no dictionary key: mcts keys it by `_key` (lists as tuples), at the root and in the
+    tree, and chooses as it does for the same actions given as tuples."""
+    game = load_game(os.path.join(RULES, "flatten.gdl"))
+    as_tuples = _ListedAsTuples(game)
+    for seed in range(4):
+        state = game.new_state(seed)
+        for _ in range(seed % 3):
+            game.apply(state, game.legal_actions(state)[seed])
+        legal = game.legal_actions(state)
+        assert all(isinstance(args[0], list) for _, args in legal)
+        me = game.current_player(state)
+        lists = MctsAgent(seed, me, iterations=60, rollout=6).choose(game, state, legal)
+        tuples = MctsAgent(seed, me, iterations=60, rollout=6).choose(
+            as_tuples, state, as_tuples.legal_actions(state))
+        assert lists in legal
+        assert (lists[0], (tuple(lists[1][0]),)) == tuples
+
+
 # ----- strength where perfect play is known -------------------------------------------------
 @pytest.mark.parametrize("stones, take", [(5, 1), (6, 2), (7, 3), (9, 1), (10, 2)])
 def test_mcts_takes_the_only_winning_move_of_nim(stones, take):
