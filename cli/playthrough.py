@@ -246,9 +246,10 @@ class Table(Observer):
         return self.script if self.script is not None and not self.script.exhausted else None
 
     def deciding(self, seat: int, action: Action) -> None:
-        """The action's text for plain output, and as each person may read it."""
+        """The action's text for plain output, and as each person may read it (a seat's
+        own action too: a piece hidden from it that it acts on stays "?")."""
         game, state = self.game, self.state
-        plain = game.action_text(state, action, None if seat == self.watcher else self.watcher)
+        plain = game.action_text(state, action, self.watcher)
         self.said = plain, {v: game.action_text(state, action, v) for v in self.humans}
 
     def viewers(self) -> list[Viewer]:

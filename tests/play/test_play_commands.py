@@ -50,6 +50,19 @@ def test_a_cell_names_the_pieces_standing_there_as_the_seat_sees_them():
     assert named(game, state, "a1 b2") == []          # order matters: the piece comes first
 
 
+def test_a_seat_acting_on_a_piece_hidden_from_it_reads_it_as_hidden(tmp_path):
+    """Blue's `hurt ?` (red's Tank under red's Scout) is echoed as blue may read it: the
+    plain output never names the Tank once blue has chosen it."""
+    rules = tmp_path / "fog.gdl"
+    rules.write_text(FOG, encoding="utf-8")
+    result = gdl("play", str(rules), "--players", "human,random", "--seed", "1",
+                 stdin="hurt ?\nquit\n")
+    assert result.returncode == 0, result.stderr
+    after = result.stdout.split("blue> ", 1)[1]
+    assert after.startswith("blue: hurt ?\n")
+    assert "red:Tank#1" not in after
+
+
 def test_a_piece_then_a_cell_plays_and_a_piece_alone_lists():
     result = gdl("play", "games/space_war.gdl", "--players", "human", "--seed", "3",
                  stdin="station c2\nFighter#5\ne1 e3\nquit\n")
