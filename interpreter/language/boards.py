@@ -262,7 +262,8 @@ class Board:
         hole, and `end` itself is not one."""
         blocking = set(blockers)
         cells = self.line(start, end)
-        return (not cells or cells[-1] == end) and not any(cell in blocking for cell in cells)
+        reached = start == end or (bool(cells) and cells[-1] == end)   # no hole between
+        return reached and not any(cell in blocking for cell in cells)
 
     def row_cells(self, row: int) -> list[int]:
         if not 1 <= row <= self.height:

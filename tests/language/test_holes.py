@@ -23,6 +23,11 @@ TWO_HOLES = "board square(4, 4) holes(c) where c in [@b2, @c3]"
     ("neighbors(@a1)", "[a2, b1]"),               # b2 is not there
     ("orthogonal(@b1)", "[c1, a1]"),
     ("line(@a1, @d4)", "[]"),                   # b2 and c3 are left out of the line
+    ("clear_line(@a1, @d4, [])", "false"),      # a hole right after a1 blocks the way
+    ("clear_line(@a2, @d2, [])", "false"),      # and one further along
+    ("clear_line(@a1, @a1, [])", "true"),
+    ("clear_line(@a1, @d1, [])", "true"),
+    ("clear_line(@a1, @d1, [@c1])", "false"),
     ("step(@a2, east)", "none"),
     ("step(@a2, west)", "none"),
     ("ray(@a2, east, 5)", "[]"),                  # a hole stops a ray like the edge
