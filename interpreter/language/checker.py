@@ -952,9 +952,16 @@ class _Checker:
         if scope_name is None or field not in self.out.vars[scope_name]:
             if scope_name == "piece" and (field in PIECE_PROPERTIES
                                           or field in self.out.kind_columns):
-                how = "change PIECE to KIND" if field == "kind" else "move, place or remove"
-                raise error_at(GdlRuleError, f"'{field}' of a piece cannot be assigned; use "
-                               f"{how}", target.span)
+                if field in PIECE_PROPERTIES:
+                    how = {"kind": "use change PIECE to KIND", "owner": "use give PIECE to "
+                           "SEAT", "zone": "use put PIECE into ZONE"}.get(
+                               field, "use move, place or remove")
+                else:   # a column of the kinds table: the same for every piece of a kind
+                    how = ("it is a column of the kinds table, the same for every piece of a "
+                           "kind: keep a value that changes in a piece variable of another "
+                           "name ('var piece.NAME = ...'), or change the piece's kind")
+                raise error_at(GdlRuleError, f"'{field}' of a piece cannot be assigned; {how}",
+                               target.span)
             known = list(self.out.vars[scope_name]) if scope_name else []
             raise error_at(GdlRuleError, f"{describe(obj.type)} has no variable '{field}'",
                            target.span, self._suggest(field, known))

@@ -138,6 +138,16 @@ def test_a_kind_that_is_no_kind_at_run_time_is_a_fault():
      "<string>:15:5: error: 'kind' of a piece cannot be assigned; use change PIECE to KIND\n"
      "        x.kind = King\n"
      "        ^"),
+    ("x.owner = me",
+     "<string>:15:5: error: 'owner' of a piece cannot be assigned; use give PIECE to SEAT\n"
+     "        x.owner = me\n"
+     "        ^"),
+    ("x.value = 2",
+     "<string>:15:5: error: 'value' of a piece cannot be assigned; it is a column of the "
+     "kinds table, the same for every piece of a kind: keep a value that changes in a "
+     "piece variable of another name ('var piece.NAME = ...'), or change the piece's kind\n"
+     "        x.value = 2\n"
+     "        ^"),
 ])
 def test_misuse_is_reported(statement, message):
     with pytest.raises(GdlError) as caught:
