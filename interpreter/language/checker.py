@@ -101,6 +101,8 @@ def check_program(program: ast.Program) -> ir.Program:
         checker = _Checker(program, learnt)
         resolved = checker.run()
         if not checker.learnt.keys() - learnt.keys():
+            if checker.waiting:     # no assignment gave the variable a type after all
+                raise checker.waiting[0]
             return resolved
         learnt = {**learnt, **checker.learnt}
 
@@ -128,6 +130,9 @@ class _Checker:
         # assignment: given (from an earlier pass, `check_program`) and found (`_refine`)
         self.given = dict(learnt or {})
         self.learnt: dict[tuple[str, str], Type] = {}
+        # errors of a use that needs a variable typed by an assignment written later in the
+        # file: raised only when a pass learns nothing more (`check_program`)
+        self.waiting: list[GdlRuleError] = []
         self.out = ir.Program()
         self.declared: dict[str, ast.Node] = {}     # name -> decl node, for duplicate detection
         self.param_nodes: dict[str, ast.ParamDecl] = {}
@@ -1154,7 +1159,11 @@ class _Checker:
     def _stmt_Shuffle(self, stmt: ast.Shuffle, scope: Scope) -> ir.Shuffle:
         place, t = self._target(stmt.target, scope)
         if not is_list(t):
-            raise self._type_error(stmt.target, "'shuffle' needs a list variable", t)
+            error = self._type_error(stmt.target, "'shuffle' needs a list variable", t)
+            if t != ANY or not isinstance(place, (ir.GlobalPlace, ir.PieceVarPlace,
+                                                  ir.SeatVarPlace)):
+                raise error
+            self.waiting.append(error)      # declared `none`: a later assignment may tell
         return ir.Shuffle(place, span=stmt.span)
 
     # ----- expressions -----------------------------------------------------------------

@@ -80,3 +80,30 @@ def test_a_none_variable_is_typed_where_it_is_read_before_its_first_assignment()
     act(game, state, "put b2")
     act(game, state, "put a1")
     assert logs(act(game, state, "put c3")) == ["a was at b2 [b2]"]
+
+
+SHUFFLED_FIRST = lines(
+    "seats a, b", "var deck = none",
+    "setup {", "  goto play for a", "}",
+    "phase play turn {",
+    "  action mix() {", "    shuffle deck", "    goto play for next(me)", "  }",
+    "  action fill() {", "    deck = VALUE", "    goto play for next(me)", "  }",
+    "}", "")
+
+
+def test_a_none_variable_shuffled_before_its_first_assignment_is_a_list():
+    """`shuffle deck` is met before `deck = [...]` types deck: the second pass checks it."""
+    game = load_source(SHUFFLED_FIRST.replace("VALUE", "[1, 2, 3]"), "t.gdl")
+    state = game.new_state(0)
+    act(game, state, "fill")
+    act(game, state, "mix")
+    assert sorted(state.globals["deck"]) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("value, got", [("3", "a number"), ("none", "anything")])
+def test_a_none_variable_shuffled_and_never_a_list_is_refused(value, got):
+    assert rule_error(SHUFFLED_FIRST.replace("VALUE", value)) == lines(
+        f"bad.gdl:8:13: error: type mismatch: 'shuffle' needs a list variable, but this is "
+        f"{got}",
+        "        shuffle deck",
+        "                ^")
