@@ -43,6 +43,13 @@ def read_text(path: str, regular: bool = False) -> str:
             data = handle.read(MAX_SOURCE + 1)
     except OSError as exc:
         raise GdlError(f"cannot read {path}: {exc.strerror}", file=path) from None
+    return decode_text(data, path)
+
+
+def decode_text(data: bytes, path: str) -> str:
+    """A rule file's bytes (at most MAX_SOURCE + 1 of them read) as its text; too many bytes,
+    or bytes that are not UTF-8, are a GdlError naming `path` (a file, or "<stdin>")."""
+    from .language.limits import MAX_SOURCE
     if len(data) > MAX_SOURCE:
         raise GdlError(f"{path} is larger than {MAX_SOURCE:,} bytes, more than a rule file "
                        "can be (checking it would take minutes): split it, or check that "

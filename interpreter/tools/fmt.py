@@ -29,14 +29,20 @@ decides only the white space between tokens:
 - kinds tables: the names padded so the `=` align, and the values in columns (when the
   aligned table fits in 100 columns; otherwise only the `=` align).
 
-The result is checked before it is returned: it must parse to the same syntax tree as the
-input (spans aside), or `FormatError` says so and nothing is written.
+The result is checked before it is returned: it must hold the same tokens and comments as
+the input (white space aside), so it parses to the same syntax tree, or `FormatError` says so
+and nothing is written.
+
+What is formatted is any text that parses: the formatter does not run the checker, so a file
+`gdl check` refuses for its rules (an empty one included, which stays empty) is laid out
+all the same. A text nested too deeply to read gets the error `gdl check` gives it.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 
 from ..files import kept_mode, write_atomic
@@ -80,13 +86,31 @@ class FormatError(GdlError):
 
 def format_text(text: str, file: str = "<string>") -> str:
     """The canonical layout of a rule file's text; a GdlSyntaxError when it does not parse."""
-    program = parse_program(text, file)
-    tree = parse_concrete(text, file)
-    out = _Printer(tree).render()
-    if parse_program(out, "<formatted>") != program:
+    try:
+        parse_program(text, file)       # a text that does not parse: `gdl check`'s error
+        tree = parse_concrete(text, file)
+        out = _Printer(tree).render()
+        try:
+            same = _code(parse_concrete(out, "<formatted>")) == _code(tree)
+        except GdlSyntaxError:
+            same = False
+    except RecursionError:
+        # the parser and the walks below recurse once a level of the syntax tree; what
+        # `gdl check` says of such a file (`loader`)
+        raise GdlSyntaxError("the rule file nests expressions or blocks too deeply to read",
+                             file=file) from None
+    if not same:
         raise FormatError("formatting would change the meaning of this file, so it was left "
                           "as it is (a bug of gdl fmt: please report it)", file=file)
     return out
+
+
+def _code(tree: concrete.ConcreteTree) -> tuple[list[tuple[str, str]], list[str]]:
+    """What formatting keeps: the tokens (the grammar ignores the white space between them,
+    so the same tokens parse to the same tree) and the comments' text. Read without
+    recursion, however deep the tree."""
+    return ([(token.kind, token.text) for token in concrete.tokens(tree.root)],
+            [comment.text.rstrip() for comment in tree.comments])
 
 
 # A Markdown example: a ```gdl fence, the text up to the closing fence, and what follows.
@@ -290,6 +314,8 @@ class _Printer:
             if code is None:
                 code = _join(line.entries)
             texts.append((line.indent + code if code else line.indent, line.comment))
+        if not texts:
+            return ""       # nothing but white space: an empty file
         return "\n".join(_with_comments(texts)) + "\n"
 
     def _blank_lines(self, lines: list[_Line]) -> None:
@@ -352,30 +378,64 @@ def _continuation_indent(entry: _Entry, brackets: int) -> str:
 
 
 def _wrapped(line: _Line) -> list[_Line]:
-    """A code line as lines no wider than WIDTH where it can be broken: at its best kind of
-    break (`_breaks`), each piece as long as fits (or up to the first break when none fits),
-    then each piece that is still too wide broken the same way. A line with no place to
-    break stays as it is, and so does a kinds table's row (broken, it would leave its
-    table's columns); a trailing comment goes with the last piece."""
+    """A code line as lines no wider than WIDTH where it can be broken: broken once
+    (`_broken`), then each piece that is still too wide broken the same way. A piece is
+    broken at a worse kind of break than its line was, so this ends; a list of pieces still to
+    break, not recursion, so that a deeply nested line needs no deep stack."""
+    done: list[_Line] = []
+    todo = [line]
+    while todo:
+        current = todo.pop()
+        pieces = _broken(current)
+        if pieces is None:
+            done.append(current)
+        else:
+            todo.extend(reversed(pieces))
+    return done
+
+
+def _broken(line: _Line) -> list[_Line] | None:
+    """A line too wide broken at its best kind of break (`_breaks`), each piece as long as
+    fits (or up to the first break when none fits); None for a line that fits, one with no
+    place to break, and a kinds table's row (broken, it would leave its table's columns). A
+    trailing comment goes with the last piece."""
     entries = line.entries
     if line.own_comment or entries[0].row is not None or _fits(line.indent, entries):
-        return [line]
+        return None
     breaks = _breaks(entries)
     if not breaks:
-        return [line]
+        return None
+    width = _widths(entries)
     pieces = []
-    start, indent = 0, line.indent
-    while not _fits(indent, entries[start:]) and breaks[-1] > start:
-        later = [b for b in breaks if b > start]
-        fitting = [b for b in later if _fits(indent, entries[start:b])]
-        end = fitting[-1] if fitting else later[0]
+    start, indent, next_break = 0, line.indent, 0
+    while len(indent) + width(start, len(entries)) > WIDTH and breaks[-1] > start:
+        while breaks[next_break] <= start:
+            next_break += 1
+        # the widths grow with the end: the last break that fits, else the first one
+        while next_break + 1 < len(breaks) and \
+                len(indent) + width(start, breaks[next_break + 1]) <= WIDTH:
+            next_break += 1
+        end = breaks[next_break]
         pieces.append(_piece(line, indent, entries[start:end]))
         start = end
         indent = _continuation_indent(entries[start], entries[start].brackets)
     last = _piece(line, indent, entries[start:])
     last.comment = line.comment
     pieces[0].blank = line.blank
-    return [wrapped for piece in pieces + [last] for wrapped in _wrapped(piece)]
+    return pieces + [last]
+
+
+def _widths(entries: Sequence[_Entry]) -> Callable[[int, int], int]:
+    """`width(start, end)`: the length of `_join(entries[start:end])`, in constant time (a
+    long line is measured at each of its breaks)."""
+    spaced = [0] + [int(_space(a, b)) for a, b in zip(entries, entries[1:])]
+    reach = [0]             # the width of entries[:i], the space before entries[i] included
+    for entry, space in zip(entries, spaced):
+        reach.append(reach[-1] + space + len(entry.token.text))
+
+    def width(start: int, end: int) -> int:
+        return reach[end] - reach[start] - spaced[start]
+    return width
 
 
 def _fits(indent: str, entries: Iterable[_Entry]) -> bool:
@@ -514,12 +574,11 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
     its gdl examples formatted; `-` reads the standard input and writes the result to the
     standard output. Returns True when every file was
     formatted (or, with `check`, was formatted already); errors go to `warn`."""
-    import sys
     from ..loader import read_text
     ok = True
     for path in paths:
         try:
-            text = sys.stdin.read() if path == "-" else read_text(path)
+            text = _read_stdin() if path == "-" else read_text(path)
             name = "<stdin>" if path == "-" else path
             new = (format_markdown if path.endswith(".md") else format_text)(text, name)
         except GdlError as exc:
@@ -527,7 +586,8 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
             ok = False
             continue
         if path == "-" and not (check or show_diff):
-            say(new.rstrip("\n"))
+            if new:
+                say(new.rstrip("\n"))
             continue
         if new == text:
             continue
@@ -545,3 +605,11 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
                 continue
             say(f"{path}: formatted")
     return ok
+
+
+def _read_stdin() -> str:
+    """The standard input's text, read and refused as a rule file's is (`loader.read_text`:
+    its bytes, not the locale's reading of them; at most MAX_SOURCE of them)."""
+    from ..language.limits import MAX_SOURCE
+    from ..loader import decode_text
+    return decode_text(sys.stdin.buffer.read(MAX_SOURCE + 1), "<stdin>")

@@ -8,6 +8,7 @@ import os
 import random
 import re
 import stat
+import time
 
 import pytest
 
@@ -16,7 +17,7 @@ from gdl.interpreter.language.errors import GdlSyntaxError
 from gdl.interpreter.language.parser import parse_concrete, parse_program
 from gdl.interpreter.tools.fmt import format_markdown, format_text
 
-from tests.helpers import ROOT, gdl
+from tests.helpers import ROOT, gdl, invoke
 
 
 RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True)
@@ -359,3 +360,90 @@ def test_a_folder_without_rule_files_and_a_missing_file_are_errors(tmp_path):
     missing = gdl("fmt", str(tmp_path / "none.gdl"))
     assert missing.returncode == 1
     assert missing.stderr.startswith(f"{tmp_path / 'none.gdl'}: error: cannot read")
+
+
+TOO_DEEP = "the rule file nests expressions or blocks too deeply to read"
+DEEP = {"a sum": "param deep = 1" + "+1" * 5000 + "\n",
+        "nots": "param deep = " + "not " * 5000 + "true\n",
+        "minuses": "param deep = " + "-" * 5000 + "1\n",
+        "an else-if chain": "seats a, b\nphase p {\n  action go() {\n    if false {\n"
+                            + "    } else if false {\n" * 2000 + "    }\n  }\n}\n"}
+
+
+@pytest.mark.parametrize("text", DEEP.values(), ids=DEEP)
+def test_a_text_nested_too_deeply_is_the_error_check_gives_not_a_traceback(text):
+    with pytest.raises(GdlSyntaxError) as error:
+        format_text(text, "deep.gdl")
+    assert error.value.render() == f"deep.gdl: error: {TOO_DEEP}"
+    assert format_markdown(f"```gdl\n{text}```\n") == f"```gdl\n{text}```\n"
+
+
+def test_fmt_and_its_check_of_a_file_nested_too_deeply_say_so_and_leave_it(tmp_path):
+    path = write(tmp_path, "deep.gdl", DEEP["a sum"])
+    checked = gdl("check", str(path))
+    assert (checked.returncode, checked.stderr) == (1, f"{path}: error: {TOO_DEEP}\n")
+    for flags in ((), ("--check",), ("--diff",)):
+        result = gdl("fmt", *flags, str(path))
+        assert (result.returncode, result.stdout, result.stderr) == (1, "", checked.stderr)
+    assert path.read_text() == DEEP["a sum"]
+
+
+CHAINS = {"and": lambda n: "param c = true" + " and true" * n + "\n",
+          "+": lambda n: "param c = 1" + " + 1" * n + "\n",
+          "not": lambda n: "param c = " + "not " * n + "true\n",
+          "if then else": lambda n: "param c = " + "if true then 1 else " * n + "2\n",
+          "else if": lambda n: "seats a, b\nphase p {\n  action go() {\n    if false {\n"
+                               + "    } else if false {\n" * n + "    }\n  }\n}\n"}
+
+
+@pytest.mark.parametrize("size", [300, 600, 900, 1500])
+@pytest.mark.parametrize("chain", CHAINS)
+def test_a_long_chain_is_formatted_or_too_deep_never_a_recursion_error(chain, size):
+    try:
+        out = format_text(CHAINS[chain](size))
+    except GdlSyntaxError as error:
+        assert error.message == TOO_DEEP
+    else:
+        assert format_text(out) == out
+
+
+def test_a_long_chain_python_can_parse_is_formatted():
+    # the formatter's own check of its result once compared syntax trees recursively, which
+    # took several times the stack the parser does
+    text = "param c = true" + " and true" * 700 + "\n"
+    out = format_text(text)
+    assert out.startswith("param c = true and true") and format_text(out) == out
+    assert max(len(line) for line in out.splitlines()) <= 100
+
+
+def test_a_long_line_is_broken_in_linear_time():
+    # every piece once measured every break after it: a list of 4,000 items took minutes
+    text = "param xs = [" + ", ".join(["1"] * 4000) + "]\n"
+    started = time.monotonic()
+    out = format_text(text)
+    assert time.monotonic() - started < 10
+    assert out.splitlines()[1] == "        " + "1, " * 30 + "1,"     # 100 columns
+
+
+def test_an_empty_file_stays_empty_as_a_file_of_white_space_becomes(tmp_path):
+    assert format_text("") == format_text("\n \n\n") == ""
+    empty = write(tmp_path, "empty.gdl", "")
+    blank = write(tmp_path, "blank.gdl", "\n\n")
+    result = gdl("fmt", str(empty), str(blank))
+    assert (result.returncode, result.stdout, result.stderr) == (0, f"{blank}: formatted\n", "")
+    assert empty.read_text() == blank.read_text() == ""
+    assert gdl("fmt", "-").stdout == ""
+
+
+def test_a_file_that_parses_is_formatted_though_check_refuses_its_rules(tmp_path):
+    path = write(tmp_path, "p.gdl", "param  x = 1\n")
+    assert gdl("check", str(path)).returncode == 1
+    assert gdl("fmt", str(path)).returncode == 0 and path.read_text() == "param x = 1\n"
+
+
+def test_standard_input_that_is_not_utf8_is_an_error_at_its_byte():
+    result = invoke("fmt", "-", stdin=b"seats a,b\nparam x = 1 # \xff\xfe\n")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == ("<stdin>:2:15: error: this is not a text rule file: byte 0xff "
+                             "is not UTF-8\n    param x = 1 # \ufffd\ufffd\n"
+                             "                  ^\n")
