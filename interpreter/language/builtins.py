@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from .errors import RuleFault
-from .limits import MAX_DICE, MAX_LIST, MAX_PLACEMENTS
+from .limits import MAX_DICE, MAX_LIST, MAX_PLACEMENTS, MAX_TEXT
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
                     Type, compatible, element, is_list, list_of, placement_pairs,
                     placement_text)
@@ -402,6 +402,23 @@ def numbers(a: int, b: int) -> list[int]:
     return list(range(a, b + 1))
 
 
+def joined_texts(xs: Iterable[str], sep: str) -> str:
+    """`join(xs, sep)`: the texts that are not empty with `sep` between them, at most
+    MAX_TEXT characters (counted before they are joined: a list of long texts, or of one
+    text many times over, is refused before it takes the machine's memory)."""
+    kept = [x for x in xs if x]
+    size = sum(map(len, kept)) + len(sep) * (len(kept) - 1) if kept else 0
+    if size > MAX_TEXT:
+        raise RuleFault(text_too_long(size))
+    return sep.join(kept)
+
+
+def text_too_long(size: int) -> str:
+    """The fault of a text a rule makes past limits.MAX_TEXT characters."""
+    return (f"a text of {size:,} characters: a text a rule joins is at most {MAX_TEXT:,} "
+            "long (it grows without end?)")
+
+
 def _too_long(a: int, b: int) -> str:
     return f"{b - a + 1} numbers from {a} to {b}; a list holds at most {MAX_LIST:,}"
 
@@ -481,7 +498,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "blocker", fresh=True, stops_table=True),
     _row("clear_line", "a, b, blockers", (3,), _fixed((CELL, CELL, CELL_LIST), BOOL),
          lambda ctx, a, b, blockers: ctx.board.clear_line(a, b, blockers), "true/false",
-         "true when no cell of `line(a, b)` (so `b` included) is a blocker"),
+         "true when no cell of `line(a, b)` (so `b` included) is a blocker and no hole lies on "
+         "the way (8.6)"),
     _row("cells", "", (0,), _fixed((), CELL_LIST), lambda ctx: list(ctx.board.all_cells),
          "list of cell", "every cell: a1, b1, ..., then a2, b2, ... (holes are not cells, 8.6)",
          fresh=True, inline=("{cells}",)),
@@ -630,7 +648,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          lambda ctx, a, b: numbers(a, b), "list of number",
          "`a` to `b`, both included; `[]` when `b < a`", fresh=True, fault=_range_fault),
     _row("join", "xs, sep", (2,), _fixed((list_of(STR), STR), STR),
-         lambda ctx, xs, sep: sep.join(x for x in xs if x), "text",
+         lambda ctx, xs, sep: joined_texts(xs, sep), "text",
          "the texts of a list with `sep` between them, empty texts left out: "
          "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
     _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),

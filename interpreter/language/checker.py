@@ -686,6 +686,8 @@ class _Checker:
                 if joined is None:
                     raise self._type_error(expr.right, f"cannot join {describe(ta)} with", tb)
                 return _folded(expr, a, b), joined
+            if expr.op == "+" and ta == STR and tb == STR:
+                return _folded(expr, a, b), STR
             if ta != INT or tb != INT:
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
@@ -1608,7 +1610,10 @@ def _of(by_type: _ByType, cls: type[_D]) -> list[_D]:
 def _folded(expr: ast.Binary, a: Any, b: Any) -> Any:
     """`a op b` of constants by the one evaluator, `program.fold_binary`; a division by zero
     is a rule error at `expr`."""
-    value = ir.fold_binary(expr.op, a, b)
+    try:
+        value = ir.fold_binary(expr.op, a, b)
+    except ir.Oversized as exc:
+        raise error_at(GdlRuleError, str(exc), expr.span) from None
     if value is None:
         raise error_at(GdlRuleError, "division by zero", expr.span)
     return value
@@ -1706,7 +1711,10 @@ def _fold(binary: ir.Binary) -> ir.Expr:
     a, b = binary.left, binary.right
     if isinstance(a, ir.Const) and isinstance(b, ir.Const) and a.value is not None \
             and b.value is not None:
-        value = ir.fold_binary(binary.op, a.value, b.value)
+        try:
+            value = ir.fold_binary(binary.op, a.value, b.value)
+        except ir.Oversized as exc:
+            raise error_at(GdlRuleError, str(exc), binary.span) from None
         if value is not None:
             return ir.Const(_frozen(value), type=binary.type, span=binary.span)
     return binary

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from . import ast, concrete, parse_cache
 from .errors import GdlSyntaxError
-from .limits import MAX_NESTING
+from .limits import MAX_NESTING, MAX_NUMBER
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
@@ -749,10 +749,12 @@ class _ToAst:
     def number(self, meta: Meta, c: list[_Token]) -> ast.Number:
         try:
             value = int(c[0])
-        except ValueError as exc:       # more digits than Python converts to a number
-            raise GdlSyntaxError(f"cannot read this: {exc}", file=self.file, line=meta.line,
-                                 column=meta.column, source_line=self.lines[meta.line - 1]) \
-                from None
+        except ValueError:      # more digits than Python converts to a number
+            raise GdlSyntaxError(f"a number of {len(c[0]):,} digits is too long to read "
+                                 f"(a number a rule computes is at most {MAX_NUMBER:,} "
+                                 "either way)", file=self.file,
+                                 line=meta.line, column=meta.column,
+                                 source_line=self.lines[meta.line - 1]) from None
         return ast.Number(value, span=self._span(meta))
 
     def string(self, meta: Meta, c: list[_Token]) -> ast.String:

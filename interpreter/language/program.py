@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from .limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
 from .look import Look
 from .references import References
 from .tree import Node, Span, children, walk
@@ -562,19 +563,41 @@ def truth_tested(nodes: Iterable[Node]) -> frozenset[int]:
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 
 
+class Oversized(ValueError):
+    """A constant past the limits (limits.MAX_LIST, MAX_NUMBER, MAX_TEXT): the checker
+    reports it at the expression that made it."""
+
+
+def _held(value: int) -> int:
+    if not -MAX_NUMBER <= value <= MAX_NUMBER:
+        raise Oversized(f"a number of about {int(value.bit_length() * 0.30103) + 1} digits: "
+                        f"a constant is at most {MAX_NUMBER:,} either way")
+    return value
+
+
 def fold_binary(op: str, a: Any, b: Any) -> Any:
-    """The value of `a op b` for constants: `+ - * / %` on numbers (`+` also joins lists)
-    and the comparisons `== != < <= > >=`; None for a division by zero (the caller reports
-    it where it knows the place). The checker folds constant sub-expressions, works out
-    parameters and tables, and tests `holes(c) where` conditions with this one function."""
+    """The value of `a op b` for constants: `+ - * / %` on numbers (`+` also joins lists
+    and texts) and the comparisons `== != < <= > >=`; None for a division by zero (the
+    caller reports it where it knows the place). The checker folds constant
+    sub-expressions, works out parameters and tables, and tests `holes(c) where` conditions
+    with this one function. A result past the limits raises Oversized: constants that
+    multiply or join one another cannot grow without end while the file is checked."""
     if op == "+":
         if isinstance(a, (list, tuple)):
+            if len(a) + len(b) > MAX_LIST:
+                raise Oversized(f"joining lists of {len(a)} and {len(b)} elements: a list "
+                                f"holds at most {MAX_LIST:,}")
             return list(a) + list(b)
-        return a + b
+        if isinstance(a, str):
+            if len(a) + len(b) > MAX_TEXT:
+                raise Oversized(f"a text of {len(a) + len(b):,} characters: a constant text "
+                                f"is at most {MAX_TEXT:,} long")
+            return a + b
+        return _held(a + b)
     if op == "-":
-        return a - b
+        return _held(a - b)
     if op == "*":
-        return a * b
+        return _held(a * b)
     if op in "/%":
         if b == 0:
             return None

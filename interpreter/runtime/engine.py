@@ -43,7 +43,7 @@ from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
-                                 SEAT_VARS)
+                                 SEAT_VARS, text_too_long)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
 from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
                                MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
@@ -1787,7 +1787,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _big=_big, _long=_long, _keep=_keep, _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
-                 _text=lambda value, t: format_value(value, t, rt))
+                 _text=lambda value, t: _written(value, t, rt))
     for name, constant in lines.constants.items():
         kind, value = constant
         if kind is ConstKind.RAY_TABLE:
@@ -1942,8 +1942,35 @@ def _long(text: str) -> str:
     """A text a rule joined, within limits.MAX_TEXT characters (else a fault there)."""
     if len(text) <= MAX_TEXT:
         return text
-    raise RuleFault(f"a text of {len(text):,} characters: a text a rule joins is at most "
-                    f"{MAX_TEXT:,} long (it grows without end?)")
+    raise RuleFault(text_too_long(len(text)))
+
+
+def _written(value: Any, t: Type, rt: Runtime) -> str:
+    """`text(x)`: `format_value`, a list's within MAX_TEXT characters, counted as it is
+    written (a list of long texts, or of one list many times over, is refused before it
+    takes the machine's memory)."""
+    if value is None or not isinstance(t, tuple):
+        return format_value(value, t, rt)
+    parts: list[str] = []
+    _write(value, t, rt, parts, [0])
+    return "".join(parts)
+
+
+def _write(value: Any, t: Type, rt: Runtime, parts: list[str], used: list[int]) -> None:
+    listed = value is not None and isinstance(t, tuple)
+    part = "[" if listed else format_value(value, t, rt)
+    # a list: its brackets and separators; else the value's text
+    used[0] += 2 + 2 * max(len(value) - 1, 0) if listed else len(part)
+    if used[0] > MAX_TEXT:
+        raise RuleFault(f"text() of this list is more than {MAX_TEXT:,} characters: a text a "
+                        "rule makes is at most that long")
+    parts.append(part)
+    if listed:
+        for i, item in enumerate(value):
+            if i:
+                parts.append(", ")
+            _write(item, t[1], rt, parts, used)
+        parts.append("]")
 
 
 def _join(a: Sequence[Any] | None, b: Sequence[Any] | None) -> list[Any]:

@@ -3029,7 +3029,8 @@ class _Emitter:
             kind = "text" if element == STR else VAR_TYPES.get(element)
             if kind is None:
                 return None
-            return f"lists_text(S, {self.lists_expr(e.expr, env, body)}, {kind!r})"
+            xs = self.lists_expr(e.expr, env, body)
+            return f"lists_text(S, {xs}, {kind!r}, {self.loc(e)})"
         if isinstance(e, ir.Cond):
             return (f"({self.text(e.then, env, body)} if {self.expr(e.cond, env, body)} "
                     f"else {self.text(e.otherwise, env, body)})")
@@ -3038,7 +3039,7 @@ class _Emitter:
         if isinstance(e, ir.CallBuiltin) and e.name == "join":
             xs = self.lists_expr(e.args[0], env, body)
             sep = self.text(e.args[1], env, body)
-            return f"{sep}.join([lists_x for lists_x in {xs} if lists_x])"
+            return f"lists_join_texts({xs}, {sep}, {self.loc(e)})"
         return None
 
     def lists_test(self, e: ir.Expr, env: Env, body: _Body) -> str | None:

@@ -537,8 +537,22 @@ def _badly_located(err, text):
     ("seats a, b\nboard square(1, 1)\nparam q = [@a1] + [1]\nsetup { goto p for a }\n"
      "phase p { }\n", "type mismatch: cannot join list of a cell with, but this is list "
      "of a number"),
-    ("seats a, b\nboard square(1, 1)\nparam q = " + "9" * 5000 + "\n", "cannot read this"),
+    ("seats a, b\nboard square(1, 1)\nparam q = " + "9" * 5000 + "\n",
+     "a number of 5,000 digits is too long to read"),
     ("seats a, b\nboard square(1, 1)\nparam q = " + "-" * 3000 + "1\n", "too deeply"),
+    # constants that multiply or join one another stop at the limits, not after hours
+    ("seats a, b\nparam a0 = 999999999999999999\n" + "".join(
+        f"param a{i} = a{i - 1} * a{i - 1}\n" for i in range(1, 40)),
+     "a number of about 37 digits: a constant is at most 1,000,000,000,000,000,000 either "
+     "way"),
+    ("seats a, b\nparam a0 = [1, 2]\n" + "".join(
+        f"param a{i} = a{i - 1} + a{i - 1}\n" for i in range(1, 40)),
+     "joining lists of 524288 and 524288 elements: a list holds at most 1,000,000"),
+    ("seats a, b\nparam t0 = \"ab\"\n" + "".join(
+        f"param t{i} = t{i - 1} + t{i - 1}\n" for i in range(1, 40)),
+     "a text of 131,072 characters: a constant text is at most 100,000 long"),
+    ("seats a, b\nsetup { goto p for a }\nphase p { action go() { log text(1000000000000 * "
+     "1000000000000) } }\n", "a number of about 25 digits: a constant is at most"),
 ])
 def test_more_bad_rule_files_are_gdl_errors(text, message):
     with pytest.raises(GdlError) as info:

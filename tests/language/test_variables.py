@@ -107,3 +107,12 @@ def test_a_none_variable_shuffled_and_never_a_list_is_refused(value, got):
         f"{got}",
         "        shuffle deck",
         "                ^")
+
+
+def test_a_parameter_may_join_texts():
+    game = load_source(lines(
+        "seats a, b", 'param greeting = "hello, " + "world"',
+        "setup {", "  goto play for a", "}",
+        "phase play turn {", "  action say() {", "    log greeting", "    goto play for next(me)",
+        "  }", "}", ""), "t.gdl")
+    assert logs(act(game, game.new_state(0), "say")) == ["hello, world"]
