@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 
 import click
 
+from gdl.cli.inputs import MAX_SEED, check_transcript_seed, refuse_overwrite, rules_of
 from gdl.interpreter.language.errors import GdlError
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 
@@ -33,7 +34,6 @@ R = TypeVar("R")
 
 # Options every command that plays shares: a seed is a 64-bit number (never reduced), counts
 # and caps are positive.
-MAX_SEED = 2 ** 64 - 1
 SEED = click.IntRange(0, MAX_SEED)
 POSITIVE = click.IntRange(min=1)
 AGENTS_HELP = ("random, greedy (one ply on the rule file's 'show score') or mcts (tree search; "
@@ -51,6 +51,25 @@ max_decisions_option = click.option(
     "--max-decisions", type=POSITIVE, default=DEFAULT_MAX_DECISIONS, show_default=True,
     help="A game still running after this many decisions is capped (a game whose turn "
     "counter never advances stops too).")
+
+
+# Worker processes beyond twice the cores only wait for them, each paying its start-up.
+CORES = os.cpu_count() or 1
+MAX_WORKERS = 2 * CORES
+
+
+def _bounded_workers(ctx: click.Context, param: click.Parameter,
+                     value: int | None) -> int | None:
+    if value is not None and value > MAX_WORKERS:
+        raise click.BadParameter(
+            f"{value} is more than twice this machine's {CORES} core{'s' * (CORES > 1)}: "
+            f"more processes only wait for the cores (give at most {MAX_WORKERS})")
+    return value
+
+
+def workers_option(help: str) -> Callable[[FC], FC]:
+    return click.option("--workers", type=POSITIVE, default=None, callback=_bounded_workers,
+                        help=f"{help} At most {MAX_WORKERS}, twice this machine's cores.")
 
 
 ray_option = click.option(
@@ -123,13 +142,15 @@ def check(files: tuple[str, ...], strict: bool) -> None:
 
 
 class EmptyFolder(NamedTuple):
-    """A folder named on the command line that holds no rule file."""
+    """A folder named on the command line that holds none of the files the command wants
+    (`files`: what they are, e.g. 'rule files (*.gdl)')."""
 
     folder: str
+    files: str = "rule files (*.gdl)"
 
     @property
     def message(self) -> str:
-        return f"{self.folder}: error: no rule files (*.gdl) in this folder"
+        return f"{self.folder}: error: no {self.files} in this folder"
 
 
 def _rule_files(paths: Iterable[str]) -> Iterator[str | EmptyFolder]:
@@ -184,6 +205,9 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
     from gdl.cli.playthrough import run_play
     if file is None and resume is None:
         raise click.UsageError("give a rule file (or --resume TRANSCRIPT)")
+    for transcript in (resume, moves):
+        if transcript is not None:
+            check_transcript_seed(transcript)
     try:
         status = run_play(file, seed, players, moves, max_turns, max_decisions, resume)
     except KeyboardInterrupt:
@@ -230,6 +254,11 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
             raise
         raise GdlError("gdl serve needs Starlette and uvicorn: from a clone, pip install -e "
                        "'.[serve]'") from None
+    from gdl.interpreter.play.serve.app import saved_as
+    for number in range(1, games + 1):
+        refuse_overwrite("--save", saved_as(save, number), ("rule file", file))
+    if resume is not None:
+        check_transcript_seed(resume)
     serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save, games=games,
                resume=resume)
 
@@ -243,10 +272,9 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
               "every seat, seats not named are random.")
 @max_turns_option(1000)
 @max_decisions_option
-@click.option("--workers", type=POSITIVE, default=None,
-              help="Worker processes (default: one per idle core); 1 plays in this process; "
-              "a run too short to gain from them starts none. The results do not depend "
-              "on it.")
+@workers_option("Worker processes (default: one per idle core); 1 plays in this process; a "
+                "run too short to gain from them starts none. The results do not depend on "
+                "it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--out", type=click.Path(), help="Also write one record per game (seed, "
               "players, winners, length, scores, stats) to this .jsonl or .csv file.")
@@ -264,6 +292,7 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
     from gdl.interpreter import load_game
     from gdl.interpreter.play.balance.simulate import simulate as run
     last_seeds(seed, games)
+    refuse_overwrite("--out", out, ("rule file", file))
     if out is not None:
         from gdl.interpreter.play.balance.game_records import check_out_path
         check_out_path(out)
@@ -336,8 +365,7 @@ def print_summary(summary: Summary, games: int, seed: int) -> None:
 @click.option("--players", default="random", show_default=True)
 @max_turns_option(1000)
 @max_decisions_option
-@click.option("--workers", type=POSITIVE, default=None,
-              help="Worker processes (default: one per idle core).")
+@workers_option("Worker processes (default: one per idle core).")
 @ray_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @backend_option
@@ -405,6 +433,7 @@ def report(records: str, output: str) -> None:
 
     Win share per seat, outcomes (draws, caps), first-player advantage, results per agent,
     game lengths and the rule file's stats, with plots (needs pip install -e '.[report]')."""
+    refuse_overwrite("--output", output, ("records file", records))
     from gdl.interpreter.play.balance.report import write_report
     analysis = write_report(records, output)
     games = analysis["games"]
@@ -424,6 +453,7 @@ def report(records: str, output: str) -> None:
 def record(file: str, seed: int, players: str, max_turns: int | None, max_decisions: int,
            output: str | None) -> None:
     """Play a game with agents and write its transcript."""
+    refuse_overwrite("--output", output, ("rule file", file))
     import signal
 
     def terminated(signum: int, frame: FrameType | None) -> NoReturn:
@@ -455,6 +485,7 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
 @user_errors
 def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
     """Re-run a transcript; exit 1 at the first step that differs."""
+    check_transcript_seed(transcript)
     if html_path is None:
         if seat is not None:
             raise click.UsageError("--seat is for the page: give --html OUT.html too")
@@ -463,6 +494,8 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
         click.echo(f"{transcript}: ok: {steps} decisions replay identically")
         return
     from gdl.interpreter.play.render.replay_page import write_page
+    refuse_overwrite("--html", html_path, ("transcript", transcript),
+                     ("rule file of the transcript", rules_of(transcript)))
     steps = write_page(transcript, html_path, seat)
     click.echo(f"{transcript}: ok: wrote {html_path} ({steps} steps"
                f"{', as ' + seat + ' saw them' if seat else ''})")
@@ -480,6 +513,7 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
 def show(file: str, seed: int, moves: str | None, seat: str | None,
          svg_path: str | None) -> None:
     """Draw one position: the setup of a game, or where the --moves lead."""
+    refuse_overwrite("--svg", svg_path, ("rule file", file), ("moves file", moves))
     from gdl.interpreter import load_game
     from gdl.interpreter.play.agents.agents import read_moves
     from gdl.interpreter.play.playing import play_moves, viewer_of
@@ -514,12 +548,19 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
     if annotate and not with_coverage:
         raise click.UsageError("--annotate is for the coverage report: give --coverage too")
     files: list[str] = []
+    empty = []
     for path in paths:
         if os.path.isdir(path):
-            files.extend(sorted(glob.glob(os.path.join(path, "**", "*.scenario"),
-                                          recursive=True)))
+            found = sorted(glob.glob(os.path.join(path, "**", "*.scenario"), recursive=True))
+            if not found:
+                empty.append(EmptyFolder(path, "scenario files (*.scenario)"))
+            files.extend(found)
         else:
             files.append(path)
+    refuse_overwrite("--annotate", _file_named(annotate),
+                     *(("scenario file", path) for path in files))
+    for folder in empty:
+        click.echo(folder.message, err=True)
 
     def outcomes_of(path: str) -> list[list[str]]:
         try:
@@ -542,7 +583,7 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
     click.echo(f"{passed} passed, {failed} failed")
     if report is not None:
         write_coverage(report, annotate)
-    sys.exit(1 if failed or not files else 0)
+    sys.exit(1 if failed or empty or not files else 0)
 
 
 @main.command()
@@ -623,6 +664,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
         raise click.UsageError("give either an action or --legal, not both")
     if seed is not None and tool.is_transcript(file):
         raise click.UsageError("a transcript has its own seed: give --step, not --seed")
+    check_transcript_seed(file)
     game, state, where = tool.position(file, seed or 0, moves, step, seat)
     viewer = tool.viewer_of(game, seat)
     lines = tool.heading(game, state, where)
@@ -650,6 +692,7 @@ def coverage(file: str, games: int, seed: int, players: str, max_turns: int,
     """Play games with agents and report which rules they never exercised."""
     from gdl.interpreter.play.debug.coverage import games_coverage
     last_seeds(seed, games)
+    refuse_overwrite("--annotate", _file_named(annotate), ("rule file", file))
     report = games_coverage(file, games, seed, players, max_turns, max_decisions)
     write_coverage(report, annotate)
 
@@ -657,6 +700,8 @@ def coverage(file: str, games: int, seed: int, players: str, max_turns: int,
 def write_coverage(report: Coverage, annotate: str | None) -> None:
 
     """The summary on stdout; the annotated rule files to a file or stdout."""
+    refuse_overwrite("--annotate", _file_named(annotate),
+                     *(("rule file", path) for path in report.files))
     click.echo("\n".join(report.summary()))
     if annotate == "-":
         click.echo("\n".join(report.annotated()))
@@ -664,6 +709,11 @@ def write_coverage(report: Coverage, annotate: str | None) -> None:
         from gdl.interpreter.files import save
         save(annotate, "\n".join(report.annotated()) + "\n")
         click.echo(f"wrote {annotate}")
+
+
+def _file_named(path: str | None) -> str | None:
+    """The file an output option names: None for none, or for '-' (the standard output)."""
+    return None if path == "-" else path
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypedDict
 
 import click
 
+from gdl.cli.inputs import overwritten
 from gdl.interpreter import load_game
 from gdl.interpreter.files import write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
@@ -395,7 +396,11 @@ class Table(Observer):
 
     def save(self, path: str) -> str:
         """Write the game so far, concessions included, as a transcript (atomically); the
-        sentence to show."""
+        sentence to show. The rule file and the moves file are not written over."""
+        moves = self.script.source if self.script is not None else None
+        kept = overwritten(path, [("rule file", self.file), ("moves file", moves)])
+        if kept is not None:
+            return f"not saved: that would overwrite {kept}: name another file"
         decisions = sum(1 for _, action, _ in self.history if action != CONCEDE)
         conceded = len(self.history) - decisions
         names = ["human" if a == "human" else a.name for a in self.agents]

@@ -136,7 +136,8 @@ def test_a_transcript_seed_outside_64_bits_is_refused(tmp_path):
     open(path, "w").write(text)
     result = invoke("replay", path)
     assert result.exit_code == 1
-    assert result.output == f"error: a seed is a number from 0 to {2 ** 64 - 1}, not {2 ** 64}\n"
+    assert result.output == (f"{path}:5:7: error: a seed is a number from 0 to {2 ** 64 - 1}, "
+                             f"not {2 ** 64}\n    seed: {2 ** 64}\n          ^\n")
 
 
 def _space_war_in_play():

@@ -168,7 +168,7 @@ def race_lines():
     (lambda lines: lines[:2] + [lines[2].replace('"turns"', '"turnz"')],
      ":3:1: error: the record has no 'turns'; the file is not read"),
     (lambda lines: lines[:1] + [lines[1].replace('"seed": 1', '"seed": -1')],
-     ":2:1: error: 'seed' must be a whole number from 0 to 36893488147419103232, not -1; "
+     ":2:1: error: 'seed' must be a whole number from 0 to 18446744073709551615, not -1; "
      "the file is not read"),
     (lambda lines: lines[:1] + [re.sub('"turns": [0-9]+', '"turns": 1' + "0" * 400, lines[1])],
      ":2:1: error: 'turns' must be a whole number from 0 to 9007199254740992, not 1000"),

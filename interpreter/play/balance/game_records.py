@@ -129,7 +129,7 @@ def _bad(path: str, number: int, problem: str) -> GdlDataError:
 
 
 LARGEST = 2 ** 53       # a count or a number in a record: a float holds it exactly
-MAX_SEED = 2 ** 65      # seeds go to 2**64 - 1, and game i of a run plays seed + i
+MAX_SEED = 2 ** 64 - 1  # game i of a run plays seed + i, and `gdl simulate` keeps the last one a seed
 
 
 def _is_int(value: object) -> bool:

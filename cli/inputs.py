@@ -1,0 +1,88 @@
+"""What the command line checks of the files it is given, before it reads or writes them.
+
+`refuse_overwrite(option, output, *inputs)` refuses an output path that names one of the
+command's own input files (`gdl show c.gdl --svg c.gdl` would replace the rule file by a
+picture); `overwritten` says which input that is, for a caller that reports it its own way.
+`rules_of(transcript)` is the rule file a transcript names; `check_transcript_seed(path)`
+names the file and line of a transcript's seed that no command could play. Light to import
+(`gdl check` imports it): the transcript reader is imported when a transcript is read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+import click
+
+from gdl.interpreter.language.errors import GdlDataError
+
+# A seed is a 64-bit number: in an option, and in a transcript's header.
+MAX_SEED = 2 ** 64 - 1
+
+# An input file of a command: (what it is, e.g. "rule file"; its path, or None when not given)
+Input = tuple[str, str | None]
+
+
+def same_file(first: str, second: str) -> bool:
+    """Whether two paths name one file: the same file on the disk (a link, another spelling
+    of the path) when both exist, else the same real path."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:     # one of them does not exist (yet)
+        return os.path.realpath(first) == os.path.realpath(second)
+
+
+def overwritten(output: str, inputs: Iterable[Input]) -> str | None:
+    """The input that writing `output` would replace ('the rule file c.gdl'), or None."""
+    for what, path in inputs:
+        if path is not None and same_file(output, path):
+            return f"the {what} {path}"
+    return None
+
+
+def refuse_overwrite(option: str, output: str | None, *inputs: Input) -> None:
+    """A usage error when the file `option` writes (`output`, None when not given) is one of
+    the command's `inputs`: the user's file would be lost."""
+    if output is None:
+        return
+    found = overwritten(output, inputs)
+    if found is not None:
+        raise click.UsageError(f"{option} would overwrite {found}: name another file")
+
+
+def rules_of(transcript: str) -> str:
+    """The rule file a transcript's header names (a path from the transcript's folder)."""
+    from gdl.interpreter.play.transcript import read_transcript
+    rules = read_transcript(transcript).header["rules"]
+    return os.path.normpath(os.path.join(os.path.dirname(transcript), rules))
+
+
+def check_transcript_seed(path: str) -> None:
+    """Refuse a transcript whose header's seed is a number out of the seeds' range, at its
+    line (the engine's own refusal cannot say which file the seed came from). A file that
+    is not a transcript, or that cannot be read, is left to the command to report."""
+    from gdl.interpreter.play.transcript import HEADER
+    try:
+        with open(path, encoding="utf-8") as handle:
+            if handle.readline().rstrip("\n") != HEADER:
+                return
+            for number, line in enumerate(handle, 2):
+                line = line.rstrip("\n")
+                key, _, value = line.partition(": ")
+                if line == "---":
+                    return
+                if key == "seed" and _out_of_range(value):
+                    raise GdlDataError(f"a seed is a number from 0 to {MAX_SEED}, not "
+                                       f"{value}", file=path, line=number, column=len("seed: ") + 1,
+                                       source_line=line)
+    except (OSError, UnicodeDecodeError):
+        return
+
+
+def _out_of_range(value: str) -> bool:
+    """A whole number that is no seed (text that is no number is the reader's to refuse)."""
+    try:
+        return not 0 <= int(value) <= MAX_SEED
+    except ValueError:
+        return False
