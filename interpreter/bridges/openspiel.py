@@ -8,8 +8,13 @@ algorithms.
 or `openspiel.load("games/space_war.gdl", rng_seed=3)`. Parameters: `file` (the rule file),
 `rng_seed` (the gdl seed of every initial state), `max_actions` (the bound on action ids,
 `num_distinct_actions`) and `max_decisions` (`max_game_length`: a game that reaches it is
-over, unfinished, every return 0), `min_utility` and `max_utility` (the bounds of a return
-OpenSpiel's `GameInfo` states: -1 and 1 unless the rule file's `payoff(s)` goes beyond).
+over, unfinished, every return 0), `min_utility` and `max_utility` (the least and the
+greatest return, which OpenSpiel's `GameInfo` states). Without a `payoff(s)` the bounds are
+-1 and 1. A payoff is an expression over the final position, and nothing in the language
+bounds it, so a rule file with one needs both parameters (loading it without them is an
+error that says so; docs/bridges.md lists the shipped games' bounds), and a return outside
+the bounds given is an error when `returns()` meets it, never a value OpenSpiel's
+algorithms would scale wrongly.
 
 Players are the seats in order. An action id is the index of the action in the position's
 legal list (see `position`); `action_to_string` gives its text. Returns are gdl's: the rule
@@ -34,9 +39,17 @@ show). Both are built from the
 seat's view only, never from the state: what a seat may not see reaches neither.
 No tensors are provided. `str(state)` is the whole position, hidden parts included (for
 debugging, as OpenSpiel's convention is).
+
+A state or a game holds the compiled rule file: pickling either, or `state.serialize()`, is
+an error that says what to keep instead. `copy.copy` and `copy.deepcopy` of a state give a
+clone; of a game, the game itself (a game never changes). `pyspiel.serialize_game_and_state`
+fails inside OpenSpiel (`GetRNGState unimplemented.`): it asks a sampled-stochastic game for
+its random generator's state, which a Python game cannot give.
 """
 
 from __future__ import annotations
+
+import math
 
 import pyspiel
 
@@ -44,11 +57,14 @@ from ..language.errors import GdlError
 from ..loader import load_game
 from ..runtime import introspect
 from ..runtime.engine import TERMINAL
-from .position import DEFAULT_MAX_ACTIONS, DEFAULT_MAX_DECISIONS, Limits, Position
+from .position import (DEFAULT_MAX_ACTIONS, DEFAULT_MAX_DECISIONS, Limits, Position,
+                       not_picklable)
 
 SHORT_NAME = "gdl"
+NOT_GIVEN = math.nan        # a bound's default: -1 or 1 without a payoff, else an error
 PARAMETERS = {"file": "", "rng_seed": 0, "max_actions": DEFAULT_MAX_ACTIONS,
-              "max_decisions": DEFAULT_MAX_DECISIONS, "min_utility": -1.0, "max_utility": 1.0}
+              "max_decisions": DEFAULT_MAX_DECISIONS, "min_utility": NOT_GIVEN,
+              "max_utility": NOT_GIVEN}
 
 
 def game_type(information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -86,6 +102,8 @@ class GdlGame(pyspiel.Game):
         self.rules = rules
         self.limits = Limits(params["max_actions"], params["max_decisions"])
         self.rng_seed = params["rng_seed"]
+        params["min_utility"], params["max_utility"] = self.bounds = utility_bounds(
+            rules, params["min_utility"], params["max_utility"])
         information = (pyspiel.GameType.Information.IMPERFECT_INFORMATION
                        if rules.rules.hidden_information
                        else pyspiel.GameType.Information.PERFECT_INFORMATION)
@@ -93,8 +111,8 @@ class GdlGame(pyspiel.Game):
             num_distinct_actions=self.limits.max_actions,
             max_chance_outcomes=0,
             num_players=len(rules.seats),
-            min_utility=float(params["min_utility"]),
-            max_utility=float(params["max_utility"]),
+            min_utility=self.bounds[0],
+            max_utility=self.bounds[1],
             utility_sum=None,
             max_game_length=self.limits.max_decisions)
         super().__init__(game_type(information, f"gdl: {rules.name}"), info, params)
@@ -109,6 +127,36 @@ class GdlGame(pyspiel.Game):
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         return ViewObserver(perfect_recall)
 
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        raise not_picklable("OpenSpiel game", "load it again from its parameters "
+                            "(`pyspiel.load_game(str(game))`)")
+
+
+def utility_bounds(rules, low, high):
+    """The least and the greatest return: the parameters `min_utility` and `max_utility`,
+    given together (NaN when not given) and holding 0; -1 and 1 without a payoff."""
+    given = [not math.isnan(bound) for bound in (low, high)]
+    if not any(given):
+        if rules.rules.payoff:
+            raise GdlError("the rule file declares a payoff(s), whose range the bridge "
+                           "cannot work out: load the game with the parameters min_utility "
+                           "and max_utility, the least and the greatest return a seat can "
+                           "get (OpenSpiel's GameInfo states them)", file=rules.path)
+        return -1.0, 1.0
+    if not all(given):
+        name = "min_utility" if given[0] else "max_utility"
+        raise GdlError(f"min_utility and max_utility are given together, not {name} alone")
+    if not low <= 0 <= high:
+        raise GdlError(f"min_utility={low:g} and max_utility={high:g} leave out 0, every "
+                       "seat's return in a game stopped at max_decisions")
+    return float(low), float(high)
+
 
 class GdlState(pyspiel.State):
     """A position of a gdl game. `position` holds the gdl state (everything, hidden parts
@@ -117,6 +165,7 @@ class GdlState(pyspiel.State):
     def __init__(self, game, position):
         super().__init__(game)
         self.position = position
+        self._bounds = game.bounds
 
     def current_player(self):
         seat = self.position.current_seat()
@@ -137,10 +186,35 @@ class GdlState(pyspiel.State):
         return self.position.is_over()
 
     def returns(self):
-        return self.position.game.returns(self.position.state)
+        returns = self.position.game.returns(self.position.state)
+        low, high = self._bounds
+        for seat, value in zip(self.position.game.seats, returns):
+            if not low <= value <= high:
+                raise GdlError(f"{seat}'s return {value:g} is outside the bounds the game was "
+                               f"loaded with, min_utility={low:g} and max_utility={high:g}: "
+                               "load it with bounds that hold every return")
+        return returns
 
     def __str__(self):
         return self.position.everything()
+
+    def serialize(self):
+        raise self._not_picklable()
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        raise self._not_picklable()
+
+    @staticmethod
+    def _not_picklable():
+        return not_picklable("OpenSpiel state", "keep the actions played (`state.history()`, "
+                             "to apply to `game.new_initial_state()`) or save "
+                             "`state.position.state.to_json()`")
 
 
 class ViewObserver:
@@ -191,11 +265,14 @@ class ViewObserver:
 
 
 def load(rules, rng_seed=0, max_actions=DEFAULT_MAX_ACTIONS,
-         max_decisions=DEFAULT_MAX_DECISIONS, min_utility=-1.0, max_utility=1.0):
-    """An OpenSpiel game for a rule file's path, or for a gdl `Game` already loaded."""
+         max_decisions=DEFAULT_MAX_DECISIONS, min_utility=None, max_utility=None):
+    """An OpenSpiel game for a rule file's path, or for a gdl `Game` already loaded. The
+    bounds of a return are needed with a `payoff(s)` only (see the module's docstring)."""
     params = {"rng_seed": rng_seed, "max_actions": max_actions,
-              "max_decisions": max_decisions, "min_utility": float(min_utility),
-              "max_utility": float(max_utility)}
+              "max_decisions": max_decisions,
+              **{name: float(bound) for name, bound in
+                 (("min_utility", min_utility), ("max_utility", max_utility))
+                 if bound is not None}}
     if isinstance(rules, str):
         return pyspiel.load_game(SHORT_NAME, {"file": rules, **params})
     return GdlGame(params, rules)

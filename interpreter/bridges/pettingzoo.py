@@ -130,7 +130,7 @@ class GdlEnv(AECEnv):
         self._select()
 
     def observe(self, agent):
-        seat = self.rules.seats.index(agent)
+        seat = self._seat(agent)
         data = self.position.observation(seat).encode("utf-8")
         if len(data) > self.max_observation_bytes:
             raise GdlError(f"{agent}'s view takes {len(data)} bytes, more than "
@@ -146,10 +146,17 @@ class GdlEnv(AECEnv):
     def action_texts(self, agent):
         """The texts of the agent's legal actions, by id, as it reads them ([] when it is
         not deciding)."""
-        seat = self.rules.seats.index(agent)
+        seat = self._seat(agent)
         if self.position.current_seat() != seat:
             return []
         return [self.position.action_text(i, seat) for i in range(len(self.position.legal()))]
+
+    def _seat(self, agent):
+        """The seat number of an agent; an unknown agent is an error naming the agents."""
+        if agent not in self.possible_agents:
+            raise GdlError(f"there is no agent {agent!r}: the agents are "
+                           f"{', '.join(self.possible_agents)}")
+        return self.possible_agents.index(agent)
 
     def render(self):
         if self.render_mode is None:

@@ -31,6 +31,13 @@ DEFAULT_MAX_ACTIONS = 1024          # the shipped games list at most about 750 (
 DEFAULT_MAX_DECISIONS = 100_000     # as the command line's cap (`--max-decisions`)
 
 
+def not_picklable(what, instead):
+    """The error for pickling or serializing a bridge's object: it holds the compiled rule
+    file, which is code; `instead` says what to save."""
+    return GdlError(f"a gdl {what} cannot be pickled or serialized (it holds the compiled rule "
+                    f"file): {instead} instead")
+
+
 class Limits:
     """The bounds a bridge fixes when it makes a game: ids below `max_actions`; a game that
     reaches `max_decisions` decisions is over, unfinished (every seat's return is 0)."""
@@ -65,8 +72,8 @@ class Position:
         return self.clone()
 
     def __reduce__(self):
-        raise GdlError("a gdl position cannot be pickled (it holds the compiled rules): save "
-                       "its state (`position.state.to_json()`) or the actions played instead")
+        raise not_picklable("position", "save its state (`position.state.to_json()`) or the "
+                            "actions played")
 
     def is_over(self):
         """Finished, or capped at `max_decisions`."""
@@ -97,20 +104,24 @@ class Position:
             self._legal = legal
         return self._legal
 
-    def apply(self, action_id):
-        """Play the action with this id; returns the engine's events."""
+    def action(self, action_id):
+        """The legal action with this id; an id out of range is an error naming the ids."""
         legal = self.legal()
         if not 0 <= action_id < len(legal):
             raise IllegalAction(f"action id {action_id} is not legal here: the ids are 0 to "
                                 f"{len(legal) - 1}" if legal else
                                 f"action id {action_id} is not legal: the game is over")
-        events = self.game.apply(self.state, legal[action_id], check=False)
+        return legal[action_id]
+
+    def apply(self, action_id):
+        """Play the action with this id; returns the engine's events."""
+        events = self.game.apply(self.state, self.action(action_id), check=False)
         self._legal = None
         return events
 
     def action_text(self, action_id, seat):
         """The text of an action as `seat` reads it (a piece hidden from it is `?`)."""
-        return self.game.action_text(self.state, self.legal()[action_id], viewer=seat)
+        return self.game.action_text(self.state, self.action(action_id), viewer=seat)
 
     def observation(self, seat):
         """What `seat` sees: its view, drawn as text."""

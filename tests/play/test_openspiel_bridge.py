@@ -5,8 +5,11 @@ only. Skipped, saying why, where OpenSpiel is not installed (`pip install -e '.[
 CI installs it)."""
 
 import contextlib
+import copy
+import glob
 import io
 import os
+import pickle
 import re
 
 import pytest
@@ -26,6 +29,18 @@ HIDING_GAMES = hiding_games()
 NIM = os.path.join(ROOT, "tests", "rules", "nim.gdl")
 HANDS = os.path.join(ROOT, "tests", "rules", "hands.gdl")
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
+KUHN = os.path.join(ROOT, "games", "classic", "kuhn_poker.gdl")
+
+
+def docs():
+    with open(os.path.join(ROOT, "docs", "bridges.md"), encoding="utf-8") as handle:
+        return handle.read()
+
+
+def documented_bounds():
+    """The table of docs/bridges.md: rule file -> (min_utility, max_utility)."""
+    rows = re.findall(r"^\| `(games/[^`]+)` \| (\S+) \| (\S+) \|", docs(), re.M)
+    return {path: (float(low), float(high)) for path, low, high in rows}
 
 
 def mcts_bot(game, simulations, seed):
@@ -163,10 +178,102 @@ def test_an_illegal_id_is_refused():
         state.apply_action(3)
 
 
-def test_a_state_says_it_cannot_be_serialized():
+def test_the_docs_give_the_bounds_of_every_shipped_game_with_a_payoff():
+    shipped = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True))
+    with_payoff = [os.path.relpath(path, ROOT) for path in shipped if load_game(path).rules.payoff]
+    assert sorted(documented_bounds()) == with_payoff
+
+
+@pytest.mark.parametrize("path", sorted(documented_bounds()))
+def test_a_payoff_game_loaded_with_its_documented_bounds_passes_openspiel_checks(path):
+    low, high = documented_bounds()[path]
+    game = pyspiel.load_game("gdl", {"file": os.path.join(ROOT, path), "rng_seed": 0,
+                                     "min_utility": low, "max_utility": high})
+    assert (game.min_utility(), game.max_utility()) == (low, high)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_a_payoff_game_needs_its_bounds():
+    with pytest.raises(GdlError) as caught:
+        pyspiel.load_game("gdl", {"file": KUHN})
+    assert str(caught.value) == (
+        f"{KUHN}: error: the rule file declares a payoff(s), whose range the bridge cannot "
+        "work out: load the game with the parameters min_utility and max_utility, the least "
+        "and the greatest return a seat can get (OpenSpiel's GameInfo states them)")
+    with pytest.raises(GdlError, match="^error: min_utility and max_utility are given "
+                                       "together, not max_utility alone$"):
+        openspiel.load(KUHN, max_utility=2)
+    with pytest.raises(GdlError, match="^error: min_utility=1 and max_utility=2 leave out 0, "
+                                       "every seat's return in a game stopped at "
+                                       "max_decisions$"):
+        openspiel.load(KUHN, min_utility=1, max_utility=2)
+
+
+def test_without_a_payoff_the_bounds_are_minus_one_and_one_and_show_in_the_game_string():
+    game = pyspiel.load_game("gdl", {"file": NIM})
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert "max_utility=1.0,min_utility=-1.0" in str(game)
+    assert pyspiel.load_game(str(game)).min_utility() == -1.0
+
+
+def test_a_return_outside_the_bounds_given_is_an_error():
+    game = openspiel.load(KUHN, min_utility=-1, max_utility=1)
+    state = play(game.new_initial_state(), ["bet", "bet"])      # a bet called: 2 chips each
+    with pytest.raises(GdlError, match=r"^error: (one|two)'s return -?2 is outside the bounds "
+                                       r"the game was loaded with, min_utility=-1 and "
+                                       r"max_utility=1: load it with bounds that hold every "
+                                       r"return$"):
+        state.returns()
+
+
+STATE_ERROR = ("error: a gdl OpenSpiel state cannot be pickled or serialized (it holds the "
+               "compiled rule file): keep the actions played (`state.history()`, to apply to "
+               "`game.new_initial_state()`) or save `state.position.state.to_json()` instead")
+
+
+@pytest.mark.parametrize("serialize", [lambda state: state.serialize(), pickle.dumps],
+                         ids=["serialize", "pickle"])
+def test_a_state_says_it_cannot_be_serialized(serialize):
     state = openspiel.load(NIM).new_initial_state()
-    with pytest.raises(GdlError, match="a gdl position cannot be pickled"):
-        state.serialize()
+    with pytest.raises(GdlError) as caught:
+        serialize(state)
+    assert str(caught.value) == STATE_ERROR
+
+
+def test_a_game_says_it_cannot_be_pickled():
+    with pytest.raises(GdlError) as caught:
+        pickle.dumps(openspiel.load(NIM))
+    assert str(caught.value) == (
+        "error: a gdl OpenSpiel game cannot be pickled or serialized (it holds the compiled "
+        "rule file): load it again from its parameters (`pyspiel.load_game(str(game))`) "
+        "instead")
+
+
+def test_serializing_game_and_state_fails_inside_openspiel_as_the_docs_say():
+    game = openspiel.load(NIM)
+    with pytest.raises(pyspiel.SpielError, match="^GetRNGState unimplemented.$"):
+        pyspiel.serialize_game_and_state(game, game.new_initial_state())
+    assert "`SpielError: GetRNGState unimplemented.`" in docs()
+
+
+@pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy], ids=["copy", "deepcopy"])
+def test_a_copy_of_a_state_is_a_clone_and_of_a_game_the_game(copier):
+    game = openspiel.load(NIM, rng_seed=2)
+    state = play(game.new_initial_state(), ["take 1"])
+    other = copier(state)
+    assert type(other) is openspiel.GdlState and other.history() == state.history()
+    play(other, ["take 2"])
+    assert state.history() == [0] and other.history() == [0, 1]
+    assert str(state) != str(other)
+    assert copier(game) is game
+
+
+def test_the_text_of_an_id_that_is_not_legal_is_refused():
+    state = openspiel.load(NIM).new_initial_state()
+    for action in (999, 3, -1):
+        with pytest.raises(GdlError, match=f"action id {action} is not legal here: the ids "
+                                           "are 0 to 2"):
+            state.action_to_string(0, action)
 
 
 def test_a_loaded_game_can_be_given_directly():
@@ -215,8 +322,7 @@ def test_a_seat_observes_the_same_in_twin_positions(path):
 
 
 def test_the_snippet_in_the_docs_prints_what_the_docs_say(monkeypatch):
-    with open(os.path.join(ROOT, "docs", "bridges.md"), encoding="utf-8") as handle:
-        snippet = re.findall(r"```python\n(.*?)```", handle.read(), re.S)[0]
+    snippet = re.findall(r"```python\n(.*?)```", docs(), re.S)[0]
     monkeypatch.chdir(ROOT)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

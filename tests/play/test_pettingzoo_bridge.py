@@ -121,6 +121,16 @@ def test_an_illegal_action_is_refused():
         env.step(None)
 
 
+@pytest.mark.parametrize("ask", [GdlEnv.observe, GdlEnv.action_texts],
+                         ids=["observe", "action_texts"])
+def test_an_agent_that_is_not_a_seat_is_an_error_naming_the_agents(ask):
+    env = GdlEnv(NIM)
+    env.reset(seed=0)
+    with pytest.raises(GdlError) as caught:
+        ask(env, "nobody")
+    assert str(caught.value) == "error: there is no agent 'nobody': the agents are blue, red"
+
+
 def test_a_view_longer_than_the_observation_is_an_error_naming_the_bound():
     env = GdlEnv(NIM, max_observation_bytes=40)
     env.reset(seed=0)
