@@ -18,7 +18,9 @@ every request is answered at once even while a large file is checked. A text lar
 loader's limit gets one diagnostic and no parse; a base file is read only if it is a regular
 file (`loader.read_text`). The messages are read here, not by pygls' loop: a body that is
 not JSON gets a parse error reply, a request whose params do not fit the LSP types an invalid
-params reply, and no input prints a traceback.
+params reply, and no input prints a traceback. pygls' protocol is mended where it slips
+(`_protocol_class`): it forgets each message once handled, and ignores a change to a file
+never opened.
 """
 
 from __future__ import annotations
@@ -199,11 +201,11 @@ def _server(server_class: Any, types: Any) -> Any:
     from ..loader import read_text
     from .analysis import Document, Problem
     try:
-        server = server_class("gdl", version("gdl"),
-                              text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        release = version("gdl")
     except PackageNotFoundError:
-        server = server_class("gdl", "unknown",
-                              text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        release = "unknown"
+    server = server_class("gdl", release, protocol_cls=_protocol_class(),
+                          text_document_sync_kind=types.TextDocumentSyncKind.Full)
     analysed: dict[str, Document] = {}      # uri -> the Document of its current text
     parsed: dict[str, Document] = {}        # uri -> the last Document whose text parsed
     checked: dict[str, Document] = {}       # uri -> the last Document whose text checked
@@ -377,8 +379,10 @@ def _server(server_class: Any, types: Any) -> Any:
         document = analysed.get(params.text_document.uri)
         position = params.position
         spans: tuple[Span, ...] = ()
-        if document is None or document.references is None:
-            refused: str | None = "the file has errors: rename once it checks"
+        if opened(params.text_document.uri) is None:
+            refused: str | None = "the file is not open: open it to rename"
+        elif document is None or document.references is None:
+            refused = "the file has errors: rename once it checks"
         else:
             renaming = document.rename(position.line + 1, position.character + 1,
                                        params.new_name)
@@ -418,6 +422,44 @@ def _server(server_class: Any, types: Any) -> Any:
         return [_document_symbol(types, symbol) for symbol in document.symbols]
 
     return server
+
+
+def _protocol_class() -> Any:
+    """pygls' protocol, with two of its slips mended.
+
+    pygls files the future of each message it handles under the message's id (so that a
+    cancel can find it) and removes it when it answers; a notification handled by one of
+    pygls' own generators (didOpen, didChange, didClose...) is filed under a random id and
+    never removed: 2 KB a keystroke, for ever, and every request slower. Here each future
+    leaves the table once it is done (a request's after pygls has sent its answer; one still
+    pending stays, for a cancel to find). And pygls applies a change to a file the editor
+    never opened as if it were open, which raises (a KeyError shown to the user): such a
+    change is ignored, as are requests about that file."""
+    from functools import partial
+    from urllib.parse import unquote
+
+    from lsprotocol import types
+    from pygls.protocol import LanguageServerProtocol, lsp_method
+
+    class Protocol(LanguageServerProtocol):
+        def _execute_handler(self, msg_id: Any, handler: Any, callback: Any,
+                             args: Any = None, kwargs: Any = None) -> None:
+            super()._execute_handler(msg_id, handler, callback, args, kwargs)
+            future = self._request_futures.get(msg_id)
+            if future is not None:
+                future.add_done_callback(partial(self._forget, msg_id))
+
+        def _forget(self, msg_id: Any, future: Any) -> None:
+            # only this future: a client may reuse the id of a request it has had answered
+            if self._request_futures.get(msg_id) is future:
+                del self._request_futures[msg_id]
+
+        @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+        def lsp_text_document__did_change(self, params: Any) -> Any:
+            if unquote(params.text_document.uri) in self.workspace.text_documents:
+                yield from super().lsp_text_document__did_change(params)
+
+    return Protocol
 
 
 class _Worker:

@@ -370,6 +370,9 @@ def test_rename_rewrites_every_use_and_refuses_what_it_cannot_rename(session):
     assert refusal(client) == "gdl: 'range_of' is declared in duel.gdl: rename it there"
     assert rename(client, variant, VARIANT, "reach_limit", 1, "limit") is None
     assert refusal(client).startswith("gdl: 'reach_limit' replaces a declaration of the base")
+    unopened = from_fs_path(str(folder / "never_opened.gdl"))
+    assert rename(client, unopened, GAME, "tire", 2, "rest") is None
+    assert refusal(client) == "gdl: the file is not open: open it to rename"
 
 
 def test_a_text_that_does_not_check_answers_from_the_last_that_did(session):

@@ -1,16 +1,20 @@
 """`gdl lsp` never blocks and never dies (issue 20): a base file that is a FIFO, standard
-input or a device; documents over the loader's size limit; a long check under way; params
-that break the LSP types; bodies that are not JSON or are cut short. Then a bounded fuzz: the
-server started as users start it (`gdl lsp` over stdio) gets malformed messages, huge and
-half-typed documents, out-of-range positions and random requests, and every request with an
-id is answered within `DEADLINE` seconds, the latest text of every document gets its
-diagnostics, stderr holds no traceback and the server exits cleanly at the end.
+input or a device; documents over the loader's size limit; a long check under way; params that
+break the LSP types; bodies that are not JSON or are cut short; a change to a file never
+opened; a long session, after which pygls keeps no future of the messages handled (checked in
+process, on the server's own loop). Then a bounded fuzz: the server started as users start it
+(`gdl lsp` over stdio) gets malformed messages, huge and half-typed documents, out-of-range
+positions and random requests, and every request with an id is answered within `DEADLINE`
+seconds, the latest text of every document gets its diagnostics, stderr holds no traceback and
+the server exits cleanly at the end.
 
 Each test starts its own server (they are cheap: about 0.3 s), under a memory limit, so a
 regression shows as a failure, not as a machine out of memory.
 """
 
+import asyncio
 import collections
+import io
 import json
 import os
 import random
@@ -271,6 +275,17 @@ def test_a_request_about_a_file_never_opened_reads_no_file(server):
         assert "result" in message and took < LOADED, message
 
 
+def test_a_change_to_a_file_never_opened_is_ignored_quietly(server):
+    """pygls applied it as if the file were open, and showed the user a KeyError."""
+    uri = "file:///never/opened.gdl"
+    server.change(uri, GAME, 2)
+    message, took = timed(server, "textDocument/hover", hover_at(uri), DEADLINE)
+    assert message["result"] is None and took < LOADED, message
+    assert server.close() == 0
+    assert [m for _, m in server.notifications if m["method"] == "window/showMessage"] == []
+    assert server.stderr == b"", server.stderr.decode()
+
+
 def test_bodies_that_are_not_json_get_a_parse_error_and_no_traceback(server):
     for body in (b'{"jsonrpc": "2.0", "id": 99, "method": "textDocument/hov',
                  b"\xff\xfe\x00junk", b"[" * 100_000, b"[]", b'"x"', b"1e999999"):
@@ -294,6 +309,68 @@ def test_a_body_cut_short_at_the_end_of_input_ends_the_server_quietly(server):
     server.process.stdin.close()
     assert server.ended() == 0
     assert b"Traceback" not in server.stderr, server.stderr.decode()
+
+
+# ----- a long session ------------------------------------------------------------------------
+
+def test_handled_messages_leave_no_future_behind(tmp_path, monkeypatch):
+    """pygls filed the future of each notification (didOpen, didChange...) under a random id
+    and never removed it: 2 KB a keystroke, and slower requests. In process, on the server's
+    own loop: a request's future is filed while it is pending, and once every message is
+    handled the table is empty."""
+    from lsprotocol import types
+    from pygls.io_ import StdoutWriter
+    from pygls.lsp.server import LanguageServer
+
+    from gdl.interpreter.tools import lsp
+
+    monkeypatch.setenv("GDL_NO_CACHE", "1")      # as `gdl lsp` runs
+    (tmp_path / "duel.gdl").write_text(GAME)
+    uri = from_fs_path(str(tmp_path / "duel.gdl"))
+    edits = 200
+
+    def change(version, text):
+        return {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}}
+
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "processId": None, "capabilities": {}, "rootUri": from_fs_path(str(tmp_path))}},
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "gdl", "version": 1, "text": GAME}}}]
+    messages += [change(version, GAME[:version * 7]) for version in range(2, edits + 1)]
+    messages += [{"jsonrpc": "2.0", "method": "textDocument/didSave",
+                  "params": {"textDocument": {"uri": uri}}}, change(edits + 1, GAME)]
+
+    def published(output):
+        stream = io.BytesIO(output.getvalue())
+        while (message := read_lsp_message(stream)) is not None:
+            if message.get("method") == "textDocument/publishDiagnostics" and \
+                    message["params"].get("version") == edits + 1:
+                return True
+        return False
+
+    async def session():
+        server = lsp._server(LanguageServer, types)
+        output = io.BytesIO()
+        server.protocol.set_writer(StdoutWriter(output))
+        table = server.protocol._request_futures
+        for message in messages:
+            lsp._dispatch(server.protocol, json.dumps(message).encode())
+        lsp._dispatch(server.protocol, json.dumps({
+            "jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+            "params": hover_at(uri)}).encode())
+        pending = set(table)                # the hover waits for the latest analysis
+        deadline = time.monotonic() + 60
+        while not (published(output) and 2 not in table) and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        return pending, dict(table), published(output)
+
+    pending, left, analysed = asyncio.run(session())
+    assert pending == {2}
+    assert left == {}
+    assert analysed
 
 
 # ----- the fuzz ------------------------------------------------------------------------------
