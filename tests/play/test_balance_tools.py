@@ -9,6 +9,7 @@ import os
 import re
 import sys
 
+import attrs
 import pytest
 from click.testing import CliRunner
 
@@ -26,6 +27,7 @@ RACE = os.path.join(RULES, "race.gdl")
 HEAD_START = os.path.join(RULES, "race_head_start.gdl")
 COPY = os.path.join(RULES, "race_copy.gdl")
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
+KUHN = os.path.join(ROOT, "games", "classic", "kuhn_poker.gdl")     # declares a payoff(s)
 
 
 def gdl(*args):
@@ -47,6 +49,7 @@ def test_a_record_tells_seats_players_first_seat_result_length_and_stats():
         assert len(record.winners) == 1
         assert record.returns == tuple(1.0 if s in record.winners else -1.0
                                        for s in ("a", "b"))
+        assert record.payoff is False       # race.gdl declares no payoff(s)
         position = record.stats["position"]
         assert max(position.values()) >= 20 and position[record.winners[0]] >= 20
         assert record.stats["close"] == (abs(position["a"] - position["b"]) < 3)
@@ -105,7 +108,8 @@ def test_out_refuses_what_it_cannot_write(tmp_path, monkeypatch, out, message):
 # ----- the JSON forms, as they were before records and summaries were typed ------------------
 # `gdl simulate games/space_war.gdl --games 20 --seed 1 --json --workers 1` and `gdl compare`
 # of the file with itself (10 games, seed 1), printed before summaries became `Summary`
-# records: the timing fields (`T` here) aside, the same bytes; the first line of `--out`.
+# records: the timing fields (`T` here) aside, the same bytes; the first line of `--out`
+# (with the `payoff` field records have had since).
 SIMULATE_JSON = (
     '{"capped": 0, "decisions": 1458, "decisions_per_second": T, "draws": 5, "finished": 20, '
     '"game": "Space War", "games": 20, "games_per_second": T, "games_requested": 20, '
@@ -129,7 +133,7 @@ COMPARE_JSON = (
 FIRST_RECORD = (
     '{"seed": 1, "game": "Space War", "seats": ["blue", "red"], "players": ["random", '
     '"random"], "first": "blue", "winners": ["blue"], "draw": false, "returns": [1.0, -1.0], '
-    '"turns": 16, "decisions": 81, "capped": false, "scores": {"blue": 15, "red": 0}, '
+    '"payoff": false, "turns": 16, "decisions": 81, "capped": false, "scores": {"blue": 15, "red": 0}, '
     '"stats": {}}')
 
 
@@ -179,6 +183,8 @@ def race_lines():
      "9007199254740992, not [NaN, "),
     (lambda lines: lines[:1] + [re.sub(r'"returns": \[[^,]*', '"returns": [1e999', lines[1])],
      ":2:1: error: 'returns' must be a list of numbers"),
+    (lambda lines: lines[:1] + [lines[1].replace('"payoff": false', '"payoff": "no"')],
+     ":2:1: error: 'payoff' must be true or false, not \"no\"; the file is not read"),
     (lambda lines: lines + [lines[0].replace('"winners": [', '"winners": ["c", ')],
      ":7:1: error: 'winners' must be a list of seats, not [\"c\", "),
     (lambda lines: lines[:5] + [lines[5].replace('"Race"', '"Other"')],
@@ -253,6 +259,49 @@ def test_report_page_is_self_contained_has_every_section_and_is_reproducible(tmp
     a = analyse(read_records(str(records)))
     assert f"<td>a</td><td>{a['wins']['a']}</td>" in page
     assert "<td>position</td><td>b</td>" in page
+
+
+def kuhn_records(tmp_path, players):
+    """20 games of Kuhn poker from seed 1, written by `gdl simulate --out` and read back."""
+    out = tmp_path / "kuhn.jsonl"
+    assert gdl("simulate", KUHN, "--games", 20, "--seed", 1, "--players", players,
+               "--workers", 1, "--out", out).exit_code == 0
+    return out, read_records(str(out))
+
+
+def test_a_payoff_game_whose_returns_are_all_one_or_minus_one_has_a_returns_table(tmp_path):
+    out, records = kuhn_records(tmp_path, "mcts:iterations=50,greedy")
+    assert {abs(x) for r in records for x in r.returns} == {1.0}   # like 1 win, -1 loss
+    assert all(r.payoff for r in records)
+    assert set(analyse(records)["returns"]) == {"one", "two"}
+    assert gdl("report", out, "-o", tmp_path / "kuhn.html").exit_code == 0
+    page = (tmp_path / "kuhn.html").read_text()
+    assert "<h2>Returns (the rule file's payoff at the end of each finished game)</h2>" in page
+
+
+def without_payoff(records, path):
+    """The records as a file written before records had a `payoff` field."""
+    lines = [json.dumps({k: v for k, v in r.to_json().items() if k != "payoff"})
+             for r in records]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("players, table", [
+    ("mcts:iterations=50,greedy", False),   # every return 1 or -1: the payoff goes unseen
+    ("random", True),                       # some return 2 or -2: the table, as before
+])
+def test_records_without_payoff_written_by_an_older_gdl_are_read(tmp_path, players, table):
+    _, records = kuhn_records(tmp_path, players)
+    old = without_payoff(records, tmp_path / "old.jsonl")
+    read = read_records(str(old))
+    assert [r.payoff for r in read] == [None] * 20
+    assert read == [attrs.evolve(r, payoff=None) for r in records]
+    assert [json.dumps(r.to_json()) for r in read] == old.read_text().splitlines()
+    assert ("returns" in analyse(read)) == table
+    result = gdl("report", old, "-o", tmp_path / "old.html")
+    assert result.exit_code == 0 and result.stderr == ""
+    assert ("<h2>Returns" in (tmp_path / "old.html").read_text()) == table
 
 
 def test_report_without_matplotlib_names_the_extra(tmp_path, monkeypatch):

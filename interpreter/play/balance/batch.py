@@ -49,9 +49,11 @@ class GameRecord:
     """One simulated game: its seed; the game's name, its seats and the player of each (the
     agent's name); the seat that played first (turn 1's, or in a game without turns the
     first to decide); the winners (none when drawn or capped), draw, the returns per seat
-    (1 win, -1 loss, 0 draw or capped); turns and decisions played; capped; the scores per
-    seat (None when the rule file declares none); the rule file's `stat` values at the end
-    (name -> value, or name -> {seat: value} for a `stat NAME(s)`)."""
+    (the rule file's `payoff(s)`, else 1 win, -1 loss, 0 draw; 0 when capped); payoff, does
+    the rule file declare a `payoff(s)` (None in a record read from a file written before
+    records said so); turns and decisions played; capped; the scores per seat (None when
+    the rule file declares none); the rule file's `stat` values at the end (name -> value,
+    or name -> {seat: value} for a `stat NAME(s)`)."""
 
     seed: int
     game: str
@@ -61,6 +63,7 @@ class GameRecord:
     winners: tuple[str, ...]
     draw: bool
     returns: tuple[float, ...]
+    payoff: bool | None
     turns: int
     decisions: int
     capped: bool
@@ -68,24 +71,29 @@ class GameRecord:
     stats: dict[str, Any]       # rule values: numbers, truth values, text, or per seat
 
     def to_json(self) -> dict[str, Any]:
-        """The plain form, fields in `RECORD_FIELDS` order (a line of a `.jsonl` file)."""
-        return {"seed": self.seed, "game": self.game, "seats": list(self.seats),
-                "players": list(self.players), "first": self.first,
-                "winners": list(self.winners), "draw": self.draw,
-                "returns": list(self.returns), "turns": self.turns,
-                "decisions": self.decisions, "capped": self.capped,
-                "scores": None if self.scores is None else dict(self.scores),
-                "stats": self.stats}
+        """The plain form, fields in `RECORD_FIELDS` order (a line of a `.jsonl` file);
+        without `payoff` when it is None, as in the file the record was read from."""
+        plain = {"seed": self.seed, "game": self.game, "seats": list(self.seats),
+                 "players": list(self.players), "first": self.first,
+                 "winners": list(self.winners), "draw": self.draw,
+                 "returns": list(self.returns), "payoff": self.payoff, "turns": self.turns,
+                 "decisions": self.decisions, "capped": self.capped,
+                 "scores": None if self.scores is None else dict(self.scores),
+                 "stats": self.stats}
+        if self.payoff is None:
+            del plain["payoff"]
+        return plain
 
     @classmethod
     def from_json(cls, plain: dict[str, Any]) -> GameRecord:
-        """The record of `to_json`'s form (checked first: `game_records.read_records`)."""
+        """The record of `to_json`'s form (checked first: `game_records.read_records`);
+        `payoff` may be missing (a file written before records had it)."""
         return cls(seed=plain["seed"], game=plain["game"], seats=tuple(plain["seats"]),
                    players=tuple(plain["players"]), first=plain["first"],
                    winners=tuple(plain["winners"]), draw=plain["draw"],
-                   returns=tuple(plain["returns"]), turns=plain["turns"],
-                   decisions=plain["decisions"], capped=plain["capped"],
-                   scores=plain["scores"], stats=plain["stats"])
+                   returns=tuple(plain["returns"]), payoff=plain.get("payoff"),
+                   turns=plain["turns"], decisions=plain["decisions"],
+                   capped=plain["capped"], scores=plain["scores"], stats=plain["stats"])
 
 
 RECORD_FIELDS = tuple(field.name for field in attrs.fields(GameRecord))
@@ -115,7 +123,7 @@ def play_one(game: Game, seed: int, settings: RunSettings) -> GameRecord:
         first=None if first is None else game.seats[first],
         winners=tuple(game.seats[s] for s in result["winners"]) if result is not None else (),
         draw=result is not None and result["draw"], returns=tuple(game.returns(state)),
-        turns=state.turn, decisions=state.decisions, capped=not finished,
+        payoff=game.rules.payoff, turns=state.turn, decisions=state.decisions, capped=not finished,
         scores=final_scores(game, state), stats=introspect.statistics(game, state))
 
 

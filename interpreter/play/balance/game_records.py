@@ -10,7 +10,8 @@ any other extension before a run starts.
 
 `read_records(path)` reads a `.jsonl` file whole and checks every record's fields and types
 before it becomes a `GameRecord`; anything wrong refuses the file, naming the line, so a
-report never covers part of a file.
+report never covers part of a file. A record without `payoff` (written before records had
+it) is read, its `payoff` None.
 """
 
 from __future__ import annotations
@@ -128,8 +129,9 @@ def _bad(path: str, number: int, problem: str) -> GdlDataError:
     return GdlDataError(f"{problem}; the file is not read", file=path, line=number, column=1)
 
 
+OPTIONAL_FIELDS = ("payoff",)    # absent from the records of older files
 LARGEST = 2 ** 53       # a count or a number in a record: a float holds it exactly
-MAX_SEED = 2 ** 64 - 1  # game i of a run plays seed + i, and `gdl simulate` keeps the last one a seed
+MAX_SEED = 2 ** 64 - 1  # game i of a run plays seed + i: `gdl simulate` keeps it a seed
 
 
 def _is_int(value: object) -> bool:
@@ -152,7 +154,8 @@ def _problem(record: Any) -> str | None:
     """What is wrong with one record, a line's JSON value (None when nothing is)."""
     if not isinstance(record, dict):
         return "a record is a JSON object"
-    missing = [key for key in RECORD_FIELDS if key not in record]
+    missing = [key for key in RECORD_FIELDS
+               if key not in record and key not in OPTIONAL_FIELDS]
     if missing:
         return f"the record has no '{missing[0]}'"
     seats = record["seats"]
@@ -170,6 +173,7 @@ def _problem(record: Any) -> str | None:
         ("draw", isinstance(record["draw"], bool), "true or false"),
         ("returns", isinstance(record["returns"], list) and len(record["returns"]) == len(seats)
          and all(map(_is_number, record["returns"])), f"a list of numbers, one per seat, each within {LARGEST}"),
+        ("payoff", isinstance(record.get("payoff", False), bool), "true or false"),
         ("turns", _is_int(record["turns"]) and record["turns"] >= 0,
          f"a whole number from 0 to {LARGEST}"),
         ("decisions", _is_int(record["decisions"]) and record["decisions"] >= 0,

@@ -4,7 +4,8 @@
 into plain numbers: win
 share per seat with 95% Wilson intervals (over finished games), draws and capped games, game
 lengths, the first player's advantage, results per agent, a summary of every `stat`, and of
-each seat's returns when they are a `payoff(s)`'s (not only 1 win, -1 loss, 0 draw).
+each seat's returns when the rule file declares a `payoff(s)` (as the records say; records
+of an older file, which do not say, when some return is not 1 win, -1 loss, 0 draw).
 `write_report(records_path, out_path)` draws them with matplotlib (the optional extra
 `gdl[report]`) as SVG pictures written into the page itself, so the page needs no network
 and no script; the same records give the same page byte for byte.
@@ -62,7 +63,7 @@ def analyse(records: Sequence[GameRecord]) -> dict[str, Any]:
     first_games = [r for r in finished if r.first is not None]
     first_won = sum(r.first in r.winners for r in first_games)
     later = [(seat, r) for r in first_games for seat in seats if seat != r.first]
-    payoffs = any(r.returns != _default_returns(r) for r in finished)
+    payoffs = any(map(_declares_payoff, finished))
     returns = {"returns": {seat: _summary([r.returns[i] for r in finished])
                            for i, seat in enumerate(seats)}} if payoffs else {}
     return {
@@ -88,6 +89,15 @@ def analyse(records: Sequence[GameRecord]) -> dict[str, Any]:
         "stats": _stats(records),
         "seeds": [min(r.seed for r in records), max(r.seed for r in records)],
     } | returns
+
+
+def _declares_payoff(record: GameRecord) -> bool:
+    """Does the rule file of a finished game's record declare a `payoff(s)`? As the record
+    says; a record written before records said so: when its returns are not those of no
+    payoff (a payoff whose returns are all 1, -1 or 0 goes unseen)."""
+    if record.payoff is not None:
+        return record.payoff
+    return record.returns != _default_returns(record)
 
 
 def _default_returns(record: GameRecord) -> tuple[float, ...]:
