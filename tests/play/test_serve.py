@@ -263,6 +263,11 @@ def test_bad_messages_get_errors():
             (red, '{"type": "move"}', expected),
             (red, '{"type": "act"}', "expected the action's text"),
             (red, '{"type": "act", "text": 5}', "expected the action's text"),
+            (red, json.dumps({"type": "act", "text": "a" * 1001}),
+             "an action's text is at most 1,000 characters, not 1,001"),
+            (red, json.dumps({"type": "act", "text": "a" * 1000}),
+             f"not accepted: '{'a' * 1000}' is not legal: there is no action '{'a' * 1000}' "
+             "in phase 'choose_side'; actions here: side"),
             (red, '{"type": "act", "index": 99, "text": "x"}',
              "the position changed: choose again"),
             (red, '{"type": "act", "index": 0, "text": "side north"}',
@@ -281,6 +286,8 @@ def test_bad_messages_get_errors():
         for browser, text, message in cases:
             browser.socket.send_text(text)
             assert browser.sync() == [{"type": "error", "message": message}], text
+        red.socket.send_text("[" * 50000)        # nested deeper than json goes
+        assert red.sync() == [{"type": "error", "message": expected}]
         red.socket.send_bytes(b"\x00")
         assert red.sync()[0]["message"].startswith("expected a JSON text message")
         red.socket.send_json({"type": "act", "text": "side"})     # words naming both
@@ -590,11 +597,34 @@ def test_several_games_in_one_server():
         while not blue.position or not blue.position["actions"]:   # red, random, chose
             blue.next()
         assert third.session.history[0][0] == 1
-        for body, error in (({"seats": "green=human"}, "--seats: unknown seat 'green'"),
-                            ({"seats": 5}, 'expected {"seats": "SEAT=PLAYER,..."}')):
-            answer = client.post(lobby + "/games", json=body)
-            assert answer.status_code == 400 and answer.json()["error"].startswith(error)
-        assert client.post(lobby + "/games", content=b"{").json()["error"].startswith("expected")
+        answer = client.post(lobby + "/games", json={"seats": "green=human"})
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith("--seats: unknown seat 'green'")
+        assert len(server.tables) == 3
+
+
+@pytest.mark.parametrize("body", [b"{", b"notjson", b"", b"\xff", b"[" * 50000, b"[]",
+                                  b'"blue=human"', b"null", b"5", b'{"seats": 5}',
+                                  b'{"seats": null}', b'{"seats": ["blue=human"]}'])
+def test_the_lobby_refuses_a_body_that_is_not_seats(body):
+    """A new game's body is an object whose `seats`, if given, is a text: anything else is
+    refused, and no game starts."""
+    server = Server(load_game(SPACE_WAR), ["random", "random"], 0)
+    with TestClient(server.app()) as client:
+        answer = client.post(f"/lobby/{server.lobby_token}/games", content=body)
+    assert (answer.status_code, answer.json()) == \
+        (400, {"error": 'expected {"seats": "SEAT=PLAYER,..."}'})
+    assert server.tables == []
+
+
+@pytest.mark.parametrize("body", [{}, {"seats": ""}, {"seats": "red=greedy"}])
+def test_the_lobby_starts_a_game_with_seats_given_or_the_servers(body):
+    """`seats` left out or empty: the players the server was started with."""
+    server = Server(load_game(SPACE_WAR), ["random", "random"], 0)
+    with TestClient(server.app()) as client:
+        answer = client.post(f"/lobby/{server.lobby_token}/games", json=body)
+    assert answer.status_code == 200
+    assert answer.json()["players"] == ["random", "greedy" if body.get("seats") else "random"]
 
 
 def test_the_lobby_refuses_games_beyond_the_most(monkeypatch):

@@ -170,10 +170,7 @@ class Table:
 
     async def receive(self, connection: Connection, text: str) -> None:
         """Answer one message from a browser."""
-        try:
-            message = json.loads(text)
-        except ValueError:
-            message = None
+        message = _parsed(text)
         if isinstance(message, dict) and message.get("type") == "ping":
             async with self.lock:       # after whatever is being played is sent
                 await connection.socket.send_json({"type": "pong"})
@@ -408,15 +405,7 @@ class Server:
             return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
         if request.method == "POST":
             try:
-                asked = json.loads(await request.body())
-                spec = asked.get("seats") if isinstance(asked, dict) else None
-                if spec is not None and not isinstance(spec, str):
-                    raise GdlDataError('expected {"seats": "SEAT=PLAYER,..."}')
-                table = self.new_table(seat_players(self.game.seats, spec)
-                                       if spec else None)
-            except ValueError:
-                return JSONResponse({"error": 'expected {"seats": "SEAT=PLAYER,..."}'},
-                                    status_code=400, headers=HEADERS)
+                table = self.new_table(self.asked_players(await request.body()))
             except GdlDataError as exc:
                 return JSONResponse({"error": exc.message}, status_code=400, headers=HEADERS)
             table.start_agents()
@@ -426,6 +415,16 @@ class Server:
                              "players": self.players,
                              "games": [table.summary(number, base) for number, table
                                        in enumerate(self.tables, 1)]}, headers=HEADERS)
+
+    def asked_players(self, body: bytes) -> list[str] | None:
+        """The players a POST to the lobby asks for: its body is {"seats":
+        "SEAT=PLAYER,..."}, as --seats takes them; `seats` left out or empty: the server's
+        (None). Anything else is a GdlDataError that says what is expected."""
+        asked = _parsed(body)
+        spec = asked.get("seats", "") if isinstance(asked, dict) else None
+        if not isinstance(spec, str):
+            raise GdlDataError('expected {"seats": "SEAT=PLAYER,..."}')
+        return seat_players(self.game.seats, spec) if spec else None
 
     async def transcript(self, request: Request) -> Response:
         """GET: game N so far as a transcript, for the host to keep (`gdl serve FILE
@@ -504,6 +503,15 @@ def saved_as(path: str | None, number: int) -> str | None:
         return path
     stem, extension = os.path.splitext(path)
     return f"{stem}-{number}{extension}"
+
+
+def _parsed(text: str | bytes) -> Any:
+    """A browser's JSON, or None when it is not JSON: not UTF-8, not JSON, or nested
+    deeper than the parser goes (json raises RecursionError for `[[[...`)."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _stamps(path: str) -> list[tuple[str, int, int]]:

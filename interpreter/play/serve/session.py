@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 Viewer = "int | None"
 Message = dict[str, Any]
+MOST_TEXT = 1000        # the longest action's text a browser may send (typed words are
+                        # matched against every legal action)
 
 
 class Agent(Protocol):
@@ -258,8 +260,11 @@ class Session:
             name = "?" if seat is None else self.game.seats[seat]
             raise IllegalAction(f"it is not your decision: {name} is deciding")
         text, index = message.get("text"), message.get("index")
-        if not isinstance(text, str) or len(text) > 1000:
+        if not isinstance(text, str):
             raise IllegalAction("expected the action's text")
+        if len(text) > MOST_TEXT:
+            raise IllegalAction(f"an action's text is at most {MOST_TEXT:,} characters, not "
+                                f"{len(text):,}")
         legal = self.legal()
         if index is not None:
             if not isinstance(index, int) or isinstance(index, bool) or \
