@@ -501,7 +501,17 @@ class Generator:
         kept = self.kept(action, key)
         for k in range(levels + 1):
             indent = k + 1
-            self.listing_parts(memo, by_level[k], k, indent)
+            for part in by_level[k]:
+                if k == 0 and self.quantifier_guard(part.expr):
+                    continue
+                expr = part.expr
+                with self.within(memo=memo.for_part(part)):
+                    if isinstance(expr, ir.Not):    # `if not (not x)` reads `if x`
+                        code, test = self.ex(expr.operand), "if "
+                    else:
+                        code, test = self.ex(expr), "if not "
+                self.src.emit(indent, test, code, ":")
+                self.src.emit(indent + 1, "return" if k == 0 else "continue")
             memo.open_level(k, indent)         # values deeper parts need go here
             if k < levels:
                 binder = action.binders[k]
@@ -528,84 +538,28 @@ class Generator:
                     domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
                 lead = memo.loop_invariant_lead(first, binder)
-                # the lead's value that lets every item pass the first part, or fail it
-                passes = fails = None
-                if lead is not None and first is not None and \
-                        not isinstance(binder.domain, (ir.Const, ir.ListOf)):
-                    for value in (False, True):
-                        decided = _decides(first.expr, lead, value)
-                        if decided is True:
-                            passes = value
-                        elif decided is False:
-                            fails = value
-                unswitch = passes is not None and k == levels - 1
                 self.emit_for(indent, binder.slot, domain, binder.domain,
                               None if lead is None else
                               F(lead, f"_c{binder.slot} = ", self.ex(lead)),
-                              memo.members_lead(first, binder),
-                              loop=passes is None and fails is None)
-                if fails is not None:       # no item can pass: nothing to list
-                    self.src.emit(indent, f"if _d{binder.slot} and "
-                                  f"{'' if fails else 'not '}_c{binder.slot}: "
-                                  f"_d{binder.slot} = ()")
-                if not unswitch and (passes is not None or fails is not None):
-                    self.src.emit(indent, f"for v{binder.slot} in _d{binder.slot}:")
-                if unswitch:
-                    # The last loop twice: as written while the lead can fail an item, and
-                    # without the first part where its value lets every item pass.
-                    slot = binder.slot
-                    self.src.emit(indent, f"if _d{slot} and {'not ' if passes else ''}"
-                                  f"_c{slot}:")
-                    for skip in (0, 1):
-                        if skip:
-                            self.src.emit(indent, "else:")
-                        self.src.emit(indent + 1, f"for v{slot} in _d{slot}:")
-                        if binder.type == PIECE:
-                            self.record([slot], action, indent + 2,
-                                        _piece_list(binder.domain))
-                        self.listing_parts(memo, by_level[levels][skip:], levels, indent + 2)
-                        memo.open_level(levels, indent + 2)
-                        self.listed(action, kept, indent + 2)
-                    return
+                              memo.members_lead(first, binder))
                 if binder.type == PIECE:
                     self.record([binder.slot], action, indent + 1,
                                 _piece_list(binder.domain))
-        self.listed(action, kept, levels + 1)
-
-    def listing_parts(self, memo: _Memo, parts: Sequence[ir.WherePart], k: int,
-                      indent: int) -> None:
-        """A listing's where-parts of level `k`: `continue` (`return` at level 0) past a
-        binding that fails one."""
-        for part in parts:
-            if k == 0 and self.quantifier_guard(part.expr):
-                continue
-            expr = part.expr
-            with self.within(memo=memo.for_part(part)):
-                if isinstance(expr, ir.Not):    # `if not (not x)` reads `if x`
-                    code, test = self.ex(expr.operand), "if "
-                else:
-                    code, test = self.ex(expr), "if not "
-            self.src.emit(indent, test, code, ":")
-            self.src.emit(indent + 1, "return" if k == 0 else "continue")
-
-    def listed(self, action: ir.Action, kept: tuple[str, list[str], int] | None,
-               indent: int) -> None:
-        """Append the action of the binding at hand (its kept tuple, when kept)."""
         args = "".join(f"v{b.slot}, " for b in action.binders)
         made = f"({action.index}, ({args}))"
         # placed at the action, so a tool tracing lines sees each legal binding listed
         if kept is None:
-            self.src.emit(indent, F(action, f"out.append({made})"))
+            self.src.emit(levels + 1, F(action, f"out.append({made})"))
             return
         table, terms, _ = kept
         if len(terms) > 1:          # by its row (`_r`) and the last binder's value
             table = "_r"
         index = terms[-1]
-        self.src.emit(indent, "try:")
-        self.src.emit(indent + 1, F(action, f"out.append({table}[{index}] or "
+        self.src.emit(levels + 1, "try:")
+        self.src.emit(levels + 2, F(action, f"out.append({table}[{index}] or "
                                             f"_keep({table}, {index}, {made}))"))
-        self.src.emit(indent, "except (IndexError, TypeError):")   # a later piece, none
-        self.src.emit(indent + 1, F(action, f"out.append({made})"))
+        self.src.emit(levels + 1, "except (IndexError, TypeError):")   # a later piece, none
+        self.src.emit(levels + 2, F(action, f"out.append({made})"))
 
     def kept(self, action: ir.Action, key: tuple[str, int]
              ) -> tuple[str, list[str], int] | None:
@@ -846,8 +800,7 @@ class Generator:
         return write(node)
 
     def emit_for(self, indent: int, slot: int, code: Part, domain: ir.Expr,
-                 before: Frag | None = None, members: Frag | None = None,
-                 loop: bool = True) -> None:
+                 before: Frag | None = None, members: Frag | None = None) -> None:
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
         limits.MAX_WORK) unless the domain is a constant list or a list written out (the
         rule file fixes its size). Written out rather than a call: this is the hottest line
@@ -870,8 +823,7 @@ class Generator:
         if members is not None:
             self.src.emit(indent, f"if _d{slot} and ", members,
                           f".isdisjoint(_d{slot}): _d{slot} = ()")
-        if loop:        # (else the caller writes the loop: `listing`'s unswitched one)
-            self.src.emit(indent, f"for v{slot} in _d{slot}:")
+        self.src.emit(indent, f"for v{slot} in _d{slot}:")
 
     def loop_domain(self, domain: ir.Expr) -> Frag:
         """A comprehension's domain, counted as `emit_for` counts (`_w`)."""
@@ -1362,20 +1314,6 @@ class _Memo:
         for k in self.resets:
             if k > level or (k == level and self.resets[k] > at):
                 self.resets[k] += 1
-
-
-def _decides(expr: ir.Expr, lead: ir.Expr, value: bool) -> bool | None:
-    """What `expr` is whatever its other tests give, when its leftmost test `lead` (see
-    `_Memo.loop_invariant_lead`) is `value`; None when they decide."""
-    if expr is lead:
-        return value
-    if isinstance(expr, ir.Not):
-        decided = _decides(expr.operand, lead, value)
-        return None if decided is None else not decided
-    if isinstance(expr, (ir.And, ir.Or)):
-        decided = _decides(expr.left, lead, value)
-        return decided if decided is isinstance(expr, ir.Or) else None
-    return None
 
 
 def _empty_list(node: ir.Expr) -> bool:
