@@ -339,6 +339,9 @@ def print_summary(summary: Summary, games: int, seed: int) -> None:
                f"draws {summary.draws}")
     for seat, wins in summary.wins.items():
         share, low, high = summary.win_share[seat]
+        if not summary.finished:        # no share of no games: nothing to estimate
+            click.echo(f"  {seat} won {wins} (no game finished)")
+            continue
         click.echo(f"  {seat} won {wins} ({100 * share:.1f}% of finished games, 95% interval "
                    f"{100 * low:.1f}-{100 * high:.1f}%)")
     if summary.mean_returns is not None:

@@ -119,6 +119,15 @@ def test_simulate_cap_is_reported_as_capped_not_draw():
     assert summary["finished"] + summary["capped"] == 20
 
 
+def test_simulate_with_no_game_finished_gives_no_share_of_wins():
+    result = gdl("simulate", "games/galaxy_of_d.gdl", "--games", "3", "--max-turns", "1",
+                 "--workers", "1")
+    assert result.returncode == 0, result.stderr
+    assert "finished 0, capped 3" in result.stdout
+    assert "  one won 0 (no game finished)\n" in result.stdout
+    assert "interval" not in result.stdout
+
+
 def test_simulate_text_summary():
     result = gdl("simulate", "games/space_war.gdl", "--games", "10")
     assert result.returncode == 0
