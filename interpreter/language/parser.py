@@ -365,6 +365,9 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
     if "EQUAL" in expected and word in _FN_REJECTS:
         return (f"a fn's block cannot '{word}': it holds only 'let', assignments to its "
                 "locals, 'if', 'for' and 'return VALUE'; a 'def' runs statements",)
+    if last is not None and last.type == "NAME" and str(last) == "if":
+        return ("an 'if ... then ... else ...' value inside a larger expression goes in "
+                "parentheses: 1 + (if COND then A else B)",)
     if previous is not None and previous.type == "NAME" and str(previous) == "while":
         return ("gdl has no 'while': loop over a list with 'for x in xs' ('range(a, b)' "
                 "counts), or let a 'fn' call itself",)

@@ -44,6 +44,12 @@ TAIL = "phase p { action x() {} }\n"
      "            ^\n"
      "gdl has no 'while': loop over a list with 'for x in xs' ('range(a, b)' counts), or let "
      "a 'fn' call itself"),
+    (HEAD + "setup {\n  log text(1 + if true then 1 else 2)\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:19: error: unexpected name 'true'; expected ')', ','\n"
+     "      log text(1 + if true then 1 else 2)\n"
+     "                      ^\n"
+     "an 'if ... then ... else ...' value inside a larger expression goes in parentheses: "
+     "1 + (if COND then A else B)"),
     (HEAD + "setup {\n  xs = [xs[0]]\n  goto p for a\n}\n" + TAIL,
      "<string>:4:11: error: unexpected '['; expected '!=', '%', '(', '*', '+', ',', '-', '.', "
      "...\n"
