@@ -4,7 +4,9 @@ list, and explains a rejection. At a prompt a person can also undo, save, conced
 
 Two faces, one game loop: plain lines (piped input or output, `--moves`: what tests and
 scripts read) and, on a terminal with a person playing, one screen per decision that fits
-100x40: the board with a legend, a line per seat, the last events, the actions, the prompt.
+100x40: the board with a legend, a line per seat, the last events, the actions, the prompt,
+and a message (a refusal, a narrowing) in the lines the board leaves; a longer one (help on
+a short terminal) has a page of its own.
 Every seat's screen is drawn from its own view and its own log of events, so nothing hidden
 from it reaches it; when two people share a terminal and the game hides something, the
 screen is cleared and waits for the next one before showing its view.
@@ -538,7 +540,8 @@ class Prompt:
             if found:
                 self.narrow(found, text)
             else:
-                self.tell(f"not accepted: {exc.message}")
+                why = unmatched(self.game, self.state, self.legal, text, self.seat)
+                self.tell(f"not accepted: {why or exc.message}")
         return None
 
     def tell(self, *lines: str) -> None:
@@ -567,10 +570,8 @@ class Prompt:
             return
         # as wide as the terminal: a terminal narrower than the drawing would break its lines
         width = shutil.get_terminal_size((WIDTH, HEIGHT)).columns
-        click.echo(CLEAR + render(self.game, self.game.view(self.state, self.seat), width,
-                                  colour=self.table.colour))
-        click.echo("press Enter to go back", nl=False)
-        read_line()
+        page([render(self.game, self.game.view(self.state, self.seat), width,
+                     colour=self.table.colour)], "press Enter to go back")
 
     def show_history(self, last: int | None) -> None:
         """Every line of this seat's log (its `last` lines): what each seat did and what it
@@ -582,11 +583,9 @@ class Prompt:
             for line in shown or ["nothing has happened yet"]:
                 click.echo(line)
             return
-        click.echo(CLEAR + "\n".join(shown or ["nothing has happened yet"]))
         told = f"the last {len(shown)} of {len(log)} lines" if len(shown) < len(log) else \
             f"all {len(log)} lines: scroll back for the first"
-        click.echo(f"(history: {told}) press Enter to go back", nl=False)
-        read_line()
+        page(shown or ["nothing has happened yet"], f"(history: {told}) press Enter to go back")
 
     # ----- plain output ------------------------------------------------------------------
     def list_plain(self, found: list[int] | None = None, force: bool = False) -> None:
@@ -625,18 +624,26 @@ class Prompt:
         message = [part for line in self.message for part in
                    (textwrap.wrap(line, width, subsequent_indent="    ",
                                   break_on_hyphens=False, drop_whitespace=False) or [""])]
+        # The message has the lines the board leaves but the prompt's and one of actions; a
+        # longer one (help, a long refusal on a short terminal) has a page of its own first.
+        free = height - len(top) - 2
+        if len(message) > free:
+            page(message, "press Enter to go back")
+            self.message, message = [], []
+        if not self.message:
+            message = self.kind_hint(view)[:max(0, free)]
         extra = [clip("  " + line, width) for line in zone_lines(view)]
         details = piece_notes(view)
         if details:
             extra += textwrap.wrap("pieces: " + details, width, initial_indent="  ",
                                    subsequent_indent="    ", break_on_hyphens=False)[:3]
-        if not self.message:
-            message = self.kind_hint(view)
         # zones and pieces' notes give way to the actions on a short terminal ('board' has them)
         top += extra[:max(0, height - 4 - len(top) - len(message))]
         room = height - len(top) - len(message) - 1
         log = self.table.logs[self.seat]
-        actions = self.action_lines(width, max(2, room - min(len(log), 4)))
+        # the last events have up to 4 lines, the actions the rest: at least what a summary
+        # and its hint take, when the message leaves that much
+        actions = self.action_lines(width, max(1, min(3, room), room - min(len(log), 4)))
         events = log[-max(0, room - len(actions)):] if room - len(actions) > 0 else []
         unseen = len(log) - self.table.seen.get(self.seat, 0)   # since this seat's last decision
         if events and unseen > len(events):
@@ -670,8 +677,11 @@ class Prompt:
             f"{len(numbered)} actions: type a number, or a piece, a cell or a name to see "
             f"its actions; a piece and a cell play ({example(self.texts)}); 'help' for more",
             width, initial_indent="  ", subsequent_indent="  ")
+        if len(hint) >= limit:      # no room for the hint and a line of the summary
+            hint = [clip(f"  {len(numbered)} actions: type a number, a piece, a cell or a name; "
+                         "'help' for more", width)]
         return ["  " + line for line in summary_lines(numbered, width - 2)
-                ][:max(1, limit - len(hint))] + hint
+                ][:limit - len(hint)] + hint
 
 
 def colour_terminal() -> bool:
@@ -708,6 +718,45 @@ def kind_info(game: Game, name: str) -> list[str]:
     return [f"{match}: " + (", ".join(f"{column} {_stat(value)}" for column, value
                                       in stats.items() if value is not None)
                             or "no statistics")]
+
+
+def unmatched(game: Game, state: State, legal: list[Action], text: str, seat: int) -> str | None:
+    """Why words that narrow the list (a piece or a cell first, as in 'e9 h6') name no legal
+    action, as `seat` sees the pieces: the first word that names none, else that none names
+    them all. None when the first word is no piece or cell: the text is then read as an
+    action's, and the engine's refusal says what is wrong with it."""
+    words = text.split()
+    cells = set(game.rules.board.names)
+    labels: list[str] = []
+    on: dict[str, list[str]] = {}       # cell -> the labels of the pieces seen there
+    for piece in game.view(state, seat)["pieces"]:
+        if piece["label"] != "?":
+            labels.append(piece["label"])
+            if piece["cell"] is not None:
+                on.setdefault(piece["cell"].lower(), []).append(piece["label"])
+
+    def is_piece(word: str) -> bool:
+        return any(word.lower() in (label.lower(), label.lower().rpartition(":")[2])
+                   for label in labels)
+    if not words or (words[0].lower() not in cells and not is_piece(words[0])):
+        return None
+    for word in words:
+        if matching(game, state, legal, word, seat):
+            continue
+        if word.lower() in cells:
+            pieces = on.get(word.lower(), [])
+            return f"no legal action names {word} or " + (
+                f"the {'piece' if len(pieces) == 1 else 'pieces'} on it ({', '.join(pieces)})"
+                if pieces else "a piece on it")
+        if is_piece(word):
+            return f"no legal action names {word}"
+        return f"'{word}' is not a cell, a piece or a word of a legal action"
+    pieces = on.get(words[0].lower(), [])
+    named = [f"{words[0]} (where {', '.join(pieces)} stand{'s' if len(pieces) == 1 else ''})"
+             if pieces else words[0]] + words[1:]
+    if len(named) == 2:
+        return f"no legal action names both {named[0]} and {named[1]}"
+    return f"no legal action names all of {', '.join(named[:-1])} and {named[-1]}"
 
 
 def _stat(value: object) -> str:
@@ -806,8 +855,15 @@ def clip(line: str, width: int) -> str:
     return cut.rstrip(" ,;") + "..."
 
 
-def read_line() -> str:
+def page(lines: list[str], note: str) -> None:
+    """A page of its own in place of the screen (the terminal's scrollback holds what is
+    taller), with a last line `note`, until Enter."""
+    click.echo(CLEAR + "\n".join(lines))
+    click.echo(note, nl=False)
+    read_line()
 
+
+def read_line() -> str:
     """A line of standard input, decoded here so that a byte that is not UTF-8 is an error
     whatever the locale makes of standard input; '' at its end."""
     raw = sys.stdin.buffer.readline()

@@ -2,6 +2,7 @@
 concession included), --moves with a transcript or a concession, a lone 'human' against
 random seats (plain, piped output)."""
 
+from gdl.cli.playthrough import unmatched
 from gdl.interpreter.loader import load_source
 from gdl.interpreter.play.agents.agents import matching
 
@@ -50,6 +51,20 @@ def test_a_cell_names_the_pieces_standing_there_as_the_seat_sees_them():
     assert named(game, state, "a1 b2") == []          # order matters: the piece comes first
 
 
+def test_narrowing_words_that_match_nothing_are_refused_as_the_seat_sees_the_board():
+    """The refusal names the pieces on a cell the seat sees (red's Tank under the Scout on
+    c2 is hidden from blue) and leaves a first word that is no piece or cell to the engine."""
+    game = load_source(FOG, "fog.gdl")
+    state = game.new_state(0)
+    legal = game.legal_actions(state)
+    assert [unmatched(game, state, legal, typed, 0) for typed in
+            ["c2 c2", "a1 b2 c1", "Scout#2 a1", "hurt c9"]] == [
+        "no legal action names both c2 (where red:Scout#2 stands) and c2",
+        "no legal action names all of a1, b2 and c1",
+        "no legal action names both Scout#2 and a1",
+        None]
+
+
 def test_a_seat_acting_on_a_piece_hidden_from_it_reads_it_as_hidden(tmp_path):
     """Blue's `hurt ?` (red's Tank under red's Scout) is echoed as blue may read it: the
     plain output never names the Tank once blue has chosen it."""
@@ -70,6 +85,22 @@ def test_a_piece_then_a_cell_plays_and_a_piece_alone_lists():
     assert result.returncode == 0, result.stderr
     assert " 74. move Fighter#5 e2" in out and "blue: move Fighter#5 e3" in out
     assert "blue (human), red (random)" in out.splitlines()[0]
+
+
+def test_words_that_name_no_legal_action_say_which():
+    """A piece or a cell first narrows the list: when nothing matches, the refusal names the
+    word that names no legal action, or says that none names them all, as the seat sees
+    the pieces (not that the cell is no action's name)."""
+    result = gdl("play", "games/space_war.gdl", "--players", "human", "--seed", "3",
+                 stdin="station c2\ne1 e0\nb2 b7\ne1 e3\ne3 e5\nquit\n")
+    assert result.returncode == 0, result.stderr
+    refusals = [line.split("blue> ")[-1] for line in result.stdout.splitlines()
+                if "not accepted" in line]
+    assert refusals == [
+        "not accepted: 'e0' is not a cell, a piece or a word of a legal action",
+        "not accepted: no legal action names b7 or a piece on it",
+        # Fighter#5 has moved this turn: e3 names only other fighters' moves there
+        "not accepted: no legal action names both e3 (where Fighter#5 stands) and e5"]
 
 
 def test_undo_save_replay_and_resume(tmp_path):

@@ -115,6 +115,26 @@ def test_every_screen_fits_the_terminal():
         assert len(lines) <= 40 and max(len(line) for line in lines) <= 100, screen
 
 
+def test_a_refusal_or_help_leaves_the_screen_whole_on_a_short_terminal():
+    """At 80x24 the board leaves a few lines: a refusal shares them with the actions, and
+    help, longer, has a page of its own; the title and the board stay on every screen."""
+    refusals = ["not accepted: 'e0' is not a cell, a piece or a word of a legal action",
+                "not accepted: 'fly away' is not legal: there is no action 'fly' in phase "
+                "'play';\n     actions here: move, fire, end, offer_draw"]
+    output, status = play_in_terminal(
+        ["play", "games/space_war.gdl", "--players", "human", "--seed", "3"],
+        ["station c2", "e1 e0", "fly away", "help", ""], rows=24, columns=80)
+    assert status == 0 and "Traceback" not in output
+    screens = [s[:s.rfind("> ") + 2] for s in output.split(CLEAR)[1:] if "> " in s]
+    for screen in screens:
+        lines = screen.split("\n")
+        assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, screen
+        assert lines[0].startswith("Space War - turn") and " a  b  c " in lines[1], screen
+    for refusal in refusals:
+        assert any(screen.endswith(refusal + "\nblue> ") for screen in screens), refusal
+    assert "press Enter to go back" in output.split("blue> help", 1)[1].split(CLEAR)[1]
+
+
 def test_hot_seat_hides_the_screen_until_the_next_player_is_there():
     """Two people, a game with secret choices: the screen is cleared and waits before each
     seat's view, and one seat's secret choice shows to the other only as made."""
