@@ -133,8 +133,8 @@ COMPARE_JSON = (
 FIRST_RECORD = (
     '{"seed": 1, "game": "Space War", "seats": ["blue", "red"], "players": ["random", '
     '"random"], "first": "blue", "winners": ["blue"], "draw": false, "returns": [1.0, -1.0], '
-    '"payoff": false, "turns": 16, "decisions": 81, "capped": false, "scores": {"blue": 15, "red": 0}, '
-    '"stats": {}}')
+    '"payoff": false, "turns": 16, "decisions": 81, "capped": false, "scores": {"blue": 15, '
+    '"red": 0}, "stats": {}}')
 
 
 def test_simulate_json_and_records_are_the_bytes_they_were(tmp_path, monkeypatch):
