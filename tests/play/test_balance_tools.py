@@ -347,6 +347,15 @@ def test_compare_prints_a_verdict_line_naming_the_seats_that_moved():
         "verdict: the win shares differ (a +")
 
 
+def test_compare_with_no_game_finished_has_nothing_to_compare():
+    result = gdl("compare", RACE, COPY, "--games", 3, "--max-turns", 1, "--workers", 1)
+    assert result.exit_code == 0
+    assert "finished 0 and 0" in result.stdout
+    assert result.stdout.splitlines()[-1] == (
+        "verdict: nothing to compare: no game of the base and the variant finished (raise "
+        "--max-turns or --max-decisions)")
+
+
 @pytest.mark.parametrize("args, message", [
     ((RACE, SPACE_WAR), f"error: {SPACE_WAR} has seats blue, red but {RACE} has a, b: compare "
      "plays the same seats in both"),

@@ -74,6 +74,10 @@ def newcombe(one: tuple[float, float, float],
 
 def verdict(result: dict[str, Any]) -> str:
     """The one line a designer reads first."""
+    unfinished = [name for name in ("base", "variant") if not result["finished"][name]]
+    if unfinished:      # no share of no games: nothing to tell apart
+        return (f"verdict: nothing to compare: no game of the {' and the '.join(unfinished)} "
+                "finished (raise --max-turns or --max-decisions)")
     moved = [f"{seat} {100 * s['difference'][0]:+.1f} points" for seat, s in
              result["seats"].items() if s["differs"]]
     if moved:
