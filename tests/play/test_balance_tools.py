@@ -347,6 +347,16 @@ def test_compare_prints_a_verdict_line_naming_the_seats_that_moved():
         "verdict: the win shares differ (a +")
 
 
+def test_a_report_of_games_none_finished_gives_no_shares(tmp_path):
+    records, page = tmp_path / "capped.jsonl", tmp_path / "capped.html"
+    assert gdl("simulate", RACE, "--games", 3, "--max-turns", 1, "--workers", 1,
+               "--out", records).exit_code == 0
+    assert gdl("report", records, "-o", page).exit_code == 0
+    text = page.read_text(encoding="utf-8")
+    assert "No game finished: every one was capped, so there are no win shares" in text
+    assert "win share (95% interval)" not in text
+
+
 def test_compare_with_no_game_finished_has_nothing_to_compare():
     result = gdl("compare", RACE, COPY, "--games", 3, "--max-turns", 1, "--workers", 1)
     assert result.exit_code == 0

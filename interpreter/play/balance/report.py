@@ -248,6 +248,9 @@ def _outcomes(a: dict[str, Any], figure_class: Any) -> list[str]:
 
 
 def _seat_section(a: dict[str, Any], figure_class: Any) -> list[str]:
+    if not a["finished"]:       # no share of no games
+        return ["<h2>Win share per seat</h2><p>No game finished: every one was capped, so "
+                "there are no win shares (raise --max-turns or --max-decisions).</p>"]
     shares = [a["win_share"][seat] for seat in a["seats"]]
     rows = [[seat, a["wins"][seat], _percent(a["win_share"][seat])] for seat in a["seats"]]
     return ["<h2>Win share per seat</h2>",
@@ -271,6 +274,8 @@ def _first_section(a: dict[str, Any], figure_class: Any) -> list[str]:
 
 
 def _agent_section(a: dict[str, Any], figure_class: Any) -> list[str]:
+    if not a["finished"]:
+        return ["<h2>Results per agent</h2><p>No game finished.</p>"]
     agents = a["agents"]
     rows = [[name, v["seat_games"], v["wins"], _percent(v["share"])]
             for name, v in agents.items()]
