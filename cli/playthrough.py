@@ -35,7 +35,8 @@ from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
-                                                matching, read_moves, resolve_input)
+                                                matching, read_moves, resolve_input,
+                                                unmatched)
 from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game
 from gdl.interpreter.play.render.narrate import changes, event_lines
 from gdl.interpreter.runtime import introspect
@@ -718,45 +719,6 @@ def kind_info(game: Game, name: str) -> list[str]:
     return [f"{match}: " + (", ".join(f"{column} {_stat(value)}" for column, value
                                       in stats.items() if value is not None)
                             or "no statistics")]
-
-
-def unmatched(game: Game, state: State, legal: list[Action], text: str, seat: int) -> str | None:
-    """Why words that narrow the list (a piece or a cell first, as in 'e9 h6') name no legal
-    action, as `seat` sees the pieces: the first word that names none, else that none names
-    them all. None when the first word is no piece or cell: the text is then read as an
-    action's, and the engine's refusal says what is wrong with it."""
-    words = text.split()
-    cells = set(game.rules.board.names)
-    labels: list[str] = []
-    on: dict[str, list[str]] = {}       # cell -> the labels of the pieces seen there
-    for piece in game.view(state, seat)["pieces"]:
-        if piece["label"] != "?":
-            labels.append(piece["label"])
-            if piece["cell"] is not None:
-                on.setdefault(piece["cell"].lower(), []).append(piece["label"])
-
-    def is_piece(word: str) -> bool:
-        return any(word.lower() in (label.lower(), label.lower().rpartition(":")[2])
-                   for label in labels)
-    if not words or (words[0].lower() not in cells and not is_piece(words[0])):
-        return None
-    for word in words:
-        if matching(game, state, legal, word, seat):
-            continue
-        if word.lower() in cells:
-            pieces = on.get(word.lower(), [])
-            return f"no legal action names {word} or " + (
-                f"the {'piece' if len(pieces) == 1 else 'pieces'} on it ({', '.join(pieces)})"
-                if pieces else "a piece on it")
-        if is_piece(word):
-            return f"no legal action names {word}"
-        return f"'{word}' is not a cell, a piece or a word of a legal action"
-    pieces = on.get(words[0].lower(), [])
-    named = [f"{words[0]} (where {', '.join(pieces)} stand{'s' if len(pieces) == 1 else ''})"
-             if pieces else words[0]] + words[1:]
-    if len(named) == 2:
-        return f"no legal action names both {named[0]} and {named[1]}"
-    return f"no legal action names all of {', '.join(named[:-1])} and {named[-1]}"
 
 
 def _stat(value: object) -> str:

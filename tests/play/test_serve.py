@@ -277,6 +277,8 @@ def test_bad_messages_get_errors():
             (red, '{"type": "act", "text": "fly away"}',
              "not accepted: 'fly away' is not legal: there is no action 'fly' in phase "
              "'choose_side'; actions here: side"),
+            (red, '{"type": "act", "text": "a1 a2"}',      # as `gdl play` says it
+             "not accepted: no legal action names a1 or a piece on it"),
             (red, '{"type": "act", "text": "99"}',
              "not accepted: there is no action number 99; choose 1 to 2"),
             (blue, f'{{"type": "act", "text": "{first}"}}',

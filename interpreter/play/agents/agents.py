@@ -17,9 +17,14 @@ typed words name (a piece, a cell, an action's name), for a person narrowing a l
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ...language.errors import GdlDataError, IllegalAction
 from ...runtime import introspect
+
+if TYPE_CHECKING:
+    from ...runtime.engine import Game
+    from ...runtime.state import Action, State
 
 
 _MASK = (1 << 64) - 1
@@ -137,6 +142,45 @@ def matching(game, state, legal, typed, seat):
             found.append(index)
     return found
 
+
+
+def unmatched(game: Game, state: State, legal: list[Action], text: str, seat: int) -> str | None:
+    """Why words that narrow the list (a piece or a cell first, as in 'e9 h6') name no legal
+    action, as `seat` sees the pieces: the first word that names none, else that none names
+    them all. None when the first word is no piece or cell: the text is then read as an
+    action's, and the engine's refusal says what is wrong with it."""
+    words = text.split()
+    cells = set(game.rules.board.names)
+    labels: list[str] = []
+    on: dict[str, list[str]] = {}       # cell -> the labels of the pieces seen there
+    for piece in game.view(state, seat)["pieces"]:
+        if piece["label"] != "?":
+            labels.append(piece["label"])
+            if piece["cell"] is not None:
+                on.setdefault(piece["cell"].lower(), []).append(piece["label"])
+
+    def is_piece(word: str) -> bool:
+        return any(word.lower() in (label.lower(), label.lower().rpartition(":")[2])
+                   for label in labels)
+    if not words or (words[0].lower() not in cells and not is_piece(words[0])):
+        return None
+    for word in words:
+        if matching(game, state, legal, word, seat):
+            continue
+        if word.lower() in cells:
+            pieces = on.get(word.lower(), [])
+            return f"no legal action names {word} or " + (
+                f"the {'piece' if len(pieces) == 1 else 'pieces'} on it ({', '.join(pieces)})"
+                if pieces else "a piece on it")
+        if is_piece(word):
+            return f"no legal action names {word}"
+        return f"'{word}' is not a cell, a piece or a word of a legal action"
+    pieces = on.get(words[0].lower(), [])
+    named = [f"{words[0]} (where {', '.join(pieces)} stand{'s' if len(pieces) == 1 else ''})"
+             if pieces else words[0]] + words[1:]
+    if len(named) == 2:
+        return f"no legal action names both {named[0]} and {named[1]}"
+    return f"no legal action names all of {', '.join(named[:-1])} and {named[-1]}"
 
 def _at(where):
     return f"{where}: " if where else ""

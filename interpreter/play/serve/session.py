@@ -27,7 +27,7 @@ from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
 from ...runtime.view import public_view, status_lines, title
-from ..agents.agents import make_agents, matching, parse_player, resolve_input
+from ..agents.agents import make_agents, matching, parse_player, resolve_input, unmatched
 from .. import transcript as transcripts
 from ..playing import stuck
 from ..render import pictures
@@ -281,7 +281,8 @@ class Session:
                 return legal[found[0]]
             if found:
                 return found
-            raise IllegalAction(f"not accepted: {exc.message}") from None
+            why = unmatched(self.game, self.state, legal, text, viewer)
+            raise IllegalAction(f"not accepted: {why or exc.message}") from None
 
     def decide(self, seat: int, action: Action) -> None:
         """Play `seat`'s `action` and tell each viewer what it may know of it."""
