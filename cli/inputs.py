@@ -11,11 +11,13 @@ names the file and line of a transcript's seed that no command could play. Light
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 
 import click
 
 from gdl.interpreter.language.errors import GdlDataError
+from gdl.interpreter.language.limits import MAX_SOURCE
 
 # A seed is a 64-bit number: in an option, and in a transcript's header.
 MAX_SEED = 2 ** 64 - 1
@@ -34,11 +36,40 @@ def same_file(first: str, second: str) -> bool:
 
 
 def overwritten(output: str, inputs: Iterable[Input]) -> str | None:
-    """The input that writing `output` would replace ('the rule file c.gdl'), or None."""
+    """The input that writing `output` would replace ('the rule file c.gdl'), or None. A
+    rule file's inputs include the base files it extends."""
     for what, path in inputs:
-        if path is not None and same_file(output, path):
-            return f"the {what} {path}"
+        if path is None:
+            continue
+        for found_what, found in _with_bases(what, path):
+            if same_file(output, found):
+                return f"the {found_what} {found}"
     return None
+
+
+_EXTENDS = re.compile(r'^\s*extends\s+"([^"]+)"', re.M)
+
+
+def _with_bases(what: str, path: str) -> Iterator[tuple[str, str]]:
+    """(what, path), then for a rule file each base file it extends, in turn (a file that
+    cannot be read, or one met before, ends the chain: loading reports those)."""
+    yield what, path
+    seen = {os.path.realpath(path)}
+    while "rule file" in what:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(MAX_SOURCE + 1)
+        except (OSError, UnicodeDecodeError, ValueError):
+            return
+        named = _EXTENDS.search(text)
+        if named is None:
+            return
+        path = os.path.normpath(os.path.join(os.path.dirname(path), named.group(1)))
+        if os.path.realpath(path) in seen:
+            return
+        seen.add(os.path.realpath(path))
+        what = "base rule file"
+        yield what, path
 
 
 def refuse_overwrite(option: str, output: str | None, *inputs: Input) -> None:
@@ -63,6 +94,8 @@ def check_transcript_seed(path: str) -> None:
     line (the engine's own refusal cannot say which file the seed came from). A file that
     is not a transcript, or that cannot be read, is left to the command to report."""
     from gdl.interpreter.play.transcript import HEADER
+    if not os.path.isfile(path):    # a pipe: read once, by the command itself
+        return
     try:
         with open(path, encoding="utf-8") as handle:
             if handle.readline().rstrip("\n") != HEADER:

@@ -53,6 +53,17 @@ def test_an_output_that_names_an_input_is_refused_before_anything_is_written(fol
     assert {path.name: path.read_bytes() for path in folder.iterdir()} == before
 
 
+@pytest.mark.parametrize("args", [["show", "v.gdl", "--svg", "base.gdl"],
+                                  ["record", "v.gdl", "-o", "base.gdl"]])
+def test_the_base_file_a_rule_file_extends_is_an_input_too(folder, args):
+    os.rename(folder / "c.gdl", folder / "base.gdl")
+    (folder / "v.gdl").write_text('extends "base.gdl"\n', encoding="utf-8")
+    result = gdl(*args, cwd=folder)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "would overwrite the base rule file base.gdl: name another file" in result.stderr
+    assert (folder / "base.gdl").read_bytes() == RULE_TEXT
+
+
 def test_a_link_to_the_input_is_the_input(folder):
     os.symlink("c.gdl", folder / "picture.svg")
     result = gdl("show", "c.gdl", "--svg", "picture.svg", cwd=folder)
