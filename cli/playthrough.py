@@ -168,15 +168,15 @@ def _resumed(path: str, file: str | None, players: str | None) -> tuple[str, int
 def read_script(path: str) -> tuple[Moves, int | None]:
     """The decisions (and concessions) of a moves file, or of a transcript (then also its
     seed, else None)."""
-    try:
+    try:        # read once: the file may be a pipe
         with open(path, encoding="utf-8") as handle:
-            first = handle.readline().rstrip("\n")
+            text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
-    if first == transcripts.HEADER:
-        saved = transcripts.read_transcript(path)
+    if text.split("\n", 1)[0] == transcripts.HEADER:
+        saved = transcripts.read_transcript(path, text)
         return transcripts.moves_of(saved), saved.header["seed"]
-    return read_moves(path), None
+    return read_moves(path, text), None
 
 
 class Table(Observer):

@@ -242,11 +242,13 @@ class Transcript:
         self.body = body            # [(line number, text)]
 
 
-def read_transcript(path):
-    try:
-        text = open(path, encoding="utf-8").read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GdlDataError(f"cannot read transcript {path}: {exc}") from None
+def read_transcript(path, text=None):
+    """The transcript at `path`; `text`: its text, read already (a pipe reads once)."""
+    if text is None:
+        try:
+            text = open(path, encoding="utf-8").read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise GdlDataError(f"cannot read transcript {path}: {exc}") from None
     lines = text.split("\n")
     if not lines or lines[0] != HEADER or "---" not in lines:
         raise GdlDataError(f"{path} is not a gdl transcript (it must start with "

@@ -2,6 +2,10 @@
 concession included), --moves with a transcript or a concession, a lone 'human' against
 random seats (plain, piped output)."""
 
+import os
+
+import pytest
+
 from gdl.cli.playthrough import unmatched
 from gdl.interpreter.loader import load_source
 from gdl.interpreter.play.agents.agents import matching
@@ -142,6 +146,16 @@ def test_moves_may_be_a_transcript(tmp_path):
     assert result.returncode == 0, result.stderr
     last = recorded.read_text().splitlines()[-1]
     assert result.stdout.rstrip().endswith(f"game over: {last.split(': ', 1)[1]}")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="no /dev/stdin")
+def test_moves_may_come_through_a_pipe():
+    """A pipe can be read once: its moves (or transcript) are read in one go."""
+    result = gdl("play", "games/classic/tic_tac_toe.gdl", "--moves", "/dev/stdin",
+                 "--players", "random", stdin="mark a1\nmark b1\n")
+    assert result.returncode == 0, result.stderr
+    assert "x: mark a1 (scripted)" in result.stdout
+    assert "o: mark b1 (scripted)" in result.stdout
 
 
 def test_a_game_with_a_concession_is_saved_replayed_and_resumed(tmp_path):
