@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from .errors import RuleFault
-from .limits import MAX_DICE, MAX_LIST, MAX_PLACEMENTS, MAX_TEXT
+from .limits import MAX_DICE, MAX_LIST, MAX_NUMBER, MAX_PLACEMENTS, MAX_SUM, MAX_TEXT
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
                     Type, compatible, element, is_list, list_of, placement_pairs,
                     placement_text)
@@ -413,6 +413,32 @@ def joined_texts(xs: Iterable[str], sep: str) -> str:
     return sep.join(kept)
 
 
+def number_too_big(value: int, held: bool) -> str:
+    """The fault of a number a rule computes past its limit: limits.MAX_NUMBER for one it
+    keeps or multiplies by another computed number (`held`), else limits.MAX_SUM."""
+    digits = int(abs(int(value)).bit_length() * 0.30103) + 1
+    if held:
+        return (f"a number of about {digits} digits: a number a rule computes is at most "
+                f"{MAX_NUMBER:,} either way (it grows without end?)")
+    return (f"a number of about {digits} digits: a sum, a difference or a multiple a rule "
+            f"computes is at most {MAX_SUM:,} either way (it grows without end?)")
+
+
+def summed(xs: Iterable[int]) -> int:
+    """`total(xs)` and `sum(x in xs: ...)`: each partial sum within limits.MAX_SUM (the
+    native backend adds in C integers), the first one past it a fault."""
+    if isinstance(xs, list):
+        total = sum(xs)
+        if -MAX_SUM <= total <= MAX_SUM and (not xs or min(xs) >= 0 or max(xs) <= 0):
+            return total        # partial sums all of one sign: none beyond the last
+    total = 0
+    for x in xs:        # (values still to come may fault: they are computed in turn)
+        total += x
+        if not -MAX_SUM <= total <= MAX_SUM:
+            raise RuleFault(number_too_big(total, False))
+    return total
+
+
 def text_too_long(size: int) -> str:
     """The fault of a text a rule makes past limits.MAX_TEXT characters."""
     return (f"a text of {size:,} characters: a text a rule joins is at most {MAX_TEXT:,} "
@@ -634,7 +660,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          borrows=True),
     _row("len", "xs", (1,), _len, lambda ctx, xs: len(xs), "number",
          "length of a list or a text", borrows=True, inline=("len({0})",)),
-    _row("total", "xs", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: sum(xs),
+    _row("total", "xs", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: summed(xs),
          "number", "the sum of a list of numbers (`0` for `[]`)"),
     _row("abs", "x", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "number",
          "absolute value", inline=("abs({0})",)),

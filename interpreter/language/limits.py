@@ -17,7 +17,11 @@ MAX_LOOPS = 16                  # `for` loops inside one another (Python compile
 MAX_BLOCKS = 90                 # blocks inside one another (Python indents 100 levels)
 MAX_BINDERS = 16                # parameters of one action (each a loop of its listing)
 MAX_LIST = 1_000_000            # elements of a list made by range() or by joining lists (+)
-MAX_NUMBER = 10 ** 18           # magnitude of a number a rule computes by `*` or keeps growing
+MAX_NUMBER = 10 ** 18           # magnitude of a number a rule keeps in a variable, writes as
+                                # a constant or computes by `*` of two computed numbers
+MAX_SUM = (1 << 62) - 1         # magnitude of any other number a rule computes: a sum, a
+                                # difference, a multiple of a constant, each partial sum of
+                                # sum() and total() (2^62: the native backend's C integers)
 MAX_TEXT = 100_000              # characters of a text a rule joins with `+`
 MAX_DICE = 10_000               # dice of one roll: roll(sides, n), rolls, successes
 MAX_PIECES = 10_000             # pieces created in one game (removed ones included)

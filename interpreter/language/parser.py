@@ -758,6 +758,11 @@ class _ToAst:
                                  "either way)", file=self.file,
                                  line=meta.line, column=meta.column,
                                  source_line=self.lines[meta.line - 1]) from None
+        if value > MAX_NUMBER:      # limits.MAX_NUMBER, as constants the checker folds
+            raise GdlSyntaxError(f"a number of {len(c[0]):,} digits: a constant is at most "
+                                 f"{MAX_NUMBER:,} either way", file=self.file,
+                                 line=meta.line, column=meta.column,
+                                 source_line=self.lines[meta.line - 1])
         return ast.Number(value, span=self._span(meta))
 
     def string(self, meta: Meta, c: list[_Token]) -> ast.String:

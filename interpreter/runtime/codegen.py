@@ -31,6 +31,7 @@ from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
 from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_TEXT, MAX_WORK
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
                                is_list)
+from .magnitude import Magnitudes
 
 FILE_PREFIX = "<gdl "
 MAX_KEPT = 1 << 16      # at most this many kept tuples of one action (`Generator.kept`)
@@ -191,6 +192,8 @@ class Generator:
         self.uses: set[str] = set()         # module names a unit body uses (P, G, V)
         self.watched = 0            # state categories whose changes must be marked
         self.records: set[int] = set()      # slots of pieces whose record is in `p<slot>`
+        self.magnitudes = Magnitudes(prog)
+        self.slot_sizes: dict[int, int] = {}    # the unit's local slot -> its magnitude
         self.temps = 0              # `_e<N>` names of values computed once (ex_CallFn)
         # every fn call a call (no fn written in place, no call answered without it) while
         # a line tracer counts what runs: see `calling_every_fn`
@@ -302,6 +305,7 @@ class Generator:
         self.defined.add(name)
         header_at = len(self.src.lines)
         self.src.emit(0, f"def {name}(S, me{''.join(', ' + p for p in params)}):")
+        self.slot_sizes = self.magnitudes.slots([node] if node is not None else self.prog.setup)
         if node is not None:
             self.record(piece_params, node, 1)
         body()
@@ -650,6 +654,11 @@ class Generator:
         held to limits.MAX_NUMBER / MAX_TEXT, so a value that doubles in a loop or at each
         decision stops with an error at the assignment instead of taking the machine."""
         if s.op == "=" and not isinstance(s.expr, (ir.Binary, ir.Concat)):
+            if s.expr.type == INT and self.magnitudes.of(
+                    s.expr, self.slot_sizes, self.frame.inlined) > MAX_NUMBER:
+                # a number that may not be kept (a sum, a parameter): held once it is
+                self.src.emit(indent, F(s, f"if {target} is not None and not -{MAX_NUMBER} "
+                                        f"<= {target} <= {MAX_NUMBER}: _big({target})"))
             return
         if s.expr.type == INT:
             self.src.emit(indent, F(s, f"if not -{MAX_NUMBER} <= {target} <= {MAX_NUMBER}: "
@@ -940,8 +949,8 @@ class Generator:
         assert n.value is not None      # the quantifiers below have a value
         if op == "all":
             return F(n, "all(", self.ex(n.value), *loop, ")")
-        if op == "sum":
-            return F(n, "sum(", self.ex(n.value), *loop, ")")
+        if op == "sum":     # each partial sum within limits.MAX_SUM (builtins.summed)
+            return F(n, "_sum(", self.ex(n.value), *loop, ")")
         if op in ("min_of", "max_of"):
             # (a lone value that is none faults in _extreme: min() compares no two)
             return F(n, f"_extreme({op[:3]}((", self.ex(n.value), *loop, "), default=0))")
@@ -1100,6 +1109,9 @@ class Generator:
         if n.op == "*" and not isinstance(n.left, ir.Const) \
                 and not isinstance(n.right, ir.Const):
             return F(n, "_big(", a, " * ", b, ")")     # limits.MAX_NUMBER: x * x squares
+        if n.op in "+-*" and n.type == INT and self.magnitudes.passes(
+                n, self.slot_sizes, self.frame.inlined):
+            return F(n, "_wide(", a, f" {n.op} ", b, ")")  # limits.MAX_SUM (magnitude.py)
         return F(n, "(", a, f" {n.op} ", b, ")")
 
     def ex_Neg(self, n: ir.Neg) -> Frag:

@@ -43,10 +43,10 @@ from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
-                                 SEAT_VARS, text_too_long)
+                                 SEAT_VARS, number_too_big, summed, text_too_long)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
 from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
-                               MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
+                               MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
                               describe, format_value, parse_placement)
 from .rules import describe_rules
@@ -1784,7 +1784,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _big=_big, _long=_long, _keep=_keep, _row=_row,
+                 _big=_big, _wide=_wide, _sum=summed, _long=_long, _keep=_keep, _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
                  _text=lambda value, t: _written(value, t, rt))
@@ -1933,9 +1933,15 @@ def _big(value: int) -> int:
     """A number a rule computed, within limits.MAX_NUMBER (else a fault at that rule)."""
     if -MAX_NUMBER <= value <= MAX_NUMBER:
         return value
-    raise RuleFault(f"a number of about {int(value.bit_length() * 0.30103) + 1} digits: a number "
-                    f"a rule computes is at most {MAX_NUMBER:,} either way (it grows "
-                    "without end?)")
+    raise RuleFault(number_too_big(value, True))
+
+
+def _wide(value: int) -> int:
+    """A sum, difference or multiple a rule computed that could pass limits.MAX_SUM (the
+    generator writes it where `magnitude` cannot rule that out): within it, or a fault."""
+    if -MAX_SUM <= value <= MAX_SUM:
+        return value
+    raise RuleFault(number_too_big(value, False))
 
 
 def _long(text: str) -> str:
@@ -2040,4 +2046,4 @@ def _copy(value: Any) -> Any:
 
 # The generated code's operators written as functions here: a Python fault inside one (none
 # divided) is the rules' fault, located at the operator's expression (`Game._rule_frame`).
-_OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _long, _join))
+_OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _wide, _long, _join))

@@ -1525,6 +1525,12 @@ class _Emitter:
 
     def store(self, s: ir.Assign, target: str, value: str, body: _Body, indent: int) -> None:
         if s.op == "=" and not isinstance(s.expr, ir.Binary):
+            if s.expr.type == INT and not isinstance(s.expr, ir.Const):
+                # a number kept is at most MAX_NUMBER, whatever computed it (the Python
+                # backend checks where magnitude.py cannot rule it out); none passes
+                body.emit(indent, f"if not -{MAX_NUMBER} <= {value} <= {MAX_NUMBER} "
+                          f"and {value} != SMALL_NONE:")
+                body.emit(indent + 1, f"_big({value}, {self.loc(s)})")
             body.emit(indent, f"{target} = {value}")
             return
         if s.expr.type != INT:

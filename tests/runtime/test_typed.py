@@ -330,6 +330,7 @@ ACTIONS}
 fn pc(c) = first(q in pieces_at(c))
 fn pn(c) = first(q in pieces_at(c)).n
 fn sc(s) = s.score
+fn six(n) = n + n + n + n + n + n
 """
 FAULT_BODIES = [
     "big += 999999999999999999\n    big += 999999999999999999",
@@ -371,6 +372,21 @@ FAULT_BODIES = [
     "big = first(q in pieces_at(c)).power",
     "let p = first(q in pieces_at(c))\n    big = p.power + 1",
     "let p = first(q in pieces_at(c))\n    big = if alive(p) then 1 else 2",
+    # sums past limits.MAX_SUM (2^62 - 1), kept numbers past MAX_NUMBER (magnitude.py)
+    "big = 900000000000000000\n    log text(big + big + big + big + big + big)",
+    "big = 900000000000000000\n    big = (big + big + big + big + big + big) / 10",
+    "big = 900000000000000000\n    big = big * 6 / 10",
+    "big = 900000000000000000\n    big = total([big, big, big, big, big, big]) / 10",
+    "big = 900000000000000000\n    big = sum(s in [1, 2, 3, 4, 5, 6]: big) / 10",
+    "big = 900000000000000000\n    big = total([big, big, big])",
+    "big = 1000000000000000000\n    let a = big * 4\n    big = total([a, -a, a, a])",
+    "big = 1000000000000000000\n    let a = big * 4\n    big = total([-a, a, -a]) / 1000\n"
+    "    big = 7 / (big - big)",
+    "let t = 900000000000000000\n    big = t + t + t + t + t + t",
+    "big = six(900000000000000000)",
+    "big = 1000000000000000000\n    let a = big * 4\n    big = sum(i in range(1, 4): "
+    "if i < 3 then a else 7 / (big - big))",
+    "for i in range(1, 3) {\n      big = i * 900000000000000000 * 2\n    }",
 ]
 
 

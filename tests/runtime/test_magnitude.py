@@ -1,0 +1,129 @@
+"""The number limits on the Python backend (docs/language.md, "Limits"): a sum, difference
+or multiple that could pass limits.MAX_SUM is checked where the rules let it (runtime/
+magnitude.py), one that cannot costs nothing more; kept numbers at most MAX_NUMBER. The
+same faults on the native backend: tests/runtime/test_typed.py, `FAULT_BODIES`."""
+
+import pytest
+
+from gdl.interpreter import load_source
+from gdl.interpreter.language import limits
+from gdl.interpreter.language.errors import GdlRuntimeError, GdlSyntaxError
+from gdl.interpreter.loader import check_source, generated_python
+from gdl.interpreter.runtime.magnitude import MEASURE, WIDE, Magnitudes
+from tests.helpers import ROOT
+
+GAME = """game "t"
+seats a, b
+board square(3, 3)
+kinds (power) {{ Mark = 7 }}
+var big = 1
+var dice = []
+var seat.score = 0
+setup {{
+  dice = [3, 4]
+  goto play for a
+}}
+phase play turn {{
+  action go(k in range(1, 6)) {{
+    {body}
+    goto play for next(me)
+  }}
+}}
+fn plus(n) = n + 1
+fn twice(n) = n + n
+{extra}
+"""
+
+
+def _game(body, extra=""):
+    return load_source(GAME.format(body=body, extra=extra), "t.gdl", "python")
+
+
+def _fault(body, extra=""):
+    game = _game(body, extra)
+    with pytest.raises(GdlRuntimeError) as caught:
+        game.apply(game.new_state(0), (0, (1,)))
+    return str(caught.value).splitlines()[0]
+
+
+def _sums(body, folder):
+    """How many sums of the action `go` with `body` the generated Python checks."""
+    path = folder / "t.gdl"
+    path.write_text(GAME.format(body=body, extra=""), encoding="utf-8")
+    source = generated_python(str(path))
+    unit = source[source.index("def act_play_go"):]
+    return unit[:unit.index("\ndef ")].count("_wide(")
+
+
+@pytest.mark.parametrize("body, checked", [
+    ("big = big + 1", 0),                   # a kept number plus a constant
+    ("big = big + big + big + big", 0),     # 4 x 10^18 < 2^62
+    ("big = big + big + big + big + big", 1),   # the fifth can pass 2^62 - 1
+    ("big = k * 1000", 0),                  # k is at most 5
+    ("big = big * 5", 1),                   # a multiple that can pass
+    ("big = plus(k) + twice(k)", 0),        # the fns' parameters by their calls
+    ("big = nth(dice, 1) + 7", 0),          # a list variable's numbers by its values
+    ("big = len(dice) * 1000", 0),          # a length is at most 2^40
+])
+def test_a_sum_is_checked_only_where_it_can_pass_the_limit(body, checked, tmp_path):
+    assert _sums(body, tmp_path) == checked
+
+
+def test_a_sum_past_the_limit_faults_at_its_operator():
+    message = _fault("big = 900000000000000000\n    big = big + big + big + big + big + big")
+    assert message == ("t.gdl:15:11: error: run-time error: a number of about 19 digits: a "
+                       "sum, a difference or a multiple a rule computes is at most "
+                       f"{limits.MAX_SUM:,} either way (it grows without end?)")
+
+
+def test_a_partial_sum_past_the_limit_faults_though_the_total_would_not():
+    body = ("big = 1000000000000000000\n    let a = big * 4\n"
+            "    big = total([a, a, -a, -a]) + sum(i in [1, 2]: 0)")
+    assert "a sum, a difference or a multiple" in _fault(body)
+    assert _game("big = 1000000000000000000\n    let a = big * 4\n"
+                 "    big = total([a, -a, a, -a])") is not None
+
+
+def test_a_sum_faults_before_a_later_value_is_computed():
+    """`sum` adds each value as it comes: the sum passes the limit at the second value,
+    before the third divides by zero (so both backends stop at the same fault)."""
+    body = ("big = 1000000000000000000\n    let a = big * 4\n"
+            "    big = sum(i in [1, 2, 3]: if i < 3 then a else 7 / (k - k))")
+    assert "a sum, a difference or a multiple" in _fault(body)
+
+
+def test_a_number_kept_is_held_whatever_computed_it():
+    body = "big = 900000000000000000\n    big = total([big, big])"
+    assert _fault(body) == (
+        "t.gdl:15:5: error: run-time error: a number of about 19 digits: a number a rule "
+        "computes is at most 1,000,000,000,000,000,000 either way (it grows without end?)")
+
+
+def test_a_constant_past_the_limit_is_refused():
+    with pytest.raises(GdlSyntaxError) as caught:
+        check_source(GAME.format(body="big = 1000000000000000001", extra=""), "t.gdl")
+    assert str(caught.value).splitlines()[0] == (
+        "t.gdl:14:11: error: a number of 19 digits: a constant is at most "
+        "1,000,000,000,000,000,000 either way")
+    check_source(GAME.format(body="big = 1000000000000000000", extra=""), "t.gdl")
+
+
+def test_bounds_follow_calls_assignments_and_cycles():
+    prog = check_source(GAME.format(body="big = grow(k) + twice(2)\n    keep([9])", extra=(
+        "fn grow(n) = if n > 100 then n else grow(n + 1)\n"
+        "def keep(xs) {\n  dice = xs + dice\n}\n")), "t.gdl")
+    table = Magnitudes(prog)._settled()
+    assert ("fn", "plus", 1) not in table       # never called: any number (WIDE)
+    assert table[("fn", "twice", 1)] == 2
+    assert table[("var", "global", "dice")] == 9    # [3, 4] at setup, [9] + dice
+    assert table[("fn", "grow", 1)] == WIDE     # rises round after round: widened
+    assert MEASURE < limits.MAX_NUMBER
+
+
+@pytest.mark.parametrize("name", ["space_war", "classic/othello", "classic/connect_four",
+                                  "classic/breakthrough", "classic/checkers",
+                                  "classic/tic_tac_toe", "classic/backgammon"])
+def test_the_games_that_are_benchmarked_check_no_sum(name):
+    """Their sums cannot pass the limit: they run as fast as before the limit."""
+    path = str(ROOT / "games" / f"{name}.gdl")
+    assert "_wide(" not in generated_python(path)
