@@ -57,6 +57,8 @@ class Magnitudes:
                 for n in (action, *action.binders, *action.where_parts):
                     self._owners[id(n)] = phase
         self._table: dict[tuple[object, ...], int] | None = None    # see `_settled`
+        self._done = False      # `_table` settled
+        self._slots: dict[tuple[int, ...], dict[int, int]] = {}     # roots -> `slots`
 
     # ----- the program's roots, variables and parameters --------------------------------
     def _roots(self) -> Iterator[ir.Node]:
@@ -139,6 +141,7 @@ class Magnitudes:
                 if found > table[site]:
                     table[site], risen = found if round_ < _ROUNDS else WIDE, True
             if not risen:
+                self._done = True
                 return table
         raise AssertionError("unreachable")     # (each bound is widened at most once)
 
@@ -146,6 +149,10 @@ class Magnitudes:
         """slot -> bound of every local bound in `roots` (one rule root's nodes): the
         largest of the values any binding of the slot there can give it; a parameter of
         the fn, def or phase a root is (or belongs to) by its calls' arguments."""
+        roots = list(roots)
+        key = tuple(id(root) for root in roots)
+        if key in self._slots:
+            return self._slots[key]
         sites: dict[int, list[tuple[str, ir.Expr]]] = {}
         owner: ir.Node | None = None
         for root in roots:
@@ -183,6 +190,8 @@ class Magnitudes:
 
         for slot in [*sites, *range(1, params + 1)]:
             bound(slot)
+        if self._done:      # (while the bounds settle, a root's change round by round)
+            self._slots[key] = bounds
         return bounds
 
     # ----- bounds -----------------------------------------------------------------------
