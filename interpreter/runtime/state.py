@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
 
 from ..language.builtins import ALL as ALL      # the engine imports it from here
 from ..language.errors import GdlDataError
+from ..language.limits import MAX_NUMBER
 
 if TYPE_CHECKING:
     from .events import Event
@@ -90,6 +91,17 @@ def _interned(record: dict[str, Any]) -> dict[str, Any]:
     if out.get("kind").__class__ is str:
         out["kind"] = sys.intern(out["kind"])
     return out
+
+
+def _held(values: Any) -> None:
+    """The numbers of a loaded state's variables are numbers a rule could keep: at most
+    limits.MAX_NUMBER either way (docs/language.md, "Limits"), lists of them included."""
+    for value in values:
+        if value.__class__ is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise ValueError(f"a number of {len(str(abs(value)))} digits, where a variable "
+                             f"holds at most {MAX_NUMBER:,} either way")
+        if value.__class__ is list:
+            _held(value)
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -226,6 +238,8 @@ class State:
             state.pieces = {int(p["id"]): _interned(p) for p in data["pieces"]}
             state.seat_vars = [_interned(v) for v in state.seat_vars]
             state.globals = _interned(state.globals)
+            for record in [state.globals, *state.seat_vars, *state.pieces.values()]:
+                _held(record.values())
             state.rebuild_index()
             for cell, pids in data.get("stacks", []):
                 if sorted(pids) != sorted(state.at.get(cell, [])):

@@ -127,3 +127,34 @@ def test_the_games_that_are_benchmarked_check_no_sum(name):
     """Their sums cannot pass the limit: they run as fast as before the limit."""
     path = str(ROOT / "games" / f"{name}.gdl")
     assert "_wide(" not in generated_python(path)
+
+
+def test_a_loaded_state_holds_no_number_a_rule_could_not_keep():
+    """A state from outside (the Python API, a file) keeps to the limits too, so the
+    bounds worked out from the rules hold for it as for a played one."""
+    import json
+
+    from gdl.interpreter import load_game
+    from gdl.interpreter.language.errors import GdlDataError
+    from gdl.interpreter.runtime.state import State
+    data = json.loads(load_game(str(ROOT / "games" / "space_war.gdl")).new_state(1).to_json())
+    data["seat_vars"][0]["moved"] = 10 ** 18
+    assert State.from_json(json.dumps(data)).seat_vars[0]["moved"] == 10 ** 18
+    data["seat_vars"][0]["moved"] = -10 ** 19
+    with pytest.raises(GdlDataError) as caught:
+        State.from_json(json.dumps(data))
+    assert str(caught.value) == ("error: not a saved gdl state: a number of 20 digits, where "
+                                 "a variable holds at most 1,000,000,000,000,000,000 either way")
+
+
+def test_a_scenario_sets_no_number_a_rule_could_not_keep(tmp_path):
+    from gdl.interpreter.play.scenarios.runner import run_scenario
+    scenario = tmp_path / "big.scenario"
+    scenario.write_text(f"rules {ROOT / 'games' / 'space_war.gdl'}\n"
+                        "play side south\n"
+                        "set blue.moved = 1000000000000000000\n"
+                        "set blue.moved = blue.moved * 4\n", encoding="utf-8")
+    failures = run_scenario(str(scenario))
+    assert [f.splitlines()[0] for f in failures] == [
+        f"{scenario}:4:1: error: a number of 19 digits: a variable holds at most "
+        "1,000,000,000,000,000,000 either way"]

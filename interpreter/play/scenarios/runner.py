@@ -34,6 +34,7 @@ import re
 import attrs
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction
+from ...language.limits import MAX_NUMBER
 from ...language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
 from ...loader import load_game
 from ...runtime import events, introspect
@@ -386,7 +387,7 @@ class ScenarioRun(Expectations):
             name, _, value = assignment.partition("=")
             self.piece_variable(name)
             fn, _ = self.expression(value)
-            state.pieces[pid][name] = fn()
+            state.pieces[pid][name] = self.kept(fn())
         state.end_checked = False       # an edit: every end rule runs after the next play
 
     def piece_variable(self, name):
@@ -402,8 +403,16 @@ class ScenarioRun(Expectations):
             raise self.error("expected 'set TARGET = VALUE'")
         container, key = self.place(target)
         fn, _ = self.expression(value)
-        container[key] = fn()
+        container[key] = self.kept(fn())
         state.end_checked = False
+
+    def kept(self, value):
+        """A variable's value, a number at most limits.MAX_NUMBER either way as the rules
+        keep them (else an error here, not a different limit on each backend later)."""
+        if value.__class__ is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise self.error(f"a number of {len(str(abs(value)))} digits: a variable holds "
+                             f"at most {MAX_NUMBER:,} either way")
+        return value
 
     def place(self, target):
         state = self.state
