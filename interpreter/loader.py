@@ -205,13 +205,14 @@ def _merge_kinds(items: list[ast.Decl], table: ast.KindsDecl) -> list[ast.Decl]:
     """A variant's kinds table replaces base rows of the same kind, column by column."""
     rows = {row.name: row for row in table.rows}
     base_columns = {c for item in items if isinstance(item, ast.KindsDecl) for c in item.columns}
-    for column in table.columns:
+    for column, span in zip(table.columns, table.column_spans or (None,) * len(table.columns)):
         if base_columns and column not in base_columns and any(r in _base_rows(items)
                                                                 for r in rows):
             import difflib
             close = difflib.get_close_matches(column, sorted(base_columns), n=1)
             raise error_at(GdlRuleError, f"the base table has no column '{column}'",
-                           table.span, hints=[f"did you mean '{close[0]}'?"] if close else [])
+                           span or table.span,
+                           hints=[f"did you mean '{close[0]}'?"] if close else [])
     out: list[ast.Decl] = []
     for item in items:
         if isinstance(item, ast.KindsDecl):

@@ -330,6 +330,7 @@ class BoardDecl(Decl):
     directions: int | None = None
     hole_param: str | None = None
     hole_expr: Expr | None = None
+    kind_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
     hole_param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
@@ -481,6 +482,7 @@ class ShowDecl(Decl):
     what: str
     param: str
     expr: Expr
+    what_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
     param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
@@ -515,6 +517,7 @@ class HideDecl(Decl):
     what: str
     param: str
     expr: Expr
+    what_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
     param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
 

@@ -162,7 +162,7 @@ class _Checker:
         self._declare_seats(by_type)
         for symbols in _of(by_type, ast.SymbolsDecl):
             for name, span in zip(symbols.names, symbols.name_spans or _no_spans(symbols.names)):
-                self._declare(name, symbols)
+                self._declare(name, symbols, span)
                 self._named("symbol", name, span)
                 self.out.symbols.add(name)
         for param in _of(by_type, ast.ParamDecl):
@@ -212,7 +212,7 @@ class _Checker:
             else:
                 self.def_decls[routine.name] = routine
                 self._named("def", routine.name, routine.name_span)
-            self._check_params_unique(routine.params, routine)
+            self._check_params_unique(routine.params, routine.param_spans, routine)
         for phase_decl in _of(by_type, ast.PhaseDecl):
             self._declare(phase_decl.name, phase_decl)
             self._named("phase", phase_decl.name, phase_decl.name_span)
@@ -222,14 +222,18 @@ class _Checker:
         end_decls = _of(by_type, ast.EndDecl)
         hides = _of(by_type, ast.HideDecl)
         for hide in hides:
-            if hide.what != "piece" or len(hides) > 1:
-                raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'", hide.span)
+            if hide.what != "piece":
+                raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'",
+                               hide.what_span or hide.span)
+        if len(hides) > 1:
+            raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'; the first is "
+                           f"at line {_line(hides[0])}", hides[1].span)
         shows = {}
         for show in _of(by_type, ast.ShowDecl):
             if show.what not in SHOW_PARAMS:
                 hint = " (write 'colour')" if show.what == "color" else ""
                 raise error_at(GdlRuleError, f"'show {show.what}' is unknown{hint}; expected "
-                               + SHOW_FORMS, show.span)
+                               + SHOW_FORMS, show.what_span or show.span)
             shows[show.what] = show
 
         out = self.out
@@ -348,12 +352,14 @@ class _Checker:
             return self.program.span.lines[0]
         return None
 
-    def _declare(self, name: str, decl: ast.Node) -> None:
+    def _declare(self, name: str, decl: ast.Node, span: ast.Span | None = None) -> None:
+        """Declare `name`, written at `span` in `decl` (a declaration of several names)
+        or at the start of `decl`."""
         if name in self.declared:
             first = self.declared[name]
             line = first.span.line if first.span else "?"
             raise error_at(GdlRuleError, f"'{name}' is defined twice; the first definition "
-                           f"is at line {line}", decl.span)
+                           f"is at line {line}", span or decl.span)
         self.declared[name] = decl
 
     def _named(self, kind: str, name: str, span: ast.Span | None) -> None:
@@ -401,7 +407,7 @@ class _Checker:
             raise error_at(GdlRuleError, f"a game has 2 to 4 seats, not {len(decl.names)}",
                            decl.span)
         for name, span in zip(decl.names, decl.name_spans or _no_spans(decl.names)):
-            self._declare(name, decl)
+            self._declare(name, decl, span)
             self._named("seat", name, span)
         self.out.seats = list(decl.names)
 
@@ -411,7 +417,8 @@ class _Checker:
             self.out.board = BOARD_KINDS["square"](1, 1).with_holes((0,))
             return
         if decl.kind not in BOARD_KINDS:
-            raise error_at(GdlRuleError, f"unknown board kind '{decl.kind}'", decl.span,
+            raise error_at(GdlRuleError, f"unknown board kind '{decl.kind}'",
+                           decl.kind_span or decl.span,
                            self._suggest(decl.kind, BOARD_KINDS))
         if len(decl.args) != 2:
             raise error_at(GdlRuleError, f"board {decl.kind}(width, height) takes 2 "
@@ -546,7 +553,7 @@ class _Checker:
                                     or _no_spans(table.columns)):
                 if column in PIECE_PROPERTIES:
                     raise error_at(GdlRuleError, f"'{column}' is a built-in piece property "
-                                   "and cannot be a table column", table.span)
+                                   "and cannot be a table column", span or table.span)
                 if ("kind", column) not in self.fields:
                     self.fields["kind", column] = self.references.declare("stat", column, span)
             for row in table.rows:
@@ -592,7 +599,8 @@ class _Checker:
         if decl.scope == "piece" and (decl.name in PIECE_PROPERTIES
                                       or decl.name in self.out.kind_columns):
             raise error_at(GdlRuleError, f"'piece.{decl.name}' clashes with a piece "
-                           "property or table column of the same name", decl.span)
+                           "property or table column of the same name",
+                           decl.name_span or decl.span)
         if decl.column is not None:
             if decl.scope != "piece":
                 raise error_at(GdlRuleError, f"only a piece variable can start from its "
@@ -600,7 +608,8 @@ class _Checker:
                                decl.span)
             if decl.column not in self.out.kind_columns:
                 raise error_at(GdlRuleError, f"the kinds have no column '{decl.column}'",
-                               decl.span, self._suggest(decl.column, self.out.kind_columns))
+                               decl.column_span or decl.span,
+                               self._suggest(decl.column, self.out.kind_columns))
             self.references.use(decl.column_span, self.fields.get(("kind", decl.column)))
             t = self.out.kind_columns[decl.column]
             table[decl.name] = ir.Variable(decl.name, None, self._declared(decl, t),
@@ -643,11 +652,13 @@ class _Checker:
             ir.Rule(tuple(name for name, _, _ in params), expr, span=table.visible.span),
             span=table.visible.span))
 
-    def _check_params_unique(self, params: Iterable[str], decl: ast.Node) -> None:
+    def _check_params_unique(self, params: Sequence[str], spans: Sequence[ast.Span],
+                             decl: ast.Node) -> None:
         seen = set()
-        for name in params:
+        for name, span in zip(params, spans or _no_spans(params)):
             if name in seen:
-                raise error_at(GdlRuleError, f"parameter '{name}' is named twice", decl.span)
+                raise error_at(GdlRuleError, f"parameter '{name}' is named twice",
+                               span or decl.span)
             seen.add(name)
 
     # ----- constants -------------------------------------------------------------------
@@ -748,7 +759,7 @@ class _Checker:
 
     # ----- code units --------------------------------------------------------------------
     def _phase(self, phase: ast.PhaseDecl) -> ir.Phase:
-        self._check_params_unique(phase.params, phase)
+        self._check_params_unique(phase.params, phase.param_spans, phase)
         types = self.phase_param_types.get(phase.name, (ANY,) * len(phase.params))
         params = list(zip(phase.params, types, self._parameters(phase)))
         scope = _scope(params)
@@ -968,10 +979,10 @@ class _Checker:
                            "kind: keep a value that changes in a piece variable of another "
                            "name ('var piece.NAME = ...'), or change the piece's kind")
                 raise error_at(GdlRuleError, f"'{field}' of a piece cannot be assigned; {how}",
-                               target.span)
+                               spans[-1] or target.span)
             known = list(self.out.vars[scope_name]) if scope_name else []
             raise error_at(GdlRuleError, f"{describe(obj.type)} has no variable '{field}'",
-                           target.span, self._suggest(field, known))
+                           spans[-1] or target.span, self._suggest(field, known))
         self.references.use(spans[-1], self.fields.get((scope_name, field)))
         cls = ir.PieceVarPlace if scope_name == "piece" else ir.SeatVarPlace
         return cls(obj, field, span=target.span), self.out.vars[scope_name][field].type
@@ -993,7 +1004,8 @@ class _Checker:
         if decl is None:
             hint = (f"'{stmt.name}' is a function; a statement calls a 'def'"
                     if stmt.name in self.fn_decls or stmt.name in BUILTINS else None)
-            raise error_at(GdlRuleError, f"unknown procedure '{stmt.name}'", stmt.span,
+            raise error_at(GdlRuleError, f"unknown procedure '{stmt.name}'",
+                           stmt.name_span or stmt.span,
                            [f"hint: {hint}"] if hint else
                            self._suggest(stmt.name, self.def_decls))
         self.references.use(stmt.name_span, self.named.get(stmt.name))
@@ -1058,21 +1070,21 @@ class _Checker:
     def _stmt_Remove(self, stmt: ast.Remove, scope: Scope) -> ir.Remove:
         return ir.Remove(self._expect(stmt.piece, PIECE, scope, "'remove'"), span=stmt.span)
 
-    def _kind_named(self, kind: ast.Expr, scope: Scope, span: ast.Span | None) -> None:
+    def _kind_named(self, kind: ast.Expr, scope: Scope) -> None:
         """A bare name where a kind is wanted must name a kind (or a local)."""
         if isinstance(kind, ast.Name) and kind.name not in self.out.kinds \
                 and kind.name not in scope.names:
-            raise error_at(GdlRuleError, f"unknown piece kind '{kind.name}'", span,
+            raise error_at(GdlRuleError, f"unknown piece kind '{kind.name}'", kind.span,
                            self._suggest(kind.name, self.out.kinds))
 
     def _stmt_Change(self, stmt: ast.Change, scope: Scope) -> ir.Change:
-        self._kind_named(stmt.kind, scope, stmt.span)
+        self._kind_named(stmt.kind, scope)
         return ir.Change(self._expect(stmt.piece, PIECE, scope, "'change'"),
                          self._expect(stmt.kind, KIND, scope, "'change ... to'"),
                          span=stmt.span)
 
     def _stmt_Create(self, stmt: ast.Create, scope: Scope) -> ir.Create:
-        self._kind_named(stmt.kind, scope, stmt.span)
+        self._kind_named(stmt.kind, scope)
         return ir.Create(self._expect(stmt.kind, KIND, scope, "'create'"),
                          self._expect(stmt.owner, SEAT, scope, "'create ... for'"),
                          self._expect(stmt.cell, CELL, scope, "'create ... at'"),
@@ -1081,7 +1093,8 @@ class _Checker:
     def _stmt_Put(self, stmt: ast.Put, scope: Scope) -> ir.Put:
         zone = self.out.zones.get(stmt.zone)
         if zone is None:
-            raise error_at(GdlRuleError, f"unknown zone '{stmt.zone}'", stmt.span,
+            raise error_at(GdlRuleError, f"unknown zone '{stmt.zone}'",
+                           stmt.zone_span or stmt.span,
                            self._suggest(stmt.zone, self.out.zones))
         if zone.per_seat and stmt.seat is None:
             raise error_at(GdlRuleError, f"zone '{zone.name}' is per seat: say whose "
@@ -1112,7 +1125,8 @@ class _Checker:
     def _phase_args(self, stmt: ast.Goto | ast.CallEach, scope: Scope) -> tuple[ir.Expr, ...]:
         phase = self.phase_decls.get(stmt.phase)
         if phase is None:
-            raise error_at(GdlRuleError, f"unknown phase '{stmt.phase}'", stmt.span,
+            raise error_at(GdlRuleError, f"unknown phase '{stmt.phase}'",
+                           stmt.phase_span or stmt.span,
                            self._suggest(stmt.phase, self.phase_decls))
         if len(stmt.args) != len(phase.params):
             raise error_at(GdlRuleError, f"phase '{phase.name}' takes {len(phase.params)} "

@@ -434,7 +434,7 @@ class _ToAst:
     def board_decl(self, meta: Meta, c: list[Any]) -> ast.BoardDecl:
         param, expr = c[3] or (None, None)
         return ast.BoardDecl(str(c[0]), c[1] or (), c[2], None if param is None else str(param),
-                             expr, span=self._span(meta),
+                             expr, span=self._span(meta), kind_span=self._at(c[0]),
                              hole_param_span=None if param is None else self._at(param))
 
     def board_directions(self, meta: Meta, c: list[_Token]) -> int:
@@ -585,7 +585,7 @@ class _ToAst:
 
     def show_decl(self, meta: Meta, c: list[Any]) -> ast.ShowDecl:
         return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
-                            param_span=self._at(c[1]))
+                            what_span=self._at(c[0]), param_span=self._at(c[1]))
 
     def stat_decl(self, meta: Meta, c: list[Any]) -> ast.StatDecl:
         return ast.StatDecl(str(c[0]), None if c[1] is None else str(c[1]), c[2],
@@ -597,7 +597,7 @@ class _ToAst:
 
     def hide_decl(self, meta: Meta, c: list[Any]) -> ast.HideDecl:
         return ast.HideDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
-                            param_span=self._at(c[1]))
+                            what_span=self._at(c[0]), param_span=self._at(c[1]))
 
     def _operator(self, meta: Meta, c: list[_Token]) -> str:
         return str(c[0])

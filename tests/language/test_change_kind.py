@@ -121,9 +121,9 @@ def test_a_kind_that_is_no_kind_at_run_time_is_a_fault():
 
 @pytest.mark.parametrize("statement, message", [
     ("change x to Kign",
-     "<string>:15:5: error: unknown piece kind 'Kign'\n"
+     "<string>:15:17: error: unknown piece kind 'Kign'\n"
      "        change x to Kign\n"
-     "        ^\n"
+     "                    ^\n"
      "did you mean 'King'?"),
     ("change x to 3",
      "<string>:15:17: error: type mismatch: 'change ... to' needs a piece kind, but this is "
@@ -135,19 +135,19 @@ def test_a_kind_that_is_no_kind_at_run_time_is_a_fault():
      "        change me to King\n"
      "               ^"),
     ("x.kind = King",
-     "<string>:15:5: error: 'kind' of a piece cannot be assigned; use change PIECE to KIND\n"
+     "<string>:15:7: error: 'kind' of a piece cannot be assigned; use change PIECE to KIND\n"
      "        x.kind = King\n"
-     "        ^"),
+     "          ^"),
     ("x.owner = me",
-     "<string>:15:5: error: 'owner' of a piece cannot be assigned; use give PIECE to SEAT\n"
+     "<string>:15:7: error: 'owner' of a piece cannot be assigned; use give PIECE to SEAT\n"
      "        x.owner = me\n"
-     "        ^"),
+     "          ^"),
     ("x.value = 2",
-     "<string>:15:5: error: 'value' of a piece cannot be assigned; it is a column of the "
+     "<string>:15:7: error: 'value' of a piece cannot be assigned; it is a column of the "
      "kinds table, the same for every piece of a kind: keep a value that changes in a "
      "piece variable of another name ('var piece.NAME = ...'), or change the piece's kind\n"
      "        x.value = 2\n"
-     "        ^"),
+     "          ^"),
 ])
 def test_misuse_is_reported(statement, message):
     with pytest.raises(GdlError) as caught:

@@ -16,7 +16,7 @@ import pytest
 from gdl.interpreter import GdlError, load_game, load_source
 from gdl.interpreter.language.errors import GdlRuleError, GdlSyntaxError
 
-from tests.helpers import SPACE_WAR, VALID, error_of, lines, message
+from tests.helpers import RULES, SPACE_WAR, VALID, error_of, gdl, lines, message
 
 
 def test_the_valid_game_loads():
@@ -215,18 +215,18 @@ def test_unknown_function_did_you_mean():
 def test_unknown_phase_did_you_mean():
     assert message(VALID.replace("goto play for next", "goto paly for next"),
                    GdlRuleError) == lines(
-        "bad.gdl:9:5: error: unknown phase 'paly'",
+        "bad.gdl:9:10: error: unknown phase 'paly'",
         "        goto paly for next(me)",
-        "        ^",
+        "             ^",
         "did you mean 'play'?")
 
 
 def test_unknown_seat_variable_did_you_mean():
     text = VALID.replace("goto play for next(me)", "me.scroe += 1") + "var seat.score = 0\n"
     assert message(text, GdlRuleError) == lines(
-        "bad.gdl:9:5: error: a seat has no variable 'scroe'",
+        "bad.gdl:9:8: error: a seat has no variable 'scroe'",
         "        me.scroe += 1",
-        "        ^",
+        "           ^",
         "did you mean 'score'?")
 
 
@@ -234,9 +234,9 @@ def test_unknown_piece_kind_did_you_mean():
     text = VALID.replace("  goto play for a", "  create Ship for a at @a1\n  goto play for a")
     text += "kinds (speed) {\n  Shop = 1\n}\n"
     assert message(text, GdlRuleError) == lines(
-        "bad.gdl:5:3: error: unknown piece kind 'Ship'",
+        "bad.gdl:5:10: error: unknown piece kind 'Ship'",
         "      create Ship for a at @a1",
-        "      ^",
+        "             ^",
         "did you mean 'Shop'?")
 
 
@@ -368,9 +368,9 @@ def test_parameter_defined_twice():
 
 def test_seat_named_twice():
     assert message(VALID.replace("seats a, b", "seats a, a"), GdlRuleError) == lines(
-        "bad.gdl:2:1: error: 'a' is defined twice; the first definition is at line 2",
+        "bad.gdl:2:10: error: 'a' is defined twice; the first definition is at line 2",
         "    seats a, a",
-        "    ^")
+        "             ^")
 
 
 def test_action_defined_twice_in_a_phase():
@@ -439,6 +439,94 @@ def test_parameter_depending_on_itself():
         "bad.gdl:13:11: error: parameter 'x' depends on itself",
         "    param y = x",
         "              ^")
+
+
+# ----- the caret is under the word the message names -----------------------------------------
+
+def _rule_file(name, old, new):
+    """A small game of tests/rules/ with one line changed."""
+    text = (RULES / name).read_text(encoding="utf-8")
+    assert old in text
+    return text.replace(old, new, 1)
+
+
+def test_an_unknown_kind_after_create_is_located_at_the_kind(tmp_path):
+    bad = tmp_path / "pools.gdl"
+    bad.write_text(_rule_file("pools.gdl", "create Squad for blue", "create Pwan for blue"))
+    result = gdl("check", str(bad))
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[:3] == [
+        f"{bad}:18:10: error: unknown piece kind 'Pwan'",
+        "      create Pwan for blue at @a1",
+        "             ^"]
+
+
+def test_an_unknown_column_after_from_is_located_at_the_column(tmp_path):
+    bad = tmp_path / "pools.gdl"
+    bad.write_text(_rule_file("pools.gdl", "var piece.models from size",
+                              "var piece.models from sise"))
+    result = gdl("check", str(bad))
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"{bad}:14:23: error: the kinds have no column 'sise'",
+        "    var piece.models from sise",
+        "                          ^",
+        "did you mean 'size'?"]
+
+
+def test_a_second_hide_is_located_at_its_own_start(tmp_path):
+    bad = tmp_path / "narration.gdl"
+    hide = "hide piece(p) when p.kind == Spy and viewer != p.owner\n"
+    bad.write_text(_rule_file("narration.gdl", hide, hide + "hide piece(p) when false\n"))
+    result = gdl("check", str(bad))
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"{bad}:18:1: error: expected one 'hide piece(p) when ...'; the first is at line 17",
+        "    hide piece(p) when false",
+        "    ^"]
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("board square(3, 3)", "board sqare(3, 3)"), [
+        "bad.gdl:3:7: error: unknown board kind 'sqare'",
+        "    board sqare(3, 3)",
+        "          ^",
+        "did you mean 'square'?"]),
+    (("goto play for next(me)", "bmp()"), [
+        "bad.gdl:9:5: error: unknown procedure 'bmp'",
+        "        bmp()",
+        "        ^"]),
+    (("", "symbols x, y, x\n"), [
+        "bad.gdl:12:15: error: 'x' is defined twice; the first definition is at line 12",
+        "    symbols x, y, x",
+        "                  ^"]),
+    (("", "fn f(x, x) = 1\n"), [
+        "bad.gdl:12:9: error: parameter 'x' is named twice",
+        "    fn f(x, x) = 1",
+        "            ^"]),
+    (("", "phase q(x, y, x) {\n}\n"), [
+        "bad.gdl:12:15: error: parameter 'x' is named twice",
+        "    phase q(x, y, x) {",
+        "                  ^"]),
+    (("", "kinds (speed, owner) {\n  A = 1, 2\n}\n"), [
+        "bad.gdl:12:15: error: 'owner' is a built-in piece property and cannot be a table "
+        "column",
+        "    kinds (speed, owner) {",
+        "                  ^"]),
+    (("", "hide board(p) when true\n"), [
+        "bad.gdl:12:6: error: expected one 'hide piece(p) when ...'",
+        "    hide board(p) when true",
+        "         ^"]),
+    (("goto play for next(me)", "for p in pieces(me) {\n p.cell = @a1\n}"), [
+        "bad.gdl:10:4: error: 'cell' of a piece cannot be assigned; use move, place or remove",
+        "     p.cell = @a1",
+        "       ^"]),
+], ids=["board-kind", "procedure", "symbol-twice", "fn-parameter-twice",
+        "phase-parameter-twice", "property-column", "hide-what", "piece-property"])
+def test_the_caret_is_under_the_word_the_message_names(change, expected):
+    old, new = change
+    text = VALID.replace(old, new) if old else VALID + new
+    assert message(text, GdlRuleError) == lines(*expected)
 
 
 # ----- fuzzing: mutated Space War gives a located GdlError or loads ---------------------------

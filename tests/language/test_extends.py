@@ -17,7 +17,7 @@ def test_a_variant_column_that_the_base_lacks_is_an_error(tmp_path):
     with pytest.raises(GdlError) as info:
         load_game(str(tmp_path / "v.gdl"))
     assert str(info.value).splitlines() == [
-        f"{tmp_path / 'v.gdl'}:2:1: error: the base table has no column 'sped'",
+        f"{tmp_path / 'v.gdl'}:2:8: error: the base table has no column 'sped'",
         "    kinds (sped) { Fighter = 5 }",
-        "    ^",
+        "           ^",
         "did you mean 'speed'?"]

@@ -44,19 +44,19 @@ def test_a_variant_changes_the_column_a_variable_starts_from(tmp_path):
         "    var seat.models from size",
         "    ^"]),
     ("kinds (size) { Squad = 5 }\nvar piece.models from sise", [
-        "bad.gdl:13:1: error: the kinds have no column 'sise'",
+        "bad.gdl:13:23: error: the kinds have no column 'sise'",
         "    var piece.models from sise",
-        "    ^",
+        "                          ^",
         "did you mean 'size'?"]),
     ("kinds (size) { Squad = 5 }\nvar piece.models from owner", [
-        "bad.gdl:13:1: error: the kinds have no column 'owner'",
+        "bad.gdl:13:23: error: the kinds have no column 'owner'",
         "    var piece.models from owner",
-        "    ^"]),
+        "                          ^"]),
     ("kinds (size) { Squad = 5 }\nvar piece.size from size", [
-        "bad.gdl:13:1: error: 'piece.size' clashes with a piece property or table column of "
+        "bad.gdl:13:11: error: 'piece.size' clashes with a piece property or table column of "
         "the same name",
         "    var piece.size from size",
-        "    ^"]),
+        "              ^"]),
 ], ids=["from-global", "from-seat", "unknown-column", "from-property", "from-clash"])
 def test_check_errors(extra, expected):
     assert rule_error(VALID + extra + "\n") == lines(*expected)

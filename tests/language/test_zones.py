@@ -196,9 +196,9 @@ def test_a_transcript_of_a_game_with_a_hidden_zone_has_the_view_of_each_seat():
         "    def f(p) { put p into pile of a }",
         "                                  ^"]),
     ("zone pile\ndef f(p) { put p into pyle }", [
-        "bad.gdl:13:12: error: unknown zone 'pyle'",
+        "bad.gdl:13:23: error: unknown zone 'pyle'",
         "    def f(p) { put p into pyle }",
-        "               ^",
+        "                          ^",
         "did you mean 'pile'?"]),
     ("zone pile\ndef f(p) { put 3 into pile }", [
         "bad.gdl:13:16: error: type mismatch: 'put' needs a piece, but this is a number",

@@ -43,7 +43,7 @@ def _claimed():
     ("show badge(p) = p.owner",
      "bad.gdl:12:17: error: type mismatch: 'show badge' needs text, but this is a seat"),
     ("show color(s) = \"red\"",
-     "bad.gdl:12:1: error: 'show color' is unknown (write 'colour'); expected 'show piece(p) "
+     "bad.gdl:12:6: error: 'show color' is unknown (write 'colour'); expected 'show piece(p) "
      "= ...', 'show status(p) = ...', 'show seat(s) = ...', 'show game(s) = ...', 'show "
      "row(r) = ...', 'show score(s) = ...', 'show colour(s) = ...', 'show badge(p) = ...', "
      "'show cell(c) = ...' or 'show shape(p) = ...'"),
