@@ -4,6 +4,8 @@ the game as capped."""
 
 import json
 
+import pytest
+
 from gdl.interpreter import load_game, load_source
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 from gdl.interpreter.play.playing import run_game
@@ -50,6 +52,24 @@ def test_simulate_text_names_both_caps(tmp_path):
     result = invoke("simulate", endless(tmp_path), "--games", "2", "--max-decisions", "10",
                     "--workers", "1")
     assert "  finished 0, capped 2 (at 1000 turns or 10 decisions), draws 0" in result.output
+
+
+@pytest.mark.parametrize("players", ["random", "greedy"])
+def test_a_game_the_turn_cap_stops_played_that_many_turns(tmp_path, players):
+    """The cap stops the game as turn N + 1 starts: it played N turns, not N + 1 (random
+    players play in one playout, greedy ones through run_game)."""
+    path = tmp_path / "turns.gdl"
+    path.write_text(ENDLESS.replace("phase main {", "phase main turn {"))
+    out = tmp_path / "games.jsonl"
+    result = invoke("simulate", str(path), "--games", "3", "--max-turns", "5", "--players",
+                    players, "--workers", "1", "--json", "--out", str(out))
+    summary = json.loads(result.output.splitlines()[0])
+    assert (summary["capped"], summary["min_turns"], summary["max_turns_played"],
+            summary["mean_turns"]) == (3, 5, 5, 5)
+    assert [json.loads(line)["turns"] for line in out.read_text().splitlines()] == [5, 5, 5]
+    text = invoke("simulate", str(path), "--games", "3", "--max-turns", "5", "--players",
+                  players, "--workers", "1").output
+    assert "5.0 turns a game on average (turns 5 to 5)" in text
 
 
 def test_the_default_decision_cap_stops_simulate():

@@ -123,8 +123,15 @@ def play_one(game: Game, seed: int, settings: RunSettings) -> GameRecord:
         first=None if first is None else game.seats[first],
         winners=tuple(game.seats[s] for s in result["winners"]) if result is not None else (),
         draw=result is not None and result["draw"], returns=tuple(game.returns(state)),
-        payoff=game.rules.payoff, turns=state.turn, decisions=state.decisions, capped=not finished,
+        payoff=game.rules.payoff, turns=_turns_played(state, settings.max_turns),
+        decisions=state.decisions, capped=not finished,
         scores=final_scores(game, state), stats=introspect.statistics(game, state))
+
+
+def _turns_played(state: State, max_turns: int) -> int:
+    """The turns a game played: its turn counter, except in a game the turn cap stopped,
+    whose counter has moved on to the turn the cap kept from being played."""
+    return min(state.turn, max_turns)
 
 
 def _random_playout(game: Game, state: State, agents: list[Any],
