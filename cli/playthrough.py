@@ -13,7 +13,7 @@ screen is cleared and waits for the next one before showing its view.
 
 Undo and save stand on the determinism of the engine: the same seed and the same decisions
 give the same game, so undo replays the decisions up to the one taken back, and save writes
-the transcript `gdl record` would write for a game capped after the decisions so far.
+the transcript `gdl record` would write for the decisions so far, ending `unfinished:`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from gdl.cli.inputs import overwritten
 from gdl.interpreter import load_game
 from gdl.interpreter.files import write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
-from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
                                                 matching, read_moves, resolve_input,
@@ -155,9 +154,7 @@ def _resumed(path: str, file: str | None, players: str | None) -> tuple[str, int
     refused whole)."""
     transcripts.replay(path)
     saved = transcripts.read_transcript(path)
-    if saved.body and saved.body[-1][1].startswith("result:"):
-        raise GdlDataError(f"{path}: the game is over ({saved.body[-1][1]}); nothing to "
-                           "resume")
+    saved.refuse_finished()
     rules = os.path.normpath(os.path.join(os.path.dirname(path), saved.header["rules"]))
     if file is not None and os.path.abspath(file) != os.path.abspath(rules):
         raise GdlDataError(f"{path} is a game of {rules}, not of {file}")
@@ -410,13 +407,11 @@ class Table(Observer):
         replaying = _Replaying(self.history)
         state = self.game.new_state(self.seed)   # a transcript holds the engine's own events
         lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
-                                         max_turns=self.max_turns, max_decisions=decisions,
+                                         max_turns=self.max_turns, until=decisions,
                                          conceding=replaying.conceding)
         out_dir = os.path.dirname(os.path.abspath(path))
         head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
-                                        self.max_turns, decisions)
-        if decisions == DEFAULT_MAX_DECISIONS:
-            head.insert(-1, f"max-decisions: {decisions}")
+                                        self.max_turns)
         try:
             write_atomic(path, "\n".join(head + lines) + "\n")
         except OSError as exc:

@@ -19,6 +19,11 @@ Each decision line holds the step, the seat, the number of legal actions and the
 text; chance and log events follow it indented; a compact state line starts every turn. A
 seat that gives up (`gdl play`'s `concede`) is a line `concede: SEAT`, where it gave up,
 with the events it caused below it: not a decision, it has no step.
+The last line says how the game ended (`Transcript.ending`): `result: ...` a finished game,
+`capped: ...` one stopped by `max-turns` or `max-decisions`, `unfinished: saved after N
+decisions` one saved while it was played (`gdl play`'s `save`, `gdl serve --save`), which
+can go on. Saves written before `unfinished:` end `capped: decision N reached the cap of N`,
+with `max-decisions: N` in the header: they replay and resume as they always did.
 `replay` plays the recorded decisions and concessions again and reports the first line that
 differs.
 """
@@ -43,20 +48,28 @@ if TYPE_CHECKING:
     from ..runtime.state import Action, State
 
 HEADER = "# gdl transcript"
+ENDINGS = ("result", "capped", "unfinished")     # the words a transcript's last line starts with
 
 
 def play_game(game: Game, state: State, agents: list, max_turns: int | None = None,
               on_line: Callable[[str], None] | None = None, max_decisions: int | None = None,
-              conceding: Callable[[State], int | None] | None = None
-              ) -> tuple[list[str], str]:
-    """Play until the end (or the caps); return the transcript lines and the outcome.
-    `conceding(state)`: a seat that gives up before the next decision, or None (run_game)."""
+              conceding: Callable[[State], int | None] | None = None,
+              until: int | None = None) -> tuple[list[str], str]:
+    """Play until the end (or the caps); return the transcript lines and the outcome
+    ("finished", "capped" or "unfinished"). `conceding(state)`: a seat that gives up before
+    the next decision, or None (run_game). `until`: the decisions a game saved while it was
+    played has had; it stops after them, unfinished, in place of `max_decisions`."""
     writer = _Writer(game, state, on_line, conceding)
     for event in state.events:          # what setup did (rolls, forced actions)
         writer.emit("  " + event_text(game, event))
     status, sentence = run_game(
         game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
-        max_turns=max_turns, max_decisions=max_decisions, observer=writer)
+        max_turns=max_turns, max_decisions=max_decisions if until is None else until,
+        observer=writer)
+    if status == "capped" and until is not None and state.decisions == until and \
+            not (max_turns is not None and state.turn > max_turns):
+        status, sentence = "unfinished", f"saved after {until} decision" + \
+            ("" if until == 1 else "s")
     writer.emit(f"{'result' if status == 'finished' else status}: {sentence}")
     return writer.lines, status
 
@@ -241,6 +254,19 @@ class Transcript:
         self.header = header
         self.body = body            # [(line number, text)]
 
+    @property
+    def ending(self):
+        """How the game ended, the word its last line starts with (one of ENDINGS), or None
+        when that line is none of them (a transcript cut short)."""
+        word = self.body[-1][1].partition(":")[0] if self.body else None
+        return word if word in ENDINGS else None
+
+    def refuse_finished(self):
+        """Raise a GdlDataError when the game is over: it cannot be resumed."""
+        if self.ending == "result":
+            raise GdlDataError(f"{self.path}: the game is over ({self.body[-1][1]}); nothing "
+                               "to resume")
+
 
 def read_transcript(path, text=None):
     """The transcript at `path`; `text`: its text, read already (a pipe reads once)."""
@@ -330,11 +356,12 @@ def replay(path):
     state = game.new_state(transcript.header["seed"])
     agents = [agent] * len(game.seats)
     produced = []
+    ended = transcript.ending in ("result", "capped")
     try:
         play_game(game, state, agents, on_line=produced.append,
                   max_turns=transcript.header.get("max-turns"),
-                  max_decisions=decisions if not _ends(transcript) else
-                  transcript.header.get("max-decisions", DEFAULT_MAX_DECISIONS),
+                  max_decisions=transcript.header.get("max-decisions", DEFAULT_MAX_DECISIONS),
+                  until=None if ended else decisions,
                   conceding=lambda now: agent.conceding(game, now))
     except IllegalAction as exc:
         produced.append(f"illegal: {exc.message}")
@@ -356,10 +383,6 @@ def replay(path):
                          f"{game.source_hash[:12]} != {transcript.header['rules-sha256'][:12]})"
                          f", although all {decisions} decisions replay identically")
     return decisions
-
-
-def _ends(transcript):
-    return bool(transcript.body) and transcript.body[-1][1].startswith(("result:", "capped:"))
 
 
 def _step_of(expected, index):

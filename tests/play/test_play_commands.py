@@ -173,7 +173,7 @@ def test_a_game_with_a_concession_is_saved_replayed_and_resumed(tmp_path):
         assert gdl("replay", str(saved)).returncode == 0
         body = saved.read_text().split("---\n", 1)[1].splitlines()
         assert body[body.index("concede: red") + 1] == "  out: red"
-    assert first.read_text().splitlines()[-1] == "capped: decision 0 reached the cap of 0"
+    assert first.read_text().splitlines()[-1] == "unfinished: saved after 0 decisions"
     decisions = [line for line in later.read_text().splitlines() if line[:1].isdigit()]
     assert decisions[0] == "1 yellow (6) done"
     assert f"saved {len(decisions)} decisions and 1 concession to {later}" in out
@@ -190,7 +190,7 @@ def test_a_transcript_whose_concession_was_changed_does_not_replay(tmp_path):
     saved.write_text(saved.read_text().replace("concede: red", "concede: green"))
     result = gdl("replay", str(saved))
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert (f"{saved}:12: replay differs at step 0\n  recorded:   out: red\n"
+    assert (f"{saved}:11: replay differs at step 0\n  recorded:   out: red\n"
             "  replayed:   out: green") in result.stderr
 
 

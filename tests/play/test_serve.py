@@ -464,8 +464,10 @@ def test_save_writes_a_transcript_that_resumes(tmp_path):
             browser.act(0)
             browser.sync()
     transcripts.replay(str(saved))
-    header = transcripts.read_transcript(str(saved)).header
-    assert header["seed"] == 1 and header["players"] == "human, human"
+    read = transcripts.read_transcript(str(saved))
+    assert read.header["seed"] == 1 and read.header["players"] == "human, human"
+    assert read.ending == "unfinished" and "max-decisions" not in read.header
+    assert read.body[-1][1] == "unfinished: saved after 3 decisions"
     run = subprocess.run([sys.executable, "-m", "gdl.cli.main", "play", "--resume", str(saved)],
                          input="quit\n", capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr

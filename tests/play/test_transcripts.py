@@ -1,5 +1,6 @@
 """Transcripts (`gdl record`, `gdl replay`): names that differ only in case replay, a bad step
-number is refused, a missing folder is an error."""
+number is refused, a missing folder is an error; a game saved unfinished ends `unfinished:`
+and is read back as a game that goes on (saves of older versions, ending `capped:`, too)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import pytest
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlDataError
 from gdl.interpreter.play.agents.agents import make_agents
-from gdl.interpreter.play.transcript import record, replay
+from gdl.interpreter.play.transcript import read_transcript, record, replay
 
-from tests.helpers import SPACE_WAR, gdl
+from tests.helpers import RULES, SPACE_WAR, gdl
 
 
 def test_case_distinct_names_replay(tmp_path):
@@ -33,6 +34,71 @@ def test_transcript_with_a_bad_step_number_is_refused(tmp_path):
     with pytest.raises(GdlDataError) as info:
         replay(str(path))
     assert "malformed decision line" in info.value.message
+
+
+def _saved_nim(tmp_path, typed):
+    """A game of tests/rules/nim.gdl saved at the `gdl play` prompt after the decisions
+    `typed` (one a line) make."""
+    saved = tmp_path / "saved.txt"
+    result = gdl("play", str(RULES / "nim.gdl"), "--players", "human,random", "--seed", "1",
+                 stdin=typed + f"save {saved}\nquit\n")
+    assert result.returncode == 0, result.stderr
+    return saved
+
+
+def test_a_game_saved_at_the_prompt_ends_unfinished(tmp_path):
+    saved = _saved_nim(tmp_path, "1\n")
+    text = saved.read_text()
+    assert text.splitlines()[-1] == "unfinished: saved after 2 decisions"
+    assert "capped" not in text and "max-decisions" not in text
+    assert read_transcript(str(saved)).ending == "unfinished"
+    assert _saved_nim(tmp_path, "").read_text().splitlines()[-1] == (
+        "unfinished: saved after 0 decisions")
+
+
+def test_an_unfinished_transcript_replays_resumes_and_is_a_moves_file(tmp_path):
+    saved = _saved_nim(tmp_path, "1\n")
+    replayed = gdl("replay", str(saved))
+    assert (replayed.returncode, replayed.stdout) == (
+        0, f"{saved}: ok: 2 decisions replay identically\n")
+    resumed = gdl("play", "--resume", str(saved), stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed after 2 decisions" in resumed.stdout and "pile=9" in resumed.stdout
+    moved = gdl("play", str(RULES / "nim.gdl"), "--moves", str(saved))
+    assert moved.returncode == 0, moved.stderr
+    assert "blue: take 1 (scripted)" in moved.stdout and "game over: " in moved.stdout
+
+
+def test_a_save_of_an_older_version_ending_capped_still_replays_and_resumes(tmp_path):
+    """Before `unfinished:`, a save was written as a game capped after its decisions."""
+    text = _saved_nim(tmp_path, "1\n").read_text()
+    old = tmp_path / "old.txt"
+    old.write_text(text.replace("---\n", "max-decisions: 2\n---\n").replace(
+        "unfinished: saved after 2 decisions", "capped: decision 2 reached the cap of 2"))
+    assert read_transcript(str(old)).ending == "capped"
+    assert replay(str(old)) == 2
+    resumed = gdl("play", "--resume", str(old), stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed after 2 decisions" in resumed.stdout
+
+
+def test_an_unfinished_ending_that_does_not_replay_is_a_divergence(tmp_path):
+    saved = _saved_nim(tmp_path, "1\n")
+    saved.write_text(saved.read_text().replace("after 2 decisions", "after 3 decisions"))
+    result = gdl("replay", str(saved))
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "recorded: unfinished: saved after 3 decisions\n" \
+           "  replayed: unfinished: saved after 2 decisions" in result.stderr
+
+
+def test_the_ending_of_a_transcript(tmp_path):
+    path = tmp_path / "t.txt"
+    head = "# gdl transcript\ngame: x\nrules: x.gdl\nrules-sha256: 0\nseed: 1\nplayers: a\n---\n"
+    for last, ending in (("result: red won", "result"), ("capped: turn 6 passed the cap of 5",
+                         "capped"), ("unfinished: saved after 1 decision", "unfinished"),
+                         ("1 a (2) go", None), ("", None)):
+        path.write_text(head + last + "\n")
+        assert read_transcript(str(path)).ending == ending
 
 
 def test_record_into_a_missing_folder_is_an_error():

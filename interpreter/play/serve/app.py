@@ -579,9 +579,7 @@ def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, l
     if os.path.realpath(rules) != os.path.realpath(rules_path):
         raise GdlDataError(f"{path} is a game of {rules}, not of {rules_path}")
     transcripts.replay(path)        # it replays exactly, in the rules it was played in
-    if saved.body and saved.body[-1][1].startswith("result:"):
-        raise GdlDataError(f"{path}: the game is over ({saved.body[-1][1]}); nothing to "
-                           "resume")
+    saved.refuse_finished()
     moves = transcripts.moves_of(saved)
     conceded = [text for _, text in moves if conceded_seat(text) is not None]
     if conceded:

@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import attrs
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction
-from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
 from ...runtime.view import public_view, status_lines, title
@@ -366,21 +365,18 @@ class Session:
 
     # ----- saving ------------------------------------------------------------------------
     def transcript(self, out_path: str) -> str:
-        """The game so far as the transcript `gdl record` would write for a game capped
-        after the decisions so far, to be written at `out_path` (its `rules:` line is
-        relative to it). It holds the seed and everything hidden: it is for the person
-        running the server, never sent to a browser."""
+        """The game so far as the transcript `gdl record` would write for the decisions so
+        far, ending `unfinished:` (or `result:`, once the game is over), to be written at
+        `out_path` (its `rules:` line is relative to it). It holds the seed and everything
+        hidden: it is for the person running the server, never sent to a browser."""
         assert self.rules_path is not None
         decisions = len(self.history)
         replaying = _Replaying([action for _, action in self.history])
         lines, _ = transcripts.play_game(self.game, self.game.new_state(self.seed),
-                                         [replaying] * len(self.game.seats),
-                                         max_decisions=decisions)
+                                         [replaying] * len(self.game.seats), until=decisions)
         head = transcripts.header_lines(self.game, self.rules_path,
                                         os.path.dirname(os.path.abspath(out_path)),
-                                        self.seed, self.players, None, decisions)
-        if decisions == DEFAULT_MAX_DECISIONS:
-            head.insert(-1, f"max-decisions: {decisions}")
+                                        self.seed, self.players)
         return "\n".join(head + lines) + "\n"
 
 
