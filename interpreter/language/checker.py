@@ -798,6 +798,8 @@ class _Checker:
         # themselves bind (a comprehension's variable, say).
         first = scope.counter[0]
         scope.counter[0] += len(action.binders)
+        self._check_params_unique([b.name for b in action.binders],
+                                  [b.name_span for b in action.binders], action)
         binders = []
         for i, binder in enumerate(action.binders):
             domain = self._expr(binder.domain, scope)

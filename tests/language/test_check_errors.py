@@ -521,8 +521,13 @@ def test_a_second_hide_is_located_at_its_own_start(tmp_path):
         "bad.gdl:10:4: error: 'cell' of a piece cannot be assigned; use move, place or remove",
         "     p.cell = @a1",
         "       ^"]),
+    (("action pass()", "action pass(x in [1], x in [2])"), [
+        "bad.gdl:8:25: error: parameter 'x' is named twice",
+        "      action pass(x in [1], x in [2]) {",
+        "                            ^"]),
 ], ids=["board-kind", "procedure", "symbol-twice", "fn-parameter-twice",
-        "phase-parameter-twice", "property-column", "hide-what", "piece-property"])
+        "phase-parameter-twice", "property-column", "hide-what", "piece-property",
+        "action-parameter-twice"])
 def test_the_caret_is_under_the_word_the_message_names(change, expected):
     old, new = change
     text = VALID.replace(old, new) if old else VALID + new
