@@ -179,55 +179,101 @@ def _key(item: ast.Decl) -> Key | None:
 
 
 def merge(base: ast.Program, variant: ast.Program) -> ast.Program:
-    """The base program with the variant's declarations replacing or adding to it."""
+    """The base program with the variant's declarations replacing or adding to it. A name
+    the variant declares twice is kept twice, so that the checker reports it as it does in
+    a single file (the base's is replaced once, by the variant's first)."""
     items = list(base.items)
+    base_kinds = _kind_tables(base.items)
     index = {_key(item): i for i, item in enumerate(items) if _key(item) is not None}
+    declared: set[Key] = set()
+    variant_rows: dict[str, ast.KindRow] = {}
     for item in variant.items:
         if isinstance(item, ast.ExtendsDecl):
             continue
         if isinstance(item, ast.KindsDecl):
-            items = _merge_kinds(items, item)
+            items = _merge_kinds(items, item, base_kinds, variant_rows)
             continue
         key = _key(item)
-        if key is not None and key in index:
+        if key is not None and key in index and key not in declared:
             items[index[key]] = item
         else:
             index[key] = len(items)
             items.append(item)
+        if key is not None:
+            declared.add(key)
     return ast.Program(tuple(items), span=variant.span)
 
 
-def _base_rows(items: list[ast.Decl]) -> set[str]:
-    return {row.name for item in items if isinstance(item, ast.KindsDecl) for row in item.rows}
+def _kind_tables(items: tuple[ast.Decl, ...]) -> dict[str, ast.KindsDecl]:
+    """The base's table of each kind, by the kind's name."""
+    return {row.name: item for item in items if isinstance(item, ast.KindsDecl)
+            for row in item.rows}
 
 
-def _merge_kinds(items: list[ast.Decl], table: ast.KindsDecl) -> list[ast.Decl]:
-    """A variant's kinds table replaces base rows of the same kind, column by column."""
+def _check_variant_table(table: ast.KindsDecl, base_kinds: dict[str, ast.KindsDecl],
+                         variant_rows: dict[str, ast.KindRow]) -> None:
+    """The errors of a variant's table that merging would hide: a row with as many values as
+    the table has columns, each column once, each kind once in the variant, and a column
+    the base's table of that kind has (a misspelt one, mostly)."""
+    spans = table.column_spans or (table.span,) * len(table.columns)
+    for i, column in enumerate(table.columns):
+        if column in table.columns[:i]:
+            raise error_at(GdlRuleError, f"the column '{column}' is named twice in this table",
+                           spans[i])
+    for row in table.rows:
+        if row.name in variant_rows:
+            first = variant_rows[row.name].span
+            assert first is not None        # (a row read from a file)
+            raise error_at(GdlRuleError, f"'{row.name}' is defined twice; the first definition "
+                           f"is at line {first.line}", row.span)
+        variant_rows[row.name] = row
+        if len(row.values) != len(table.columns):
+            raise error_at(GdlRuleError, f"kind '{row.name}' has {len(row.values)} values but "
+                           f"the table has {len(table.columns)} columns "
+                           f"({', '.join(table.columns)})", row.span)
+        if row.name not in base_kinds:
+            continue
+        columns = base_kinds[row.name].columns
+        for column in table.columns:
+            if column not in columns:
+                import difflib
+                close = difflib.get_close_matches(column, sorted(columns), n=1)
+                raise error_at(GdlRuleError, f"the base table has no column '{column}'",
+                               table.span,
+                               hints=[f"did you mean '{close[0]}'?"] if close else [])
+
+
+def _merge_kinds(items: list[ast.Decl], table: ast.KindsDecl,
+                 base_kinds: dict[str, ast.KindsDecl],
+                 variant_rows: dict[str, ast.KindRow]) -> list[ast.Decl]:
+    """A variant's kinds table replaces base rows of the same kind, column by column. A base
+    row the variant's table gives a `visible to` moves into a table of its own with the
+    base's columns and that condition; rows of new kinds come in a table of their own."""
+    _check_variant_table(table, base_kinds, variant_rows)
     rows = {row.name: row for row in table.rows}
-    base_columns = {c for item in items if isinstance(item, ast.KindsDecl) for c in item.columns}
-    for column, span in zip(table.columns, table.column_spans or (None,) * len(table.columns)):
-        if base_columns and column not in base_columns and any(r in _base_rows(items)
-                                                                for r in rows):
-            import difflib
-            close = difflib.get_close_matches(column, sorted(base_columns), n=1)
-            raise error_at(GdlRuleError, f"the base table has no column '{column}'",
-                           span or table.span,
-                           hints=[f"did you mean '{close[0]}'?"] if close else [])
     out: list[ast.Decl] = []
     for item in items:
-        if isinstance(item, ast.KindsDecl):
-            new_rows = []
-
-            for row in item.rows:
-                if row.name in rows:
-                    values = dict(zip(item.columns, row.values))
-                    values.update(zip(table.columns, rows.pop(row.name).values))
-                    row = ast.KindRow(row.name, tuple(values[c] for c in item.columns),
-                                      span=row.span, name_span=row.name_span)
-                new_rows.append(row)
-            item = ast.KindsDecl(item.columns, tuple(new_rows), item.visible, span=item.span,
-                                 column_spans=item.column_spans)
-        out.append(item)
+        if not isinstance(item, ast.KindsDecl) or not any(r.name in rows for r in item.rows):
+            out.append(item)
+            continue
+        kept: list[ast.KindRow] = []
+        moved: list[ast.KindRow] = []
+        for row in item.rows:
+            if row.name in rows:
+                values = dict(zip(item.columns, row.values))
+                values.update(zip(table.columns, rows.pop(row.name).values))
+                row = ast.KindRow(row.name, tuple(values[c] for c in item.columns),
+                                  span=row.span, name_span=row.name_span)
+                if table.visible is not None:
+                    moved.append(row)
+                    continue
+            kept.append(row)
+        if kept:
+            out.append(ast.KindsDecl(item.columns, tuple(kept), item.visible, span=item.span,
+                                     column_spans=item.column_spans))
+        if moved:
+            out.append(ast.KindsDecl(item.columns, tuple(moved), table.visible,
+                                     span=table.span, column_spans=item.column_spans))
     if rows:            # new kinds: the variant table's own `visible to`, if any
         out.append(ast.KindsDecl(table.columns, tuple(rows.values()), table.visible,
                                  span=table.span, column_spans=table.column_spans))
