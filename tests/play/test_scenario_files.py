@@ -480,6 +480,13 @@ def test_a_play_line_after_rules_that_did_not_load_is_an_error_not_a_crash(tmp_p
     assert found[1] == "T/s.scenario:8:1: error: the rules of line 1 did not load"
 
 
+def test_a_run_time_error_of_an_expect_expression_is_of_its_line_alone(tmp_path):
+    """The expression is compiled alone, so its own place is its line 1: never told as
+    `(at S:1)` beside the line it is on."""
+    assert error(tmp_path, POSITION + "expect 1 / 0 == 1\n") == (
+        "S:8:1: error: run-time error: division by zero")
+
+
 PAYOFF = ROOT / "tests" / "rules" / "payoff.gdl"
 
 

@@ -273,10 +273,12 @@ class ScenarioRun(Expectations):
         handler(rest.strip())
 
     def _located(self, exc):
-        """An error of the current line (one raised elsewhere keeps its place as a hint)."""
+        """An error of the current line (one raised elsewhere keeps its place as a hint; one
+        of this file's expressions, compiled alone, is of this line whatever its line says)."""
         if isinstance(exc, GdlDataError) and exc.file == self.path:
             return exc
-        where = f" (at {exc.file}:{exc.line})" if exc.file and exc.line else ""
+        elsewhere = exc.file and exc.line and exc.file != self.path
+        where = f" (at {exc.file}:{exc.line})" if elsewhere else ""
         return self.error(exc.message + where)
 
     def _finish(self):
