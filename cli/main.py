@@ -506,25 +506,28 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
 
 @main.command()
 @click.argument("file", type=click.Path())
-@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=None, help="The seed (default: the seed of a "
+              "transcript given as --moves, else 0).")
 @click.option("--moves", type=click.Path(), help="A file of decisions to play first, one per "
-              "line (action text or number), as 'gdl play --moves' reads them.")
+              "line (action text or number), or a transcript, as 'gdl play --moves' reads "
+              "them.")
 @click.option("--seat", help="Draw what this seat sees (default: everything).")
 @click.option("--svg", "svg_path", type=click.Path(),
               help="Write the picture to this SVG file (default: print the text drawing).")
 @user_errors
-def show(file: str, seed: int, moves: str | None, seat: str | None,
+def show(file: str, seed: int | None, moves: str | None, seat: str | None,
          svg_path: str | None) -> None:
     """Draw one position: the setup of a game, or where the --moves lead."""
     refuse_overwrite("--svg", svg_path, ("rule file", file), ("moves file", moves))
     from gdl.interpreter import load_game
-    from gdl.interpreter.play.agents.agents import read_moves
     from gdl.interpreter.play.playing import play_moves, viewer_of
+    from gdl.interpreter.play.transcript import read_script
     game = load_game(file)
     viewer = viewer_of(game, seat)
-    state = game.new_state(seed)
+    script, script_seed = read_script(moves) if moves else ([], None)
+    state = game.new_state(seed if seed is not None else script_seed or 0)
     if moves:
-        play_moves(game, state, read_moves(moves), moves)
+        play_moves(game, state, script, moves, as_seat=script_seed is None)
     view = game.view(state, viewer)
     if svg_path is None:
         from gdl.interpreter.runtime.view import render
@@ -644,9 +647,10 @@ def lsp_command() -> None:
 @main.command()
 @click.argument("file", type=click.Path())
 @click.argument("action", nargs=-1)
-@click.option("--seed", type=SEED, default=None, help="With a rule file: the seed (default 0).")
+@click.option("--seed", type=SEED, default=None, help="With a rule file: the seed (default: "
+              "the seed of a transcript given as --moves, else 0).")
 @click.option("--moves", type=click.Path(), help="With a rule file: decisions to play first, "
-              "one per line, as 'gdl play --moves' reads them.")
+              "one per line, or a transcript, as 'gdl play --moves' reads them.")
 @click.option("--step", type=POSITIVE, help="With a transcript: the position before its "
               "decision K.")
 @click.option("--seat", help="Explain as this seat sees it: its own decisions only, hidden "
@@ -668,7 +672,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
     if seed is not None and tool.is_transcript(file):
         raise click.UsageError("a transcript has its own seed: give --step, not --seed")
     check_transcript_seed(file)
-    game, state, where = tool.position(file, seed or 0, moves, step, seat)
+    game, state, where = tool.position(file, seed, moves, step, seat)
     viewer = tool.viewer_of(game, seat)
     lines = tool.heading(game, state, where)
     try:

@@ -34,7 +34,7 @@ from gdl.interpreter.files import write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
-                                                matching, read_moves, resolve_input,
+                                                matching, resolve_input,
                                                 unmatched)
 from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game
 from gdl.interpreter.play.render.narrate import changes, event_lines
@@ -100,7 +100,7 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         file, seed, players, resumed = _resumed(resume, file, players)
     script_lines = None
     if moves:
-        script_lines, moves_seed = read_script(moves)
+        script_lines, moves_seed = transcripts.read_script(moves)
         seed = moves_seed if seed is None else seed
     assert file is not None     # `gdl play` asks for one, or for --resume
     game = load_game(file)
@@ -160,20 +160,6 @@ def _resumed(path: str, file: str | None, players: str | None) -> tuple[str, int
         raise GdlDataError(f"{path} is a game of {rules}, not of {file}")
     return rules, saved.header["seed"], players or saved.header["players"].replace(" ", ""), \
         transcripts.moves_of(saved)
-
-
-def read_script(path: str) -> tuple[Moves, int | None]:
-    """The decisions (and concessions) of a moves file, or of a transcript (then also its
-    seed, else None)."""
-    try:        # read once: the file may be a pipe
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
-    if text.split("\n", 1)[0] == transcripts.HEADER:
-        saved = transcripts.read_transcript(path, text)
-        return transcripts.moves_of(saved), saved.header["seed"]
-    return read_moves(path, text), None
 
 
 class Table(Observer):

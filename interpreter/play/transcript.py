@@ -40,7 +40,7 @@ from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import events, introspect
 from ..runtime.view import HIDDEN
-from .agents.agents import CONCESSION, ScriptedAgent, conceded_seat
+from .agents.agents import CONCESSION, ScriptedAgent, conceded_seat, read_moves
 from .playing import Observer, run_game
 
 if TYPE_CHECKING:
@@ -313,6 +313,21 @@ def moves_of(transcript):
         elif conceded_seat(line) is not None:
             out.append((number, line))
     return out
+
+
+def read_script(path):
+    """(the decisions and concessions of a moves file or of a transcript, as `moves_of`
+    gives them; the transcript's seed, else None): what `--moves` reads, in `gdl play`,
+    `gdl show` and `gdl explain`."""
+    try:        # read once: the file may be a pipe
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
+    if text.split("\n", 1)[0] == HEADER:
+        saved = read_transcript(path, text)
+        return moves_of(saved), saved.header["seed"]
+    return read_moves(path, text), None
 
 
 def decision_count(moves):

@@ -111,6 +111,17 @@ def test_legal_lists_the_actions_grouped_with_counts(deployed):
     assert all(len(line) <= 96 for line in lines)
 
 
+
+def test_moves_may_be_a_transcript_played_from_its_seed():
+    """`--moves` reads a transcript as `gdl play --moves` does (its header was taken for a
+    decision); its last position is the step after its last decision."""
+    by_moves = gdl("explain", SPACE_WAR, "--moves", SW_GOLDEN, "--legal")
+    assert by_moves.returncode == 0, by_moves.stderr
+    assert by_moves.stdout.split("\n")[0] == (
+        "the game is over: blue won (seed 1, after 81 decisions)")
+    by_step = gdl("explain", SW_GOLDEN, "--step", "82", "--legal")
+    assert by_moves.stdout.split("\n")[1:] == by_step.stdout.split("\n")[1:]
+
 def test_dice_are_shown_as_the_seeds_and_hidden_from_a_seat():
     full = gdl("explain", GOD_GOLDEN, "--step", "33", "pirate", "Pirate#1").stdout
     assert "    roll d6 = 4 (by pirate, one)" in full

@@ -17,6 +17,7 @@ from gdl.interpreter import load_game
 from gdl.interpreter.loader import load_source
 from gdl.interpreter.play.render.pictures import Sheet, picture, places, seat_colours
 from gdl.interpreter.play.render.replay_page import make_page, page_positions, state_after
+from gdl.interpreter.play.transcript import moves_of, read_transcript
 
 from tests.helpers import ROOT, gdl
 
@@ -256,6 +257,22 @@ def test_show_names_a_bad_move_and_a_move_after_the_end(tmp_path):
     result = gdl("show", "games/space_war.gdl", "--seed", "1", "--moves", str(moves))
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"{moves}:{len(decisions) + 1}: the game is over (" in result.stderr
+
+
+
+@pytest.mark.parametrize("name, seat", [("space_war_seed1.txt", "blue"),
+                                        ("galaxy_of_d_seed1.txt", "one")])
+def test_show_moves_may_be_a_transcript_with_its_seed(tmp_path, name, seat):
+    """As `gdl play --moves` reads it: its header is no decision (it was read as a moves
+    file: "'game: Space War' is not legal"), and its seed is the default."""
+    transcript = read_transcript(os.path.join(GOLDEN, name))
+    rules = os.path.normpath(os.path.join(GOLDEN, transcript.header["rules"]))
+    moves = tmp_path / "moves.txt"
+    moves.write_text("\n".join(text for _, text in moves_of(transcript)) + "\n")
+    shown = gdl("show", rules, "--moves", transcript.path, "--seat", seat)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == gdl("show", rules, "--seed", "1", "--moves", str(moves),
+                               "--seat", seat).stdout
 
 
 # ----- gdl replay --html ------------------------------------------------------------------

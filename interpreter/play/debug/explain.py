@@ -24,11 +24,10 @@ import re
 
 from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction
 from ...runtime import events as ev, introspect
-from ..agents.agents import read_moves
 from ..agents.determinize import Determinizer, Stream
 from ..playing import play_moves, steps_seen, viewer_of
 from ..render import narrate
-from ..transcript import HEADER, decision_count, moves_before, open_transcript
+from ..transcript import HEADER, decision_count, moves_before, open_transcript, read_script
 from .tracing import RuleTrace
 
 MOST = 8            # values of a domain shown before "... N in all"
@@ -44,9 +43,10 @@ def is_transcript(path):
         return False
 
 
-def position(path, seed=0, moves=None, step=None, seat=None):
-    """(game, state, where): the position of a rule file after `moves` (a moves file) from
-    `seed`, or of a transcript before the decision of `step`. With a `seat` (a name),
+def position(path, seed=None, moves=None, step=None, seat=None):
+    """(game, state, where): the position of a rule file after `moves` (a moves file, or a
+    transcript) from `seed` (None: the transcript's, else 0), or of a transcript before the
+    decision of `step`. With a `seat` (a name),
     `where` counts the decisions as that seat was told them: a run of another seat's
     secret decisions is one (`steps_seen`)."""
     if not is_transcript(path):
@@ -55,8 +55,10 @@ def position(path, seed=0, moves=None, step=None, seat=None):
                                "--seed and --moves for a rule file)")
         from ...loader import load_game
         game = load_game(path, "python")   # traced: Python has the frames
+        script, script_seed = read_script(moves) if moves else ([], None)
+        seed = seed if seed is not None else script_seed or 0
         state = game.new_state(seed)
-        played = play_moves(game, state, read_moves(moves) if moves else [], moves)
+        played = play_moves(game, state, script, moves, as_seat=script_seed is None)
         told = steps_seen(played, viewer_of(game, seat))
         return game, state, f"seed {seed}, after {told} decisions"
     if moves is not None:
