@@ -148,8 +148,13 @@ def _program(text: str, path: str, seen: tuple[str, ...]) -> tuple[ast.Program, 
     if not os.path.exists(base_path):
         raise error_at(GdlError, f"the base file '{decl.path}' does not exist ({base_path})",
                        decl.span)
-    base, base_digest = _program(read_text(base_path, regular=True), base_path,
-                                 seen + (path,))
+    try:
+        base_text = read_text(base_path, regular=True)
+    except GdlError as exc:
+        if exc.line is not None:        # a place in the base's text (bytes not UTF-8)
+            raise
+        raise error_at(GdlError, exc.message, decl.span) from None
+    base, base_digest = _program(base_text, base_path, seen + (path,))
     merged = merge(base, program)
     combined = _sha256(base_digest + digest)
     return merged, combined

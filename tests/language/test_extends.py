@@ -83,3 +83,18 @@ def test_a_variant_may_put_a_base_kind_out_of_sight(tmp_path):
     state = game.new_state(0)
     assert len(game.view(state, 0)["pieces"]) == 1
     assert game.view(state, 1)["pieces"] == []
+
+
+@pytest.mark.parametrize("base, message", [
+    ("folder", "cannot read {tmp}/folder: Is a directory"),
+    ("", "cannot read {tmp}: Is a directory"),
+])
+def test_a_base_that_cannot_be_read_is_an_error_of_the_extends_line(tmp_path, base, message):
+    """Not an error of the base's path with no line (`folder: error: cannot read ...`)."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "v.gdl").write_text(f'game "V"\nextends "{base}"\n')
+    with pytest.raises(GdlError) as info:
+        load_game(str(tmp_path / "v.gdl"))
+    assert str(info.value).splitlines() == [
+        f"{tmp_path / 'v.gdl'}:2:1: error: " + message.format(tmp=tmp_path),
+        f'    extends "{base}"', "    ^"]
