@@ -227,3 +227,14 @@ end { draw when n >= 3 }
     lines = games_coverage(str(rules), 2).summary()
     ran = lines.index("  triggers, hooks, defs and fns that never ran: 2")
     assert lines[ran + 1:ran + 3] == [f"    {rules}:6: fn small", f"    {rules}:7: fn occupied"]
+
+
+def test_the_listing_shows_a_variant_without_code_line_by_line(tmp_path):
+    """A variant of params and kinds has no line that runs, and still is listed whole
+    (it was a heading with no lines under it)."""
+    base = os.path.join(RULES_DIR, "invariants.gdl")
+    variant = tmp_path / "v.gdl"
+    variant.write_text(f'extends "{base}"\n# richer\nvar seat.money = 3\n')
+    text = "\n".join(games_coverage(str(variant), 1).annotated())
+    assert f"# {variant}\n         | extends \"{base}\"\n         | # richer\n" \
+           "         | var seat.money = 3\n         |\n# " in text

@@ -58,11 +58,13 @@ class Coverage:
         runs = trace.node_runs()
         calls, holds = trace.unit_calls(), trace.end_holds()
         for game in games:
+            program = introspect.resolved_program(game)
             for node in introspect.placed_nodes(game):
                 self._line(node.span, runs.get(node_key(node), 0))
+            for span in _named_places(program):     # a file of no code (a variant's)
+                self.sources.setdefault(span.file, span.lines)
             counts = _Counts(introspect.main_code_file(game), runs, calls, holds)
-            for section, node, text, count in _items(introspect.resolved_program(game),
-                                                     counts):
+            for section, node, text, count in _items(program, counts):
                 if node.span is None:
                     continue
                 if section == "never ran":      # a def or fn line: how often it was called
@@ -112,6 +114,14 @@ class Coverage:
                 out += [f"{'':>8} | {'':>{_indent(text)}}^ {note}"
                         for note in notes.get((file, number), ())]
         return out
+
+
+def _named_places(program):
+    """The place of every name a program's files declare or use: one at least in each of
+    its rule files, even one without a line of code (a variant of params and kinds)."""
+    references = program.references
+    return ([declaration.span for declaration in references.declarations]
+            + [use.span for use in references.uses])
 
 
 def _indent(text):
