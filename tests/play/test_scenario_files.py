@@ -487,6 +487,24 @@ def test_a_run_time_error_of_an_expect_expression_is_of_its_line_alone(tmp_path)
         "S:8:1: error: run-time error: division by zero")
 
 
+
+@pytest.mark.parametrize("name, content, message", [
+    ("v.gdl", b'extends "x.gdl"\n', "{p} is a rule file, not a scenario: a scenario "
+     "(*.scenario) names its rule file on a 'rules' line (check a rule file with 'gdl check')"),
+    ("none.scenario", None, "cannot read scenario {p}: No such file or directory"),
+    ("bad.scenario", b"rules \xff\n", "cannot read scenario {p}: byte 0xff is not UTF-8"),
+])
+def test_a_file_that_is_no_scenario_is_one_plain_error(tmp_path, name, content, message):
+    """(A rule file was read as a scenario: "unknown instruction 'extends'"; a missing file
+    said "[Errno 2] ...: 'none.scenario'", and bytes not UTF-8 Python's codec words.)"""
+    path = tmp_path / name
+    if content is not None:
+        path.write_bytes(content)
+    result = gdl("test", str(path))
+    assert result.returncode == 1
+    assert result.stderr == "error: " + message.format(p=path) + "\n"
+
+
 PAYOFF = ROOT / "tests" / "rules" / "payoff.gdl"
 
 

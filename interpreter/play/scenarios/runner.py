@@ -239,11 +239,18 @@ class ScenarioRun(Expectations):
     # ----- running ------------------------------------------------------------------------
     def run(self):
         """Run every scenario of the file; all their failures, in order."""
+        if self.path.endswith(".gdl"):
+            raise GdlDataError(f"{self.path} is a rule file, not a scenario: a scenario "
+                               "(*.scenario) names its rule file on a 'rules' line (check a "
+                               "rule file with 'gdl check')")
         try:
             with open(self.path, encoding="utf-8") as handle:
                 lines = handle.read().split("\n")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise GdlDataError(f"cannot read scenario {self.path}: {exc}") from None
+        except OSError as exc:
+            raise GdlDataError(f"cannot read scenario {self.path}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise GdlDataError(f"cannot read scenario {self.path}: byte "
+                               f"{exc.object[exc.start]:#04x} is not UTF-8") from None
         for start, numbered in _scenarios(lines):
             self._fresh()
             self.outcomes.append(self._run_one(start, numbered))
