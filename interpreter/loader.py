@@ -239,12 +239,12 @@ def _check_variant_table(table: ast.KindsDecl, base_kinds: dict[str, ast.KindsDe
         if row.name not in base_kinds:
             continue
         columns = base_kinds[row.name].columns
-        for column in table.columns:
+        for column, span in zip(table.columns, spans):
             if column not in columns:
                 import difflib
                 close = difflib.get_close_matches(column, sorted(columns), n=1)
-                raise error_at(GdlRuleError, f"the base table has no column '{column}'",
-                               table.span,
+                raise error_at(GdlRuleError, f"the base table of '{row.name}' has no column "
+                               f"'{column}'", span,
                                hints=[f"did you mean '{close[0]}'?"] if close else [])
 
 

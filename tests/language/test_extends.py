@@ -17,7 +17,7 @@ def test_a_variant_column_that_the_base_lacks_is_an_error(tmp_path):
     with pytest.raises(GdlError) as info:
         load_game(str(tmp_path / "v.gdl"))
     assert str(info.value).splitlines() == [
-        f"{tmp_path / 'v.gdl'}:2:8: error: the base table has no column 'sped'",
+        f"{tmp_path / 'v.gdl'}:2:8: error: the base table of 'Fighter' has no column 'sped'",
         "    kinds (sped) { Fighter = 5 }",
         "           ^",
         "did you mean 'speed'?"]
@@ -65,8 +65,8 @@ def variant_error(tmp_path, text: str) -> list[str]:
       "    kinds (speed, speed) {", "                  ^"]),
     # a column a new kind brought is not a column of the base kind's table
     ('kinds (symbol, cargo) {\n  Ship = "S", 4\n}\nkinds (cargo) {\n  Pawn = 1\n}\n',
-     ["v.gdl:5:1: error: the base table has no column 'cargo'",
-      "    kinds (cargo) {", "    ^"]),
+     ["v.gdl:5:8: error: the base table of 'Pawn' has no column 'cargo'",
+      "    kinds (cargo) {", "           ^"]),
 ])
 def test_a_variant_declares_each_thing_once(tmp_path, text, expected):
     assert variant_error(tmp_path, text) == expected
