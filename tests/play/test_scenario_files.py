@@ -505,6 +505,22 @@ def test_a_file_that_is_no_scenario_is_one_plain_error(tmp_path, name, content, 
     assert result.stderr == "error: " + message.format(p=path) + "\n"
 
 
+
+@pytest.mark.parametrize("line, message", [
+    ("set blue.moved = \"two\"",
+     "bad expression '\"two\"': type mismatch: this needs a number, but this is text"),
+    ("set Fighter#1.parked = 3",
+     "bad expression '3': type mismatch: this needs true/false, but this is a number"),
+    ("piece Fighter blue c4 damage=true",
+     "bad expression 'true': type mismatch: this needs a number, but this is true/false"),
+])
+def test_a_value_of_another_type_than_its_variable_is_an_error_of_its_line(tmp_path, line,
+                                                                            message):
+    """(It was stored as it was, and a rule reading it later failed: 'this cannot be
+    computed with these values', at the rule's line.)"""
+    assert error(tmp_path, POSITION + line + "\nexpect playing\n") == f"S:8:1: error: {message}"
+
+
 PAYOFF = ROOT / "tests" / "rules" / "payoff.gdl"
 
 

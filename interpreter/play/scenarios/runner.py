@@ -395,7 +395,7 @@ class ScenarioRun(Expectations):
         for assignment in parts[3:]:
             name, _, value = assignment.partition("=")
             self.piece_variable(name)
-            fn, _ = self.expression(value)
+            fn, _ = self.expression(value, self.game.rules.variable_types["piece"][name])
             state.pieces[pid][name] = self.kept(fn())
         state.end_checked = False       # an edit: every end rule runs after the next play
 
@@ -410,8 +410,8 @@ class ScenarioRun(Expectations):
         target, value = target.strip(), value.strip()
         if not value:
             raise self.error("expected 'set TARGET = VALUE'")
-        container, key = self.place(target)
-        fn, _ = self.expression(value)
+        container, key, scope = self.place(target)
+        fn, _ = self.expression(value, self.game.rules.variable_types[scope][key])
         container[key] = self.kept(fn())
         state.end_checked = False
 
@@ -424,22 +424,23 @@ class ScenarioRun(Expectations):
         return value
 
     def place(self, target):
+        """(the variables holding the target, its name there, its scope) of a `set` line."""
         state = self.state
         if "." not in target:
             if target == "turn_number":
                 raise self.error("the turn number is set with 'turn N'")
             if target not in state.globals:
                 raise self.unknown("global variable", target, state.globals)
-            return state.globals, target
+            return state.globals, target, "global"
         owner, field = target.rsplit(".", 1)
         if "#" in owner:
             piece = state.pieces[self.piece(owner)]
             self.piece_variable(field)
-            return piece, field
+            return piece, field, "piece"
         variables = state.seat_vars[self.seat(owner)]
         if field not in variables:
             raise self.unknown("seat variable", field, variables)
-        return variables, field
+        return variables, field, "seat"
 
     def do_phase(self, rest):
         state = self.need_state()
