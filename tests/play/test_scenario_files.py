@@ -487,6 +487,13 @@ def test_a_run_time_error_of_an_expect_expression_is_of_its_line_alone(tmp_path)
         "S:8:1: error: run-time error: division by zero")
 
 
+def test_an_error_of_the_rule_file_keeps_its_line_and_column(tmp_path):
+    rules = tmp_path / "v.gdl"
+    rules.write_text(f'extends "{SPACE_WAR}"\nfn speed(p) = p.speed / 0\n')
+    assert error(tmp_path, POSITION + "play move Fighter#1 b5\nexpect playing\n", rules) == (
+        f"S:8:1: error: run-time error: division by zero (at {rules}:2:15)")
+
+
 
 @pytest.mark.parametrize("name, content, message", [
     ("v.gdl", b'extends "x.gdl"\n', "{p} is a rule file, not a scenario: a scenario "

@@ -285,7 +285,8 @@ class ScenarioRun(Expectations):
         if isinstance(exc, GdlDataError) and exc.file == self.path:
             return exc
         elsewhere = exc.file and exc.line and exc.file != self.path
-        where = f" (at {exc.file}:{exc.line})" if elsewhere else ""
+        column = f":{exc.column}" if exc.column else ""
+        where = f" (at {exc.file}:{exc.line}{column})" if elsewhere else ""
         return self.error(exc.message + where)
 
     def _finish(self):
