@@ -156,16 +156,22 @@ class EmptyFolder(NamedTuple):
 def _rule_files(paths: Iterable[str]) -> Iterator[str | EmptyFolder]:
     """The files to check: each path, and for a folder every `*.gdl` under it (sorted), or
     an `EmptyFolder` for a folder that holds none."""
-    import os
     for path in paths:
         if not os.path.isdir(path):
             yield path
             continue
-        found = sorted(os.path.join(folder, name) for folder, _, names in os.walk(path)
-                       for name in names if name.endswith(".gdl"))
+        found = _files_under(path, ".gdl")
         if not found:
             yield EmptyFolder(path)
         yield from found
+
+
+def _files_under(folder: str, ending: str) -> list[str]:
+    """Every file under `folder` whose name ends with `ending`, sorted: regular files only,
+    as a pipe or a device there (a FIFO named `x.gdl`) would be read for ever."""
+    return sorted(os.path.join(inside, name) for inside, _, names in os.walk(folder)
+                  for name in names if name.endswith(ending)
+                  and os.path.isfile(os.path.join(inside, name)))
 
 
 @main.command("compile")
@@ -549,7 +555,6 @@ def show(file: str, seed: int | None, moves: str | None, seat: str | None,
 @user_errors
 def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | None) -> None:
     """Run scenario files (folders are searched for *.scenario)."""
-    import glob
     from gdl.interpreter.play.scenarios.runner import run_scenarios
     if annotate and not with_coverage:
         raise click.UsageError("--annotate is for the coverage report: give --coverage too")
@@ -557,7 +562,7 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
     empty = []
     for path in paths:
         if os.path.isdir(path):
-            found = sorted(glob.glob(os.path.join(path, "**", "*.scenario"), recursive=True))
+            found = _files_under(path, ".scenario")
             if not found:
                 empty.append(EmptyFolder(path, "scenario files (*.scenario)"))
             files.extend(found)

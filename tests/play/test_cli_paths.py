@@ -162,3 +162,16 @@ def test_a_transcript_seed_out_of_range_is_told_at_its_line(folder, args, seed):
         f"t.txt:{number}:7: error: a seed is a number from 0 to {2 ** 64 - 1}, not {seed}",
         f"    seed: {seed}",
         "          ^"]
+
+
+@pytest.mark.parametrize("command", [["check"], ["fmt", "--check"], ["test"]])
+def test_a_pipe_in_a_folder_is_no_file_to_read(tmp_path, command):
+    """A FIFO named like a rule file or a scenario is passed over: reading it waited for
+    ever (`gdl check .` never ended)."""
+    shutil.copy(RULE_FILE, tmp_path / "c.gdl")
+    (tmp_path / "c.scenario").write_text("rules c.gdl\nexpect playing\n")
+    os.mkfifo(tmp_path / "pipe.gdl")
+    os.mkfifo(tmp_path / "pipe.scenario")
+    result = gdl(*command, str(tmp_path), timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "pipe." not in result.stdout + result.stderr
