@@ -652,7 +652,7 @@ class _Checker:
             ir.Rule(tuple(name for name, _, _ in params), expr, span=table.visible.span),
             span=table.visible.span))
 
-    def _check_params_unique(self, params: Sequence[str], spans: Sequence[ast.Span],
+    def _check_params_unique(self, params: Sequence[str], spans: Sequence[ast.Span | None],
                              decl: ast.Node) -> None:
         seen = set()
         for name, span in zip(params, spans or _no_spans(params)):
