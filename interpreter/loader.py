@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .language import ast
 from .language.builtins import plural
-from .language.checker import check_program
+from .language.checker import check_program, row_length
 from .language.depth import check_depth
 from .language.errors import GdlError, GdlRuleError, GdlSyntaxError, error_at
 from .language.parser import parse_program
@@ -233,9 +233,7 @@ def _check_variant_table(table: ast.KindsDecl, base_kinds: dict[str, ast.KindsDe
                            f"is at line {first.line}", row.span)
         variant_rows[row.name] = row
         if len(row.values) != len(table.columns):
-            raise error_at(GdlRuleError, f"kind '{row.name}' has {len(row.values)} values but "
-                           f"the table has {len(table.columns)} columns "
-                           f"({', '.join(table.columns)})", row.span)
+            raise error_at(GdlRuleError, row_length(row, table), row.span)
         if row.name not in base_kinds:
             continue
         columns = base_kinds[row.name].columns

@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeAlias, TypeVar, cast, overload
 from . import ast
 from . import program as ir
 from .boards import BOARD_KINDS, Board
-from .builtins import BUILTINS, static_fault
+from .builtins import BUILTINS, plural, static_fault
 from .errors import GdlError, GdlRuleError, error_at
 from .look import Look, badge_note, colour_of, colour_words, mark_notes, read_shape, shape_names
 from .references import Declaration, References
@@ -227,13 +227,16 @@ class _Checker:
                                hide.what_span or hide.span)
         if len(hides) > 1:
             raise error_at(GdlRuleError, "expected one 'hide piece(p) when ...'; the first is "
-                           f"at line {_line(hides[0])}", hides[1].span)
-        shows = {}
+                           f"at {_first_at(hides[0], hides[1].span)}", hides[1].span)
+        shows: dict[str, ast.ShowDecl] = {}
         for show in _of(by_type, ast.ShowDecl):
             if show.what not in SHOW_PARAMS:
                 hint = " (write 'colour')" if show.what == "color" else ""
                 raise error_at(GdlRuleError, f"'show {show.what}' is unknown{hint}; expected "
                                + SHOW_FORMS, show.what_span or show.span)
+            if show.what in shows:
+                raise error_at(GdlRuleError, f"'show {show.what}' is declared twice; the first "
+                               f"is at {_first_at(shows[show.what], show.span)}", show.span)
             shows[show.what] = show
 
         out = self.out
@@ -299,9 +302,9 @@ class _Checker:
         the final position, per game or per seat; names of their own namespace."""
         for decl in decls:
             if decl.name in self.out.stats:
-                first = _line(self.out.stats[decl.name])
+                first = _first_at(self.out.stats[decl.name], decl.span)
                 raise error_at(GdlRuleError, f"'stat {decl.name}' is declared twice; the "
-                               f"first is at line {first}", decl.span)
+                               f"first is at {first}", decl.span)
             params = () if decl.param is None else (decl.param,)
             expr = self._expr(decl.expr, _scope([(p, SEAT, self._parameter(
                 p, decl.param_span, decl)) for p in params]))
@@ -313,8 +316,8 @@ class _Checker:
     def _payoff(self, decls: list[ast.PayoffDecl]) -> None:
         """`payoff(s) = expr`: a number, each seat's return when the game ends."""
         if len(decls) > 1:
-            raise error_at(GdlRuleError, f"'payoff' is declared twice; the first is at line "
-                           f"{_line(decls[0])}", decls[1].span)
+            raise error_at(GdlRuleError, f"'payoff' is declared twice; the first is at "
+                           f"{_first_at(decls[0], decls[1].span)}", decls[1].span)
         for decl in decls:
             scope = _scope([(decl.param, SEAT, self._parameter(decl.param, decl.param_span,
                                                                decl))])
@@ -334,7 +337,7 @@ class _Checker:
                 ast.SeatsDecl: "seats"}[cls]
         if len(found) > 1:
             raise error_at(GdlRuleError, f"'{word}' is declared twice; the first is at "
-                           f"line {_line(found[0])}", found[1].span)
+                           f"{_first_at(found[0], found[1].span)}", found[1].span)
         if required and not found:
             message = f"the rule file has no '{word}' declaration"
             if not self.program.items:
@@ -356,10 +359,9 @@ class _Checker:
         """Declare `name`, written at `span` in `decl` (a declaration of several names)
         or at the start of `decl`."""
         if name in self.declared:
-            first = self.declared[name]
-            line = first.span.line if first.span else "?"
             raise error_at(GdlRuleError, f"'{name}' is defined twice; the first definition "
-                           f"is at line {line}", span or decl.span)
+                           f"is at {_first_at(self.declared[name], span or decl.span)}",
+                           span or decl.span)
         self.declared[name] = decl
 
     def _named(self, kind: str, name: str, span: ast.Span | None) -> None:
@@ -549,8 +551,11 @@ class _Checker:
     def _kinds(self, by_type: _ByType) -> None:
         tables = _of(by_type, ast.KindsDecl)
         for table in tables:
-            for column, span in zip(table.columns, table.column_spans
-                                    or _no_spans(table.columns)):
+            for i, (column, span) in enumerate(zip(table.columns, table.column_spans
+                                                   or _no_spans(table.columns))):
+                if column in table.columns[:i]:
+                    raise error_at(GdlRuleError, f"the column '{column}' is named twice in "
+                                   "this table", span or table.span)
                 if column in PIECE_PROPERTIES:
                     raise error_at(GdlRuleError, f"'{column}' is a built-in piece property "
                                    "and cannot be a table column", span or table.span)
@@ -562,9 +567,7 @@ class _Checker:
                 for expr in row.values:
                     self._constant_names(expr)
                 if len(row.values) != len(table.columns):
-                    raise error_at(GdlRuleError, f"kind '{row.name}' has {len(row.values)} "
-                                   f"values but the table has {len(table.columns)} columns "
-                                   f"({', '.join(table.columns)})", row.span)
+                    raise error_at(GdlRuleError, row_length(row, table), row.span)
                 stats = {}
                 for column, expr in zip(table.columns, row.values):
                     value, t = self._const(expr)
@@ -588,7 +591,7 @@ class _Checker:
         if decl.name in table or (decl.scope == "global" and decl.name in self.declared):
             first = table[decl.name] if decl.name in table else self.declared[decl.name]
             raise error_at(GdlRuleError, f"'{key}' is defined twice; the first definition "
-                           f"is at line {_line(first)}", decl.span)
+                           f"is at {_first_at(first, decl.span)}", decl.span)
         if decl.scope == "global":
             self.declared[decl.name] = decl
         declaration = self.references.declare("var", decl.name, decl.name_span, decl.scope)
@@ -1698,6 +1701,22 @@ def _line(node: ast.Node | ir.Variable) -> int:
     """The line `node` starts on (one read from a file: it has a span)."""
     assert node.span is not None
     return node.span.line
+
+
+def row_length(row: ast.KindRow, table: ast.KindsDecl) -> str:
+    """The error of a kinds row with more or fewer values than its table has columns."""
+    return (f"kind '{row.name}' has {plural(len(row.values), 'value')} but the table has "
+            f"{plural(len(table.columns), 'column')} ({', '.join(table.columns)})")
+
+
+def _first_at(first: ast.Node | ir.Node | ir.Variable, later: ast.Span | None) -> str:
+    """Where the first of two declarations is, for a message at the second: `line N`, or
+    `FILE:N` when it is in another file (the base a variant extends)."""
+    if first.span is None:
+        return "line ?"
+    if later is not None and first.span.file != later.file:
+        return f"{first.span.file}:{first.span.line}"
+    return f"line {first.span.line}"
 
 
 def _source(node: ast.Node) -> str:

@@ -525,9 +525,21 @@ def test_a_second_hide_is_located_at_its_own_start(tmp_path):
         "bad.gdl:8:25: error: parameter 'x' is named twice",
         "      action pass(x in [1], x in [2]) {",
         "                            ^"]),
+    (("", "show piece(p) = \"x\"\nshow piece(q) = \"y\"\n"), [
+        "bad.gdl:13:1: error: 'show piece' is declared twice; the first is at line 12",
+        "    show piece(q) = \"y\"",
+        "    ^"]),
+    (("", "kinds (symbol, symbol) {\n  A = \"a\", \"b\"\n}\n"), [
+        "bad.gdl:12:16: error: the column 'symbol' is named twice in this table",
+        "    kinds (symbol, symbol) {",
+        "                   ^"]),
+    (("", "kinds (symbol) {\n  A = \"a\", \"b\"\n}\n"), [
+        "bad.gdl:13:3: error: kind 'A' has 2 values but the table has 1 column (symbol)",
+        "      A = \"a\", \"b\"",
+        "      ^"]),
 ], ids=["board-kind", "procedure", "symbol-twice", "fn-parameter-twice",
         "phase-parameter-twice", "property-column", "hide-what", "piece-property",
-        "action-parameter-twice"])
+        "action-parameter-twice", "show-twice", "column-twice", "values-count"])
 def test_the_caret_is_under_the_word_the_message_names(change, expected):
     old, new = change
     text = VALID.replace(old, new) if old else VALID + new

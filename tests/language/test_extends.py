@@ -50,7 +50,7 @@ def variant_error(tmp_path, text: str) -> list[str]:
       "    setup { goto play for b }", "    ^"]),
     # a kinds table: a row of the wrong length is not cut to the table's columns
     ('kinds (speed) {\n  Pawn = 2, 3\n}\n',
-     ["v.gdl:3:3: error: kind 'Pawn' has 2 values but the table has 1 columns (speed)",
+     ["v.gdl:3:3: error: kind 'Pawn' has 2 values but the table has 1 column (speed)",
       "      Pawn = 2, 3", "      ^"]),
     # a kind overridden twice, in one table or two
     ('kinds (speed) {\n  Pawn = 2\n  Pawn = 3\n}\n',
@@ -98,3 +98,13 @@ def test_a_base_that_cannot_be_read_is_an_error_of_the_extends_line(tmp_path, ba
     assert str(info.value).splitlines() == [
         f"{tmp_path / 'v.gdl'}:2:1: error: " + message.format(tmp=tmp_path),
         f'    extends "{base}"', "    ^"]
+
+
+def test_a_name_the_base_declares_names_the_base_file_where_it_is(tmp_path):
+    (tmp_path / "space_war.gdl").write_text(SPACE_WAR.read_text())
+    (tmp_path / "v.gdl").write_text('extends "space_war.gdl"\nvar width = 3\n')
+    with pytest.raises(GdlError) as info:
+        load_game(str(tmp_path / "v.gdl"))
+    assert str(info.value).splitlines()[0] == (
+        f"{tmp_path / 'v.gdl'}:2:1: error: 'width' is defined twice; the first definition "
+        f"is at {tmp_path / 'space_war.gdl'}:14")
