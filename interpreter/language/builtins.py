@@ -402,6 +402,14 @@ def numbers(a: int, b: int) -> list[int]:
     return list(range(a, b + 1))
 
 
+def in_numbers(x: Any, a: int, b: int) -> bool:
+    """`x in range(a, b)`, no list made: range()'s faults (`numbers`: none, too long), then
+    a comparison (none is in no range)."""
+    if b - a + 1 > MAX_LIST:
+        raise RuleFault(f"range(): {_too_long(a, b)}")
+    return x is not None and a <= x <= b
+
+
 def joined_texts(xs: Iterable[str], sep: str) -> str:
     """`join(xs, sep)`: the texts that are not empty with `sep` between them, at most
     MAX_TEXT characters (counted before they are joined: a list of long texts, or of one

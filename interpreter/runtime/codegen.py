@@ -176,6 +176,8 @@ class Frame(NamedTuple):
     #                                                 argument
     in_iterable: bool = False       # in a comprehension's iterable, where Python refuses
     #                                 an assignment expression (`:=`)
+    looped: ir.Expr | None = None   # a loop's domain, whose items the loop counts as work:
+    #                                 a range() made for it counts nothing itself
 
 
 class Generator:
@@ -374,7 +376,7 @@ class Generator:
                 not self.frame.inlined and not isinstance(expr.domain, (ir.Const, ir.ListOf)):
             # `[e for x in D where c]`: D counted against the work bound as `emit_for`
             # counts a loop's, written out rather than the comprehension's `_w(D)` call
-            with self.within(memo=None, iterating=expr.domain):
+            with self.within(memo=None, iterating=expr.domain, looped=expr.domain):
                 domain = self.ex(expr.domain)
             slot = expr.slot
             self.src.emit(1, f"_d{slot} = ", domain)
@@ -385,7 +387,7 @@ class Generator:
                                           f" for v{slot} in _d{slot}", *where, "]"))
             return
         if isinstance(expr, ir.Quant) and expr.op == "first" and not self.frame.inlined:
-            with self.within(iterating=expr.domain):
+            with self.within(iterating=expr.domain, looped=expr.domain):
                 domain = self.ex(expr.domain)
             self.emit_for(1, expr.slot, domain, expr.domain)
             value = self.ex(expr.value) if expr.value is not None else f"v{expr.slot}"
@@ -404,7 +406,7 @@ class Generator:
         that is itself an `exists`, or ends in one after `and`, is a loop nested in this one
         rather than a generator: `exists(p in ps where exists(d in ds where f(p, d)))`; so is
         a test that is an `all` (`for ... else`)."""
-        with self.within(iterating=quant.domain):
+        with self.within(iterating=quant.domain, looped=quant.domain):
             domain = self.ex(quant.domain)
         self.emit_for(indent, quant.slot, domain, quant.domain)
         tests = [] if quant.where is None else [quant.where]
@@ -538,7 +540,8 @@ class Generator:
                                   f"_r = {table}[{outer}] or _row({table}, {outer}, {width})")
                     self.src.emit(indent, "except (IndexError, TypeError):")
                     self.src.emit(indent + 1, "_r = None")
-                with self.within(memo=memo.for_domain(k + 1, binder.domain)):
+                with self.within(memo=memo.for_domain(k + 1, binder.domain),
+                                 looped=binder.domain):
                     domain = self.ex(binder.domain)
                 first = by_level[k + 1][0] if by_level[k + 1] else None
                 lead = memo.loop_invariant_lead(first, binder)
@@ -606,7 +609,7 @@ class Generator:
         if not isinstance(quant, ir.Quant) or quant.op not in ("exists", "all"):
             return False
         # The loop looks for a witness: an item that decides the quantifier.
-        with self.within(iterating=quant.domain):
+        with self.within(iterating=quant.domain, looped=quant.domain):
             domain = self.ex(quant.domain)
         witness: Part
         if quant.op == "all":
@@ -721,7 +724,8 @@ class Generator:
             self.block(s.otherwise, indent + 1)
 
     def st_For(self, s: ir.For, indent: int) -> None:
-        domain = self.ex(s.domain)
+        with self.within(looped=s.domain):
+            domain = self.ex(s.domain)
         if not _fresh(s.domain):
             domain = F(s.domain, "list(", domain, ")")
         self.emit_for(indent, s.slot, domain, s.domain)
@@ -836,7 +840,8 @@ class Generator:
 
     def loop_domain(self, domain: ir.Expr) -> Frag:
         """A comprehension's domain, counted as `emit_for` counts (`_w`)."""
-        code = self.ex(domain)
+        with self.within(looped=domain):
+            code = self.ex(domain)
         if isinstance(domain, (ir.Const, ir.ListOf)):
             return code
         return F(domain, "_w(", code, ")")
@@ -1054,6 +1059,8 @@ class Generator:
             parts: list[str | Frag] = []
             for a in args:
                 parts += [", ", a]
+            if n.name == "range" and self.frame.looped is not n:    # its length is work
+                return F(n, f"_w(B_{n.name}(rt", *parts, "))")
             return F(n, f"B_{n.name}(rt", *parts, ")")
         return F(n, *self.filled(template, n, args))
 
@@ -1103,7 +1110,7 @@ class Generator:
     def ex_Binary(self, n: ir.Binary) -> Frag:
         a, b = self.ex(n.left), self.ex(n.right)
         if n.op == "+" and is_list(n.type):
-            return F(n, "_join(", a, ", ", b, ")")
+            return F(n, "_join(rt, ", a, ", ", b, ")")
         if n.op in "/%":
             return F(n, "_divide(" if n.op == "/" else "_modulo(", a, ", ", b, ")")
         if n.op == "*" and not isinstance(n.left, ir.Const) \
@@ -1135,26 +1142,34 @@ class Generator:
         return F(n, "(", a, f" {n.op} ", b, ")")
 
     def ex_In(self, n: ir.In) -> Frag:
+        """`x in xs`: a test of a constant set or of a memoised one (`memoised`) as it is; of
+        `range(a, b)` a comparison (`in_numbers`: no list made); of any other list a scan
+        that counts as work when the list is long (engine `_in`)."""
         item = self.ex(n.item)
-        word = " not in " if n.negated else " in "
-        if is_list(n.item.type):
-            return F(n, "(_plain(", item, ")", word, "_plain(", self.ex(n.collection), "))")
         coll = n.collection
-        if isinstance(coll, ir.Const) and all(isinstance(v, (int, str, bool, type(None)))
-                                               for v in coll.value):
+        word = " not in " if n.negated else " in "
+        test: Frag
+        if is_list(n.item.type):
+            test = F(n, "_in(rt, _plain(", item, "), _plain(", self.ex(coll), "))")
+        elif isinstance(coll, ir.Const) and all(isinstance(v, (int, str, bool, type(None)))
+                                                 for v in coll.value):
             members = self.src.constant(frozenset(coll.value), ConstKind.MEMBERS)
             return F(n, "(", item, f"{word}{members})")
-        return F(n, "(", item, word, self.ex_set(coll), ")")
+        elif isinstance(coll, ir.CallBuiltin) and coll.name == "range" and n.item.type == INT:
+            first, last = (self.ex(a) for a in coll.args)
+            test = F(coll, "_in_numbers(", item, ", ", first, ", ", last, ")")
+        else:
+            found = self.memoised(coll)
+            if found is not None:
+                return F(n, "(", item, word, found, ")")
+            test = F(n, "_in(rt, ", item, ", ", self.ex(coll), ")")
+        return F(n, "(not ", test, ")") if n.negated else test
 
-    def ex_set(self, coll: ir.Expr) -> Frag:
-        """The collection of an `in`, as a set when it is memoised (looked up often)."""
+    def memoised(self, coll: ir.Expr) -> Frag | None:
+        """The collection of an `in` as a set made once, when the listing memoises it (it is
+        looked up often); else None."""
         memo = self.frame.memo
-        if memo is not None:
-            hoisted = memo.hoist(coll, as_set=True)
-            if hoisted is not None:
-                return hoisted
-        write: Callable[[ir.Expr], Frag] = getattr(self, "ex_" + type(coll).__name__)
-        return write(coll)
+        return None if memo is None else memo.hoist(coll, as_set=True)
 
     def ex_And(self, n: ir.And) -> Frag:
         return F(n, *self.true_or_false(n, self.ex(n.left), " and ", self.ex(n.right)))

@@ -45,8 +45,8 @@ from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
                                  SEAT_VARS, number_too_big, summed, text_too_long)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
-from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
-                               MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK)
+from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
+                               MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
                               describe, format_value, parse_placement)
 from .rules import describe_rules
@@ -1776,15 +1776,17 @@ class Game:
 
 def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     """The module globals generated code runs with."""
-    from ..language.builtins import (UNSET, as_set, last, nth, placed, placed_borrowed, plain,
-                                     extreme, sorted_by)
+    from ..language.builtins import (UNSET, as_set, in_numbers, last, nth, placed,
+                                     placed_borrowed, plain, extreme, sorted_by)
     rt = game._rt
     names: dict[str, Any] = codegen.builtin_names()
-    names.update(_last=last, _nth=nth, _zone=_zone, _Log=events.Log, _placed=placed,
+    names.update(_last=last, _nth=nth, _in_numbers=in_numbers, _zone=_zone, _Log=events.Log,
+                 _placed=placed,
                  _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _big=_big, _wide=_wide, _sum=summed, _long=_long, _keep=_keep, _row=_row,
+                 _in=_in, _big=_big, _wide=_wide, _sum=summed, _long=_long, _keep=_keep,
+                 _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
                  _text=lambda value, t: _written(value, t, rt))
@@ -1979,14 +1981,29 @@ def _write(value: Any, t: Type, rt: Runtime, parts: list[str], used: list[int]) 
         parts.append("]")
 
 
-def _join(a: Sequence[Any] | None, b: Sequence[Any] | None) -> list[Any]:
-    """`a + b` of two lists: a new list, at most MAX_LIST long."""
+def _join(rt: Runtime, a: Sequence[Any] | None, b: Sequence[Any] | None) -> list[Any]:
+    """`a + b` of two lists: a new list, at most MAX_LIST long, its length counted as work
+    (as a range() counts the list it makes: a join in a loop cannot fill the memory)."""
     if a is None or b is None:
         raise RuleFault("'+' cannot join a list with none")
-    if len(a) + len(b) > MAX_LIST:
+    size = len(a) + len(b)
+    if size > MAX_LIST:
         raise RuleFault(f"joining lists of {len(a)} and {len(b)} elements: a list holds at "
                         f"most {MAX_LIST:,}")
+    rt.work += size
+    if rt.work > MAX_WORK:
+        rt.overworked()
     return [*a, *b]
+
+
+def _in(rt: Runtime, item: Any, items: Sequence[Any]) -> bool:
+    """`item in items` of a list (not a set): a scan, so a list longer than FREE_SCAN counts
+    its length as work (a short one costs one `len`)."""
+    if len(items) > FREE_SCAN:
+        rt.work += len(items)
+        if rt.work > MAX_WORK:
+            rt.overworked()
+    return item in items
 
 
 def _modulo(a: int, b: int) -> int:
@@ -2046,4 +2063,4 @@ def _copy(value: Any) -> Any:
 
 # The generated code's operators written as functions here: a Python fault inside one (none
 # divided) is the rules' fault, located at the operator's expression (`Game._rule_frame`).
-_OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _wide, _long, _join))
+_OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _wide, _long, _join, _in))

@@ -114,6 +114,45 @@ def test_loops_inside_loops_stop_at_the_work_limit(binders, body):
         "dice)"), message
 
 
+OVERWORKED = ("run-time error: the rules took more than 10,000,000 steps since the last "
+              "decision (loops inside loops over long lists, a fn that calls itself many "
+              "times, or many dice)")
+
+
+@pytest.mark.parametrize("body,place", [
+    # a long list scanned by `in` counts its length at the test
+    ("l = [len(r) for i in range(1, 5000) where i in r]", "t.gdl:15:47"),
+    # lists of 100,000 made in a loop: about 100 of them, not 10**10 numbers in memory
+    ("n = len([range(1, 100000) for i in range(1, 100000)])", "t.gdl:15:14"),
+    ("for k in range(1, 100) {\n      l = r + r\n    }", "t.gdl:16:11"),
+])
+def test_lists_made_or_scanned_count_as_work(body, place):
+    """range() and `+` count the length of the list they make, and `in` the length of a
+    long list it scans: each list is bounded, and now so is what a loop makes or scans of
+    them (it ran for minutes, or took the machine's memory)."""
+    message = run_error(source(body="let r = range(1, 500000)\n    " + body))
+    assert message.splitlines()[0] == f"{place}: error: {OVERWORKED}"
+
+
+def test_a_test_of_a_range_makes_no_list(monkeypatch):
+    """`x in range(a, b)` compares: no list is made (it made one for each test), so the
+    test costs nothing; a range too long is still an error."""
+    from gdl.interpreter.language import builtins
+    made = []
+    numbers = builtins.numbers
+    monkeypatch.setitem(builtins.BUILTINS, "range", builtins.BUILTINS["range"]._replace(
+        impl=lambda ctx, a, b: made.append(b - a + 1) or numbers(a, b)))
+    game = load_source(source(body="n = count(i in range(-5, 50) where i in range(1, n) and "
+                                   "i not in range(n - 3, n))", n=999999), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.globals["n"] == 50 and made == [56]
+    assert run_error(source(body="n = count(i in range(1, 9) where i in range(1, n))",
+                            n=10 ** 7)).splitlines()[0] == (
+        "t.gdl:14:43: error: run-time error: range(): 10000000 numbers from 1 to 10000000; a "
+        "list holds at most 1,000,000")
+
+
 def test_a_fn_that_calls_itself_twice_stops_at_the_work_limit():
     """fib(60) makes about 10**12 calls, each far below the recursion limit."""
     message = run_error(source(body="n = fib(60)",
@@ -235,7 +274,7 @@ def _peaks(path, games):
     try:
         game = load_game(path)
         join = game._module["_join"]
-        game._module["_join"] = lambda a, b: note("list", len(a) + len(b)) or join(a, b)
+        game._module["_join"] = lambda rt, a, b: note("list", len(a) + len(b)) or join(rt, a, b)
         for seed in range(games):
             state = game.new_state(seed)
             agents = [RandomAgent(seed * 7 + s) for s in range(len(game.seats))]
