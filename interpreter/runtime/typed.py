@@ -2309,6 +2309,9 @@ class _Emitter:
         Python) and the locals in scope."""
         item = self.expr(e.item, env, body)
         xs = e.collection
+        if isinstance(xs, ir.CallBuiltin) and xs.name == "range" and e.item.type == INT:
+            test = self.in_numbers(xs, item, env, body)
+            return f"(not {test})" if e.negated else test
         if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)) and \
                 e.item.type == CELL and all(v is None or isinstance(v, int) for v in xs.value):
             table = self.cell_table(e, list(xs.value))
@@ -2333,6 +2336,17 @@ class _Emitter:
         self.functions.append(unit.text())
         found = f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {item})"
         return f"(not {found})" if e.negated else found
+
+    def in_numbers(self, xs: ir.CallBuiltin, item: str, env: Env, body: _Body) -> str:
+        """`item in range(a, b)` as a comparison, no list made (builtins.in_numbers)."""
+        if all(isinstance(a, ir.Const) for a in xs.args):     # not too long: checked
+            first, last = (a.value for a in xs.args if isinstance(a, ir.Const))
+            return f"({first} <= {item} <= {last})"
+        if self.small_nones:        # both computed, then a none faults
+            (a, check_a), (b, check_b) = (self.small_unchecked(x, env, body) for x in xs.args)
+            return f"small_in_numbers({item}, {a}, {b}, {self.loc(xs)}, {check_a}, {check_b})"
+        return (f"lists_in_numbers({item}, {self.expr(xs.args[0], env, body)}, "
+                f"{self.expr(xs.args[1], env, body)}, {self.loc(xs)})")
 
     def memo(self, xs: ir.Expr, body: _Body, item: str) -> str:
         """`item in xs` in a listing, `xs` a list of cells that reads no binder: made once
@@ -2869,10 +2883,14 @@ class _Emitter:
     def lists_loop(self, xs: ir.Expr, env: Env, body: _Body, indent: int, bind: _BINDING,
                    tick: str) -> None:
         """A loop over a list made whole first (a variable's, a join, ...): each element a
-        C long, or a text local."""
+        C long, or a text local, counted as work (a range made for the loop counts nothing
+        itself, as on Python)."""
         element = _element(self.lists_held(xs, env))
         made = body.declare(self.fresh("m"), "list")
-        body.emit(indent, f"{made} = {self.lists_expr(xs, env, body)}")
+        value = self.lists_range(xs, env, body, counted=False) \
+            if isinstance(xs, ir.CallBuiltin) and xs.name == "range" else \
+            self.lists_expr(xs, env, body)
+        body.emit(indent, f"{made} = {value}")
         i = body.declare(self.fresh("i"))
         ctype = "str" if element == STR else "list" if is_list(element) else "long"
         x = body.declare(self.fresh("x"), ctype)
@@ -2897,7 +2915,7 @@ class _Emitter:
                 self.lists_var(xs) is not None:
             return self.lists_read(xs, env, body)
         if isinstance(xs, ir.Binary) and xs.op == "+":
-            return (f"lists_join({self.lists_expr(xs.left, env, body)}, "
+            return (f"lists_join(S, {self.lists_expr(xs.left, env, body)}, "
                     f"{self.lists_expr(xs.right, env, body)}, {self.loc(xs)})")
         if isinstance(xs, ir.ListOf):
             items = [self.lists_expr(x, env, body) if is_list(element) else
@@ -2911,12 +2929,7 @@ class _Emitter:
             return (f"{self.lists_expr(xs.args[0], env, body)}"
                     f"[:max({self.expr(xs.args[1], env, body)}, 0)]")
         if isinstance(xs, ir.CallBuiltin) and xs.name == "range":
-            if self.small_nones:        # both computed, then a none faults
-                (a, check_a), (b, check_b) = (self.small_unchecked(x, env, body)
-                                              for x in xs.args)
-                return f"small_range({a}, {b}, {self.loc(xs)}, {check_a}, {check_b})"
-            return (f"lists_range({self.expr(xs.args[0], env, body)}, "
-                    f"{self.expr(xs.args[1], env, body)}, {self.loc(xs)})")
+            return self.lists_range(xs, env, body, counted=True)
         if isinstance(xs, ir.CallBuiltin) and xs.name == "reversed":
             return f"{self.lists_expr(xs.args[0], env, body)}[::-1]"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "unique":
@@ -2928,6 +2941,16 @@ class _Emitter:
         if isinstance(xs, ir.CallFn) and self.lists_block_fn(xs):
             return self.lists_call(xs, env, body)
         return self.lists_made(xs, env)
+
+    def lists_range(self, xs: ir.CallBuiltin, env: Env, body: _Body, counted: bool) -> str:
+        """`range(a, b)` made whole; `counted`: its length counted as work (not when a loop
+        over it counts its items)."""
+        if self.small_nones:        # both computed, then a none faults
+            (a, check_a), (b, check_b) = (self.small_unchecked(x, env, body) for x in xs.args)
+            return (f"small_range(S, {a}, {b}, {self.loc(xs)}, {int(counted)}, {check_a}, "
+                    f"{check_b})")
+        return (f"lists_range(S, {self.expr(xs.args[0], env, body)}, "
+                f"{self.expr(xs.args[1], env, body)}, {self.loc(xs)}, {int(counted)})")
 
     def lists_const(self, xs: ir.Const) -> str:
         """A constant list as a module constant (a Python list of C values)."""

@@ -387,6 +387,11 @@ FAULT_BODIES = [
     "big = 1000000000000000000\n    let a = big * 4\n    big = sum(i in range(1, 4): "
     "if i < 3 then a else 7 / (big - big))",
     "for i in range(1, 3) {\n      big = i * 900000000000000000 * 2\n    }",
+    # work: a long list scanned by `in`, ranges and joins made in a loop, a range too long
+    "let r = range(1, big * 999999)\n    big = count(i in range(1, 5000) where i in r)",
+    "for i in range(1, 200) {\n      big += len(range(i, 100000))\n    }",
+    "let r = range(1, big * 500000)\n    for i in range(1, 100) {\n      big = len(r + r)\n    }",
+    "big = if 3 in range(1, big * 10000000) then 1 else 2",
 ]
 
 
