@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, TypeAlias
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS)
-from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_TEXT, MAX_WORK
+from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
                                is_list)
 from .magnitude import Magnitudes
@@ -954,8 +954,12 @@ class Generator:
         assert n.value is not None      # the quantifiers below have a value
         if op == "all":
             return F(n, "all(", self.ex(n.value), *loop, ")")
-        if op == "sum":     # each partial sum within limits.MAX_SUM (builtins.summed)
-            return F(n, "_sum(", self.ex(n.value), *loop, ")")
+        if op == "sum":     # each partial sum within limits.MAX_SUM (builtins.summed),
+            # unless the values are too small to reach it (at most 2 x MAX_WORK of them:
+            # a domain is counted as work, or is a constant list of at most MAX_LIST)
+            small = self.magnitudes.of(n.value, self.slot_sizes,
+                                       self.frame.inlined) * 2 * MAX_WORK <= MAX_SUM
+            return F(n, "sum(" if small else "_sum(", self.ex(n.value), *loop, ")")
         if op in ("min_of", "max_of"):
             # (a lone value that is none faults in _extreme: min() compares no two)
             return F(n, f"_extreme({op[:3]}((", self.ex(n.value), *loop, "), default=0))")

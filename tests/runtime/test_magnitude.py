@@ -158,3 +158,15 @@ def test_a_scenario_sets_no_number_a_rule_could_not_keep(tmp_path):
     assert [f.splitlines()[0] for f in failures] == [
         f"{scenario}:4:1: error: a number of 19 digits: a variable holds at most "
         "1,000,000,000,000,000,000 either way"]
+
+
+@pytest.mark.parametrize("body, checked", [
+    ("big = sum(i in range(1, 5): i * 1000)", False),   # 4 x 5000: no partial can pass
+    ("big = sum(i in range(1, 5): big)", True),          # kept numbers: a partial can
+])
+def test_a_sum_of_small_values_is_added_without_checks(body, checked, tmp_path):
+    path = tmp_path / "t.gdl"
+    path.write_text(GAME.format(body=body, extra=""), encoding="utf-8")
+    unit = generated_python(str(path))
+    unit = unit[unit.index("def act_play_go"):]
+    assert ("_sum(" in unit[:unit.index("\ndef ")]) == checked
