@@ -163,7 +163,17 @@ class Runtime:
             raise RuleFault(f"cannot roll {_word(count)} dice of {_word(sides)} sides")
         if count > MAX_DICE:
             raise RuleFault(f"cannot roll {count} dice at once: at most {MAX_DICE:,}")
-        return sum(self.roll(sides) for _ in range(count))
+        if count == 1:
+            return self.roll(sides)
+        dice = [self.roll(sides) for _ in range(count)]
+        total = sum(dice)
+        if total > MAX_SUM:     # the first partial sum past it faults (native: _add)
+            total = 0
+            for die in dice:
+                total += die
+                if total > MAX_SUM:
+                    raise RuleFault(number_too_big(total, False))
+        return total
 
     def roll(self, sides: int) -> int:
         state = self.state

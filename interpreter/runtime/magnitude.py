@@ -165,6 +165,9 @@ class Magnitudes:
                     sites.setdefault(n.slot, []).append(("value", n.expr))
                 elif isinstance(n, (ir.For, ir.Quant, ir.Comprehension, ir.Binder)):
                     sites.setdefault(n.slot, []).append(("element", n.domain))
+                    if isinstance(n, ir.Quant) and n.op == "connected" and n.value is not None:
+                        # (its variable also takes each value its `: next` gives)
+                        sites[n.slot].append(("value", n.value))
                 elif isinstance(n, ir.Assign) and isinstance(n.place, ir.LocalPlace):
                     kept = n.op != "=" or isinstance(n.expr, (ir.Binary, ir.Concat))
                     sites.setdefault(n.place.slot, []).append(
@@ -173,16 +176,23 @@ class Magnitudes:
         pending = set(sites)
         params = len(getattr(owner, "params", ())) if owner is not None else 0
 
+        def given(slot: int) -> int | None:
+            """The bound a parameter slot has from its calls' arguments (None: no parameter)."""
+            if owner is None or not 1 <= slot <= params:
+                return None
+            return self._param(owner, slot)
+
         def bound(slot: int) -> int:
             if slot in bounds:
                 return bounds[slot]
             if slot not in pending:     # a parameter, or a slot bound in a cycle
-                if owner is not None and 1 <= slot <= params and slot not in sites:
-                    bounds[slot] = self._param(owner, slot)
-                    return bounds[slot]
-                return WIDE
+                found = given(slot) if slot not in sites else None
+                if found is not None:
+                    bounds[slot] = found
+                return WIDE if found is None else found
             pending.discard(slot)
-            found = 0
+            # a parameter assigned in its body: its calls' arguments and its assignments
+            found = given(slot) or 0
             for how, node in sites[slot]:     # (an element's numbers are its list's)
                 found = max(found, MAX_NUMBER if how == "kept" else self.of(node, bound))
             bounds[slot] = min(found, WIDE)

@@ -331,6 +331,11 @@ fn pc(c) = first(q in pieces_at(c))
 fn pn(c) = first(q in pieces_at(c)).n
 fn sc(s) = s.score
 fn six(n) = n + n + n + n + n + n
+def twice(x) {
+  let y = x + x
+  big = y
+  x = 1
+}
 """
 FAULT_BODIES = [
     "big += 999999999999999999\n    big += 999999999999999999",
@@ -387,6 +392,10 @@ FAULT_BODIES = [
     "big = 1000000000000000000\n    let a = big * 4\n    big = sum(i in range(1, 4): "
     "if i < 3 then a else 7 / (big - big))",
     "for i in range(1, 3) {\n      big = i * 900000000000000000 * 2\n    }",
+    "big = 1000000000000000000\n    twice(big * 4)",
+    "big = 1000000000000000000\n    big = count(y in connected(x in [1]: if x < big + big + "
+    "big + big then [x + x] else []))",
+    "let r = roll(1000000000000000000, 10000)\n    big = r / 10000",
     # work: a long list scanned by `in`, ranges and joins made in a loop, a range too long
     "let r = range(1, big * 999999)\n    big = count(i in range(1, 5000) where i in r)",
     "for i in range(1, 200) {\n      big += len(range(i, 100000))\n    }",
