@@ -435,7 +435,7 @@ def number_too_big(value: int, held: bool) -> str:
 def summed(xs: Iterable[int]) -> int:
     """`total(xs)` and `sum(x in xs: ...)`: each partial sum within limits.MAX_SUM (the
     native backend adds in C integers), the first one past it a fault."""
-    if isinstance(xs, list):
+    if isinstance(xs, (list, tuple)):   # (a constant list is a tuple)
         total = sum(xs)
         if -MAX_SUM <= total <= MAX_SUM and (not xs or min(xs) >= 0 or max(xs) <= 0):
             return total        # partial sums all of one sign: none beyond the last
