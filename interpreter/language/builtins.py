@@ -15,7 +15,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from .errors import RuleFault
-from .limits import MAX_DICE, MAX_LIST, MAX_NUMBER, MAX_PLACEMENTS, MAX_SUM, MAX_TEXT
+from .limits import (FREE_SCAN, MAX_DICE, MAX_LIST, MAX_NUMBER, MAX_PLACEMENTS, MAX_SUM,
+                     MAX_TEXT)
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
                     Type, compatible, element, is_list, list_of, placement_pairs,
                     placement_text)
@@ -63,6 +64,10 @@ class Context(Protocol):
     def pick(self, items: Sequence[Any]) -> Any: ...
 
     def shuffled(self, items: Sequence[Any] | None) -> list[Any]: ...
+
+    def spend(self, steps: int) -> None:
+        """Count `steps` against the work of one decision (limits.MAX_WORK): past it, a
+        fault."""
 
     def next_seat(self, seat: int, step: int) -> int: ...
 
@@ -295,6 +300,7 @@ UNSET = object()        # a memoised value not computed yet (generated listings)
 
 
 _T = TypeVar("_T")
+_Listed = TypeVar("_Listed", bound="Sequence[Any] | None")   # a list a built-in reads
 
 
 def none_met() -> TypeError:
@@ -368,6 +374,43 @@ def unique(xs: Sequence[_T]) -> list[_T]:
             seen.add(key)
             out.append(x)
     return out
+
+
+def read(ctx: Context, xs: _Listed, size: int | None = None) -> _Listed:
+    """A list a built-in reads or copies whole (`reversed`, `shuffled`, `total`, `join`,
+    ...): `size` elements (its length unless given) counted as work when more than
+    limits.FREE_SCAN, so no loop of such calls can run for hours or fill the memory (a short
+    list costs one `len`). None passes, to fault where it is used."""
+    if xs is not None:
+        if size is None:
+            size = len(xs)
+        if size > FREE_SCAN:
+            ctx.spend(size)
+    return xs
+
+
+def elements(value: Any) -> int:
+    """The elements of a list and of the lists inside it, all counted: what comparing two
+    lists, or `unique` of a list of lists, may read. 0 for what is not a list."""
+    if not isinstance(value, (list, tuple)):
+        return 0
+    for first in value:     # the elements are of one type: the first not none tells
+        if first is not None:
+            if isinstance(first, (list, tuple)):
+                return len(value) + sum(map(elements, value))
+            break
+    return len(value)
+
+
+def _taken(ctx: Context, xs: Sequence[_T], n: int) -> list[_T]:
+    taken = list(xs)[:max(n, 0)]
+    read(ctx, taken)
+    return taken
+
+
+def _unique_read(ctx: Context, xs: Sequence[_T]) -> list[_T]:
+    read(ctx, xs, elements(xs))
+    return unique(xs)
 
 
 def _hashable(value: Any) -> Any:
@@ -639,8 +682,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          lambda ctx, n, sides, at_least: sum(
              1 for die in dice_pool(ctx, n, sides) if die >= at_least), "number",
          "how many of `k` dice with `n` sides show `t` or more (10.2)", random=True),
-    _row("shuffled", "xs", (1,), _same_list, lambda ctx, xs: ctx.shuffled(xs), "list",
-         "a shuffled copy of a list", random=True, fresh=True),
+    _row("shuffled", "xs", (1,), _same_list, lambda ctx, xs: ctx.shuffled(read(ctx, xs)),
+         "list", "a shuffled copy of a list", random=True, fresh=True),
     _row("placements", "dice, slots", (2,), _placements,
          lambda ctx, dice, slots: placements(dice, slots), "list of placement",
          "every different way to put all the dice (numbers) on the slots (symbols) (10.1)",
@@ -653,22 +696,23 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "one element at random, `none` from an empty list; adds a `pick` event (10)",
          random=True),
     # lists and numbers
-    _row("reversed", "xs", (1,), _same_list, lambda ctx, xs: list(xs)[::-1], "list",
-         "the list in reverse order", fresh=True, borrows=True),
+    _row("reversed", "xs", (1,), _same_list, lambda ctx, xs: list(read(ctx, xs))[::-1],
+         "list", "the list in reverse order", fresh=True, borrows=True),
     _row("last", "xs", (1,), _pick, lambda ctx, xs: last(xs), "element",
          "the last element, `none` from an empty list", borrows=True, inline=("_last({0})",)),
     _row("nth", "xs, n", (2,), _nth, lambda ctx, xs, n: nth(xs, n), "element",
          "the `n`-th element, counting from 1; `none` when there is none (`n` < 1 or `n` > "
          "`len(xs)`)", borrows=True, inline=("_nth({0}, {1})",)),
-    _row("take", "xs, n", (2,), _take, lambda ctx, xs, n: list(xs)[:max(n, 0)], "list",
+    _row("take", "xs, n", (2,), _take, _taken, "list",
          "the first `n` elements (all of them when there are fewer; `[]` when `n` <= 0)",
          fresh=True, borrows=True),
-    _row("unique", "xs", (1,), _same_list, lambda ctx, xs: unique(xs), "list",
+    _row("unique", "xs", (1,), _same_list, _unique_read, "list",
          "the list without repeats, each element where it first occurs", fresh=True,
          borrows=True),
     _row("len", "xs", (1,), _len, lambda ctx, xs: len(xs), "number",
          "length of a list or a text", borrows=True, inline=("len({0})",)),
-    _row("total", "xs", (1,), _fixed((list_of(INT),), INT), lambda ctx, xs: summed(xs),
+    _row("total", "xs", (1,), _fixed((list_of(INT),), INT),
+         lambda ctx, xs: summed(read(ctx, xs)),
          "number", "the sum of a list of numbers (`0` for `[]`)"),
     _row("abs", "x", (1,), _fixed((INT,), INT), lambda ctx, x: abs(x), "number",
          "absolute value", inline=("abs({0})",)),
@@ -682,7 +726,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          lambda ctx, a, b: numbers(a, b), "list of number",
          "`a` to `b`, both included; `[]` when `b < a`", fresh=True, fault=_range_fault),
     _row("join", "xs, sep", (2,), _fixed((list_of(STR), STR), STR),
-         lambda ctx, xs, sep: joined_texts(xs, sep), "text",
+         lambda ctx, xs, sep: joined_texts(read(ctx, xs), sep), "text",
          "the texts of a list with `sep` between them, empty texts left out: "
          "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
     _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),

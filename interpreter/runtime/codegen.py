@@ -1141,6 +1141,9 @@ class Generator:
                 word = " in " if n.op == "==" else " not in "
                 return F(n, "(", listed, f"{word}_EMPTY)")
         a, b = self.ex(n.left), self.ex(n.right)
+        if n.lists and n.op in ("==", "!="):    # read whole, counted as work (engine `_same`)
+            return F(n, "(not _same(rt, " if n.op == "!=" else "_same(rt, ", a, ", ", b,
+                     "))" if n.op == "!=" else ")")
         if n.lists:
             a, b = F(n.left, "_plain(", a, ")"), F(n.right, "_plain(", b, ")")
         return F(n, "(", a, f" {n.op} ", b, ")")
@@ -1154,7 +1157,7 @@ class Generator:
         word = " not in " if n.negated else " in "
         test: Frag
         if is_list(n.item.type):
-            test = F(n, "_in(rt, _plain(", item, "), _plain(", self.ex(coll), "))")
+            test = F(n, "_in_lists(rt, ", item, ", ", self.ex(coll), ")")
         elif isinstance(coll, ir.Const) and all(isinstance(v, (int, str, bool, type(None)))
                                                  for v in coll.value):
             members = self.src.constant(frozenset(coll.value), ConstKind.MEMBERS)

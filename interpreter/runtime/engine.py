@@ -43,7 +43,8 @@ from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
-                                 SEAT_VARS, number_too_big, summed, text_too_long)
+                                 SEAT_VARS, elements, number_too_big, plain, read, summed,
+                                 text_too_long)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
 from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
                                MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK)
@@ -631,6 +632,12 @@ class Runtime:
         """A fn or def that calls itself called once more at MAX_DEPTH calls running (the
         generated code's check at its entry, `codegen.Generator.counted_unit`)."""
         raise RuleFault(f"{ENDLESS_CALLS} ('{name}' is {MAX_DEPTH} calls deep)")
+
+    def spend(self, steps: int) -> None:
+        """`steps` of work a built-in did (builtins.read): past limits.MAX_WORK, a fault."""
+        self.work += steps
+        if self.work > MAX_WORK:
+            self.overworked()
 
     def overworked(self) -> NoReturn:
         """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
@@ -1787,7 +1794,7 @@ class Game:
 def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
     """The module globals generated code runs with."""
     from ..language.builtins import (UNSET, as_set, in_numbers, last, nth, placed,
-                                     placed_borrowed, plain, extreme, sorted_by)
+                                     placed_borrowed, extreme, sorted_by)
     rt = game._rt
     names: dict[str, Any] = codegen.builtin_names()
     names.update(_last=last, _nth=nth, _in_numbers=in_numbers, _zone=_zone, _Log=events.Log,
@@ -1795,7 +1802,7 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _in=_in, _big=_big, _wide=_wide, _sum=summed, _long=_long, _keep=_keep,
+                 _in=_in, _same=_same, _in_lists=_in_lists, _big=_big, _wide=_wide, _sum=summed, _long=_long, _keep=_keep,
                  _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),
@@ -1969,6 +1976,7 @@ def _written(value: Any, t: Type, rt: Runtime) -> str:
     takes the machine's memory)."""
     if value is None or not isinstance(t, tuple):
         return format_value(value, t, rt)
+    read(rt, value, elements(value))
     parts: list[str] = []
     _write(value, t, rt, parts, [0])
     return "".join(parts)
@@ -2004,6 +2012,25 @@ def _join(rt: Runtime, a: Sequence[Any] | None, b: Sequence[Any] | None) -> list
     if rt.work > MAX_WORK:
         rt.overworked()
     return [*a, *b]
+
+
+def _same(rt: Runtime, a: Sequence[Any] | None, b: Sequence[Any] | None) -> bool:
+    """`a == b` of two lists: of different lengths they differ at once; else both are read,
+    their elements (and those of the lists in them) counted as work past FREE_SCAN
+    (`builtins.read`), then compared, a constant (a tuple) equal to a list alike."""
+    if a is None or b is None:
+        return a is b
+    if len(a) != len(b):
+        return False
+    read(rt, a, elements(a) + elements(b))
+    return bool(plain(a) == plain(b))
+
+
+def _in_lists(rt: Runtime, item: Sequence[Any] | None, items: Sequence[Any]) -> bool:
+    """`item in items` of a list in a list of lists: both read whole, their elements counted
+    as work past FREE_SCAN (`_same`)."""
+    read(rt, items, elements(item) + elements(items))
+    return bool(plain(item) in plain(items))
 
 
 def _in(rt: Runtime, item: Any, items: Sequence[Any]) -> bool:
@@ -2073,4 +2100,5 @@ def _copy(value: Any) -> Any:
 
 # The generated code's operators written as functions here: a Python fault inside one (none
 # divided) is the rules' fault, located at the operator's expression (`Game._rule_frame`).
-_OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _wide, _long, _join, _in))
+_OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _wide, _long, _join, _in,
+                                            _same, _in_lists))

@@ -39,7 +39,7 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import (DIE_WORK, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
+from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
                                MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
 from ..language.builtins import BUILTINS
 from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, PLACEMENT, SEAT, STR,
@@ -532,7 +532,8 @@ class _Emitter:
     def filled_template(self) -> str:
         text = resources.files(__package__).joinpath("typed_engine.pyx.in").read_text("utf-8")
         values = {"NCELLS": str(self.board.size), "NSEATS": str(len(self.prog.seats)),
-                  "NKINDS": str(max(len(self.kinds), 1)), "MAX_WORK": str(MAX_WORK), "MAX_DEPTH": str(MAX_DEPTH),
+                  "NKINDS": str(max(len(self.kinds), 1)), "MAX_WORK": str(MAX_WORK),
+                  "FREE_SCAN": str(FREE_SCAN), "MAX_DEPTH": str(MAX_DEPTH),
                   "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
@@ -2029,7 +2030,7 @@ class _Emitter:
         if name == "total" or name == "len" and placed:     # of the dice: no work counted
             xs = self.simul_placed(args[0], env, body) if placed and isinstance(
                 args[0], ir.CallBuiltin) else self.lists_expr(args[0], env, body)
-            return f"len({xs})" if name == "len" else f"simul_total({xs}, {loc})"
+            return f"len({xs})" if name == "len" else f"simul_total(S, {xs}, {loc})"
         if name == "len":
             return self.length(args[0], env, body, e)
         if name == "nth" and (e.type in NULLABLE or e.type == KIND):
@@ -2926,14 +2927,15 @@ class _Emitter:
             return (f"({self.lists_expr(xs.then, env, body)} if {self.expr(xs.cond, env, body)} "
                     f"else {self.lists_expr(xs.otherwise, env, body)})")
         if isinstance(xs, ir.CallBuiltin) and xs.name == "take":
-            return (f"{self.lists_expr(xs.args[0], env, body)}"
-                    f"[:max({self.expr(xs.args[1], env, body)}, 0)]")
+            return (f"lists_take(S, {self.lists_expr(xs.args[0], env, body)}, "
+                    f"{self.expr(xs.args[1], env, body)}, {self.loc(xs)})")
         if isinstance(xs, ir.CallBuiltin) and xs.name == "range":
             return self.lists_range(xs, env, body, counted=True)
         if isinstance(xs, ir.CallBuiltin) and xs.name == "reversed":
-            return f"{self.lists_expr(xs.args[0], env, body)}[::-1]"
+            listed = self.lists_expr(xs.args[0], env, body)
+            return f"lists_reversed(S, {listed}, {self.loc(xs)})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "unique":
-            return f"list(dict.fromkeys({self.lists_expr(xs.args[0], env, body)}))"
+            return f"lists_unique(S, {self.lists_expr(xs.args[0], env, body)}, {self.loc(xs)})"
         if isinstance(xs, ir.Quant) and xs.op == "sorted":
             return self.lists_made(xs, env, sort=True)
         if isinstance(xs, ir.Quant) and xs.op == "connected":
@@ -3068,7 +3070,7 @@ class _Emitter:
         if isinstance(e, ir.CallBuiltin) and e.name == "join":
             xs = self.lists_expr(e.args[0], env, body)
             sep = self.text(e.args[1], env, body)
-            return f"lists_join_texts({xs}, {sep}, {self.loc(e)})"
+            return f"lists_join_texts(S, {xs}, {sep}, {self.loc(e)})"
         return None
 
     def lists_test(self, e: ir.Expr, env: Env, body: _Body) -> str | None:
@@ -3079,6 +3081,8 @@ class _Emitter:
             if e.lists:
                 left = self.lists_expr(e.left, env, body)
                 right = self.lists_expr(e.right, env, body)
+                same = f"lists_same(S, {left}, {right}, {self.loc(e)})"
+                return same if e.op == "==" else f"(not {same})"
             else:
                 left, right = self.text(e.left, env, body), self.text(e.right, env, body)
             return f"({left} {e.op} {right})"
@@ -3092,13 +3096,16 @@ class _Emitter:
             return f"({self.expr(e.left, env, body)} {e.op} {self.expr(e.right, env, body)})"
         if isinstance(e, ir.In) and e.item.type == ANY and not is_list(_element(e.collection.type)):
             return self.membership(e, env, body)
-        if isinstance(e, ir.In) and is_list(e.item.type):
-            return (f"({self.lists_expr(e.item, env, body)} {'not in' if e.negated else 'in'} "
-                    f"{self.lists_expr(e.collection, env, body)})")
-        if isinstance(e, ir.In) and e.item.type == STR:
-            item = self.text(e.item, env, body)
-            return (f"({item} {'not in' if e.negated else 'in'} "
-                    f"{self.lists_expr(e.collection, env, body)})")
+        if isinstance(e, ir.In) and (is_list(e.item.type) or e.item.type == STR):
+            item = self.lists_expr(e.item, env, body) if is_list(e.item.type) else \
+                self.text(e.item, env, body)
+            xs = self.lists_expr(e.collection, env, body)
+            if isinstance(e.collection, ir.Const) and not is_list(e.item.type):
+                found = f"({item} in {xs})"    # a constant's set, as on Python: not counted
+            else:
+                scan = "lists_in_lists" if is_list(e.item.type) else "lists_in"
+                found = f"{scan}(S, {item}, {xs}, {self.loc(e)})"
+            return f"(not {found})" if e.negated else found
         return None
 
     def lists_fn(self, name: str) -> str:

@@ -401,6 +401,21 @@ FAULT_BODIES = [
     "for i in range(1, 200) {\n      big += len(range(i, 100000))\n    }",
     "let r = range(1, big * 500000)\n    for i in range(1, 100) {\n      big = len(r + r)\n    }",
     "big = if 3 in range(1, big * 10000000) then 1 else 2",
+    # work: lists read or copied whole by a built-in or a comparison, in a loop
+    "let r = range(1, big * 1000000)\n    for i in range(1, 20) {\n"
+    "      big = total(r) / 1000000000\n    }",
+    "let r = range(1, big * 1000000)\n    for i in range(1, 20) {\n      big = len(reversed(r))\n"
+    "    }",
+    "let r = range(1, big * 1000000)\n    for i in range(1, 20) {\n"
+    "      big = len(take(r, 999990))\n    }",
+    "let r = range(1, big * 1000000)\n    for i in range(1, 20) {\n      big = len(unique(r))\n"
+    "    }",
+    "let r = range(1, big * 1000000)\n    let s = range(1, big * 1000000)\n"
+    "    for i in range(1, 20) {\n      big = if r == s then 1 else 0\n    }",
+    "let r = range(1, big * 1000000)\n    big = count(i in range(1, 20) where r in [r, [1]])",
+    "for i in range(1, 20) {\n"
+    "      big = len(join([\"\" for j in range(1, 1000000)], \"\"))\n    }",
+    "big = len(text([\"\" for i in range(1, 1000000)]))",
 ]
 
 
