@@ -176,6 +176,8 @@ def test_a_seats_answer_stops_at_the_first_test_that_fails(deployed):
     ((SW_GOLDEN, "--step", "99", "end"), "has 81 decisions: --step is 1 to 82"),
     ((SPACE_WAR, "--seat", "green", "end"), "unknown seat 'green'"),
     ((SPACE_WAR, "jump", "a1"), "'jump a1' is not an action here: there is no action 'jump'"),
+    ((SPACE_WAR, "sied", "south"), "'sied south' is not an action here: there is no action "
+     "'sied' in phase 'choose_side'; actions here: side; did you mean 'side'?"),
     ((SPACE_WAR, "side", "south", "north"), "'side' takes 1 argument (s), not 2"),
     ((SPACE_WAR,), "give an action to explain"),
 ])
