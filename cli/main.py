@@ -555,7 +555,7 @@ def show(file: str, seed: int | None, moves: str | None, seat: str | None,
 @user_errors
 def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | None) -> None:
     """Run scenario files (folders are searched for *.scenario)."""
-    from gdl.interpreter.play.scenarios.runner import run_scenarios
+    from gdl.interpreter.play.scenarios.runner import Outcome, run_scenarios
     if annotate and not with_coverage:
         raise click.UsageError("--annotate is for the coverage report: give --coverage too")
     files: list[str] = []
@@ -573,11 +573,12 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
     for folder in empty:
         click.echo(folder.message, err=True)
 
-    def outcomes_of(path: str) -> list[list[str]]:
+    def outcomes_of(path: str) -> list[Outcome]:
         try:
-            return [outcome.failures for outcome in run_scenarios(path)]
+            outcomes: list[Outcome] = run_scenarios(path)
+            return outcomes
         except GdlError as exc:
-            return [[exc.render()]]
+            return [Outcome(path, 1, (exc.render(),))]
     report = None
     if with_coverage:
         from gdl.interpreter.play.debug.coverage import scenario_coverage
@@ -586,10 +587,10 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
         results = [outcomes_of(path) for path in files]
     passed = failed = 0     # scenarios: a file holds one more for each `reset` line
     for outcomes in results:
-        for failures in outcomes:
-            failed += bool(failures)
-            passed += not failures
-            for failure in failures:
+        for outcome in outcomes:
+            failed += bool(outcome.failures)
+            passed += not outcome.failures
+            for failure in outcome.failures:
                 click.echo(failure, err=True)
     click.echo(f"{passed} passed, {failed} failed")
     if report is not None:

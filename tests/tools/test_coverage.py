@@ -147,6 +147,30 @@ def test_scenarios_failing_still_fail_with_coverage(tmp_path):
     assert "1 failed" in result.stdout and "coverage of 1 scenario file" in result.stdout
 
 
+def test_rules_that_do_not_load_are_reported_not_covered(tmp_path):
+    """A scenario whose rule file fails to load fails, and the coverage says the file did
+    not load: it claims nothing of it (no '0 of 0 (100.0%)')."""
+    (tmp_path / "broken.gdl").write_text("phase p {\n  action x( {\n}\n")
+    bad = tmp_path / "bad.scenario"
+    bad.write_text("rules broken.gdl\nexpect playing\n")
+    result = gdl("test", "--coverage", str(bad))
+    assert result.returncode == 1
+    assert f"{bad}:1:1: error: unexpected '{{'" in result.stderr
+    assert result.stdout.split("\n")[:5] == [
+        "0 passed, 1 failed",
+        "coverage of 1 scenario file",
+        "  rule files: none",
+        f"  rule files that did not load (not counted): {tmp_path / 'broken.gdl'} ({bad})",
+        "  rule-file lines with code that ran: none (no rule file loaded)"]
+    good = tmp_path / "good.scenario"
+    good.write_text(f"rules {os.path.join(ROOT, RULES)}\nplay step\nexpect total == 3\n")
+    result = gdl("test", "--coverage", str(good), str(bad))
+    assert result.returncode == 1 and "1 passed, 1 failed" in result.stdout
+    assert f"  rule files that did not load (not counted): {tmp_path / 'broken.gdl'} ({bad})" \
+        in result.stdout.split("\n")
+    assert "100.0%" not in result.stdout
+
+
 def test_annotate_needs_coverage():
     result = gdl("test", "tests/rules/coverage.scenario", "--annotate", "-")
     assert result.returncode == 2 and "give --coverage too" in result.stderr

@@ -1,7 +1,8 @@
 """Coverage: which rules a run of games, or a set of scenario files, exercised.
 
     games_coverage(path, games, seed, players, max_turns)   -> Coverage of N agent games
-    scenario_coverage(paths, run)         -> (Coverage, what run(path) gave for each file)
+    scenario_coverage(paths, run)         -> (Coverage, run(path) for each file: its
+                                             scenarios' runner.Outcomes)
     coverage.summary()                    -> lines: what never happened, rule by rule
     coverage.annotated()                  -> lines: every rule file, each line with how
                                              often it ran ('!': never; blank: no code)
@@ -47,10 +48,13 @@ SECTIONS = (("never legal", "actions never legal"),
 class Coverage:
     """What a trace saw of the rule files of one or more games: `what` says what ran
     (e.g. '20 games from seed 0'); `missing` [(section, file, line, text)], `lines`
-    {(file, line): runs or 0 for a line of code that never ran}, `sources` {file: lines}."""
+    {(file, line): runs or 0 for a line of code that never ran}, `sources` {file: lines};
+    `unloaded` {rule file: the scenario files naming it} for rule files that did not load,
+    so nothing of them is counted."""
 
-    def __init__(self, what, games, trace):
+    def __init__(self, what, games, trace, unloaded=None):
         self.what = what
+        self.unloaded = unloaded or {}
         self.lines = {}
         self.sources = {}
         self.files = []
@@ -85,11 +89,14 @@ class Coverage:
 
     def summary(self):
         ran = sum(1 for count in self.lines.values() if count)
-        share = 100 * ran / len(self.lines) if self.lines else 100
         lines = [f"coverage of {self.what}",
-                 f"  rule files: {', '.join(self.files) or 'none'}",
-                 f"  rule-file lines with code that ran: {ran} of {len(self.lines)} "
-                 f"({share:.1f}%)"]
+                 f"  rule files: {', '.join(self.files) or 'none'}"]
+        if self.unloaded:
+            lines.append("  rule files that did not load (not counted): " + "; ".join(
+                f"{file} ({', '.join(named_by)})" for file, named_by in self.unloaded.items()))
+        lines.append("  rule-file lines with code that ran: " + (
+            f"{ran} of {len(self.lines)} ({100 * ran / len(self.lines):.1f}%)" if self.lines
+            else "none (no rule file loaded)"))
         order = {file: i for i, file in enumerate(self.files)}
         for section, title in SECTIONS:
             found = sorted((m for m in self.missing if m[0] == section),
@@ -251,12 +258,17 @@ class _EveryView(Observer):
 
 
 def scenario_coverage(paths, run):
-    """(Coverage, results): `run(path)` for each scenario file (what it returns, in
-    order), and what those runs exercised of the rule files the scenarios name."""
+    """(Coverage, results): `run(path)` for each scenario file (its scenarios'
+    `runner.Outcome`s, in order), and what those runs exercised of the rule files the
+    scenarios name; a rule file that did not load is named as such."""
     with RuleTrace() as trace:
         results = [run(path) for path in paths]
+    unloaded = {}
+    for outcome in (outcome for outcomes in results for outcome in outcomes):
+        if outcome.unloaded and outcome.path not in unloaded.get(outcome.unloaded, ()):
+            unloaded.setdefault(outcome.unloaded, []).append(outcome.path)
     what = f"{len(paths)} scenario file{'s' * (len(paths) != 1)}"
-    return Coverage(what, _games_of(trace), trace), results
+    return Coverage(what, _games_of(trace), trace, unloaded), results
 
 
 def _games_of(trace, first=None):

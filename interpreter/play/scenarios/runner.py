@@ -45,11 +45,13 @@ from .expressions import compile_expression
 @attrs.frozen
 class Outcome:
     """One scenario of a file: it starts at `line` of `path` (1, or a `reset` line);
-    `failures` are its failed expectations and its error, if any, as texts."""
+    `failures` are its failed expectations and its error, if any, as texts; `unloaded` is
+    the rule file its `rules` line names when that file did not load."""
 
     path: str
     line: int
     failures: tuple
+    unloaded: str | None = None
 
 
 class ScenarioStop(Exception):
@@ -65,6 +67,7 @@ class ScenarioRun(Expectations):
         self.path = path
         self.game = None
         self.rules_line = None  # the line of a `rules` line whose file did not load
+        self.rules_file = None  # the rule file of the last `rules` line
         self.outcomes = []
         self.line, self.source = 1, ""
         self._fresh()
@@ -266,7 +269,8 @@ class ScenarioRun(Expectations):
             pass
         except GdlError as exc:
             self.failures.append(self._located(exc).render())
-        return Outcome(self.path, start, tuple(self.failures))
+        unloaded = self.rules_file if self.rules_line is not None else None
+        return Outcome(self.path, start, tuple(self.failures), unloaded)
 
     def _instruction(self, text):
         if not text:
@@ -313,8 +317,8 @@ class ScenarioRun(Expectations):
         if self.state is not None:
             raise self.error("'rules' must come before the game starts")
         path = os.path.join(os.path.dirname(self.path), rest)
-        self.rules_line = self.line
-        self.game = load_game(os.path.normpath(path))
+        self.rules_line, self.rules_file = self.line, os.path.normpath(path)
+        self.game = load_game(self.rules_file)
         self.rules_line = None
 
     def do_seed(self, rest):
