@@ -265,6 +265,16 @@ def test_each_reset_starts_a_fresh_game_reported_apart(tmp_path):
     assert "2 passed, 1 failed" in result.stdout
 
 
+def test_a_second_rules_line_in_a_scenario_is_an_error_naming_the_first(tmp_path):
+    assert error(tmp_path, f"# another\nrules {GALAXY_OF_D}\nexpect playing\n") == (
+        "S:3:1: error: 'rules' is declared twice in this scenario; the first is at line 1")
+    assert error(tmp_path, f"reset\nrules {GALAXY_OF_D}\nexpect playing\n") == (
+        "S:3:1: error: 'rules' is declared twice in this scenario; the first is at line 1")
+    path = write(tmp_path, f"expect phase choose_side\nreset\nrules {GALAXY_OF_D}\n"
+                           "expect playing\n")     # after a reset: the next scenario's own
+    assert run_scenario(str(path)) == []
+
+
 def test_a_header_of_rules_is_shared_by_the_scenarios_after_it(tmp_path):
     path = write(tmp_path, "# the rule file for all\nreset\nexpect playing\nreset\n"
                            "expect phase choose_side for red\n")

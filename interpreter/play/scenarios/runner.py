@@ -75,6 +75,7 @@ class ScenarioRun(Expectations):
     def _fresh(self):
         """Forget the position: the next scenario starts a new game (of the same rules)."""
         self.state = None
+        self.rules_at = None    # the line of this scenario's `rules` line
         self.seed = 0
         self.queued = []        # fixed dice not rolled yet: (line, sides or None, value)
         self.rolled = []        # roll events since the last play, phase or concede line
@@ -314,6 +315,10 @@ class ScenarioRun(Expectations):
             raise self.error("'reset' takes nothing: it starts a new scenario")
 
     def do_rules(self, rest):
+        if self.rules_at is not None:
+            raise self.error(f"'rules' is declared twice in this scenario; the first is at "
+                             f"line {self.rules_at}")
+        self.rules_at = self.line
         if self.state is not None:
             raise self.error("'rules' must come before the game starts")
         path = os.path.join(os.path.dirname(self.path), rest)
