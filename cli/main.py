@@ -498,9 +498,14 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
     if html_path is None:
         if seat is not None:
             raise click.UsageError("--seat is for the page: give --html OUT.html too")
-        from gdl.interpreter.play.transcript import replay as run
+        from gdl.interpreter.play.transcript import read_transcript, replay as run
         steps = run(transcript)
-        click.echo(f"{transcript}: ok: {steps} decisions replay identically")
+        if read_transcript(transcript).ending == "unfinished":     # a save: it goes on
+            click.echo(f"{transcript}: ok: the game is unfinished after {steps} decision"
+                       f"{'s' * (steps != 1)}, replayed identically ('gdl play --resume' "
+                       "goes on from there)")
+        else:
+            click.echo(f"{transcript}: ok: {steps} decisions replay identically")
         return
     from gdl.interpreter.play.render.replay_page import write_page
     refuse_overwrite("--html", html_path, ("transcript", transcript),

@@ -60,7 +60,8 @@ def test_an_unfinished_transcript_replays_resumes_and_is_a_moves_file(tmp_path):
     saved = _saved_nim(tmp_path, "1\n")
     replayed = gdl("replay", str(saved))
     assert (replayed.returncode, replayed.stdout) == (
-        0, f"{saved}: ok: 2 decisions replay identically\n")
+        0, f"{saved}: ok: the game is unfinished after 2 decisions, replayed identically "
+        "('gdl play --resume' goes on from there)\n")
     resumed = gdl("play", "--resume", str(saved), stdin="quit\n")
     assert resumed.returncode == 0, resumed.stderr
     assert "resumed after 2 decisions" in resumed.stdout and "pile=9" in resumed.stdout
