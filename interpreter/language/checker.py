@@ -608,7 +608,7 @@ class _Checker:
             if decl.scope != "piece":
                 raise error_at(GdlRuleError, f"only a piece variable can start from its "
                                f"kind's table ('var piece.{decl.name} from {decl.column}')",
-                               decl.span)
+                               decl.name_span or decl.span)
             if decl.column not in self.out.kind_columns:
                 raise error_at(GdlRuleError, f"the kinds have no column '{decl.column}'",
                                decl.column_span or decl.span,

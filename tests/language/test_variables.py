@@ -34,15 +34,15 @@ def test_a_variant_changes_the_column_a_variable_starts_from(tmp_path):
 
 @pytest.mark.parametrize("extra, expected", [
     ("kinds (size) { Squad = 5 }\nvar models from size", [
-        "bad.gdl:13:1: error: only a piece variable can start from its kind's table "
+        "bad.gdl:13:5: error: only a piece variable can start from its kind's table "
         "('var piece.models from size')",
         "    var models from size",
-        "    ^"]),
+        "        ^"]),
     ("kinds (size) { Squad = 5 }\nvar seat.models from size", [
-        "bad.gdl:13:1: error: only a piece variable can start from its kind's table "
+        "bad.gdl:13:10: error: only a piece variable can start from its kind's table "
         "('var piece.models from size')",
         "    var seat.models from size",
-        "    ^"]),
+        "             ^"]),
     ("kinds (size) { Squad = 5 }\nvar piece.models from sise", [
         "bad.gdl:13:23: error: the kinds have no column 'sise'",
         "    var piece.models from sise",
