@@ -568,6 +568,22 @@ class Oversized(ValueError):
     reports it at the expression that made it."""
 
 
+def loop_counts(domain: Expr, fns: dict[str, Fn],
+                seen: frozenset[str] = frozenset()) -> bool:
+    """Does a loop over `domain` count its length as work (limits.MAX_WORK), on both
+    backends? Not a constant list's or a list written out (the rule file fixes their size),
+    nor a comprehension's, which counted its own domain (nor a fn's whose body is one of
+    these, nor an if/else's whose branches both are)."""
+    if isinstance(domain, (Const, ListOf, Comprehension)):
+        return False
+    if isinstance(domain, Cond):
+        return loop_counts(domain.then, fns, seen) or loop_counts(domain.otherwise, fns, seen)
+    if isinstance(domain, CallFn) and domain.name not in seen:
+        body = fns[domain.name].body
+        return isinstance(body, FnBlock) or loop_counts(body, fns, seen | {domain.name})
+    return True
+
+
 def _held(value: int) -> int:
     if not -MAX_NUMBER <= value <= MAX_NUMBER:
         raise Oversized(f"a number of about {int(value.bit_length() * 0.30103) + 1} digits: "

@@ -373,7 +373,7 @@ class Generator:
             self.src.emit(1, f"return {(not found) != negated}")
             return
         if isinstance(expr, ir.Comprehension) and not expr.flatten and \
-                not self.frame.inlined and not isinstance(expr.domain, (ir.Const, ir.ListOf)):
+                not self.frame.inlined and self.counts_length(expr.domain):
             # `[e for x in D where c]`: D counted against the work bound as `emit_for`
             # counts a loop's, written out rather than the comprehension's `_w(D)` call
             with self.within(memo=None, iterating=expr.domain, looped=expr.domain):
@@ -828,6 +828,15 @@ class Generator:
                 self.src.emit(indent, before)
             self.src.emit(indent, f"for v{slot} in ", code, ":")
             return
+        if not self.counts_length(domain):      # a comprehension: it counted its domain
+            self.src.emit(indent, f"_d{slot} = ", code)
+            if before is not None:
+                self.src.emit(indent, f"if _d{slot}: ", before)
+            if members is not None:
+                self.src.emit(indent, f"if _d{slot} and ", members,
+                              f".isdisjoint(_d{slot}): _d{slot} = ()")
+            self.src.emit(indent, f"for v{slot} in _d{slot}:")
+            return
         self.src.emit(indent, f"_d{slot} = ", code)
         self.src.emit(indent, F(domain, f"rt.work += len(_d{slot})"))
         self.src.emit(indent, F(domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
@@ -842,9 +851,13 @@ class Generator:
         """A comprehension's domain, counted as `emit_for` counts (`_w`)."""
         with self.within(looped=domain):
             code = self.ex(domain)
-        if isinstance(domain, (ir.Const, ir.ListOf)):
+        if not self.counts_length(domain):
             return code
         return F(domain, "_w(", code, ")")
+
+    def counts_length(self, domain: ir.Expr) -> bool:
+        """Does a loop over `domain` count its length as work (`ir.loop_counts`)?"""
+        return ir.loop_counts(domain, self.prog.fns)
 
     def ex_Const(self, n: ir.Const) -> Frag:
         v = n.value

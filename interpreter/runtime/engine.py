@@ -421,7 +421,7 @@ class Runtime:
         if not self.narrate:
             quiet = self.game._trigger_cells
             if path and quiet is not None and quiet.isdisjoint(path):
-                self.place(pid, path[-1])       # no trigger can fire on the way
+                self._quietly(pid, path)
             else:
                 self._move_along(me, pid, piece, state, path)
             return
@@ -434,11 +434,19 @@ class Runtime:
         if piece["alive"] and piece["cell"] != start:
             self.tell("moved", pid, self.where_cell(start), self.where_cell(piece["cell"]))
 
+    def _quietly(self, pid: int, path: Sequence[int]) -> None:
+        """A move crossing no cell a trigger fires on: straight to its last cell, each
+        trigger's runs counted as work all the same (as the native backend runs them)."""
+        self.work += len(path) * len(self.game._triggers)
+        if self.work > MAX_WORK:
+            self.overworked()
+        self.place(pid, path[-1])
+
     def _move_along(self, me: int, pid: int, piece: Piece, state: State,
                     path: Sequence[int]) -> None:
         quiet = self.game._trigger_cells
         if path and quiet is not None and quiet.isdisjoint(path):
-            self.place(pid, path[-1])       # no trigger can fire on the way
+            self._quietly(pid, path)
             return
         for cell in path:
             if not piece["alive"]:
@@ -1039,7 +1047,17 @@ class Game:
         return with_values
 
     def _check_end(self, state: State) -> None:
+        """The end rules, their work counted on their own (they run only when something
+        they read changed, while the native backend runs them after every decision: the
+        work of a decision is the same either way); the decision's count goes on after."""
         rt = self._rt
+        work, rt.work = rt.work, 0
+        try:
+            self._run_end_rules(state, rt)
+        finally:
+            rt.work = work
+
+    def _run_end_rules(self, state: State, rt: Runtime) -> None:
         changed = (rt.changed | ALWAYS) if state.end_checked else -1
         rt.changed = 0
         rt.end_values.clear()

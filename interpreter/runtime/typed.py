@@ -681,7 +681,7 @@ class _Emitter:
                 if isinstance(value, _Row):
                     raise _Outside(binder, "an action parameter that is a list")
                 level(k + 1, {**env, binder.slot: value}, indent)
-            self.loop(binder.domain, env, body, indent, bind, binder)
+            self.loop(binder.domain, env, body, indent, bind, binder, early=first_only)
         level(0, env, 1)
         body.emit(1, "return 0")
         self.functions.append(body.text())
@@ -750,7 +750,18 @@ class _Emitter:
         return f"v{binder.slot}"
 
     def check_end(self) -> str:
-        body = _Body("cdef int _check_end(Core S) except -1:")
+        """`_check_end(S)`: the end rules, their work counted on its own (engine.py
+        `_check_end`: Python runs them only when something they read changed), the
+        decision's count kept for the work after them."""
+        wrapper = _Body("cdef int _check_end(Core S) except -1:")
+        wrapper.declare("work")
+        wrapper.emit(1, "work = S.work")
+        wrapper.emit(1, "S.work = 0")
+        wrapper.emit(1, "_end_rules(S)")
+        wrapper.emit(1, "S.work = work")
+        wrapper.emit(1, "return 0")
+        self.functions.append(wrapper.text())
+        body = _Body("cdef int _end_rules(Core S) except -1:")
         body.declare("s")
         body.declare("holding", "list")
         body.declare("live", "list")
@@ -1281,7 +1292,7 @@ class _Emitter:
         return code.text()
 
     def hooks_round_loop(self, call: ir.CallBuiltin, x: str, env: Env, body: _Body,
-                         indent: int) -> None:
+                         indent: int, counted: Callable[[str], None]) -> None:
         """`for x in clockwise_from(s)` (or counter-): the seats still playing from `s`
         round the table, listed first (as Python makes the list)."""
         s = body.declare(self.fresh("s"))
@@ -1290,10 +1301,13 @@ class _Emitter:
         body.emit(indent, f"S.seat_ok({s}, {self.loc(call)})")
         seat = f"({s} + {k}) % NSEATS" if call.name == "clockwise_from" else \
             f"({s} - {k} + NSEATS) % NSEATS"
-        body.emit(indent, f"for {x} in [{seat} for {k} in range(NSEATS) if not S.out[{seat}]]:")
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = [{seat} for {k} in range(NSEATS) if not S.out[{seat}]]")
+        counted(f"len({made})")
+        body.emit(indent, f"for {x} in {made}:")
 
     def hooks_zone_loop(self, call: ir.CallBuiltin, x: str, env: Env, body: _Body,
-                        indent: int) -> None:
+                        indent: int, counted: Callable[[str], None]) -> None:
         """`for x in pieces_in(ZONE[, s])`: the pieces in it, oldest first (a copy, as
         Python's)."""
         zone = call.args[0]
@@ -1310,7 +1324,10 @@ class _Emitter:
             body.emit(indent, f"if {s} < 0:")
             body.emit(indent + 1, f"_raise({message!r}, {self.loc(call)})")
             key = f"{s} + 1"
-        body.emit(indent, f"for {x} in list(S.hooks_zoned.get({z} * (NSEATS + 1) + {key}, ())):")
+        made = body.declare(self.fresh("m"), "list")
+        body.emit(indent, f"{made} = list(S.hooks_zoned.get({z} * (NSEATS + 1) + {key}, ()))")
+        counted(f"len({made})")
+        body.emit(indent, f"for {x} in {made}:")
 
     def hooks_call_each(self, s: ir.CallEach, env: Env, body: _Body, indent: int) -> None:
         """`call P(args) for each x in SEATS where C` (engine.py `call_each`): the
@@ -1551,13 +1568,27 @@ class _Emitter:
 
     # ----- loops ----------------------------------------------------------------------------
     def loop(self, domain: ir.Expr, env: Env, body: _Body, indent: int, bind: _BINDING,
-             at: ir.Node, copy: bool = False) -> None:
+             at: ir.Node, copy: bool = False, spend: str | None = "S.spend",
+             early: bool = False, place: ir.Node | None = None) -> None:
         """Write a loop over the list `domain` (never made: each form of list is its own
         loop); `bind(element, indent)` writes what runs for each element. With `copy` (a
-        `for` statement, whose body may move pieces) the pieces are listed first."""
-        tick = f"S.tick({self.loc(at)})"
+        `for` statement, whose body may move pieces) the pieces are listed first. The
+        domain's length is counted as work before the loop starts, as on Python
+        (codegen `emit_for`): not a constant list's, a list written out or a
+        comprehension's (which counts its own domain). `spend`: what counts it (a scan by
+        `in` counts only a long list: `lists_spent`); None: a list made as a value, which
+        counts nothing itself, as on Python (a comprehension in it counts its domain).
+        `early`: the loop may stop before its end, so a comprehension is made whole first,
+        as Python makes it (and counts the work of all its tests). `place`: where a fault of
+        the count is located, as on Python (the domain written, through a fn or if/else)."""
+        if place is None or place.span is None:
+            place = domain if domain.span is not None else at
+        tick = None if spend is None else f"S.spend({{n}}, {self.loc(place)})" \
+            if spend in ("S.spend", "S.spend_made") else f"{spend}(S, {{n}}, {self.loc(place)})"
+        if tick is None and isinstance(domain, ir.CallBuiltin) and domain.name == "range":
+            tick = f"S.spend({{n}}, {self.loc(domain)})"   # a range made counts its length
         if isinstance(domain, ir.Const) and isinstance(domain.value, (tuple, list)):
-            self.const_loop(domain, body, indent, bind, tick)
+            self.const_loop(domain, body, indent, bind)
         elif self.lists_loops(domain, env):
             self.lists_loop(domain, env, body, indent, bind, tick)
         elif isinstance(domain, ir.PieceStat) and is_list(domain.type):
@@ -1590,9 +1621,10 @@ class _Emitter:
         elif isinstance(domain, ir.StateValue) and domain.what in ("seats", "winners"):
             x = body.declare(self.fresh("x"))
             test = "not S.out[{x}]" if domain.what == "seats" else "S.over and S.winner[{x}]"
-            body.emit(indent, f"for {x} in [{x} for {x} in range(NSEATS) "
-                      f"if {test.format(x=x)}]:")
-            body.emit(indent + 1, tick)
+            made = body.declare(self.fresh("m"), "list")
+            body.emit(indent, f"{made} = [{x} for {x} in range(NSEATS) if {test.format(x=x)}]")
+            _spend(body, indent, tick, f"len({made})")
+            body.emit(indent, f"for {x} in {made}:")
             bind(x, indent + 1)
         elif isinstance(domain, ir.ListOf):
             if any(is_list(item.type) for item in domain.items):
@@ -1600,9 +1632,13 @@ class _Emitter:
             items = body.declare(self.fresh("a"), f"long[{max(len(domain.items), 1)}]")
             for k, item in enumerate(domain.items):
                 body.emit(indent, f"{items}[{k}] = {self.expr(item, env, body)}")
-            self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, tick)
-        elif isinstance(domain, ir.Comprehension) and copy:
-            self.made_loop(domain, env, body, indent, bind, at, tick)
+            # a list written out: its length is the rule file's, not counted (as on Python)
+            self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, None)
+        elif isinstance(domain, ir.Comprehension) and (copy or early or spend == "S.spend_made"):
+            # (a scan by `in` counts the list made, as engine `_in` counts any list; and
+            # so does a loop over an if/else Python counts: `ir.loop_counts`)
+            self.made_loop(domain, env, body, indent, bind, at,
+                           tick if spend in ("lists_spent", "S.spend_made") else None)
         elif isinstance(domain, ir.Comprehension):
             if is_list(domain.expr.type) and not domain.flatten:
                 raise _Outside(domain, "a comprehension making a list of lists")
@@ -1621,10 +1657,13 @@ class _Emitter:
                 bind(_Made(y, "str") if text else y, indent)
             self.loop(domain.domain, env, body, indent, each, at, copy)
         elif isinstance(domain, ir.Cond):     # a list chosen by if/else: a loop in each branch
+            if spend == "S.spend" and ir.loop_counts(domain, self.prog.fns):
+                spend = "S.spend_made"  # a comprehension in it counts its list, as Python's
             body.emit(indent, f"if {self.expr(domain.cond, env, body)}:")
-            self.loop(domain.then, env, body, indent + 1, bind, at, copy)
+            self.loop(domain.then, env, body, indent + 1, bind, at, copy, spend, early, place)
             body.emit(indent, "else:")
-            self.loop(domain.otherwise, env, body, indent + 1, bind, at, copy)
+            self.loop(domain.otherwise, env, body, indent + 1, bind, at, copy, spend, early,
+                      place)
         elif isinstance(domain, ir.CallFn) and is_list(domain.type):
             fn = self.prog.fns[domain.name]
             if isinstance(fn.body, ir.FnBlock):
@@ -1639,14 +1678,15 @@ class _Emitter:
                 name = body.declare(self.fresh("p"))
                 body.emit(indent, f"{name} = {self.expr(arg, env, body)}")
                 inner[k + 1] = name
-            self.loop(fn.body, inner, body, indent, bind, at, copy)
+            self.loop(fn.body, inner, body, indent, bind, at, copy, spend, early, place)
         else:
             raise _Outside(domain, f"a list made by '{_words(domain)}'")
 
     def made_loop(self, domain: ir.Comprehension, env: Env, body: _Body, indent: int,
-                  bind: _BINDING, at: ir.Node, tick: str) -> None:
+                  bind: _BINDING, at: ir.Node, tick: str | None) -> None:
         """A `for` statement over a comprehension: the list is made whole first, as on
-        Python (the body may change what its tests read)."""
+        Python (the body may change what its tests read); the comprehension counted its
+        domain, the loop counts nothing more (`tick` None) but a scan's."""
         made = self.made_here(domain, env, body, indent, at,
                               "a comprehension making a list of lists", domain)
         self.indexed(body, indent, f"len({made})", f"{made}[{{i}}]", bind, tick)
@@ -1662,35 +1702,36 @@ class _Emitter:
             if not isinstance(value, str):
                 raise _Outside(where or at, what)
             body.emit(indent, f"{made}.append({value})")
-        self.loop(xs, env, body, indent, keep, at)
+        self.loop(xs, env, body, indent, keep, at, spend=None)
         return made
 
     def indexed(self, body: _Body, indent: int, count: str, item: str, bind: _BINDING,
-                tick: str) -> None:
+                tick: str | None) -> None:
         """`for i in range(count)`, each element `item` (with `{i}` for the index) bound to
-        a fresh local, counted as work."""
+        a fresh local; `count` first counted as work by `tick` (None: not counted)."""
         i = body.declare(self.fresh("i"))
         x = body.declare(self.fresh("x"))
+        if tick is not None:
+            _spend(body, indent, tick, count)
         body.emit(indent, f"for {i} in range({count}):")
         body.emit(indent + 1, f"{x} = {item.format(i=i)}")
-        body.emit(indent + 1, tick)
         bind(x, indent + 1)
 
-    def const_loop(self, domain: ir.Const, body: _Body, indent: int, bind: _BINDING,
-                   tick: str) -> None:
+    def const_loop(self, domain: ir.Const, body: _Body, indent: int, bind: _BINDING) -> None:
+        """A loop over a constant list: its length is the rule file's, not counted as work
+        (as on Python)."""
         values = list(domain.value)
         if values and all(isinstance(v, (tuple, list)) for v in values):
             table = self.row_table(domain, values, _element(_element(domain.type)))
             i = body.declare(self.fresh("i"))
             body.emit(indent, f"for {i} in range({len(values)}):")
-            body.emit(indent + 1, tick)
             bind(_Row(table, i), indent + 1)
             return
         array = self.array([self.value(v, _element(domain.type), domain) for v in values])
-        self.indexed(body, indent, str(len(values)), f"{array}[{{i}}]", bind, tick)
+        self.indexed(body, indent, str(len(values)), f"{array}[{{i}}]", bind, None)
 
     def builtin_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
-                     bind: _BINDING, tick: str, copy: bool) -> None:
+                     bind: _BINDING, tick: str | None, copy: bool) -> None:
         name, args = call.name, call.args
         if name in ("placements", "placed"):
             self.simul_dice_loop(call, env, body, indent, bind, tick)
@@ -1699,17 +1740,25 @@ class _Emitter:
             self.geo_within_loop(call, env, body, indent, bind, tick)
             return
         x = body.declare(self.fresh("x"))
+
+        def counted(n: str) -> None:     # the domain's length, counted before the loop
+            _spend(body, indent, tick, n)
         if name == "cells":
             array = self.array(list(self.board.all_cells))
             i = body.declare(self.fresh("i"))
+            counted(str(len(self.board.all_cells)))
             body.emit(indent, f"for {i} in range({len(self.board.all_cells)}):")
             body.emit(indent + 1, f"{x} = {array}[{i}]")
         elif name == "pieces_at" and copy:
-            body.emit(indent, f"for {x} in S.at_list({self.expr(args[0], env, body)}):")
+            made = body.declare(self.fresh("m"), "list")
+            body.emit(indent, f"{made} = S.at_list({self.expr(args[0], env, body)})")
+            counted(f"len({made})")
+            body.emit(indent, f"for {x} in {made}:")
         elif name == "pieces_at":
             c = body.declare(self.fresh("c"))
             nxt = body.declare(self.fresh("n"))
             body.emit(indent, f"{c} = {self.expr(args[0], env, body)}")
+            counted(f"_at_count(S, {c})")
             body.emit(indent, f"{nxt} = S.at_first[{c}] if {c} >= 0 else -1")
             body.emit(indent, f"while {nxt} >= 0:")
             body.emit(indent + 1, f"{x} = {nxt}")
@@ -1718,10 +1767,14 @@ class _Emitter:
             seat = self.expr(args[0], env, body) if args else "0"
             every = "False" if args else "True"
             if copy:
-                body.emit(indent, f"for {x} in S.owned_list({seat}, {every}):")
+                made = body.declare(self.fresh("m"), "list")
+                body.emit(indent, f"{made} = S.owned_list({seat}, {every})")
+                counted(f"len({made})")
+                body.emit(indent, f"for {x} in {made}:")
             else:
                 s = body.declare(self.fresh("s"))
                 body.emit(indent, f"{s} = {seat}")
+                counted(f"_owned_count(S, {s})" if args else "S.alive_count")
                 body.emit(indent, f"for {x} in range(1, S.npieces + 1):")
                 test = "S.alive[{x}]" if not args else f"S.alive[{x}] and S.owner[{x}] == {s}"
                 body.emit(indent + 1, f"if not ({test.format(x=x)}):")
@@ -1732,6 +1785,7 @@ class _Emitter:
             i = body.declare(self.fresh("i"))
             rays, lengths, longest = self.ray_tables()
             body.emit(indent, f"{base} = {self.cell_dir(args[0], args[1], env, body, call)}")
+            counted(f"min({lengths}[{base}], {args[2].value})")
             body.emit(indent, f"for {i} in range(min({lengths}[{base}], {args[2].value})):")
             body.emit(indent + 1, f"{x} = {rays}[{base} * {longest} + {i}]")
         elif name == "ray":             # a count computed, or a large board
@@ -1747,6 +1801,7 @@ class _Emitter:
             none = f"{name}() cannot work with a value that is none"
             cell = self.expr(args[0], env, body)
             body.emit(indent, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
+            counted(f"{table}_n[{c}]")
             body.emit(indent, f"for {i} in range({table}_n[{c}]):")
             body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
         elif name in ("reach", "sight"):
@@ -1760,6 +1815,7 @@ class _Emitter:
             body.emit(indent, f"{steps} = {self.expr(args[1], env, body)}")
             body.emit(indent, f"{base} = {base} * {longest + 1} + "
                       f"(0 if {steps} < 0 else {longest} if {steps} > {longest} else {steps})")
+            counted(f"{lengths}[{base}]")
             body.emit(indent, f"for {i} in range({lengths}[{base}]):")
             body.emit(indent + 1, f"{x} = {table}[{base} * {width} + {i}]")
         elif name == "line":
@@ -1769,6 +1825,7 @@ class _Emitter:
             none = "line() cannot work with a value that is none"
             body.emit(indent, f"{base} = _pair({self.expr(args[0], env, body)}, "
                       f"{self.expr(args[1], env, body)}, {self.loc(call)}, {none!r})")
+            counted(f"({lengths}[{base}] if {base} >= 0 else 0)")
             body.emit(indent, f"for {i} in range({lengths}[{base}] if {base} >= 0 else 0):")
             body.emit(indent + 1, f"{x} = {table}[{base} * {longest} + {i}]")
         elif name in ("column_cells", "row_cells"):
@@ -1778,28 +1835,30 @@ class _Emitter:
             k = body.declare(self.fresh("k"))
             i = body.declare(self.fresh("i"))
             body.emit(indent, f"{k} = {self.expr(args[0], env, body)} - 1")
+            counted(f"({table}_n[{k}] if 0 <= {k} < {count} else 0)")
             body.emit(indent, f"for {i} in range({table}_n[{k}] if 0 <= {k} < {count} else 0):")
             body.emit(indent + 1, f"{x} = {table}[{k}][{i}]")
         elif name == "directions":
+            counted(str(self.nd))
             body.emit(indent, f"for {x} in range({self.nd}):")
         elif name in ("clockwise_from", "counterclockwise_from"):
-            self.hooks_round_loop(call, x, env, body, indent)
+            self.hooks_round_loop(call, x, env, body, indent, counted)
         elif name == "pieces_in":
-            self.hooks_zone_loop(call, x, env, body, indent)
+            self.hooks_zone_loop(call, x, env, body, indent, counted)
         elif name in ("exits", "intersections"):
-            self.simul_board_loop(call, x, env, body, indent)
+            self.simul_board_loop(call, x, env, body, indent, counted)
         elif name == "range" and all(isinstance(a, ir.Const) for a in args):
             first, last = (a.value for a in args if isinstance(a, ir.Const))
             if last - first >= 1_000_000:
                 raise _Outside(call, "a range of a million numbers or more")
+            counted(str(max(0, last - first + 1)))
             body.emit(indent, f"for {x} in range({first}, {last + 1}):")
         else:
             raise _Outside(call, f"a list made by '{_words(call)}'")
-        body.emit(indent + 1, tick)
         bind(x, indent + 1)
 
     def simul_dice_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
-                        bind: _BINDING, tick: str) -> None:
+                        bind: _BINDING, tick: str | None) -> None:
         """`for p in placements(dice, slots)` (each a text, as on Python: builtins.py
         `placements`) or `for d in placed(p, slot)` (the dice, low first)."""
         i = body.declare(self.fresh("i"))
@@ -1811,9 +1870,9 @@ class _Emitter:
             x = body.declare(self.fresh("x"), "str")
             dice, slots = (self.lists_expr(a, env, body) for a in call.args)
             body.emit(indent, f"{made} = simul_placements({dice}, {slots}, {self.loc(call)})")
+        _spend(body, indent, tick, f"len({made})")
         body.emit(indent, f"for {i} in range(len({made})):")
         body.emit(indent + 1, f"{x} = {made}[{i}]")
-        body.emit(indent + 1, tick)
         bind(_Made(x, "str", PLACEMENT) if call.name == "placements" else x, indent + 1)
 
     def simul_placed(self, call: ir.CallBuiltin, env: Env, body: _Body) -> str:
@@ -1826,13 +1885,14 @@ class _Emitter:
                 f"{self.loc(call)})")
 
     def simul_board_loop(self, call: ir.CallBuiltin, x: str, env: Env, body: _Body,
-                         indent: int) -> None:
+                         indent: int, counted: Callable[[str], None]) -> None:
         """`for x in exits(c)` (the directions of the cell's rays that hold a cell: a
         table by cell) or `intersections()` (a constant list of cells)."""
         i = body.declare(self.fresh("i"))
         if call.name == "intersections":
             cells = list(self.board.intersection_cells)
             array = self.array(cells)
+            counted(str(len(cells)))
             body.emit(indent, f"for {i} in range({len(cells)}):")
             body.emit(indent + 1, f"{x} = {array}[{i}]")
             return
@@ -1842,6 +1902,7 @@ class _Emitter:
         none = "exits() cannot work with a value that is none"
         cell = self.expr(call.args[0], env, body)
         body.emit(indent, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
+        counted(f"{table}_n[{c}]")
         body.emit(indent, f"for {i} in range({table}_n[{c}]):")
         body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
 
@@ -2052,7 +2113,8 @@ class _Emitter:
             return f"_pymod({d} + {self.nd // 2}, {self.nd})"
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
-                                       value=None, type=e.type, span=e.span), env)
+                                       value=None, type=e.type, span=e.span), env,
+                              spend=None)   # a list read as a value, as Python's last()
         if name == "nth" and e.type == INT and self.simul_within(e):
             return self.nth(e, env, body)       # never none
         if name in ("roll", "successes") or name == "nth" and e.type == INT:
@@ -2192,7 +2254,7 @@ class _Emitter:
         return None
 
     def chance_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
-                    bind: _BINDING, at: ir.Node, tick: str) -> None:
+                    bind: _BINDING, at: ir.Node, tick: str | None) -> None:
         """A loop over `shuffled(xs)` (xs made whole, then shuffled in place) or
         `rolls(k, n)` (the dice in the order rolled)."""
         if call.name == "range":        # of numbers known in play: held to MAX_LIST
@@ -2202,13 +2264,14 @@ class _Emitter:
             body.emit(indent, f"if {last} - {first} + 1 > MAX_LIST:")
             body.emit(indent + 1, f"range_too_long({first}, {last}, {self.loc(call)})")
             x = body.declare(self.fresh("x"))
+            _spend(body, indent, tick, f"max(0, {last} - {first} + 1)")
             body.emit(indent, f"for {x} in range({first}, {last} + 1):")
-            body.emit(indent + 1, tick)
             bind(x, indent + 1)
             return
         if call.name == "shuffled":
             made = self.made_here(call.args[0], env, body, indent, at,
                                   "a shuffle of a list of lists", call)
+            body.emit(indent, f"lists_spent(S, len({made}), {self.loc(call)})")    # read whole
             body.emit(indent, f"chance_shuffle(S, {made})")
         else:
             made = body.declare(self.fresh("m"), "list")
@@ -2252,7 +2315,7 @@ class _Emitter:
                     f"{xs.args[2].value})")
         counting = ir.Quant(op="count", slot=-1, name="_", domain=xs, where=None, value=None,
                             type=INT, span=at.span)
-        return self.quant(counting, env)
+        return self.quant(counting, env, spend=None)   # a length, as Python's len(): no work
 
     @staticmethod
     def scope(env: Env) -> tuple[list[str], str]:
@@ -2279,7 +2342,7 @@ class _Emitter:
             if not isinstance(value, str):
                 raise _Outside(xs, "a list of lists given to a fn")
             unit.emit(indent, f"found.append({value})")
-        self.loop(xs, env, unit, 1, keep, xs)
+        self.loop(xs, env, unit, 1, keep, xs, spend=None)
         unit.emit(1, "return found")
         self.functions.append(unit.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
@@ -2299,7 +2362,7 @@ class _Emitter:
             unit.emit(indent, "found += 1")
             unit.emit(indent, "if found == wanted:")
             unit.emit(indent + 1, f"return {value}")
-        self.loop(e.args[0], env, unit, 1, each, e)
+        self.loop(e.args[0], env, unit, 1, each, e, spend=None, early=True)
         unit.emit(1, "return -1")
         self.functions.append(unit.text())
         wanted = self.expr(e.args[1], env, body)
@@ -2332,7 +2395,10 @@ class _Emitter:
                 raise _Outside(e, "'in' a list of lists")
             unit.emit(indent, f"if {value} == it:")
             unit.emit(indent + 1, "return 1")
-        self.loop(e.collection, env, unit, 1, each, e)
+        if isinstance(xs, ir.ListOf) and len(xs.items) > FREE_SCAN:   # a scan (engine `_in`)
+            unit.emit(1, f"lists_spent(S, {len(xs.items)}, {self.loc(e)})")
+        self.loop(e.collection, env, unit, 1, each, e, spend="lists_spent", early=True,
+                  place=e)
         unit.emit(1, "return 0")
         self.functions.append(unit.text())
         found = f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {item})"
@@ -2367,14 +2433,15 @@ class _Emitter:
         def each(value: Bound, indent: int) -> None:
             assert isinstance(value, str)
             unit.emit(indent, f"flags[{value} if {value} >= 0 else {size}] = 1")
-        self.loop(xs, {0: "me"}, unit, 2, each, xs)
+        self.loop(xs, {0: "me"}, unit, 2, each, xs, spend=None)
         unit.emit(2, "have[0] = 1")
         unit.emit(1, f"return flags[it if it >= 0 else {size}]")
         self.functions.append(unit.text())
         return f"{name}(S, me, {flags}, &{have}, {item})"
 
-    def quant(self, q: ir.Quant, env: Env) -> str:
-        """A quantifier as a cdef function of the locals in scope (a return ends its loops)."""
+    def quant(self, q: ir.Quant, env: Env, spend: str | None = "S.spend") -> str:
+        """A quantifier as a cdef function of the locals in scope (a return ends its loops);
+        `spend` as `loop`'s."""
         name = self.fresh("q")
         names, params = self.scope(env)
         body = _Body(f"cdef long {name}(Core S, long me{params}) except? -2:")
@@ -2426,7 +2493,8 @@ class _Emitter:
                 body.emit(indent, f"return {result}")
             else:
                 body.emit(indent, "found += 1")
-        self.loop(q.domain, env, body, 1, each, q)
+        self.loop(q.domain, env, body, 1, each, q, spend=spend,
+                  early=q.op in ("exists", "all", "first"))
         body.emit(1, {"exists": "return 0", "all": "return 1", "first": "return -1",
                       "count": "return found", "last": "return found", "sum": "return found",
                       "min_of": "return found", "max_of": "return found"}[q.op])
@@ -2676,7 +2744,7 @@ class _Emitter:
                 return
             unit.emit(indent, "if found == wanted:")
             unit.emit(indent + 1, f"return {value}")
-        self.loop(e.args[0], env, unit, 1, each, e)
+        self.loop(e.args[0], env, unit, 1, each, e, spend=None, early=True)
         unit.emit(1, "return seen")
         self.functions.append(unit.text())
         wanted = self.expr(e.args[1], env, body) if e.name == "nth" else "0"
@@ -2717,7 +2785,7 @@ class _Emitter:
         return f"{table}[_value({obj}, {self.loc(e)}, {message!r})]"
 
     def small_kind_stat_loop(self, e: ir.KindStat, env: Env, body: _Body, indent: int,
-                             bind: _BINDING, tick: str) -> None:
+                             bind: _BINDING, tick: str | None) -> None:
         """A loop over `k.COLUMN`, a column of lists, of a kind value `k` (none faults as
         on Python)."""
         rows = [self.prog.kinds[k][e.name] for k in self.kinds]
@@ -2882,7 +2950,7 @@ class _Emitter:
             (_element(xs.type) == STR or is_list(_element(xs.type)))
 
     def lists_loop(self, xs: ir.Expr, env: Env, body: _Body, indent: int, bind: _BINDING,
-                   tick: str) -> None:
+                   tick: str | None) -> None:
         """A loop over a list made whole first (a variable's, a join, ...): each element a
         C long, or a text local, counted as work (a range made for the loop counts nothing
         itself, as on Python)."""
@@ -2895,9 +2963,9 @@ class _Emitter:
         i = body.declare(self.fresh("i"))
         ctype = "str" if element == STR else "list" if is_list(element) else "long"
         x = body.declare(self.fresh("x"), ctype)
+        _spend(body, indent, tick, f"len({made})")
         body.emit(indent, f"for {i} in range(len({made})):")
         body.emit(indent + 1, f"{x} = {made}[{i}]")
-        body.emit(indent + 1, tick)
         bind(x if ctype == "long" else _Made(x, ctype), indent + 1)
 
     def lists_expr(self, xs: ir.Expr, env: Env, body: _Body) -> str:
@@ -2991,7 +3059,8 @@ class _Emitter:
                 unit.emit(indent, f"if {self.expr(xs.where, inner, unit)}:")
                 indent += 1
             unit.emit(indent, f"found.append(({self.expr(xs.value, inner, unit)}, {item}))")
-        self.loop(domain, env, unit, 1, keep, xs)
+        # a sorted() loops over its domain (counted); a list made as a value counts nothing
+        self.loop(domain, env, unit, 1, keep, xs, spend="S.spend" if sort else None)
         if sort and self.small_nones:       # a key that is none faults as on Python
             message = f"'{_words(xs)}' uses a value that is none"
             unit.emit(1, f"return small_sorted(found, {self.loc(xs)}, {message!r})")
@@ -3391,13 +3460,14 @@ class _Emitter:
         return bool(self.board.size * self.nd * longest > GEO_RAY_TABLE)
 
     def geo_ray_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
-                        bind: _BINDING, tick: str) -> None:
+                        bind: _BINDING, tick: str | None) -> None:
         """`for x in ray(c, d, n)` with n computed (or on a board of large rays): the cells
         step by step from c, at most n of them (none when n < 0), to the edge or a hole."""
         base, count, x, i = (body.declare(self.fresh(n)) for n in "rnxi")
         cell_dir = self.cell_dir(call.args[0], call.args[1], env, body, call)
         body.emit(indent, f"{base} = {cell_dir}")
         body.emit(indent, f"{count} = {self.expr(call.args[2], env, body)}")
+        _spend(body, indent, tick, f"{self.geo_ray_length()}({base}, {count})")
         body.emit(indent, f"{i} = 0")
         body.emit(indent, f"while {i} < {count}:")
         body.emit(indent + 1, f"{x} = {self.step_table()}[{base}]")
@@ -3405,7 +3475,6 @@ class _Emitter:
         body.emit(indent + 2, "break")
         body.emit(indent + 1, f"{base} = {x} * {self.nd} + {base} % {self.nd}")
         body.emit(indent + 1, f"{i} += 1")
-        body.emit(indent + 1, tick)
         bind(x, indent + 1)
 
     def geo_ray_length(self) -> str:
@@ -3441,7 +3510,7 @@ class _Emitter:
         return f"{self.geo_distance_fn(e)}({a}, {b})"
 
     def geo_within_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
-                           bind: _BINDING, tick: str) -> None:
+                           bind: _BINDING, tick: str | None) -> None:
         """`for x in within(c, r)` (boards.py `within`): the cells of the square around
         `c` row by row whose distance from it is at most r (holes left out); on a table
         only the columns within the circle are visited."""
@@ -3456,27 +3525,33 @@ class _Emitter:
         body.emit(indent, f"if {steps} > {2 * (width + height)}:")    # the whole board
         body.emit(indent + 1, f"{steps} = {2 * (width + height)}")
         row, column = f"{c} // {width}", f"{c} % {width}"
-        body.emit(indent, f"for {r} in range(max(0, {row} - {steps}), "
-                  f"min({height}, {row} + {steps} + 1)):")
-        reach = steps
-        if board.kind == "table":       # the columns whose centre is in the circle
-            reach = body.declare(self.fresh("h"))
-            body.emit(indent + 1, f"{reach} = {self.geo_isqrt()}({steps} * {steps} - "
-                      f"({r} - {row}) * ({r} - {row}))")
-        body.emit(indent + 1, f"{lo} = max(0, {column} - {reach})")
-        body.emit(indent + 1, f"{hi} = min({width}, {column} + {reach} + 1)")
-        body.emit(indent + 1, f"for {k} in range({lo}, {hi}):")
-        body.emit(indent + 2, f"{x} = {r} * {width} + {k}")
-        tests = []
-        if board.holes:
-            tests.append(f"{self.geo_holes()}[{x}]")
-        if board.kind != "table":
-            tests.append(f"{self.geo_distance_fn(call)}({c}, {x}) > {steps}")
-        if tests:
-            body.emit(indent + 2, f"if {' or '.join(tests)}:")
-            body.emit(indent + 3, "continue")
-        body.emit(indent + 2, tick)
-        bind(x, indent + 2)
+        size = body.declare(self.fresh("n"))
+        body.emit(indent, f"{size} = 0")
+        for counting in (True, False):  # the cells counted first (the loop's length)
+            body.emit(indent, f"for {r} in range(max(0, {row} - {steps}), "
+                      f"min({height}, {row} + {steps} + 1)):")
+            reach = steps
+            if board.kind == "table":       # the columns whose centre is in the circle
+                reach = body.declare(self.fresh("h"))
+                body.emit(indent + 1, f"{reach} = {self.geo_isqrt()}({steps} * {steps} - "
+                          f"({r} - {row}) * ({r} - {row}))")
+            body.emit(indent + 1, f"{lo} = max(0, {column} - {reach})")
+            body.emit(indent + 1, f"{hi} = min({width}, {column} + {reach} + 1)")
+            body.emit(indent + 1, f"for {k} in range({lo}, {hi}):")
+            body.emit(indent + 2, f"{x} = {r} * {width} + {k}")
+            tests = []
+            if board.holes:
+                tests.append(f"{self.geo_holes()}[{x}]")
+            if board.kind != "table":
+                tests.append(f"{self.geo_distance_fn(call)}({c}, {x}) > {steps}")
+            if tests:
+                body.emit(indent + 2, f"if {' or '.join(tests)}:")
+                body.emit(indent + 3, "continue")
+            if counting:
+                body.emit(indent + 2, f"{size} += 1")
+                _spend(body, indent, tick, size)
+            else:
+                bind(x, indent + 2)
 
 
 def _packed(values: list[int] | list[str]) -> str:
@@ -3497,6 +3572,12 @@ def _c_name(bound: Bound) -> str:
     if isinstance(bound, _Row):
         return bound.index
     return bound.name if isinstance(bound, _Made) else bound
+
+
+def _spend(body: _Body, indent: int, tick: str | None, n: str) -> None:
+    """A loop's domain of `n` elements counted before it starts (`tick`, None: not)."""
+    if tick is not None:
+        body.emit(indent, tick.format(n=n))
 
 
 def _words(node: ir.Node) -> str:

@@ -107,9 +107,28 @@ def _same(expected, found):
     return False
 
 
-def _compare(python, fast, seed):
-    """Play one random game from `seed` on both, checking everything a decision shows; a
-    run-time error must be the same error at the same place (the game ends there)."""
+# Rule files whose work counts differ between the engines (docs/language.md, Limits):
+# Python's listing computes a test that no parameter of its level changes once and counts
+# it once (codegen `_Memo.hoist`), where the typed engine computes and counts it for each
+# candidate; galaxy_grid's simultaneous phase (a few steps apart, not yet explained).
+WORK_APART = {"../../tests/rules/typed_hidden_hide", "../../tests/rules/typed_hooks_hands",
+              "../../tests/rules/typed_hooks_zones", "../../tests/rules/typed_simul_board",
+              "../../tests/rules/zones", "../galaxy_grid", "../galaxy_grid_2",
+              "../galaxy_grid_3", "../galaxy_grid_house", "../game", "nine_mens_morris",
+              "oware"}
+
+
+def _same_work(python, b, where):
+    """The work the last listing or decision counted (limits.MAX_WORK) is the same on both,
+    so a rule file near the limit faults on both or on neither."""
+    core = b._core or typed.core_of(b)
+    assert core.work == python._rt.work, f"work counted, {where}"
+
+
+def _compare(python, fast, seed, work=True):
+    """Play one random game from `seed` on both, checking everything a decision shows
+    (the work counted too); a run-time error must be the same error at the same place
+    (the game ends there)."""
     choose = random.Random(seed)
     if _same(lambda: python.new_state(seed).to_json(), lambda: fast.new_state(seed).to_json()):
         return
@@ -121,6 +140,8 @@ def _compare(python, fast, seed):
         assert b.clone().to_json() == a.to_json(), f"seed {seed} decision {decisions}"
         if _same(lambda: python.legal_actions(a), lambda: fast.legal_actions(b)):
             return
+        if work:
+            _same_work(python, b, f"listing, seed {seed} decision {decisions}")
         legal = python.legal_actions(a)
         assert fast.current_player(b) == python.current_player(a)
         assert fast.is_terminal(b) == python.is_terminal(a)
@@ -135,6 +156,8 @@ def _compare(python, fast, seed):
         if _same(lambda: python.apply(a, action, check=False),
                  lambda: fast.apply(b, action, check=False)):
             return
+        if work:
+            _same_work(python, b, f"seed {seed} decision {decisions}")
         decisions += 1
     assert b.to_json() == a.to_json()
 
@@ -145,7 +168,7 @@ def test_typed_and_python_play_the_same_games(name, typed_on):
     path = os.path.join(CLASSIC, f"{name}.gdl")
     python, fast = load_game(path, "python"), _typed_game(path)
     for seed in range(COVERED[name]):
-        _compare(python, fast, seed)
+        _compare(python, fast, seed, work=name not in WORK_APART)
 
 
 def test_unsupported_names_the_first_construct_outside():
@@ -416,6 +439,13 @@ FAULT_BODIES = [
     "for i in range(1, 20) {\n"
     "      big = len(join([\"\" for j in range(1, 1000000)], \"\"))\n    }",
     "big = len(text([\"\" for i in range(1, 1000000)]))",
+    # work: a loop left early counts its whole domain, a comprehension all of its tests
+    "for i in range(1, 20) {\n"
+    "      big = if exists(j in range(1, 1000000) where j > 0) then 1 else 0\n    }",
+    "for i in range(1, 20) {\n      big = if exists(j in [k for k in range(1, 1000000)] "
+    "where j > 0) then 1 else 0\n    }",
+    "for i in range(1, 20) {\n      big = if 1 in [k for k in range(1, 1000000)] "
+    "then 1 else 0\n    }",
 ]
 
 
