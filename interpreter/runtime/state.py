@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
 
 from ..language.builtins import ALL as ALL      # the engine imports it from here
@@ -93,15 +94,42 @@ def _interned(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _held(values: Any) -> None:
-    """The numbers of a loaded state's variables are numbers a rule could keep: at most
-    limits.MAX_NUMBER either way (docs/language.md, "Limits"), lists of them included."""
+def check_held(values: Iterable[Any], holder: str) -> None:
+    """Numbers from outside the rules (a saved state, a scenario's line) are numbers a rule
+    could keep: each number of `values`, lists of them included, at most limits.MAX_NUMBER
+    either way (docs/language.md, "Limits"), else a ValueError
+    naming the place, `holder` ("a variable holds", "the turn number is"). True and false
+    are not numbers here (a bool is an int to Python)."""
     for value in values:
         if value.__class__ is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise ValueError(f"a number of {len(str(abs(value)))} digits, where a variable "
-                             f"holds at most {MAX_NUMBER:,} either way")
-        if value.__class__ is list:
-            _held(value)
+            raise ValueError(f"a number of {len(str(abs(value)))} digits, where {holder} "
+                             f"at most {MAX_NUMBER:,} either way")
+        if value.__class__ is list or value.__class__ is tuple:
+            check_held(value, holder)
+
+
+def _loaded_numbers(state: State) -> None:
+    """Every number a loaded state brings into the game is no larger than a number a rule
+    keeps (`check_held`: magnitude.py takes a kept value to be at most that, and the typed
+    engine holds it in a C integer), and the random generator's state is one SplitMix64
+    keeps (64 bits)."""
+    for record in [state.globals, *state.seat_vars, *state.pieces.values()]:
+        check_held(record.values(), "a variable holds")
+    for timer in state.timers:      # (a value it restores to a variable)
+        check_held([timer["old"]], "a variable holds")
+    for frame in state.frames:
+        check_held(frame["args"], f"an argument of phase '{frame['phase']}' is")
+        check_held(frame.get("pending") or [],
+                   f"an argument of an action chosen in phase '{frame['phase']}' is")
+        each = frame.get("each")
+        if each is not None:
+            check_held(each["args"], f"an argument of phase '{each['phase']}' is")
+    check_held([state.turn], "the turn number is")
+    check_held([state.decisions], "the decision number is")
+    check_held(state.numbers.values(), "a piece label's number is")
+    if state.rng.__class__ is not int or not 0 <= state.rng <= _MASK:
+        raise ValueError(f"the random generator's state is a number from 0 to {_MASK}, not "
+                         f"{state.rng!r}")
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -238,8 +266,7 @@ class State:
             state.pieces = {int(p["id"]): _interned(p) for p in data["pieces"]}
             state.seat_vars = [_interned(v) for v in state.seat_vars]
             state.globals = _interned(state.globals)
-            for record in [state.globals, *state.seat_vars, *state.pieces.values()]:
-                _held(record.values())
+            _loaded_numbers(state)
             state.rebuild_index()
             for cell, pids in data.get("stacks", []):
                 if sorted(pids) != sorted(state.at.get(cell, [])):

@@ -147,6 +147,90 @@ def test_a_loaded_state_holds_no_number_a_rule_could_not_keep():
                                  "a variable holds at most 1,000,000,000,000,000,000 either way")
 
 
+PHASES = """game "t"
+seats a, b
+board square(3, 3)
+var total = 0
+var seat.flag = false
+setup {
+  goto play(1) for a
+}
+phase play(n) turn {
+  action go(k in range(1, 3)) {
+    total = n + n + n + n + n
+    goto play(k) for next(me)
+  }
+}
+"""
+
+
+def _edited(data, where, value):
+    """The saved state `data` with `value` put at `where` (keys from the top)."""
+    import copy
+    data = copy.deepcopy(data)
+    *path, last = where
+    into = data
+    for key in path:
+        into = into[key]
+    into[last] = value
+    return data
+
+
+@pytest.mark.parametrize("where, made, holder", [
+    (("frames", 0, "args", 0), lambda n: n, "an argument of phase 'play' is"),
+    (("frames", 0, "args", 0), lambda n: [1, [-n]], "an argument of phase 'play' is"),
+    (("frames", 0, "pending"), lambda n: [None, [0, [n]]],
+     "an argument of an action chosen in phase 'play' is"),
+    (("frames", 0, "each"), lambda n: {"phase": "play", "args": [n], "rest": [1],
+                                       "rule": None, "me": 0}, "an argument of phase 'play' is"),
+    (("timers",), lambda n: [{"seat": 1, "place": ["g", "total"], "old": n}],
+     "a variable holds"),
+    (("turn",), lambda n: n, "the turn number is"),
+    (("decisions",), lambda n: n, "the decision number is"),
+    (("numbers", "#"), lambda n: n, "a piece label's number is"),
+])
+def test_a_loaded_state_brings_no_number_a_rule_could_not_keep(where, made, holder):
+    """Every number of a saved state, not only its variables: a phase's arguments, the
+    choices pending in a simultaneous phase, a timer's value, the counts (the typed engine
+    holds them in C integers)."""
+    import json
+
+    from gdl.interpreter.language.errors import GdlDataError
+    from gdl.interpreter.runtime.state import State
+    data = json.loads(load_source(PHASES, "t.gdl", "python").new_state(0).to_json())
+    State.from_json(json.dumps(_edited(data, where, made(10 ** 18))))
+    with pytest.raises(GdlDataError) as caught:
+        State.from_json(json.dumps(_edited(data, where, made(10 ** 19))))
+    assert str(caught.value) == (f"error: not a saved gdl state: a number of 20 digits, where "
+                                 f"{holder} at most 1,000,000,000,000,000,000 either way")
+
+
+@pytest.mark.parametrize("rng", [1 << 64, -1, True, 2.0])
+def test_a_loaded_state_s_random_generator_holds_64_bits(rng):
+    import json
+
+    from gdl.interpreter.language.errors import GdlDataError
+    from gdl.interpreter.runtime.state import State
+    data = json.loads(load_source(PHASES, "t.gdl", "python").new_state(0).to_json())
+    assert State.from_json(json.dumps(_edited(data, ("rng",), (1 << 64) - 1))).rng == 2 ** 64 - 1
+    with pytest.raises(GdlDataError) as caught:
+        State.from_json(json.dumps(_edited(data, ("rng",), rng)))
+    assert str(caught.value) == ("error: not a saved gdl state: the random generator's state is "
+                                 f"a number from 0 to 18446744073709551615, not {rng!r}")
+
+
+def test_true_and_false_are_no_numbers_to_the_check():
+    """A bool is an int to Python: the check leaves true and false alone, where a variable
+    or an argument holds them."""
+    import json
+
+    from gdl.interpreter.runtime.state import State
+    data = json.loads(load_source(PHASES, "t.gdl", "python").new_state(0).to_json())
+    data = _edited(_edited(data, ("frames", 0, "args", 0), True), ("seat_vars", 1, "flag"), True)
+    loaded = State.from_json(json.dumps(data))
+    assert loaded.frames[0]["args"] == [True] and loaded.seat_vars[1]["flag"] is True
+
+
 def test_a_scenario_sets_no_number_a_rule_could_not_keep(tmp_path):
     from gdl.interpreter.play.scenarios.runner import run_scenario
     scenario = tmp_path / "big.scenario"
@@ -156,7 +240,22 @@ def test_a_scenario_sets_no_number_a_rule_could_not_keep(tmp_path):
                         "set blue.moved = blue.moved * 4\n", encoding="utf-8")
     failures = run_scenario(str(scenario))
     assert [f.splitlines()[0] for f in failures] == [
-        f"{scenario}:4:1: error: a number of 19 digits: a variable holds at most "
+        f"{scenario}:4:1: error: a number of 19 digits, where a variable holds at most "
+        "1,000,000,000,000,000,000 either way"]
+
+
+def test_a_scenario_sets_no_list_holding_a_number_a_rule_could_not_keep(tmp_path):
+    """The numbers in a list too (state.check_held, as for a saved state)."""
+    from gdl.interpreter.play.scenarios.runner import run_scenario
+    (tmp_path / "t.gdl").write_text(GAME.format(body="big = 1", extra=""), encoding="utf-8")
+    scenario = tmp_path / "big.scenario"
+    scenario.write_text("rules t.gdl\n"
+                        "set big = 1000000000000000000\n"
+                        "set dice = [big, -big]\n"
+                        "set dice = [1, big + big]\n", encoding="utf-8")
+    failures = run_scenario(str(scenario))
+    assert [f.splitlines()[0] for f in failures] == [
+        f"{scenario}:4:1: error: a number of 19 digits, where a variable holds at most "
         "1,000,000,000,000,000,000 either way"]
 
 

@@ -34,10 +34,10 @@ import re
 import attrs
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction
-from ...language.limits import MAX_NUMBER
 from ...language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
 from ...loader import load_game
 from ...runtime import events, introspect
+from ...runtime.state import check_held
 from .expect import LABEL, NUMBER, Expectations, close_name
 from .expressions import compile_expression
 
@@ -426,11 +426,13 @@ class ScenarioRun(Expectations):
         state.end_checked = False
 
     def kept(self, value):
-        """A variable's value, a number at most limits.MAX_NUMBER either way as the rules
-        keep them (else an error here, not a different limit on each backend later)."""
-        if value.__class__ is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise self.error(f"a number of {len(str(abs(value)))} digits: a variable holds "
-                             f"at most {MAX_NUMBER:,} either way")
+        """A variable's value, its numbers at most limits.MAX_NUMBER either way as the rules
+        keep them (state.check_held; else an error here, not a different limit on each
+        backend later)."""
+        try:
+            check_held([value], "a variable holds")
+        except ValueError as exc:
+            raise self.error(str(exc)) from None
         return value
 
     def place(self, target):
