@@ -51,7 +51,7 @@ from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DIC
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
                               describe, format_value, parse_placement)
 from .rules import describe_rules
-from .state import ALL, Action, Each, Frame, Piece, State, splitmix64
+from .state import ALL, Action, Each, Frame, Piece, State, check_held, splitmix64
 from .typed import TypedState
 
 if TYPE_CHECKING:
@@ -87,9 +87,11 @@ class StopMove(Exception):
 def split_forced(forced: Iterable[Sequence[Any]]
                  ) -> tuple[list[list[Any]], list[list[Any]], list[list[int]]]:
     """(dice, picks, shuffles) of `new_state`'s forced results, each checked: a die
-    `[sides or None, value]`, a pick `["pick", items or None, index]` (the index-th of the
-    items, from 1) and a shuffle `["shuffle", order]` (the shuffled list holds the items
-    at these places of the list, from 1: `[3, 1, 2]` puts the third first)."""
+    `[sides or None, value]` (from 1 to its sides), a pick `["pick", items or None, index]`
+    (the index-th of the items, from 1) and a shuffle `["shuffle", order]` (the shuffled
+    list holds the items at these places of the list, from 1: `[3, 1, 2]` puts the third
+    first); the numbers at most limits.MAX_NUMBER, as a saved state's (`check_held`: the
+    typed engine holds them in C integers)."""
     dice: list[list[Any]] = []
     picks: list[list[Any]] = []
     shuffles: list[list[int]] = []
@@ -101,6 +103,7 @@ def split_forced(forced: Iterable[Sequence[Any]]
                     count is not None and (not _whole(count) or index > count)):
                 raise GdlError(f"a fixed pick is ['pick', items or None, index from 1 to "
                                f"items], not {entry!r}")
+            _held_there(index, "the index of a fixed pick is")
             picks.append([count, index])
         elif entry and entry[0] == "shuffle":
             order = entry[1] if len(entry) == 2 else None
@@ -110,12 +113,27 @@ def split_forced(forced: Iterable[Sequence[Any]]
                                f"{entry!r}")
             shuffles.append(list(order))
         else:
+            sides, value = (entry + [None, None])[:2]
+            if len(entry) != 2 or not _whole(value) or value < 1 or (
+                    sides is not None and (not _whole(sides) or value > sides)):
+                raise GdlError(f"a fixed die is [sides or None, value from 1 to sides], not "
+                               f"{entry!r}")
+            _held_there(value, "a fixed die shows")
             dice.append(entry)
     return dice, picks, shuffles
 
 
 def _whole(value: Any) -> bool:
+    """A whole number (true and false are not: a bool is an int to Python)."""
     return value.__class__ is int
+
+
+def _held_there(number: int, holder: str) -> None:
+    """`state.check_held` of one number of `new_state`'s forced results."""
+    try:
+        check_held([number], holder)
+    except ValueError as exc:
+        raise GdlError(str(exc)) from None
 
 
 class Runtime:

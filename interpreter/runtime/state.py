@@ -95,9 +95,9 @@ def _interned(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_held(values: Iterable[Any], holder: str) -> None:
-    """Numbers from outside the rules (a saved state, a scenario's line) are numbers a rule
-    could keep: each number of `values`, lists of them included, at most limits.MAX_NUMBER
-    either way (docs/language.md, "Limits"), else a ValueError
+    """Numbers from outside the rules (a saved state, a scenario's line, `new_state`'s fixed
+    dice) are numbers a rule could keep: each number of `values`, lists of them included,
+    at most limits.MAX_NUMBER either way (docs/language.md, "Limits"), else a ValueError
     naming the place, `holder` ("a variable holds", "the turn number is"). True and false
     are not numbers here (a bool is an int to Python)."""
     for value in values:

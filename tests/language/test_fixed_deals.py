@@ -57,11 +57,30 @@ def test_unfixed_chance_is_unchanged_and_a_pick_of_another_size_is_drawn():
                   "['pick', 3]"),
     (["shuffle", [1, 1, 2]], "a fixed shuffle is ['shuffle', an order of 1..n], not "
                              "['shuffle', [1, 1, 2]]"),
+    (["pick", None, 10 ** 19], "a number of 20 digits, where the index of a fixed pick is "
+                               "at most 1,000,000,000,000,000,000 either way"),
+    # a die shows 1 to its sides, a whole number (true is no number, though Python's 1)
+    ([6, 7], "a fixed die is [sides or None, value from 1 to sides], not [6, 7]"),
+    ([None, 0], "a fixed die is [sides or None, value from 1 to sides], not [None, 0]"),
+    ([6, 2.0], "a fixed die is [sides or None, value from 1 to sides], not [6, 2.0]"),
+    ([None, True], "a fixed die is [sides or None, value from 1 to sides], not [None, True]"),
+    ([True, 1], "a fixed die is [sides or None, value from 1 to sides], not [True, 1]"),
+    ([6], "a fixed die is [sides or None, value from 1 to sides], not [6]"),
+    # at most limits.MAX_NUMBER, as a number of a saved state (docs/language.md 14.1)
+    ([None, 10 ** 18 + 1], "a number of 19 digits, where a fixed die shows at most "
+                           "1,000,000,000,000,000,000 either way"),
+    ([10 ** 20, 10 ** 19], "a number of 20 digits, where a fixed die shows at most "
+                           "1,000,000,000,000,000,000 either way"),
 ])
 def test_a_bad_forced_entry_is_refused(entry, message):
     with pytest.raises(GdlError) as caught:
         load_game(DEAL).new_state(0, forced=[entry])
     assert caught.value.message == message
+
+
+def test_a_forced_die_may_show_up_to_10_to_the_18():
+    state = load_game(DEAL).new_state(0, forced=[[None, 10 ** 18], [10 ** 20, 10 ** 18]])
+    assert state.forced == [[None, 10 ** 18], [10 ** 20, 10 ** 18]]
 
 
 def scenario(tmp_path, body):

@@ -111,20 +111,20 @@ def test_forced_dice_and_shuffles_are_used_first(typed_on):
 
 @needs_tools
 def test_forced_dice_the_typed_engine_cannot_hold_play_on_python(typed_on):
+    """`new_state` refuses them (engine.py `split_forced`: a die of 2.0, of true, past
+    limits.MAX_NUMBER); one a tool appends to the list later leaves the state to Python,
+    where a second die added to a die past 2^62 is a sum past limits.MAX_SUM, the fault
+    native would give (docs/language.md 14.1)."""
     fast = _typed_game(DICE)
-    for forced in ([[6, 2.0]], [[None, True]]):
-        state = fast.new_state(0, forced=forced)
-        assert state.__class__ is not TypedState
-    # a die past 2^62 plays on Python too, where the setup's roll(6, 2) adds it to a second
-    # die: a sum past limits.MAX_SUM, the fault native would give (docs/language.md 14.1)
-    with pytest.raises(GdlRuntimeError) as caught:
-        fast.new_state(0, forced=[[6, 1 << 70]])
-    assert "a sum, a difference or a multiple a rule computes" in str(caught.value)
     state = fast.new_state(0)
     fast.apply(state, (0, (1,)), check=False)
     state.forced.append([None, 1 << 70])     # appended later: the Python engine plays on
     assert fast.legal_actions(state) and state.to_json() and state.__class__ is TypedState
     assert typed.core_of(state) is None
+    state.forced[:] = [[6, 1], [6, 1], [None, 1 << 70], [20, 1]]
+    with pytest.raises(GdlRuntimeError) as caught:
+        fast.apply(state, (1, ()), check=False)     # roll(6) - roll(6) * 10 + roll(20, 2)
+    assert "a sum, a difference or a multiple a rule computes" in str(caught.value)
 
 
 def test_forced_dice_plan_for_new_state():
