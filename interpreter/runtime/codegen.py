@@ -31,7 +31,7 @@ from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
 from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
                                is_list)
-from .magnitude import Magnitudes
+from .magnitude import Magnitudes, Unbounded
 
 FILE_PREFIX = "<gdl "
 MAX_KEPT = 1 << 16      # at most this many kept tuples of one action (`Generator.kept`)
@@ -216,16 +216,20 @@ class Generator:
         return _pure_in(node, self.impure)
 
     # ----- the module ------------------------------------------------------------------
+    def fn_unit(self, fn: ir.Fn) -> Unit:
+        """`fn_<name>(S, me, v1..vn)`, the unit of a fn."""
+        return self.function(
+            f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
+            lambda: self.counted_unit(fn, ("fn", fn.name) in self.cyclic),
+            _piece_slots(fn.param_types, 1))
+
     def module(self, watched: int = 0) -> dict[UnitKey, Unit]:
         self.watched = watched
         prog = self.prog
         units: dict[UnitKey, Unit] = {}
         cyclic = self.cyclic
         for fn in prog.fns.values():
-            units[UnitKey("fn", fn.name)] = self.function(
-                f"fn_{fn.name}", ["v%d" % (i + 1) for i in range(len(fn.params))], fn,
-                lambda fn=fn: self.counted_unit(fn, ("fn", fn.name) in cyclic),
-                _piece_slots(fn.param_types, 1))
+            units[UnitKey("fn", fn.name)] = self.fn_unit(fn)
         for d in prog.defs.values():
             units[UnitKey("def", d.name)] = self.function(
                 f"def_{d.name}", ["v%d" % (i + 1) for i in range(len(d.params))], d,
@@ -1552,11 +1556,32 @@ def generate(prog: ir.Program, file: str,
 
 def generate_expression(prog: ir.Program, expr: ir.Expr, nparams: int, name: str,
                         file: str) -> tuple[str, Source]:
-    """(source text, Source) of one function `name(S, me, v1..vn)` returning `expr`."""
+    """(source text, Source) of one function `name(S, me, v1..vn)` returning `expr`. One
+    that calls a fn with an argument no call of the rules gives it (a scenario's
+    `twice(total * 3)`) is written with every sum checked, after a copy of each fn it
+    reaches, checked so too, which it calls in place of the game's (their bounds, worked out
+    from the rules' calls, do not hold for it: magnitude.py); so a sum past
+    limits.MAX_SUM faults where it would in a rule."""
     gen = Generator(prog, file)
+    if gen.magnitudes.calls_beyond(expr):
+        gen.magnitudes = Unbounded(prog)
+        for fn in _fns_reached(prog, expr):
+            gen.fn_unit(fn)
     gen.function(name, ["v%d" % (i + 1) for i in range(nparams)], expr,
                  lambda: gen.return_(expr))
     return gen.src.text(), gen.src
+
+
+def _fns_reached(prog: ir.Program, expr: ir.Expr) -> list[ir.Fn]:
+    """The fns `expr` calls, and those they call, and so on."""
+    found: dict[str, ir.Fn] = {}
+    todo: list[ir.Node] = [expr]
+    while todo:
+        for n in ir.walk(todo.pop()):
+            if isinstance(n, ir.CallFn) and n.name not in found:
+                found[n.name] = prog.fns[n.name]
+                todo.append(found[n.name])
+    return list(found.values())
 
 
 def builtin_names() -> dict[str, Callable[..., Any]]:

@@ -17,6 +17,11 @@ smaller is known. It is worked out from the rules alone:
 - a parameter of a fn, def or phase by every argument a call gives it, and the numbers in
   a list variable by its first value and every list assigned to it, until that settles
   (`_settled`).
+
+An expression from outside the rules (a scenario's `expect` line) may call a fn with an
+argument no call of the rules gives it (`calls_beyond`): the bounds of that fn's body do not
+hold for it, and codegen.generate_expression then writes the expression, and a copy of each
+fn it reaches, with `Unbounded`: every sum checked.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from ..language import program as ir
 from ..language.limits import MAX_DICE, MAX_NUMBER, MAX_SUM
 from ..language.types import is_list
 
-__all__ = ["MEASURE", "Magnitudes", "WIDE"]
+__all__ = ["MEASURE", "Magnitudes", "Unbounded", "WIDE"]
 
 Bounds = Mapping[int, int] | Callable[[int], int] | None   # a bound of each local slot
 WIDE = MAX_SUM          # any number a rule computes: a sum past it has faulted already
@@ -204,6 +209,14 @@ class Magnitudes:
             self._slots[key] = bounds
         return bounds
 
+    def calls_beyond(self, expr: ir.Expr) -> bool:
+        """Does `expr`, an expression that is not part of the rules (a scenario's), call a
+        fn with an argument that may be larger than any the rules' own calls give it?"""
+        local = self.slots([expr])
+        return any(self.of(arg, local) > self._param(self.prog.fns[n.name], k + 1)
+                   for n in ir.walk(expr) if isinstance(n, ir.CallFn)
+                   for k, arg in enumerate(n.args))
+
     # ----- bounds -----------------------------------------------------------------------
     def of(self, e: ir.Expr, local: Bounds = None,
            inlined: Mapping[int, ir.Expr] | None = None) -> int:
@@ -322,6 +335,19 @@ class Magnitudes:
         self._busy.discard(name)
         self._fns[name] = found
         return found
+
+
+class Unbounded(Magnitudes):
+    """No bounds but the constants': every other number may be any a rule computes (WIDE),
+    so every sum, difference and multiple is checked (for an expression that calls a fn
+    beyond its rules' bounds: `Magnitudes.calls_beyond`)."""
+
+    def slots(self, roots: Iterable[ir.Node]) -> dict[int, int]:
+        return {}
+
+    def of(self, e: ir.Expr, local: Bounds = None,
+           inlined: Mapping[int, ir.Expr] | None = None) -> int:
+        return min(_constant(e.value), WIDE) if isinstance(e, ir.Const) else WIDE
 
 
 def _constant(value: object) -> int:

@@ -259,6 +259,68 @@ def test_a_scenario_sets_no_list_holding_a_number_a_rule_could_not_keep(tmp_path
         "1,000,000,000,000,000,000 either way"]
 
 
+TWICE = """game "t"
+seats a, b
+board square(3, 3)
+var total = 1000000000000000000
+setup {{
+  goto play for a
+}}
+fn twice(n) = n + n
+fn twice_later(n) {{
+  let m = n
+  return twice(m)
+}}
+phase play turn {{
+  action go(k in range(1, 3)) {{
+    total = {value}
+    goto play for next(me)
+  }}
+}}
+"""
+SUM_FAULT = ("a number of about 19 digits: a sum, a difference or a multiple a rule computes "
+             "is at most 4,611,686,018,427,387,903 either way (it grows without end?)")
+
+
+@pytest.mark.parametrize("expression", ["twice(total * 3) / 6 == total",
+                                        "twice_later(total + total + total) > 0",
+                                        "[twice(i) for i in [1, total * 3]] == []"])
+def test_an_expect_line_holds_the_sum_limit_in_the_fns_it_calls(expression, tmp_path):
+    """The rules call `twice` with 1 or 2 only, so its `n + n` is not checked in the game's
+    module; an expect line giving it more runs a copy with every sum checked, which faults
+    at the `+` as a rule giving it that would (on both backends: a scenario's expression
+    runs on Python)."""
+    from gdl.interpreter.play.scenarios.runner import run_scenario
+    rules = tmp_path / "t.gdl"
+    rules.write_text(TWICE.format(value="twice(k) + twice_later(k)"), encoding="utf-8")
+    assert "_wide(" not in generated_python(str(rules))
+    scenario = tmp_path / "big.scenario"
+    scenario.write_text(f"rules t.gdl\nexpect twice(2) == 4\nexpect {expression}\n",
+                        encoding="utf-8")
+    failures = run_scenario(str(scenario))
+    assert [f.splitlines()[0] for f in failures] == [
+        f"{scenario}:3:1: error: run-time error: {SUM_FAULT} (at {rules}:8:15)"]
+    game = load_source(TWICE.format(value="twice(total * 3) / 6"), str(rules), "python")
+    with pytest.raises(GdlRuntimeError) as caught:
+        game.apply(game.new_state(0), (0, (1,)))
+    assert (caught.value.line, caught.value.column) == (8, 15)
+    assert str(caught.value).splitlines()[0].endswith(f"run-time error: {SUM_FAULT}")
+
+
+def test_an_expression_within_the_rules_bounds_calls_the_game_s_fns(tmp_path):
+    """Only an expression calling a fn beyond its rules' bounds gets the checked copies:
+    none of the shipped scenarios does."""
+    from gdl.interpreter.language.checker import check_expression
+    from gdl.interpreter.language.parser import parse_expression
+    from gdl.interpreter.runtime.codegen import generate_expression
+    program = check_source(TWICE.format(value="twice(k) + twice_later(k)"), "t.gdl")
+    for text, copied in (("twice(turn_number % 2) + twice_later(turn_number % 2)", False),
+                         ("twice(turn_number % 4)", True), ("twice_later(total)", True)):
+        expr = check_expression(program, parse_expression(text, "e"), {})
+        source, _ = generate_expression(program, expr, 0, "expression", "t.gdl")
+        assert ("def fn_twice(" in source, "_wide(" in source) == (copied, copied), text
+
+
 @pytest.mark.parametrize("body, checked", [
     ("big = sum(i in range(1, 5): i * 1000)", False),   # 4 x 5000: no partial can pass
     ("big = sum(i in range(1, 5): big)", True),          # kept numbers: a partial can
