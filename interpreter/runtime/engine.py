@@ -1226,11 +1226,17 @@ class Game:
                        "on cells of their own"])
 
     def _has_action(self, state: State) -> bool:
-        """Has the deciding seat a legal action? Listing stops at the first one."""
+        """Has the deciding seat a legal action? Listing stops at the first one. Its work
+        is counted on its own (the native backend stops part way through a list a
+        comprehension makes, where Python makes it whole): the decision's goes on after."""
+        rt = self._rt
+        work, rt.work = rt.work, 0
         try:
             self._listing(state, _FirstOnly())
         except _Found:
             return True
+        finally:
+            rt.work = work
         return False
 
     def _stuck_on_no_ops(self, state: State, phase: CompiledPhase,

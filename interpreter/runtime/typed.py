@@ -681,7 +681,7 @@ class _Emitter:
                 if isinstance(value, _Row):
                     raise _Outside(binder, "an action parameter that is a list")
                 level(k + 1, {**env, binder.slot: value}, indent)
-            self.loop(binder.domain, env, body, indent, bind, binder, early=first_only)
+            self.loop(binder.domain, env, body, indent, bind, binder)
         level(0, env, 1)
         body.emit(1, "return 0")
         self.functions.append(body.text())
