@@ -832,18 +832,10 @@ class Generator:
                 self.src.emit(indent, before)
             self.src.emit(indent, f"for v{slot} in ", code, ":")
             return
-        if not self.counts_length(domain):      # a comprehension: it counted its domain
-            self.src.emit(indent, f"_d{slot} = ", code)
-            if before is not None:
-                self.src.emit(indent, f"if _d{slot}: ", before)
-            if members is not None:
-                self.src.emit(indent, f"if _d{slot} and ", members,
-                              f".isdisjoint(_d{slot}): _d{slot} = ()")
-            self.src.emit(indent, f"for v{slot} in _d{slot}:")
-            return
         self.src.emit(indent, f"_d{slot} = ", code)
-        self.src.emit(indent, F(domain, f"rt.work += len(_d{slot})"))
-        self.src.emit(indent, F(domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
+        if self.counts_length(domain):      # (a comprehension counted its own domain)
+            self.src.emit(indent, F(domain, f"rt.work += len(_d{slot})"))
+            self.src.emit(indent, F(domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
         if before is not None:
             self.src.emit(indent, f"if _d{slot}: ", before)
         if members is not None:
