@@ -1844,7 +1844,8 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _in=_in, _same=_same, _in_lists=_in_lists, _big=_big, _wide=_wide, _sum=summed, _long=_long, _keep=_keep,
+                 _in=_in, _same=_same, _in_lists=_in_lists, _big=_big, _wide=_wide,
+                 _sum=summed, _long=_long, _keep=_keep,
                  _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
                  _w=_counter(rt), _connected=_connector(rt),

@@ -39,8 +39,8 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES, MAX_LIST,
-                               MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
+from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
+                               MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
 from ..language.builtins import BUILTINS
 from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, PLACEMENT, SEAT, STR,
                               SYMBOL, Type, element as _element, is_list)
