@@ -35,6 +35,7 @@ from typing import Any
 import attrs
 
 from . import native, native_cache
+from .codegen import _cheap, _impure_fns, _pure_in
 from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
@@ -401,6 +402,7 @@ class _Body:
         self.stops = stops      # an `on enter` trigger's body: `stop` returns 1
         self.listing = False    # an action's listing: the position does not change in it
         self.lists_returns: Type = INT     # a fn's block: the type its `return` gives
+        self.hoist: _Hoist | None = None    # a listing's tests computed once (see _Hoist)
 
     def declare(self, name: str, ctype: str = "long") -> str:
         self.decls[name] = ctype
@@ -412,6 +414,47 @@ class _Body:
     def text(self) -> str:
         decls = [f"    cdef {ctype} {name}" for name, ctype in self.decls.items()]
         return "\n".join([self.head, *decls, *self.lines]) + "\n"
+
+
+class _Hoist:
+    """While writing one action's listing: the values its tests read that depend on outer
+    binders only, computed once per binding of the innermost binder they read, on first use
+    (the same values Python's listing keeps, `codegen._Memo.hoist`, so both count the same
+    work). Each level's resets go at a mark, a line replaced when the listing is done."""
+
+    def __init__(self, action: ir.Action, body: _Body) -> None:
+        self.body = body
+        self.level_slots = {b.slot: i + 1 for i, b in enumerate(action.binders)}
+        self.level = 0              # the level of the part or domain being written
+        self.inside: set[int] = set()   # slots its quantifiers bind
+        self.marks: dict[int, str] = {}     # level -> the mark of its resets, as written now
+        self.resets: dict[str, list[str]] = {}      # mark -> its reset lines
+        self.names: dict[tuple[str, int], str] = {}     # (mark, node) -> its value's name
+        self.envs: list[Env] = []   # the listing's own scopes (not an inlined fn's)
+
+    def at(self, level: int, node: ir.Node | None) -> None:
+        """Writing a part (or a domain) of `level` now."""
+        self.level = level
+        self.inside = set() if node is None else {
+            n.slot for n in ir.walk(node) if isinstance(n, (ir.Quant, ir.Comprehension))}
+
+    def open(self, level: int, indent: int) -> None:
+        """A level's code starts here: its resets go on this line."""
+        mark = f"#hoist {len(self.resets)}"
+        self.marks[level] = mark
+        self.resets[mark] = []
+        self.body.emit(indent, mark)
+
+    def finish(self) -> None:
+        lines = []
+        for line in self.body.lines:
+            mark = line.lstrip()
+            if mark.startswith("#hoist "):
+                indent = line[:len(line) - len(mark)]
+                lines += [indent + reset for reset in self.resets[mark]]
+            else:
+                lines.append(line)
+        self.body.lines = lines
 
 
 _BINDING = Callable[[Bound, int], None]
@@ -433,6 +476,7 @@ class _Emitter:
         self.const_ids: dict[Any, str] = {}
         self.locs: list[tuple[str, int, int, str | None]] = []
         self.count = 0
+        self.impure = _impure_fns(program.fns)     # fns that roll dice (never kept: _Hoist)
         self.fns_done: set[str] = set()
         self.inlining: list[str] = []
         self.recurse_cyclic: set[str] = set()     # fns and defs ("def NAME") calling themselves
@@ -655,10 +699,16 @@ class _Emitter:
         binders = action.binders
         first_only = phase.on_no_action is not None and not phase.auto
         maker = self.action_maker(p, action)
+        hoist = body.hoist = _Hoist(action, body)
 
         def level(k: int, env: Env, indent: int) -> None:
-            tests = [self.expr(part.expr, env, body) for part in action.where_parts
-                     if part.level == k]
+            hoist.open(k, indent)
+            hoist.envs.append(env)
+            tests = []
+            for part in action.where_parts:
+                if part.level == k:
+                    hoist.at(k, part.expr)
+                    tests.append(self.expr(part.expr, env, body))
             for test in tests:
                 body.emit(indent, f"if {test}:")
                 indent += 1
@@ -681,8 +731,20 @@ class _Emitter:
                 if isinstance(value, _Row):
                     raise _Outside(binder, "an action parameter that is a list")
                 level(k + 1, {**env, binder.slot: value}, indent)
-            self.loop(binder.domain, env, body, indent, bind, binder)
+                hoist.at(k, binder.domain)
+            hoist.at(k, binder.domain)
+            kept = self.hoisted_list(binder.domain, env, body, "list")
+            if kept is None:
+                self.loop(binder.domain, env, body, indent, bind, binder)
+                return
+            domain = binder.domain          # made once for its level, as Python's
+            counted = ir.loop_counts(domain, self.prog.fns)
+            place = self.loc(domain if domain.span is not None else binder)
+            self.indexed(body, indent, f"len({kept})", f"{kept}[{{i}}]", bind,
+                         f"S.spend({{n}}, {place})" if counted else None)
         level(0, env, 1)
+        hoist.finish()
+        body.hoist = None
         body.emit(1, "return 0")
         self.functions.append(body.text())
         return name
@@ -1587,8 +1649,10 @@ class _Emitter:
             if spend in ("S.spend", "S.spend_made") else f"{spend}(S, {{n}}, {self.loc(place)})"
         if tick is None and isinstance(domain, ir.CallBuiltin) and domain.name == "range":
             tick = f"S.spend({{n}}, {self.loc(domain)})"   # a range made counts its length
+        # a branch of an if/else Python counts (`ir.loop_counts`) is counted whatever it is
+        branch = tick if spend == "S.spend_made" else None
         if isinstance(domain, ir.Const) and isinstance(domain.value, (tuple, list)):
-            self.const_loop(domain, body, indent, bind)
+            self.const_loop(domain, body, indent, bind, branch)
         elif self.lists_loops(domain, env):
             self.lists_loop(domain, env, body, indent, bind, tick)
         elif isinstance(domain, ir.PieceStat) and is_list(domain.type):
@@ -1633,7 +1697,7 @@ class _Emitter:
             for k, item in enumerate(domain.items):
                 body.emit(indent, f"{items}[{k}] = {self.expr(item, env, body)}")
             # a list written out: its length is the rule file's, not counted (as on Python)
-            self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, None)
+            self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, branch)
         elif isinstance(domain, ir.Comprehension) and (copy or early or spend == "S.spend_made"):
             # (a scan by `in` counts the list made, as engine `_in` counts any list; and
             # so does a loop over an if/else Python counts: `ir.loop_counts`)
@@ -1717,18 +1781,20 @@ class _Emitter:
         body.emit(indent + 1, f"{x} = {item.format(i=i)}")
         bind(x, indent + 1)
 
-    def const_loop(self, domain: ir.Const, body: _Body, indent: int, bind: _BINDING) -> None:
+    def const_loop(self, domain: ir.Const, body: _Body, indent: int, bind: _BINDING,
+                   tick: str | None = None) -> None:
         """A loop over a constant list: its length is the rule file's, not counted as work
-        (as on Python)."""
+        (as on Python), but by `tick` (a branch of an if/else Python counts)."""
         values = list(domain.value)
         if values and all(isinstance(v, (tuple, list)) for v in values):
             table = self.row_table(domain, values, _element(_element(domain.type)))
             i = body.declare(self.fresh("i"))
+            _spend(body, indent, tick, str(len(values)))
             body.emit(indent, f"for {i} in range({len(values)}):")
             bind(_Row(table, i), indent + 1)
             return
         array = self.array([self.value(v, _element(domain.type), domain) for v in values])
-        self.indexed(body, indent, str(len(values)), f"{array}[{{i}}]", bind, None)
+        self.indexed(body, indent, str(len(values)), f"{array}[{{i}}]", bind, tick)
 
     def builtin_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
                      bind: _BINDING, tick: str | None, copy: bool) -> None:
@@ -1907,7 +1973,75 @@ class _Emitter:
         body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
 
     # ----- expressions ------------------------------------------------------------------------
+    def hoist_level(self, e: ir.Expr, env: Env, body: _Body) -> int | None:
+        """The level of the innermost binder `e` reads, when Python's listing keeps `e`'s
+        value for that level (`codegen._Memo.hoist`: a call or loop in a test of deeper
+        binders, of outer ones only, that rolls no die); else None."""
+        hoist = body.hoist
+        if hoist is None or not any(env is own for own in hoist.envs) or _cheap(e) or \
+                not _pure_in(e, self.impure):
+            return None
+        own = {n.slot for n in ir.walk(e) if isinstance(n, (ir.Quant, ir.Comprehension))}
+        read = ir.locals_read(e) - own
+        if read & hoist.inside:
+            return None
+        level = max((hoist.level_slots.get(s, 0) for s in read), default=0)
+        return level if level < hoist.level else None
+
+    def kept_name(self, e: ir.Expr, body: _Body, level: int, ctype: str,
+                  reset: str) -> str:
+        """The local keeping `e`'s value for `level`: set to `reset` where the level's
+        code starts (each binding)."""
+        hoist = body.hoist
+        assert hoist is not None
+        mark = hoist.marks[level]
+        name = hoist.names.get((mark, id(e)))
+        if name is None:
+            name = hoist.names[(mark, id(e))] = body.declare(self.fresh("hv"), ctype)
+            hoist.resets[mark].append(reset.format(name=name))
+        return name
+
+    def unkept(self, make: Callable[[], str], body: _Body) -> str:
+        """`make()` written with nothing inside it kept apart (as Python's)."""
+        hoist, body.hoist = body.hoist, None
+        try:
+            return make()
+        finally:
+            body.hoist = hoist
+
+    def hoisted(self, e: ir.Expr, env: Env, body: _Body) -> str | None:
+        """`e` read from the value kept for its level (`hoist_level`); else None."""
+        if e.type not in SCALARS:
+            return None
+        level = self.hoist_level(e, env, body)
+        if level is None:
+            return None
+        name = self.kept_name(e, body, level, "long", "{name}_ = 0")
+        body.declare(f"{name}_", "char")
+        inner = self.unkept(lambda: self.expr(e, env, body), body)
+        return f"({name} if {name}_ else _hoisted(&{name}_, &{name}, {inner}))"
+
+    def hoisted_list(self, xs: ir.Expr, env: Env, body: _Body, ctype: str) -> str | None:
+        """The list `xs` (`ctype` "list") or its set ("frozenset"), made once for its level
+        as Python's listing keeps it (`hoist_level`); else None."""
+        element = _element(xs.type)
+        if not is_list(xs.type) or is_list(element) or element not in SCALARS or \
+                isinstance(xs, ir.CallBuiltin) and xs.name == "range":
+            return None     # (a range: the loop over it counts it, as Python's, once)
+        level = self.hoist_level(xs, env, body)
+        if level is None:
+            return None
+        name = self.kept_name(xs, body, level, ctype, "{name} = None")
+        made = self.unkept(lambda: self.made(xs, env), body)
+        if ctype == "frozenset":
+            made = f"frozenset({made})"
+        return f"({name} if {name} is not None else ({name} := {made}))"
+
     def expr(self, e: ir.Expr, env: Env, body: _Body) -> str:
+        if body.hoist is not None:
+            kept = self.hoisted(e, env, body)
+            if kept is not None:
+                return kept
         if self.small_nones and id(e) not in self.small_skip and self.small_maybe(e) and \
                 (id(e) in self.small_guards or id(e) in self.small_tests):
             return self.small_checked(e, env, body)
@@ -2382,10 +2516,14 @@ class _Emitter:
             none = -1 if None in xs.value else 0
             test = f"_flag({table}, {item}, {none})"
             return f"(not {test})" if e.negated else test
-        if body.listing and _element(xs.type) == CELL and not any(
+        level = self.hoist_level(xs, env, body)
+        if level == 0 and _element(xs.type) == CELL and not any(
                 isinstance(n, ir.Local) and n.slot != 0 and n.slot in env for n in ir.walk(xs)):
             test = self.memo(xs, body, item)
             return f"(not {test})" if e.negated else test
+        kept = None if level is None else self.hoisted_list(xs, env, body, "frozenset")
+        if kept is not None:        # a set made once for its level, as Python's
+            return f"({item} {'not in' if e.negated else 'in'} {kept})"
         name = self.fresh("q")
         names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long it) except? -2:")

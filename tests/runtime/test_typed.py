@@ -107,18 +107,6 @@ def _same(expected, found):
     return False
 
 
-# Rule files whose work counts differ between the engines (docs/language.md, Limits):
-# Python's listing computes a test that no parameter of its level changes once and counts
-# it once (codegen `_Memo.hoist`), where the typed engine computes and counts it for each
-# candidate; galaxy_grid's simultaneous phase (a few steps apart, not yet explained). The
-# rest must count alike after every listing and decision.
-WORK_APART = {"../../tests/rules/typed_hidden_hide", "../../tests/rules/typed_hooks_hands",
-              "../../tests/rules/typed_hooks_zones", "../../tests/rules/typed_simul_board",
-              "../../tests/rules/zones", "../galaxy_grid", "../galaxy_grid_2",
-              "../galaxy_grid_3", "../galaxy_grid_house", "../game", "nine_mens_morris",
-              "oware"}
-
-
 def _same_work(python, b, where):
     """The work the last listing or decision counted (limits.MAX_WORK) is the same on both,
     so a rule file near the limit faults on both or on neither."""
@@ -126,7 +114,7 @@ def _same_work(python, b, where):
     assert core.work == python._rt.work, f"work counted, {where}"
 
 
-def _compare(python, fast, seed, work=True):
+def _compare(python, fast, seed):
     """Play one random game from `seed` on both, checking everything a decision shows
     (the work counted too); a run-time error must be the same error at the same place
     (the game ends there)."""
@@ -141,8 +129,7 @@ def _compare(python, fast, seed, work=True):
         assert b.clone().to_json() == a.to_json(), f"seed {seed} decision {decisions}"
         if _same(lambda: python.legal_actions(a), lambda: fast.legal_actions(b)):
             return
-        if work:
-            _same_work(python, b, f"listing, seed {seed} decision {decisions}")
+        _same_work(python, b, f"listing, seed {seed} decision {decisions}")
         legal = python.legal_actions(a)
         assert fast.current_player(b) == python.current_player(a)
         assert fast.is_terminal(b) == python.is_terminal(a)
@@ -157,8 +144,7 @@ def _compare(python, fast, seed, work=True):
         if _same(lambda: python.apply(a, action, check=False),
                  lambda: fast.apply(b, action, check=False)):
             return
-        if work:
-            _same_work(python, b, f"seed {seed} decision {decisions}")
+        _same_work(python, b, f"seed {seed} decision {decisions}")
         decisions += 1
     assert b.to_json() == a.to_json()
 
@@ -169,7 +155,7 @@ def test_typed_and_python_play_the_same_games(name, typed_on):
     path = os.path.join(CLASSIC, f"{name}.gdl")
     python, fast = load_game(path, "python"), _typed_game(path)
     for seed in range(COVERED[name]):
-        _compare(python, fast, seed, work=name not in WORK_APART)
+        _compare(python, fast, seed)
 
 
 def test_unsupported_names_the_first_construct_outside():

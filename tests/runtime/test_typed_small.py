@@ -60,7 +60,7 @@ def test_game_without_its_hide_rule_plays_python_s_games(tmp_path, typed_on):
     python, fast = load_game(str(path), "python"), _typed_game(str(path))
     assert typed.unsupported(python._program) is None
     for seed in range(2):
-        _compare(python, fast, seed, work=False)    # GAME is in test_typed.WORK_APART
+        _compare(python, fast, seed)
 
 
 @needs_tools
