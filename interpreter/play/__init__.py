@@ -1,8 +1,9 @@
 """The play stage: a runnable `engine.Game` -> games played, simulated, recorded and tested.
 
 At the top, what every driver shares: `playing` (the one game loop, `run_game`, and the
-scripted replay of decisions) and `transcript` (games written as text, and replayed). Then
-one sub-package per purpose:
+scripted replay of decisions), `transcript` (games written as text, and replayed) and
+`hints` ("did you mean" for a typed action's misspelt word). Then one sub-package per
+purpose:
 
 - `agents/`: who chooses the moves (`agents`: random, scripted, human; `search`: greedy and
   MCTS; `determinize`: the hidden information those searches sample);

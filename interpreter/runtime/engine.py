@@ -1396,10 +1396,17 @@ class Game:
                                 check_end=False)
         # A word that is no symbol or kind of the rules is refused by the domain, as the
         # message says; it is still no action of the game.
-        stray = next(((value, t) for value, t in zip(args, compiled.arg_types)
-                      if t in (SYMBOL, KIND) and value not in self._symbols
-                      and value not in self._kinds), None)
-        return IllegalAction(message, unknown=stray)
+        return IllegalAction(message, unknown=self._stray(compiled, words[1:], args))
+
+    def _stray(self, compiled: CompiledAction, words: list[str],
+               args: list[Any]) -> tuple[str, Type] | None:
+        """(the word as typed, its type) of the first argument read as a symbol or kind
+        that is no symbol or kind of the rules (`_parse_value` leaves such a word for the
+        domain to refuse); `words`: the text after the action's name, `args` read from it."""
+        typed = self._argument_words(compiled, words)
+        return next(((word, t) for word, value, t in zip(typed, args, compiled.arg_types)
+                     if t in (SYMBOL, KIND) and value not in self._symbols
+                     and value not in self._kinds), None)
 
     def _not_a_name(self, state: State, word: str) -> str:
         """For a first word that is a piece or a cell of the game rather than an action's

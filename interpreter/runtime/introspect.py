@@ -37,8 +37,8 @@ import functools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..language.errors import GdlRuntimeError
-from ..language.types import format_value
+from ..language.errors import GdlRuntimeError, IllegalAction
+from ..language.types import describe, format_value
 from .codegen import Source, UnitKey  # UnitKey: the type of code_units' keys, for tools
 
 if TYPE_CHECKING:
@@ -423,8 +423,8 @@ def read_action(game: Game, state: State, text: str,
                 viewer: int | None = None) -> TypedAction:
     """The action of the current phase that `text` names, with its arguments read, as a
     `TypedAction`; IllegalAction (why) when the text is no action of the current phase or
-    an argument does not read. A piece label reads as seat `viewer` may read it (None:
-    every label reads)."""
+    an argument does not read (a symbol or kind the rules do not have included). A piece
+    label reads as seat `viewer` may read it (None: every label reads)."""
     words = text.split()
     phase = game._phase_of(state) if state.frames else None
     named = [a for a in phase.actions if a.name == words[0].lower()] if phase and words \
@@ -439,6 +439,10 @@ def read_action(game: Game, state: State, text: str,
     compiled = next((a for a in named if len(game._argument_words(a, words[1:]))
                      == len(a.arg_types)), named[0])
     args = game._parse_args(state, compiled, words[1:], -1 if viewer is None else viewer)
+    stray = game._stray(compiled, words[1:], args)
+    if stray is not None:
+        raise IllegalAction(f"'{stray[0]}' is not {describe(stray[1])} of the game",
+                            unknown=stray)
     return TypedAction(game, state, compiled, args)
 
 

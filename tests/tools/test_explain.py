@@ -11,6 +11,7 @@ import pytest
 
 from gdl.interpreter.language.errors import IllegalAction
 from gdl.interpreter.play.debug import explain
+from gdl.interpreter.play.hints import close_name
 from gdl.interpreter.runtime import introspect
 
 from tests.helpers import ROOT, gdl, line_of
@@ -148,15 +149,39 @@ def test_a_hidden_piece_reads_for_a_seat_as_a_label_of_no_piece():
     hidden = [p["label"] for pid, p in state.pieces.items()
               if p["alive"] and introspect.hidden_from(game, state, pid, 0)]
     assert hidden
-    answers = []
+    seen = [p["label"] for p in game.view(state, 0)["pieces"] if p["label"] != "?"]
     for label in (hidden[0], "two:Nothing#9"):
         with pytest.raises(IllegalAction) as refused:
             explain.explain(game, state, f"move {label} a8", viewer=0)
-        answers.append(refused.value.message.replace(label, "LABEL"))
-    assert answers[0] == answers[1] == "'LABEL' is not a piece"
+        # the same answer as for a label of no piece: "did you mean" is of what it sees
+        assert refused.value.message == f"'{label}' is not a piece" + close_name(label, seen)
     # the full view (a designer's) reads every label
     lines = explain.explain(game, state, f"move {hidden[0]} a8")
     assert lines[0] == f"move {hidden[0]} a8" and lines[-1].startswith("legal: no: ")
+
+
+def test_a_misspelt_piece_is_never_told_as_a_hidden_one():
+    """A seat is offered only the labels it sees; the full view, every label."""
+    game, state, _ = explain.position(GOD_GOLDEN, step=24)
+    hidden = next(p["label"] for pid, p in state.pieces.items()
+                  if p["alive"] and introspect.hidden_from(game, state, pid, 0))
+    misspelt = hidden.replace("#", "#0")     # two:Scout#3 -> two:Scout#03
+    for viewer, told in ((0, False), (None, True)):
+        with pytest.raises(IllegalAction) as refused:
+            explain.explain(game, state, f"move {misspelt} a8", viewer=viewer)
+        assert (f"did you mean '{hidden}'?" in refused.value.message) is told
+
+
+def test_a_misspelt_cell_or_kind_gets_a_did_you_mean(deployed):
+    cell = gdl("explain", SPACE_WAR, "--moves", deployed, "move", "Fighter#1", "a55")
+    assert cell.returncode == 1
+    assert cell.stderr == ("error: 'move Fighter#1 a55' is not an action here: 'a55' is not a "
+                           "cell; did you mean 'a5'?\n")
+    # a kind the rules do not have is no action of the game, as `gdl play` reads it too
+    kind = gdl("explain", GOD_GOLDEN, "--step", "14", "--seat", "one", "buy", "Intercepter")
+    assert kind.returncode == 1
+    assert kind.stderr == ("error: 'buy Intercepter' is not an action here: 'Intercepter' is "
+                           "not a piece kind of the game; did you mean 'Interceptor'?\n")
 
 
 def test_a_seats_answer_stops_at_the_first_test_that_fails(deployed):

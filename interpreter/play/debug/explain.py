@@ -25,9 +25,9 @@ import re
 from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction
 from ...runtime import events as ev, introspect
 from ..agents.determinize import Determinizer, Stream
+from ..hints import with_hint
 from ..playing import play_moves, steps_seen, viewer_of
 from ..render import narrate
-from ..scenarios.expect import close_name
 from ..transcript import HEADER, decision_count, moves_before, open_transcript, read_script
 from .tracing import RuleTrace
 
@@ -150,7 +150,7 @@ def explain(game, state, text, viewer=None):
         typed = introspect.read_action(game, state.clone(), text, viewer)
     except IllegalAction as exc:
         if exc.malformed or exc.unknown:
-            raise _with_hint(game, exc) from None
+            raise with_hint(game, state, exc, viewer) from None
         return [f"{text}: not legal: {exc.message}"]
     phase = state.frames[-1]["phase"]
     lines = [text] + _doc(game, phase, typed.name)
@@ -160,15 +160,6 @@ def explain(game, state, text, viewer=None):
         return lines + [f"legal: no: {reason}"]
     lines.append(f"legal: yes, one of {len(legal)} legal action{'s' * (len(legal) != 1)}")
     return lines + trial(game, state, action, viewer)
-
-
-def _with_hint(game, exc):
-    """`exc` with "did you mean" added when its unknown word is close to an action's name."""
-    word, what = exc.unknown or ("", None)
-    hint = close_name(word, game.rules.action_names) if what == "action" else ""
-    if not hint:
-        return exc
-    return IllegalAction(exc.message + hint, malformed=True, unknown=exc.unknown)
 
 
 def _find(game, state, legal, text, viewer):

@@ -24,7 +24,6 @@ in section 15 of docs/language.md:
 
 from __future__ import annotations
 
-import difflib
 import operator
 import re
 from typing import TYPE_CHECKING, Any
@@ -501,13 +500,6 @@ FORMS = tuple((re.compile(pattern), check) for pattern, check in (
     (r"(return\s+of(?:\s.*)?)", Expectations.expect_return),
     (r"(.*)", Expectations.expect_condition),
 ))
-
-
-def close_name(word, names):
-    """'; did you mean NAME?' for the name most like `word`, when one is close."""
-    by_lower = {name.lower(): name for name in names}
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1)
-    return f"; did you mean '{by_lower[close[0]]}'?" if close else ""
 
 
 @attrs.frozen

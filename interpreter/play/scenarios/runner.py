@@ -34,11 +34,12 @@ import re
 import attrs
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction
-from ...language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL
+from ...language.types import PIECE
 from ...loader import load_game
 from ...runtime import events, introspect
 from ...runtime.state import check_held
-from .expect import LABEL, NUMBER, Expectations, close_name
+from ..hints import close_name, with_hint
+from .expect import LABEL, NUMBER, Expectations
 from .expressions import compile_expression
 
 
@@ -138,24 +139,6 @@ class ScenarioRun(Expectations):
     def cell_name(self, cell):
         return self.game.rules.board.names[cell]
 
-    def names_of(self, what):
-        """The names a word of an action text may take when it means `what`."""
-        if what == "action":
-            return self.game.rules.action_names
-        if what == CELL:
-            return list(self.game.rules.board.by_name)
-        if what == PIECE:
-            return self.labels()
-        if what == SEAT:
-            return self.game.seats
-        if what == KIND:
-            return list(self.game.rules.kinds)
-        if what == DIR:
-            return self.game.rules.board.direction_names
-        if what == SYMBOL:
-            return list(self.game.rules.symbols)
-        return []
-
     def action(self, text):
         """The legal action of `text`, or the IllegalAction saying why the rules refuse it;
         a text that is no action of the game at all is an error of the line."""
@@ -164,10 +147,9 @@ class ScenarioRun(Expectations):
             return self.game.parse_action(state, text)
         except IllegalAction as exc:
             if exc.malformed:
-                word, what = exc.unknown or ("", None)
-                hint = close_name(word, self.names_of(what)) if word else ""
-                raise self.error(f"'{text}' is not an action of the game: {exc.message}"
-                                 + hint) from None
+                exc = with_hint(self.game, self.state, exc)
+                raise self.error(f"'{text}' is not an action of the game: {exc.message}") \
+                    from None
             return exc
 
     def expression(self, text, want=None):
