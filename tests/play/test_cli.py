@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from gdl.interpreter.play.hints import close_name
+from gdl.interpreter.runtime import introspect
+
 from tests.helpers import ROOT
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
 
@@ -96,6 +99,45 @@ def test_play_scripted_illegal_move_names_line(tmp_path):
     assert result.returncode == 1
     assert result.stderr.strip() == (f"error: {moves}:1: 'side west' is not legal: west is "
                                      "not a possible 's' now (not in [south, north])")
+
+
+@pytest.mark.parametrize("line, refusal", [
+    ("sied south", "there is no action 'sied' in phase 'choose_side'; actions here: side; "
+     "did you mean 'side'?"),
+    ("side south\nstation d111", "'d111' is not a cell; did you mean 'd11'?"),
+    ("side south\nstation d11\nstation b2\nmove Figter#1 a5",
+     "'Figter#1' is not a piece; did you mean 'Fighter#1'?"),
+])
+def test_play_scripted_misspelt_word_gets_a_did_you_mean(tmp_path, line, refusal):
+    """As `gdl explain` answers the same text."""
+    moves = tmp_path / "moves.txt"
+    moves.write_text(line + "\n")
+    result = gdl("play", "games/space_war.gdl", "--moves", str(moves))
+    assert result.returncode == 1
+    number = line.count("\n") + 1
+    typed = line.split("\n")[-1]
+    assert result.stderr == f"error: {moves}:{number}: '{typed}' is not legal: {refusal}\n"
+
+
+def test_play_scripted_did_you_mean_names_no_hidden_piece(tmp_path):
+    """The deciding seat is offered only the labels it sees, never one hidden from it."""
+    from gdl.interpreter.play.debug import explain
+    golden = os.path.join(ROOT, "tests", "golden", "galaxy_of_d_seed1.txt")
+    game, state, _ = explain.position(golden, step=24)      # one to move, two's fleet hidden
+    hidden = [p["label"] for pid, p in state.pieces.items()
+              if p["alive"] and introspect.hidden_from(game, state, pid, 0)]
+    seen = [p["label"] for p in game.view(state, 0)["pieces"] if p["label"] != "?"]
+    decisions = [line.split(") ", 1)[1] for line in Path(golden).read_text().split("\n")
+                 if line[:1].isdigit()][:23]
+    for label in hidden:
+        misspelt = label.replace("#", "#0")                 # two:Freighter#02
+        moves = tmp_path / "moves.txt"
+        moves.write_text("\n".join(decisions + [f"move {misspelt} a8"]) + "\n")
+        result = gdl("play", "games/galaxy_of_d.gdl", "--seed", "1", "--moves", str(moves))
+        assert result.returncode == 1
+        assert result.stderr == (f"error: {moves}:24: 'move {misspelt} a8' is not legal: "
+                                 f"'{misspelt}' is not a piece{close_name(misspelt, seen)}\n")
+        assert label not in result.stderr
 
 
 def test_simulate_json_has_the_contract_fields():

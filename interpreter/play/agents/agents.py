@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from ...language.errors import GdlDataError, IllegalAction
 from ...runtime import introspect
+from ..hints import with_hint
 
 if TYPE_CHECKING:
     from ...runtime.engine import Game
@@ -98,7 +99,8 @@ class ScriptedAgent:
 
 def resolve_input(game, state, legal, text, where=None, as_seat=True):
     """A typed decision (a 1-based number or an action's text) -> the legal action; the
-    text read as the deciding seat reads it, or (`as_seat` false) as the full texts."""
+    text read as the deciding seat reads it, or (`as_seat` false) as the full texts. A
+    misspelt word is refused with "did you mean" a name the reader may see."""
     text = text.strip()
     if text.isascii() and text.isdigit():
         number = text.lstrip("0") or "0"
@@ -112,6 +114,9 @@ def resolve_input(game, state, legal, text, where=None, as_seat=True):
     try:
         return game.parse_action(state, text, as_seat)
     except IllegalAction as exc:
+        seat = game.current_player(state)
+        viewer = seat if as_seat and seat >= 0 else None
+        exc = with_hint(game, state, exc, viewer)
         raise IllegalAction(f"{_at(where)}'{text}' is not legal: {exc.message}") from None
 
 
