@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 import click
 
 from gdl.cli.inputs import MAX_SEED, check_transcript_seed, refuse_overwrite, rules_of
-from gdl.interpreter.language.errors import GdlError
+from gdl.interpreter.language.errors import GdlError, counted
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def _bounded_workers(ctx: click.Context, param: click.Parameter,
                      value: int | None) -> int | None:
     if value is not None and value > MAX_WORKERS:
         raise click.BadParameter(
-            f"{value} is more than twice this machine's {CORES} core{'s' * (CORES > 1)}: "
+            f"{value} is more than twice this machine's {counted(CORES, 'core')}: "
             f"more processes only wait for the cores (give at most {MAX_WORKERS})")
     return value
 
@@ -134,8 +134,7 @@ def check(files: tuple[str, ...], strict: bool) -> None:
             click.echo(warning.as_error().render(), err=True)
         if found:
             failed = True
-            count = f"{len(found)} warning{'s' if len(found) > 1 else ''}"
-            click.echo(f"{path}: {count} (--strict)", err=True)
+            click.echo(f"{path}: {counted(len(found), 'warning')} (--strict)", err=True)
             continue
         click.echo(f"{path}: ok: {summary(resolved)}")
     sys.exit(1 if failed else 0)
@@ -337,11 +336,12 @@ def last_seeds(seed: int, games: int) -> None:
 
 
 def print_summary(summary: Summary, games: int, seed: int) -> None:
-    played = (f"interrupted after {summary.games} of {games} games"
-              if summary.interrupted else f"{games} games")
+    played = (f"interrupted after {summary.games} of {counted(games, 'game')}"
+              if summary.interrupted else counted(games, "game"))
     click.echo(f"{summary.game}: {played} from seed {seed}")
     click.echo(f"  finished {summary.finished}, capped {summary.capped} "
-               f"(at {summary.max_turns} turns or {summary.max_decisions} decisions), "
+               f"(at {counted(summary.max_turns, 'turn')} or "
+               f"{counted(summary.max_decisions, 'decision')}), "
                f"draws {summary.draws}")
     for seat, wins in summary.wins.items():
         share, low, high = summary.win_share[seat]
@@ -355,10 +355,10 @@ def print_summary(summary: Summary, games: int, seed: int) -> None:
             f"{seat} {value:+g}" for seat, value in summary.mean_returns.items()))
     click.echo(f"  {summary.mean_decisions} decisions and {summary.mean_turns} turns a "
                f"game on average (turns {summary.min_turns} to "
-               f"{summary.max_turns_played}), {summary.decisions} decisions in all")
+               f"{summary.max_turns_played}), {counted(summary.decisions, 'decision')} in all")
     workers = summary.workers
     where = f" on Ray ({summary.ray})" if summary.ray else ""
-    click.echo(f"  {summary.seconds} s with {workers} worker{'s' if workers > 1 else ''}"
+    click.echo(f"  {summary.seconds} s with {counted(workers, 'worker')}"
                f"{where}: "
                f"{summary.games_per_second} games/s, "
                f"{summary.decisions_per_second} decisions/s")
@@ -410,7 +410,8 @@ def compare(base: str, variant: str, games: int, seed: int, players: str, max_tu
 def print_comparison(result: dict[str, Any]) -> None:
     def share(value: Sequence[float]) -> str:
         return f"{100 * value[0]:5.1f}% ({100 * value[1]:.1f}-{100 * value[2]:.1f})"
-    click.echo(f"{result['base']} against {result['variant']}: {result['games']} games each "
+    click.echo(f"{result['base']} against {result['variant']}: "
+               f"{counted(result['games'], 'game')} each "
                f"from seed {result['seed']}, players {result['players']}")
     click.echo(f"  {'seat':10} {'base win share':22} {'variant win share':22} "
                "difference (95% interval)")
@@ -445,8 +446,7 @@ def report(records: str, output: str) -> None:
     refuse_overwrite("--output", output, ("records file", records))
     from gdl.interpreter.play.balance.report import write_report
     analysis = write_report(records, output)
-    games = analysis["games"]
-    click.echo(f"wrote {output}: {analysis['game']}, {games} game{'s' if games > 1 else ''}")
+    click.echo(f"wrote {output}: {analysis['game']}, {counted(analysis['games'], 'game')}")
 
 
 @main.command()
@@ -501,17 +501,18 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
         from gdl.interpreter.play.transcript import read_transcript, replay as run
         steps = run(transcript)
         if read_transcript(transcript).ending == "unfinished":     # a save: it goes on
-            click.echo(f"{transcript}: ok: the game is unfinished after {steps} decision"
-                       f"{'s' * (steps != 1)}, replayed identically ('gdl play --resume' "
-                       "goes on from there)")
+            click.echo(f"{transcript}: ok: the game is unfinished after "
+                       f"{counted(steps, 'decision')}, replayed identically ('gdl play "
+                       "--resume' goes on from there)")
         else:
-            click.echo(f"{transcript}: ok: {steps} decisions replay identically")
+            verb = "replays" if steps == 1 else "replay"
+            click.echo(f"{transcript}: ok: {counted(steps, 'decision')} {verb} identically")
         return
     from gdl.interpreter.play.render.replay_page import write_page
     refuse_overwrite("--html", html_path, ("transcript", transcript),
                      ("rule file of the transcript", rules_of(transcript)))
     steps = write_page(transcript, html_path, seat)
-    click.echo(f"{transcript}: ok: wrote {html_path} ({steps} steps"
+    click.echo(f"{transcript}: ok: wrote {html_path} ({counted(steps, 'step')}"
                f"{', as ' + seat + ' saw them' if seat else ''})")
 
 

@@ -31,7 +31,7 @@ import click
 from gdl.cli.inputs import overwritten
 from gdl.interpreter import load_game
 from gdl.interpreter.files import write_atomic
-from gdl.interpreter.language.errors import GdlDataError, IllegalAction
+from gdl.interpreter.language.errors import GdlDataError, IllegalAction, counted
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
                                                 matching, resolve_input,
@@ -126,7 +126,7 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
     if resume is not None and resumed:
         table.replay_moves(resumed, resume)
 
-        table.say(f"resumed after {transcripts.decision_count(resumed)} decisions")
+        table.say(f"resumed after {counted(transcripts.decision_count(resumed), 'decision')}")
     try:
         status, sentence = run_game(game, table.state, table.choose, max_turns=max_turns,
                                     max_decisions=max_decisions, observer=table)
@@ -402,8 +402,8 @@ class Table(Observer):
             write_atomic(path, "\n".join(head + lines) + "\n")
         except OSError as exc:
             return f"not saved: cannot write {path}: {exc.strerror}"
-        also = f" and {conceded} concession{'s' if conceded > 1 else ''}" if conceded else ""
-        return (f"saved {decisions} decisions{also} to {path} (gdl play --resume {path} "
+        also = f" and {counted(conceded, 'concession')}" if conceded else ""
+        return (f"saved {counted(decisions, 'decision')}{also} to {path} (gdl play --resume {path} "
                 "continues the game)")
 
 
@@ -541,8 +541,7 @@ class Prompt:
         if not self.table.screen:
             self.list_plain(found if not everything else None, force=bool(words) or everything)
         elif not everything:
-            self.message.append(f"{len(found)} of {len(self.legal)} "
-                                f"action{'s' if len(self.legal) > 1 else ''} "
+            self.message.append(f"{len(found)} of {counted(len(self.legal), 'action')} "
                                 f"match{'es' if len(found) == 1 else ''} '{words}'")
 
     def show_board(self) -> None:

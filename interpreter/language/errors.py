@@ -4,6 +4,9 @@ Every problem a user can cause (a malformed rule file, a rule that breaks a stat
 illegal action, a corrupt save or transcript) is a `GdlError`. It carries the file, line and
 column, and renders as `FILE:LINE:COL: error: MESSAGE`, the source line, a caret and hints.
 The command line catches `GdlError` only; anything else is a bug.
+
+`counted(n, noun)` is how a count reads in any message, an error's or another's: '1 decision',
+'3 decisions'.
 """
 
 from __future__ import annotations
@@ -122,3 +125,8 @@ def error_at(cls: type[E], message: str, span: Span | None, hints: Iterable[str]
         return cls(message, hints=hints)
     return cls(message, file=span.file, line=span.line, column=span.column,
                source_line=span.source_line, hints=hints)
+
+
+def counted(number: int, noun: str) -> str:
+    """'1 game', '0 games', '3 games': `number` and `noun`, plural unless it is one."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..files import save
-from ..language.errors import GdlDataError, GdlError, IllegalAction
+from ..language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import events, introspect
@@ -68,8 +68,7 @@ def play_game(game: Game, state: State, agents: list, max_turns: int | None = No
         observer=writer)
     if status == "capped" and until is not None and state.decisions == until and \
             not (max_turns is not None and state.turn > max_turns):
-        status, sentence = "unfinished", f"saved after {until} decision" + \
-            ("" if until == 1 else "s")
+        status, sentence = "unfinished", f"saved after {counted(until, 'decision')}"
     writer.emit(f"{'result' if status == 'finished' else status}: {sentence}")
     return writer.lines, status
 
@@ -396,7 +395,9 @@ def replay(path):
     if game.source_hash != transcript.header["rules-sha256"]:
         raise Divergence(f"{path}: the rule file changed since recording (sha256 "
                          f"{game.source_hash[:12]} != {transcript.header['rules-sha256'][:12]})"
-                         f", although all {decisions} decisions replay identically")
+                         f", although {'all ' * (decisions > 1)}"
+                         f"{counted(decisions, 'decision')} "
+                         f"{'replays' if decisions == 1 else 'replay'} identically")
     return decisions
 
 

@@ -37,6 +37,22 @@ def gdl(*args):
     return result
 
 
+def test_one_game_one_turn_and_one_worker_read_in_the_singular(tmp_path):
+    simulated = gdl("simulate", RACE, "--games", 1, "--max-turns", 1, "--workers", 1)
+    assert simulated.exit_code == 0, simulated.output
+    lines = simulated.stdout.split("\n")
+    assert lines[0] == "Race: 1 game from seed 0"
+    assert lines[1].startswith("  finished 0, capped 1 (at 1 turn or ")
+    assert re.match(r"  [0-9.]+ s with 1 worker: ", lines[-2]), lines[-2]
+    compared = gdl("compare", RACE, HEAD_START, "--games", 1, "--workers", 1)
+    assert compared.stdout.startswith(f"{RACE} against {HEAD_START}: 1 game each from seed 0")
+    records = tmp_path / "one.jsonl"
+    gdl("simulate", RACE, "--games", 1, "--workers", 1, "--out", records)
+    page = tmp_path / "one.html"
+    assert gdl("report", records, "-o", page).stdout == f"wrote {page}: Race, 1 game\n"
+    assert "random (1 game)" in page.read_text() and "1 games" not in page.read_text()
+
+
 # ----- records ------------------------------------------------------------------------------
 def test_a_record_tells_seats_players_first_seat_result_length_and_stats():
     _, records = simulate(load_game(RACE), 30, 5, "random")

@@ -98,7 +98,7 @@ def test_saving_at_the_prompt_keeps_the_rule_file_and_the_moves_file(tmp_path):
     out = result.stdout
     assert "not saved: that would overwrite the rule file ttt.gdl: name another file" in out
     assert "not saved: that would overwrite the moves file moves.txt: name another file" in out
-    assert "saved 1 decisions to game.txt" in out
+    assert "saved 1 decision to game.txt" in out
     assert (tmp_path / "ttt.gdl").read_bytes() == TIC_TAC_TOE.read_bytes()
     assert (tmp_path / "moves.txt").read_text() == "1\n"
 
@@ -107,7 +107,7 @@ def test_saving_at_the_prompt_over_the_resumed_game_goes_on_with_it(tmp_path):
     shutil.copy(TIC_TAC_TOE, tmp_path / "ttt.gdl")
     first = gdl("play", "ttt.gdl", "--players", "human,human", stdin="1\nsave g.txt\nquit\n",
                 cwd=tmp_path)
-    assert "saved 1 decisions to g.txt" in first.stdout, first.stderr
+    assert "saved 1 decision to g.txt" in first.stdout, first.stderr
     again = gdl("play", "--resume", "g.txt", stdin="1\nsave g.txt\nquit\n", cwd=tmp_path)
     assert "saved 2 decisions to g.txt" in again.stdout, again.stderr
 

@@ -491,7 +491,7 @@ def test_live_reload(tmp_path):
                          encoding="utf-8")
         while not any(line.startswith("the rule file changed") for line in red.log):
             red.next()
-        assert red.log[-1] == "the rule file changed: replayed all 1 decisions"
+        assert red.log[-1] == "the rule file changed: replayed 1 decision"
         assert "red: side north" in red.log
         rules.write_text(text.replace("seats blue, red", "seats blue red"), encoding="utf-8")
         while (message := red.next())["type"] != "error":

@@ -125,3 +125,25 @@ def test_a_transcript_naming_a_piece_out_of_the_deciders_sight_replays(tmp_path,
     assert page.returncode == 0, page.stderr
     explained = gdl("explain", str(out), "--step", "2", "--legal")
     assert explained.returncode == 0, explained.stderr
+
+
+def test_one_decision_reads_in_the_singular(tmp_path):
+    """'1 decision', never '1 decisions': a replay, a save, a resume, a changed rule file."""
+    rules = tmp_path / "nim.gdl"
+    rules.write_text((RULES / "nim.gdl").read_text())
+    out = tmp_path / "one.txt"
+    assert gdl("record", str(rules), "--max-decisions", "1", "-o", str(out)).returncode == 0
+    assert gdl("replay", str(out)).stdout == f"{out}: ok: 1 decision replays identically\n"
+    rules.write_text(rules.read_text() + "# changed\n")
+    changed = gdl("replay", str(out))
+    assert changed.returncode == 1
+    assert changed.stderr.rstrip("\n").endswith(", although 1 decision replays identically")
+    saved = tmp_path / "saved.txt"
+    played = gdl("play", str(rules), "--players", "random,human", "--seed", "1",
+                 stdin=f"save {saved}\nquit\n")
+    assert f"saved 1 decision to {saved} " in played.stdout
+    assert saved.read_text().splitlines()[-1] == "unfinished: saved after 1 decision"
+    assert gdl("replay", str(saved)).stdout.startswith(
+        f"{saved}: ok: the game is unfinished after 1 decision, replayed identically")
+    assert "resumed after 1 decision\n" in gdl("play", "--resume", str(saved),
+                                               stdin="quit\n").stdout

@@ -213,6 +213,18 @@ def test_errors_are_messages_with_exit_1(args, message):
     assert "Traceback" not in result.stderr
 
 
+def test_one_decision_reads_in_the_singular(tmp_path):
+    moves = tmp_path / "moves.txt"
+    moves.write_text("side south\n")
+    heading = gdl("explain", SPACE_WAR, "--moves", str(moves), "--legal").stdout.split("\n")[0]
+    assert heading.endswith("(seed 0, after 1 decision)")
+    one = tmp_path / "one.txt"
+    assert gdl("record", SPACE_WAR, "--max-decisions", "1", "-o", str(one)).returncode == 0
+    result = gdl("explain", str(one), "--step", "5", "end")
+    assert result.stderr == f"error: {one} has 1 decision: --step is 1 to 2 (the position " \
+        "before decision K), not 5\n"
+
+
 def test_the_game_over_is_an_answer():
     result = gdl("explain", SW_GOLDEN, "--step", "82", "end")
     assert result.returncode == 0

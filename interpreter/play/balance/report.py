@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...files import save
-from ...language.errors import GdlDataError
+from ...language.errors import GdlDataError, counted
 from .batch import GameRecord
 from .game_records import read_records
 from .simulate import wilson
@@ -166,12 +166,13 @@ def page(analysis: dict[str, Any], records: Sequence[GameRecord], source: str,
          figure_class: Any) -> str:
     """The HTML page of `analysis` of `records` (read from the file `source`)."""
     a = analysis
-    title = f"Balance of {a['game']}: {a['games']} game{'s' if a['games'] > 1 else ''}"
+    title = f"Balance of {a['game']}: {counted(a['games'], 'game')}"
+    players = "; ".join(f"{p} ({counted(n, 'game')})" for p, n in a["players"].items())
     parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>",
              f"<h1>{_e(title)}</h1>",
              f"<p class=\"note\">From {_e(source)}: seeds {a['seeds'][0]} to {a['seeds'][1]}; "
-             f"players {_e('; '.join(f'{p} ({n} games)' for p, n in a['players'].items()))}. "
+             f"players {_e(players)}. "
              "Shares are of finished games, with 95% Wilson intervals.</p>"]
     parts += _outcomes(a, figure_class)
     parts += _seat_section(a, figure_class)

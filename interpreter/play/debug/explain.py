@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction
+from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction, counted
 from ...runtime import events as ev, introspect
 from ..agents.determinize import Determinizer, Stream
 from ..hints import with_hint
@@ -61,7 +61,7 @@ def position(path, seed=None, moves=None, step=None, seat=None):
         state = game.new_state(seed)
         played = play_moves(game, state, script, moves, as_seat=script_seed is None)
         told = steps_seen(played, viewer_of(game, seat))
-        return game, state, f"seed {seed}, after {told} decisions"
+        return game, state, f"seed {seed}, after {counted(told, 'decision')}"
     if moves is not None:
         raise GdlDataError(f"{path} is a transcript: its decisions are the moves (give "
                            "--step to choose the position)")
@@ -71,7 +71,7 @@ def position(path, seed=None, moves=None, step=None, seat=None):
         raise GdlDataError(f"{path} is a transcript: give --step K (1 to "
                            f"{decisions + 1}) for the position before decision K")
     if not 1 <= step <= decisions + 1:
-        raise GdlDataError(f"{path} has {decisions} decisions: --step is 1 to "
+        raise GdlDataError(f"{path} has {counted(decisions, 'decision')}: --step is 1 to "
                            f"{decisions + 1} (the position before decision K), not {step}")
     state = game.new_state(transcript.header["seed"])
     play_moves(game, state, moves_before(moves, step), path, as_seat=False)
@@ -105,7 +105,7 @@ def legal_lines(game, state, viewer=None):
     for action in legal:
         text = game.action_text(state, action, viewer)
         groups.setdefault(text.split()[0], []).append(text)
-    lines = [f"{len(legal)} legal action{'s' if len(legal) != 1 else ''}"]
+    lines = [counted(len(legal), "legal action")]
     for name, texts in groups.items():
         lines.append(f"  {name} ({len(texts)}):")
         lines += _wrapped(texts)
@@ -158,7 +158,7 @@ def explain(game, state, text, viewer=None):
     if action is None:
         reason = introspect.read_action(game, state.clone(), text, viewer).reason()
         return lines + [f"legal: no: {reason}"]
-    lines.append(f"legal: yes, one of {len(legal)} legal action{'s' * (len(legal) != 1)}")
+    lines.append(f"legal: yes, one of {counted(len(legal), 'legal action')}")
     return lines + trial(game, state, action, viewer)
 
 

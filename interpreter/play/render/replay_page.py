@@ -29,7 +29,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from ...files import save
-from ...language.errors import GdlDataError
+from ...language.errors import GdlDataError, counted
 from ...runtime import introspect
 from ...runtime.view import status_lines, title
 from ..agents.agents import ScriptedAgent
@@ -87,7 +87,7 @@ def state_after(transcript_path, steps, seat=None):
     for step, (game, state) in enumerate(page_positions(transcript_path, seat)):
         if step == steps:
             return game, state
-    raise GdlDataError(f"{transcript_path} has {step} steps, not {steps}")
+    raise GdlDataError(f"{transcript_path} has {counted(step, 'step')}, not {steps}")
 
 
 def page_positions(transcript_path, seat=None):

@@ -48,7 +48,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...language.errors import GdlDataError, GdlError, IllegalAction
+from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...files import save as save_file, write_atomic
 from ...loader import load_game
 from ...runtime.introspect import result_text
@@ -643,8 +643,8 @@ def serve_file(path: str, seats: str | None, host: str, port: int, seed: int | N
     bound = bind(host, port)
     port = bound.getsockname()[1]
     server.base = address(host, port)
-    told = f" (resumed from {resume}: {len(server.tables[0].session.texts)} decisions)" \
-        if resume is not None else ""
+    resumed = counted(len(server.tables[0].session.texts), "decision")
+    told = f" (resumed from {resume}: {resumed})" if resume is not None else ""
     say(f"{game.name}: " + ", ".join(f"{seat} ({player})"
                                      for seat, player in zip(game.seats, players)) + told)
     for number, table in enumerate(server.tables, 1):

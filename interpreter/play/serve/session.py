@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import attrs
 
-from ...language.errors import GdlDataError, GdlError, IllegalAction
+from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
 from ...runtime.view import public_view, status_lines, title
@@ -233,10 +233,11 @@ class Session:
                     raise IllegalAction("the game is over")
                 action = self.game.parse_action(self.state, text, as_seat=False)
             except IllegalAction as exc:
-                return (f"replayed {number - 1} of {len(texts)} decisions; decision {number} "
+                return (f"replayed {number - 1} of {counted(len(texts), 'decision')}; "
+                        f"decision {number} "
                         f"({text}) no longer applies: {exc.message}")
             self.decide(seat, action)
-        return f"replayed all {len(texts)} decisions"
+        return f"replayed {'all ' * (len(texts) > 1)}{counted(len(texts), 'decision')}"
 
     def stop(self, error: str) -> None:
         """The rules cannot go on: say why to everyone."""
@@ -359,7 +360,7 @@ class Session:
         for seat, action in self.history[:last]:
             new.decide(seat, action)
         taken = len(self.history) - last
-        new.note(f"undo: {taken} decision{'s' if taken > 1 else ''} taken back, to before "
+        new.note(f"undo: {counted(taken, 'decision')} taken back, to before "
                  f"{self.game.seats[viewer]}'s last ({self.texts[last]})")
         return new
 
