@@ -490,6 +490,36 @@ def test_a_play_line_after_rules_that_did_not_load_is_an_error_not_a_crash(tmp_p
     assert found[1] == "T/s.scenario:8:1: error: the rules of line 1 did not load"
 
 
+def test_after_later_rules_that_did_not_load_the_next_scenario_is_an_error(tmp_path):
+    """A scenario after a `rules` line whose file did not load has those rules (the last
+    `rules` line's): it stops at its first line that needs them, never running quietly on
+    the rules of an earlier `rules` line."""
+    bad = tmp_path / "bad.gdl"
+    bad.write_text("seats a, b\nboard square(2, 2)\nsetup { goto p for a\n")
+    path = tmp_path / "s.scenario"
+    path.write_text(f"rules {SPACE_WAR}\nexpect phase choose_side\n"
+                    f"reset\nrules {bad}\nexpect phase choose_side\n"
+                    "reset\nexpect phase choose_side\n"
+                    f"reset\nrules {SPACE_WAR}\nexpect phase choose_side\n")
+    outcomes = run_scenarios(str(path))
+    assert [len(outcome.failures) for outcome in outcomes] == [0, 1, 1, 0]
+    assert outcomes[1].failures[0].startswith(f"{path}:4:1: error: ")
+    assert outcomes[2].failures[0].split("\n")[0] == (
+        f"{path}:7:1: error: the rules of line 4 did not load")
+    assert gdl("test", str(path)).stdout == "2 passed, 2 failed\n"
+
+
+@pytest.mark.parametrize("line", ["concede blue", "piece Fighter blue a1",
+                                  "expect blue.moved == 0"])
+def test_a_line_before_any_rules_is_an_error_not_a_crash(tmp_path, line):
+    path = tmp_path / "s.scenario"
+    path.write_text(f"{line}\nexpect 1 == 1\n")
+    result = gdl("test", str(path))
+    assert result.stderr.split("\n")[0] == (
+        f"{path}:1:1: error: no 'rules FILE' line before this one")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+
+
 def test_a_run_time_error_of_an_expect_expression_is_of_its_line_alone(tmp_path):
     """The expression is compiled alone, so its own place is its line 1: never told as
     `(at S:1)` beside the line it is on."""

@@ -99,11 +99,16 @@ class ScenarioRun(Expectations):
         """The error for `word`, which names no `what` among `names`."""
         return self.error(f"unknown {what} '{word}'" + close_name(word, names))
 
-    def need_state(self):
+    def need_game(self, missing="no 'rules FILE' line before this one"):
+        """Stop unless the rules are loaded: they did not load (this scenario's `rules`
+        line, or the last one before it), or `missing`: no `rules` line came yet."""
         if self.game is None:
             if self.rules_line is not None:
                 raise self.error(f"the rules of line {self.rules_line} did not load")
-            raise self.error("no 'rules FILE' line before this one")
+            raise self.error(missing)
+
+    def need_state(self):
+        self.need_game()
         if self.state is None:
             self.state = self.game.new_state(
                 self.seed, forced=[[sides, value] for _, sides, value in self.queued]
@@ -114,6 +119,7 @@ class ScenarioRun(Expectations):
         return self.state
 
     def seat(self, name):
+        self.need_game()
         lowered = [s.lower() for s in self.game.seats]
         if name.lower() not in lowered:
             raise self.error(f"unknown seat '{name}'; seats: {', '.join(self.game.seats)}"
@@ -130,6 +136,7 @@ class ScenarioRun(Expectations):
         return [piece["label"] for piece in self.state.pieces.values()]
 
     def cell(self, name):
+        self.need_game()
         cell = self.game.rules.board.parse(name)
         if cell is None:
             raise self.error(f"'{name}' is not a cell of the board"
@@ -278,8 +285,7 @@ class ScenarioRun(Expectations):
 
     def _finish(self):
         """At the end of a scenario: it must have tested something, and used its dice."""
-        if self.game is None:
-            raise self.error("this scenario has no 'rules FILE' line")
+        self.need_game("this scenario has no 'rules FILE' line")
         if not self.expectations:
             raise self.error("this scenario has no 'expect' line, so it tests nothing")
         for line, sides, value in self.queued:
@@ -305,6 +311,7 @@ class ScenarioRun(Expectations):
             raise self.error("'rules' must come before the game starts")
         path = os.path.join(os.path.dirname(self.path), rest)
         self.rules_line, self.rules_file = self.line, os.path.normpath(path)
+        self.game = None    # until they load: the scenarios after it never run the last ones
         self.game = load_game(self.rules_file)
         self.rules_line = None
 
