@@ -98,12 +98,15 @@ def check_held(values: Iterable[Any], holder: str) -> None:
     """Numbers from outside the rules (a saved state, a scenario's line, `new_state`'s fixed
     dice) are numbers a rule could keep: each number of `values`, lists of them included,
     at most limits.MAX_NUMBER either way (docs/language.md, "Limits"), else a ValueError
-    naming the place, `holder` ("a variable holds", "the turn number is"). True and false
-    are not numbers here (a bool is an int to Python)."""
+    naming the place, `holder` ("a variable holds", "the turn number is"); a decimal
+    number (2.5, 2.0: JSON's, never a rule's) is refused so too. True and false are not
+    numbers here (a bool is an int to Python)."""
     for value in values:
         if value.__class__ is int and not -MAX_NUMBER <= value <= MAX_NUMBER:
             raise ValueError(f"a number of {len(str(abs(value)))} digits, where {holder} "
                              f"at most {MAX_NUMBER:,} either way")
+        if value.__class__ is float:
+            raise ValueError(f"a decimal number ({value!r}), where {holder} a whole number")
         if value.__class__ is list or value.__class__ is tuple:
             check_held(value, holder)
 
@@ -112,7 +115,19 @@ def _loaded_numbers(state: State) -> None:
     """Every number a loaded state brings into the game is no larger than a number a rule
     keeps (`check_held`: magnitude.py takes a kept value to be at most that, and the typed
     engine holds it in a C integer), and the random generator's state is one SplitMix64
-    keeps (64 bits)."""
+    keeps (64 bits). A count or an index of the state itself is a whole number (`_whole`:
+    not true, not 2.0), as a variable or an argument may not be (its type is the game's)."""
+    _whole(state.turn, "the turn number is")
+    _whole(state.decisions, "the decision number is")
+    _whole(state.current, "the seat to play is")
+    for value in state.numbers.values():
+        _whole(value, "a piece label's number is")
+    for frame in state.frames:
+        _whole(frame["seat"], f"the seat of phase '{frame['phase']}' is")
+    for piece in state.pieces.values():
+        for field in ("owner", "cell"):
+            if piece[field] is not None:
+                _whole(piece[field], f"the {field} of piece {piece['label']} is")
     for record in [state.globals, *state.seat_vars, *state.pieces.values()]:
         check_held(record.values(), "a variable holds")
     for timer in state.timers:      # (a value it restores to a variable)
@@ -130,6 +145,17 @@ def _loaded_numbers(state: State) -> None:
     if state.rng.__class__ is not int or not 0 <= state.rng <= _MASK:
         raise ValueError(f"the random generator's state is a number from 0 to {_MASK}, not "
                          f"{state.rng!r}")
+
+
+def _whole(value: Any, holder: str) -> None:
+    """Refuse a `value` that is no int (true and false are ints to Python, 2.0 is not)."""
+    if value.__class__ is not int:
+        raise ValueError(f"{holder} a whole number, not {value!r}")
+
+
+def _no_constant(name: str) -> Any:
+    """`json.loads` reads NaN, Infinity and -Infinity as numbers: none is a state's."""
+    raise ValueError(f"{name} is not a number a state holds (its numbers are whole)")
 
 
 def splitmix64(state: int) -> tuple[int, int]:
@@ -257,13 +283,15 @@ class State:
     def from_json(cls, text: str) -> State:
         import json
         try:
-            data = json.loads(text)
+            data = json.loads(text, parse_constant=_no_constant)
             state = cls()
             for name in FIELDS:
                 setattr(state, name, data[name])
             # names interned, as a new game's are (the engine's look-ups find them by
             # identity: `Game.__init__`)
-            state.pieces = {int(p["id"]): _interned(p) for p in data["pieces"]}
+            for piece in data["pieces"]:
+                _whole(piece["id"], "a piece's id is")
+            state.pieces = {p["id"]: _interned(p) for p in data["pieces"]}
             state.seat_vars = [_interned(v) for v in state.seat_vars]
             state.globals = _interned(state.globals)
             _loaded_numbers(state)

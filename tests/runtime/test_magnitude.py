@@ -231,6 +231,60 @@ def test_true_and_false_are_no_numbers_to_the_check():
     assert loaded.frames[0]["args"] == [True] and loaded.seat_vars[1]["flag"] is True
 
 
+@pytest.mark.parametrize("where, value, message", [
+    (("globals", "total"), 2.5, "a decimal number (2.5), where a variable holds a whole number"),
+    (("globals", "total"), 2.0, "a decimal number (2.0), where a variable holds a whole number"),
+    (("globals", "total"), [1, [0.5]],
+     "a decimal number (0.5), where a variable holds a whole number"),
+    (("frames", 0, "args", 0), 1.5,
+     "a decimal number (1.5), where an argument of phase 'play' is a whole number"),
+    (("timers",), [{"seat": 1, "place": ["g", "total"], "old": 1e3}],
+     "a decimal number (1000.0), where a variable holds a whole number"),
+    (("globals", "total"), float("nan"), "NaN is not a number a state holds (its numbers "
+     "are whole)"),
+    (("seat_vars", 0, "flag"), float("inf"), "Infinity is not a number a state holds (its "
+     "numbers are whole)"),
+    (("globals", "total"), -float("inf"), "-Infinity is not a number a state holds (its "
+     "numbers are whole)"),
+    (("turn",), True, "the turn number is a whole number, not True"),
+    (("turn",), 3.0, "the turn number is a whole number, not 3.0"),
+    (("decisions",), False, "the decision number is a whole number, not False"),
+    (("current",), 0.0, "the seat to play is a whole number, not 0.0"),
+    (("numbers", "#"), True, "a piece label's number is a whole number, not True"),
+    (("frames", 0, "seat"), 1.0, "the seat of phase 'play' is a whole number, not 1.0"),
+])
+def test_a_loaded_state_holds_whole_numbers_only(where, value, message):
+    """gdl's numbers are whole: a saved state with a decimal number, NaN or Infinity
+    anywhere a number is, or true, false or a decimal where the state itself counts (the
+    turn, a label's number, a seat), is refused naming the place, never taken for one."""
+    import json
+
+    from gdl.interpreter.language.errors import GdlDataError
+    from gdl.interpreter.runtime.state import State
+    data = json.loads(load_source(PHASES, "t.gdl", "python").new_state(0).to_json())
+    with pytest.raises(GdlDataError) as caught:
+        State.from_json(json.dumps(_edited(data, where, value)))
+    assert str(caught.value) == f"error: not a saved gdl state: {message}"
+
+
+def test_a_loaded_piece_has_a_whole_id_cell_and_owner():
+    import json
+
+    from gdl.interpreter import load_game
+    from gdl.interpreter.language.errors import GdlDataError
+    from gdl.interpreter.runtime.state import State
+    data = json.loads(load_game(str(ROOT / "games" / "galaxy_of_d.gdl")).new_state(1).to_json())
+    assert data["pieces"][0]["label"] == "Planet#1"
+    for field, value, message in (("id", True, "a piece's id is a whole number, not True"),
+                                  ("cell", 6.0, "the cell of piece Planet#1 is a whole "
+                                   "number, not 6.0"),
+                                  ("owner", False, "the owner of piece Planet#1 is a whole "
+                                   "number, not False")):
+        with pytest.raises(GdlDataError) as caught:
+            State.from_json(json.dumps(_edited(data, ("pieces", 0, field), value)))
+        assert str(caught.value) == f"error: not a saved gdl state: {message}"
+
+
 def test_a_scenario_sets_no_number_a_rule_could_not_keep(tmp_path):
     from gdl.interpreter.play.scenarios.runner import run_scenario
     scenario = tmp_path / "big.scenario"
