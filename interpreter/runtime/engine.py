@@ -84,6 +84,10 @@ class StopMove(Exception):
     """Raised by `stop` inside an `on enter` trigger: the moving piece stops here."""
 
 
+FORCED_SHAPES = ("a die [sides or None, value], a pick ['pick', items or None, index] or a "
+                 "shuffle ['shuffle', [an order of 1..n]]")
+
+
 def split_forced(forced: Iterable[Sequence[Any]]
                  ) -> tuple[list[list[Any]], list[list[Any]], list[list[int]]]:
     """(dice, picks, shuffles) of `new_state`'s forced results, each checked: a die
@@ -91,11 +95,18 @@ def split_forced(forced: Iterable[Sequence[Any]]
     (the index-th of the items, from 1) and a shuffle `["shuffle", order]` (the shuffled
     list holds the items at these places of the list, from 1: `[3, 1, 2]` puts the third
     first); the numbers at most limits.MAX_NUMBER, as a saved state's (`check_held`: the
-    typed engine holds them in C integers)."""
+    typed engine holds them in C integers). `forced` is a list (any iterable but a text or
+    a mapping) of such lists (or tuples); any other shape is a GdlError saying so."""
+    if isinstance(forced, (str, bytes, Mapping)) or not isinstance(forced, Iterable):
+        raise GdlError(f"forced is a list of fixed chance results, each {FORCED_SHAPES}; "
+                       f"not {forced!r}")
     dice: list[list[Any]] = []
     picks: list[list[Any]] = []
     shuffles: list[list[int]] = []
     for entry in forced:
+        if not isinstance(entry, (list, tuple)):
+            raise GdlError(f"a fixed chance result of forced is a list: {FORCED_SHAPES}; "
+                           f"not {entry!r}")
         entry = list(entry)
         if entry and entry[0] == "pick":
             count, index = (entry + [None, None])[1:3]
@@ -107,8 +118,8 @@ def split_forced(forced: Iterable[Sequence[Any]]
             picks.append([count, index])
         elif entry and entry[0] == "shuffle":
             order = entry[1] if len(entry) == 2 else None
-            if not isinstance(order, (list, tuple)) or sorted(order) != list(
-                    range(1, len(order) + 1)):
+            if not isinstance(order, (list, tuple)) or not all(map(_whole, order)) or \
+                    sorted(order) != list(range(1, len(order) + 1)):
                 raise GdlError(f"a fixed shuffle is ['shuffle', an order of 1..n], not "
                                f"{entry!r}")
             shuffles.append(list(order))

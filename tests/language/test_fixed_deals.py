@@ -78,6 +78,48 @@ def test_a_bad_forced_entry_is_refused(entry, message):
     assert caught.value.message == message
 
 
+SHAPES = ("a die [sides or None, value], a pick ['pick', items or None, index] or a shuffle "
+          "['shuffle', [an order of 1..n]]")
+
+
+@pytest.mark.parametrize("forced, message", [
+    # forced is a list of results, each a list: not a number, a text, a mapping or none
+    (5, f"forced is a list of fixed chance results, each {SHAPES}; not 5"),
+    ("6 3", f"forced is a list of fixed chance results, each {SHAPES}; not '6 3'"),
+    (b"\x06\x03", f"forced is a list of fixed chance results, each {SHAPES}; not "
+                  "b'\\x06\\x03'"),
+    ({6: 3}, f"forced is a list of fixed chance results, each {SHAPES}; not {{6: 3}}"),
+    (None, f"forced is a list of fixed chance results, each {SHAPES}; not None"),
+    ([5], f"a fixed chance result of forced is a list: {SHAPES}; not 5"),
+    ([[6, 3], "63"], f"a fixed chance result of forced is a list: {SHAPES}; not '63'"),
+    ([{"sides": 6, "value": 3}], f"a fixed chance result of forced is a list: {SHAPES}; not "
+                                 "{'sides': 6, 'value': 3}"),
+    ([None], f"a fixed chance result of forced is a list: {SHAPES}; not None"),
+    # inside a result, numbers where numbers are: whole ones
+    ([[6, "3"]], "a fixed die is [sides or None, value from 1 to sides], not [6, '3']"),
+    ([[[6], 3]], "a fixed die is [sides or None, value from 1 to sides], not [[6], 3]"),
+    ([["shuffle", [1, "2"]]], "a fixed shuffle is ['shuffle', an order of 1..n], not "
+                              "['shuffle', [1, '2']]"),
+    ([["shuffle", [2.0, 1]]], "a fixed shuffle is ['shuffle', an order of 1..n], not "
+                              "['shuffle', [2.0, 1]]"),
+    ([["shuffle", [True, 2]]], "a fixed shuffle is ['shuffle', an order of 1..n], not "
+                               "['shuffle', [True, 2]]"),
+    ([["pick", [5], 1]], "a fixed pick is ['pick', items or None, index from 1 to items], "
+                         "not ['pick', [5], 1]"),
+])
+def test_forced_of_another_shape_is_refused_saying_its_shape(forced, message):
+    with pytest.raises(GdlError) as caught:
+        load_game(DEAL).new_state(0, forced=forced)
+    assert caught.value.message == message
+
+
+def test_forced_may_be_any_sequence_of_lists_or_tuples():
+    state = load_game(DEAL).new_state(0, forced=iter([(6, 3), ["pick", None, 2],
+                                                      ("shuffle", (2, 1))]))
+    assert (state.forced, state.forced_picks, state.forced_shuffles) == (
+        [[6, 3]], [[None, 2]], [[2, 1]])
+
+
 def test_a_forced_die_may_show_up_to_10_to_the_18():
     state = load_game(DEAL).new_state(0, forced=[[None, 10 ** 18], [10 ** 20, 10 ** 18]])
     assert state.forced == [[None, 10 ** 18], [10 ** 20, 10 ** 18]]
