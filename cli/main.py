@@ -678,7 +678,8 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
     from gdl.interpreter.language.errors import IllegalAction
     from gdl.interpreter.play.debug import explain as tool
     if not action and not list_legal:
-        raise click.UsageError("give an action to explain (e.g. 'move Pawn#2 c4'), or --legal")
+        raise click.UsageError("give an action to explain as --legal lists it (its name, "
+                               "then its arguments: 'ACTION PIECE CELL'), or --legal")
     if action and list_legal:
         raise click.UsageError("give either an action or --legal, not both")
     if seed is not None and tool.is_transcript(file):

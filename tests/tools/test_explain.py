@@ -225,6 +225,14 @@ def test_one_decision_reads_in_the_singular(tmp_path):
         "before decision K), not 5\n"
 
 
+def test_without_an_action_the_usage_says_its_form_in_no_game_s_words():
+    result = gdl("explain", SPACE_WAR)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: give an action to explain as --legal lists it (its name, then its arguments: "
+        "'ACTION PIECE CELL'), or --legal")
+
+
 def test_the_game_over_is_an_answer():
     result = gdl("explain", SW_GOLDEN, "--step", "82", "end")
     assert result.returncode == 0
