@@ -71,8 +71,8 @@ class _How(TypedDict, total=False):
     simultaneous: bool      # a choice of a simultaneous phase
 
 HELP = """Type the number of an action or its text, or a few of its words:
-  a piece, a cell or an action's name lists the actions that name it (Pawn#2, e9, move);
-  a piece then a cell plays the action when only one matches (Pawn#2 e9, or c3 e9 for the
+  a piece, a cell or an action's name lists the actions that name it (KIND#2, e9, ACTION);
+  a piece then a cell plays the action when only one matches (KIND#2 e9, or c3 e9 for the
   piece standing on c3, as you see it).
   list W    the legal actions whose text contains the words W (all of them: list)
   board     the whole drawing: every piece's details, zones
