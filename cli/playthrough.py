@@ -145,6 +145,12 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         click.echo(f"game over: {sentence}")
     if secret_seed:
         click.echo(f"the seed was {seed} (replay: --seed {seed})")
+    script = table.script
+    if status == "finished" and script is not None and not script.exhausted:
+        # a line the game never reached, refused as `gdl show` and `explain` refuse it
+        number = script.lines[script.position][0]
+        raise GdlDataError(f"{moves}:{number}: the game is over ({sentence}); no decision is "
+                           "left to play")
     return 0
 
 

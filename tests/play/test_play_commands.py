@@ -206,3 +206,20 @@ def test_moves_may_concede(tmp_path):
     result = gdl("play", "games/game.gdl", "--seed", "1", "--moves", str(moves))
     assert result.returncode == 1
     assert f"{moves}:1: 'nobody' is not a seat; seats: red, yellow, green, blue" in result.stderr
+
+
+def test_moves_left_when_the_game_is_over_are_refused(tmp_path):
+    """A line the game never reached is an error, as `gdl show` and `explain` say it, not
+    skipped: after a win and after a concession."""
+    moves = tmp_path / "moves.txt"
+    won = "mark a1\nmark b1\nmark a2\nmark b2\nmark a3\n"
+    for text, line in ((won + "mark c3\n", 6), ("mark a1\nconcede: o\nmark b1\n", 3)):
+        moves.write_text(text)
+        for command in ("play", "show"):
+            result = gdl(command, "games/classic/tic_tac_toe.gdl", "--moves", str(moves))
+            assert result.returncode == 1, (command, result.stdout)
+            assert (f"{moves}:{line}: the game is over (x won); no decision is left to play"
+                    in result.stderr), command
+    moves.write_text(won)
+    result = gdl("play", "games/classic/tic_tac_toe.gdl", "--moves", str(moves))
+    assert result.returncode == 0 and "game over: x won" in result.stdout
