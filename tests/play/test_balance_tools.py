@@ -199,6 +199,9 @@ def race_lines():
      "9007199254740992, not [NaN, "),
     (lambda lines: lines[:1] + [re.sub(r'"returns": \[[^,]*', '"returns": [1e999', lines[1])],
      ":2:1: error: 'returns' must be a list of numbers"),
+    (lambda lines: lines[:1] + [re.sub(r'"returns": \[[^,]*', '"returns": [1e308', lines[1])],
+     ":2:1: error: 'returns' must be a list of numbers, one per seat, each within "
+     "9007199254740992, not [1e+308, "),
     (lambda lines: lines[:1] + [lines[1].replace('"payoff": false', '"payoff": "no"')],
      ":2:1: error: 'payoff' must be true or false, not \"no\"; the file is not read"),
     (lambda lines: lines + [lines[0].replace('"winners": [', '"winners": ["c", ')],

@@ -139,10 +139,10 @@ def _is_int(value: object) -> bool:
 
 
 def _is_number(value: object) -> bool:
-    """A number a report can average: an int up to LARGEST, a finite float (JSON's
-    1e999 and NaN read as infinity and not-a-number)."""
+    """A number a report can average: an int or a float up to LARGEST either way (not
+    JSON's 1e999 and NaN, read as infinity and not-a-number, nor 1e308, whose sums are)."""
     if isinstance(value, float):
-        return math.isfinite(value)
+        return math.isfinite(value) and abs(value) <= LARGEST
     return _is_int(value)
 
 
