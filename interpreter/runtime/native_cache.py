@@ -7,7 +7,9 @@ a change to any of them gives a new name. Entries live in the `native` folder of
 cache's per-user directory (`$GDL_CACHE_DIR`, else `$XDG_CACHE_HOME/gdl`, else
 `~/.cache/gdl`), made with mode 0700; importing an entry runs its code, so a directory or an
 entry another user owns, or others may write to, is never used. An entry is built in a
-temporary folder beside it and renamed into place: a reader sees all of it or none.
+temporary folder beside it and renamed into place: a reader sees all of it or none. The
+digest of the module built is kept beside it (`.digest`) and checked before each import: an
+entry damaged since (a truncated file would crash the process loading it) is built again.
 `GDL_NO_CACHE=1` does not turn this cache off (there is no native backend without it).
 """
 
@@ -40,6 +42,7 @@ OPTIMISE = "GDL_NATIVE_CFLAGS"   # the C compiler's optimisation flags (default 
 #                                  suite's differential test builds with -O0, 3x quicker)
 LOCKS = 8               # build lock files (`_locked`)
 MAX_ENTRIES = 50        # compiled modules are some 0.4-1 MB each
+DIGEST = ".digest"              # beside an entry: the digest of the module built
 _ENTRY_NAME = re.compile(r"gdl_native_[0-9a-f]{40}\..*\.so")
 _imported: dict[str, ModuleType] = {}   # entry path -> its module, in this process
 
@@ -83,6 +86,11 @@ def module(text: str) -> tuple[ModuleType | None, str | None]:
             return None, failure
     if not parse_cache.is_private(path, folder=False):
         return None, f"{path} is not this user's own file"
+    if not _intact(path):       # loading a damaged one would crash the process: build anew
+        with _locked(folder, name) as lock:
+            failure = None if _intact(path) else _build(text, name, folder, path, lock)
+        if failure is not None:
+            return None, failure
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
@@ -157,6 +165,10 @@ def _build(text: str, name: str, folder: str, path: str, lock: int) -> str | Non
                         name + ".c", "-o", built], work)
         if failure is not None:
             return f"the C compiler could not build the rules: {failure}"
+        digest = os.path.join(work, "digest")
+        with open(digest, "w", encoding="ascii") as stream:
+            stream.write(_digest(built))
+        os.replace(digest, path + DIGEST)       # first: an entry never lacks its digest
         os.replace(built, path)
     except OSError as exc:
         return f"cannot write the compiled rules in {folder}: {exc.strerror}"
@@ -178,6 +190,21 @@ def _locked(folder: str, name: str) -> Iterator[int]:
             yield stripe
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _digest(path: str) -> str:
+    with open(path, "rb") as stream:
+        return hashlib.file_digest(stream, "blake2b").hexdigest()
+
+
+def _intact(path: str) -> bool:
+    """Is the entry at `path` the module its build wrote (its digest beside it, kept when
+    it was built; a truncated or damaged file crashes the process that loads it)?"""
+    try:
+        with open(path + DIGEST, encoding="ascii") as stream:
+            return stream.read() == _digest(path)
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 def _run(command: list[str], folder: str) -> str | None:
@@ -210,8 +237,9 @@ def _prune(folder: str) -> None:
     entries = [(at, item.path) for item in named if (at := _built_at(item)) is not None]
     entries.sort(reverse=True)
     for _, old in entries[MAX_ENTRIES:]:
-        try:
-            os.remove(old)
-        except OSError:     # another process pruned it first
-            pass
+        for gone in (old, old + DIGEST):
+            try:
+                os.remove(gone)
+            except OSError:     # another process pruned it first
+                pass
 

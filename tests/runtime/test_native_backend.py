@@ -239,3 +239,23 @@ def test_a_prune_passes_over_entries_another_process_removed(tmp_path, monkeypat
     monkeypatch.setattr(native_cache, "_built_at", gone_first)
     native_cache._prune(str(tmp_path))
     assert sorted(tmp_path.iterdir()) == names[2:-1]
+
+
+@needs_tools
+def test_a_damaged_entry_is_built_again_not_loaded(tmp_path):
+    """Loading a truncated module would kill the process (a bus error): an entry whose
+    digest does not match the one kept when it was built is built again."""
+    path = os.path.join(ROOT, "games", "classic", "tic_tac_toe.gdl")
+    env = {**os.environ, "GDL_CACHE_DIR": str(tmp_path), native_cache.OPTIMISE: "-O0"}
+    play = [sys.executable, "-m", "gdl.cli.main", "play", path, "--backend", "native",
+            "--seed", "3"]
+    first = subprocess.run(play, capture_output=True, text=True, env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    suffix = native_cache.importlib.machinery.EXTENSION_SUFFIXES[0]
+    (entry,) = (tmp_path / "native").glob(f"gdl_native_*{suffix}")
+    assert (tmp_path / "native" / (entry.name + native_cache.DIGEST)).exists()
+    entry.write_bytes(entry.read_bytes()[:5000])
+    again = subprocess.run(play, capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout == first.stdout
+    assert entry.stat().st_size > 5000
