@@ -365,6 +365,7 @@ def replay(path):
     """Replay a transcript; raise Divergence naming the first step that differs. Returns
     the number of decisions."""
     transcript, moves, game = open_transcript(path)
+    _check_header(transcript, game)
     decisions = decision_count(moves)
     agent = ScriptedAgent(moves, source=path, as_seat=False)
     state = game.new_state(transcript.header["seed"])
@@ -399,6 +400,19 @@ def replay(path):
                          f"{counted(decisions, 'decision')} "
                          f"{'replays' if decisions == 1 else 'replay'} identically")
     return decisions
+
+
+def _check_header(transcript, game):
+    """The header's `game:` and `players:` lines say the game its rule file is: a
+    transcript of another game, or of another number of seats, is no replay of this one."""
+    path, header = transcript.path, transcript.header
+    if "game" in header and header["game"] != game.name:
+        raise Divergence(f"{path}: the transcript is of the game '{header['game']}', its rule "
+                         f"file's is '{game.name}'")
+    players = [name.strip() for name in header["players"].split(",")]
+    if len(players) != len(game.seats):
+        raise Divergence(f"{path}: the transcript names {counted(len(players), 'player')} "
+                         f"for the {counted(len(game.seats), 'seat')} of '{game.name}'")
 
 
 def _step_of(expected, index):

@@ -193,6 +193,21 @@ def test_record_and_replay(tmp_path):
     assert "replay differs at step 2" in bad.stderr
 
 
+def test_replay_refuses_a_transcript_of_another_game_or_seat_count(tmp_path):
+    out = tmp_path / "game.txt"
+    assert gdl("record", "games/classic/tic_tac_toe.gdl", "--seed", "2", "-o",
+               str(out)).returncode == 0
+    text = out.read_text()
+    for old, new, said in (
+            ("game: Tic-tac-toe", "game: Chess",
+             "the transcript is of the game 'Chess', its rule file's is 'Tic-tac-toe'"),
+            ("players: random, random", "players: random",
+             "the transcript names 1 player for the 2 seats of 'Tic-tac-toe'")):
+        out.write_text(text.replace(old, new))
+        result = gdl("replay", str(out))
+        assert result.returncode == 1 and f"{out}: {said}" in result.stderr
+
+
 def test_replay_refuses_a_corrupt_transcript(tmp_path):
     out = tmp_path / "junk.txt"
     out.write_bytes(b"\x00\x01 not a transcript")
