@@ -16,7 +16,7 @@ from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from .errors import RuleFault
 from .limits import (FREE_SCAN, MAX_DICE, MAX_LIST, MAX_NUMBER, MAX_PLACEMENTS, MAX_SUM,
-                     MAX_TEXT)
+                     MAX_TEXT, TEXT_STEP)
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
                     Type, compatible, element, is_list, list_of, placement_pairs,
                     placement_text)
@@ -389,17 +389,37 @@ def read(ctx: Context, xs: _Listed, size: int | None = None) -> _Listed:
     return xs
 
 
-def elements(value: Any) -> int:
+def written(ctx: Context, text: str) -> str:
+    """A text made, written or read whole (`+`, text(), join(), plural(), `==`): its
+    characters counted as work, one step for every limits.TEXT_STEP, so no loop of such
+    texts can run for minutes (a shorter text costs one `len`)."""
+    if len(text) >= TEXT_STEP:
+        ctx.spend(len(text) // TEXT_STEP)
+    return text
+
+
+def elements(value: Any, texts: bool = False) -> int:
     """The elements of a list and of the lists inside it, all counted: what comparing two
-    lists, or `unique` of a list of lists, may read. 0 for what is not a list."""
+    lists, or `unique` of a list of lists, may read; with `texts` (the lists hold texts:
+    `types.holds_texts`) each list's characters too, one for every limits.TEXT_STEP (two
+    equal texts are read whole). 0 for what is not a list."""
     if not isinstance(value, (list, tuple)):
         return 0
     for first in value:     # the elements are of one type: the first not none tells
         if first is not None:
             if isinstance(first, (list, tuple)):
-                return len(value) + sum(map(elements, value))
+                return len(value) + sum(elements(inner, texts) for inner in value)
             break
+    if texts:       # (none and empty texts left out)
+        return len(value) + sum(map(len, filter(None, value))) // TEXT_STEP
     return len(value)
+
+
+def short_texts(values: Iterable[Any]) -> bool:
+    """Are the texts among `values` (a constant list) all shorter than limits.TEXT_STEP? A
+    text is looked up in such a list as in a set, no long text compared: `x in xs` counts
+    no work (the generated code tests a set; else it scans, counting `x`'s characters)."""
+    return all(len(v) < TEXT_STEP for v in values if isinstance(v, str))
 
 
 def _taken(ctx: Context, xs: Sequence[_T], n: int) -> list[_T]:
@@ -408,8 +428,10 @@ def _taken(ctx: Context, xs: Sequence[_T], n: int) -> list[_T]:
     return taken
 
 
-def _unique_read(ctx: Context, xs: Sequence[_T]) -> list[_T]:
-    read(ctx, xs, elements(xs))
+def _unique_read(ctx: Context, xs: Sequence[_T], texts: bool = False) -> list[_T]:
+    """`unique(xs)`, its elements counted (`elements`: the generated code passes `texts`
+    for a list of texts)."""
+    read(ctx, xs, elements(xs, texts))
     return unique(xs)
 
 
@@ -726,11 +748,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          lambda ctx, a, b: numbers(a, b), "list of number",
          "`a` to `b`, both included; `[]` when `b < a`", fresh=True, fault=_range_fault),
     _row("join", "xs, sep", (2,), _fixed((list_of(STR), STR), STR),
-         lambda ctx, xs, sep: joined_texts(read(ctx, xs), sep), "text",
+         lambda ctx, xs, sep: written(ctx, joined_texts(read(ctx, xs), sep)), "text",
          "the texts of a list with `sep` between them, empty texts left out: "
          "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
     _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),
-         lambda ctx, n, word, *words: plural(n, word, _given(*words)), "text",
+         lambda ctx, n, word, *words: written(ctx, plural(n, word, _given(*words))),
+         "text",
          "`n` and the word for that many: `plural(1, \"ship\")` is `1 ship`, "
          "`plural(2, \"territory\")` `2 territories`, `plural(3, \"die\", \"dice\")` "
          "`3 dice` (without `words`: `-y` after a consonant gives `-ies`, `-s`, `-x`, `-z`, "

@@ -30,11 +30,16 @@ MAX_AUTO = 10_000               # actions an `auto` phase plays on its own after
 MAX_WORK = 10_000_000           # steps between two decisions (`auto` actions included):
                                 # items looped over, elements of a list made by range() or
                                 # joined (+), lists scanned by `in`, read or copied whole by
-                                # a built-in or compared (FREE_SCAN), calls of a
+                                # a built-in or compared (FREE_SCAN), characters of
+                                # texts (TEXT_STEP), calls of a
                                 # fn or def that calls itself, trigger runs, dice (DIE_WORK)
 FREE_SCAN = 16                  # elements of a list an `in` test scans, a built-in reads or
                                 # two lists compared hold without counting them as work (a
                                 # longer list counts its length)
+TEXT_STEP = 100                 # characters of a text made, written or compared whole (`+`,
+                                # `==`, `in`, text(), join(), plural()) that count one step
+                                # of work, rounded down: a shorter text counts nothing, one
+                                # of 100,000 characters (MAX_TEXT) a thousand steps
 DIE_WORK = 10                   # a die rolled: it leaves an event, so it counts ten steps
 MAX_DEPTH = 200                 # calls of fns and defs that call themselves, one inside the
                                 # next: gdl's own count, the same on every Python version

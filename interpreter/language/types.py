@@ -31,6 +31,13 @@ def element(t: Type) -> Type:
     return t[1] if isinstance(t, tuple) else ANY
 
 
+def holds_texts(t: Type) -> bool:
+    """Is `t` a list of texts, or of lists of them (whose characters comparing reads)?"""
+    while isinstance(t, tuple):
+        t = t[1]
+    return t == STR
+
+
 def describe(t: Type) -> str:
     if isinstance(t, tuple):
         return f"list of {describe(t[1])}"

@@ -27,10 +27,10 @@ from typing import Any, NamedTuple, TypeAlias
 
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
-                                  PIECE_VARS, PIECES, SEAT_VARS)
-from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK
+                                  PIECE_VARS, PIECES, SEAT_VARS, short_texts)
+from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK, TEXT_STEP
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
-                               is_list)
+                               holds_texts, is_list)
 from .magnitude import Magnitudes, Unbounded
 
 FILE_PREFIX = "<gdl "
@@ -671,7 +671,7 @@ class Generator:
             self.src.emit(indent, F(s, f"if not -{MAX_NUMBER} <= {target} <= {MAX_NUMBER}: "
                                     f"_big({target})"))
         elif s.expr.type == STR:
-            self.src.emit(indent, F(s, f"if len({target}) > {MAX_TEXT}: _long({target})"))
+            self.src.emit(indent, F(s, f"if len({target}) > {MAX_TEXT}: _long(rt, {target})"))
 
     def place(self, place: ir.Place, indent: int) -> tuple[str, str]:
         """(Python target text, timer place text) of a global, piece or seat variable; the
@@ -1074,6 +1074,8 @@ class Generator:
                 parts += [", ", a]
             if n.name == "range" and self.frame.looped is not n:    # its length is work
                 return F(n, f"_w(B_{n.name}(rt", *parts, "))")
+            if n.name == "unique" and holds_texts(n.type):     # their characters too
+                parts.append(", True")
             return F(n, f"B_{n.name}(rt", *parts, ")")
         return F(n, *self.filled(template, n, args))
 
@@ -1118,7 +1120,7 @@ class Generator:
         a, b = self.ex(n.left), self.ex(n.right)
         if isinstance(n.left, ir.Const) and isinstance(n.right, ir.Const):
             return F(n, "(", a, " + ", b, ")")
-        return F(n, "_long(", a, " + ", b, ")")     # limits.MAX_TEXT
+        return F(n, "_long(rt, ", a, " + ", b, ")")     # limits.MAX_TEXT, TEXT_STEP
 
     def ex_Binary(self, n: ir.Binary) -> Frag:
         a, b = self.ex(n.left), self.ex(n.right)
@@ -1151,24 +1153,32 @@ class Generator:
                 return F(n, "(", listed, f"{word}_EMPTY)")
         a, b = self.ex(n.left), self.ex(n.right)
         if n.lists and n.op in ("==", "!="):    # read whole, counted as work (engine `_same`)
+            texts = ", True" if holds_texts(n.left.type) or holds_texts(n.right.type) else ""
             return F(n, "(not _same(rt, " if n.op == "!=" else "_same(rt, ", a, ", ", b,
-                     "))" if n.op == "!=" else ")")
+                     texts, "))" if n.op == "!=" else ")")
+        if n.op in ("==", "!=") and n.left.type == STR and n.right.type == STR and not (
+                _short_text(n.left) or _short_text(n.right)):     # (engine `_same_text`)
+            return F(n, "(not _same_text(rt, " if n.op == "!=" else "_same_text(rt, ", a, ", ",
+                     b, "))" if n.op == "!=" else ")")
         if n.lists:
             a, b = F(n.left, "_plain(", a, ")"), F(n.right, "_plain(", b, ")")
         return F(n, "(", a, f" {n.op} ", b, ")")
 
     def ex_In(self, n: ir.In) -> Frag:
-        """`x in xs`: a test of a constant set or of a memoised one (`memoised`) as it is; of
-        `range(a, b)` a comparison (`in_numbers`: no list made); of any other list a scan
-        that counts as work when the list is long (engine `_in`)."""
+        """`x in xs`: a test of a constant set (of texts shorter than TEXT_STEP) or of a
+        memoised one (`memoised`) as it is; of `range(a, b)` a comparison (`in_numbers`: no
+        list made); of any other list a scan that counts as work when the list is long
+        (engine `_in`), and for a text its characters (`_in_text`)."""
         item = self.ex(n.item)
         coll = n.collection
         word = " not in " if n.negated else " in "
         test: Frag
         if is_list(n.item.type):
-            test = F(n, "_in_lists(rt, ", item, ", ", self.ex(coll), ")")
+            texts = ", True" if holds_texts(n.item.type) else ""
+            test = F(n, "_in_lists(rt, ", item, ", ", self.ex(coll), texts, ")")
         elif isinstance(coll, ir.Const) and all(isinstance(v, (int, str, bool, type(None)))
-                                                 for v in coll.value):
+                                                 for v in coll.value) \
+                and (n.item.type != STR or short_texts(coll.value)):
             members = self.src.constant(frozenset(coll.value), ConstKind.MEMBERS)
             return F(n, "(", item, f"{word}{members})")
         elif isinstance(coll, ir.CallBuiltin) and coll.name == "range" and n.item.type == INT:
@@ -1178,7 +1188,8 @@ class Generator:
             found = self.memoised(coll)
             if found is not None:
                 return F(n, "(", item, word, found, ")")
-            test = F(n, "_in(rt, ", item, ", ", self.ex(coll), ")")
+            scan = "_in_text(rt, " if n.item.type == STR else "_in(rt, "
+            test = F(n, scan, item, ", ", self.ex(coll), ")")
         return F(n, "(not ", test, ")") if n.negated else test
 
     def memoised(self, coll: ir.Expr) -> Frag | None:
@@ -1357,6 +1368,14 @@ class _Memo:
         for k in self.resets:
             if k > level or (k == level and self.resets[k] > at):
                 self.resets[k] += 1
+
+
+def _short_text(node: ir.Expr) -> bool:
+    """Is `node` a text written in the rules shorter than limits.TEXT_STEP? Compared with
+    it, a text counts no work (the two differ in length, or are short), so the comparison
+    is written as it is."""
+    return isinstance(node, ir.Const) and isinstance(node.value, str) and \
+        len(node.value) < TEXT_STEP
 
 
 def _empty_list(node: ir.Expr) -> bool:

@@ -44,10 +44,11 @@ from ..language import program
 from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
                                  SEAT_VARS, elements, number_too_big, plain, read, summed,
-                                 text_too_long)
+                                 text_too_long, written)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
 from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
-                               MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK)
+                               MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK,
+                               TEXT_STEP)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
                               describe, format_value, parse_placement)
 from .rules import describe_rules
@@ -1862,7 +1863,8 @@ def _namespace(game: Game, lines: codegen.Source) -> dict[str, Any]:
                  _placed_borrowed=placed_borrowed, _extreme=extreme)
     names.update(rt=rt, StopMove=StopMove, _UNSET=UNSET, _sorted_by=sorted_by,
                  _as_set=as_set, _plain=plain, _divide=_divide, _modulo=_modulo, _join=_join,
-                 _in=_in, _same=_same, _in_lists=_in_lists, _big=_big, _wide=_wide,
+                 _in=_in, _same=_same, _in_lists=_in_lists, _same_text=_same_text,
+                 _in_text=_in_text, _big=_big, _wide=_wide,
                  _sum=summed, _long=_long, _keep=_keep,
                  _row=_row,
                  _EMPTY=([], ()),       # `xs in _EMPTY`: xs is empty (never true of none)
@@ -2024,23 +2026,24 @@ def _wide(value: int) -> int:
     raise RuleFault(number_too_big(value, False))
 
 
-def _long(text: str) -> str:
-    """A text a rule joined, within limits.MAX_TEXT characters (else a fault there)."""
+def _long(rt: Runtime, text: str) -> str:
+    """A text a rule joined, within limits.MAX_TEXT characters (else a fault there), its
+    characters counted as work (`builtins.written`)."""
     if len(text) <= MAX_TEXT:
-        return text
+        return written(rt, text)
     raise RuleFault(text_too_long(len(text)))
 
 
 def _written(value: Any, t: Type, rt: Runtime) -> str:
     """`text(x)`: `format_value`, a list's within MAX_TEXT characters, counted as it is
     written (a list of long texts, or of one list many times over, is refused before it
-    takes the machine's memory)."""
+    takes the machine's memory), its elements and then its characters counted as work."""
     if value is None or not isinstance(t, tuple):
         return format_value(value, t, rt)
     read(rt, value, elements(value))
     parts: list[str] = []
     _write(value, t, rt, parts, [0])
-    return "".join(parts)
+    return written(rt, "".join(parts))
 
 
 def _write(value: Any, t: Type, rt: Runtime, parts: list[str], used: list[int]) -> None:
@@ -2075,23 +2078,45 @@ def _join(rt: Runtime, a: Sequence[Any] | None, b: Sequence[Any] | None) -> list
     return [*a, *b]
 
 
-def _same(rt: Runtime, a: Sequence[Any] | None, b: Sequence[Any] | None) -> bool:
+def _same(rt: Runtime, a: Sequence[Any] | None, b: Sequence[Any] | None,
+          texts: bool = False) -> bool:
     """`a == b` of two lists: of different lengths they differ at once; else both are read,
-    their elements (and those of the lists in them) counted as work past FREE_SCAN
-    (`builtins.read`), then compared, a constant (a tuple) equal to a list alike."""
+    their elements (and those of the lists in them; with `texts`, their characters too:
+    `builtins.elements`) counted as work past FREE_SCAN (`builtins.read`), then compared, a
+    constant (a tuple) equal to a list alike."""
     if a is None or b is None:
         return a is b
     if len(a) != len(b):
         return False
-    read(rt, a, elements(a) + elements(b))
+    read(rt, a, elements(a, texts) + elements(b, texts))
     return bool(plain(a) == plain(b))
 
 
-def _in_lists(rt: Runtime, item: Sequence[Any] | None, items: Sequence[Any]) -> bool:
+def _in_lists(rt: Runtime, item: Sequence[Any] | None, items: Sequence[Any],
+              texts: bool = False) -> bool:
     """`item in items` of a list in a list of lists: both read whole, their elements counted
     as work past FREE_SCAN (`_same`)."""
-    read(rt, items, elements(item) + elements(items))
+    read(rt, items, elements(item, texts) + elements(items, texts))
     return bool(plain(item) in plain(items))
+
+
+def _same_text(rt: Runtime, a: str | None, b: str | None) -> bool:
+    """`a == b` of two texts: of different lengths they differ at once; else their
+    characters are compared, counted as work (`builtins.written`: a short text costs
+    nothing)."""
+    if a is not None and b is not None and len(a) == len(b):
+        written(rt, a)
+    return a == b
+
+
+def _in_text(rt: Runtime, item: str | None, items: Sequence[Any]) -> bool:
+    """`item in items` of a text: a scan (`_in`) that may compare the text with each element,
+    its characters counted each time (one step for every TEXT_STEP: a short text costs
+    nothing more)."""
+    found = _in(rt, item, items)
+    if item is not None and len(item) >= TEXT_STEP:
+        rt.spend(len(items) * (len(item) // TEXT_STEP))
+    return found
 
 
 def _in(rt: Runtime, item: Any, items: Sequence[Any]) -> bool:
@@ -2162,4 +2187,4 @@ def _copy(value: Any) -> Any:
 # The generated code's operators written as functions here: a Python fault inside one (none
 # divided) is the rules' fault, located at the operator's expression (`Game._rule_frame`).
 _OPERATORS = frozenset(f.__code__ for f in (_divide, _modulo, _big, _wide, _long, _join, _in,
-                                            _same, _in_lists))
+                                            _same, _in_lists, _same_text, _in_text))

@@ -41,10 +41,11 @@ from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
 from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
-                               MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK)
-from ..language.builtins import BUILTINS
+                               MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK,
+                               TEXT_STEP)
+from ..language.builtins import BUILTINS, short_texts
 from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, PLACEMENT, SEAT, STR,
-                              SYMBOL, Type, element as _element, is_list)
+                              SYMBOL, Type, element as _element, holds_texts, is_list)
 
 ENVIRONMENT = "GDL_TYPED"       # "0": the native backend plays no file typed
 NULLABLE = (CELL, PIECE, SEAT, DIR, KIND, SYMBOL)     # none is -1
@@ -577,7 +578,8 @@ class _Emitter:
         text = resources.files(__package__).joinpath("typed_engine.pyx.in").read_text("utf-8")
         values = {"NCELLS": str(self.board.size), "NSEATS": str(len(self.prog.seats)),
                   "NKINDS": str(max(len(self.kinds), 1)), "MAX_WORK": str(MAX_WORK),
-                  "FREE_SCAN": str(FREE_SCAN), "MAX_DEPTH": str(MAX_DEPTH),
+                  "FREE_SCAN": str(FREE_SCAN), "TEXT_STEP": str(TEXT_STEP),
+                  "MAX_DEPTH": str(MAX_DEPTH),
                   "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
@@ -1541,7 +1543,7 @@ class _Emitter:
             joined = f"{self.text(e.left, env, body)} + {self.text(e.right, env, body)}"
             if isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
                 return f"({joined})"
-            return f"_long({joined}, {self.loc(e)})"
+            return f"_long(S, {joined}, {self.loc(e)})"
         if isinstance(e, ir.Text) and e.expr.type == STR:
             return self.text(e.expr, env, body)
         if isinstance(e, ir.Text) and e.expr.type in SCALARS:
@@ -3141,7 +3143,8 @@ class _Emitter:
             listed = self.lists_expr(xs.args[0], env, body)
             return f"lists_reversed(S, {listed}, {self.loc(xs)})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "unique":
-            return f"lists_unique(S, {self.lists_expr(xs.args[0], env, body)}, {self.loc(xs)})"
+            listed = self.lists_expr(xs.args[0], env, body)
+            return f"lists_unique(S, {listed}, {int(holds_texts(xs.type))}, {self.loc(xs)})"
         if isinstance(xs, ir.Quant) and xs.op == "sorted":
             return self.lists_made(xs, env, sort=True)
         if isinstance(xs, ir.Quant) and xs.op == "connected":
@@ -3288,11 +3291,12 @@ class _Emitter:
             if e.lists:
                 left = self.lists_expr(e.left, env, body)
                 right = self.lists_expr(e.right, env, body)
-                same = f"lists_same(S, {left}, {right}, {self.loc(e)})"
-                return same if e.op == "==" else f"(not {same})"
+                texts = int(holds_texts(e.left.type) or holds_texts(e.right.type))
+                same = f"lists_same(S, {left}, {right}, {texts}, {self.loc(e)})"
             else:
                 left, right = self.text(e.left, env, body), self.text(e.right, env, body)
-            return f"({left} {e.op} {right})"
+                same = f"texts_same(S, {left}, {right}, {self.loc(e)})"
+            return same if e.op == "==" else f"(not {same})"
         if isinstance(e, ir.Compare) and e.op in ("==", "!=") and not e.lists and \
                 ANY in (e.left.type, e.right.type):
             types = {self.lists_typed(e.left), self.lists_typed(e.right)}
@@ -3307,11 +3311,14 @@ class _Emitter:
             item = self.lists_expr(e.item, env, body) if is_list(e.item.type) else \
                 self.text(e.item, env, body)
             xs = self.lists_expr(e.collection, env, body)
-            if isinstance(e.collection, ir.Const) and not is_list(e.item.type):
+            if isinstance(e.collection, ir.Const) and not is_list(e.item.type) and \
+                    short_texts(e.collection.value):
                 found = f"({item} in {xs})"    # a constant's set, as on Python: not counted
+            elif is_list(e.item.type):
+                texts = int(holds_texts(e.item.type))
+                found = f"lists_in_lists(S, {item}, {xs}, {texts}, {self.loc(e)})"
             else:
-                scan = "lists_in_lists" if is_list(e.item.type) else "lists_in"
-                found = f"{scan}(S, {item}, {xs}, {self.loc(e)})"
+                found = f"lists_in(S, {item}, {xs}, {self.loc(e)})"
             return f"(not {found})" if e.negated else found
         return None
 
@@ -3589,7 +3596,7 @@ class _Emitter:
                                   "geo_plural\n")
         n, *words = e.args
         texts = "".join(f", {self.text(w, env, body)}" for w in words)
-        return f"geo_plural({self.expr(n, env, body)}{texts})"
+        return f"texts_made(S, geo_plural({self.expr(n, env, body)}{texts}), {self.loc(e)})"
 
     def geo_large_rays(self) -> bool:
         """Is the board's table of every ray too large to write into the module (rays are

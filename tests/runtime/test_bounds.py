@@ -134,6 +134,40 @@ def test_lists_made_or_scanned_count_as_work(body, place):
     assert message.splitlines()[0] == f"{place}: error: {OVERWORKED}"
 
 
+LONG = 'let w = "x"\n    for i in range(1, 16) {\n      w = w + w\n    }\n    '    # 65,536
+
+
+@pytest.mark.parametrize("body,place", [
+    ('for i in range(1, 20000) {\n      t = "y" + w\n    }', "t.gdl:19:11"),
+    ('n = count(i in range(1, 20000) where w + "" == "y" + w)', "t.gdl:18:42"),
+    ('n = count(i in range(1, 20000) where w in ["a", w])', "t.gdl:18:42"),
+    ("n = count(i in range(1, 20000) where len(text([w])) > 0)", "t.gdl:18:46"),
+    ('n = count(i in range(1, 20000) where len(join([w, "b"], "")) > 0)', "t.gdl:18:46"),
+    ("n = count(i in range(1, 20000) where len(plural(2, w)) > 0)", "t.gdl:18:46"),
+    ("n = count(i in range(1, 20000) where [w] == [w])", "t.gdl:18:42"),
+    ("n = count(i in range(1, 20000) where len(unique([w, w])) > 0)", "t.gdl:18:46"),
+])
+def test_long_texts_count_their_characters_as_work(body, place):
+    """A text made, written or compared whole counts one step for every limits.TEXT_STEP
+    characters: 20,000 of them of 65,536 characters stop at the operation (a loop of such
+    texts ran for minutes)."""
+    message = run_error(source(body=LONG + body, extra='var t = ""'))
+    assert message.splitlines()[0] == f"{place}: error: {OVERWORKED}"
+
+
+def test_short_texts_count_nothing():
+    """Texts of fewer than limits.TEXT_STEP characters cost no work: the loop counts its
+    domain alone; and one longer counts what it is long."""
+    for body, work in [('n = count(i in range(1, 1000) where text(i) + "x" != join([text(i), '
+                        '"y"], "") and text(i) in ["1", text(n)] and [plural(i, "die")] != '
+                        '["2 dice"])', 1000),
+                       ('let w = "' + "x" * 250 + '"\n    n = len(w + w)', 5)]:
+        game = load_source(source(body=body), "t.gdl")
+        state = game.new_state(0)
+        game.apply(state, game.legal_actions(state)[0])
+        assert game._rt.work == work, body
+
+
 def test_a_test_of_a_range_makes_no_list(monkeypatch):
     """`x in range(a, b)` compares: no list is made (it made one for each test), so the
     test costs nothing; a range too long is still an error."""

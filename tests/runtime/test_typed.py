@@ -337,6 +337,13 @@ setup {
 }
 phase play turn {
 ACTIONS}
+fn long(n) {
+  let t = "x"
+  for i in range(1, n) {
+    t = t + t
+  }
+  return t
+}
 fn pc(c) = first(q in pieces_at(c))
 fn pn(c) = first(q in pieces_at(c)).n
 fn sc(s) = s.score
@@ -433,6 +440,20 @@ FAULT_BODIES = [
     "where j > 0) then 1 else 0\n    }",
     "for i in range(1, 20) {\n      big = if 1 in [k for k in range(1, 1000000)] "
     "then 1 else 0\n    }",
+    # work: long texts made, written and compared in a loop (limits.TEXT_STEP)
+    "let t = long(16)\n    for i in range(1, 20000) {\n      big = len(t + \"y\")\n    }",
+    "let t = long(16)\n    let u = long(16)\n    for i in range(1, 20000) {\n"
+    "      big = if t == u then 1 else 0\n    }",
+    "let t = long(16)\n    big = count(i in range(1, 20000) where t in [t, \"y\"])",
+    "let t = long(16)\n    for i in range(1, 20000) {\n      big = len(text([t]))\n    }",
+    "let t = long(16)\n    for i in range(1, 20000) {\n      big = len(join([t], \",\"))\n"
+    "    }",
+    "let t = long(16)\n    for i in range(1, 20000) {\n      big = len(plural(2, t))\n    }",
+    "let t = long(16)\n    for i in range(1, 20000) {\n"
+    "      big = if [t] == [t] then 1 else 0\n    }",
+    "let t = long(16)\n    for i in range(1, 20000) {\n      big = len(unique([t, t]))\n"
+    "    }",
+    "let t = long(16)\n    big = count(i in range(1, 20000) where [t] in [[t], []])",
 ]
 
 
