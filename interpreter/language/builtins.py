@@ -158,6 +158,15 @@ def placements(dice: Iterable[int] | None, slots: Iterable[str] | None) -> tuple
     return found
 
 
+def placement_steps(dice: int, slots: int) -> int:
+    """The steps of trying every way to put `dice` dice on `slots` slots: each of the
+    slots ** dice ways writes a placement of them all. At most MAX_PLACEMENTS * 10 are
+    tried (`placements_of`), and each call counts them as work (`_placements_counted`),
+    whether or not its answer was remembered."""
+    ways: int = slots ** dice
+    return ways * (slots + dice)
+
+
 def placements_of(dice: Iterable[int], slots: Iterable[str]) -> list[str]:
     """Every way to put all of `dice` on the `slots`, each as its text (`A 2+5 B 3`: the
     slots that get dice, in the order of `slots`, dice low first). Equal
@@ -168,7 +177,7 @@ def placements_of(dice: Iterable[int], slots: Iterable[str]) -> list[str]:
         return [placement_text(())]
     if not slots:
         return []
-    if len(slots) ** len(dice) * (len(slots) + len(dice)) > MAX_PLACEMENTS * 10:
+    if placement_steps(len(dice), len(slots)) > MAX_PLACEMENTS * 10:
         raise RuleFault(f"{len(dice)} dice on {len(slots)} slots are too many ways to try "
                         f"(more than {MAX_PLACEMENTS * 10} steps)")
     found: dict[str, None] = {}
@@ -185,6 +194,16 @@ def placements_of(dice: Iterable[int], slots: Iterable[str]) -> list[str]:
         if k < 0:
             return list(found)
         choice[k] += 1
+
+
+def _placements_counted(ctx: Context, dice: Sequence[int] | None,
+                        slots: Sequence[str] | None) -> tuple[str, ...]:
+    """`placements(dice, slots)`, the steps of trying its ways counted as work
+    (`placement_steps`): a loop of calls cannot run for hours, each under its limit."""
+    found = placements(dice, slots)
+    assert dice is not None and slots is not None       # (placements() faults on none)
+    ctx.spend(placement_steps(len(dice), len(slots)))
+    return found
 
 
 def placed(placement: str | None, slot: str) -> list[int]:
@@ -706,8 +725,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "how many of `k` dice with `n` sides show `t` or more (10.2)", random=True),
     _row("shuffled", "xs", (1,), _same_list, lambda ctx, xs: ctx.shuffled(read(ctx, xs)),
          "list", "a shuffled copy of a list", random=True, fresh=True),
-    _row("placements", "dice, slots", (2,), _placements,
-         lambda ctx, dice, slots: placements(dice, slots), "list of placement",
+    _row("placements", "dice, slots", (2,), _placements, _placements_counted,
+         "list of placement",
          "every different way to put all the dice (numbers) on the slots (symbols) (10.1)",
          fresh=True),
     _row("placed", "p, slot", (2,), _fixed((PLACEMENT, SYMBOL), list_of(INT)),

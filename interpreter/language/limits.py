@@ -31,7 +31,7 @@ MAX_WORK = 10_000_000           # steps between two decisions (`auto` actions in
                                 # items looped over, elements of a list made by range() or
                                 # joined (+), lists scanned by `in`, read or copied whole by
                                 # a built-in or compared (FREE_SCAN), characters of
-                                # texts (TEXT_STEP), calls of a
+                                # texts (TEXT_STEP), ways placements() tries, calls of a
                                 # fn or def that calls itself, trigger runs, dice (DIE_WORK)
 FREE_SCAN = 16                  # elements of a list an `in` test scans, a built-in reads or
                                 # two lists compared hold without counting them as work (a
@@ -43,5 +43,7 @@ TEXT_STEP = 100                 # characters of a text made, written or compared
 DIE_WORK = 10                   # a die rolled: it leaves an event, so it counts ten steps
 MAX_DEPTH = 200                 # calls of fns and defs that call themselves, one inside the
                                 # next: gdl's own count, the same on every Python version
-MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try
+MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try: at most
+                                # ten times as many steps (builtins.placement_steps: ways
+                                # times dice and slots), which each call counts as work
 DEFAULT_MAX_DECISIONS = 100_000     # decisions of one game before a driver stops it (capped)

@@ -117,9 +117,9 @@ def load(program: ir.Program, endless: str,
     from .events import Pick
     module.bind_hidden(Pick)
     from .events import Reveal
-    from ..language.builtins import placements, placed_borrowed
+    from ..language.builtins import placements, placed_borrowed, placement_steps
     from ..language.errors import RuleFault
-    module.bind_simul(Reveal, placements, placed_borrowed, RuleFault)
+    module.bind_simul(Reveal, placements, placed_borrowed, placement_steps, RuleFault)
     return module.Engine(), None
 
 
@@ -1937,7 +1937,8 @@ class _Emitter:
         else:
             x = body.declare(self.fresh("x"), "str")
             dice, slots = (self.lists_expr(a, env, body) for a in call.args)
-            body.emit(indent, f"{made} = simul_placements({dice}, {slots}, {self.loc(call)})")
+            body.emit(indent, f"{made} = simul_placements(S, {dice}, {slots}, "
+                      f"{self.loc(call)})")
         _spend(body, indent, tick, f"len({made})")
         body.emit(indent, f"for {i} in range(len({made})):")
         body.emit(indent + 1, f"{x} = {made}[{i}]")

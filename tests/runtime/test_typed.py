@@ -332,6 +332,7 @@ var spot = none
 var here = @a1
 var seat.score = 0
 var piece.n = 0
+symbols Up, Down, Left
 setup {
   goto play for a
 }
@@ -440,7 +441,8 @@ FAULT_BODIES = [
     "where j > 0) then 1 else 0\n    }",
     "for i in range(1, 20) {\n      big = if 1 in [k for k in range(1, 1000000)] "
     "then 1 else 0\n    }",
-    # work: long texts made, written and compared in a loop (limits.TEXT_STEP)
+    # work: long texts made, written and compared in a loop (limits.TEXT_STEP), the ways
+    # placements() tries
     "let t = long(16)\n    for i in range(1, 20000) {\n      big = len(t + \"y\")\n    }",
     "let t = long(16)\n    let u = long(16)\n    for i in range(1, 20000) {\n"
     "      big = if t == u then 1 else 0\n    }",
@@ -454,6 +456,8 @@ FAULT_BODIES = [
     "let t = long(16)\n    for i in range(1, 20000) {\n      big = len(unique([t, t]))\n"
     "    }",
     "let t = long(16)\n    big = count(i in range(1, 20000) where [t] in [[t], []])",
+    "for i in range(1, 100) {\n      for p in placements([1, 2, 3, 4, 5, 6, 7, 8, 9], "
+    "[Up, Down, Left]) {\n        big += 1\n      }\n    }",
 ]
 
 
