@@ -161,8 +161,8 @@ def placements(dice: Iterable[int] | None, slots: Iterable[str] | None) -> tuple
 def placement_steps(dice: int, slots: int) -> int:
     """The steps of trying every way to put `dice` dice on `slots` slots: each of the
     slots ** dice ways writes a placement of them all. At most MAX_PLACEMENTS * 10 are
-    tried (`placements_of`), and each call counts them as work (`_placements_counted`),
-    whether or not its answer was remembered."""
+    tried (`placements_of`), and each call counts them as work (`_placements_counted`;
+    typed_engine's `simul_placements` alike), whether or not its answer was remembered."""
     ways: int = slots ** dice
     return ways * (slots + dice)
 

@@ -117,9 +117,9 @@ def load(program: ir.Program, endless: str,
     from .events import Pick
     module.bind_hidden(Pick)
     from .events import Reveal
-    from ..language.builtins import placements, placed_borrowed, placement_steps
+    from ..language.builtins import placements, placed_borrowed
     from ..language.errors import RuleFault
-    module.bind_simul(Reveal, placements, placed_borrowed, placement_steps, RuleFault)
+    module.bind_simul(Reveal, placements, placed_borrowed, RuleFault)
     return module.Engine(), None
 
 
