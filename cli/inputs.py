@@ -82,6 +82,18 @@ def refuse_overwrite(option: str, output: str | None, *inputs: Input) -> None:
         raise click.UsageError(f"{option} would overwrite {found}: name another file")
 
 
+def writable(output: str | None) -> None:
+    """Refuse, before a long run, an output file that names a folder or lies in none, with
+    the message its write would give afterwards (None or '-': the standard output)."""
+    from gdl.interpreter.language.errors import GdlDataError
+    if output is None or output == "-":
+        return
+    if os.path.isdir(output):
+        raise GdlDataError(f"cannot write {output}: Is a directory")
+    if not os.path.isdir(os.path.dirname(output) or "."):
+        raise GdlDataError(f"cannot write {output}: No such file or directory")
+
+
 def rules_of(transcript: str) -> str:
     """The rule file a transcript's header names (a path from the transcript's folder)."""
     from gdl.interpreter.play.transcript import read_transcript

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 
 import click
 
-from gdl.cli.inputs import MAX_SEED, check_transcript_seed, refuse_overwrite, rules_of
+from gdl.cli.inputs import (MAX_SEED, check_transcript_seed, refuse_overwrite, rules_of,
+                            writable)
 from gdl.interpreter.language.errors import GdlError, counted
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 
@@ -576,6 +577,7 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
             files.append(path)
     refuse_overwrite("--annotate", _file_named(annotate),
                      *(("scenario file", path) for path in files))
+    writable(annotate)
     for folder in empty:
         click.echo(folder.message, err=True)
 
@@ -713,6 +715,7 @@ def coverage(file: str, games: int, seed: int, players: str, max_turns: int,
     from gdl.interpreter.play.debug.coverage import games_coverage
     last_seeds(seed, games)
     refuse_overwrite("--annotate", _file_named(annotate), ("rule file", file))
+    writable(annotate)
     report = games_coverage(file, games, seed, players, max_turns, max_decisions)
     write_coverage(report, annotate)
 

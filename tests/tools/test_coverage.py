@@ -119,6 +119,17 @@ def test_the_annotated_listing_goes_to_a_file(tmp_path):
     assert "       4 |       total += 1" in listing      # the else branch, once per step
 
 
+def test_an_annotated_listing_to_a_folder_is_refused_before_the_games(tmp_path):
+    for out, why in ((tmp_path, "Is a directory"),
+                     (tmp_path / "none" / "a.txt", "No such file or directory")):
+        for command in (["coverage", RULES, "--games", "100000"],
+                        ["test", "tests/scenarios/space_war", "--coverage"]):
+            result = gdl(*command, "--annotate", str(out))
+            assert result.returncode == 1
+            assert result.stderr == f"error: cannot write {out}: {why}\n"
+            assert result.stdout == ""      # no game was played, no scenario run
+
+
 def test_space_war_random_games_rarely_offer_a_draw():
     lines = games_coverage("games/space_war.gdl", 2).summary()
     offer, accept, refuse = (line_of(f"action {name}(") for name in
