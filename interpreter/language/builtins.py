@@ -779,8 +779,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "`-ch`, `-sh` add `-es`, other words `-s`); `n` none is a run-time error "
          "(`plural() cannot work with a value that is none`), as is a `words` that is none"),
     _row("text", "x", (1,), _text, None, "text",
-         "a value written as text: cells `d5`, pieces by label (`KIND#2`), seats, symbols and kinds by "
-         "name, `true`/`false`, `none`, lists `[a1, b2]`"),
+         "a value written as text: cells `d5`, pieces by label (`KIND#2`), seats, symbols "
+         "and kinds by name, `true`/`false`, `none`, lists `[a1, b2]`"),
 ]}
 
 
