@@ -257,6 +257,7 @@ def test_bad_messages_get_errors():
         first = red.position["actions"][0]
         assert red.position["actions"] == ["side south", "side north"]
         expected = 'expected {"type": "act", "text": ...}'
+        lone = r"expected text of characters, not a lone \ud800 (half of a UTF-16 surrogate pair)"
         cases = [
             (red, "{", expected),
             (red, "[1, 2]", expected),
@@ -284,10 +285,13 @@ def test_bad_messages_get_errors():
             (blue, f'{{"type": "act", "text": "{first}"}}',
              "it is not your decision: red is deciding"),
             (watcher, f'{{"type": "act", "text": "{first}"}}', "a spectator does not play"),
+            (red, r'{"type": "act", "text": "\u0000\ud800"}', lone),    # not echoed back
+            (red, r'{"type": "ping", "\udc00": 1}', lone.replace("d800", "dc00")),
         ]
         for browser, text, message in cases:
             browser.socket.send_text(text)
             assert browser.sync() == [{"type": "error", "message": message}], text
+            message.encode("utf-8")         # what a real websocket can send
         red.socket.send_text("[" * 50000)        # nested deeper than json goes
         assert red.sync() == [{"type": "error", "message": expected}]
         red.socket.send_bytes(b"\x00")
@@ -618,6 +622,19 @@ def test_the_lobby_refuses_a_body_that_is_not_seats(body):
         answer = client.post(f"/lobby/{server.lobby_token}/games", content=body)
     assert (answer.status_code, answer.json()) == \
         (400, {"error": 'expected {"seats": "SEAT=PLAYER,..."}'})
+    assert server.tables == []
+
+
+@pytest.mark.parametrize("body", [rb'{"seats": "\ud800=human"}', rb'{"seats": "red=\ud800"}',
+                                  rb'{"seats": "red=human", "\ud800": 1}'])
+def test_the_lobby_refuses_a_lone_surrogate(body):
+    """A text holding half of a surrogate pair (a JSON escape) is refused with a 400 that
+    says so, not echoed in a `--seats` message that cannot be encoded (a 500)."""
+    server = Server(load_game(SPACE_WAR), ["random", "random"], 0)
+    with TestClient(server.app(), raise_server_exceptions=False) as client:
+        answer = client.post(f"/lobby/{server.lobby_token}/games", content=body)
+    assert (answer.status_code, answer.json()) == (400, {"error": (
+        r"expected text of characters, not a lone \ud800 (half of a UTF-16 surrogate pair)")})
     assert server.tables == []
 
 

@@ -170,7 +170,11 @@ class Table:
 
     async def receive(self, connection: Connection, text: str) -> None:
         """Answer one message from a browser."""
-        message = _parsed(text)
+        try:
+            message = _parsed(text)
+        except GdlDataError as exc:
+            await connection.socket.send_json({"type": "error", "message": exc.message})
+            return
         if isinstance(message, dict) and message.get("type") == "ping":
             async with self.lock:       # after whatever is being played is sent
                 await connection.socket.send_json({"type": "pong"})
@@ -507,11 +511,36 @@ def saved_as(path: str | None, number: int) -> str | None:
 
 def _parsed(text: str | bytes) -> Any:
     """A browser's JSON, or None when it is not JSON: not UTF-8, not JSON, or nested
-    deeper than the parser goes (json raises RecursionError for `[[[...`)."""
+    deeper than the parser goes (json raises RecursionError for `[[[...`). JSON whose
+    escapes make a lone surrogate (`"\\ud800"`) is a GdlDataError that says so: such a
+    text is no characters, and echoing it back (in an error reply) cannot be sent."""
     try:
-        return json.loads(text)
+        parsed = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    half = _lone_surrogate(parsed)
+    if half is not None:
+        raise GdlDataError(f"expected text of characters, not a lone \\u{ord(half):04x} (half "
+                           "of a UTF-16 surrogate pair)")
+    return parsed
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """A lone surrogate in a parsed JSON value's texts (keys too), or None; walked
+    with a stack, since the value may be nested as deep as json goes."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack += [*item.keys(), *item.values()]
+        elif isinstance(item, list):
+            stack += item
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                return item[exc.start]
+    return None
 
 
 def _stamps(path: str) -> list[tuple[str, int, int]]:
