@@ -511,6 +511,36 @@ def test_live_reload(tmp_path):
                                "gdl serve to play them; the game goes on in the old rules")
 
 
+@pytest.mark.parametrize("edit", [lambda text: text + "\nbroken\n",
+                                  lambda text: text.replace("seats blue, red",
+                                                            "seats blue, red, green")],
+                         ids=["does not check", "changes its seats"])
+def test_live_reload_tells_when_the_rule_file_is_back(tmp_path, edit):
+    """A rule file that stops checking (or changes its seats), then gets its text back
+    exactly (an editor's undo): the pages are told how far the decisions replayed, so the
+    error is not left as the last word."""
+    rules = tmp_path / "space_war.gdl"
+    text = open(SPACE_WAR, encoding="utf-8").read()
+    rules.write_text(text, encoding="utf-8")
+    table = Table(Session(load_game(str(rules)), 1, ["human", "human"], rules_path=str(rules)))
+    with served(table, watch=0.05) as open_for:
+        red = open_for(1)
+        red.sync()
+        red.act(1)                                  # side north
+        red.sync()
+        rules.write_text(edit(text), encoding="utf-8")
+        while not red.log[-1].startswith(("the rule file changed and does not check",
+                                          "the rule file changed its seats")):
+            red.next()
+        rules.write_text(text, encoding="utf-8")
+        while (message := red.next())["type"] != "note":
+            pass
+        assert message == {"type": "note",
+                           "message": "the rule file changed: replayed 1 decision"}
+        assert red.log[-1] == "the rule file changed: replayed 1 decision"
+        assert "red: side north" in red.log
+
+
 def test_undo_with_one_human():
     """blue human, red random: undo takes back blue's last decision and red's after it;
     the position is the one blue had before it, and blue may choose again."""

@@ -98,6 +98,9 @@ class Table:
         self.connections: list[Connection] = []
         self.lock = asyncio.Lock()
         self.agents: asyncio.Task[None] | None = None
+        # the pages' last word on the rule file is that it does not check or changed its
+        # seats: the next loading that is taken is told, even one of the rules in play
+        self.rules_told_otherwise = False
 
     def token_of(self, viewer: int | None) -> str:
         return next(token for token, v in self.tokens.items() if v == viewer)
@@ -250,15 +253,17 @@ class Table:
         replays the decisions that still apply, and everyone is told how far."""
         async with self.lock:
             old = self.session
-            if game.source_hash == old.game.source_hash:
+            if game.source_hash == old.game.source_hash and not self.rules_told_otherwise:
                 return
             if game.seats != old.game.seats:    # the tokens are the seats'
+                self.rules_told_otherwise = True
                 old.note(f"the rule file changed its seats to {', '.join(game.seats)}: restart "
                          "gdl serve to play them; the game goes on in the old rules")
                 await self.broadcast()
                 return
             new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
             told = f"the rule file changed: {new.replay(old.texts)}"
+            self.rules_told_otherwise = False
             new.note(told)
             await self.replace(new)
             await self.tell_all({"type": "note", "message": told})
@@ -275,6 +280,7 @@ class Table:
     async def tell(self, error: GdlError) -> None:
         """The rule file changed and does not check: everyone is told, the game goes on."""
         async with self.lock:
+            self.rules_told_otherwise = True
             self.session.note(f"the rule file changed and does not check:\n{error.render()}")
             await self.tell_all({"type": "error", "message": error.render()})
             await self.broadcast()
