@@ -477,8 +477,12 @@ def _header(document: Document, node: ast.Node) -> str:
     span = node.span
     if span is None:
         return _kind_of(node)
-    text = document.masked[span.line - 1][span.column - 1:]
-    return text.split("{")[0].strip() or _kind_of(node)
+    # where the head ends is found in the masked line (a `{` or `#` in a string is text),
+    # the words are taken from the line as written (a game's name is not blanks)
+    masked = document.masked[span.line - 1].rstrip()
+    brace = masked.find("{", span.column - 1)
+    text = document.lines[span.line - 1][span.column - 1:brace if brace >= 0 else len(masked)]
+    return text.strip() or _kind_of(node)
 
 
 def _doc_comment(document: Document, line: int) -> str:

@@ -279,6 +279,7 @@ def test_document_symbols_outline_the_declarations(session):
     uri = from_fs_path(str(folder / "duel.gdl"))
     symbols = client.request("textDocument/documentSymbol", {"textDocument": {"uri": uri}})
     names = [(s["name"], s["detail"]) for s in symbols]
+    assert names[0] == ('game "Duel"', "game")
     assert ("reach_limit", "param") in names and ("range_of", "fn") in names
     assert ("tire", "def") in names and ("setup", "setup") in names
     phase = next(s for s in symbols if s["name"] == "play")
@@ -288,6 +289,16 @@ def test_document_symbols_outline_the_declarations(session):
     assert [c["name"] for c in kinds["children"]] == ["symbol", "speed", "Scout", "Tank"]
     seats = next(s for s in symbols if s["detail"] == "seats")
     assert [c["name"] for c in seats["children"]] == ["blue", "red"]
+
+
+def test_the_outline_names_a_declaration_as_written():
+    """A head's words come from the text (a string is not blanked); it ends at the `{` or
+    the comment of the code, not at a `{` or `#` inside a string."""
+    from gdl.interpreter.tools.analysis import Document
+    document = Document('game "Duel { #1"  # a comment {\n' + GAME.split("\n", 1)[1],
+                        "duel.gdl")
+    assert document.symbols[0].name == 'game "Duel { #1"'
+    assert document.symbols[0].at.end_column == len('game "Duel { #1"') + 1
 
 
 def ranges(locations):
