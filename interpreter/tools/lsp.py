@@ -20,7 +20,9 @@ file (`loader.read_text`). The messages are read here, not by pygls' loop: a bod
 not JSON gets a parse error reply, a request whose params do not fit the LSP types an invalid
 params reply, and no input prints a traceback. pygls' protocol is mended where it slips
 (`_protocol_class`): it forgets each message once handled, and ignores a change to a file
-never opened.
+never opened. A `shutdown` or `exit` waits until the requests before it are answered (pygls
+would cancel those waiting for an analysis, when a client sends all at once), and what is
+written after `exit` closed the output is dropped, without a line of error for each.
 """
 
 from __future__ import annotations
@@ -74,9 +76,11 @@ def serve() -> None:
     # own, so that Python's shutdown does not wait for (or abort on) sys.stdin's lock
     stdin = open(sys.stdin.fileno(), "rb", closefd=False)
     try:
-        asyncio.run(_listen(server, stdin, sys.stdout.buffer))
-    except (BrokenPipeError, KeyboardInterrupt):
-        pass                            # the editor went away
+        status = asyncio.run(_listen(server, stdin, sys.stdout.buffer))
+    except KeyboardInterrupt:
+        return
+    if status:
+        sys.exit(status)
 
 
 def _log_one_line() -> None:
@@ -93,13 +97,18 @@ def _log_one_line() -> None:
     logger.propagate = False
 
 
-async def _listen(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> None:
+async def _listen(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> int:
     """Read messages from `stdin` (on a thread) and hand each to the protocol, on this
-    loop, until the end of input."""
-    from pygls.io_ import StdoutWriter
-    server.protocol.set_writer(StdoutWriter(stdout))
+    loop, until `exit`, the end of input or of the output; the exit status (pygls': 1 for
+    an exit without a shutdown before it).
+
+    The messages may all be there at once (a client that sends them and exits): the
+    requests before a `shutdown` or `exit` are answered first (LSP: nothing is answered
+    after the shutdown's reply), where pygls would cancel those still waiting for their
+    text's analysis."""
     loop = asyncio.get_running_loop()
     bodies: asyncio.Queue[bytes | None] = asyncio.Queue()
+    server.protocol.set_writer(_Output(stdout, lambda: bodies.put_nowait(None)))
 
     def read() -> None:
         while True:
@@ -107,14 +116,59 @@ async def _listen(server: Any, stdin: BinaryIO, stdout: BinaryIO) -> None:
                 body = _read_message(stdin)
             except (OSError, ValueError):       # stdin closed or broken: the end
                 body = None
-            loop.call_soon_threadsafe(bodies.put_nowait, body)
-            if body is None:
+            if not _call_on(loop, bodies.put_nowait, body) or body is None:
                 return
 
     threading.Thread(target=read, name="gdl-lsp-reader", daemon=True).start()
+    status = 0
     while (body := await bodies.get()) is not None:
-        _dispatch(server.protocol, body)
+        message = _message(server.protocol, body)
+        if message is None:
+            continue
+        if getattr(message, "method", None) in ("shutdown", "exit"):
+            await server.protocol.answered()
+        try:
+            _handle(server.protocol, message)
+        except SystemExit as stop:      # pygls' exit: the output is closed, the end
+            status = stop.code if isinstance(stop.code, int) else 1
+            break
     server.shutdown()
+    return status
+
+
+ANSWERED = 5.0
+"""Seconds a `shutdown` or `exit` waits for the requests before it to be answered (each
+waits at most WAIT for its analysis, then answers at once)."""
+
+
+class _Output:
+    """The server's stdout for pygls. Once closed (by `exit`) what is still written (the
+    diagnostics of an analysis that ends late, a request cancelled) is dropped; once broken
+    (the editor went away) one line says so and the server stops (`lost`), instead of
+    pygls' line of error for each message, and one for each report of that error."""
+
+    def __init__(self, stream: BinaryIO, lost: Callable[[], None]) -> None:
+        self.stream = stream
+        self.lost = lost
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        self.stream.close()
+
+    def write(self, data: bytes) -> None:
+        if self.closed:
+            return
+        try:
+            self.stream.write(data)
+            self.stream.flush()
+        except (OSError, ValueError):       # a broken pipe, or a stream closed under us
+            self.closed = True
+            try:
+                print("gdl lsp: the output is closed: stopping", file=sys.stderr)
+            except OSError:                 # stderr is gone too
+                pass
+            self.lost()
 
 
 MAX_MESSAGE = 64 << 20
@@ -152,9 +206,9 @@ def _read_message(stream: BinaryIO) -> bytes | None:
     return body if len(body) == length else None
 
 
-def _dispatch(protocol: Any, body: bytes) -> None:
-    """One message to pygls' protocol; what does not fit JSON-RPC or the LSP types gets its
-    JSON-RPC error reply (requests) or is dropped (notifications)."""
+def _message(protocol: Any, body: bytes) -> Any:
+    """A message read as pygls' typed message, or None: what does not fit JSON-RPC or the
+    LSP types gets its JSON-RPC error reply (requests) or is dropped (notifications)."""
     from pygls.exceptions import JsonRpcException
     try:
         data = json.loads(body)
@@ -171,15 +225,21 @@ def _dispatch(protocol: Any, body: bytes) -> None:
                      "jsonrpc \"2.0\" and a method name)")
         return
     try:
-        message = protocol.structure_message(data)
+        return protocol.structure_message(data)
     except JsonRpcException:
         if method is not None and ident is not None:
             _reply_error(protocol, ident, -32602,
                          f"the params of {method} do not fit the LSP types")
-        return
+        return None
+
+
+def _handle(protocol: Any, message: Any) -> None:
+    """A typed message to pygls' protocol; a request that fails outside its handler gets an
+    error reply."""
     try:
         protocol.handle_message(message)
     except Exception as exc:    # pygls answers a failing handler itself; this is the rest
+        method, ident = getattr(message, "method", None), getattr(message, "id", None)
         if method is not None and ident is not None:
             _reply_error(protocol, ident, -32603, f"gdl lsp: {exc!r}")
 
@@ -434,7 +494,8 @@ def _protocol_class() -> Any:
     leaves the table once it is done (a request's after pygls has sent its answer; one still
     pending stays, for a cancel to find). And pygls applies a change to a file the editor
     never opened as if it were open, which raises (a KeyError shown to the user): such a
-    change is ignored, as are requests about that file."""
+    change is ignored, as are requests about that file. It also says when every request
+    received is answered (`answered`), for a shutdown to wait for them."""
     from functools import partial
     from urllib.parse import unquote
 
@@ -453,6 +514,13 @@ def _protocol_class() -> Any:
             # only this future: a client may reuse the id of a request it has had answered
             if self._request_futures.get(msg_id) is future:
                 del self._request_futures[msg_id]
+
+        async def answered(self) -> None:
+            """Wait (at most ANSWERED s) until every request received is answered."""
+            pending = [asyncio.wrap_future(future)
+                       for future in self._request_futures.values() if not future.done()]
+            if pending:
+                await asyncio.wait(pending, timeout=ANSWERED)
 
         @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
         def lsp_text_document__did_change(self, params: Any) -> Any:
@@ -479,12 +547,23 @@ class _Worker:
                 result = work()
             except Exception as exc:       # a bug in the analysis: the callback says it
                 result = exc
-            loop.call_soon_threadsafe(done, result)
+            _call_on(loop, done, result)
         self.jobs.put(job)
 
     def _run(self) -> None:
         while True:
             self.jobs.get()()
+
+
+def _call_on(loop: asyncio.AbstractEventLoop, function: Callable[[Any], None],
+             argument: Any) -> bool:
+    """Call `function(argument)` on the loop, from another thread; False if the loop is
+    closed (the server has stopped: nobody to tell)."""
+    try:
+        loop.call_soon_threadsafe(function, argument)
+    except RuntimeError:
+        return False
+    return True
 
 
 def _line(text: str, number: int) -> str:

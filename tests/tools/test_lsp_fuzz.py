@@ -1,7 +1,7 @@
 """`gdl lsp` never blocks and never dies (issue 20): a base file that is a FIFO, standard
 input or a device; documents over the loader's size limit; a long check under way; params that
 break the LSP types; bodies that are not JSON or are cut short; a change to a file never
-opened; a long session, after which pygls keeps no future of the messages handled (checked in
+opened; a client that sends everything at once, or closes the output; a long session, after which pygls keeps no future of the messages handled (checked in
 process, on the server's own loop). Then a bounded fuzz: the server started as users start it
 (`gdl lsp` over stdio) gets malformed messages, huge and half-typed documents, out-of-range
 positions and random requests, and every request with an id is answered within `DEADLINE`
@@ -311,6 +311,54 @@ def test_a_body_cut_short_at_the_end_of_input_ends_the_server_quietly(server):
     assert b"Traceback" not in server.stderr, server.stderr.decode()
 
 
+def all_at_once(tmp_path, requests):
+    """The framed messages of a client that sends everything at once and exits: initialize
+    (id 1), open duel.gdl, `requests` (ids 2, 3...), shutdown, exit."""
+    (tmp_path / "duel.gdl").write_text(GAME)
+    uri = from_fs_path(str(tmp_path / "duel.gdl"))
+    messages = [{"id": 1, "method": "initialize", "params": {
+        "processId": None, "capabilities": {}, "rootUri": from_fs_path(str(tmp_path))}},
+        {"method": "initialized", "params": {}},
+        {"method": "textDocument/didOpen", "params": {"textDocument": {
+            "uri": uri, "languageId": "gdl", "version": 1, "text": GAME}}}]
+    messages += [{"id": ident, "method": method, "params": params(uri)}
+                 for ident, (method, params) in enumerate(requests, start=2)]
+    messages += [{"id": len(requests) + 2, "method": "shutdown"}, {"method": "exit"}]
+    bodies = [json.dumps({"jsonrpc": "2.0", **message}).encode() for message in messages]
+    return b"".join(b"Content-Length: %d\r\n\r\n" % len(body) + body for body in bodies)
+
+
+REQUESTS = [("textDocument/documentSymbol", lambda uri: {"textDocument": {"uri": uri}}),
+            ("textDocument/hover", hover_at)]
+
+
+def test_requests_sent_all_at_once_are_answered_before_the_shutdown(tmp_path):
+    """pygls' shutdown cancelled the requests still waiting for their text's analysis (never
+    answered), and pygls' exit closed the output under the messages still to be written: a
+    line of error for each, and for each report of it (194 lines)."""
+    result = subprocess.run(command(), input=all_at_once(tmp_path, REQUESTS),
+                            capture_output=True, cwd=tmp_path, timeout=60,
+                            preexec_fn=_limited)
+    stream = io.BytesIO(result.stdout)
+    answers = []
+    while (message := read_lsp_message(stream)) is not None:
+        if "id" in message:
+            answers.append(message)
+    assert [message["id"] for message in answers] == [1, 2, 3, 4]
+    assert answers[1]["result"][0]["name"] == 'game "Duel"'
+    assert answers[2]["result"]["contents"]["value"] == "keyword `game`"
+    assert (result.returncode, result.stderr) == (0, b"")
+
+
+def test_an_output_closed_by_the_client_stops_the_server_in_one_line(tmp_path):
+    process = subprocess.Popen(command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, cwd=tmp_path, preexec_fn=_limited)
+    process.stdout.close()
+    _, stderr = process.communicate(all_at_once(tmp_path, REQUESTS * 50), timeout=60)
+    assert process.returncode == 0
+    assert stderr == b"gdl lsp: the output is closed: stopping\n"
+
+
 # ----- a long session ------------------------------------------------------------------------
 
 def test_handled_messages_leave_no_future_behind(tmp_path, monkeypatch):
@@ -356,11 +404,10 @@ def test_handled_messages_leave_no_future_behind(tmp_path, monkeypatch):
         output = io.BytesIO()
         server.protocol.set_writer(StdoutWriter(output))
         table = server.protocol._request_futures
-        for message in messages:
-            lsp._dispatch(server.protocol, json.dumps(message).encode())
-        lsp._dispatch(server.protocol, json.dumps({
-            "jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
-            "params": hover_at(uri)}).encode())
+        for message in messages + [{"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
+                                    "params": hover_at(uri)}]:
+            body = json.dumps(message).encode()
+            lsp._handle(server.protocol, lsp._message(server.protocol, body))
         pending = set(table)                # the hover waits for the latest analysis
         deadline = time.monotonic() + 60
         while not (published(output) and 2 not in table) and time.monotonic() < deadline:
