@@ -37,11 +37,13 @@ from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, ma
                                                 matching, resolve_input,
                                                 unmatched)
 from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game
-from gdl.interpreter.play.render.narrate import changes, event_lines
+from gdl.interpreter.play.render.narrate import (changes, event_lines, public_events,
+                                                  public_text)
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
 from gdl.interpreter.runtime.view import (WIDTH, board_grid, chosen_line, piece_details,
-                                          render, render_board, seat_line, title, zone_lines)
+                                          public_view, render, render_board, seat_line, title,
+                                          zone_lines)
 
 if TYPE_CHECKING:
     from gdl.interpreter.play.playing import Events
@@ -184,6 +186,9 @@ class Table(Observer):
         self.screen = screen
         self.colour = screen and colour_terminal()     # owned cells painted (`show cell`)
         self.hot_seat = screen and len(self.humans) > 1 and game.rules.hidden_information
+        # several people reading one plain output of a game that hides something: it
+        # narrates what every seat may see (the spectator's view), not everything
+        self.public = not screen and len(self.humans) > 1 and game.rules.hidden_information
         self.at_screen: int | None = None   # the seat whose view the screen shows (hot seat)
         self.script: ScriptedAgent | None = None
         self.history: list[Played] = []
@@ -219,7 +224,7 @@ class Table(Observer):
         """What setup did: plain lines, or for each person as that seat reads it."""
         events = self.state.events
         if not self.screen:
-            for line in event_lines(self.game, events, self.watcher):
+            for line in self.lines(events, self.watcher):
                 self.echo("  " + line)
             return
         for viewer, log in self.logs.items():
@@ -242,7 +247,9 @@ class Table(Observer):
         """The action's text for plain output, and as each person may read it (a seat's
         own action too: a piece hidden from it that it acts on stays "?")."""
         game, state = self.game, self.state
-        plain = game.action_text(state, action, self.watcher)
+        plain = (public_text([game.action_text(state, action, seat)
+                              for seat in range(len(game.seats))])
+                 if self.public else game.action_text(state, action, self.watcher))
         self.said = plain, {v: game.action_text(state, action, v) for v in self.humans}
 
     def viewers(self) -> list[Viewer]:
@@ -251,18 +258,31 @@ class Table(Observer):
     def told(self, viewer: Viewer, events: Events, text: str) -> list[str]:
         """Lines for `viewer` after a decision: its events (less a move the decision's text
         already says) and what it saw change."""
-        lines = ["  " + line for line in event_lines(self.game, events, viewer, text)]
+        lines = ["  " + line for line in self.lines(events, viewer, text)]
         before = self.before.get(viewer)
         if before is not None:
-            lines += ["  " + line for line in
-                      changes(before, self.game.view(self.state, viewer))]
+            lines += ["  " + line for line in changes(before, self.view_of(self.state, viewer))]
         return lines
+
+    def lines(self, events: Events, viewer: Viewer, said: str = "") -> list[str]:
+        """The events' lines as `viewer` reads them (plain output read by several people:
+        as every seat may read them)."""
+        if viewer is None and self.public:
+            return event_lines(self.game, public_events(events, len(self.game.seats)), 0, said)
+        return event_lines(self.game, events, viewer, said)
+
+    def view_of(self, state: State, viewer: Viewer) -> View:
+        """What `viewer` sees of `state` (plain output read by several people: what every
+        seat may see)."""
+        if viewer is None and self.public:
+            return public_view(self.game, state)
+        return self.game.view(state, viewer)
 
     def decided(self, seat: int, legal: list[Action], action: Action, events: Events) -> None:
         plain, texts = self.said
         self.history.append((seat, action, self.how["who"]))
         tag = " (scripted)" if self.how["who"] == "script" else ""
-        secret = self.how["private"] and self.how["who"] != "human"
+        secret = self.how["private"] and (self.how["who"] != "human" or self.public)
         if not self.screen:
             self._plain_decision(seat, plain + tag, secret, events)
             return
@@ -291,7 +311,7 @@ class Table(Observer):
         seat = script.conceding(self.game, state) if script is not None else None
         if seat is not None:
             self.how["who"] = "script"
-            self.before = {viewer: self.game.view(state, viewer) for viewer in self.viewers()}
+            self.before = {viewer: self.view_of(state, viewer) for viewer in self.viewers()}
         return seat
 
     def conceded(self, seat: int, events: Events) -> None:
@@ -330,7 +350,7 @@ class Table(Observer):
         # In a simultaneous phase a choice does nothing until all have chosen; what happens
         # then (the reveal of every choice, and what they cause) is public.
         self.how["simultaneous"] = is_simultaneous(self.game, state)
-        self.before = {viewer: self.game.view(state, viewer) for viewer in self.viewers()}
+        self.before = {viewer: self.view_of(state, viewer) for viewer in self.viewers()}
         script = self.live_script()
         if script is not None:
             self.how["who"] = "script"

@@ -107,6 +107,19 @@ def test_another_seats_secret_purchases_are_not_told(tmp_path, words):
     assert "after 14 decisions" in told       # one's secret run is one decision to two
 
 
+def test_plain_output_read_by_two_people_tells_neither_the_others_secret_moves():
+    # Two people at one piped game of hidden information read the same lines: the moves
+    # and history are what every seat may see, never where a secret mark went.
+    result = gdl("play", "games/classic/phantom_ttt.gdl", "--players", "human,human",
+                 "--seed", "3", stdin="mark b2\nmark a1\nhistory\nquit\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.count("x: chooses in secret") == 2 and out.count("o: chooses in secret") == 2
+    assert "mark b2" not in out.replace("5. mark b2", "") and "Mark#1 created" not in out
+    # each seat's own board, printed before it decides, is still its own view
+    assert "x: Mark#1 b2" in out
+
+
 def test_a_seats_replay_page_has_one_step_for_another_seats_secret_run(tmp_path):
     page = tmp_path / "two.html"
     result = gdl("replay", GOD_GOLDEN, "--html", str(page), "--seat", "two")

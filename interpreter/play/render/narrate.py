@@ -9,6 +9,8 @@ parts are separated by ", " outside brackets); elsewhere the variables, one by o
 
 from __future__ import annotations
 
+import attrs
+
 from ...runtime import events as ev
 from ...runtime.view import HIDDEN, piece_name
 from ..transcript import event_text
@@ -131,3 +133,28 @@ def _grouped(game, run, viewer, most=8):
         parts.append(f"{hidden} hidden piece{'s' if hidden > 1 else ''}")
     by = f" by {rule}" + (f", {game.seats[seat]}" if seat is not None else "") if rule else ""
     return f"{what}{by}: " + ", ".join(parts)
+
+
+def public_text(texts: list[str]) -> str:
+    """An action's text as every seat may read it, from its text as each seat reads it: a
+    word that some seat reads otherwise (a piece hidden from it, `?`) is `?`. The texts
+    differ only in such words: an action's text is its name and its arguments' texts, a
+    piece hidden from the seat written `?` (`Game.action_text`)."""
+    words = [text.split(" ") for text in texts]
+    if any(len(each) != len(words[0]) for each in words):
+        return "?"
+    return " ".join(column[0] if len(set(column)) == 1 else "?" for column in zip(*words))
+
+
+def public_events(events: list[ev.Event], seats: int) -> list[ev.Event]:
+    """A decision's events as every seat may read them: a piece hidden from any seat is
+    hidden from all, a played action reads as every seat may read it."""
+    everyone = tuple(range(seats))
+    found: list[ev.Event] = []
+    for event in events:
+        if isinstance(event, ev.PieceEvent) and event.hidden:
+            event = attrs.evolve(event, hidden=everyone)
+        elif isinstance(event, ev.Played) and event.texts is not None:
+            event = attrs.evolve(event, text=public_text(list(event.texts)), texts=None)
+        found.append(event)
+    return found

@@ -20,8 +20,6 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-import attrs
-
 from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
@@ -30,7 +28,7 @@ from ..agents.agents import make_agents, matching, parse_player, resolve_input, 
 from .. import transcript as transcripts
 from ..playing import stuck
 from ..render import pictures
-from ..render.narrate import changes, event_lines
+from ..render.narrate import changes, event_lines, public_events, public_text
 
 if TYPE_CHECKING:
     from ...runtime.engine import Game
@@ -379,31 +377,6 @@ class Session:
                                         os.path.dirname(os.path.abspath(out_path)),
                                         self.seed, self.players)
         return "\n".join(head + lines) + "\n"
-
-
-def public_text(texts: list[str]) -> str:
-    """An action's text as every seat may read it, from its text as each seat reads it: a
-    word that some seat reads otherwise (a piece hidden from it, `?`) is `?`. The texts
-    differ only in such words: an action's text is its name and its arguments' texts, a
-    piece hidden from the seat written `?` (`Game.action_text`)."""
-    words = [text.split(" ") for text in texts]
-    if any(len(each) != len(words[0]) for each in words):
-        return "?"
-    return " ".join(column[0] if len(set(column)) == 1 else "?" for column in zip(*words))
-
-
-def public_events(events: list[ev.Event], seats: int) -> list[ev.Event]:
-    """A decision's events as every seat may read them: a piece hidden from any seat is
-    hidden from all, a played action reads as every seat may read it."""
-    everyone = tuple(range(seats))
-    found: list[ev.Event] = []
-    for event in events:
-        if isinstance(event, ev.PieceEvent) and event.hidden:
-            event = attrs.evolve(event, hidden=everyone)
-        elif isinstance(event, ev.Played) and event.texts is not None:
-            event = attrs.evolve(event, text=public_text(list(event.texts)), texts=None)
-        found.append(event)
-    return found
 
 
 class _Replaying:
