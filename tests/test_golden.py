@@ -45,6 +45,23 @@ def test_an_edited_decision_is_named(tmp_path):
     assert "there is no action 'warp' in phase 'play'" in info.value.message
 
 
+@pytest.mark.parametrize("kept", ["header", "some"])
+def test_a_transcript_cut_short_is_called_so(tmp_path, kept):
+    transcript, _ = _copy_with_rules(tmp_path, SPACE_WAR_1)
+    lines = transcript.read_text().split("\n")
+    body = lines.index("---") + 1
+    last = body if kept == "header" else next(
+        i for i, line in enumerate(lines) if line.startswith("5 "))
+    transcript.write_text("\n".join(lines[:last]) + "\n")
+    with pytest.raises(Divergence) as info:
+        replay(str(transcript))
+    where = "after its header (0 decisions)" if kept == "header" else \
+        f"after line {last} (4 decisions)"
+    assert info.value.message == (
+        f"{transcript}: the transcript was cut short: it ends {where} without the line "
+        "that says how the game ended (result:, capped: or unfinished:)")
+
+
 def test_an_edited_rule_file_is_named(tmp_path):
     transcript, rules = _copy_with_rules(tmp_path, SPACE_WAR_1)
     rules.write_text(rules.read_text().replace("param laser_range = 4", "param laser_range = 2"))

@@ -387,6 +387,11 @@ def replay(path):
     for i, (want, got) in enumerate(zip(expected, produced)):
         if want != got:
             raise Divergence(_difference(path, numbers[i], want, got, _step_of(expected, i)))
+    if len(expected) < len(produced) and transcript.ending is None:
+        where = f"after line {numbers[-1]}" if numbers else "after its header"
+        raise Divergence(f"{path}: the transcript was cut short: it ends {where} "
+                         f"({counted(decisions, 'decision')}) without the line that says how "
+                         "the game ended (result:, capped: or unfinished:)")
     if len(expected) != len(produced):
         i = min(len(expected), len(produced))
         want = expected[i] if i < len(expected) else "(end of transcript)"
