@@ -417,6 +417,14 @@ def written(ctx: Context, text: str) -> str:
     return text
 
 
+def held(ctx: Context, text: str) -> str:
+    """A text a built-in made from texts of any length (`plural`): within limits.MAX_TEXT
+    characters, else a fault (`text_too_long`), and counted as work (`written`)."""
+    if len(text) > MAX_TEXT:
+        raise RuleFault(text_too_long(len(text)))
+    return written(ctx, text)
+
+
 def elements(value: Any, texts: bool = False) -> int:
     """The elements of a list and of the lists inside it, all counted: what comparing two
     lists, or `unique` of a list of lists, may read; with `texts` (the lists hold texts:
@@ -771,7 +779,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          "the texts of a list with `sep` between them, empty texts left out: "
          "`join([\"a\", \"\", \"b\"], \", \")` is `a, b`"),
     _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),
-         lambda ctx, n, word, *words: written(ctx, plural(n, word, _given(*words))),
+         lambda ctx, n, word, *words: held(ctx, plural(n, word, _given(*words))),
          "text",
          "`n` and the word for that many: `plural(1, \"ship\")` is `1 ship`, "
          "`plural(2, \"territory\")` `2 territories`, `plural(3, \"die\", \"dice\")` "

@@ -3597,7 +3597,7 @@ class _Emitter:
                                   "geo_plural\n")
         n, *words = e.args
         texts = "".join(f", {self.text(w, env, body)}" for w in words)
-        return f"texts_made(S, geo_plural({self.expr(n, env, body)}{texts}), {self.loc(e)})"
+        return f"_long(S, geo_plural({self.expr(n, env, body)}{texts}), {self.loc(e)})"
 
     def geo_large_rays(self) -> bool:
         """Is the board's table of every ray too large to write into the module (rays are

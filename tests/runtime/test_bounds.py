@@ -12,6 +12,7 @@ from gdl.interpreter.language import limits
 from gdl.interpreter.language.errors import GdlError, GdlRuleError, GdlRuntimeError
 from gdl.interpreter.play.agents.agents import RandomAgent
 from gdl.interpreter.runtime.events import as_json
+from tests.runtime.test_native_backend import shared_cache  # noqa: F401 (fixture)
 
 BASE = """game "t"
 seats a, b
@@ -291,6 +292,26 @@ def test_a_text_that_doubles_stops_at_the_limit():
     assert message.splitlines()[0] == (
         "t.gdl:14:9: error: run-time error: a text of 131,072 characters: a text a rule joins "
         "is at most 100,000 long (it grows without end?)")
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_plural_past_the_text_limit_is_refused(backend, request):
+    """`plural` of a word at the limit is a few characters longer: refused there, as `+`
+    refuses one, on both backends (it was kept, 100,004 characters long)."""
+    if backend == "native":
+        from tests.runtime.test_native_backend import MISSING
+        if MISSING is not None:
+            pytest.skip(f"no native backend: {MISSING}")
+        request.getfixturevalue("shared_cache")
+    body = ('let v = ""\n    for i in range(1, 10000) {\n      v = v + "xxxxxxxxxx"\n    }\n'
+            '    t = plural(2, v)')
+    game = load_source(source(body=body, extra='var t = ""'), "t.gdl", backend=backend)
+    state = game.new_state(0)
+    with pytest.raises(GdlRuntimeError) as info:
+        game.apply(state, game.legal_actions(state)[0])
+    assert str(info.value).splitlines()[0] == (
+        "t.gdl:18:9: error: run-time error: a text of 100,004 characters: a text a rule "
+        "joins is at most 100,000 long (it grows without end?)")
 
 
 def test_many_dice_after_one_decision_stop_at_the_work_limit():
