@@ -1185,7 +1185,9 @@ class Generator:
             first, last = (self.ex(a) for a in coll.args)
             test = F(coll, "_in_numbers(", item, ", ", first, ", ", last, ")")
         else:
-            found = self.memoised(coll)
+            # a set of texts kept for the listing would look a long text up uncounted: a
+            # text's `in` scans, counted (`_in_text`), as on the native backend
+            found = None if n.item.type == STR else self.memoised(coll)
             if found is not None:
                 return F(n, "(", item, word, found, ")")
             scan = "_in_text(rt, " if n.item.type == STR else "_in(rt, "
@@ -1309,7 +1311,8 @@ class _Memo:
             return None
         item, coll = part.expr.item, part.expr.collection
         if not (isinstance(item, ir.Local) and item.slot == binder.slot) or \
-                binder.type not in _HASHABLE or _element(coll.type) not in _HASHABLE:
+                binder.type not in _HASHABLE or _element(coll.type) not in _HASHABLE or \
+                binder.type == STR and not isinstance(coll, ir.Const):
             return None
         if isinstance(coll, ir.Const):
             if not all(isinstance(v, (int, str, bool, type(None))) for v in coll.value):

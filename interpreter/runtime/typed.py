@@ -1539,6 +1539,13 @@ class _Emitter:
         """A text (a Python string, made at the boundary: a `log`'s)."""
         if isinstance(e, ir.Const) and isinstance(e.value, str):
             return repr(e.value)
+        if body.hoist is not None:
+            level = self.hoist_level(e, env, body)
+            if level is not None:       # kept for its level, as Python's (`hoisted`)
+                name = self.kept_name(e, body, level, "str", "{name}_ = 0")
+                body.declare(f"{name}_", "char")
+                made = self.unkept(lambda: self.text(e, env, body), body)
+                return f"({name} if {name}_ else (({name}_ := 1) and ({name} := {made})))"
         if isinstance(e, ir.Concat):
             joined = f"{self.text(e.left, env, body)} + {self.text(e.right, env, body)}"
             if isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
@@ -3117,6 +3124,12 @@ class _Emitter:
             raise _Outside(xs, "a list of lists of lists as a value")
         if isinstance(xs, ir.Const):
             return self.lists_const(xs)
+        if body.hoist is not None:
+            level = self.hoist_level(xs, env, body)
+            if level is not None:       # kept for its level, as Python's (`hoisted_list`)
+                name = self.kept_name(xs, body, level, "list", "{name} = None")
+                made = self.unkept(lambda: self.lists_expr(xs, env, body), body)
+                return f"({name} if {name} is not None else ({name} := {made}))"
         if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
             made = env[xs.slot]
             assert isinstance(made, _Made)

@@ -29,6 +29,7 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 60, "dots_an
            "checkers": 100, "clobber": 200, "nine_mens_morris": 40, "othello": 40,
            "../../tests/rules/typed_control_flow": 200, "../../tests/rules/typed_control_limits": 6,
            "../../tests/rules/by_cell": 20, "../../tests/rules/by_cell_stack": 20,
+           "../../tests/rules/typed_hoist_texts": 20,
            "../../tests/rules/nim_stones": 50, "../../tests/rules/no_action": 50,
            "../../tests/rules/race": 50, "../../tests/rules/stack": 50,
            "../../tests/rules/typed_values_othello": 40, "../../tests/rules/end_values": 100,
