@@ -268,8 +268,10 @@ class Table(Observer):
         """The events' lines as `viewer` reads them (plain output read by several people:
         as every seat may read them)."""
         if viewer is None and self.public:
-            return event_lines(self.game, public_events(events, len(self.game.seats)), 0, said)
-        return event_lines(self.game, events, viewer, said)
+            events = public_events(events, len(self.game.seats))
+            viewer = 0          # told as to a seat from which every piece hidden is hidden
+        lines: list[str] = event_lines(self.game, events, viewer, said)
+        return lines
 
     def view_of(self, state: State, viewer: Viewer) -> View:
         """What `viewer` sees of `state` (plain output read by several people: what every

@@ -3128,8 +3128,8 @@ class _Emitter:
             level = self.hoist_level(xs, env, body)
             if level is not None:       # kept for its level, as Python's (`hoisted_list`)
                 name = self.kept_name(xs, body, level, "list", "{name} = None")
-                made = self.unkept(lambda: self.lists_expr(xs, env, body), body)
-                return f"({name} if {name} is not None else ({name} := {made}))"
+                whole = self.unkept(lambda: self.lists_expr(xs, env, body), body)
+                return f"({name} if {name} is not None else ({name} := {whole}))"
         if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
             made = env[xs.slot]
             assert isinstance(made, _Made)
