@@ -32,7 +32,7 @@ MAX_WORK = 10_000_000           # steps between two decisions (`auto` actions in
                                 # joined (+), lists scanned by `in`, read or copied whole by
                                 # a built-in or compared (FREE_SCAN), characters of
                                 # texts (TEXT_STEP), ways placements() tries, calls of a
-                                # fn or def that calls itself, trigger runs, dice (DIE_WORK)
+                                # fn or def that calls itself, trigger runs, events (EVENT_WORK)
 FREE_SCAN = 16                  # elements of a list an `in` test scans, a built-in reads or
                                 # two lists compared hold without counting them as work (a
                                 # longer list counts its length)
@@ -40,7 +40,8 @@ TEXT_STEP = 100                 # characters of a text made, written or compared
                                 # `==`, `in`, text(), join(), plural()) that count one step
                                 # of work, rounded down: a shorter text counts nothing, one
                                 # of 100,000 characters (MAX_TEXT) a thousand steps
-DIE_WORK = 10                   # a die rolled: it leaves an event, so it counts ten steps
+EVENT_WORK = 10                 # a die rolled, a pick, a shuffle, a log: each leaves an
+                                # event (memory), so it counts ten steps
 MAX_DEPTH = 200                 # calls of fns and defs that call themselves, one inside the
                                 # next: gdl's own count, the same on every Python version
 MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try: at most

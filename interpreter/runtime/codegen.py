@@ -28,7 +28,7 @@ from typing import Any, NamedTuple, TypeAlias
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS, short_texts)
-from ..language.limits import MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK, TEXT_STEP
+from ..language.limits import EVENT_WORK, MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK, TEXT_STEP
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
                                holds_texts, is_list)
 from .magnitude import Magnitudes, Unbounded
@@ -751,16 +751,20 @@ class Generator:
         self.src.emit(indent, F(s, *parts, ")"))
 
     def st_Move(self, s: ir.Move, indent: int) -> None:
+        self.told(s, indent)
         self.src.emit(indent, F(s, "rt.move_along(me, ", self.ex(s.piece), ", ",
                                 self.ex(s.path), ")"))
 
     def st_PlaceAt(self, s: ir.PlaceAt, indent: int) -> None:
+        self.told(s, indent)
         self._call(s, indent, "place", s.piece, s.cell)
 
     def st_Give(self, s: ir.Give, indent: int) -> None:
+        self.told(s, indent)
         self._call(s, indent, "give", s.piece, s.seat)
 
     def st_Change(self, s: ir.Change, indent: int) -> None:
+        self.told(s, indent)
         self._call(s, indent, "change", s.piece, s.kind)
 
     def st_Remove(self, s: ir.Remove, indent: int) -> None:
@@ -775,6 +779,7 @@ class Generator:
                                 "], ", self.ex(s.seat), f", {s.push})"))
 
     def st_Put(self, s: ir.Put, indent: int) -> None:
+        self.told(s, indent)
         seat = "None" if s.seat is None else self.ex(s.seat)
         self.src.emit(indent, F(s, "rt.put(", self.ex(s.piece), f", {s.zone!r}, ", seat, ")"))
 
@@ -804,7 +809,15 @@ class Generator:
         self.src.emit(indent, F(s, "rt.declare_winners([])"))
 
     def st_Log(self, s: ir.Log, indent: int) -> None:
+        self.told(s, indent)
         self.src.emit(indent, F(s, "S.events.append(_Log(", self.ex(s.text), "))"))
+
+    def told(self, s: ir.Stmt, indent: int) -> None:
+        """A statement that leaves an event (`log`; a piece's move or change, when the game
+        is narrated: every event costs memory) counts limits.EVENT_WORK steps of work, first,
+        narrated or not, so the same game faults at the same place either way."""
+        self.src.emit(indent, F(s, f"rt.work += {EVENT_WORK}"))
+        self.src.emit(indent, F(s, f"if rt.work > {MAX_WORK}: rt.overworked()"))
 
     # ----- expressions -----------------------------------------------------------------
     def ex(self, node: ir.Expr) -> Frag:

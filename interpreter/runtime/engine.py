@@ -46,7 +46,7 @@ from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECE
                                  SEAT_VARS, elements, number_too_big, plain, read, summed,
                                  text_too_long, written)
 from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
-from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
+from ..language.limits import (EVENT_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
                                MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK,
                                TEXT_STEP)
 from ..language.types import (CELL, DIR, INT, KIND, PIECE, PLACEMENT, SEAT, SYMBOL, Type,
@@ -209,7 +209,7 @@ class Runtime:
     def roll(self, sides: int) -> int:
         state = self.state
         value: int      # (a declaration: no code)
-        self.work += DIE_WORK
+        self.work += EVENT_WORK
         if self.work > MAX_WORK:
             self.overworked()
         if state.forced:
@@ -229,6 +229,9 @@ class Runtime:
     def pick(self, items: Sequence[Any]) -> Any:
         if not items:
             return None
+        self.work += EVENT_WORK         # its event
+        if self.work > MAX_WORK:
+            self.overworked()
         forced = self.state.forced_picks
         if forced and forced[0][0] in (None, len(items)):
             index = forced.pop(0)[1] - 1
@@ -244,6 +247,9 @@ class Runtime:
     def shuffled(self, items: Sequence[Any] | None) -> list[Any]:
         if items is None:
             raise RuleFault("there is no list to shuffle (it is none)")
+        self.work += EVENT_WORK         # its event
+        if self.work > MAX_WORK:
+            self.overworked()
         items = list(items)
         forced = self.state.forced_shuffles
         if forced and len(forced[0]) == len(items):

@@ -40,7 +40,7 @@ from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import (DIE_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
+from ..language.limits import (EVENT_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
                                MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK,
                                TEXT_STEP)
 from ..language.builtins import BUILTINS, short_texts
@@ -113,7 +113,7 @@ def load(program: ir.Program, endless: str,
     module.bind_control(Auto)
     module.bind_log(_log_event())
     from .events import Roll, Shuffle
-    module.bind_chance(Roll, Shuffle, MAX_DICE, DIE_WORK)
+    module.bind_chance(Roll, Shuffle, MAX_DICE, EVENT_WORK)
     from .events import Pick
     module.bind_hidden(Pick)
     from .events import Reveal
@@ -415,6 +415,11 @@ class _Body:
     def text(self) -> str:
         decls = [f"    cdef {ctype} {name}" for name, ctype in self.decls.items()]
         return "\n".join([self.head, *decls, *self.lines]) + "\n"
+
+
+_TOLD = (ir.Log, ir.PlaceAt, ir.Move, ir.Put, ir.Give, ir.Change)
+"""Statements that leave an event (when narrated, but for `log`): each counts
+limits.EVENT_WORK steps (codegen `told`)."""
 
 
 class _Hoist:
@@ -945,6 +950,8 @@ class _Emitter:
             self.statement(stmt, env, body, indent)
 
     def statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
+        if isinstance(s, _TOLD):        # its event (narrated), first: as on Python (`told`)
+            body.emit(indent, f"S.spend(CHANCE_EVENT_WORK, {self.loc(s)})")
         if isinstance(s, ir.Let) and (s.expr.type == STR or self.lists_loops(s.expr, env)
                                       or id(s) in self.lists_refined()[0]):
             self.lists_let(s, env, body, indent)
@@ -2416,7 +2423,7 @@ class _Emitter:
             made = self.made_here(call.args[0], env, body, indent, at,
                                   "a shuffle of a list of lists", call)
             body.emit(indent, f"lists_spent(S, len({made}), {self.loc(call)})")    # read whole
-            body.emit(indent, f"chance_shuffle(S, {made})")
+            body.emit(indent, f"chance_shuffle(S, {made}, {self.loc(call)})")
         else:
             made = body.declare(self.fresh("m"), "list")
             body.emit(indent, f"{made} = chance_rolls(S, {self.expr(call.args[0], env, body)}, "
@@ -2712,7 +2719,7 @@ class _Emitter:
             if made.ctype != "list":
                 raise _Outside(s, f"the statement '{_words(s)}'")
             body.emit(indent, f"{made.name} = list({made.name})")
-            body.emit(indent, f"chance_shuffle(S, {made.name})")
+            body.emit(indent, f"chance_shuffle(S, {made.name}, {self.loc(s)})")
             return
         where = self.lists_var(place)
         if where is None or not isinstance(place, (ir.GlobalPlace, ir.SeatVarPlace,
@@ -2734,7 +2741,7 @@ class _Emitter:
                 target = f"S.LV[_seat({obj}, {self.loc(s)}, {message!r}) * NSV + {index}]"
         made = body.declare(self.fresh("m"), "list")
         body.emit(indent, f"{made} = list({target})")
-        body.emit(indent, f"chance_shuffle(S, {made})")
+        body.emit(indent, f"chance_shuffle(S, {made}, {self.loc(s)})")
         body.emit(indent, f"{target} = {made}")
 
     def small_compare(self, e: ir.Compare, env: Env, body: _Body) -> str | None:

@@ -314,6 +314,27 @@ def test_a_plural_past_the_text_limit_is_refused(backend, request):
         "joins is at most 100,000 long (it grows without end?)")
 
 
+@pytest.mark.parametrize("narrate", [False, True])
+@pytest.mark.parametrize("body,place", [
+    ('log "x"', "t.gdl:18:9"),
+    ("n = len(shuffled([1, 2]))", "t.gdl:18:17"),
+    ("place q at @b2", "t.gdl:18:9"),
+])
+def test_statements_that_leave_events_count_as_work(narrate, body, place):
+    """A log, a shuffle or a piece's move leaves an event (a narrated game's moves), so
+    each counts limits.EVENT_WORK steps, narrated or not: 3,000,000 of them stopped at
+    the work limit, not a gigabyte of events (a narrated loop of moves took 1 GB in 19 s)."""
+    text = source(body="let q = first(p in pieces())\n    for i in range(1, 3000) {\n"
+                       "      for j in range(1, 1000) {\n        " + body + "\n      }\n    }",
+                  setup="create Pawn for a at @a1\n  n = n")
+    game = load_source(text, "t.gdl")
+    state = game.new_state(0, narrate=narrate)
+    with pytest.raises(GdlRuntimeError) as info:
+        game.apply(state, game.legal_actions(state)[0])
+    assert str(info.value).splitlines()[0] == f"{place}: error: {OVERWORKED}"
+    assert len(state.events) <= limits.MAX_WORK // limits.EVENT_WORK
+
+
 def test_many_dice_after_one_decision_stop_at_the_work_limit():
     """Dice count against the work of a decision (each leaves an event): 10,000 dice a
     roll in a loop stop after 1,000,000 dice, not after minutes and gigabytes."""

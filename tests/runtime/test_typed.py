@@ -459,6 +459,19 @@ FAULT_BODIES = [
     "let t = long(16)\n    big = count(i in range(1, 20000) where [t] in [[t], []])",
     "for i in range(1, 100) {\n      for p in placements([1, 2, 3, 4, 5, 6, 7, 8, 9], "
     "[Up, Down, Left]) {\n        big += 1\n      }\n    }",
+    # work: statements that leave an event (limits.EVENT_WORK), in loops
+    "for i in range(1, 1000) {\n      for j in range(1, 1000) {\n        log \"x\"\n      }\n"
+    "    }",
+    "for i in range(1, 1000) {\n      for j in range(1, 1000) {\n"
+    "        spot = pick([@a1, @b2, @c3])\n      }\n    }",
+    "for i in range(1, 1000) {\n      for j in range(1, 1000) {\n"
+    "        big = len(shuffled([1, 2, 3]))\n      }\n    }",
+    "create Mark for none at c\n    let p = first(q in pieces_at(c))\n"
+    "    for i in range(1, 1000) {\n      for j in range(1, 1000) {\n        place p at @a1\n"
+    "      }\n    }",
+    "create Mark for none at c\n    let p = first(q in pieces_at(c))\n"
+    "    for i in range(1, 1000) {\n      for j in range(1, 1000) {\n        give p to me\n"
+    "      }\n    }",
 ]
 
 
