@@ -15,7 +15,7 @@ from .language import ast
 from .language.builtins import plural
 from .language.checker import check_program, row_length
 from .language.depth import check_depth
-from .language.errors import GdlError, GdlRuleError, GdlSyntaxError, error_at
+from .language.errors import GdlError, GdlRuleError, GdlSyntaxError, did_you_mean, error_at
 from .language.parser import parse_program
 from .language.program import Program
 from .runtime.introspect import python_source
@@ -239,11 +239,8 @@ def _check_variant_table(table: ast.KindsDecl, base_kinds: dict[str, ast.KindsDe
         columns = base_kinds[row.name].columns
         for column, span in zip(table.columns, spans):
             if column not in columns:
-                import difflib
-                close = difflib.get_close_matches(column, sorted(columns), n=1)
                 raise error_at(GdlRuleError, f"the base table of '{row.name}' has no column "
-                               f"'{column}'", span,
-                               hints=[f"did you mean '{close[0]}'?"] if close else [])
+                               f"'{column}'", span, hints=did_you_mean(column, columns))
 
 
 def _merge_kinds(items: list[ast.Decl], table: ast.KindsDecl,

@@ -18,7 +18,7 @@ from . import ast
 from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, plural, static_fault
-from .errors import GdlError, GdlRuleError, error_at
+from .errors import GdlError, GdlRuleError, did_you_mean, error_at
 from .look import Look, badge_note, colour_of, colour_words, mark_notes, read_shape, shape_names
 from .references import Declaration, References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
@@ -421,7 +421,7 @@ class _Checker:
         if decl.kind not in BOARD_KINDS:
             raise error_at(GdlRuleError, f"unknown board kind '{decl.kind}'",
                            decl.kind_span or decl.span,
-                           self._suggest(decl.kind, BOARD_KINDS))
+                           did_you_mean(decl.kind, BOARD_KINDS))
         if len(decl.args) != 2:
             raise error_at(GdlRuleError, f"board {decl.kind}(width, height) takes 2 "
                            f"arguments, not {len(decl.args)}", decl.span)
@@ -612,7 +612,7 @@ class _Checker:
             if decl.column not in self.out.kind_columns:
                 raise error_at(GdlRuleError, f"the kinds have no column '{decl.column}'",
                                decl.column_span or decl.span,
-                               self._suggest(decl.column, self.out.kind_columns))
+                               did_you_mean(decl.column, self.out.kind_columns))
             self.references.use(decl.column_span, self.fields.get(("kind", decl.column)))
             t = self.out.kind_columns[decl.column]
             table[decl.name] = ir.Variable(decl.name, None, self._declared(decl, t),
@@ -738,7 +738,7 @@ class _Checker:
                 return self.out.board.direction_names.index(expr.name), DIR
             known = list(self.param_nodes) + list(self.out.symbols) + self.out.seats
             raise error_at(GdlRuleError, f"unknown name '{expr.name}' in a constant",
-                           expr.span, self._suggest(expr.name, known))
+                           expr.span, did_you_mean(expr.name, known))
         raise error_at(GdlRuleError, "this must be a constant: numbers, text, cells, "
                        "lists, parameters and + - * / %", expr.span)
 
@@ -961,7 +961,7 @@ class _Checker:
                 return (ir.GlobalPlace(first, span=target.span),
                         self.out.vars["global"][first].type)
             raise error_at(GdlRuleError, f"'{first}' is not a variable that can be assigned",
-                           target.span, self._suggest(first, list(scope.names) +
+                           target.span, did_you_mean(first, list(scope.names) +
                                                       list(self.out.vars["global"])))
         spans = target.name_spans or _no_spans(target.names)
         obj_ast: ast.Expr = ast.Name(first, span=spans[0] or target.span)
@@ -987,7 +987,7 @@ class _Checker:
                                spans[-1] or target.span)
             known = list(self.out.vars[scope_name]) if scope_name else []
             raise error_at(GdlRuleError, f"{describe(obj.type)} has no variable '{field}'",
-                           spans[-1] or target.span, self._suggest(field, known))
+                           spans[-1] or target.span, did_you_mean(field, known))
         self.references.use(spans[-1], self.fields.get((scope_name, field)))
         cls = ir.PieceVarPlace if scope_name == "piece" else ir.SeatVarPlace
         return cls(obj, field, span=target.span), self.out.vars[scope_name][field].type
@@ -1012,7 +1012,7 @@ class _Checker:
             raise error_at(GdlRuleError, f"unknown procedure '{stmt.name}'",
                            stmt.name_span or stmt.span,
                            [f"hint: {hint}"] if hint else
-                           self._suggest(stmt.name, self.def_decls))
+                           did_you_mean(stmt.name, self.def_decls))
         self.references.use(stmt.name_span, self.named.get(stmt.name))
         return ir.CallDef(stmt.name, self._call_user(stmt.name, stmt.args, scope, stmt),
                           span=stmt.span)
@@ -1080,7 +1080,7 @@ class _Checker:
         if isinstance(kind, ast.Name) and kind.name not in self.out.kinds \
                 and kind.name not in scope.names:
             raise error_at(GdlRuleError, f"unknown piece kind '{kind.name}'", kind.span,
-                           self._suggest(kind.name, self.out.kinds))
+                           did_you_mean(kind.name, self.out.kinds))
 
     def _stmt_Change(self, stmt: ast.Change, scope: Scope) -> ir.Change:
         self._kind_named(stmt.kind, scope)
@@ -1100,7 +1100,7 @@ class _Checker:
         if zone is None:
             raise error_at(GdlRuleError, f"unknown zone '{stmt.zone}'",
                            stmt.zone_span or stmt.span,
-                           self._suggest(stmt.zone, self.out.zones))
+                           did_you_mean(stmt.zone, self.out.zones))
         if zone.per_seat and stmt.seat is None:
             raise error_at(GdlRuleError, f"zone '{zone.name}' is per seat: say whose "
                            f"('put ... into {zone.name} of SEAT')", stmt.span)
@@ -1132,7 +1132,7 @@ class _Checker:
         if phase is None:
             raise error_at(GdlRuleError, f"unknown phase '{stmt.phase}'",
                            stmt.phase_span or stmt.span,
-                           self._suggest(stmt.phase, self.phase_decls))
+                           did_you_mean(stmt.phase, self.phase_decls))
         if len(stmt.args) != len(phase.params):
             raise error_at(GdlRuleError, f"phase '{phase.name}' takes {len(phase.params)} "
                            f"argument(s), not {len(stmt.args)}", stmt.span)
@@ -1229,7 +1229,7 @@ class _Checker:
             if name in BUILTINS or name in self.fn_decls or name in self.out.fns:
                 hint = [f"hint: '{name}' is a function; call it as {name}(...)"]
             raise error_at(GdlRuleError, f"unknown name '{name}'", e.span,
-                           hint or self._suggest(name, known))
+                           hint or did_you_mean(name, known))
         self.references.use(e.span, self.named.get(name))
         return resolved
 
@@ -1378,7 +1378,7 @@ class _Checker:
             raise error_at(GdlRuleError, f"{describe(obj.type)} has no fields (asked for "
                            f"'.{name}')", span)
         raise error_at(GdlRuleError, f"{describe(obj.type)} has no field '{name}'", span,
-                       self._suggest(name, known))
+                       did_you_mean(name, known))
 
     def _expr_Call(self, e: ast.Call, scope: Scope) -> ir.Expr:
         if e.name in self.fn_types or e.name in self.fn_decls:
@@ -1390,7 +1390,7 @@ class _Checker:
             hint = (f"hint: '{e.name}' is a procedure (def); call it as a statement"
                     if e.name in self.def_decls else None)
             raise error_at(GdlRuleError, f"unknown function '{e.name}'", e.span,
-                           [hint] if hint else self._suggest(e.name, list(BUILTINS) +
+                           [hint] if hint else did_you_mean(e.name, list(BUILTINS) +
                                                              list(self.fn_decls)))
         if len(e.args) not in builtin.arities:
             counts = " or ".join(map(str, builtin.arities))
@@ -1614,11 +1614,6 @@ class _Checker:
     def _type_error(self, node: ast.Node, message: str, got: Type) -> GdlRuleError:
         return error_at(GdlRuleError, f"type mismatch: {message}, but this is "
                         f"{describe(got)}", node.span)
-
-    def _suggest(self, name: str, known: Iterable[str]) -> list[str]:
-        import difflib                  # only when a name is wrong: keeps `gdl check` quick
-        match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-        return [f"did you mean '{match[0]}'?"] if match else []
 
 
 def _of(by_type: _ByType, cls: type[_D]) -> list[_D]:

@@ -6,7 +6,8 @@ column, and renders as `FILE:LINE:COL: error: MESSAGE`, the source line, a caret
 The command line catches `GdlError` only; anything else is a bug.
 
 `counted(n, noun)` is how a count reads in any message, an error's or another's: '1 decision',
-'3 decisions'.
+'3 decisions'. `did_you_mean(word, names)` is how any message suggests the name a misspelt
+word meant: the hint "did you mean 'NAME'?".
 """
 
 from __future__ import annotations
@@ -130,3 +131,22 @@ def error_at(cls: type[E], message: str, span: Span | None, hints: Iterable[str]
 def counted(number: int, noun: str) -> str:
     """'1 game', '0 games', '3 games': `number` and `noun`, plural unless it is one."""
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def closest_name(word: str, names: Iterable[str], *, cutoff: float = 0.6,
+                 fold_case: bool = False) -> str | None:
+    """The name in `names` most like `word` (difflib's ratio, at least `cutoff`), or None.
+    With `fold_case` they are compared lower-cased, and the name comes back as written."""
+    import difflib                  # only when a name is wrong: keeps `gdl check` quick
+    by_key = {(name.lower() if fold_case else name): name for name in names}
+    key = word.lower() if fold_case else word
+    match = difflib.get_close_matches(key, list(by_key), n=1, cutoff=cutoff)
+    return by_key[match[0]] if match else None
+
+
+def did_you_mean(word: str, names: Iterable[str], *, cutoff: float = 0.6,
+                 fold_case: bool = False) -> tuple[str, ...]:
+    """An error's hints for a misspelt `word`: ("did you mean 'NAME'?",) for the name most
+    like it (`closest_name`), or () when none is close or the closest is `word` itself."""
+    name = closest_name(word, names, cutoff=cutoff, fold_case=fold_case)
+    return (f"did you mean '{name}'?",) if name is not None and name != word else ()

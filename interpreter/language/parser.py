@@ -17,7 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from . import ast, concrete, parse_cache
-from .errors import GdlSyntaxError
+from .errors import GdlSyntaxError, did_you_mean
 from .limits import MAX_NESTING, MAX_NUMBER
 
 if TYPE_CHECKING:
@@ -294,22 +294,18 @@ def _statements(block: ast.FnBlock | Sequence[ast.Stmt]) -> tuple[ast.Stmt, ...]
 
 def _keyword_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken) -> tuple[str, ...]:
     """A misspelt keyword at the start of a declaration: say which one was meant."""
-    import difflib
     history = getattr(exc, "token_history", None) or ()
     previous = history[-1] if history else None
     if token.type != "NAME" and not (previous is not None and previous.type == "NAME"):
         return ()
     if previous is not None and previous.type == "NAME" and token.type in ("NAME", "CELL"):
         token = previous
-    match = difflib.get_close_matches(str(token), _START_WORDS + (
+    return did_you_mean(str(token), _START_WORDS + (
         "action", "where", "move", "place", "remove", "create", "goto", "call", "return", "leave",
         "stop", "win", "lose", "draw", "log", "shuffle", "give", "change", "let", "for", "if",
         "else",
         "until",
-        "visible", "along"), n=1, cutoff=0.75)
-    if match and match[0] != str(token):
-        return (f"did you mean '{match[0]}'?",)
-    return ()
+        "visible", "along"), cutoff=0.75)
 
 
 # A statement where a `let` wants a value; a `fn` body that starts with `let`.

@@ -9,16 +9,16 @@
 
 Every tool that reads a typed action (explain, scripted moves, a prompt, scenario files)
 suggests through `with_hint`, so a suggestion never names what the asking seat may not see:
-a piece hidden from it reads '?' in its view and is never a name here.
+a piece hidden from it reads '?' in its view and is never a name here. How close a name is,
+and how the hint reads, is `errors.did_you_mean`, as for every other message.
 """
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from ..language.errors import IllegalAction
+from ..language.errors import IllegalAction, did_you_mean
 from ..language.types import CELL, DIR, KIND, PIECE, SEAT, SYMBOL, Type
 from ..runtime.view import HIDDEN
 
@@ -28,10 +28,8 @@ if TYPE_CHECKING:
 
 
 def close_name(word: str, names: Iterable[str]) -> str:
-    """'; did you mean NAME?' for the name most like `word`, when one is close."""
-    by_lower = {name.lower(): name for name in names}
-    close = difflib.get_close_matches(word.lower(), list(by_lower), n=1)
-    return f"; did you mean '{by_lower[close[0]]}'?" if close else ""
+    """'; did you mean NAME?' for the name most like `word` in any case, when one is close."""
+    return "".join("; " + hint for hint in did_you_mean(word, names, fold_case=True))
 
 
 def names_of(game: Game, state: State, what: Type | None,

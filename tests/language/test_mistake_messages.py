@@ -6,7 +6,7 @@ rejected word, and `let` in a `fn`, a statement as a value, `while`, `xs[0]` and
 import pytest
 
 from gdl.interpreter import load_source
-from gdl.interpreter.language.errors import GdlError
+from gdl.interpreter.language.errors import GdlError, closest_name, did_you_mean
 
 HEAD = "seats a, b\nvar xs = [1, 2]\n"
 TAIL = "phase p { action x() {} }\n"
@@ -81,6 +81,27 @@ def test_did_you_mean_never_offers_the_rejected_word():
     with pytest.raises(GdlError) as caught:        # a misspelt word is still helped
         load_source(HEAD + "setpu { goto p for a }\n" + TAIL)
     assert caught.value.hints == ("did you mean 'setup'?",)
+
+
+@pytest.mark.parametrize("word, names, options, hints", [
+    ("mvoe", ["move", "place"], {}, ("did you mean 'move'?",)),
+    ("zzz", ["move", "place"], {}, ()),                          # nothing close
+    ("move", ["move", "place"], {}, ()),                         # never the word itself
+    ("seup", ["setup"], {"cutoff": 0.75}, ("did you mean 'setup'?",)),
+    ("placid", ["place"], {}, ("did you mean 'place'?",)),
+    ("placid", ["place"], {"cutoff": 0.75}, ()),                 # too far at this cutoff
+    ("A1", ["a1", "b2"], {}, ()),                                # case counts...
+    ("A1", ["a1", "b2"], {"fold_case": True}, ("did you mean 'a1'?",)),  # ...unless folded
+    ("mvoe", [], {}, ()),
+])
+def test_did_you_mean_offers_the_closest_name(word, names, options, hints):
+    assert did_you_mean(word, names, **options) == hints
+
+
+def test_closest_name_is_returned_as_written():
+    assert closest_name("PAWN#3", ["Pawn#3", "Rook#1"], fold_case=True) == "Pawn#3"
+    assert closest_name("rokk", iter(["rook", "book"])) == "rook"    # any iterable, the best one
+    assert closest_name("qqq", ["rook"]) is None
 
 
 def test_a_piece_or_seat_may_still_be_compared_with_none():
