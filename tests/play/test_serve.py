@@ -7,6 +7,7 @@ import json
 import os
 import random
 import signal
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 import subprocess
 import sys
@@ -34,6 +35,9 @@ SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
 GALAXY_OF_D = os.path.join(ROOT, "games", "galaxy_of_d.gdl")
 SECRET = os.path.join(ROOT, "tests", "rules", "secret.gdl")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+# Seconds a test waits for a websocket message it expects before it fails saying which: a
+# live reload is answered in ~0.2 s here, so this is ample on a loaded 2-core machine too.
+WAIT = 10
 
 
 def table_of(path, players, seed=1):
@@ -69,18 +73,30 @@ def served(table, watch=None, server=None):
 
 
 class Browser:
-    """One websocket, and everything it was sent: the table, the last position, the log."""
+    """One websocket, and everything it was sent: the table, the last position, the log.
+    Every read waits at most WAIT seconds, then fails the test."""
 
     def __init__(self, client, token):
         self.socket = client.websocket_connect("/ws/" + token).__enter__()
+        # The test client's receive blocks for good: it runs in this thread, which can be
+        # waited for with a timeout.
+        self.reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="websocket")
         self.received = []
         self.log = []
         self.position = None
-        self.table = self.next()
+        self.table = self.next("the table")
         assert self.table["type"] == "table"
 
-    def next(self):
-        message = self.socket.receive_json()
+    def next(self, expected="a message", deadline=None):
+        """The next message; the test fails when none came by `deadline` (a time.monotonic
+        time; default: WAIT seconds from now), saying it waited for `expected`."""
+        left = WAIT if deadline is None else max(deadline - time.monotonic(), 0)
+        try:
+            message = self.reader.submit(self.socket.receive_json).result(timeout=left)
+        except TimeoutError:
+            last = [str(message)[:80] for message in self.received[-3:]]
+            pytest.fail(f"no websocket message within {WAIT} s, waiting for {expected}; the "
+                        f"last ones received began: {last}", pytrace=False)
         self.received.append(message)
         if message["type"] == "position":
             self.position = message
@@ -91,13 +107,31 @@ class Browser:
             self.log += message["lines"]
         return message
 
+    def until(self, condition, expected):
+        """Read messages until `condition()` holds (it may already); the test fails when it
+        does not within WAIT seconds, however many messages came meanwhile."""
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            self.next(expected, deadline)
+
+    def up_to(self, kind, expected):
+        """The messages up to the next of type `kind`, that one last; the test fails when it
+        has not come within WAIT seconds."""
+        deadline = time.monotonic() + WAIT
+        got = [self.next(expected, deadline)]
+        while got[-1]["type"] != kind:
+            got.append(self.next(expected, deadline))
+        return got
+
     def sync(self):
         """Everything the server sent before now: the messages up to the pong."""
         self.socket.send_json({"type": "ping"})
-        got = []
-        while (message := self.next())["type"] != "pong":
-            got.append(message)
-        return got
+        return self.up_to("pong", "the pong")[:-1]
+
+    def deciding(self):
+        """Read messages until this seat has a position with actions to choose from."""
+        self.until(lambda: self.position and self.position["actions"],
+                   "a position where this seat decides")
 
     def act(self, index):
         self.socket.send_json({"type": "act", "index": index,
@@ -105,6 +139,7 @@ class Browser:
 
     def close(self):
         self.socket.__exit__(None, None, None)
+        self.reader.shutdown(wait=False)
 
 
 def test_seats_spec():
@@ -446,8 +481,8 @@ def test_agents_think_without_blocking_the_server():
         start = time.monotonic()
         assert open_for.client.get("/play/" + table.token_of(1)).status_code == 200
         assert time.monotonic() - start < 0.6
-        while not red.position["actions"] or red.position["title"].find("deploy") < 0:
-            red.next()
+        red.until(lambda: red.position["actions"] and "deploy" in red.position["title"],
+                  "red's position of deploying")
         red.sync()
         assert any(line.startswith("blue: station") for line in red.log)
 
@@ -478,10 +513,10 @@ def test_save_writes_a_transcript_that_resumes(tmp_path):
     assert "resumed after 3 decisions" in run.stdout
 
 
-def test_live_reload(tmp_path):
-    """An edit of the rule file: the decisions that still apply are replayed in the new
-    rules and every log says how far; a rule file that does not check is told, and the
-    game goes on in the old rules."""
+@pytest.fixture
+def reloading(tmp_path):
+    """Space War from a copy of its rule file, served with live reload to two human seats,
+    red having chosen 'side north': (red's browser, the copy's path, its text)."""
     rules = tmp_path / "space_war.gdl"
     text = open(SPACE_WAR, encoding="utf-8").read()
     rules.write_text(text, encoding="utf-8")
@@ -491,54 +526,52 @@ def test_live_reload(tmp_path):
         red.sync()
         red.act(1)                                  # side north
         red.sync()
-        rules.write_text(text.replace("param laser_range = 4", "param laser_range = 3"),
-                         encoding="utf-8")
-        while not any(line.startswith("the rule file changed") for line in red.log):
-            red.next()
-        assert red.log[-1] == "the rule file changed: replayed 1 decision"
-        assert "red: side north" in red.log
-        rules.write_text(text.replace("seats blue, red", "seats blue red"), encoding="utf-8")
-        while (message := red.next())["type"] != "error":
-            pass
-        assert "space_war.gdl:" in message["message"]
-        red.sync()
-        assert red.log[-1].startswith("the rule file changed and does not check:")
-        rules.write_text(text.replace('seats blue, red', 'seats blue, red, green'),
-                         encoding="utf-8")
-        while not red.log[-1].startswith("the rule file changed its seats"):
-            red.next()
-        assert red.log[-1] == ("the rule file changed its seats to blue, red, green: restart "
-                               "gdl serve to play them; the game goes on in the old rules")
+        yield red, rules, text
+
+
+def test_live_reload(reloading):
+    """An edit of the rule file: the decisions that still apply are replayed in the new
+    rules and every log says how far; a rule file that does not check is told, and the
+    game goes on in the old rules."""
+    red, rules, text = reloading
+    rules.write_text(text.replace("param laser_range = 4", "param laser_range = 3"),
+                     encoding="utf-8")
+    red.until(lambda: any(line.startswith("the rule file changed") for line in red.log),
+              "the log's 'the rule file changed'")
+    assert red.log[-1] == "the rule file changed: replayed 1 decision"
+    assert "red: side north" in red.log
+    rules.write_text(text.replace("seats blue, red", "seats blue red"), encoding="utf-8")
+    message = red.up_to("error", "the error of a rule file that does not check")[-1]
+    assert "space_war.gdl:" in message["message"]
+    red.sync()
+    assert red.log[-1].startswith("the rule file changed and does not check:")
+    rules.write_text(text.replace('seats blue, red', 'seats blue, red, green'),
+                     encoding="utf-8")
+    red.until(lambda: red.log[-1].startswith("the rule file changed its seats"),
+              "the log's 'the rule file changed its seats'")
+    assert red.log[-1] == ("the rule file changed its seats to blue, red, green: restart "
+                           "gdl serve to play them; the game goes on in the old rules")
 
 
 @pytest.mark.parametrize("edit", [lambda text: text + "\nbroken\n",
                                   lambda text: text.replace("seats blue, red",
                                                             "seats blue, red, green")],
                          ids=["does not check", "changes its seats"])
-def test_live_reload_tells_when_the_rule_file_is_back(tmp_path, edit):
+def test_live_reload_tells_when_the_rule_file_is_back(reloading, edit):
     """A rule file that stops checking (or changes its seats), then gets its text back
     exactly (an editor's undo): the pages are told how far the decisions replayed, so the
     error is not left as the last word."""
-    rules = tmp_path / "space_war.gdl"
-    text = open(SPACE_WAR, encoding="utf-8").read()
+    red, rules, text = reloading
+    rules.write_text(edit(text), encoding="utf-8")
+    red.until(lambda: red.log[-1].startswith(("the rule file changed and does not check",
+                                                "the rule file changed its seats")),
+              "the log's word on the edit")
     rules.write_text(text, encoding="utf-8")
-    table = Table(Session(load_game(str(rules)), 1, ["human", "human"], rules_path=str(rules)))
-    with served(table, watch=0.05) as open_for:
-        red = open_for(1)
-        red.sync()
-        red.act(1)                                  # side north
-        red.sync()
-        rules.write_text(edit(text), encoding="utf-8")
-        while not red.log[-1].startswith(("the rule file changed and does not check",
-                                          "the rule file changed its seats")):
-            red.next()
-        rules.write_text(text, encoding="utf-8")
-        while (message := red.next())["type"] != "note":
-            pass
-        assert message == {"type": "note",
-                           "message": "the rule file changed: replayed 1 decision"}
-        assert red.log[-1] == "the rule file changed: replayed 1 decision"
-        assert "red: side north" in red.log
+    message = red.up_to("note", "the note that the rule file is back")[-1]
+    assert message == {"type": "note",
+                       "message": "the rule file changed: replayed 1 decision"}
+    assert red.log[-1] == "the rule file changed: replayed 1 decision"
+    assert "red: side north" in red.log
 
 
 def test_undo_with_one_human():
@@ -549,15 +582,13 @@ def test_undo_with_one_human():
         blue = open_for(0)
         positions = []
         while len([seat for seat, _ in table.session.history if seat == 0]) < 3:
-            while not blue.position or not blue.position["actions"]:
-                blue.next()
+            blue.deciding()
             blue.sync()
             positions.append(blue.position)
             blue.act(len(blue.position["actions"]) - 1)
             blue.position = None
             blue.sync()
-        while table.session.deciding_seat() != 0:
-            blue.next()
+        blue.until(lambda: table.session.deciding_seat() == 0, "blue's turn")
         blue.sync()
         made = list(table.session.history)
         blue.socket.send_json({"type": "undo"})
@@ -632,8 +663,7 @@ def test_several_games_in_one_server():
         assert list(made["urls"]) == ["blue", "spectator"]
         third = server.tables[2]
         blue = open_for(0, third)
-        while not blue.position or not blue.position["actions"]:   # red, random, chose
-            blue.next()
+        blue.deciding()                                 # red, random, chose
         assert third.session.history[0][0] == 1
         answer = client.post(lobby + "/games", json={"seats": "green=human"})
         assert answer.status_code == 400
