@@ -735,7 +735,7 @@ def _stat(value: object) -> str:
 
 
 def piece_notes(view: View) -> str:
-    """'Pawn#1 facing=east; Pawn#2 9/10 models; ...': the rule file's `show status` of each
+    """'Piece#1 facing=east; Piece#2 9/10 models; ...': the rule file's `show status` of each
     piece that has one, else its variables that are not 0, false or none."""
     notes = []
     for piece in view["pieces"]:
@@ -746,9 +746,9 @@ def piece_notes(view: View) -> str:
 
 
 def summary_lines(numbered: Sequence[tuple[int, str]], width: int) -> list[str]:
-    """One line per action name: 'order (5, 1-5): Pawn#1 advance/hold' (the
+    """One line per action name: 'order (5, 1-5): Piece#1 advance/hold' (the
     first words after the name with the next words they take) when that fits, else 'move
-    (127): Rook#1 x3, Pawn#2 x8, ...' (the first words with their counts; only the first
+    (127): Piece#1 x3, Token#2 x8, ...' (the first words with their counts; only the first
     and last when a line is full)."""
     groups: dict[str, list[tuple[int, str, str]]] = {}
     for number, text in numbered:
@@ -795,7 +795,7 @@ def _fitting(parts: list[str], width: int) -> str:
 
 def example(texts: Sequence[str]) -> str:
     """Words to narrow by, taken from the actions themselves: a piece and a cell ('e.g.
-    Pawn#2 e5'), else a whole short action ('e.g. at a31')."""
+    Piece#2 e5'), else a whole short action ('e.g. at a31')."""
     for text in texts:
         words = text.split()
         if len(words) >= 3:

@@ -3,9 +3,9 @@ algorithms.
 
     import pyspiel
     import gdl.interpreter.bridges.openspiel      # registers the game "gdl"
-    game = pyspiel.load_game("gdl", {"file": "games/space_war.gdl", "rng_seed": 3})
+    game = pyspiel.load_game("gdl", {"file": "games/GAME.gdl", "rng_seed": 3})
 
-or `openspiel.load("games/space_war.gdl", rng_seed=3)`. Parameters: `file` (the rule file),
+or `openspiel.load("games/GAME.gdl", rng_seed=3)`. Parameters: `file` (the rule file),
 `rng_seed` (the gdl seed of every initial state), `max_actions` (the bound on action ids,
 `num_distinct_actions`) and `max_decisions` (`max_game_length`: a game that reaches it is
 over, unfinished, every return 0), `min_utility` and `max_utility` (the least and the

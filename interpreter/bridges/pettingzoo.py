@@ -1,7 +1,7 @@
 """PettingZoo bridge: a gdl game as an AEC environment whose agents are the seats.
 
     from gdl.interpreter.bridges.pettingzoo import GdlEnv, observation_text
-    env = GdlEnv("games/space_war.gdl")
+    env = GdlEnv("games/GAME.gdl")
     env.reset(seed=3)
     for agent in env.agent_iter():
         observation, reward, terminated, truncated, info = env.last()

@@ -2,8 +2,8 @@
 
 OpenSpiel and PettingZoo number a decision's actions with integers below a bound fixed when
 the game is made (OpenSpiel's `num_distinct_actions`, PettingZoo's `Discrete` space). gdl's
-legal actions differ from position to position (`move Pawn#2 c4` exists only where that
-pawn can reach c4), so an action id is the index of the action in the position's legal
+legal actions differ from position to position (`move Piece#2 c4` exists only where that
+piece can reach c4), so an action id is the index of the action in the position's legal
 list, in the engine's order: the ids of a decision are 0 to n-1 (sorted, as OpenSpiel asks),
 and a position and all its clones give the same id to the same action, which is what a
 tree search needs (it replays ids on clones of its root). An id means nothing across

@@ -469,10 +469,10 @@ def _hashable(value: Any) -> Any:
 
 
 def plural(n: int | None, word: str | None, words: str | None = None) -> str:
-    """`n` and the word for that many: '1 ship', '2 ships', '0 cities'. Without
+    """`n` and the word for that many: '1 piece', '2 pieces', '0 cities'. Without
     `words`, the English plural of `word`: '-y' after a consonant becomes '-ies', '-s',
     '-x', '-z', '-ch' and '-sh' take '-es', the others '-s'. A count or word that is none
-    faults (never 'None ships')."""
+    faults (never 'None pieces')."""
     if n is None or word is None:
         raise none_met()
     if n == 1 or n == -1:
@@ -781,7 +781,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _row("plural", "n, word, words", (2, 3), _fixed((INT, STR, STR), STR),
          lambda ctx, n, word, *words: held(ctx, plural(n, word, _given(*words))),
          "text",
-         "`n` and the word for that many: `plural(1, \"ship\")` is `1 ship`, "
+         "`n` and the word for that many: `plural(1, \"piece\")` is `1 piece`, "
          "`plural(2, \"territory\")` `2 territories`, `plural(3, \"die\", \"dice\")` "
          "`3 dice` (without `words`: `-y` after a consonant gives `-ies`, `-s`, `-x`, `-z`, "
          "`-ch`, `-sh` add `-es`, other words `-s`); `n` none is a run-time error "

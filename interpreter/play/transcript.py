@@ -2,13 +2,13 @@
 
     # gdl transcript
     game: Duel
-    rules: ../games/space_war.gdl          (relative to the transcript's folder)
+    rules: ../games/GAME.gdl               (relative to the transcript's folder)
     rules-sha256: 3f1a...
     seed: 5
     players: random, random
     ---
-    @ turn 1 blue | blue: home=south moved=0 | ... | Pawn#1 blue d2 ...
-    1 red (2) side south
+    @ turn 1 blue | blue: moved=0 | ... | Piece#1 blue d2 ...
+    1 red (2) move Piece#2 c4
       roll d6 = 4
     ...
     concede: blue

@@ -3,7 +3,7 @@
     game.new_state(seed)            -> State after setup
     game.current_player(state)      -> seat index, or TERMINAL
     game.legal_actions(state)       -> sorted, deterministic list of actions
-    game.action_text(state, a)      -> the stable text a person types ("move Pawn#2 c4")
+    game.action_text(state, a)      -> the stable text a person types ("move Piece#2 c4")
     game.parse_action(state, text[, as_seat])  -> the legal action with that text, or
                                        IllegalAction (why)
     game.apply(state, action)       -> mutates state; returns the chance/log events it caused

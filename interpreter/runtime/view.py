@@ -299,7 +299,7 @@ def title(view: View) -> str:
 
 
 def piece_name(piece: PieceView) -> str:
-    """'Pawn#5 (blue)'; a label that names its seat already (`blue:Pawn#2`) alone."""
+    """'Piece#5 (blue)'; a label that names its seat already (`blue:Piece#2`) alone."""
     label, owner = piece["label"], piece["owner"]
     return label if label.startswith(owner + ":") else f"{label} ({owner})"
 
@@ -625,7 +625,7 @@ def _marked_by(pieces: Sequence[PieceView], kind: str, symbol: str, mark: str) -
 
 
 def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:
-    """Which piece is where, per seat: 'blue: Rook#1 a2, Pawn#2 a1, #3 b1, ...' (a
+    """Which piece is where, per seat: 'blue: Piece#1 a2, Token#1 a1, #2 b1, ...' (a
     label that shares the previous one's name before '#' is shortened to '#N'); pieces
     hidden from the viewer as '? CELL' with a count; a piece's `show badge` text after it in
     brackets ('Unit#1 c3 [9]'). Only pieces on the board."""
@@ -643,7 +643,7 @@ def legend_lines(game: Game, view: View, width: int = WIDTH) -> list[str]:
         for piece in known:
             stem, sep, number = piece["label"].rpartition("#")
             label = piece["label"]
-            if label.startswith(owner + ":"):      # a seat's own labels: 'blue:Pawn#1'
+            if label.startswith(owner + ":"):      # a seat's own labels: 'blue:Piece#1'
                 label = label[len(owner) + 1:]
             short = f"#{number}" if sep and stem == previous else label
             previous = stem if sep else None

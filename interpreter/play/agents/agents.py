@@ -123,9 +123,9 @@ def resolve_input(game, state, legal, text, where=None, as_seat=True):
 def matching(game, state, legal, typed, seat):
     """The indexes of the legal actions that the words of `typed` name, in order: a word
     names an action when it is one of the words of the action's text as `seat` reads it
-    (case ignored; a label 'blue:Pawn#1' also answers to 'Pawn#1'), or a cell where a
-    piece stands that the action names (as `seat` sees the pieces there). So 'Pawn#1',
-    'e9', 'move', 'e9 h6' and 'Pawn#1 h6' each pick out actions; what is hidden from the
+    (case ignored; a label 'blue:Piece#1' also answers to 'Piece#1'), or a cell where a
+    piece stands that the action names (as `seat` sees the pieces there). So 'Piece#1',
+    'e9', 'move', 'e9 h6' and 'Piece#1 h6' each pick out actions; what is hidden from the
     seat reads '?' in the texts and the view, so it can never be named."""
     words = typed.lower().split()
     if not words:

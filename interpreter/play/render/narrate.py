@@ -77,7 +77,7 @@ def _valued(who, old, new):
 
 def says(event, text):
     """Does a decision's text already say what a narrated move does (the action moved
-    this piece to that cell: `move Pawn#5 e9` and 'Pawn#5 moved from e8 to e9 (by
+    this piece to that cell: `move Piece#5 e9` and 'Piece#5 moved from e8 to e9 (by
     move, blue)')? Then the move need not be told again."""
     if not isinstance(event, ev.Moved) or not text:
         return False
@@ -89,7 +89,7 @@ def event_lines(game, events, viewer, said=""):
     """The events of a decision as `viewer` reads them, less a move `said` already tells
     and the shuffles and random picks (their counts say nothing to a player);
     a run of three or more pieces created (or removed) by one rule is one line:
-    'created by deploy, red: Rook#2 f11, Pawn#9 a12, ...'."""
+    'created by setup, red: Piece#2 f11, Token#9 a12, ...'."""
     # How many items a shuffle or a random pick had is the engine's bookkeeping, not what a
     # player saw happen (the transcript keeps it): the cards drawn show as pieces moving.
     # A piece that changed kind out of the viewer's sight says nothing to it, nor does

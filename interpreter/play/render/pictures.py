@@ -272,7 +272,7 @@ def _kind_marks(view):
 
 
 def _number(label):
-    """The piece's number in its label ('Pawn#5' -> '5'), or ''."""
+    """The piece's number in its label ('Piece#5' -> '5'), or ''."""
     head, sep, tail = label.rpartition("#")
     return tail if sep and tail.isdigit() else ""
 

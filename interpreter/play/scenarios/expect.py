@@ -5,7 +5,7 @@ a failure (`FILE:LINE: expected ..., got ...`) when it does not hold; the run su
 position and the names (pieces, cells, seats). The forms, documented with an example each
 in section 15 of docs/language.md:
 
-    expect Pawn#1 at d8 | expect Pawn#1 removed [at d8]
+    expect Piece#1 at d8 | expect Piece#1 removed [at d8]
     expect legal ACTION | expect illegal ACTION [because "TEXT"]
     expect legal count N [NAME] [for LABEL|CELL]
     expect legal actions [NAME] [for LABEL|CELL]: ACTION, ACTION, ...

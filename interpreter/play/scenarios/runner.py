@@ -4,14 +4,14 @@ A scenario names a rule file, reaches a position, fixes dice, plays actions and 
 what must then hold. One instruction per line; `#` starts a comment. The full reference,
 with an example of every instruction, is section 15 of docs/language.md.
 
-    rules ../../../games/space_war.gdl     the rule file (relative to this file)
+    rules ../../../games/GAME.gdl          the rule file (relative to this file)
     seed 7                                 the seed (default 0)
-    play side south                        play a legal action by its text
+    play move Piece#2 c4                   play a legal action by its text
     roll 6 4                               the next die, a d6, shows 4 ("roll any 4": any die)
     pick 3 2                               the next pick from 3 items takes the 2nd ("pick any 2")
     shuffle 3 1 2                          the next shuffle of 3 items puts the 3rd first, ...
     clear                                  remove every piece (numbering restarts)
-    piece Pawn blue d4 damage=1            create a piece, optionally setting variables
+    piece Piece blue d4 damage=1           create a piece, optionally setting variables
     set blue.moved = 1                     set a variable (global, SEAT.var or LABEL.var)
     phase play for blue                    make PHASE the current phase of SEAT (entering it)
     turn 3                                 set the turn number (turn_number)
@@ -160,7 +160,7 @@ class ScenarioRun(Expectations):
             return exc
 
     def expression(self, text, want=None):
-        """Compile a gdl expression where labels like Pawn#2 stand for pieces."""
+        """Compile a gdl expression where labels like Piece#2 stand for pieces."""
         state = self.need_state()
         values = {}
 
@@ -492,7 +492,7 @@ def _scenarios(lines):
 
 
 def _strip_comment(line):
-    """Drop a # comment, keeping # inside piece labels (Pawn#2) and quoted text."""
+    """Drop a # comment, keeping # inside piece labels (Piece#2) and quoted text."""
     out, quoted = [], False
     for i, char in enumerate(line):
         if char == '"':

@@ -14,7 +14,7 @@
     $("message").textContent = text;
     $("message").className = error ? "error" : "";
   }
-  // does an action's text name `word` (a label 'blue:Pawn#1' also answers to 'Pawn#1')
+  // does an action's text name `word` (a label 'blue:Piece#1' also answers to 'Piece#1')
   function names(text, word) {
     return text.split(" ").some(function (w) {
       return w === word || w.slice(-word.length - 1) === ":" + word ||
