@@ -324,7 +324,7 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
     else:
         print_summary(summary, games, seed)
         if out is not None:
-            click.echo(f"  wrote {len(records)} records to {out}")
+            click.echo(f"  wrote {counted(len(records), 'record')} to {out}")
     if summary.interrupted:
         sys.exit(130)
 

@@ -592,8 +592,8 @@ class Prompt:
             for line in shown or ["nothing has happened yet"]:
                 click.echo(line)
             return
-        told = f"the last {len(shown)} of {len(log)} lines" if len(shown) < len(log) else \
-            f"all {len(log)} lines: scroll back for the first"
+        told = f"the last {len(shown)} of {counted(len(log), 'line')}" if len(shown) < len(log) \
+            else f"all {counted(len(log), 'line')}: scroll back for the first"
         page(shown or ["nothing has happened yet"], f"(history: {told}) press Enter to go back")
 
     # ----- plain output ------------------------------------------------------------------
@@ -683,11 +683,12 @@ class Prompt:
         if len(laid) <= limit:
             return laid
         hint = textwrap.wrap(
-            f"{len(numbered)} actions: type a number, or a piece, a cell or a name to see "
+            f"{counted(len(numbered), 'action')}: type a number, or a piece, a cell or a name to see "
             f"its actions; a piece and a cell play ({example(self.texts)}); 'help' for more",
             width, initial_indent="  ", subsequent_indent="  ")
         if len(hint) >= limit:      # no room for the hint and a line of the summary
-            hint = [clip(f"  {len(numbered)} actions: type a number, a piece, a cell or a name; "
+            hint = [clip(f"  {counted(len(numbered), 'action')}: type a number, a piece, a cell "
+                         "or a name; "
                          "'help' for more", width)]
         return ["  " + line for line in summary_lines(numbered, width - 2)
                 ][:limit - len(hint)] + hint

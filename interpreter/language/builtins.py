@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
-from .errors import RuleFault
+from .errors import RuleFault, counted
 from .limits import (FREE_SCAN, MAX_DICE, MAX_LIST, MAX_NUMBER, MAX_PLACEMENTS, MAX_SUM,
                      MAX_TEXT, TEXT_STEP)
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
@@ -308,6 +308,12 @@ class Builtin(NamedTuple):
     def forms(self) -> list[str]:
         """How it is called: `name(a)`, `name(a, b)`, one per arity."""
         return [f"{self.name}({', '.join(self.params[:n])})" for n in self.arities]
+
+    def takes(self) -> str:
+        """How many arguments a call takes: '1 argument', '2 arguments', '1 or 2 arguments'."""
+        if len(self.arities) == 1:
+            return counted(self.arities[0], "argument")
+        return " or ".join(map(str, self.arities)) + " arguments"
 
     def template(self, count: int) -> str | None:
         """The inline template for a call with `count` arguments, if any."""

@@ -18,7 +18,7 @@ from . import ast
 from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, plural, static_fault
-from .errors import GdlError, GdlRuleError, did_you_mean, error_at
+from .errors import GdlError, GdlRuleError, counted, did_you_mean, error_at
 from .look import Look, badge_note, colour_of, colour_words, mark_notes, read_shape, shape_names
 from .references import Declaration, References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
@@ -1134,8 +1134,9 @@ class _Checker:
                            stmt.phase_span or stmt.span,
                            did_you_mean(stmt.phase, self.phase_decls))
         if len(stmt.args) != len(phase.params):
-            raise error_at(GdlRuleError, f"phase '{phase.name}' takes {len(phase.params)} "
-                           f"argument(s), not {len(stmt.args)}", stmt.span)
+            raise error_at(GdlRuleError, f"phase '{phase.name}' takes "
+                           f"{counted(len(phase.params), 'argument')}, not {len(stmt.args)}",
+                           stmt.span)
         args = tuple(self._expr(arg, scope) for arg in stmt.args)
         known = self.phase_param_types.setdefault(phase.name, tuple(a.type for a in args))
         for i, (want, got, arg) in enumerate(zip(known, args, stmt.args)):
@@ -1393,8 +1394,7 @@ class _Checker:
                            [hint] if hint else did_you_mean(e.name, list(BUILTINS) +
                                                              list(self.fn_decls)))
         if len(e.args) not in builtin.arities:
-            counts = " or ".join(map(str, builtin.arities))
-            raise error_at(GdlRuleError, f"{e.name}() takes {counts} argument(s), not "
+            raise error_at(GdlRuleError, f"{e.name}() takes {builtin.takes()}, not "
                            f"{len(e.args)}", e.span)
         args = tuple(self._expr(arg, scope) for arg in e.args)
         result = builtin.typer([a.type for a in args])
@@ -1425,8 +1425,8 @@ class _Checker:
         if len(args) != count:
             kind = "function" if name in self.fn_types or name in self.fn_decls else \
                 "procedure"
-            raise error_at(GdlRuleError, f"{kind} '{name}' takes {count} argument(s), not "
-                           f"{len(args)}", at.span)
+            raise error_at(GdlRuleError, f"{kind} '{name}' takes "
+                           f"{counted(count, 'argument')}, not {len(args)}", at.span)
         checked = tuple(self._expr(arg, scope) for arg in args)
         if known is None:
             assert decl is not None

@@ -45,7 +45,8 @@ from ..language.boards import Board
 from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECES,
                                  SEAT_VARS, elements, number_too_big, plain, read, summed,
                                  text_too_long, written)
-from ..language.errors import GdlError, GdlRuntimeError, IllegalAction, RuleFault, error_at
+from ..language.errors import (GdlError, GdlRuntimeError, IllegalAction, RuleFault, counted,
+                               error_at)
 from ..language.limits import (EVENT_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
                                MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK,
                                TEXT_STEP)
@@ -1470,8 +1471,7 @@ class Game:
         words = self._argument_words(compiled, words)
         if len(words) != len(types):
             names = ", ".join(name for name, _ in compiled.binders)
-            raise IllegalAction(f"'{compiled.name}' takes {len(types)} argument"
-                                f"{'' if len(types) == 1 else 's'}"
+            raise IllegalAction(f"'{compiled.name}' takes {counted(len(types), 'argument')}"
                                 f"{f' ({names})' if names else ''}, not {len(words)}",
                                 malformed=True)
         values = []
@@ -1953,12 +1953,12 @@ def _rule_name(program: program.Program, key: UnitKey) -> str | None:
 def _counter(rt: Runtime) -> Callable[[_Sized], _Sized]:
     """`_w(items)`: count a comprehension's items against the work of one decision and
     return them (a `for` loop counts them inline, codegen.emit_for)."""
-    def counted(items: _Sized) -> _Sized:
+    def counted_as_work(items: _Sized) -> _Sized:
         rt.work += len(items)
         if rt.work > MAX_WORK:
             rt.overworked()
         return items
-    return counted
+    return counted_as_work
 
 
 def _connector(rt: Runtime) -> Callable[..., list[Any]]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
 
 from ..language.builtins import ALL as ALL      # the engine imports it from here
-from ..language.errors import GdlDataError
+from ..language.errors import GdlDataError, counted
 from ..language.limits import MAX_NUMBER
 
 if TYPE_CHECKING:
@@ -320,7 +320,7 @@ class State:
         living = sum(1 for piece in self.pieces.values() if piece["alive"])
         values = ", ".join(f"{name}={value!r}" for name, value in self.globals.items())
         return "\n".join([
-            f"turn {self.turn} (seat {self.current}), {self.decisions} decisions",
+            f"turn {self.turn} (seat {self.current}), {counted(self.decisions, 'decision')}",
             f"  phases: {phases}",
             f"  result: {_result_words(self.result)}",
             f"  pieces: {living} living",

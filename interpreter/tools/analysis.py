@@ -291,8 +291,7 @@ class Document:
             return f"`piece.{name}`: {describe(PIECE_PROPERTIES[name])}: {_PROPERTY_DOCS[name]}"
         if name in BUILTINS:
             builtin = BUILTINS[name]
-            counts = " or ".join(map(str, builtin.arities))
-            return f"built-in `{name}`, {counts} argument(s): {builtin.doc}"
+            return f"built-in `{name}`, {builtin.takes()}: {builtin.doc}"
         if name in ("me",) + BUILTIN_VALUES:
             return f"`{name}`: {_value_doc(name)}"
         if name in grammar_words()["quantifier"]:

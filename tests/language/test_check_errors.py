@@ -252,7 +252,7 @@ def test_cell_off_the_board():
 
 def test_builtin_given_too_many_arguments():
     assert message(VALID.replace("next(me)", "next(me, 2)"), GdlRuleError) == lines(
-        "bad.gdl:9:19: error: next() takes 1 argument(s), not 2",
+        "bad.gdl:9:19: error: next() takes 1 argument, not 2",
         "        goto play for next(me, 2)",
         "                      ^")
 
@@ -260,7 +260,7 @@ def test_builtin_given_too_many_arguments():
 def test_builtin_given_no_arguments():
     text = VALID.replace("goto play for next(me)", "n = distance()") + "var n = 0\n"
     assert message(text, GdlRuleError) == lines(
-        "bad.gdl:9:9: error: distance() takes 2 argument(s), not 0",
+        "bad.gdl:9:9: error: distance() takes 2 arguments, not 0",
         "        n = distance()",
         "            ^")
 
@@ -268,7 +268,7 @@ def test_builtin_given_no_arguments():
 def test_user_function_given_too_many_arguments():
     text = VALID + "fn double(x) = x * 2\nvar n = 0\ndef bump() {\n  n = double(1, 2)\n}\n"
     assert message(text, GdlRuleError) == lines(
-        "bad.gdl:15:7: error: function 'double' takes 1 argument(s), not 2",
+        "bad.gdl:15:7: error: function 'double' takes 1 argument, not 2",
         "      n = double(1, 2)",
         "          ^")
 
@@ -277,7 +277,7 @@ def test_procedure_given_too_many_arguments():
     text = VALID.replace("goto play for next(me)", "bump(1)")
     text += "var n = 0\ndef bump() {\n  n += 1\n}\n"
     assert message(text, GdlRuleError) == lines(
-        "bad.gdl:9:5: error: procedure 'bump' takes 0 argument(s), not 1",
+        "bad.gdl:9:5: error: procedure 'bump' takes 0 arguments, not 1",
         "        bump(1)",
         "        ^")
 
@@ -285,7 +285,7 @@ def test_procedure_given_too_many_arguments():
 def test_phase_given_too_many_arguments():
     assert message(VALID.replace("goto play for next", "goto play(1) for next"),
                    GdlRuleError) == lines(
-        "bad.gdl:9:5: error: phase 'play' takes 0 argument(s), not 1",
+        "bad.gdl:9:5: error: phase 'play' takes 0 arguments, not 1",
         "        goto play(1) for next(me)",
         "        ^")
 

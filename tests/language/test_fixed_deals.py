@@ -143,6 +143,11 @@ def test_a_fixed_pick_of_another_size_fails_its_line(tmp_path):
         "items first, by line 3"]
 
 
+def test_a_fixed_pick_past_its_items_fails_its_line(tmp_path):
+    assert scenario(tmp_path, "pick 1 2\n") == [
+        "S:2:1: error: a pick of 1 item takes item 1 to 1, not 2\n    pick 1 2\n    ^"]
+
+
 def test_an_unused_fixed_deal_fails_its_line(tmp_path):
     assert scenario(tmp_path, "play take\nshuffle 2 1\nexpect a.card > 0\n") == [
         "S:3: expected 'shuffle 2 1' to be used, got no shuffle of 2 items after it"]

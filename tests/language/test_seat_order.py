@@ -182,7 +182,7 @@ def test_call_for_each_must_come_last():
         "        call play for each s in seats where s",
         "                                            ^"]),
     ("call play(1) for each s in seats", [
-        "bad.gdl:9:5: error: phase 'play' takes 0 argument(s), not 1",
+        "bad.gdl:9:5: error: phase 'play' takes 0 arguments, not 1",
         "        call play(1) for each s in seats",
         "        ^"]),
 ])

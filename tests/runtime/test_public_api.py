@@ -110,6 +110,7 @@ def test_str_of_a_state_is_a_readable_summary():
         "  globals: score=0, label='x'",
     ])
     game.apply(state, game.parse_action(state, "add 2"))
+    assert str(state).split("\n")[0].endswith(", 1 decision")
     game.apply(state, game.parse_action(state, "take Stone#2"))
     assert str(state) == "\n".join([
         "turn 2 (seat 1), 2 decisions",

@@ -214,7 +214,7 @@ def test_hover_tells_types_stats_parameters_and_built_ins(session):
     assert "in phase `play`; parameters: p: a piece, to: a cell" in action
     assert "Go up to the piece's range." in action
     assert "Move one piece." in hover(client, uri, GAME, "play", 1)
-    assert hover(client, uri, GAME, "distance").startswith("built-in `distance`, 2 argument(s)")
+    assert hover(client, uri, GAME, "distance").startswith("built-in `distance`, 2 arguments")
     assert "var `piece.moved`" in hover(client, uri, GAME, "moved", 2)
     assert hover(client, uri, GAME, "\n\n", 1) is None            # nothing on a blank line
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ...language.errors import GdlDataError, IllegalAction
+from ...language.errors import GdlDataError, IllegalAction, counted
 from ...runtime import introspect
 from ..hints import with_hint
 
@@ -276,8 +276,8 @@ def make_agents(spec, nseats, seed):
     if len(names) < nseats:
         names += ["random"] * (nseats - len(names))
     if len(names) != nseats:
-        raise GdlDataError(f"--players names {len(names)} players but the game has {nseats} "
-                           "seats")
+        raise GdlDataError(f"--players names {counted(len(names), 'player')} but the game has "
+                           f"{counted(nseats, 'seat')}")
     agents = []
     for seat, text in enumerate(names):
         name, parameters = parse_player(text)

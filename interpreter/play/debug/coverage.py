@@ -27,7 +27,7 @@ import collections
 from typing import TYPE_CHECKING
 
 from ...language import program as ir
-from ...language.errors import GdlDataError
+from ...language.errors import GdlDataError, counted
 from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...runtime import introspect
 from ..agents.agents import make_agents
@@ -241,7 +241,7 @@ def games_coverage(path, games, seed=0, players="random", max_turns=None,
                 max_turns=max_turns, max_decisions=max_decisions, observer=_EveryView(game))
             finished += status == "finished"
     names = ", ".join(agent.name for agent in agents)
-    what = (f"{path}: {games} game{'s' * (games != 1)} from seed {seed} ({names}): "
+    what = (f"{path}: {counted(games, 'game')} from seed {seed} ({names}): "
             f"{finished} finished, {games - finished} capped")
     return Coverage(what, _games_of(trace, game), trace)
 

@@ -33,7 +33,7 @@ import re
 
 import attrs
 
-from ...language.errors import GdlDataError, GdlError, IllegalAction
+from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...language.types import PIECE
 from ...loader import load_game
 from ...runtime import events, introspect
@@ -348,7 +348,7 @@ class ScenarioRun(Expectations):
         if items is not None and items < 1:
             raise self.error(f"a pick is from 1 item or more, not {items}")
         if index < 1 or (items is not None and index > items):
-            raise self.error(f"a pick of {items} items takes item 1 to {items}, not {index}"
+            raise self.error(f"a pick of {counted(items, 'item')} takes item 1 to {items}, not {index}"
                              if items else f"a pick takes item 1 or more, not {index}")
         self.dealt["pick"].append((self.line, items, index))
         if self.state is not None:
@@ -517,7 +517,7 @@ def run_scenario(path):
 
 def _deal(kind, items):
     """'a pick of 3 items', 'a pick', 'a shuffle of 3 items'."""
-    return f"a {kind}" + ("" if items is None else f" of {items} items")
+    return f"a {kind}" + ("" if items is None else f" of {counted(items, 'item')}")
 
 
 def _deal_line(kind, items, value):

@@ -200,7 +200,8 @@ class Table:
                 count = len(session.game.legal_actions(session.state))
                 await connection.socket.send_json(
                     {"type": "matches", "indexes": choice,
-                     "message": f"{len(choice)} of {count} actions match '{message['text']}'"})
+                     "message": f"{len(choice)} of {counted(count, 'action')} match "
+                                f"'{message['text']}'"})
                 return
             assert connection.viewer is not None     # session.choice refuses the spectator
             session.decide(connection.viewer, choice)
@@ -626,8 +627,8 @@ def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, l
     else:
         players = [player.strip() for player in saved.header["players"].split(",")]
         if len(players) != len(game.seats):
-            raise GdlDataError(f"{path}: 'players:' names {len(players)} players for "
-                               f"{len(game.seats)} seats")
+            raise GdlDataError(f"{path}: 'players:' names {counted(len(players), 'player')} "
+                               f"for {counted(len(game.seats), 'seat')}")
         for player in players:
             parse_player(player)
     return game, saved.header["seed"], players, [text for _, text in moves]
