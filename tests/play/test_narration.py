@@ -171,6 +171,18 @@ def test_hidden_pieces_in_a_run_are_only_counted():
     assert any("DiceToken#1" in line for line in full)
 
 
+def test_a_deal_into_zones_is_one_line_naming_only_what_the_seat_may_see():
+    from gdl.interpreter.play.render.narrate import event_lines
+    game = load_game(os.path.join(ROOT, "games", "classic", "hearts.gdl"))
+    state = game.new_state(2, narrate=True)
+    dealt = [line for line in event_lines(game, state.events, 0) if line.startswith("put ")]
+    assert len(dealt) == 1, dealt      # 52 lines before, one a card
+    own, *others = dealt[0].removeprefix("put by setup: ").split("; ")
+    assert own.startswith("into hand of north: ") and own.endswith(", 5 more")
+    assert others == [f"into hand of {seat}: 13 hidden pieces"
+                      for seat in ("east", "south", "west")]
+
+
 def test_narration_belongs_to_a_state_not_to_the_game():
     from gdl.interpreter.runtime.events import PieceEvent
     from gdl.interpreter.runtime.state import State

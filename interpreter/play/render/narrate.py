@@ -88,7 +88,8 @@ def says(event, text):
 def event_lines(game, events, viewer, said=""):
     """The events of a decision as `viewer` reads them, less a move `said` already tells
     and the shuffles and random picks (their counts say nothing to a player);
-    a run of three or more pieces created (or removed) by one rule is one line:
+    a run of three or more pieces created (or removed, or put into zones) by one rule is
+    one line:
     'created by setup, red: Piece#2 f11, Token#9 a12, ...'."""
     # How many items a shuffle or a random pick had is the engine's bookkeeping, not what a
     # player saw happen (the transcript keeps it): the cards drawn show as pieces moving.
@@ -104,11 +105,13 @@ def event_lines(game, events, viewer, said=""):
             i += 1
             continue
         j = i
-        if isinstance(event, (ev.Created, ev.Removed)):
+        if isinstance(event, (ev.Created, ev.Removed, ev.Put)):
             while j + 1 < len(kept) and type(kept[j + 1]) is type(event) and \
                     kept[j + 1].by == event.by:
                 j += 1
-        if j - i >= 2:
+        if j - i >= 2 and isinstance(event, ev.Put):
+            lines.append(_grouped_puts(game, kept[i:j + 1], viewer))
+        elif j - i >= 2:
             lines.append(_grouped(game, kept[i:j + 1], viewer))
         else:
             lines += [event_text(game, e, viewer) for e in kept[i:j + 1]]
@@ -133,6 +136,26 @@ def _grouped(game, run, viewer, most=8):
         parts.append(f"{hidden} hidden piece{'s' if hidden > 1 else ''}")
     by = f" by {rule}" + (f", {game.seats[seat]}" if seat is not None else "") if rule else ""
     return f"{what}{by}: " + ", ".join(parts)
+
+
+def _grouped_puts(game, run, viewer, most=8):
+    """One line for a run of pieces put into zones by one rule (a deal), zone by zone in
+    the order first reached: the first `most` pieces it may name there, how many more, and
+    how many hidden pieces (each had its own line before: the same is told)."""
+    zones = {}
+    for event in run:
+        zones.setdefault(event.zone, []).append(event)
+    parts = []
+    for zone, events in zones.items():
+        names = [e.label for e in events if viewer is None or viewer not in e.hidden]
+        hidden = len(events) - len(names)
+        told = names[:most] + ([f"{len(names) - most} more"] if len(names) > most else [])
+        if hidden:
+            told.append(f"{hidden} hidden piece{'s' if hidden > 1 else ''}")
+        parts.append(f"into {zone}: " + ", ".join(told))
+    rule, seat = run[0].by.rule, run[0].by.seat
+    by = f" by {rule}" + (f", {game.seats[seat]}" if seat is not None else "") if rule else ""
+    return f"put{by}: " + "; ".join(parts)
 
 
 def public_text(texts: list[str]) -> str:
