@@ -662,7 +662,7 @@ class Prompt:
 
     def kind_hint(self, view: View) -> list[str]:
         """Where the actions choose among kinds (a kind's name, or a piece off the board: a
-        draft's 'take blue:Leviathan#8'), a line telling how to see their statistics."""
+        draft's 'take blue:Piece#8'), a line telling how to see their statistics."""
         kinds = self.game.rules.kinds
         if not any(set(stats) - {"symbol"} for stats in kinds.values()):
             return []
@@ -714,8 +714,8 @@ def board_rows(game: Game, view: View, width: int, height: int) -> int:
 
 
 def kind_info(game: Game, name: str) -> list[str]:
-    """A kind's statistics, as the rule file's `kinds` table gives them: 'Leviathan: size 1,
-    attack 8, ...'; `name` may be a piece's label (blue:Leviathan#8). Without a name, or
+    """A kind's statistics, as the rule file's `kinds` table gives them: 'Piece: size 1,
+    attack 8, ...'; `name` may be a piece's label (blue:Piece#8). Without a name, or
     for one that names no kind, the kinds there are."""
     kinds = game.rules.kinds
     wanted = name.rpartition(":")[2].partition("#")[0].strip()

@@ -33,7 +33,7 @@ def changes(before, after):
         old = old_pieces.get(new["label"])
         if old is None or new["label"] == HIDDEN:
             continue
-        # a piece of no seat by its label alone ('Pirate#2', not 'Pirate#2 (none)')
+        # a piece of no seat by its label alone ('Piece#2', not 'Piece#2 (none)')
         name = new["label"] if new["owner"] == "none" else piece_name(new)
         if "status" in new:
             lines += _worded(name, old.get("status", ""), new["status"])
