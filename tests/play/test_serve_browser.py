@@ -34,6 +34,11 @@ WAIT = 20       # seconds
 POLL = 0.05     # seconds between looks at the page while waiting
 
 
+def waited_for(expected):
+    """The message of a wait that timed out: what it waited for."""
+    return f"not within {WAIT} s: waited for {expected}"
+
+
 @pytest.fixture(scope="module")
 def browser():
     yield from chromium()
@@ -63,6 +68,8 @@ def serving(path, players, seed=1, pace=0.05, watch=None, server=None):
         if server.started:
             break
         time.sleep(0.05)
+    else:
+        pytest.fail("uvicorn did not start within 5 s", pytrace=False)
     yield table, dict(urls(table, "127.0.0.1", port))
     server.should_exit = True
     thread.join(10)
@@ -72,7 +79,7 @@ def my_turn(browser):
     """Wait until the page offers blue's actions; their texts."""
     WebDriverWait(browser, WAIT).until(
         lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-mine") == "yes"
-        and b.find_elements(By.CSS_SELECTOR, "#actions button"))
+        and b.find_elements(By.CSS_SELECTOR, "#actions button"), waited_for("blue's actions"))
     return [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#actions button")]
 
 
@@ -86,7 +93,8 @@ def test_play_by_clicking(browser, served):
     actions = my_turn(browser)                    # red has chosen its side
     assert actions[0].startswith("station ")
     browser.find_element(By.CSS_SELECTOR, "#actions button").click()
-    WebDriverWait(browser, WAIT).until(lambda b: f"blue: {actions[0]}" in log_lines(b))
+    WebDriverWait(browser, WAIT).until(lambda b: f"blue: {actions[0]}" in log_lines(b),
+                                       waited_for(f"the log's 'blue: {actions[0]}'"))
     for _ in range(3):                            # move a fighter: click it, then a mark
         my_turn(browser)
         fighter = next(piece for piece in browser.find_elements(By.CSS_SELECTOR, "#board .pc")
@@ -106,7 +114,8 @@ def test_play_by_clicking(browser, served):
         going = [text for text in shown if cell in text.split()]
         if len(going) > 1:                        # several actions go there: pick the first
             browser.find_element(By.CSS_SELECTOR, "#actions button").click()
-        WebDriverWait(browser, WAIT).until(lambda b: len(log_lines(b)) > before)
+        WebDriverWait(browser, WAIT).until(lambda b: len(log_lines(b)) > before,
+                                           waited_for("a new log line"))
         assert any(line.startswith(f"blue: ") and label in line and cell in line
                    for line in log_lines(browser)[before:])
     assert sum(1 for seat, _ in table.session.history if seat == 0) == 4
@@ -114,7 +123,8 @@ def test_play_by_clicking(browser, served):
     box = browser.find_element(By.ID, "text")
     box.send_keys("fly away\n")
     WebDriverWait(browser, WAIT).until(
-        lambda b: b.find_element(By.ID, "message").text.startswith("not accepted: 'fly away'"))
+        lambda b: b.find_element(By.ID, "message").text.startswith("not accepted: 'fly away'"),
+        waited_for("the message 'not accepted: 'fly away''"))
     assert "error" in browser.find_element(By.ID, "message").get_attribute("class")
 
 
@@ -139,7 +149,8 @@ def test_build_an_action_step_by_step(browser):
 
         while not blue_played():
             WebDriverWait(browser, WAIT).until(
-                lambda b: blue_played() or b.find_elements(By.CSS_SELECTOR, "#steps button"))
+                lambda b: blue_played() or b.find_elements(By.CSS_SELECTOR, "#steps button"),
+                waited_for("blue's decision or the next words"))
             if blue_played():
                 break
             words, listed = browser.execute_script(
@@ -213,7 +224,8 @@ def settled(browser, seat, made):
 
 
 def wait_settled(browser, seat, made):
-    return WebDriverWait(browser, WAIT, POLL).until(lambda b: settled(b, seat, made))
+    return WebDriverWait(browser, WAIT, POLL).until(
+        lambda b: settled(b, seat, made), waited_for(f"{seat}'s page after {made} decisions"))
 
 
 def click_piece_then_mark(browser, chooser, actions):
@@ -285,7 +297,8 @@ def test_two_browsers_each_see_only_their_own(browser):
                 decider = WebDriverWait(browser, WAIT, POLL).until(
                     lambda _: next((seat for seat, driver in pages.items()
                                     if page(driver)["mine"] and page(driver)["actions"]),
-                                   None))
+                                   None),
+                    waited_for("a seat with actions"))
                 shown = page(pages[decider])
                 bought = [line for line in decisions_of(decider, shown["log"])
                           if line.startswith(f"{decider}: buy ")]
@@ -299,11 +312,13 @@ def test_two_browsers_each_see_only_their_own(browser):
                 pages[decider].find_element(
                     By.XPATH, f'//ul[@id="actions"]//button[text()="{wanted}"]').click()
                 WebDriverWait(browser, WAIT, POLL).until(
-                    lambda _: len(page(pages[decider])["log"]) > before)
+                    lambda _: len(page(pages[decider])["log"]) > before,
+                    waited_for(f"a new line in {decider}'s log"))
             assert buyer is not None, table.session.texts
             watcher = "two" if buyer == "one" else "one"
             WebDriverWait(browser, WAIT, POLL).until(
-                lambda _: page(pages[watcher])["log"][-1] == f"{buyer}: chooses in secret")
+                lambda _: page(pages[watcher])["log"][-1] == f"{buyer}: chooses in secret",
+                waited_for(f"{watcher}'s log's '{buyer}: chooses in secret'"))
             mine, theirs = pages[buyer], pages[watcher]
             assert all(line in mine.page_source for line in bought)
             secret = [line.split(": ", 1)[1] for line in bought]    # 'buy Freighter'
@@ -337,7 +352,7 @@ def test_live_reload_in_the_browser(browser, tmp_path):
         rules.write_text(text.replace("param laser_range = 4", "param laser_range = far_away"),
                          encoding="utf-8")
         shown = WebDriverWait(browser, WAIT, POLL).until(
-            lambda b: page(b)["error"] and page(b))
+            lambda b: page(b)["error"] and page(b), waited_for("the check error"))
         assert shown["message"].startswith(
             f"{rules}:{line}:21: error: unknown name 'far_away'"), shown["message"]
         assert any(entry.startswith("the rule file changed and does not check:")
@@ -346,7 +361,7 @@ def test_live_reload_in_the_browser(browser, tmp_path):
                          encoding="utf-8")
         told = f"the rule file changed: replayed all {decisions} decisions"
         shown = WebDriverWait(browser, WAIT, POLL).until(
-            lambda b: page(b)["message"] == told and page(b))
+            lambda b: page(b)["message"] == told and page(b), waited_for(repr(told)))
         assert not shown["error"] and shown["title"].startswith("Space War II - ")
         assert shown["log"][-1] == told and shown["mine"] and shown["actions"]
         assert browser.find_element(By.CSS_SELECTOR, "#game").text.startswith("Space War")
@@ -376,7 +391,8 @@ def test_undo_in_the_browser(browser):
         last = max(index for index, (seat, _) in enumerate(made) if seat == 0)
         browser.find_element(By.ID, "undo").click()
         shown = WebDriverWait(browser, WAIT, POLL).until(
-            lambda b: page(b)["log"] and page(b)["log"][-1].startswith("undo: ") and page(b))
+            lambda b: page(b)["log"] and page(b)["log"][-1].startswith("undo: ") and page(b),
+            waited_for("the log's 'undo: '"))
         taken = len(made) - last
         assert shown["log"][-1] == (f"undo: {taken} decision{'s' if taken > 1 else ''} taken "
                                     f"back, to before blue's last ({texts[last]})")
