@@ -133,20 +133,15 @@ def counted(number: int, noun: str) -> str:
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
-def closest_name(word: str, names: Iterable[str], *, cutoff: float = 0.6,
-                 fold_case: bool = False) -> str | None:
-    """The name in `names` most like `word` (difflib's ratio, at least `cutoff`), or None.
-    With `fold_case` they are compared lower-cased, and the name comes back as written."""
+def did_you_mean(word: str, names: Iterable[str], *, cutoff: float = 0.6,
+                 fold_case: bool = False) -> tuple[str, ...]:
+    """An error's hints for a misspelt `word`: ("did you mean 'NAME'?",) for the name in
+    `names` most like it (difflib's ratio, at least `cutoff`), or () when none is close or
+    the closest is `word` itself. With `fold_case` they are compared lower-cased, and the
+    name is given as written."""
     import difflib                  # only when a name is wrong: keeps `gdl check` quick
     by_key = {(name.lower() if fold_case else name): name for name in names}
     key = word.lower() if fold_case else word
     match = difflib.get_close_matches(key, list(by_key), n=1, cutoff=cutoff)
-    return by_key[match[0]] if match else None
-
-
-def did_you_mean(word: str, names: Iterable[str], *, cutoff: float = 0.6,
-                 fold_case: bool = False) -> tuple[str, ...]:
-    """An error's hints for a misspelt `word`: ("did you mean 'NAME'?",) for the name most
-    like it (`closest_name`), or () when none is close or the closest is `word` itself."""
-    name = closest_name(word, names, cutoff=cutoff, fold_case=fold_case)
-    return (f"did you mean '{name}'?",) if name is not None and name != word else ()
+    name = by_key[match[0]] if match else word
+    return (f"did you mean '{name}'?",) if name != word else ()

@@ -6,7 +6,7 @@ rejected word, and `let` in a `fn`, a statement as a value, `while`, `xs[0]` and
 import pytest
 
 from gdl.interpreter import load_source
-from gdl.interpreter.language.errors import GdlError, closest_name, did_you_mean
+from gdl.interpreter.language.errors import GdlError, did_you_mean
 
 HEAD = "seats a, b\nvar xs = [1, 2]\n"
 TAIL = "phase p { action x() {} }\n"
@@ -98,10 +98,10 @@ def test_did_you_mean_offers_the_closest_name(word, names, options, hints):
     assert did_you_mean(word, names, **options) == hints
 
 
-def test_closest_name_is_returned_as_written():
-    assert closest_name("PAWN#3", ["Pawn#3", "Rook#1"], fold_case=True) == "Pawn#3"
-    assert closest_name("rokk", iter(["rook", "book"])) == "rook"    # any iterable, the best one
-    assert closest_name("qqq", ["rook"]) is None
+def test_did_you_mean_gives_the_name_as_written():
+    assert did_you_mean("PAWN#3", ["Pawn#3", "Rook#1"], fold_case=True) == (
+        "did you mean 'Pawn#3'?",)
+    assert did_you_mean("rokk", iter(["rook", "book"])) == ("did you mean 'rook'?",)
 
 
 def test_a_piece_or_seat_may_still_be_compared_with_none():
