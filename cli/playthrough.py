@@ -683,8 +683,8 @@ class Prompt:
         if len(laid) <= limit:
             return laid
         hint = textwrap.wrap(
-            f"{counted(len(numbered), 'action')}: type a number, or a piece, a cell or a name to see "
-            f"its actions; a piece and a cell play ({example(self.texts)}); 'help' for more",
+            f"{counted(len(numbered), 'action')}: type a number, or a piece, a cell or a name to "
+            f"see its actions; a piece and a cell play ({example(self.texts)}); 'help' for more",
             width, initial_indent="  ", subsequent_indent="  ")
         if len(hint) >= limit:      # no room for the hint and a line of the summary
             hint = [clip(f"  {counted(len(numbered), 'action')}: type a number, a piece, a cell "

@@ -348,8 +348,9 @@ class ScenarioRun(Expectations):
         if items is not None and items < 1:
             raise self.error(f"a pick is from 1 item or more, not {items}")
         if index < 1 or (items is not None and index > items):
-            raise self.error(f"a pick of {counted(items, 'item')} takes item 1 to {items}, not {index}"
-                             if items else f"a pick takes item 1 or more, not {index}")
+            raise self.error(f"a pick of {counted(items, 'item')} takes item 1 to {items}, "
+                             f"not {index}" if items else
+                             f"a pick takes item 1 or more, not {index}")
         self.dealt["pick"].append((self.line, items, index))
         if self.state is not None:
             self.state.forced_picks.append([items, index])

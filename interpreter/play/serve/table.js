@@ -110,7 +110,7 @@
     }
     $("filter").className = shown === null ? "" : "on";
     $("filtered").textContent = shown === null ? "" : (shown.length + " of " + actions.length +
-      " actions" + (picked ? " of " + picked : ""));
+      (actions.length === 1 ? " action" : " actions") + (picked ? " of " + picked : ""));
   }
   function mark(cells) {
     var layer = document.querySelector("#board #marks");
@@ -198,7 +198,7 @@
     var mine = m.actions.length > 0;
     $("deciding").textContent = m.error ? "stopped: " + m.error :
       m.result ? "game over: " + m.result :
-      mine ? "your decision (" + m.actions.length + " actions)" :
+      mine ? "your decision (" + m.actions.length + (m.actions.length === 1 ? " action)" : " actions)") :
       m.deciding ? m.deciding + " is deciding" : "";
     $("text").disabled = !mine;
     if (!same) $("text").value = "";
