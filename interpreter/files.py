@@ -3,7 +3,8 @@ pictures, replay pages, formatted rule files) writes it here.
 
 `write_atomic(path, data, mode=None)` writes to a temporary file in the same folder, flushes
 it to the disk, then renames it over `path`: a reader sees the old file or the new one,
-never half of one, and a failure leaves no temporary file behind. `save(path, text)` is the
+never half of one, and a failure leaves no temporary file behind (a device or a named pipe,
+`-o /dev/stdout`, is written into instead: it is no file to replace). `save(path, text)` is the
 same with a failure told as a `GdlDataError` ('cannot write PATH: why').
 
 A writer killed outright (SIGKILL, a power cut) cannot clean up: its temporary file carries
@@ -17,6 +18,7 @@ written by one process under a name of its own.)
 from __future__ import annotations
 
 import os
+import stat
 
 from .language.errors import GdlDataError
 
@@ -34,7 +36,15 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
     a temporary file beside it, synced to the disk, then a rename. `mode` gives the file's
     permissions; None those of a new ordinary file (0o666 less the umask, not the private
     ones of a temporary file). A symbolic link is kept: the file it points to is replaced.
-    Raises OSError; the temporary file is gone then."""
+    Raises OSError; the temporary file is gone then.
+
+    A path that is no ordinary file nor folder (a device such as /dev/null or /dev/stdout, a
+    named pipe) is written into as it is: renaming over it would put a file in its place."""
+    encoded = data.encode("utf-8") if isinstance(data, str) else data
+    if _is_special(path):
+        with open(path, "wb") as out:
+            out.write(encoded)
+        return
     path = os.path.realpath(path)
     folder = os.path.dirname(path)
     import tempfile     # here: `gdl check` reaches this module (the parse cache) but never writes
@@ -42,7 +52,7 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
     handle, temporary = tempfile.mkstemp(prefix=f"{TEMPORARY}{os.getpid()}-", dir=folder)
     try:
         with os.fdopen(handle, "wb") as out:
-            out.write(data.encode("utf-8") if isinstance(data, str) else data)
+            out.write(encoded)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temporary, _new_file_mode() if mode is None else mode)
@@ -51,6 +61,14 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+def _is_special(path: str) -> bool:
+    try:
+        kind = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(kind) or stat.S_ISDIR(kind))
 
 
 TEMPORARY = ".gdl-"     # + the writer's process id + "-" + a random part

@@ -80,3 +80,20 @@ def test_a_killed_builds_folder_and_cache_entry_are_removed(tmp_path):
     remove_stale(str(tmp_path), ".build-")
     remove_stale(str(tmp_path), ".gdl-")
     assert sorted(p.name for p in tmp_path.iterdir()) == [".gdl-notapid-x"]
+
+
+def test_a_named_pipe_is_written_into_not_replaced(tmp_path):
+    """`-o /dev/stdout` or a FIFO: renaming over it would leave an ordinary file in its place
+    (as root, over /dev/null itself) and the reader nothing."""
+    import stat
+    import threading
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()), daemon=True)
+    reader.start()
+    save(str(pipe), "record é\n")
+    reader.join(timeout=10)
+    assert received == ["record é\n".encode("utf-8")]
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
