@@ -210,6 +210,12 @@ def race_lines():
      ":6:1: error: 'game' is \"Other\" but the first record's is \"Race\": a file holds the "
      "games of one run; the file is not read"),
     (lambda lines: ["[1, 2]"], ":1:1: error: a record is a JSON object; the file is not read"),
+    (lambda lines: lines[:1] + [re.sub('"runs": [0-9]+', '"runs": 1e300', lines[1])],
+     ":2:1: error: 'stats' must be an object of numbers within 9007199254740992, truth "
+     "values or texts, or of those per seat, not {\"runs\": 1e+300, "),
+    (lambda lines: lines[:1] + [re.sub('"position": {[^}]*}', '"position": 3', lines[1])],
+     ":2:1: error: stat 'position' is one value a game but the first record's is one value "
+     "per seat: a file holds the games of one run; the file is not read"),
     (lambda lines: ["", "  "], ": error: no records in the file"),
 ])
 def test_a_corrupt_records_file_is_refused_whole_naming_the_line(tmp_path, race_lines,

@@ -150,6 +150,14 @@ def _is_names(value: object) -> bool:
     return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
+def _is_stat(value: object, seats: Sequence[str]) -> bool:
+    """A `stat`'s value: a number, a truth value, a text or null (a value that could not be
+    worked out); for a `stat NAME(s)`, an object of one such value per seat."""
+    if isinstance(value, dict):
+        return set(value) == set(seats) and all(_is_stat(v, ()) for v in value.values())
+    return value is None or isinstance(value, (bool, str)) or _is_number(value)
+
+
 def _problem(record: Any) -> str | None:
     """What is wrong with one record, a line's JSON value (None when nothing is)."""
     if not isinstance(record, dict):
@@ -182,7 +190,9 @@ def _problem(record: Any) -> str | None:
         ("scores", record["scores"] is None or (isinstance(record["scores"], dict) and set(
             record["scores"]) == set(seats) and all(map(_is_number, record["scores"].values()))),
          f"null or a number per seat, each within {LARGEST}"),
-        ("stats", isinstance(record["stats"], dict), "an object"),
+        ("stats", isinstance(record["stats"], dict) and all(
+            _is_stat(v, seats) for v in record["stats"].values()),
+         f"an object of numbers within {LARGEST}, truth values or texts, or of those per seat"),
     )
     for key, good, wanted in checks:
         if not good:
@@ -193,10 +203,17 @@ def _problem(record: Any) -> str | None:
 
 
 def _differs(record: dict[str, Any], first: dict[str, Any]) -> str | None:
-    """Records of one file are of one game: the same name and seats."""
+    """Records of one file are of one game: the same name, seats and kinds of stats."""
     for key in ("game", "seats"):
         if record[key] != first[key]:
             return (f"'{key}' is {json.dumps(record[key])[:60]} but the first record's is "
                     f"{json.dumps(first[key])[:60]}: a file holds the games of one run")
+    for name, value in record["stats"].items():
+        if name in first["stats"] and _shape(value) != _shape(first["stats"][name]):
+            return (f"stat '{name[:60]}' is {_shape(value)} but the first record's is "
+                    f"{_shape(first['stats'][name])}: a file holds the games of one run")
     return None
 
+
+def _shape(stat: object) -> str:
+    return "one value per seat" if isinstance(stat, dict) else "one value a game"
