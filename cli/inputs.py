@@ -110,7 +110,7 @@ def check_transcript_seed(path: str) -> None:
         return
     try:
         with open(path, encoding="utf-8") as handle:
-            if handle.readline().rstrip("\n") != HEADER:
+            if handle.readline(len(HEADER) + 1).rstrip("\n") != HEADER:
                 return
             for number, line in enumerate(handle, 2):
                 line = line.rstrip("\n")

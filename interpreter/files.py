@@ -1,5 +1,7 @@
 """Files written whole: every command that writes a file (transcripts, records, reports,
-pictures, replay pages, formatted rule files) writes it here.
+pictures, replay pages, formatted rule files) writes it here; and read whole: every file
+other than a rule file that a command reads (transcripts, moves files, scenarios, records)
+is read by `read_data`, at most MAX_DATA characters of UTF-8.
 
 `write_atomic(path, data, mode=None)` writes to a temporary file in the same folder, flushes
 it to the disk, then renames it over `path`: a reader sees the old file or the new one,
@@ -21,6 +23,29 @@ import os
 import stat
 
 from .language.errors import GdlDataError
+
+
+MAX_DATA = 250_000_000    # characters of a transcript, moves file, scenario or records file
+                          # (a transcript of 100,000 decisions of a shipped game: ~100 MB)
+
+
+def read_data(path: str, what: str) -> str:
+    """The text of the file at `path`, a `what` ('transcript', 'moves file', 'scenario',
+    'records file'; a pipe is read once): one that cannot be read, is not UTF-8 or holds more
+    than MAX_DATA characters (a file of something else: a video, /dev/zero) is a
+    GdlDataError 'cannot read WHAT PATH: why'."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(MAX_DATA + 1)
+    except OSError as exc:
+        raise GdlDataError(f"cannot read {what} {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        raise GdlDataError(f"cannot read {what} {path}: byte {exc.object[exc.start]:#04x} is "
+                           "not UTF-8") from None
+    if len(text) > MAX_DATA:
+        raise GdlDataError(f"cannot read {what} {path}: it holds more than {MAX_DATA:,} "
+                           f"characters, more than a {what} can be (is it a {what}?)")
+    return text
 
 
 def save(path: str, text: str) -> None:

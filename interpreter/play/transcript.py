@@ -34,7 +34,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..files import save
+from ..files import read_data, save
 from ..language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
@@ -270,10 +270,7 @@ class Transcript:
 def read_transcript(path, text=None):
     """The transcript at `path`; `text`: its text, read already (a pipe reads once)."""
     if text is None:
-        try:
-            text = open(path, encoding="utf-8").read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise GdlDataError(f"cannot read transcript {path}: {exc}") from None
+        text = read_data(path, "transcript")
     lines = text.split("\n")
     if not lines or lines[0] != HEADER or "---" not in lines:
         raise GdlDataError(f"{path} is not a gdl transcript (it must start with "
@@ -318,15 +315,11 @@ def read_script(path):
     """(the decisions and concessions of a moves file or of a transcript, as `moves_of`
     gives them; the transcript's seed, else None): what `--moves` reads, in `gdl play`,
     `gdl show` and `gdl explain`."""
-    try:        # read once: the file may be a pipe
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
+    text = read_data(path, "moves file")     # read once: the file may be a pipe
     if text.split("\n", 1)[0] == HEADER:
         saved = read_transcript(path, text)
         return moves_of(saved), saved.header["seed"]
-    return read_moves(path, text), None
+    return read_moves(text), None
 
 
 def decision_count(moves):

@@ -165,3 +165,36 @@ def test_a_half_typed_action_says_what_is_missing(typed, message):
     from tests.helpers import reason
     game, state = _space_war_in_play()
     assert reason(game, state, typed) == message
+
+
+@pytest.mark.parametrize("args, what", [
+    (["replay", "{big}"], "transcript"),
+    (["report", "{big}", "-o", "{tmp}/r.html"], "records file"),
+    (["test", "{big}"], "scenario"),
+    (["show", SPACE_WAR, "--moves", "{big}"], "moves file"),
+    (["explain", SPACE_WAR, "--moves", "{big}", "--legal"], "moves file"),
+])
+def test_a_data_file_too_large_is_refused_before_it_fills_the_memory(tmp_path, monkeypatch,
+                                                                      args, what):
+    """(Transcripts, records, scenarios and moves files were read whole, however large:
+    `gdl replay /dev/zero` filled the memory, then a MemoryError traceback.)"""
+    monkeypatch.setattr("gdl.interpreter.files.MAX_DATA", 100)
+    big = tmp_path / "big.scenario"
+    big.write_text("# comment\n" * 11)
+    result = invoke(*[a.format(big=big, tmp=tmp_path) for a in args])
+    assert result.exit_code == 1
+    assert (f"error: cannot read {what} {big}: it holds more than 100 characters, more than a "
+            f"{what} can be (is it a {what}?)\n") in result.output
+
+
+@pytest.mark.parametrize("content, why", [
+    (None, "No such file or directory"), (b"\xff\xfe", "byte 0xff is not UTF-8")])
+def test_a_moves_file_that_cannot_be_read_is_told_in_words(tmp_path, content, why):
+    """(Python's words: "[Errno 2] No such file or directory: 'moves.txt'", "'utf-8' codec
+    can't decode byte 0xff in position 0: invalid start byte".)"""
+    moves = tmp_path / "moves.txt"
+    if content is not None:
+        moves.write_bytes(content)
+    result = invoke("show", SPACE_WAR, "--moves", str(moves))
+    assert result.exit_code == 1
+    assert result.output == f"error: cannot read moves file {moves}: {why}\n"

@@ -229,7 +229,7 @@ def test_a_corrupt_records_file_is_refused_whole_naming_the_line(tmp_path, race_
 
 
 @pytest.mark.parametrize("name, message", [
-    ("missing.jsonl", "error: cannot read {path}: no such file"),
+    ("missing.jsonl", "error: cannot read records file {path}: No such file or directory"),
     ("games.csv", "{path}: error: a report reads JSON Lines records: write them with "
      "'gdl simulate ... --out FILE.jsonl'"),
 ])

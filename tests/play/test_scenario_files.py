@@ -246,6 +246,13 @@ def test_rolled_counts_the_dice_of_the_last_play(tmp_path):
                      "S:8: expected rolled no dice, got 3 d20 (1, 2, 3)"]
 
 
+@pytest.mark.parametrize("seed", ["18446744073709551616", "-1", "1e3"])
+def test_a_seed_is_any_seed_a_command_takes(tmp_path, seed):
+    assert run_scenario(str(write(tmp_path, "seed 18446744073709551615\nexpect playing\n"))) == []
+    assert error(tmp_path, f"seed {seed}\nexpect playing\n") == (
+        f"S:2:1: error: a seed is a number from 0 to 18446744073709551615, not '{seed}'")
+
+
 # ----- several scenarios in one file ------------------------------------------------------------
 def test_each_reset_starts_a_fresh_game_reported_apart(tmp_path):
     path = write(tmp_path, (

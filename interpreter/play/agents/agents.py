@@ -191,14 +191,9 @@ def _at(where):
     return f"{where}: " if where else ""
 
 
-def read_moves(path, text=None):
-    """A moves file: one decision per line, '#' comments and blank lines ignored; `text`:
-    its text, read already (a pipe reads once)."""
-    if text is None:
-        try:
-            text = open(path, encoding="utf-8").read()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise GdlDataError(f"cannot read moves file {path}: {exc}") from None
+def read_moves(text):
+    """The decisions of a moves file's text: one per line, '#' comments and blank lines
+    ignored."""
     lines = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line.split(" #")[0].strip() if not line.lstrip().startswith("#") else ""

@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ...files import save
+from ...files import read_data, save
 from ...language.errors import GdlDataError
 from .batch import RECORD_FIELDS, GameRecord
 
@@ -90,17 +90,7 @@ def read_records(path: str) -> list[GameRecord]:
     if path.lower().endswith(".csv"):
         raise GdlDataError("a report reads JSON Lines records: write them with 'gdl "
                            "simulate ... --out FILE.jsonl'", file=path)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().split("\n")
-    except FileNotFoundError:
-        raise GdlDataError(f"cannot read {path}: no such file") from None
-    except IsADirectoryError:
-        raise GdlDataError(f"cannot read {path}: it is a folder") from None
-    except OSError as exc:
-        raise GdlDataError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise GdlDataError(f"cannot read {path}: it is not UTF-8 text") from None
+    lines = read_data(path, "records file").split("\n")
     records: list[GameRecord] = []
     first: dict[str, Any] | None = None
     for number, line in enumerate(lines, 1):

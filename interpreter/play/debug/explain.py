@@ -39,7 +39,7 @@ def is_transcript(path):
     """Does the file start as a transcript does (else it is taken for a rule file)?"""
     try:
         with open(path, encoding="utf-8") as handle:
-            return handle.readline().rstrip("\n") == HEADER
+            return handle.readline(len(HEADER) + 1).rstrip("\n") == HEADER
     except (OSError, UnicodeDecodeError):
         return False
 

@@ -35,11 +35,15 @@ import attrs
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...language.types import PIECE
+from ...files import read_data
 from ...loader import load_game
 from ...runtime import events, introspect
 from ...runtime.state import check_held
 from ..hints import close_name, with_hint
 from .expect import LABEL, NUMBER, Expectations
+
+SEED = re.compile(r"[0-9]{1,20}")
+MAX_SEED = 2 ** 64 - 1  # as every command's --seed
 from .expressions import compile_expression
 
 
@@ -236,14 +240,7 @@ class ScenarioRun(Expectations):
             raise GdlDataError(f"{self.path} is a rule file, not a scenario: a scenario "
                                "(*.scenario) names its rule file on a 'rules' line (check a "
                                "rule file with 'gdl check')")
-        try:
-            with open(self.path, encoding="utf-8") as handle:
-                lines = handle.read().split("\n")
-        except OSError as exc:
-            raise GdlDataError(f"cannot read scenario {self.path}: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise GdlDataError(f"cannot read scenario {self.path}: byte "
-                               f"{exc.object[exc.start]:#04x} is not UTF-8") from None
+        lines = read_data(self.path, "scenario").split("\n")
         for start, numbered in _scenarios(lines):
             self._fresh()
             self.outcomes.append(self._run_one(start, numbered))
@@ -318,8 +315,8 @@ class ScenarioRun(Expectations):
     def do_seed(self, rest):
         if self.state is not None:
             raise self.error("'seed' must come before the first move")
-        if not NUMBER.fullmatch(rest):
-            raise self.error(f"seed must be a number, not '{rest}'")
+        if not SEED.fullmatch(rest) or int(rest) > MAX_SEED:
+            raise self.error(f"a seed is a number from 0 to {MAX_SEED}, not '{rest[:40]}'")
         self.seed = int(rest)
 
     def do_roll(self, rest):
