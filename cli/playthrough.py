@@ -424,10 +424,12 @@ class Table(Observer):
                                          max_turns=self.max_turns, until=decisions,
                                          conceding=replaying.conceding)
         out_dir = os.path.dirname(os.path.abspath(path))
-        head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
-                                        self.max_turns)
         try:
+            head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
+                                            self.max_turns)
             write_atomic(path, "\n".join(head + lines) + "\n")
+        except GdlDataError as exc:
+            return f"not saved: {exc.message}"
         except OSError as exc:
             return f"not saved: cannot write {path}: {exc.strerror}"
         also = f" and {counted(conceded, 'concession')}" if conceded else ""

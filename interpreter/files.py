@@ -7,7 +7,9 @@ is read by `read_data`, at most MAX_DATA characters of UTF-8.
 it to the disk, then renames it over `path`: a reader sees the old file or the new one,
 never half of one, and a failure leaves no temporary file behind (a device or a named pipe,
 `-o /dev/stdout`, is written into instead: it is no file to replace). `save(path, text)` is the
-same with a failure told as a `GdlDataError` ('cannot write PATH: why').
+same with a failure told as a `GdlDataError` ('cannot write PATH: why'). `is_text(name)`
+says whether a path the system gave holds only UTF-8 (a transcript names its rule file in
+UTF-8), `shown_path(name)` writes one that does not for a message.
 
 A writer killed outright (SIGKILL, a power cut) cannot clean up: its temporary file carries
 its process id (`.gdl-PID-...`), and the next write in that folder removes the temporary
@@ -48,6 +50,21 @@ def read_data(path: str, what: str) -> str:
     return text
 
 
+def is_text(name: str) -> bool:
+    """Whether a name from the system (a path) is text: it holds no bytes that are not
+    UTF-8, which Python keeps as lone surrogates (byte 0xff as U+DCFF)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_path(name: str) -> str:
+    """A path as a message shows it: bytes that are not UTF-8 as U+FFFD."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
 def save(path: str, text: str) -> None:
     """`write_atomic`, a failure told as a GdlDataError ('cannot write PATH: why')."""
     try:
@@ -66,7 +83,7 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
     A path that is no ordinary file nor folder (a device such as /dev/null or /dev/stdout, a
     named pipe) is written into as it is: renaming over it would put a file in its place."""
     encoded = data.encode("utf-8") if isinstance(data, str) else data
-    if _is_special(path):
+    if is_special(path):
         with open(path, "wb") as out:
             out.write(encoded)
         return
@@ -88,7 +105,8 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
         raise
 
 
-def _is_special(path: str) -> bool:
+def is_special(path: str) -> bool:
+    """Is `path` there and neither an ordinary file nor a folder (a device, a pipe)?"""
     try:
         kind = os.stat(path).st_mode
     except OSError:

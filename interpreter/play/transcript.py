@@ -34,7 +34,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..files import read_data, save
+from ..files import is_text, read_data, save, shown_path
 from ..language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
@@ -221,7 +221,11 @@ def compact_state(game, state):
 def header_lines(game, rules_path, out_dir, seed, players, max_turns=None,
                  max_decisions=DEFAULT_MAX_DECISIONS):
     rel = os.path.relpath(os.path.abspath(rules_path), os.path.abspath(out_dir or "."))
-    lines = [HEADER, f"game: {game.name}", f"rules: {rel.replace(os.sep, '/')}",
+    rules = rel.replace(os.sep, "/")
+    if not is_text(rules):      # a transcript is UTF-8 text: its reader would refuse it
+        raise GdlDataError(f"cannot name the rule file {shown_path(rules)} in a transcript: "
+                           "its name is not UTF-8 text (rename the file)")
+    lines = [HEADER, f"game: {game.name}", f"rules: {rules}",
              f"rules-sha256: {game.source_hash}", f"seed: {seed}",
              f"players: {', '.join(players)}"]
     if max_turns is not None:
@@ -237,10 +241,10 @@ def record(game, rules_path, seed, agents, player_names, out_path, max_turns=Non
     atomically; returns the text."""
     state = game.new_state(seed)
     out_dir = os.path.dirname(os.path.abspath(out_path)) if out_path else os.getcwd()
-    lines, _ = play_game(game, state, agents, max_turns=max_turns,
-                         max_decisions=max_decisions)
     head = header_lines(game, rules_path, out_dir, seed, player_names, max_turns,
                         max_decisions)
+    lines, _ = play_game(game, state, agents, max_turns=max_turns,
+                         max_decisions=max_decisions)
     text = "\n".join(head + lines) + "\n"
     if out_path:
         save(out_path, text)

@@ -45,7 +45,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 
-from ..files import kept_mode, write_atomic
+from ..files import is_special, kept_mode, write_atomic
 from ..language import concrete
 from ..language.errors import GdlError, GdlSyntaxError
 from ..language.parser import parse_concrete, parse_program
@@ -577,6 +577,11 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
     from ..loader import read_text
     ok = True
     for path in paths:
+        if path != "-" and not (check or show_diff) and is_special(path):
+            warn(f"{path}: error: not a file to rewrite (a pipe or a device): format the "
+                 "standard input with 'gdl fmt -'")
+            ok = False
+            continue
         try:
             text = _read_stdin() if path == "-" else read_text(path)
             name = "<stdin>" if path == "-" else path

@@ -112,6 +112,22 @@ def test_saving_at_the_prompt_over_the_resumed_game_goes_on_with_it(tmp_path):
     assert "saved 2 decisions to g.txt" in again.stdout, again.stderr
 
 
+NOT_UTF8 = os.fsdecode(b"t\xff.gdl")    # a file name of bytes that are not UTF-8
+
+
+def test_a_rule_file_whose_name_is_not_utf8_is_no_transcript_s_rule_file(tmp_path):
+    shutil.copy(TIC_TAC_TOE, tmp_path / NOT_UTF8)
+    message = ("cannot name the rule file t\ufffd.gdl in a transcript: its name is not UTF-8 "
+               "text (rename the file)")
+    for args in (["-o", "t.txt"], []):
+        result = gdl("record", NOT_UTF8, *args, cwd=tmp_path)
+        assert (result.returncode, result.stdout, result.stderr) == (1, "", f"error: {message}\n")
+    assert not (tmp_path / "t.txt").exists()
+    result = gdl("play", NOT_UTF8, "--players", "human,human", stdin="1\nsave g.txt\nquit\n",
+                 cwd=tmp_path)
+    assert result.returncode == 0 and f"not saved: {message}" in result.stdout, result.stderr
+
+
 @pytest.mark.parametrize("command", ["simulate", "compare"])
 def test_workers_above_twice_the_cores_are_refused(command):
     cores = os.cpu_count() or 1
