@@ -362,6 +362,18 @@ def test_a_folder_without_rule_files_and_a_missing_file_are_errors(tmp_path):
     assert missing.stderr.startswith(f"{tmp_path / 'none.gdl'}: error: cannot read")
 
 
+def test_a_pipe_is_not_rewritten_in_place(tmp_path):
+    """`gdl fmt FIFO` (or `cat x | gdl fmt /dev/stdin`): there is no file to put the result
+    in. (It replaced the FIFO by an ordinary file, and /dev/stdin could not be written.)"""
+    pipe = tmp_path / "rules.gdl"
+    os.mkfifo(pipe)
+    result = gdl("fmt", str(pipe), timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == (f"{pipe}: error: not a file to rewrite (a pipe or a device): "
+                             "format the standard input with 'gdl fmt -'\n")
+    assert stat.S_ISFIFO(pipe.stat().st_mode)
+
+
 TOO_DEEP = "the rule file nests expressions or blocks too deeply to read"
 DEEP = {"a sum": "param deep = 1" + "+1" * 5000 + "\n",
         "nots": "param deep = " + "not " * 5000 + "true\n",
