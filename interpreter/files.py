@@ -74,15 +74,16 @@ def save(path: str, text: str) -> None:
 
 
 def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
-    """Replace the file at `path` by `data` in one step (text as UTF-8, its line ends kept):
-    a temporary file beside it, synced to the disk, then a rename. `mode` gives the file's
+    """Replace the file at `path` by `data` in one step (text as UTF-8, its line ends kept;
+    a path the text names that is not UTF-8 as its own bytes, as the standard output writes
+    it): a temporary file beside it, synced to the disk, then a rename. `mode` gives the file's
     permissions; None those of a new ordinary file (0o666 less the umask, not the private
     ones of a temporary file). A symbolic link is kept: the file it points to is replaced.
     Raises OSError; the temporary file is gone then.
 
     A path that is no ordinary file nor folder (a device such as /dev/null or /dev/stdout, a
     named pipe) is written into as it is: renaming over it would put a file in its place."""
-    encoded = data.encode("utf-8") if isinstance(data, str) else data
+    encoded = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
     if is_special(path):
         with open(path, "wb") as out:
             out.write(encoded)

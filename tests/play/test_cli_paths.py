@@ -4,6 +4,8 @@ without scenarios says so, and `--workers` has a ceiling."""
 
 import os
 import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -126,6 +128,21 @@ def test_a_rule_file_whose_name_is_not_utf8_is_no_transcript_s_rule_file(tmp_pat
     result = gdl("play", NOT_UTF8, "--players", "human,human", stdin="1\nsave g.txt\nquit\n",
                  cwd=tmp_path)
     assert result.returncode == 0 and f"not saved: {message}" in result.stdout, result.stderr
+
+
+def test_a_file_that_names_a_path_not_utf8_holds_the_path_s_bytes(tmp_path):
+    """As the standard output does (a report page and an annotated rule file name their
+    input; writing them raised UnicodeEncodeError)."""
+    shutil.copy(RULE_FILE, tmp_path / NOT_UTF8)
+    records = os.fsdecode(b"r\xff.jsonl")
+    for args in (["coverage", NOT_UTF8, "--games", "1", "--annotate", "a.txt"],
+                 ["simulate", NOT_UTF8, "--games", "2", "--out", records],
+                 ["report", records, "-o", "r.html"]):
+        result = subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], cwd=tmp_path,
+                                capture_output=True)     # bytes: the output names the file
+        assert result.returncode == 0, result.stderr
+    assert (tmp_path / "a.txt").read_bytes().startswith(b"# t\xff.gdl\n")
+    assert b"From r\xff.jsonl: " in (tmp_path / "r.html").read_bytes()
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare"])
