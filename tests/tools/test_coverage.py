@@ -273,3 +273,21 @@ def test_the_listing_shows_a_variant_without_code_line_by_line(tmp_path):
     text = "\n".join(games_coverage(str(variant), 1).annotated())
     assert f"# {variant}\n         | extends \"{base}\"\n         | # richer\n" \
            "         | var seat.money = 3\n         |\n# " in text
+
+
+def test_a_run_time_error_names_the_game_and_its_seed(tmp_path):
+    """As `gdl simulate` does: which of the games failed, and how to play it again. (Only
+    the error was told, with nothing to say which of the games to record.)"""
+    rules = tmp_path / "late.gdl"
+    rules.write_text("""seats a, b
+var n = 0
+setup { goto main for a }
+phase main turn {
+  action go() { n += 1 / (if n == 2 then 0 else 1)  goto main for next(me) }
+}
+end { draw when n >= 2 + turn_number }
+""")
+    result = gdl("coverage", str(rules), "--games", "3", "--seed", "7")
+    assert result.returncode == 1
+    assert result.stderr.endswith("in game 1 of the coverage run, seed 7 (gdl record with "
+                                  "--seed 7 plays it again)\n"), result.stderr

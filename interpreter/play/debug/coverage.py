@@ -27,7 +27,7 @@ import collections
 from typing import TYPE_CHECKING
 
 from ...language import program as ir
-from ...language.errors import GdlDataError, counted
+from ...language.errors import GdlDataError, GdlError, counted
 from ...language.limits import DEFAULT_MAX_DECISIONS
 from ...runtime import introspect
 from ..agents.agents import make_agents
@@ -236,9 +236,15 @@ def games_coverage(path, games, seed=0, players="random", max_turns=None,
             agents = make_agents(players, len(game.seats), seed + i)
             if "human" in agents:
                 raise GdlDataError("coverage plays agents only; use 'gdl play' for humans")
-            status, _ = run_game(
-                game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
-                max_turns=max_turns, max_decisions=max_decisions, observer=_EveryView(game))
+            try:
+                status, _ = run_game(
+                    game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
+                    max_turns=max_turns, max_decisions=max_decisions,
+                    observer=_EveryView(game))
+            except GdlError as exc:
+                exc.hints += (f"in game {i + 1} of the coverage run, seed {seed + i} (gdl "
+                              f"record with --seed {seed + i} plays it again)",)
+                raise
             finished += status == "finished"
     names = ", ".join(agent.name for agent in agents)
     what = (f"{path}: {counted(games, 'game')} from seed {seed} ({names}): "
