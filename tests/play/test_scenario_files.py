@@ -282,6 +282,14 @@ def test_a_second_rules_line_in_a_scenario_is_an_error_naming_the_first(tmp_path
     assert run_scenario(str(path)) == []
 
 
+def test_a_rules_line_without_a_file_says_what_it_needs(tmp_path):
+    """(It read the scenario's own folder: "cannot read .: Is a directory".)"""
+    path = tmp_path / "test.scenario"
+    path.write_text("rules   # the file is missing\nexpect playing\n")
+    assert [f.split("\n")[0] for f in run_scenario(str(path))] == [
+        f"{path}:1:1: error: expected 'rules FILE': the rule file, relative to this scenario"]
+
+
 def test_a_header_of_rules_is_shared_by_the_scenarios_after_it(tmp_path):
     path = write(tmp_path, "# the rule file for all\nreset\nexpect playing\nreset\n"
                            "expect phase choose_side for red\n")

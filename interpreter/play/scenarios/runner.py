@@ -306,6 +306,8 @@ class ScenarioRun(Expectations):
         self.rules_at = self.line
         if self.state is not None:
             raise self.error("'rules' must come before the game starts")
+        if not rest:
+            raise self.error("expected 'rules FILE': the rule file, relative to this scenario")
         path = os.path.join(os.path.dirname(self.path), rest)
         self.rules_line, self.rules_file = self.line, os.path.normpath(path)
         self.game = None    # until they load: the scenarios after it never run the last ones
