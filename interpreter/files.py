@@ -27,6 +27,7 @@ import stat
 from .language.errors import GdlDataError
 
 
+TRANSCRIPT_HEADER = "# gdl transcript"     # a transcript's first line (play/transcript.py)
 MAX_DATA = 250_000_000    # characters of a transcript, moves file, scenario or records file
                           # (a transcript of 100,000 decisions of a shipped game: ~100 MB)
 

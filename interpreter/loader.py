@@ -11,6 +11,7 @@ import os
 import stat
 from typing import TYPE_CHECKING
 
+from .files import TRANSCRIPT_HEADER
 from .language import ast
 from .language.builtins import plural
 from .language.checker import check_program, row_length
@@ -43,7 +44,12 @@ def read_text(path: str, regular: bool = False) -> str:
             data = handle.read(MAX_SOURCE + 1)
     except OSError as exc:
         raise GdlError(f"cannot read {path}: {exc.strerror}", file=path) from None
-    return decode_text(data, path)
+    text = decode_text(data, path)
+    if text.startswith(TRANSCRIPT_HEADER + "\n"):
+        raise GdlError("this is a transcript, not a rule file: its 'rules:' line names the "
+                       "rule file ('gdl replay', 'gdl play --resume' and '--moves' read a "
+                       "transcript)", file=path)
+    return text
 
 
 def decode_text(data: bytes, path: str) -> str:

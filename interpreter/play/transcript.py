@@ -34,7 +34,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..files import is_text, read_data, save, shown_path
+from ..files import TRANSCRIPT_HEADER, is_text, read_data, save, shown_path
 from ..language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..runtime.engine import Game
     from ..runtime.state import Action, State
 
-HEADER = "# gdl transcript"
+HEADER = TRANSCRIPT_HEADER
 ENDINGS = ("result", "capped", "unfinished")     # the words a transcript's last line starts with
 
 

@@ -198,3 +198,16 @@ def test_a_moves_file_that_cannot_be_read_is_told_in_words(tmp_path, content, wh
     result = invoke("show", SPACE_WAR, "--moves", str(moves))
     assert result.exit_code == 1
     assert result.output == f"error: cannot read moves file {moves}: {why}\n"
+
+
+@pytest.mark.parametrize("command", [["check"], ["show"], ["simulate", "--games", "1"],
+                                     ["fmt"]])
+def test_a_transcript_given_as_a_rule_file_is_named_a_transcript(tmp_path, command):
+    """Not a syntax error at its line 2 ('game: ...')."""
+    path = tmp_path / "game.txt"
+    assert invoke("record", "games/classic/tic_tac_toe.gdl", "-o", str(path)).exit_code == 0
+    result = invoke(*command, str(path))
+    assert result.exit_code == 1
+    assert result.output == (f"{path}: error: this is a transcript, not a rule file: its "
+                             "'rules:' line names the rule file ('gdl replay', 'gdl play "
+                             "--resume' and '--moves' read a transcript)\n")
