@@ -285,18 +285,20 @@ def read_transcript(path, text=None):
         key, sep, value = line.partition(": ")
         if not sep:
             raise GdlDataError(f"{path}:{number}: malformed header line '{line}'")
-        header[key] = value
+        if key in _LEAST and not (value.isascii() and value.isdigit() and len(value) <= 20
+                                  and _LEAST[key] <= int(value)):
+            raise GdlDataError(f"{path}:{number}: {key} must be a whole number of at least "
+                               f"{_LEAST[key]} (at most 20 digits), not '{value[:40]}'")
+        header[key] = int(value) if key in _LEAST else value
     for key in ("rules", "rules-sha256", "seed", "players"):
         if key not in header:
             raise GdlDataError(f"{path}: the header has no '{key}:' line")
-    for key in ("seed", "max-turns", "max-decisions"):
-        if key in header:
-            try:
-                header[key] = int(header[key])
-            except ValueError:
-                raise GdlDataError(f"{path}: {key} '{header[key]}' is not a number") from None
     body = [(n, line) for n, line in enumerate(lines[end + 1:], end + 2) if line]
     return Transcript(path, header, body)
+
+
+# The header's numbers, each the least it can be (a seed's largest: inputs.check_transcript_seed).
+_LEAST = {"seed": 0, "max-turns": 1, "max-decisions": 1}
 
 
 def moves_of(transcript):

@@ -211,3 +211,23 @@ def test_a_transcript_given_as_a_rule_file_is_named_a_transcript(tmp_path, comma
     assert result.output == (f"{path}: error: this is a transcript, not a rule file: its "
                              "'rules:' line names the rule file ('gdl replay', 'gdl play "
                              "--resume' and '--moves' read a transcript)\n")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("max-turns: 0", "max-turns must be a whole number of at least 1 (at most 20 digits), "
+     "not '0'"),
+    ("max-decisions: -3", "max-decisions must be a whole number of at least 1 (at most 20 "
+     "digits), not '-3'"),
+    ("max-turns: 1_0", "max-turns must be a whole number of at least 1 (at most 20 digits), "
+     "not '1_0'"),
+])
+def test_a_transcript_cap_that_no_command_takes_is_refused_at_its_line(tmp_path, line,
+                                                                       message):
+    """Not replayed as 'differs at step 0 ... passed the cap of 0'."""
+    path = tmp_path / "game.txt"
+    assert invoke("record", "games/classic/tic_tac_toe.gdl", "-o", str(path)).exit_code == 0
+    text = path.read_text().replace("players: random, random\n",
+                                    f"players: random, random\n{line}\n")
+    path.write_text(text)
+    result = invoke("replay", str(path))
+    assert (result.exit_code, result.output) == (1, f"error: {path}:7: {message}\n")
