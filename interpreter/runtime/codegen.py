@@ -28,7 +28,8 @@ from typing import Any, NamedTuple, TypeAlias
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS, short_texts)
-from ..language.limits import EVENT_WORK, MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK, TEXT_STEP
+from ..language.limits import (EVENT_WORK, MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK,
+                               TEXT_STEP)
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
                                holds_texts, is_list)
 from .magnitude import Magnitudes, Unbounded
