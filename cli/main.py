@@ -411,8 +411,11 @@ def compare(base: str, variant: str, games: int, seed: int, players: str, max_tu
 def print_comparison(result: dict[str, Any]) -> None:
     def share(value: Sequence[float]) -> str:
         return f"{100 * value[0]:5.1f}% ({100 * value[1]:.1f}-{100 * value[2]:.1f})"
-    click.echo(f"{result['base']} against {result['variant']}: "
-               f"{counted(result['games'], 'game')} each "
+    games = counted(result["games"], "game")
+    if result["interrupted"]:
+        base, variant = (result["finished"][n] + result["capped"][n] for n in ("base", "variant"))
+        games = f"interrupted after {base} and {variant} of {games}"
+    click.echo(f"{result['base']} against {result['variant']}: {games} each "
                f"from seed {result['seed']}, players {result['players']}")
     click.echo(f"  {'seat':10} {'base win share':22} {'variant win share':22} "
                "difference (95% interval)")

@@ -391,6 +391,30 @@ def test_compare_with_no_game_finished_has_nothing_to_compare():
         "--max-turns or --max-decisions)")
 
 
+def test_compare_stopped_in_the_base_leaves_the_variant_unplayed(monkeypatch):
+    """Ctrl-C during the base's games (simulate returns what it played, `interrupted`): it
+    went on to play every game of the variant, then set the base's few games against them
+    as if nothing happened, rows marked 'differs' against a variant of no finished game."""
+    from gdl.interpreter.play.balance import compare as module
+    asked = []
+
+    def stopped_first(game, games, *args, **kwargs):
+        asked.append(games)
+        summary, records = simulate(game, min(games, 5), *args, **kwargs)
+        return attrs.evolve(summary, interrupted=len(asked) == 1), records
+    monkeypatch.setattr(module, "simulate", stopped_first)
+    result = CliRunner().invoke(main, ["compare", RACE, COPY, "--games", "1000",
+                                       "--workers", "1"])
+    assert result.exit_code == 130
+    assert asked == [1000, 0]
+    lines = result.output.splitlines()
+    assert lines[0] == (f"{RACE} against {COPY}: interrupted after 5 and 0 of 1000 games each "
+                        "from seed 0, players random")
+    assert "differs" not in result.output
+    assert lines[-1] == ("verdict: nothing to compare: no game of the variant finished "
+                         "(interrupted)")
+
+
 @pytest.mark.parametrize("args, message", [
     ((RACE, SPACE_WAR), f"error: {SPACE_WAR} has seats blue, red but {RACE} has a, b: compare "
      "plays the same seats in both"),

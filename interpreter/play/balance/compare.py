@@ -5,12 +5,16 @@ plays seed `seed + i` in each) and the same agents, and returns, per seat, the w
 each (of finished games, with its 95% Wilson interval) and the difference variant - base
 with its 95% interval (Newcombe's hybrid score interval, built from the two Wilson
 intervals: sound for shares near 0 or 1 and for few games, where the plain normal
-interval is not). A seat's shares differ when the interval of the difference leaves out 0. When either rule
+interval is not). A seat's shares differ when the interval of the difference leaves out 0
+(and each run finished a game). When either rule
 file declares a `payoff(s)`, `mean_returns` gives each run's mean return per seat too.
 
 The two runs are taken as independent samples: the same seed under different rules soon
 plays a different game, so pairing games by seed would claim a precision it does not have.
 With several seats each interval holds at 95% on its own, not all of them together.
+
+Ctrl-C stops the run being played (its summary covers the games played so far); a base
+stopped so leaves the variant unplayed, and the result says `interrupted`.
 """
 
 from __future__ import annotations
@@ -37,7 +41,11 @@ def compare(base: tuple[Game, str], variant: tuple[Game, str], games: int, seed:
     runs: dict[str, Summary] = {}
     for name, game, path in (("base", base_game, base_path),
                              ("variant", variant_game, variant_path)):
-        runs[name], _ = simulate(game, games, seed, spec, path=path, **options)
+        if any(run.interrupted for run in runs.values()):
+            # Ctrl-C stopped the base: the variant is not played (no games, no cluster)
+            runs[name], _ = simulate(game, 0, seed, spec, path=path, **{**options, "ray": None})
+        else:
+            runs[name], _ = simulate(game, games, seed, spec, path=path, **options)
     seats: dict[str, dict[str, Any]] = {}
     for seat in base_game.seats:
         one, two = (wilson_exact(runs[n].wins[seat], runs[n].finished)
@@ -47,7 +55,8 @@ def compare(base: tuple[Game, str], variant: tuple[Game, str], games: int, seed:
                        "variant": runs["variant"].win_share[seat],
                        "difference": [round(two[0] - one[0], 3), round(low, 3),
                                       round(high, 3)],
-                       "differs": low > 0 or high < 0}
+                       "differs": bool(runs["base"].finished and runs["variant"].finished)
+                       and (low > 0 or high < 0)}
     payoffs = {n: run.mean_returns for n, run in runs.items()
                if run.mean_returns is not None}
     return {"base": base_path, "variant": variant_path, "games": games, "seed": seed,
@@ -76,8 +85,9 @@ def verdict(result: dict[str, Any]) -> str:
     """The one line a designer reads first."""
     unfinished = [name for name in ("base", "variant") if not result["finished"][name]]
     if unfinished:      # no share of no games: nothing to tell apart
+        why = "interrupted" if result["interrupted"] else "raise --max-turns or --max-decisions"
         return (f"verdict: nothing to compare: no game of the {' and the '.join(unfinished)} "
-                "finished (raise --max-turns or --max-decisions)")
+                f"finished ({why})")
     moved = [f"{seat} {100 * s['difference'][0]:+.1f} points" for seat, s in
              result["seats"].items() if s["differs"]]
     if moved:
