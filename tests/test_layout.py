@@ -134,6 +134,31 @@ def test_every_stage_is_a_package_with_a_docstring():
         assert ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))), init
 
 
+def test_no_game_word_in_the_interpreter_or_the_command_line():
+    """The interpreter is generic: no piece kind or game name of the five games (and their
+    variants) appears in the source of interpreter/ or cli/, docstrings and comments
+    included (DESIGN.md, "Rule files"). The classic games' words (Pawn, Rook) are the
+    neutral examples the docstrings use. (cli/playthrough.py named a Galaxy Aflame kind,
+    narrate.py a Galaxy of D one.)"""
+    import re
+
+    from gdl.interpreter import load_game
+    words = set()
+    for path in sorted((ROOT / "games").glob("*.gdl")):
+        game = load_game(str(path))
+        words |= {game.name, *game.rules.kinds}
+    word = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(words))) + r")(?!\w)")
+    found = []
+    for folder in ("interpreter", "cli"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in (".py", ".js", ".html", ".css", ".lark", ".in", ".pyx"):
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+                found += [f"{path.relative_to(ROOT)}:{number}: {m.group(1)}"
+                          for m in word.finditer(line)]
+    assert found == []
+
+
 def test_an_installed_wheel_holds_every_package_and_data_file():
     # pyproject.toml lists the packages by hand: a new sub-package, or a file the code
     # reads beside its module (the replay page's HTML, CSS and JavaScript), must be listed
