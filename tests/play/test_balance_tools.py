@@ -382,6 +382,18 @@ def test_a_report_of_games_none_finished_gives_no_shares(tmp_path):
     assert "win share (95% interval)" not in text
 
 
+def test_a_dollar_sign_in_a_name_is_text_in_the_plots(tmp_path, race_lines):
+    """matplotlib reads '$...$' in a label as TeX: a records file whose agent is named
+    '$\\frac{$' raised its ParseSyntaxException with a traceback."""
+    records, page = tmp_path / "dollar.jsonl", tmp_path / "dollar.html"
+    records.write_text("\n".join(line.replace('"players": ["random", "random"]',
+                                               '"players": ["$\\\\frac{$", "random"]')
+                                  for line in race_lines) + "\n")
+    result = gdl("report", records, "-o", page)
+    assert result.exit_code == 0, result.output
+    assert "$\\frac{$" in page.read_text(encoding="utf-8")
+
+
 def test_compare_with_no_game_finished_has_nothing_to_compare():
     result = gdl("compare", RACE, COPY, "--games", 3, "--max-turns", 1, "--workers", 1)
     assert result.exit_code == 0

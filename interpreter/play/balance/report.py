@@ -38,7 +38,10 @@ def write_report(records_path: str, out_path: str) -> dict[str, Any]:
     records = read_records(records_path)
     figure_class = _figure_class()
     analysis = analyse(records)
-    save(out_path, page(analysis, records, records_path, figure_class))
+    import matplotlib
+    with matplotlib.rc_context({"text.parse_math": False}):    # a '$' in a name is no TeX
+        text = page(analysis, records, records_path, figure_class)
+    save(out_path, text)
     return analysis
 
 
