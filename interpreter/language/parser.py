@@ -185,8 +185,10 @@ def _parse(text: str, file: str, start: str) -> ast.Node:
 
 
 # What a text file does not hold: control characters other than tab, carriage return and
-# newline, and the replacement character a failed decoding leaves.
-_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
+# newline, and the replacement character a failed decoding leaves; and a carriage return
+# alone, the line end of classic Mac OS (read as a space, it made the first comment run to
+# the end of the file: 'the rule file is empty').
+_NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]|\r(?!\n)")
 
 
 def _reject_binary(text: str, file: str, lines: tuple[str, ...]) -> None:
@@ -195,9 +197,11 @@ def _reject_binary(text: str, file: str, lines: tuple[str, ...]) -> None:
         start = found.start()
         number = text.count("\n", 0, start) + 1
         column = start - text.rfind("\n", 0, start)
-        raise GdlSyntaxError(
-            f"this is not a text rule file: character {ord(found.group()):#04x} is not allowed",
-            file=file, line=number, column=column, source_line=_printable(lines[number - 1]))
+        why = (f"character {ord(found.group()):#04x} is not allowed" if found.group() != "\r"
+               else "a carriage return (0x0d) ends a line without a newline (classic Mac OS "
+               "line ends): save the file with LF or CRLF line ends")
+        raise GdlSyntaxError(f"this is not a text rule file: {why}", file=file, line=number,
+                             column=column, source_line=_printable(lines[number - 1]))
 
 
 # What opens or closes a level of nesting, and what is read past whole (texts, comments).

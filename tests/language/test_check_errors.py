@@ -66,6 +66,18 @@ def test_control_character_in_a_string():
         "            ^")
 
 
+def test_lines_ended_by_a_carriage_return_alone():
+    """Classic Mac OS line ends: read as spaces, the first comment ran to the end of the
+    file, and the error was 'the rule file is empty'. CRLF line ends are read as ever."""
+    assert message('# Race\rgame "T"\rseats a, b\r', GdlSyntaxError) == lines(
+        "bad.gdl:1:7: error: this is not a text rule file: a carriage return (0x0d) ends a "
+        "line without a newline (classic Mac OS line ends): save the file with LF or CRLF "
+        "line ends",
+        '    # Race?game "T"?seats a, b?',
+        "          ^")
+    assert "carriage" not in message('# Race\r\ngame "T"\r\nseats a, b\r\n')
+
+
 def test_binary_file(tmp_path):
     path = tmp_path / "image.gdl"
     path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
