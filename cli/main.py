@@ -333,7 +333,7 @@ def last_seeds(seed: int, games: int) -> None:
     """Game i of a run plays seed + i: the last one must be a seed too."""
     if seed + games - 1 > MAX_SEED:
         raise click.BadParameter(f"the last game would play seed {seed + games - 1}, more "
-                                 f"than {MAX_SEED}", param_hint="'--seed'")
+                                 f"than {MAX_SEED}", param_hint="'--seed' and '--games'")
 
 
 def print_summary(summary: Summary, games: int, seed: int) -> None:

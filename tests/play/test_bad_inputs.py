@@ -103,11 +103,14 @@ def test_a_byte_that_is_not_utf8_on_standard_input():
     (["play", SPACE_WAR, "--seed", "-1"],
      f"Invalid value for '--seed': -1 is not in the range 0<=x<={2 ** 64 - 1}."),
     (["simulate", SPACE_WAR, "--seed", str(2 ** 64 - 1), "--games", "2"],
-     f"Invalid value for '--seed': the last game would play seed {2 ** 64}, more than "
-     f"{2 ** 64 - 1}"),
+     f"Invalid value for '--seed' and '--games': the last game would play seed {2 ** 64}, "
+     f"more than {2 ** 64 - 1}"),
     (["bench", SPACE_WAR, "--seed", str(2 ** 64 - 2), "--games", "3"],
-     f"Invalid value for '--seed': the last game would play seed {2 ** 64}, more than "
-     f"{2 ** 64 - 1}"),
+     f"Invalid value for '--seed' and '--games': the last game would play seed {2 ** 64}, "
+     f"more than {2 ** 64 - 1}"),
+    (["coverage", SPACE_WAR, "--games", str(2 ** 64 + 1)],      # --seed 0: too many games
+     f"Invalid value for '--seed' and '--games': the last game would play seed {2 ** 64}, "
+     f"more than {2 ** 64 - 1}"),
     (["simulate", SPACE_WAR, "--seed", HUGE],
      f"Invalid value for '--seed': '{HUGE}' is not a valid integer range."),
 ])
