@@ -16,7 +16,7 @@ from typing import Any, Concatenate, NamedTuple, ParamSpec, Protocol, TypeVar
 
 from .errors import RuleFault, counted
 from .limits import (FREE_SCAN, MAX_DICE, MAX_LIST, MAX_NUMBER, MAX_PLACEMENTS, MAX_SUM,
-                     MAX_TEXT, TEXT_STEP)
+                     MAX_TEXT, PLACEMENT_WORK, TEXT_STEP)
 from .types import (ANY, BOOL, CELL, DIR, INT, PIECE, PLACEMENT, SEAT, STR, SYMBOL, ZONE,
                     Type, compatible, element, is_list, list_of, placement_pairs,
                     placement_text)
@@ -161,10 +161,17 @@ def placements(dice: Iterable[int] | None, slots: Iterable[str] | None) -> tuple
 def placement_steps(dice: int, slots: int) -> int:
     """The steps of trying every way to put `dice` dice on `slots` slots: each of the
     slots ** dice ways writes a placement of them all. At most MAX_PLACEMENTS * 10 are
-    tried (`placements_of`), and each call counts them as work (`_placements_counted`;
+    tried (`placements_of`), and each call counts them as work (`placement_work`;
     typed_engine's `simul_placements` alike), whether or not its answer was remembered."""
     ways: int = slots ** dice
     return ways * (slots + dice)
+
+
+def placement_work(dice: int, slots: int) -> int:
+    """The work a call of `placements` with `dice` dice and `slots` slots counts, remembered
+    answer or not (both backends): its steps of trying, each counted PLACEMENT_WORK times,
+    so a loop of calls stops at the work limit as soon as a loop of ordinary steps does."""
+    return placement_steps(dice, slots) * PLACEMENT_WORK
 
 
 def placements_of(dice: Iterable[int], slots: Iterable[str]) -> list[str]:
@@ -199,10 +206,10 @@ def placements_of(dice: Iterable[int], slots: Iterable[str]) -> list[str]:
 def _placements_counted(ctx: Context, dice: Sequence[int] | None,
                         slots: Sequence[str] | None) -> tuple[str, ...]:
     """`placements(dice, slots)`, the steps of trying its ways counted as work
-    (`placement_steps`): a loop of calls cannot run for hours, each under its limit."""
+    (`placement_work`): a loop of calls cannot run for hours, each under its limit."""
     found = placements(dice, slots)
     assert dice is not None and slots is not None       # (placements() faults on none)
-    ctx.spend(placement_steps(len(dice), len(slots)))
+    ctx.spend(placement_work(len(dice), len(slots)))
     return found
 
 

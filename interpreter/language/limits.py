@@ -47,4 +47,6 @@ MAX_DEPTH = 200                 # calls of fns and defs that call themselves, on
 MAX_PLACEMENTS = 100_000        # ways to place dice that placements() may try: at most
                                 # ten times as many steps (builtins.placement_steps: ways
                                 # times dice and slots), which each call counts as work
+PLACEMENT_WORK = 4              # work a step of trying placements counts: one costs about
+                                # four times an ordinary step (a loop's item), measured
 DEFAULT_MAX_DECISIONS = 100_000     # decisions of one game before a driver stops it (capped)

@@ -117,9 +117,9 @@ def load(program: ir.Program, endless: str,
     from .events import Pick
     module.bind_hidden(Pick)
     from .events import Reveal
-    from ..language.builtins import placements, placed_borrowed
+    from ..language.builtins import placement_work, placements, placed_borrowed
     from ..language.errors import RuleFault
-    module.bind_simul(Reveal, placements, placed_borrowed, RuleFault)
+    module.bind_simul(Reveal, placements, placed_borrowed, RuleFault, placement_work)
     return module.Engine(), None
 
 

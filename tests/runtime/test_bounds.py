@@ -171,17 +171,27 @@ def test_short_texts_count_nothing():
 
 def test_placements_count_the_ways_they_try():
     """`placements(dice, slots)` counts the steps of its limit, slots ** dice * (slots +
-    dice), each call, remembered or not: ten dice on three slots, 767,637 steps, stop in
-    the thirteenth call (a loop of different rolls ran for a minute)."""
+    dice), PLACEMENT_WORK times (a step of it costs about four ordinary ones), each call,
+    remembered or not: ten dice on three slots, 3,070,548 steps, stop in the fourth call (a
+    loop of different rolls ran for a minute; counting each step once, 2.5 s)."""
     game = load_source(source(body="n = len(placements([1, 2, 3, 4], [Up, Down]))",
                               extra="symbols Up, Down"), "t.gdl")
     state = game.new_state(0)
     game.apply(state, game.legal_actions(state)[0])
-    assert game._rt.work == 2 ** 4 * (2 + 4)
+    assert game._rt.work == 2 ** 4 * (2 + 4) * limits.PLACEMENT_WORK == 384
     message = run_error(source(body="for i in range(1, 20) {\n      n = len(placements(range(i, "
                                     "i + 9), [Up, Down, Left]))\n    }",
                                extra="symbols Up, Down, Left"))
     assert message.splitlines()[0] == f"t.gdl:15:15: error: {OVERWORKED}"
+    three = load_source(source(body="for i in range(1, 3) {\n      n = len(placements(range("
+                                    "i, i + 9), [Up, Down, Left]))\n    }",
+                               extra="symbols Up, Down, Left"), "t.gdl")
+    state = three.new_state(0)
+    three.apply(state, three.legal_actions(state)[0])         # three calls: under the limit
+    assert three._rt.work == 3 + 3 * (10 + 3 ** 10 * 13 * limits.PLACEMENT_WORK)  # + ranges
+    four = source(body="for i in range(1, 4) {\n      n = len(placements(range(i, i + 9), "
+                       "[Up, Down, Left]))\n    }", extra="symbols Up, Down, Left")
+    assert run_error(four).splitlines()[0] == f"t.gdl:15:15: error: {OVERWORKED}"
 
 
 def test_a_test_of_a_range_makes_no_list(monkeypatch):
