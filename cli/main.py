@@ -465,24 +465,39 @@ def report(records: str, output: str) -> None:
 @user_errors
 def record(file: str, seed: int, players: str, max_turns: int | None, max_decisions: int,
            output: str | None) -> None:
-    """Play a game with agents and write its transcript."""
+    """Play a game with agents and write its transcript.
+
+    Ctrl-C writes the game so far, ending 'unfinished:' (gdl play --resume goes on), and
+    exits 130."""
     refuse_overwrite("--output", output, ("rule file", file))
     import signal
 
     def terminated(signum: int, frame: FrameType | None) -> NoReturn:
-        # a polite kill (SIGTERM) unwinds like Ctrl-C, so a transcript being written is
-        # removed rather than left half-made beside the real one
+        # a polite kill (SIGTERM) unwinds, so a transcript being written is removed
+        # rather than left half-made beside the real one
         raise SystemExit(128 + signum)
     signal.signal(signal.SIGTERM, terminated)
     from gdl.interpreter import load_game
     from gdl.interpreter.play.agents.agents import make_agents
-    from gdl.interpreter.play.transcript import record as write
+    from gdl.interpreter.play.transcript import Interrupted, record as write
     game = load_game(file)
     agents = make_agents(players, len(game.seats), seed)
     if "human" in agents:
         raise GdlError("record plays agents only; use 'gdl play' for humans")
     names = [a.name for a in agents]
-    text = write(game, file, seed, agents, names, output, max_turns, max_decisions)
+    try:
+        text = write(game, file, seed, agents, names, output, max_turns, max_decisions)
+    except KeyboardInterrupt as stop:
+        if not (isinstance(stop, Interrupted) and stop.text):
+            # a second Ctrl-C, while the game so far was being written: nothing was
+            click.echo("\ninterrupted", err=True)
+            sys.exit(130)
+        if not output:
+            click.echo(stop.text, nl=False)
+        where = f"wrote {output}" if output else "wrote it to the standard output"
+        click.echo(f"\ninterrupted after {counted(stop.decisions, 'decision')}: {where}, "
+                   f"the game so far (gdl play --resume {output or 'FILE'} goes on)", err=True)
+        sys.exit(130)
     if output:
         click.echo(f"wrote {output}")
     else:

@@ -418,11 +418,9 @@ class Table(Observer):
         decisions = sum(1 for _, action, _ in self.history if action != CONCEDE)
         conceded = len(self.history) - decisions
         names = ["human" if a == "human" else a.name for a in self.agents]
-        replaying = _Replaying(self.history)
-        state = self.game.new_state(self.seed)   # a transcript holds the engine's own events
-        lines, _ = transcripts.play_game(self.game, state, [replaying] * len(self.agents),
-                                         max_turns=self.max_turns, until=decisions,
-                                         conceding=replaying.conceding)
+        lines = transcripts.saved_lines(
+            self.game, self.seed, [(seat, None if isinstance(action, str) else action)
+                                   for seat, action, _ in self.history], self.max_turns)
         out_dir = os.path.dirname(os.path.abspath(path))
         try:
             head = transcripts.header_lines(self.game, self.file, out_dir, self.seed, names,
@@ -435,25 +433,6 @@ class Table(Observer):
         also = f" and {counted(conceded, 'concession')}" if conceded else ""
         return (f"saved {counted(decisions, 'decision')}{also} to {path} (gdl play --resume {path} "
                 "continues the game)")
-
-
-class _Replaying:
-    """Plays a table's history again, to write a transcript of it: its actions in order
-    (`choose`), and its concessions where they were made (`conceding`)."""
-
-    def __init__(self, history: list[Played]) -> None:
-        self.moves = [(seat, action) for seat, action, _ in history]
-        self.position = 0
-
-    def conceding(self, state: State) -> int | None:
-        if self.position < len(self.moves) and self.moves[self.position][1] == CONCEDE:
-            self.position += 1
-            return self.moves[self.position - 1][0]
-        return None
-
-    def choose(self, game: Game, state: State, legal: list[Action]) -> Action | str:
-        self.position += 1
-        return self.moves[self.position - 1][1]
 
 
 class Prompt:

@@ -21,9 +21,10 @@ seat that gives up (`gdl play`'s `concede`) is a line `concede: SEAT`, where it 
 with the events it caused below it: not a decision, it has no step.
 The last line says how the game ended (`Transcript.ending`): `result: ...` a finished game,
 `capped: ...` one stopped by `max-turns` or `max-decisions`, `unfinished: saved after N
-decisions` one saved while it was played (`gdl play`'s `save`, `gdl serve --save`), which
-can go on. Saves written before `unfinished:` end `capped: decision N reached the cap of N`,
-with `max-decisions: N` in the header: they replay and resume as they always did.
+decisions` one saved while it was played (`gdl play`'s `save`, `gdl serve --save`, `gdl
+record` stopped by Ctrl-C), which can go on. Saves written before `unfinished:` end
+`capped: decision N reached the cap of N`, with `max-decisions: N` in the header: they
+replay and resume as they always did.
 `replay` plays the recorded decisions and concessions again and reports the first line that
 differs.
 """
@@ -31,7 +32,7 @@ differs.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..files import TRANSCRIPT_HEADER, is_text, read_data, save, shown_path
@@ -62,15 +63,64 @@ def play_game(game: Game, state: State, agents: list, max_turns: int | None = No
     writer = _Writer(game, state, on_line, conceding)
     for event in state.events:          # what setup did (rolls, forced actions)
         writer.emit("  " + event_text(game, event))
-    status, sentence = run_game(
-        game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
-        max_turns=max_turns, max_decisions=max_decisions if until is None else until,
-        observer=writer)
+    try:
+        status, sentence = run_game(
+            game, state, lambda seat, legal: agents[seat].choose(game, state, legal),
+            max_turns=max_turns, max_decisions=max_decisions if until is None else until,
+            observer=writer)
+    except KeyboardInterrupt:
+        raise Interrupted(writer.played) from None
     if status == "capped" and until is not None and state.decisions == until and \
             not (max_turns is not None and state.turn > max_turns):
         status, sentence = "unfinished", f"saved after {counted(until, 'decision')}"
     writer.emit(f"{'result' if status == 'finished' else status}: {sentence}")
     return writer.lines, status
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while `play_game` played. `moves`: what was played before it, (seat, action)
+    in order, a seat's concession as (seat, None), which `saved_lines` writes again; `text`:
+    the transcript of them, once one was written (`record`)."""
+
+    def __init__(self, moves: list[tuple[int, Action | None]], text: str = "") -> None:
+        super().__init__()
+        self.moves, self.text = moves, text
+
+    @property
+    def decisions(self) -> int:
+        return sum(1 for _, action in self.moves if action is not None)
+
+
+def saved_lines(game: Game, seed: int, moves: Sequence[tuple[int, Action | None]],
+                max_turns: int | None = None) -> list[str]:
+    """The lines after the header of the transcript of the game `seed` starts, played by
+    `moves` ((seat, action) in order, a seat's concession as (seat, None)): they end
+    `unfinished: saved after N decisions` (`result:` when the moves ended the game). What a
+    save writes: `gdl play`'s save, `gdl serve --save`, `gdl record` interrupted."""
+    replaying = _Replaying(moves)
+    decisions = sum(1 for _, action in moves if action is not None)
+    lines, _ = play_game(game, game.new_state(seed), [replaying] * len(game.seats),
+                         max_turns=max_turns, until=decisions, conceding=replaying.conceding)
+    return lines
+
+
+class _Replaying:
+    """Plays `moves` (see `saved_lines`) again: the actions in order (`choose`), and the
+    concessions where they were made (`conceding`)."""
+
+    def __init__(self, moves: Sequence[tuple[int, Action | None]]) -> None:
+        self.moves = moves
+        self.position = 0
+
+    def conceding(self, state: State) -> int | None:
+        if self.position < len(self.moves) and self.moves[self.position][1] is None:
+            self.position += 1
+            return self.moves[self.position - 1][0]
+        return None
+
+    def choose(self, game: Game, state: State, legal: list[Action]) -> Action | None:
+        self.position += 1
+        return self.moves[self.position - 1][1]
 
 
 class _Writer(Observer):
@@ -84,6 +134,7 @@ class _Writer(Observer):
         self.asked = conceding
         self.lines: list[str] = []
         self.said = ""                  # the decision being played, as text
+        self.played: list[tuple[int, Action | None]] = []   # see Interrupted
 
     def emit(self, line: str) -> None:
         self.lines.append(line)
@@ -101,13 +152,15 @@ class _Writer(Observer):
         return self.asked(state) if self.asked is not None else None
 
     def conceded(self, seat: int, events: list) -> None:
+        self.played.append((seat, None))
         self.emit(CONCESSION + self.game.seats[seat])
         self._events(events)
 
     def deciding(self, seat: int, action: Action) -> None:
         self.said = self.game.action_text(self.state, action)
 
-    def decided(self, seat: int, legal: list, action: object, events: list) -> None:
+    def decided(self, seat: int, legal: list, action: Action, events: list) -> None:
+        self.played.append((seat, action))
         self.emit(f"{self.state.decisions} {self.game.seats[seat]} ({len(legal)}) {self.said}")
         self._events(events)
 
@@ -238,13 +291,20 @@ def header_lines(game, rules_path, out_dir, seed, players, max_turns=None,
 def record(game, rules_path, seed, agents, player_names, out_path, max_turns=None,
            max_decisions=DEFAULT_MAX_DECISIONS):
     """Play one game of `game` (loaded from `rules_path`) and write its transcript
-    atomically; returns the text."""
+    atomically; returns the text. Ctrl-C writes the game so far (ending `unfinished:`, a
+    save that `gdl play --resume` continues), then raises `Interrupted` with its text."""
     state = game.new_state(seed)
     out_dir = os.path.dirname(os.path.abspath(out_path)) if out_path else os.getcwd()
     head = header_lines(game, rules_path, out_dir, seed, player_names, max_turns,
                         max_decisions)
-    lines, _ = play_game(game, state, agents, max_turns=max_turns,
-                         max_decisions=max_decisions)
+    try:
+        lines, _ = play_game(game, state, agents, max_turns=max_turns,
+                             max_decisions=max_decisions)
+    except Interrupted as stop:
+        text = "\n".join(head + saved_lines(game, seed, stop.moves, max_turns)) + "\n"
+        if out_path:
+            save(out_path, text)
+        raise Interrupted(stop.moves, text) from None
     text = "\n".join(head + lines) + "\n"
     if out_path:
         save(out_path, text)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from gdl.interpreter.language.errors import counted
 from gdl.interpreter.play.hints import close_name
 from gdl.interpreter.runtime import introspect
 
@@ -283,10 +284,9 @@ def test_check_a_folder_checks_every_rule_file_in_it(tmp_path):
     assert "no rule files (*.gdl) in this folder" in empty.stderr
 
 
-def test_record_stopped_by_sigterm_leaves_no_file(tmp_path):
-    """A SIGTERM stops `gdl record` like Ctrl-C: exit 143, and no transcript, whole or
-    temporary, is left in the folder."""
-    import signal
+def _endless_record(tmp_path, signum):
+    """`gdl record` of a game that never ends into tmp_path/out/game.txt, sent `signum` once
+    it plays: (the process, finished; the folder out)."""
     import time
     rules = tmp_path / "rules"
     rules.mkdir()
@@ -299,9 +299,35 @@ def test_record_stopped_by_sigterm_leaves_no_file(tmp_path):
         [sys.executable, "-m", "gdl.cli.main", "record", str(rules / "endless.gdl"),
          "--max-turns", "100000000", "--max-decisions", "100000000",
          "-o", str(folder / "game.txt")], cwd=ROOT, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE)
+        stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)
-    process.send_signal(signal.SIGTERM)
+    process.send_signal(signum)
     process.wait(timeout=30)
+    return process, folder
+
+
+def test_record_stopped_by_sigterm_leaves_no_file(tmp_path):
+    """A SIGTERM stops `gdl record`: exit 143, and no transcript, whole or temporary, is
+    left in the folder."""
+    import signal
+    process, folder = _endless_record(tmp_path, signal.SIGTERM)
     assert process.returncode == 143
     assert list(folder.iterdir()) == []
+
+
+def test_record_interrupted_by_ctrl_c_writes_the_game_so_far(tmp_path):
+    """Ctrl-C (SIGINT) stops `gdl record`: exit 130, the decisions so far written as a
+    transcript ending `unfinished:`, which replays, and a line on stderr that says where."""
+    import signal
+    process, folder = _endless_record(tmp_path, signal.SIGINT)
+    saved = folder / "game.txt"
+    assert process.returncode == 130
+    assert list(folder.iterdir()) == [saved]
+    last = saved.read_text().splitlines()[-1]
+    assert last.startswith("unfinished: saved after ")
+    decisions = last.removeprefix("unfinished: saved after ").split()[0]
+    assert process.stderr.read() == (
+        f"\ninterrupted after {counted(int(decisions), 'decision')}: wrote {saved}, the game "
+        f"so far (gdl play --resume {saved} goes on)\n")
+    replayed = gdl("replay", str(saved))
+    assert replayed.returncode == 0, replayed.stderr

@@ -11,7 +11,7 @@ from gdl.interpreter.language.errors import GdlDataError
 from gdl.interpreter.play.agents.agents import make_agents
 from gdl.interpreter.play.transcript import read_transcript, record, replay
 
-from tests.helpers import RULES, SPACE_WAR, gdl
+from tests.helpers import GAMES, RULES, SPACE_WAR, gdl, invoke
 
 
 def test_case_distinct_names_replay(tmp_path):
@@ -147,3 +147,73 @@ def test_one_decision_reads_in_the_singular(tmp_path):
         f"{saved}: ok: the game is unfinished after 1 decision, replayed identically")
     assert "resumed after 1 decision\n" in gdl("play", "--resume", str(saved),
                                                stdin="quit\n").stdout
+
+
+class _Interrupting:
+    """A random agent on whose decision `at` (counted over every seat) Ctrl-C is pressed."""
+
+    def __init__(self, agent, counter, at):
+        self.agent, self.name, self.counter, self.at = agent, agent.name, counter, at
+
+    def choose(self, game, state, legal):
+        self.counter.append(1)
+        if len(self.counter) == self.at:
+            raise KeyboardInterrupt
+        return self.agent.choose(game, state, legal)
+
+
+def test_ctrl_c_during_record_writes_the_game_so_far_unfinished(tmp_path, monkeypatch):
+    """Ctrl-C on decision 31 of a game that hides something: the 30 decisions before it
+    are written as `gdl play`'s save writes them, which is the transcript of the whole game
+    up to them, and `gdl play` goes on from there (--resume, or --moves)."""
+    from gdl.interpreter.play.agents import agents
+    path = str(GAMES / "galaxy_of_d.gdl")
+    whole, cut = tmp_path / "whole.txt", tmp_path / "cut.txt"
+    assert invoke("record", path, "--seed", "3", "-o", str(whole)).exit_code == 0
+    counter: list[int] = []
+    made = agents.make_agents
+    monkeypatch.setattr(agents, "make_agents", lambda *args: [
+        _Interrupting(agent, counter, 31) for agent in made(*args)])
+    result = invoke("record", path, "--seed", "3", "-o", str(cut))
+    assert result.exit_code == 130
+    assert result.stderr == ("\ninterrupted after 30 decisions: wrote "
+                             f"{cut}, the game so far (gdl play --resume {cut} goes on)\n")
+    lines = cut.read_text().splitlines()
+    assert lines[-1] == "unfinished: saved after 30 decisions"
+    assert lines[:-1] == whole.read_text().splitlines()[:len(lines) - 1]
+    monkeypatch.undo()
+    assert replay(str(cut)) == 30
+    resumed = gdl("play", "--resume", str(cut), "--max-decisions", "32")
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resumed after 30 decisions" in resumed.stdout
+    moved = gdl("play", path, "--moves", str(cut), "--max-decisions", "32")
+    assert moved.returncode == 0, moved.stderr
+    assert "reached the cap of 32" in moved.stdout
+
+
+def test_ctrl_c_during_record_to_the_standard_output_prints_the_game_so_far(monkeypatch):
+    from gdl.interpreter.play.agents import agents
+    made = agents.make_agents
+    monkeypatch.setattr(agents, "make_agents", lambda *args: [
+        _Interrupting(agent, [], 1) for agent in made(*args)])
+    result = invoke("record", str(RULES / "nim.gdl"))
+    assert result.exit_code == 130
+    assert result.stdout.splitlines()[-1] == "unfinished: saved after 0 decisions"
+    assert result.stderr == ("\ninterrupted after 0 decisions: wrote it to the standard "
+                             "output, the game so far (gdl play --resume FILE goes on)\n")
+
+
+def test_a_second_ctrl_c_while_the_game_so_far_is_written_writes_nothing(tmp_path,
+                                                                       monkeypatch):
+    from gdl.interpreter.play import transcript
+    from gdl.interpreter.play.agents import agents
+    made = agents.make_agents
+    monkeypatch.setattr(agents, "make_agents", lambda *args: [
+        _Interrupting(agent, [], 3) for agent in made(*args)])
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(transcript, "saved_lines", interrupted)
+    result = invoke("record", str(RULES / "nim.gdl"), "-o", str(tmp_path / "t.txt"))
+    assert (result.exit_code, result.stderr) == (130, "\ninterrupted\n")
+    assert list(tmp_path.iterdir()) == []

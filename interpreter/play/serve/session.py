@@ -369,23 +369,8 @@ class Session:
         `out_path` (its `rules:` line is relative to it). It holds the seed and everything
         hidden: it is for the person running the server, never sent to a browser."""
         assert self.rules_path is not None
-        decisions = len(self.history)
-        replaying = _Replaying([action for _, action in self.history])
-        lines, _ = transcripts.play_game(self.game, self.game.new_state(self.seed),
-                                         [replaying] * len(self.game.seats), until=decisions)
+        lines = transcripts.saved_lines(self.game, self.seed, self.history)
         head = transcripts.header_lines(self.game, self.rules_path,
                                         os.path.dirname(os.path.abspath(out_path)),
                                         self.seed, self.players)
         return "\n".join(head + lines) + "\n"
-
-
-class _Replaying:
-    """Plays a list of actions again, in order, for every seat."""
-
-    def __init__(self, actions: list[Action]) -> None:
-        self.actions = actions
-        self.position = 0
-
-    def choose(self, game: Game, state: State, legal: list[Action]) -> Action:
-        self.position += 1
-        return self.actions[self.position - 1]
