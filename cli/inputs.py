@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 import click
 
-from gdl.interpreter.language.errors import GdlDataError
+from gdl.interpreter.language.errors import GdlDataError, visible
 from gdl.interpreter.language.limits import MAX_SOURCE
 
 # A seed is a 64-bit number: in an option, and in a transcript's header.
@@ -79,7 +79,7 @@ def refuse_overwrite(option: str, output: str | None, *inputs: Input) -> None:
         return
     found = overwritten(output, inputs)
     if found is not None:
-        raise click.UsageError(f"{option} would overwrite {found}: name another file")
+        raise click.UsageError(visible(f"{option} would overwrite {found}: name another file"))
 
 
 def writable(output: str | None) -> None:

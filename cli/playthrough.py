@@ -31,7 +31,7 @@ import click
 from gdl.cli.inputs import overwritten
 from gdl.interpreter import load_game
 from gdl.interpreter.files import write_atomic
-from gdl.interpreter.language.errors import GdlDataError, IllegalAction, counted
+from gdl.interpreter.language.errors import GdlDataError, IllegalAction, counted, visible
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
                                                 matching, resolve_input,
@@ -536,11 +536,12 @@ class Prompt:
         return None
 
     def tell(self, *lines: str) -> None:
+        """Lines for the person at the prompt; what they typed, quoted, shown `visible`."""
         if self.table.screen:
-            self.message.extend(lines)
+            self.message.extend(visible(line) for line in lines)
         else:
             for line in lines:
-                click.echo(line)
+                click.echo(visible(line))
 
     def narrow(self, found: list[int], words: str, everything: bool = False) -> None:
         if not found:
@@ -550,8 +551,8 @@ class Prompt:
         if not self.table.screen:
             self.list_plain(found if not everything else None, force=bool(words) or everything)
         elif not everything:
-            self.message.append(f"{len(found)} of {counted(len(self.legal), 'action')} "
-                                f"match{'es' if len(found) == 1 else ''} '{words}'")
+            self.tell(f"{len(found)} of {counted(len(self.legal), 'action')} "
+                      f"match{'es' if len(found) == 1 else ''} '{words}'")
 
     def show_board(self) -> None:
         if not self.table.screen:

@@ -7,11 +7,15 @@ The command line catches `GdlError` only; anything else is a bug.
 
 `counted(n, noun)` is how a count reads in any message, an error's or another's: '1 decision',
 '3 decisions'. `did_you_mean(word, names)` is how any message suggests the name a misspelt
-word meant: the hint "did you mean 'NAME'?".
+word meant: the hint "did you mean 'NAME'?". `visible(text)` is how a message shows text a
+user wrote: a character that is invisible or reorders the text around it (U+202E RIGHT-TO-LEFT
+OVERRIDE, as "Trojan Source" uses) written as an escape, `\u202e`; an error's message, hints
+and source line are shown so.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -28,13 +32,14 @@ class GdlError(Exception):
     def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
                  column: int | None = None, source_line: str | None = None,
                  hints: Iterable[str] = ()) -> None:
+        message = visible(message)
         super().__init__(message)
         self.message = message
         self.file = file
         self.line = line
         self.column = column
         self.source_line = source_line
-        self.hints = tuple(hints)
+        self.hints = tuple(visible(hint) for hint in hints)
 
     def __str__(self) -> str:
         return self.render()
@@ -42,13 +47,15 @@ class GdlError(Exception):
     def render(self) -> str:
         where = ""
         if self.file is not None:
-            where = f"{self.file}:"
+            where = f"{visible(self.file)}:"
             if self.line is not None:
                 where += f"{self.line}:{self.column or 1}:"
             where += " "
         lines = [f"{where}{self.severity}: {self.message}"]
         if self.source_line is not None:
-            shown, caret = _clipped(self.source_line.rstrip("\n"), max((self.column or 1) - 1, 0))
+            line = self.source_line.rstrip("\r\n")
+            column = max((self.column or 1) - 1, 0)
+            shown, caret = _clipped(visible(line), len(visible(line[:column])))
             lines.append("    " + shown)
             lines.append("    " + " " * caret + "^")
         lines.extend(self.hints)
@@ -126,6 +133,30 @@ def error_at(cls: type[E], message: str, span: Span | None, hints: Iterable[str]
         return cls(message, hints=hints)
     return cls(message, file=span.file, line=span.line, column=span.column,
                source_line=span.source_line, hints=hints)
+
+
+# What a message does not show as it is: controls (but tab and newline), format characters
+# (bidirectional overrides, embeddings, isolates and marks, zero-width characters, ...),
+# line and paragraph separators, surrogates, private-use and unassigned code points.
+_HIDDEN = frozenset(("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"))
+_SHOWN = re.compile(r"[\t\n\x20-\x7e]*")     # text that needs no look (most of it)
+
+
+def visible(text: str) -> str:
+    """`text` as a message shows it: each character that is invisible or changes how the
+    characters around it are shown (see _HIDDEN) as an escape, `\x1b`, `\u202e`,
+    `\U000e0001`; letters of every script, tabs and newlines as they are."""
+    if _SHOWN.fullmatch(text):
+        return text
+    import unicodedata              # only for text beyond ASCII: keeps `gdl check` quick
+    return "".join(_escaped(char) if char not in "\t\n" and
+                   unicodedata.category(char) in _HIDDEN else char for char in text)
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
 
 
 def counted(number: int, noun: str) -> str:

@@ -201,7 +201,7 @@ def _reject_binary(text: str, file: str, lines: tuple[str, ...]) -> None:
                else "a carriage return (0x0d) ends a line without a newline (classic Mac OS "
                "line ends): save the file with LF or CRLF line ends")
         raise GdlSyntaxError(f"this is not a text rule file: {why}", file=file, line=number,
-                             column=column, source_line=_printable(lines[number - 1]))
+                             column=column, source_line=lines[number - 1])
 
 
 # What opens or closes a level of nesting, and what is read past whole (texts, comments).
@@ -224,13 +224,9 @@ def _reject_deep(text: str, file: str, lines: tuple[str, ...]) -> None:
                 raise GdlSyntaxError(
                     f"nested too deeply: more than {MAX_NESTING} parentheses, brackets and "
                     "braces open at once", file=file, line=number, column=column,
-                    source_line=_printable(lines[number - 1]))
+                    source_line=lines[number - 1])
         elif mark in ")]}":
             depth -= 1
-
-
-def _printable(line: str) -> str:
-    return "".join(c if c.isprintable() or c == "\t" else "?" for c in line)
 
 
 def _expected_words(names: Collection[str]) -> str:

@@ -14,9 +14,10 @@ import textwrap
 import pytest
 
 from gdl.interpreter import GdlError, load_game, load_source
-from gdl.interpreter.language.errors import GdlRuleError, GdlSyntaxError
+from gdl.interpreter.language.errors import GdlRuleError, GdlSyntaxError, visible
 
-from tests.helpers import RULES, SPACE_WAR, VALID, error_of, gdl, lines, message
+from tests.helpers import (RULES, SPACE_WAR, VALID, error_of, gdl, lines, message,
+                           rule_error)
 
 
 def test_the_valid_game_loads():
@@ -48,21 +49,21 @@ def test_nul_byte_in_a_file(tmp_path):
         load_game(str(path))
     assert str(info.value) == lines(
         f"{path}:2:8: error: this is not a text rule file: character 0x00 is not allowed",
-        "    seats a?, b",
+        "    seats a\\x00, b",
         "           ^")
 
 
 def test_nul_byte_in_a_string():
     assert message("\x00", GdlSyntaxError) == lines(
         "bad.gdl:1:1: error: this is not a text rule file: character 0x00 is not allowed",
-        "    ?",
+        "    \\x00",
         "    ^")
 
 
 def test_control_character_in_a_string():
     assert message('game "T"\x0cseats a', GdlSyntaxError) == lines(
         "bad.gdl:1:9: error: this is not a text rule file: character 0x0c is not allowed",
-        '    game "T"?seats a',
+        '    game "T"\\x0cseats a',
         "            ^")
 
 
@@ -73,7 +74,7 @@ def test_lines_ended_by_a_carriage_return_alone():
         "bad.gdl:1:7: error: this is not a text rule file: a carriage return (0x0d) ends a "
         "line without a newline (classic Mac OS line ends): save the file with LF or CRLF "
         "line ends",
-        '    # Race?game "T"?seats a, b?',
+        '    # Race\\x0dgame "T"\\x0dseats a, b',
         "          ^")
     assert "carriage" not in message('# Race\r\ngame "T"\r\nseats a, b\r\n')
 
@@ -85,6 +86,37 @@ def test_binary_file(tmp_path):
         load_game(str(path))
     assert str(info.value).splitlines()[0] == (
         f"{path}:1:1: error: this is not a text rule file: byte 0x89 is not UTF-8 (it looks like a binary file)")
+
+
+# ----- text that would show other than it is ("Trojan Source") ------------------------------
+
+def test_a_right_to_left_override_is_shown_as_an_escape_and_the_caret_stays_in_place():
+    """U+202E in the source line would show the rest of the line reversed: it is shown as
+    '\\u202e', the caret under the same character as before; letters of other scripts (é,
+    漢) as they are."""
+    assert message('game "Dé\u202e漢" zz\n', GdlSyntaxError).splitlines()[1:] == [
+        '    game "Dé\\u202e漢" zz',
+        "                     ^"]
+    assert message('game "T" \u202e\n', GdlSyntaxError).splitlines()[0] == (
+        "bad.gdl:1:10: error: unexpected character '\\u202e'; expected 'board', 'def', "
+        "'end', 'extends', 'fn', 'game', 'hide', 'invariant', ...")
+
+
+def test_a_checker_message_and_its_source_line_show_bidirectional_controls_escaped():
+    text = VALID.replace("next(me)", "next(me) + them # \u2066\u202e\u200f\u2069")
+    assert rule_error(text).splitlines()[1:] == [
+        "        goto play for next(me) + them # \\u2066\\u202e\\u200f\\u2069",
+        "                                 ^"]
+    assert message('extends "b\u202ease.gdl"\n').splitlines()[0] == (
+        "bad.gdl:1:1: error: the base file 'b\\u202ease.gdl' does not exist "
+        "(b\\u202ease.gdl)")
+
+
+def test_visible_escapes_what_hides_or_reorders_text_and_keeps_letters():
+    assert visible("café 漢字 ² tab\tand\nnewline") == "café 漢字 ² tab\tand\nnewline"
+    assert visible("a\u202eb\u2066\u2067\u2068\u2069\u200e\u200f\u200b\x1b[2J\u2028") == (
+        "a\\u202eb\\u2066\\u2067\\u2068\\u2069\\u200e\\u200f\\u200b\\x1b[2J\\u2028")
+    assert visible("\U000e0041") == "\\U000e0041"
 
 
 def _latin1_file(tmp_path):

@@ -7,7 +7,7 @@ import pytest
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlError
 
-from tests.helpers import invoke
+from tests.helpers import RULES, invoke
 
 
 SPACE_WAR = "games/space_war.gdl"
@@ -234,3 +234,27 @@ def test_a_transcript_cap_that_no_command_takes_is_refused_at_its_line(tmp_path,
     path.write_text(text)
     result = invoke("replay", str(path))
     assert (result.exit_code, result.output) == (1, f"error: {path}:7: {message}\n")
+
+
+def test_an_action_text_with_a_right_to_left_override_is_quoted_escaped(tmp_path):
+    """What a person typed, quoted in a refusal, shows U+202E as '\\u202e' (it would show
+    the rest of the line reversed): at the prompt, in a moves file, in an option."""
+    nim = str(RULES / "nim.gdl")
+    typed = invoke("play", nim, "--players", "human", stdin="ta\u202eke 1\nquit\n")
+    assert "blue> not accepted: 'ta\\u202eke 1' is not legal: there is no action " \
+           "'ta\\u202eke' in phase 'play'" in typed.output
+    assert "\u202e" not in typed.output
+    moves = tmp_path / "moves.txt"
+    moves.write_text("1\u202e\n", encoding="utf-8")
+    scripted = invoke("play", nim, "--moves", str(moves))
+    assert scripted.exit_code == 1
+    assert scripted.output.endswith(f"error: {moves}:1: '1\\u202e' is not legal: there is no "
+                                    "action '1\\u202e' in phase 'play'; actions here: take\n")
+    seat = invoke("show", nim, "--seat", "b\u202elue")
+    assert (seat.exit_code, seat.output) == (
+        1, "error: unknown seat 'b\\u202elue'; the seats of Nim are blue, red\n")
+    kept = tmp_path / "n\u202eim.gdl"
+    kept.write_text("")
+    overwrite = invoke("record", str(kept), "-o", str(kept))
+    assert overwrite.exit_code == 2
+    assert f"would overwrite the rule file {tmp_path}/n\\u202eim.gdl" in overwrite.output
