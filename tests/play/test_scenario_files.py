@@ -90,7 +90,6 @@ SHOWN_TEXT_FORM = ("expected 'expect view of SEAT shows WHAT == \"TEXT\"' (or 'c
     ("piece Fightr blue c4", "unknown piece kind 'Fightr'; did you mean 'Fighter'?"),
     ("piece Fighter bleu c4", "unknown seat 'bleu'; seats: blue, red; did you mean 'blue'?"),
     ("piece Fighter blue zz99", "'zz99' is not a cell of the board"),
-    ("piece Fighter blue c4 damag=1", "unknown piece variable 'damag'; did you mean 'damage'?"),
     ("set Fighter#1.damag = 1", "unknown piece variable 'damag'; did you mean 'damage'?"),
     ("set blue.moves = 1", "unknown seat variable 'moves'; did you mean 'moved'?"),
     ("set turn_number = 3", "the turn number is set with 'turn N'"),
@@ -143,6 +142,27 @@ SHOWN_TEXT_FORM = ("expected 'expect view of SEAT shows WHAT == \"TEXT\"' (or 'c
 ])
 def test_an_unknown_name_is_an_error_of_its_line(tmp_path, line, message):
     assert error(tmp_path, POSITION + line + "\nexpect playing\n") == f"S:8:1: error: {message}"
+
+
+NEEDS_VALUE = "the piece variable 'damage' needs a value: write damage=VALUE (one word, no spaces)"
+
+
+@pytest.mark.parametrize("line, column, message", [
+    ("piece Fighter blue c4 damage", 29, NEEDS_VALUE),
+    ("piece Fighter blue c4 damage=", 30, NEEDS_VALUE),
+    ("piece Fighter blue c4 damage = 1", 29, NEEDS_VALUE),
+    ("piece Fighter blue c4 damag=1", 23, "unknown piece variable 'damag'; did you mean "
+     "'damage'?"),
+    ("piece Fighter blue c4 damag", 23, "expected VARIABLE=VALUE after the cell (one word, no "
+     "spaces), not 'damag'; did you mean 'damage'?"),
+    ("piece Fighter blue c4 damage=1 2", 32, "expected VARIABLE=VALUE after the cell (one word, "
+     "no spaces), not '2'"),
+])
+def test_a_piece_line_sets_its_variables_as_var_equals_value(tmp_path, line, column, message):
+    """A variable written without '=VALUE' is told so, with the caret where the value is
+    missing (it was 'bad expression '': the file ended unexpectedly', at column 1)."""
+    assert failures(tmp_path, POSITION + line + "\nexpect playing\n") == [
+        f"S:8:{column}: error: {message}\n    {line}\n    {' ' * (column - 1)}^"]
 
 
 @pytest.mark.parametrize("line", [

@@ -91,17 +91,17 @@ class ScenarioRun(Expectations):
         self.turnless = None    # (line, phase) of a `phase` line that started no turn
 
     # ----- helpers ------------------------------------------------------------------------
-    def error(self, message):
-        return GdlDataError(message, file=self.path, line=self.line, column=1,
+    def error(self, message, column=1):
+        return GdlDataError(message, file=self.path, line=self.line, column=column,
                             source_line=self.source)
 
     def fail(self, expected, got, line=None):
         line = self.line if line is None else line
         self.failures.append(f"{self.path}:{line}: expected {expected}, got {got}")
 
-    def unknown(self, what, word, names):
+    def unknown(self, what, word, names, column=1):
         """The error for `word`, which names no `what` among `names`."""
-        return self.error(f"unknown {what} '{word}'" + close_name(word, names))
+        return self.error(f"unknown {what} '{word}'" + close_name(word, names), column)
 
     def need_game(self, missing="no 'rules FILE' line before this one"):
         """Stop unless the rules are loaded: they did not load (this scenario's `rules`
@@ -391,17 +391,27 @@ class ScenarioRun(Expectations):
             raise self.unknown("piece kind", parts[0], kinds)
         seat = None if parts[1] == "none" else self.seat(parts[1])
         pid = introspect.create_piece(self.game, state, parts[0], seat, self.cell(parts[2]))
-        for assignment in parts[3:]:
-            name, _, value = assignment.partition("=")
-            self.piece_variable(name)
-            fn, _ = self.expression(value, self.game.rules.variable_types["piece"][name])
+        names = self.game.rules.variable_types["piece"]
+        # the words after the cell, each where it stands on the line (for an error's caret)
+        for found in list(re.finditer(r"\S+", _strip_comment(self.source)))[4:]:
+            name, equals, value = found.group().partition("=")
+            if not equals and name not in names:
+                raise self.error(f"expected VARIABLE=VALUE after the cell (one word, no "
+                                 f"spaces), not '{name}'" + close_name(name, names),
+                                 found.start() + 1)
+            self.piece_variable(name, found.start() + 1)
+            if not value:
+                raise self.error(f"the piece variable '{name}' needs a value: write "
+                                 f"{name}=VALUE (one word, no spaces)",
+                                 found.start() + len(name) + 1 + len(equals))
+            fn, _ = self.expression(value, names[name])
             state.pieces[pid][name] = self.kept(fn())
         state.end_checked = False       # an edit: every end rule runs after the next play
 
-    def piece_variable(self, name):
+    def piece_variable(self, name, column=1):
         names = self.game.rules.variable_types["piece"]
         if name not in names:
-            raise self.unknown("piece variable", name, names)
+            raise self.unknown("piece variable", name, names, column)
 
     def do_set(self, rest):
         state = self.need_state()
