@@ -254,6 +254,10 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, text: str, file: str,
         line = len(lines)
         column = len(lines[-1]) + 1
     source_line = lines[line - 1] if 1 <= line <= len(lines) else None
+    if isinstance(exc, lark.exceptions.UnexpectedToken):
+        missing = _missing_value(exc, file, lines)
+        if missing is not None:
+            return missing
     if isinstance(exc, lark.exceptions.UnexpectedEOF) or (
             isinstance(exc, lark.exceptions.UnexpectedToken) and exc.token.type == "$END"):
         expected = _expected_words(exc.expected)
@@ -261,7 +265,8 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, text: str, file: str,
         while line > 1 and not lines[line - 1].strip():
             line -= 1
         column = len(lines[line - 1]) + 1
-        message = f"the file ended unexpectedly (an unclosed block?); expected {expected}"
+        unclosed = " (an unclosed block?)" if "RBRACE" in exc.expected else ""
+        message = f"the file ended unexpectedly{unclosed}; expected {expected}"
         return GdlSyntaxError(message, file=file, line=line, column=column,
                               source_line=lines[line - 1])
     if isinstance(exc, lark.exceptions.UnexpectedToken):
@@ -279,6 +284,24 @@ def _syntax_error(exc: lark.exceptions.UnexpectedInput, text: str, file: str,
     if char == '"':
         message = "unclosed string: a string must end with '\"' on the same line"
     return GdlSyntaxError(message, file=file, line=line, column=column, source_line=source_line)
+
+
+def _missing_value(exc: lark.exceptions.UnexpectedToken, file: str,
+                   lines: tuple[str, ...]) -> GdlSyntaxError | None:
+    """A name that must be followed by '= VALUE' and is not (`param n`, `var piece.damage`,
+    `let x`, a stat table's row `Kind 3, 4`): the error says so right after the name,
+    not at what follows it (the next line's first word, or the end of the file)."""
+    expected = set(exc.accepts or exc.expected)
+    if not expected or not expected <= {"EQUAL", "FROM"}:
+        return None
+    history = getattr(exc, "token_history", None) or ()
+    name = history[-1] if history else _last_token(exc)
+    if name is None or name.type != "NAME" or name.end_line is None:
+        return None
+    also = " (or 'from COLUMN', a stat table's column)" if "FROM" in expected else ""
+    return GdlSyntaxError(f"'{name}' needs a value: expected '= VALUE' after it{also}",
+                          file=file, line=name.end_line, column=name.end_column,
+                          source_line=lines[name.end_line - 1])
 
 
 def _describe(token: lark.Token) -> str:

@@ -67,6 +67,29 @@ TAIL = "phase p { action x() {} }\n"
      "test 'len(...) > 0'\n"
      "      if none != xs { xs = [] }\n"
      "         ^"),
+    # a name that needs '= VALUE': said right after it, not at the next line's first word
+    # (it was "unexpected 'setup'; expected '='" on the line below, or "the file ended
+    # unexpectedly (an unclosed block?)")
+    (HEAD + "var piece.damage\nsetup { goto p for a }\n" + TAIL,
+     "<string>:3:17: error: 'damage' needs a value: expected '= VALUE' after it (or 'from "
+     "COLUMN', a stat table's column)\n"
+     "    var piece.damage\n"
+     "                    ^"),
+    (HEAD + "setup { goto p for a }\n" + TAIL + "param damage\n",
+     "<string>:5:13: error: 'damage' needs a value: expected '= VALUE' after it\n"
+     "    param damage\n"
+     "                ^"),
+    (HEAD + "kinds (cost, speed) {\n  Fighter 3, 4\n}\nsetup { goto p for a }\n" + TAIL,
+     "<string>:4:10: error: 'Fighter' needs a value: expected '= VALUE' after it\n"
+     "      Fighter 3, 4\n"
+     "             ^"),
+    (HEAD + "setup {\n  let x\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:8: error: 'x' needs a value: expected '= VALUE' after it\n"
+     "      let x\n"
+     "           ^"),
+    (HEAD + "game", "<string>:3:5: error: the file ended unexpectedly; expected a string\n"
+     "    game\n"
+     "        ^"),
 ])
 def test_a_mistake_says_what_to_write_instead(text, message):
     with pytest.raises(GdlError) as caught:
