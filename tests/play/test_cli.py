@@ -295,12 +295,15 @@ def _endless_record(tmp_path, signum):
         'phase play turn { action pass() { goto play for next(me) } }\n')
     folder = tmp_path / "out"
     folder.mkdir()
+    started = time.perf_counter()       # how long this machine takes to start gdl, now
+    assert gdl("check", str(rules / "endless.gdl")).returncode == 0
+    start_up = time.perf_counter() - started
     process = subprocess.Popen(
         [sys.executable, "-m", "gdl.cli.main", "record", str(rules / "endless.gdl"),
          "--max-turns", "100000000", "--max-decisions", "100000000",
          "-o", str(folder / "game.txt")], cwd=ROOT, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    time.sleep(max(1.5, 3 * start_up))  # playing by then, on a loaded machine too
     process.send_signal(signum)
     process.wait(timeout=30)
     return process, folder
