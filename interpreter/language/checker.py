@@ -89,6 +89,20 @@ def _ends_in_result(body: Sequence[ast.Stmt]) -> bool:
     return ends
 
 
+def _may_be_none(e: ir.Expr) -> bool:
+    """May a list-typed expression give none? An element taken out of a list of lists
+    (`first`, `last`, `nth`, `pick`) may, and so may what a fn gives or a local or parameter
+    holds (bound to such an element); a list written out, made, joined or held in a
+    variable never does."""
+    if isinstance(e, ir.Quant):
+        return e.op == "first"
+    if isinstance(e, ir.CallBuiltin):
+        return e.name in ("last", "nth", "pick")
+    if isinstance(e, ir.Cond):
+        return _may_be_none(e.then) or _may_be_none(e.otherwise)
+    return isinstance(e, (ir.CallFn, ir.Local, ir.FnBlock))
+
+
 def check_program(program: ast.Program) -> ir.Program:
     """Check a parsed rule file; returns the resolved `program.Program`.
 
@@ -1474,7 +1488,8 @@ class _Checker:
                 if not compatible(INT, checked.type):
                     raise self._type_error(side, f"'{e.op}' compares numbers", checked.type)
         for one, two in ((a, b), (b, a)):
-            if e.op in ("==", "!=") and one.type == NONE and is_list(two.type):
+            if e.op in ("==", "!=") and one.type == NONE and is_list(two.type) \
+                    and not _may_be_none(two):
                 raise error_at(GdlRuleError, f"a list is never none: compare it with the "
                                f"empty list, '{'==' if e.op == '==' else '!='} []', or test "
                                f"'len(...) {'==' if e.op == '==' else '>'} 0'", e.span)

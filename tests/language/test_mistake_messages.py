@@ -129,3 +129,18 @@ def test_did_you_mean_gives_the_name_as_written():
 
 def test_a_piece_or_seat_may_still_be_compared_with_none():
     load_source(HEAD + "var s = none\nsetup { if s == none { s = a } goto p for a }\n" + TAIL)
+
+
+@pytest.mark.parametrize("taken, none", [("first(g in gs where 3 in g)", True), ("last(gs)", False),
+                                         ("nth(gs, 3)", True), ("pick(gs)", False),
+                                         ("one(3)", True), ("one(2)", False), ("held", True)])
+def test_a_list_taken_out_of_a_list_of_lists_may_be_compared_with_none(taken, none):
+    """`first`, `last`, `nth` and `pick` of a list of lists give none when there is no
+    such list, and so may a fn or a local holding one: `== none` is the test for it (it
+    was refused as 'a list is never none', and `== []` never holds for none)."""
+    game = load_source("seats a, b\nvar gs = [[1], [2]]\nvar found = 0\n"
+                       "fn one(k) = first(g in gs where k in g)\n"
+                       "setup {\n  let held = nth(gs, 5)\n"
+                       f"  if {taken} == none {{ found = 1 }}\n  goto p for a\n}}\n" + TAIL)
+    state = game.new_state(0)
+    assert game.view(state, None)["globals"]["found"] == ("1" if none else "0")
