@@ -89,6 +89,13 @@ def _ends_in_result(body: Sequence[ast.Stmt]) -> bool:
     return ends
 
 
+def _local_key(declaration: Declaration) -> tuple[str, str]:
+    """The key of a `let` local in the types learnt from assignments (`_refine`): where its
+    name is written."""
+    span = declaration.span
+    return "local", f"{span.file}:{span.line}:{span.column}"
+
+
 def _may_be_none(e: ir.Expr) -> bool:
     """May a list-typed expression give none? An element taken out of a list of lists
     (`first`, `last`, `nth`, `pick`) may, and so may what a fn gives or a local or parameter
@@ -954,7 +961,7 @@ class _Checker:
             raise self._type_error(stmt.expr, f"'{'.'.join(stmt.target.names)}' holds "
                                    f"{describe(target_t)}", value.type)
         else:
-            self._refine(place, target_t, value.type)
+            self._refine(place, target_t, value.type, scope.names.get(name))
         until = None
         if stmt.until is not None:
             until = self._expect(stmt.until, SEAT, scope, "'until turn of'")
@@ -1006,11 +1013,19 @@ class _Checker:
         cls = ir.PieceVarPlace if scope_name == "piece" else ir.SeatVarPlace
         return cls(obj, field, span=target.span), self.out.vars[scope_name][field].type
 
-    def _refine(self, place: ir.Place, declared: Type, assigned: Type) -> None:
+    def _refine(self, place: ir.Place, declared: Type, assigned: Type,
+                local: LocalName | None = None) -> None:
         """A variable declared with `none` or `[]` takes the type of its first assignment
-        that says more (so its values print as cells, pieces, ...)."""
-        if not isinstance(place, (ir.GlobalPlace, ir.PieceVarPlace, ir.SeatVarPlace)):
-            return      # a local
+        that says more (so its values print as cells, pieces, ...), and so does a local
+        made by `let NAME = []` given single values (on the next pass, `check_program`)."""
+        if isinstance(place, ir.LocalPlace):
+            declaration = local[2] if local is not None else None
+            better = join(declared, assigned)
+            if declaration is not None and declaration.kind == "local" \
+                    and declared == list_of(ANY) and better is not None and better != declared \
+                    and not is_list(element(better)):   # a list of lists stays as it was
+                self.learnt.setdefault(_local_key(declaration), better)
+            return
         scope = {ir.GlobalPlace: "global", ir.PieceVarPlace: "piece",
                  ir.SeatVarPlace: "seat"}[type(place)]
         better = join(declared, assigned)
@@ -1071,6 +1086,10 @@ class _Checker:
         value = self._expr(stmt.expr, scope)
         declaration = self.references.declare("local", stmt.name, stmt.name_span,
                                               visible=_until(stmt.span, scope.end))
+        learnt = self.given.get(_local_key(declaration)) if declaration is not None else None
+        if learnt is not None and isinstance(value, ir.Const) and value.value == () \
+                and value.type == list_of(ANY):
+            value = ir.Const((), type=learnt, span=value.span)     # `let xs = []`, refined
         return ir.Let(scope.bind(stmt.name, value.type, declaration), value, span=stmt.span)
 
     def _stmt_Move(self, stmt: ast.Move, scope: Scope) -> ir.Move:

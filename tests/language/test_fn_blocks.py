@@ -149,3 +149,39 @@ def test_the_layout_keeps_block_fns():
                        "if y > 1 { return y } else { return 0 } }\n") == (
         "seats a, b\n\nfn f(x) {\n  let y = x\n  if y > 1 {\n    return y\n  } else {\n"
         "    return 0\n  }\n}\n")
+
+
+LET_EMPTY = """seats a, b
+board square(3, 3)
+kinds (symbol) {{ Pawn = "P" }}
+setup {{
+  create Pawn for a at @b2
+  goto p for a
+}}
+fn beside(c) {{
+  let found = []
+  for d in directions() where step(c, d) != none {{
+    found = found + [{item}]
+  }}
+  return found
+}}
+phase p {{ action go(p in pieces(me), to in beside(p.cell)) {{ win me }} }}
+"""
+
+
+def test_a_let_of_an_empty_list_takes_the_type_of_what_is_added():
+    """`let found = []` then `found = found + [cell]`: the fn gives a list of cells, and an
+    action's argument drawn from it reads as a cell (it read as a raw number, `go Pawn#1
+    42`, and a typed `go Pawn#1 b3` was refused as not a possible 'to')."""
+    game = load_source(LET_EMPTY.format(item="step(c, d)"))
+    state = game.new_state(0)
+    texts = [game.action_text(state, action) for action in game.legal_actions(state)]
+    assert texts[:2] == ["go Pawn#1 b3", "go Pawn#1 c3"]
+    assert game.action_text(state, game.parse_action(state, "go Pawn#1 a1")) == "go Pawn#1 a1"
+
+
+def test_a_let_of_an_empty_list_keeps_one_type():
+    with pytest.raises(GdlError) as caught:
+        load_source(LET_EMPTY.format(item="step(c, d)").replace(
+            "return found", "found = [first(q in pieces())]\n  return found"))
+    assert "'found' holds list of a cell, but this is list of a piece" in str(caught.value)
