@@ -1026,6 +1026,8 @@ class _Checker:
                     and not is_list(element(better)):   # a list of lists stays as it was
                 self.learnt.setdefault(_local_key(declaration), better)
             return
+        if not isinstance(place, (ir.GlobalPlace, ir.PieceVarPlace, ir.SeatVarPlace)):
+            return
         scope = {ir.GlobalPlace: "global", ir.PieceVarPlace: "piece",
                  ir.SeatVarPlace: "seat"}[type(place)]
         better = join(declared, assigned)
