@@ -356,7 +356,8 @@ def _last_token(exc: lark.exceptions.UnexpectedToken) -> lark.Token | None:
 def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
                   line: str) -> tuple[str, ...]:
     """What to write instead, for mistakes that the grammar alone words badly: a reserved
-    word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`."""
+    word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`, a
+    doc string where none may stand."""
     history = getattr(exc, "token_history", None) or ()
     previous = history[-1] if history else None
     last = previous or _last_token(exc)
@@ -390,6 +391,10 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
     if previous is not None and previous.type == "NAME" and str(previous) == "while":
         return ("gdl has no 'while': loop over a list with 'for x in xs' ('range(a, b)' "
                 "counts), or let a 'fn' call itself",)
+    if token.type == "STRING" and "GOTO" in expected:
+        return ("a text opens a phase or an action only, as the first thing in its block (a "
+                "doc string); an 'on' block, a 'def', 'setup' and a statement take none: "
+                "write a comment ('# ...'), or 'log \"...\"' to tell the players",)
     if token.type == "LSQB" and previous is not None and previous.type in (
             "NAME", "RPAR", "RSQB"):
         return ("gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) "

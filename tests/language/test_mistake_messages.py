@@ -1,7 +1,8 @@
 """Messages for the mistakes a designer new to gdl makes (docs/language.md 2 and 13.2): a
 reserved word used as a name says so on a line of its own, "did you mean" never offers the
-rejected word, and `let` in a `fn`, a statement as a value, `while`, `xs[0]` and
-`list == none` each say what to write instead. Pinned whole."""
+rejected word, and `let` in a `fn`, a statement as a value, `while`, `xs[0]`,
+`list == none` and a doc string in an `on` block each say what to write instead. Pinned
+whole."""
 
 import pytest
 
@@ -90,6 +91,15 @@ TAIL = "phase p { action x() {} }\n"
     (HEAD + "game", "<string>:3:5: error: the file ended unexpectedly; expected a string\n"
      "    game\n"
      "        ^"),
+    ("seats a, b\nsetup { goto p for a }\nphase p turn {\n  on no action {\n"
+     "    \"Pass.\"\n    goto p for next(me)\n  }\n  action x() {}\n}\n",
+     "<string>:5:5: error: unexpected '\"Pass.\"'; expected 'call', 'change', 'create', "
+     "'draw', 'for', 'give', 'goto', 'if', ...\n"
+     "        \"Pass.\"\n"
+     "        ^\n"
+     "a text opens a phase or an action only, as the first thing in its block (a doc "
+     "string); an 'on' block, a 'def', 'setup' and a statement take none: write a comment "
+     "('# ...'), or 'log \"...\"' to tell the players"),
 ])
 def test_a_mistake_says_what_to_write_instead(text, message):
     with pytest.raises(GdlError) as caught:
