@@ -89,6 +89,12 @@ def _ends_in_result(body: Sequence[ast.Stmt]) -> bool:
     return ends
 
 
+def _open(t: Type) -> bool:
+    """Is `t` the type of a variable whose first assignment may say more: anything, or a
+    list of anything (`[]`), or of lists of anything (`[[none]]`), ...?"""
+    return t == ANY or (is_list(t) and _open(element(t)))
+
+
 def _local_key(declaration: Declaration) -> tuple[str, str]:
     """The key of a `let` local in the types learnt from assignments (`_refine`): where its
     name is written."""
@@ -649,7 +655,7 @@ class _Checker:
         """A variable's type as declared, or as an assignment later in the file makes it
         (`_refine`, on an earlier pass)."""
         t = ANY if t == NONE else t
-        if t in (ANY, list_of(ANY)):
+        if _open(t):
             return self.given.get((decl.scope, decl.name), t)
         return t
 
@@ -1031,7 +1037,7 @@ class _Checker:
         scope = {ir.GlobalPlace: "global", ir.PieceVarPlace: "piece",
                  ir.SeatVarPlace: "seat"}[type(place)]
         better = join(declared, assigned)
-        if better is not None and better != declared and declared in (ANY, list_of(ANY)):
+        if better is not None and better != declared and _open(declared):
             self.out.vars[scope][place.name].type = better
             self.learnt[scope, place.name] = better
 

@@ -82,6 +82,25 @@ def test_a_none_variable_is_typed_where_it_is_read_before_its_first_assignment()
     assert logs(act(game, state, "put c3")) == ["a was at b2 [b2]"]
 
 
+def test_a_variable_of_lists_of_anything_takes_the_type_of_its_first_assignment():
+    """`var groups = [[none]]` is a list of lists of anything until `groups = groups +
+    [[c]]` makes it a list of lists of cells: the cells print by name (they printed as
+    numbers, `[[none], [0]]`)."""
+    source = lines(
+        "seats a, b", "board square(3, 3)", "var groups = [[none]]",
+        "setup {", "  goto play for a", "}",
+        "phase play turn {",
+        "  action add(c in cells()) {",
+        "    groups = groups + [[c]]",
+        "    log text(groups)",
+        "    goto play for next(me)",
+        "  }",
+        "}", "")
+    game = load_source(source, "t.gdl")
+    state = game.new_state(0)
+    assert logs(act(game, state, "add b2")) == ["[[none], [b2]]"]
+
+
 SHUFFLED_FIRST = lines(
     "seats a, b", "var deck = none",
     "setup {", "  goto play for a", "}",
