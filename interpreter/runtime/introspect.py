@@ -75,7 +75,9 @@ def native_source(game: Game) -> str:
     if reason is not None:
         return f"# {game.path} runs on the Python backend: {reason}\n"
     text: str = native.native_source(source, game._module)
-    return f"# {game.path} runs on the native backend, untyped ({outside})\n" + text
+    also = typed.outside_all(game._program)[1:] if typed.enabled() else []
+    return (f"# {game.path} runs on the native backend, untyped ({outside})\n"
+            + "".join(f"# also {line}\n" for line in also) + text)
 
 
 # ----- a position ---------------------------------------------------------------------------

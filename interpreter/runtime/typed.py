@@ -3,6 +3,7 @@ state is C arrays and whose engine (listing, apply, the end check) is compiled w
 
     unsupported(program) -> the first construct outside the subset, "FILE:LINE:COL: what",
                             or None
+    outside_all(program) -> every construct outside it that a unit shows, in that form
     generate(program)    -> the module's Cython source (`typed_engine.pyx.in` filled in,
                             the rules appended)
     load(program)        -> the module's `Engine`, built through `native_cache` (or None,
@@ -30,7 +31,7 @@ import math
 import os
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -82,10 +83,33 @@ def unsupported(program: ir.Program) -> str | None:
     try:
         _Emitter(program).module()
     except _Outside as exc:
-        span = exc.span or program.setup_span
-        where = f"{span.file}:{span.line}:{span.column}: " if span is not None else ""
-        return f"{where}{exc.what} is outside the typed subset"
+        return _said(exc, program)
     return None
+
+
+def outside_all(program: ir.Program) -> list[str]:
+    """Every construct of `program` outside the typed subset, as `unsupported` says the
+    first, which comes first; the others in the order of the file. The checks of the whole
+    program come first, then each unit (an action's listing and body, setup, the end
+    rules, the `on` blocks, the hooks) on its own, so a designer sees them all at once. A
+    unit written after another stopped halfway may trip over what that one left; the list
+    then ends with what was found."""
+    emitter = _Emitter(program, collect=True)
+    try:
+        emitter.module()
+    except Exception:       # a consequence of an earlier unit's stop (above), never the first
+        if not emitter.outside:
+            raise
+    noted = emitter.outside or []
+    others = sorted(noted[1:], key=lambda exc: (exc.span.line, exc.span.column)
+                    if exc.span else (0, 0))
+    return list(dict.fromkeys(_said(exc, program) for exc in noted[:1] + others))
+
+
+def _said(exc: _Outside, program: ir.Program) -> str:
+    span = exc.span or program.setup_span
+    where = f"{span.file}:{span.line}:{span.column}: " if span is not None else ""
+    return f"{where}{exc.what} is outside the typed subset"
 
 
 def generate(program: ir.Program) -> str:
@@ -464,14 +488,18 @@ class _Hoist:
 
 
 _BINDING = Callable[[Bound, int], None]
+_T = TypeVar("_T")
 
 
 class _Emitter:
     """Writes the typed engine of one program; raises _Outside at the first construct
     outside the subset."""
 
-    def __init__(self, program: ir.Program) -> None:
+    def __init__(self, program: ir.Program, collect: bool = False) -> None:
         self.prog = program
+        # collect: every construct outside the subset, unit by unit (`outside_all`), not
+        # only the first; the module is then not written
+        self.outside: list[_Outside] | None = [] if collect else None
         self.board = program.board
         self.nd = len(self.board.directions)
         self.kinds = list(program.kinds)
@@ -507,6 +535,17 @@ class _Emitter:
                           for s in phase.on_no_action or () for n in ir.walk(s)
                           if isinstance(n, ir.StateValue) and n.what == "passes"}
 
+    def unit(self, make: Callable[[], _T], instead: _T) -> _T:
+        """`make()`, a unit of the module; when collecting, a unit outside the subset is
+        noted and `instead` stands for it, so the next unit is written too."""
+        if self.outside is None:
+            return make()
+        try:
+            return make()
+        except _Outside as exc:
+            self.outside.append(exc)
+            return instead
+
     def fresh(self, stem: str) -> str:
         self.count += 1
         return f"{stem}{self.count}"
@@ -520,8 +559,10 @@ class _Emitter:
 
     # ----- the module --------------------------------------------------------------------
     def module(self) -> str:
-        self.check_program()
-        self.fn_cycles()
+        self.unit(self.check_program, None)
+        if self.outside:
+            return ""       # (the units build on what the program's checks refused)
+        self.unit(self.fn_cycles, None)
         listing = _Body("cdef int _listing(Core S, list out) except -1:")
         act = _Body("cdef int _act(Core S, long index, object args) except -1:")
         simul_act = _Body("cdef int _simul_act(Core S, long me, long index, object args) "
@@ -535,14 +576,15 @@ class _Emitter:
             if simul:
                 simul_act.emit(1, f"if S.phase == {p}:")
             for action in phase.actions:
-                listing.emit(2, f"{self.listing(p, action)}(S, "
+                listed = self.unit(functools.partial(self.listing, p, action), "")
+                listing.emit(2, f"{listed}(S, "
                              f"{'S.simul_seat()' if simul else 'S.seat'}, out)")
                 listing.emit(2, "if S.pick >= 0 and out:")
                 listing.emit(3, "return 0")
                 if phase.on_no_action is not None and not phase.auto:
                     listing.emit(2, "if S.first_only and out:")
                     listing.emit(3, "return 0")
-                body = self.action_body(p, action)
+                body = self.unit(functools.partial(self.action_body, p, action), "")
                 args = ", ".join(self.small_param(b, f"args[{i}]")
                                  for i, b in enumerate(action.binders))
                 act.emit(2, f"if index == {action.index}:")
@@ -566,12 +608,15 @@ class _Emitter:
         setup = _Body("cdef int _setup(Core S) except -1:")
         setup.declare("me")
         setup.emit(1, "me = 0")
-        self.statements(self.prog.setup, {0: "me"}, setup, 1)
+        self.unit(functools.partial(self.statements, self.prog.setup, {0: "me"}, setup, 1),
+                  None)
         setup.emit(1, "return 0")
         self.functions.append(setup.text())
-        self.functions.append(self.check_end())
-        self.functions.append(self.no_action())
-        self.functions += self.hooks_units()
+        self.functions.append(self.unit(self.check_end, ""))
+        self.functions.append(self.unit(self.no_action, ""))
+        self.functions += self.unit(self.hooks_units, [])
+        if self.outside is not None:
+            return ""       # (collected: `outside_all`)
         self.control = self.control_tables()
         self.control.update(self.hooks_tables())
         self.control["SIMUL"] = str(int(any(phase.mode == "simultaneous"
@@ -628,12 +673,12 @@ class _Emitter:
         return int(self.value(value, var.type, var.span))
 
     def check_program(self) -> None:
+        """The checks of the whole program; when collecting, each variable, phase and
+        action on its own (`unit`)."""
         prog = self.prog
         for scope, table in prog.vars.items():
             for var in table.values():
-                if var.type not in VAR_TYPES and _lists_type(var.type) is None:
-                    raise _Outside(var.span, f"a {scope} variable of type {var.type} "
-                                   f"('{var.name}')")
+                self.unit(functools.partial(self.check_variable, scope, var), None)
         if prog.payoff is not None and prog.payoff.expr.type != INT:
             raise _Outside(prog.payoff, f"a payoff of type {prog.payoff.expr.type}")
         if prog.board.size > 4096:
@@ -641,19 +686,33 @@ class _Emitter:
         for lets in prog.end_lets:
             for let in lets:
                 if let.expr.type not in SCALARS:
-                    raise _Outside(let, f"a 'let' of an end block of type {let.expr.type}")
+                    self.unit(functools.partial(_refuse, let, f"a 'let' of an end block of "
+                                                f"type {let.expr.type}"), None)
+        if self.outside:
+            return
         self.find_param_types()
-        self.chance_check()
+        self.unit(self.chance_check, None)
         for phase in prog.phases.values():
-            if phase.mode not in ("turn", None, "secret", "simultaneous"):
-                raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
-            for action in phase.actions:
-                if not action.body:
-                    raise _Outside(action, f"an action with an empty body ('{action.name}')")
-                for binder in action.binders:
-                    if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL, KIND, PLACEMENT):
-                        raise _Outside(binder, f"an action parameter of type {binder.type}")
-        self.small_find_nones()
+            self.unit(functools.partial(self.check_phase, phase), None)
+        if not self.outside:
+            self.small_find_nones()
+
+    @staticmethod
+    def check_variable(scope: str, var: ir.Variable) -> None:
+        if var.type not in VAR_TYPES and _lists_type(var.type) is None:
+            raise _Outside(var.span, f"a {scope} variable of type {var.type} ('{var.name}')")
+
+    def check_phase(self, phase: ir.Phase) -> None:
+        if phase.mode not in ("turn", None, "secret", "simultaneous"):
+            raise _Outside(phase, f"a {phase.mode} phase ('{phase.name}')")
+        for action in phase.actions:
+            if not action.body:
+                self.unit(functools.partial(_refuse, action, f"an action with an empty body "
+                                            f"('{action.name}')"), None)
+            for binder in action.binders:
+                if binder.type not in (CELL, PIECE, SEAT, INT, DIR, SYMBOL, KIND, PLACEMENT):
+                    self.unit(functools.partial(_refuse, binder, f"an action parameter of "
+                                                f"type {binder.type}"), None)
 
     def fn_cycles(self) -> None:
         """The fns and defs that call themselves (through others too): each call of one
@@ -3718,6 +3777,11 @@ class _Emitter:
                 _spend(body, indent, tick, size)
             else:
                 bind(x, indent + 2)
+
+
+def _refuse(where: ir.Node, what: str) -> None:
+    """Raise `_Outside` (a unit of `check_program` that is only a refusal)."""
+    raise _Outside(where, what)
 
 
 def _packed(values: list[int] | list[str]) -> str:

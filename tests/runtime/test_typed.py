@@ -8,14 +8,15 @@ The typed engine is on by default with the native backend. Its modules are built
 run into the cache folder the native backend's test shares with the xdist workers
 (`shared_cache`), with -O0."""
 
+import glob
 import os
 import random
 
 import pytest
 
 from gdl.interpreter import load_game, load_source
-from gdl.interpreter.language.errors import GdlRuntimeError
-from gdl.interpreter.runtime import native, typed
+from gdl.interpreter.language.errors import GdlError, GdlRuntimeError
+from gdl.interpreter.runtime import introspect, native, typed
 from gdl.interpreter.runtime.typed import TypedState
 from tests.helpers import ROOT
 from tests.runtime.test_native_backend import MISSING, shared_cache  # noqa: F401 (fixture)
@@ -164,6 +165,33 @@ def test_unsupported_names_the_first_construct_outside():
     path = os.path.join(ROOT, "tests", "rules", "hex_board.gdl")
     assert typed.unsupported(load_game(path, "python")._program) == (
         f"{path}:37:16: the built-in clear_line() is outside the typed subset")
+
+
+@needs_tools
+def test_compile_names_every_construct_outside_at_once():
+    """`gdl compile --backend native` names every construct outside the subset, each unit
+    on its own (`typed.outside_all`), the first as `unsupported` says it: a designer
+    fixed them one run at a time."""
+    path = os.path.join(ROOT, "tests", "rules", "timer.gdl")
+    game = load_game(path, "python")
+    said = [f"{path}:{line}:5: an assignment 'until turn of' (a timer) is outside the typed "
+            "subset" for line in (15, 18, 22)]
+    assert typed.outside_all(game._program) == said
+    assert typed.unsupported(game._program) == said[0]
+    head = introspect.native_source(game).splitlines()[:3]
+    assert head == [f"# {path} runs on the native backend, untyped ({said[0]})",
+                    f"# also {said[1]}", f"# also {said[2]}"]
+
+
+@pytest.mark.parametrize("path", sorted(glob.glob(os.path.join(ROOT, "tests", "rules",
+                                                               "*.gdl"))))
+def test_every_construct_outside_starts_with_the_first(path):
+    try:
+        program = load_game(path, "python")._program
+    except GdlError:
+        return
+    outside = typed.outside_all(program)
+    assert (outside[0] if outside else None) == typed.unsupported(program)
 
 
 def test_the_covered_games_are_inside():
