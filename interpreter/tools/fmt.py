@@ -113,25 +113,33 @@ def _code(tree: concrete.ConcreteTree) -> tuple[list[tuple[str, str]], list[str]
             [comment.text.rstrip() for comment in tree.comments])
 
 
-# A Markdown example: a ```gdl fence, the text up to the closing fence, and what follows.
-_EXAMPLE = re.compile(r"^```gdl\n(.*?)^```", re.S | re.M)
+# A Markdown example: a ```gdl fence, the text up to the closing fence (a line of ``` alone;
+# none: the fence is never closed). Lines end in LF or CRLF, as the Markdown file's do.
+_EXAMPLE = re.compile(r"^```gdl(\r?\n|\Z)(.*?)(^```[ \t]*(?=\r?\n|\Z)|\Z)", re.S | re.M)
 _ERROR_MARK = re.compile(r"<!--[^>]*\berror\b[^>]*-->\s*\Z")
-_SHOWN_ERROR = re.compile(r"\s*```text\n[^`]*?: error:")
+_SHOWN_ERROR = re.compile(r"\s*```text\r?\n[^`]*?: error:")
 
 
 def format_markdown(text: str, file: str = "<string>") -> str:
     """A Markdown text with each gdl example (a ```gdl fence) that is a whole rule file
-    formatted. Left as written: fragments that do not parse alone, and examples that show an
-    error (marked `<!-- ... error -->` before the fence, or followed by a ```text fence that
-    holds `: error:`), whose messages cite their lines and columns."""
+    formatted, in the line ends of its fence (LF or CRLF). Left as written: fragments that do
+    not parse alone, and examples that show an error (marked `<!-- ... error -->` before the
+    fence, or followed by a ```text fence that holds `: error:`), whose messages cite their
+    lines and columns. A fence never closed is a GdlSyntaxError at its line."""
     def example(match: re.Match[str]) -> str:
-        body = match.group(1)
+        newline, body, closing = match.group(1, 2, 3)
+        if not closing:
+            line = text.count("\n", 0, match.start()) + 1
+            raise GdlSyntaxError("this ```gdl example is never closed (a line ``` ends it), so "
+                                 "the file was not formatted", file=file, line=line, column=1,
+                                 source_line="```gdl")
         if _ERROR_MARK.search(text, 0, match.start()) or _SHOWN_ERROR.match(text, match.end()):
             return match.group(0)
         try:
-            return "```gdl\n" + format_text(body, file) + "```"
+            out = format_text(body, file)
         except GdlSyntaxError:
             return match.group(0)
+        return "```gdl" + newline + out.replace("\n", newline) + closing
     return _EXAMPLE.sub(example, text)
 
 

@@ -301,6 +301,29 @@ def test_markdown_examples_are_formatted_unless_they_show_an_error():
                                                  "seats a, b\n```\n\n<", 1)
 
 
+def test_a_crlf_markdown_file_has_its_examples_formatted_in_its_own_line_ends():
+    text = "Intro\r\n\r\n```gdl\r\nseats a,b  # two\r\n```\r\n\r\n```gdl\r\nseats a,b\r\n```  \r\n"
+    assert format_markdown(text) == text.replace("seats a,b", "seats a, b")
+    shown = "```gdl\r\nseats a,b\r\n```\r\n\r\n```text\r\nx.gdl:1:9: error: ...\r\n```\r\n"
+    assert format_markdown(shown) == shown
+
+
+def test_only_a_line_of_backquotes_alone_closes_an_example():
+    text = "```gdl\nseats a,b\n```text\nseats a,b\n```\n"
+    assert format_markdown(text) == text
+
+
+@pytest.mark.parametrize("end", ["\nseats a,b\n", "", "\r\nseats a,b"])
+def test_an_example_never_closed_is_an_error_at_its_fence_and_the_file_is_left(tmp_path, end):
+    text = "Intro\n\n```gdl\nseats a,b\n```\n\n```gdl" + end
+    path = write(tmp_path, "doc.md", text)
+    result = gdl("fmt", str(path))
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (f"{path}:7:1: error: this ```gdl example is never closed (a line "
+                             "``` ends it), so the file was not formatted\n    ```gdl\n    ^\n")
+    assert path.read_bytes() == text.encode()
+
+
 def write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text)
