@@ -581,6 +581,11 @@ def _roll_fault(values: list[Any]) -> str | None:
     return None
 
 
+def _pool_fault(values: list[Any]) -> str | None:
+    """`rolls(k, n)` and `successes(k, n, t)`: `roll(n, k)`'s faults."""
+    return _roll_fault([values[1], values[0]])
+
+
 def _range_fault(values: list[Any]) -> str | None:
     if all(_known(v) for v in values) and values[1] - values[0] + 1 > MAX_LIST:
         return _too_long(*values)
@@ -739,11 +744,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
          fault=_roll_fault),
     _row("rolls", "k, n", (2,), _fixed((INT, INT), list_of(INT)),
          lambda ctx, n, sides: dice_pool(ctx, n, sides), "list of number",
-         "`k` dice with `n` sides, in the order rolled (10.2)", random=True, fresh=True),
+         "`k` dice with `n` sides, in the order rolled (10.2)", random=True, fresh=True,
+         fault=_pool_fault),
     _row("successes", "k, n, t", (3,), _fixed((INT, INT, INT), INT),
          lambda ctx, n, sides, at_least: sum(
              1 for die in dice_pool(ctx, n, sides) if die >= at_least), "number",
-         "how many of `k` dice with `n` sides show `t` or more (10.2)", random=True),
+         "how many of `k` dice with `n` sides show `t` or more (10.2)", random=True,
+         fault=_pool_fault),
     _row("shuffled", "xs", (1,), _same_list, lambda ctx, xs: ctx.shuffled(read(ctx, xs)),
          "list", "a shuffled copy of a list", random=True, fresh=True),
     _row("placements", "dice, slots", (2,), _placements, _placements_counted,

@@ -5,6 +5,8 @@ shipped games stay far below every limit."""
 
 import glob
 
+import re
+
 import pytest
 
 from gdl.interpreter import load_game, load_source
@@ -240,10 +242,13 @@ def test_too_many_dice_at_once():
         "10,000")
 
 
-@pytest.mark.parametrize("call", ["roll(0)", "roll(-3)", "roll(6, -1)", "roll(0, 2)"])
+@pytest.mark.parametrize("call", ["roll(0)", "roll(-3)", "roll(6, -1)", "roll(0, 2)",
+                                  "successes(2, -0, 4)", "successes(-1, 6, 4)",
+                                  "len(rolls(10001, 6))", "len(rolls(3, 0))"])
 def test_a_constant_die_of_no_sides_is_a_check_error(call):
     message = check_error(source(body=f"n = {call}"))
-    assert message.startswith("t.gdl:14:9: error: roll(): ")
+    name = call.removeprefix("len(").split("(")[0]
+    assert re.match(fr"t\.gdl:14:\d+: error: {name}\(\): (a die has|a roll throws)", message)
 
 
 def test_phases_that_enter_one_another_without_end():
