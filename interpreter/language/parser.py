@@ -357,7 +357,7 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
                   line: str) -> tuple[str, ...]:
     """What to write instead, for mistakes that the grammar alone words badly: a reserved
     word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`, a
-    doc string where none may stand."""
+    doc string where none may stand, `0.5`."""
     history = getattr(exc, "token_history", None) or ()
     previous = history[-1] if history else None
     last = previous or _last_token(exc)
@@ -395,6 +395,10 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
         return ("a text opens a phase or an action only, as the first thing in its block (a "
                 "doc string); an 'on' block, a 'def', 'setup' and a statement take none: "
                 "write a comment ('# ...'), or 'log \"...\"' to tell the players",)
+    whole = re.search(r"(\d+)\.$", line[:(token.column or 1) - 1])
+    if token.type == "NUMBER" and whole:
+        return (f"gdl's numbers are whole: it has no fraction such as {whole.group(1)}.{token}; "
+                "count in smaller units (tenths, say), or divide with '/', which rounds down",)
     if token.type == "LSQB" and previous is not None and previous.type in (
             "NAME", "RPAR", "RSQB"):
         return ("gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) "
