@@ -521,7 +521,7 @@ class _Checker:
                 raise self._type_error(expr, f"'{expr.op}' needs numbers",
                                        ta if ta != INT else tb)
             if join(ta, tb) is None:
-                raise self._type_error(expr.right, f"cannot compare {describe(ta)} with", tb)
+                raise self._type_error(expr.right, _compares(expr.op, ta), tb)
             op = expr.op
             return (lambda cell: ir.fold_binary(op, a(cell), b(cell))), BOOL
         if isinstance(expr, ast.In):
@@ -1508,8 +1508,7 @@ class _Checker:
         a, b = self._expr(e.left, scope), self._expr(e.right, scope)
         if e.op in ("==", "!="):
             if join(a.type, b.type) is None:
-                raise self._type_error(e.right, f"cannot compare {describe(a.type)} with",
-                                       b.type)
+                raise self._type_error(e.right, _compares(e.op, a.type), b.type)
         else:
             for side, checked in ((e.left, a), (e.right, b)):
                 if not compatible(INT, checked.type):
@@ -1673,6 +1672,11 @@ def _folded(expr: ast.Binary, a: Any, b: Any) -> Any:
     if value is None:
         raise error_at(GdlRuleError, "division by zero", expr.span)
     return value
+
+
+def _compares(op: str, left: Type) -> str:
+    """What `left op right` with `==` or `!=` needs of the right side: the left's type."""
+    return f"'{op}' compares {describe(left)} with {describe(left)}"
 
 
 def _walk(statements: Iterable[ast.Stmt]) -> Iterator[ast.Stmt]:

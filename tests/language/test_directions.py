@@ -115,8 +115,8 @@ def test_a_declared_name_wins_over_a_direction():
 
 def test_a_direction_variable_keeps_its_type():
     assert rule_error(VALID_3 + "var facing = north\nfn f() = facing == 3\n") == lines(
-        "bad.gdl:13:20: error: type mismatch: cannot compare a direction with, but this is a "
-        "number",
+        "bad.gdl:13:20: error: type mismatch: '==' compares a direction with a direction, but "
+        "this is a number",
         "    fn f() = facing == 3",
         "                       ^")
     assert rule_error(VALID_3.replace("goto play for next(me)", "me.facing = 2")

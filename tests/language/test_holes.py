@@ -155,6 +155,11 @@ HOLE = "board square(3, 3) holes(c) where c == @b2"
         "and + - * / %",
         "    board square(3, 3) holes(c) where len([c]) == 1",
         "                                      ^"]),
+    ("board square(3, 3) holes(c) where c == 1", "", [
+        "bad.gdl:3:40: error: type mismatch: '==' compares a cell with a cell, but this is a "
+        "number",
+        "    board square(3, 3) holes(c) where c == 1",
+        "                                           ^"]),
     ("board square(3, 3) directions 6", "", [
         "bad.gdl:3:1: error: a square board has 4 or 8 directions, not 6",
         "    board square(3, 3) directions 6",
@@ -164,7 +169,7 @@ HOLE = "board square(3, 3) holes(c) where c == @b2"
         "    board hex(3, 3) directions 4",
         "    ^"]),
 ], ids=["terrain", "upper-case", "expression", "all-holes", "not-a-condition", "off-board",
-        "terrain-in-holes", "function-call", "square-6", "hex-4"])
+        "terrain-in-holes", "function-call", "cell-and-number", "square-6", "hex-4"])
 def test_board_errors(board, extra, expected):
     assert rule_error(VALID_3.replace("board square(3, 3)", board) + extra + "\n") == lines(
         *expected)
