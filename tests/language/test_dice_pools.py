@@ -42,12 +42,12 @@ def test_a_pool_of_the_most_dice():
     assert value(TABLE, "len(rolls(10000, 6))") == "10000"
 
 
-@pytest.mark.parametrize("expr, words", [
-    ("rolls(10001, 6)", "10001 dice of 6 sides"),
-    ("rolls(-1, 6)", "-1 dice of 6 sides"),
-    ("rolls(2, 0)", "2 dice of 0 sides"),
-    ("successes(3, 0, 1)", "3 dice of 0 sides"),
-    ("successes(10001, 6, 1)", "10001 dice of 6 sides"),
+@pytest.mark.parametrize("expr, words", [      # (len(cells()) * 0: known only as it runs)
+    ("rolls(10001 + len(cells()) * 0, 6)", "10001 dice of 6 sides"),
+    ("rolls(-1 + len(cells()) * 0, 6)", "-1 dice of 6 sides"),
+    ("rolls(2, len(cells()) * 0)", "2 dice of 0 sides"),
+    ("successes(3, len(cells()) * 0, 1)", "3 dice of 0 sides"),
+    ("successes(10001 + len(cells()) * 0, 6, 1)", "10001 dice of 6 sides"),
 ])
 def test_too_many_dice_or_too_few_sides(expr, words):
     assert runtime_error(TABLE, expr) == (
