@@ -4,7 +4,9 @@
 command's own input files (`gdl show c.gdl --svg c.gdl` would replace the rule file by a
 picture); `overwritten` says which input that is, for a caller that reports it its own way.
 `rules_of(transcript)` is the rule file a transcript names; `check_transcript_seed(path)`
-names the file and line of a transcript's seed that no command could play. Light to import
+names the file and line of a transcript's seed that no command could play. `RULE_FILE` is
+the type of a rule file a command reads by its name: '-', which every other file argument
+takes for the standard input or output (`files.STDIO`), is refused there. Light to import
 (`gdl check` imports it): the transcript reader is imported when a transcript is read.
 """
 
@@ -16,6 +18,7 @@ from collections.abc import Iterable, Iterator
 
 import click
 
+from gdl.interpreter.files import STDIO
 from gdl.interpreter.language.errors import GdlDataError, visible
 from gdl.interpreter.language.limits import MAX_SOURCE
 
@@ -24,6 +27,27 @@ MAX_SEED = 2 ** 64 - 1
 
 # An input file of a command: (what it is, e.g. "rule file"; its path, or None when not given)
 Input = tuple[str, str | None]
+
+
+class RuleFilePath(click.Path):
+    """A rule file that the command reads by its name ('-' is refused: the command names the
+    file in what it writes, loads it again in worker processes or watches it), or, with
+    `stdin`, one that may be '-': the standard input (`gdl check -`, `gdl compile -`)."""
+
+    def __init__(self, stdin: bool = False) -> None:
+        super().__init__()
+        self.stdin = stdin
+
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
+        if value == STDIO and not self.stdin:
+            self.fail("'-' (the standard input) is a rule file for gdl check, compile and fmt "
+                      "only: this command reads the rule file by its name (a file named '-' "
+                      "is ./-)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+RULE_FILE = RuleFilePath()
 
 
 def same_file(first: str, second: str) -> bool:
@@ -74,8 +98,9 @@ def _with_bases(what: str, path: str) -> Iterator[tuple[str, str]]:
 
 def refuse_overwrite(option: str, output: str | None, *inputs: Input) -> None:
     """A usage error when the file `option` writes (`output`, None when not given) is one of
-    the command's `inputs`: the user's file would be lost."""
-    if output is None:
+    the command's `inputs`: the user's file would be lost. '-' (the standard output) is
+    none of them."""
+    if output is None or output == STDIO:
         return
     found = overwritten(output, inputs)
     if found is not None:
@@ -86,7 +111,7 @@ def writable(output: str | None) -> None:
     """Refuse, before a long run, an output file that names a folder or lies in none, with
     the message its write would give afterwards (None or '-': the standard output)."""
     from gdl.interpreter.language.errors import GdlDataError
-    if output is None or output == "-":
+    if output is None or output == STDIO:
         return
     if os.path.isdir(output):
         raise GdlDataError(f"cannot write {output}: Is a directory")
@@ -97,32 +122,44 @@ def writable(output: str | None) -> None:
 def rules_of(transcript: str) -> str:
     """The rule file a transcript's header names (a path from the transcript's folder)."""
     from gdl.interpreter.play.transcript import read_transcript
-    rules = read_transcript(transcript).header["rules"]
-    return os.path.normpath(os.path.join(os.path.dirname(transcript), rules))
+    return read_transcript(transcript).rules_file()
 
 
 def check_transcript_seed(path: str) -> None:
     """Refuse a transcript whose header's seed is a number out of the seeds' range, at its
     line (the engine's own refusal cannot say which file the seed came from). A file that
     is not a transcript, or that cannot be read, is left to the command to report."""
+    from gdl.interpreter.files import named, read_data
     from gdl.interpreter.play.transcript import HEADER
+    if path == STDIO:           # read once, and kept for the command's own read
+        try:
+            lines = iter(read_data(path, "transcript").split("\n"))
+        except GdlDataError:
+            return
+        _check_seed(named(path), next(lines, ""), lines, HEADER)
+        return
     if not os.path.isfile(path):    # a pipe: read once, by the command itself
         return
     try:
         with open(path, encoding="utf-8") as handle:
-            if handle.readline(len(HEADER) + 1).rstrip("\n") != HEADER:
-                return
-            for number, line in enumerate(handle, 2):
-                line = line.rstrip("\n")
-                key, _, value = line.partition(": ")
-                if line == "---":
-                    return
-                if key == "seed" and _out_of_range(value):
-                    raise GdlDataError(f"a seed is a number from 0 to {MAX_SEED}, not "
-                                       f"{value}", file=path, line=number, column=len("seed: ") + 1,
-                                       source_line=line)
+            _check_seed(path, handle.readline(len(HEADER) + 1), handle, HEADER)
     except (OSError, UnicodeDecodeError):
         return
+
+
+def _check_seed(path: str, first: str, lines: Iterable[str], header: str) -> None:
+    """The seed check of a transcript whose `first` line was read, the rest to come."""
+    if first.rstrip("\n") != header:
+        return
+    for number, line in enumerate(lines, 2):
+        line = line.rstrip("\n")
+        key, _, value = line.partition(": ")
+        if line == "---":
+            return
+        if key == "seed" and _out_of_range(value):
+            raise GdlDataError(f"a seed is a number from 0 to {MAX_SEED}, not {value}",
+                               file=path, line=number, column=len("seed: ") + 1,
+                               source_line=line)
 
 
 def _out_of_range(value: str) -> bool:

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 
 import click
 
-from gdl.cli.inputs import (MAX_SEED, check_transcript_seed, refuse_overwrite, rules_of,
-                            writable)
+from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, check_transcript_seed,
+                            refuse_overwrite, rules_of, writable)
+from gdl.interpreter.files import STDIO, named
 from gdl.interpreter.language.errors import GdlError, counted
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 
@@ -92,6 +93,28 @@ backend_option = click.option(
     "auto: native when they are present). Default: $GDL_BACKEND, else python.")
 
 
+def told(line: str, *outputs: str | None) -> None:
+    """A line of the command's own (a summary, what it wrote): on the standard output, or
+    on the standard error when one of the files it writes, `outputs`, is the standard
+    output ('-'), which then holds that file's text alone."""
+    click.echo(line, err=STDIO in outputs)
+
+
+def _names_as_bytes() -> None:
+    """Print a path whose bytes are not UTF-8 (held as lone surrogates) as those bytes on
+    both streams, as the standard output does in a UTF-8 locale and as `ls` shows it: the
+    standard error would write 'n\\udcff.gdl'."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="surrogateescape")
+
+
+def _warn(line: str) -> None:
+    """A warning of the command's: on the standard error, after 'warning: '."""
+    click.echo(f"warning: {line}", err=True)
+
+
 def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     """Turn a GdlError into its message on stderr and exit status 1."""
     @functools.wraps(fn)
@@ -107,17 +130,20 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gdl", prog_name="gdl", message="%(prog)s %(version)s")
 def main() -> None:
-    """gdl: check, play, simulate, record and replay board games written in gdl."""
+    """gdl: check, play, simulate, record and replay board games written in gdl.
+
+    A file named '-' is the standard input (a file read) or output (a file written)."""
+    _names_as_bytes()
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path())
+@click.argument("files", nargs=-1, required=True, type=RuleFilePath(stdin=True))
 @click.option("--strict", is_flag=True,
               help="Also report what is only likely wrong (warnings), and fail on any.")
 def check(files: tuple[str, ...], strict: bool) -> None:
-    """Parse and check rule files; one line per valid file."""
+    """Parse and check rule files ('-': the standard input); one line per valid file."""
     from gdl.interpreter.language import lint
-    from gdl.interpreter.loader import check_file, summary
+    from gdl.interpreter.loader import check_file, check_source, read_standard_input, summary
     failed = False
     for path in _rule_files(files):
         if isinstance(path, EmptyFolder):
@@ -125,7 +151,11 @@ def check(files: tuple[str, ...], strict: bool) -> None:
             failed = True
             continue
         try:
-            resolved = check_file(path)
+            if path == STDIO:
+                text, path = read_standard_input()
+                resolved = check_source(text, path)
+            else:
+                resolved = check_file(path)
         except GdlError as exc:
             click.echo(exc.render(), err=True)
             failed = True
@@ -157,7 +187,7 @@ def _rule_files(paths: Iterable[str]) -> Iterator[str | EmptyFolder]:
     """The files to check: each path, and for a folder every `*.gdl` under it (sorted), or
     an `EmptyFolder` for a folder that holds none."""
     for path in paths:
-        if not os.path.isdir(path):
+        if path == STDIO or not os.path.isdir(path):
             yield path
             continue
         found = _files_under(path, ".gdl")
@@ -175,18 +205,20 @@ def _files_under(folder: str, ending: str) -> list[str]:
 
 
 @main.command("compile")
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RuleFilePath(stdin=True))
 @click.option("--backend", type=click.Choice(["python", "native"]), default="python",
               show_default=True, help="native: the source given to Cython.")
 @user_errors
 def compile_command(file: str, backend: str) -> None:
-    """Print the Python that gdl generates for a rule file (what actually runs)."""
-    from gdl.interpreter.loader import generated_python
-    click.echo(generated_python(file, backend), nl=False)
+    """Print the Python that gdl generates for a rule file (what actually runs; '-': the
+    standard input)."""
+    from gdl.interpreter.loader import generated_python, read_standard_input
+    text, file = read_standard_input() if file == STDIO else (None, file)
+    click.echo(generated_python(file, backend, text), nl=False)
 
 
 @main.command()
-@click.argument("file", type=click.Path(), required=False)
+@click.argument("file", type=RULE_FILE, required=False)
 @click.option("--seed", type=SEED, default=None, help="Seed of the game's dice (default: 0 "
               "when no seat is human; otherwise a fresh seed, told when the game ends).")
 @click.option("--players", default=None,
@@ -211,6 +243,9 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
     from gdl.cli.playthrough import run_play
     if file is None and resume is None:
         raise click.UsageError("give a rule file (or --resume TRANSCRIPT)")
+    if moves == resume == STDIO:
+        raise click.UsageError("--moves and --resume cannot both read the standard input "
+                               "('-'): give one of them as a file")
     for transcript in (resume, moves):
         if transcript is not None:
             check_transcript_seed(transcript)
@@ -223,7 +258,7 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @click.option("--seats", default=None, help="Who plays each seat: SEAT=PLAYER, comma-separated;"
               " a player is human or " + AGENTS_HELP + "; seats not named are random "
               "(default: the first seat human, the others random).")
@@ -261,6 +296,10 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
         raise GdlError("gdl serve needs Starlette and uvicorn: from a clone, pip install -e "
                        "'.[serve]'") from None
     from gdl.interpreter.play.serve.app import saved_as
+    if save == STDIO:
+        raise click.BadParameter("the transcript is written again after every decision, "
+                                 "and the standard output ('-') holds the URLs: give a file",
+                                 param_hint="'--save'")
     for number in range(1, games + 1):
         refuse_overwrite("--save", saved_as(save, number), ("rule file", file))
     if resume is not None:
@@ -270,7 +309,7 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @click.option("--games", type=POSITIVE, default=100, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--players", default="random", show_default=True,
@@ -283,7 +322,8 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
                 "it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--out", type=click.Path(), help="Also write one record per game (seed, "
-              "players, winners, length, scores, stats) to this .jsonl or .csv file.")
+              "players, winners, length, scores, stats) to this .jsonl or .csv file ('-': "
+              "JSON Lines on the standard output, the summary on the standard error).")
 @click.option("--check", is_flag=True, help="Check the rule file's invariants after every "
               "decision; the first that does not hold is an error naming the decision.")
 @ray_option
@@ -320,10 +360,10 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
         write_records(out, records)
     if as_json:
         import json
-        click.echo(json.dumps(summary.to_json(), sort_keys=True))
+        told(json.dumps(summary.to_json(), sort_keys=True), out)
     else:
-        print_summary(summary, games, seed)
-        if out is not None:
+        print_summary(summary, games, seed, out)
+        if out is not None and out != STDIO:
             click.echo(f"  wrote {counted(len(records), 'record')} to {out}")
     if summary.interrupted:
         sys.exit(130)
@@ -336,38 +376,43 @@ def last_seeds(seed: int, games: int) -> None:
                                  f"than {MAX_SEED}", param_hint="'--seed' and '--games'")
 
 
-def print_summary(summary: Summary, games: int, seed: int) -> None:
+def print_summary(summary: Summary, games: int, seed: int,
+                  out: str | None = None) -> None:
+    """The summary of a run; on the standard error when the records go to the standard
+    output (`out` '-')."""
+    def say(line: str) -> None:
+        told(line, out)
     played = (f"interrupted after {summary.games} of {counted(games, 'game')}"
               if summary.interrupted else counted(games, "game"))
-    click.echo(f"{summary.game}: {played} from seed {seed}")
-    click.echo(f"  finished {summary.finished}, capped {summary.capped} "
-               f"(at {counted(summary.max_turns, 'turn')} or "
-               f"{counted(summary.max_decisions, 'decision')}), "
-               f"draws {summary.draws}")
+    say(f"{summary.game}: {played} from seed {seed}")
+    say(f"  finished {summary.finished}, capped {summary.capped} "
+        f"(at {counted(summary.max_turns, 'turn')} or "
+        f"{counted(summary.max_decisions, 'decision')}), "
+        f"draws {summary.draws}")
     for seat, wins in summary.wins.items():
         share, low, high = summary.win_share[seat]
         if not summary.finished:        # no share of no games: nothing to estimate
-            click.echo(f"  {seat} won {wins} (no game finished)")
+            say(f"  {seat} won {wins} (no game finished)")
             continue
-        click.echo(f"  {seat} won {wins} ({100 * share:.1f}% of finished games, 95% interval "
-                   f"{100 * low:.1f}-{100 * high:.1f}%)")
+        say(f"  {seat} won {wins} ({100 * share:.1f}% of finished games, 95% interval "
+            f"{100 * low:.1f}-{100 * high:.1f}%)")
     if summary.mean_returns is not None:
-        click.echo("  mean return (payoff) of finished games: " + ", ".join(
+        say("  mean return (payoff) of finished games: " + ", ".join(
             f"{seat} {value:+g}" for seat, value in summary.mean_returns.items()))
-    click.echo(f"  {summary.mean_decisions} decisions and {summary.mean_turns} turns a "
-               f"game on average (turns {summary.min_turns} to "
-               f"{summary.max_turns_played}), {counted(summary.decisions, 'decision')} in all")
+    say(f"  {summary.mean_decisions} decisions and {summary.mean_turns} turns a "
+        f"game on average (turns {summary.min_turns} to "
+        f"{summary.max_turns_played}), {counted(summary.decisions, 'decision')} in all")
     workers = summary.workers
     where = f" on Ray ({summary.ray})" if summary.ray else ""
-    click.echo(f"  {summary.seconds} s with {counted(workers, 'worker')}"
-               f"{where}: "
-               f"{summary.games_per_second} games/s, "
-               f"{summary.decisions_per_second} decisions/s")
+    say(f"  {summary.seconds} s with {counted(workers, 'worker')}"
+        f"{where}: "
+        f"{summary.games_per_second} games/s, "
+        f"{summary.decisions_per_second} decisions/s")
 
 
 @main.command()
-@click.argument("base", type=click.Path())
-@click.argument("variant", type=click.Path())
+@click.argument("base", type=RULE_FILE)
+@click.argument("variant", type=RULE_FILE)
 @click.option("--games", type=POSITIVE, default=400, show_default=True,
               help="Games of each file.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
@@ -440,27 +485,31 @@ def print_comparison(result: dict[str, Any]) -> None:
 @main.command()
 @click.argument("records", type=click.Path())
 @click.option("-o", "--output", type=click.Path(), required=True,
-              help="The page to write (one self-contained HTML file).")
+              help="The page to write (one self-contained HTML file; '-': the standard "
+              "output).")
 @user_errors
 def report(records: str, output: str) -> None:
-    """Write a balance report of simulated games: 'gdl simulate ... --out RECORDS.jsonl'.
+    """Write a balance report of simulated games: 'gdl simulate ... --out RECORDS.jsonl'
+    ('-': the standard input).
 
     Win share per seat, outcomes (draws, caps), first-player advantage, results per agent,
     game lengths and the rule file's stats, with plots (needs pip install -e '.[report]')."""
     refuse_overwrite("--output", output, ("records file", records))
     from gdl.interpreter.play.balance.report import write_report
     analysis = write_report(records, output)
-    click.echo(f"wrote {output}: {analysis['game']}, {counted(analysis['games'], 'game')}")
+    told(f"wrote {named(output, written=True)}: {analysis['game']}, "
+         f"{counted(analysis['games'], 'game')}", output)
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--players", default="random", show_default=True,
               help="Comma-separated, one per seat: " + AGENTS_HELP + ".")
 @max_turns_option()
 @max_decisions_option
-@click.option("-o", "--output", type=click.Path(), help="Transcript file (default: stdout).")
+@click.option("-o", "--output", type=click.Path(), help="Transcript file (default, and '-': "
+              "the standard output).")
 @backend_option
 @user_errors
 def record(file: str, seed: int, players: str, max_turns: int | None, max_decisions: int,
@@ -485,6 +534,7 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
     if "human" in agents:
         raise GdlError("record plays agents only; use 'gdl play' for humans")
     names = [a.name for a in agents]
+    output = None if output == STDIO else output
     try:
         text = write(game, file, seed, agents, names, output, max_turns, max_decisions)
     except KeyboardInterrupt as stop:
@@ -507,36 +557,39 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
 @main.command()
 @click.argument("transcript", type=click.Path())
 @click.option("--html", "html_path", type=click.Path(), help="Also write a page that shows "
-              "the game step by step in a browser (one self-contained file).")
+              "the game step by step in a browser (one self-contained file; '-': the "
+              "standard output).")
 @click.option("--seat", help="With --html: the page shows only what this seat saw (default: "
               "every view, the full one and each seat's, to choose from).")
 @user_errors
 def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
-    """Re-run a transcript; exit 1 at the first step that differs."""
+    """Re-run a transcript ('-': the standard input); exit 1 at the first step that
+    differs."""
     check_transcript_seed(transcript)
+    name = named(transcript)
     if html_path is None:
         if seat is not None:
             raise click.UsageError("--seat is for the page: give --html OUT.html too")
         from gdl.interpreter.play.transcript import read_transcript, replay as run
         steps = run(transcript)
         if read_transcript(transcript).ending == "unfinished":     # a save: it goes on
-            click.echo(f"{transcript}: ok: the game is unfinished after "
+            click.echo(f"{name}: ok: the game is unfinished after "
                        f"{counted(steps, 'decision')}, replayed identically ('gdl play "
                        "--resume' goes on from there)")
         else:
             verb = "replays" if steps == 1 else "replay"
-            click.echo(f"{transcript}: ok: {counted(steps, 'decision')} {verb} identically")
+            click.echo(f"{name}: ok: {counted(steps, 'decision')} {verb} identically")
         return
     from gdl.interpreter.play.render.replay_page import write_page
     refuse_overwrite("--html", html_path, ("transcript", transcript),
                      ("rule file of the transcript", rules_of(transcript)))
     steps = write_page(transcript, html_path, seat)
-    click.echo(f"{transcript}: ok: wrote {html_path} ({counted(steps, 'step')}"
-               f"{', as ' + seat + ' saw them' if seat else ''})")
+    told(f"{name}: ok: wrote {named(html_path, written=True)} ({counted(steps, 'step')}"
+         f"{', as ' + seat + ' saw them' if seat else ''})", html_path)
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @click.option("--seed", type=SEED, default=None, help="The seed (default: the seed of a "
               "transcript given as --moves, else 0).")
 @click.option("--moves", type=click.Path(), help="A file of decisions to play first, one per "
@@ -544,7 +597,8 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
               "them.")
 @click.option("--seat", help="Draw what this seat sees (default: everything).")
 @click.option("--svg", "svg_path", type=click.Path(),
-              help="Write the picture to this SVG file (default: print the text drawing).")
+              help="Write the picture to this SVG file ('-': the standard output; default: "
+              "print the text drawing).")
 @user_errors
 def show(file: str, seed: int | None, moves: str | None, seat: str | None,
          svg_path: str | None) -> None:
@@ -555,10 +609,10 @@ def show(file: str, seed: int | None, moves: str | None, seat: str | None,
     from gdl.interpreter.play.transcript import read_script
     game = load_game(file)
     viewer = viewer_of(game, seat)
-    script, script_seed = read_script(moves) if moves else ([], None)
+    script, script_seed = read_script(moves, game, warn=_warn) if moves else ([], None)
     state = game.new_state(seed if seed is not None else script_seed or 0)
     if moves:
-        play_moves(game, state, script, moves, as_seat=script_seed is None)
+        play_moves(game, state, script, named(moves), as_seat=script_seed is None)
     view = game.view(state, viewer)
     if svg_path is None:
         from gdl.interpreter.runtime.view import render
@@ -567,7 +621,7 @@ def show(file: str, seed: int | None, moves: str | None, seat: str | None,
     from gdl.interpreter.play.render.pictures import picture
     from gdl.interpreter.files import save
     save(svg_path, picture(game, view))
-    click.echo(f"wrote {svg_path}")
+    told(f"wrote {named(svg_path, written=True)}", svg_path)
 
 
 @main.command("test")
@@ -579,22 +633,21 @@ def show(file: str, seed: int | None, moves: str | None, seat: str | None,
               "stdout).")
 @user_errors
 def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | None) -> None:
-    """Run scenario files (folders are searched for *.scenario)."""
+    """Run scenario files (folders are searched for *.scenario; '-': the standard input)."""
     from gdl.interpreter.play.scenarios.runner import Outcome, run_scenarios
     if annotate and not with_coverage:
         raise click.UsageError("--annotate is for the coverage report: give --coverage too")
     files: list[str] = []
     empty = []
     for path in paths:
-        if os.path.isdir(path):
+        if path != STDIO and os.path.isdir(path):
             found = _files_under(path, ".scenario")
             if not found:
                 empty.append(EmptyFolder(path, "scenario files (*.scenario)"))
             files.extend(found)
         else:
             files.append(path)
-    refuse_overwrite("--annotate", _file_named(annotate),
-                     *(("scenario file", path) for path in files))
+    refuse_overwrite("--annotate", annotate, *(("scenario file", path) for path in files))
     writable(annotate)
     for folder in empty:
         click.echo(folder.message, err=True)
@@ -604,7 +657,7 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
             outcomes: list[Outcome] = run_scenarios(path)
             return outcomes
         except GdlError as exc:
-            return [Outcome(path, 1, (exc.render(),))]
+            return [Outcome(named(path), 1, (exc.render(),))]
     report = None
     if with_coverage:
         from gdl.interpreter.play.debug.coverage import scenario_coverage
@@ -618,14 +671,14 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
             passed += not outcome.failures
             for failure in outcome.failures:
                 click.echo(failure, err=True)
-    click.echo(f"{passed} passed, {failed} failed")
+    told(f"{passed} passed, {failed} failed", annotate)
     if report is not None:
         write_coverage(report, annotate)
     sys.exit(1 if failed or empty or not files else 0)
 
 
 @main.command()
-@click.argument("files", nargs=-1, type=click.Path())
+@click.argument("files", nargs=-1, type=RULE_FILE)
 @click.option("--games", type=POSITIVE, default=200, show_default=True)
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @max_turns_option(1000)
@@ -705,7 +758,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
     if seed is not None and tool.is_transcript(file):
         raise click.UsageError("a transcript has its own seed: give --step, not --seed")
     check_transcript_seed(file)
-    game, state, where = tool.position(file, seed, moves, step, seat)
+    game, state, where = tool.position(file, seed, moves, step, seat, warn=_warn)
     viewer = tool.viewer_of(game, seat)
     lines = tool.heading(game, state, where)
     try:
@@ -718,7 +771,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=RULE_FILE)
 @click.option("--games", type=POSITIVE, default=20, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
 @click.option("--players", default="random", show_default=True)
@@ -732,29 +785,22 @@ def coverage(file: str, games: int, seed: int, players: str, max_turns: int,
     """Play games with agents and report which rules they never exercised."""
     from gdl.interpreter.play.debug.coverage import games_coverage
     last_seeds(seed, games)
-    refuse_overwrite("--annotate", _file_named(annotate), ("rule file", file))
+    refuse_overwrite("--annotate", annotate, ("rule file", file))
     writable(annotate)
     report = games_coverage(file, games, seed, players, max_turns, max_decisions)
     write_coverage(report, annotate)
 
 
 def write_coverage(report: Coverage, annotate: str | None) -> None:
-
-    """The summary on stdout; the annotated rule files to a file or stdout."""
-    refuse_overwrite("--annotate", _file_named(annotate),
-                     *(("rule file", path) for path in report.files))
-    click.echo("\n".join(report.summary()))
-    if annotate == "-":
-        click.echo("\n".join(report.annotated()))
-    elif annotate:
+    """The summary on stdout; the annotated rule files to a file, or to the standard output
+    ('-'), the summary then on the standard error."""
+    refuse_overwrite("--annotate", annotate, *(("rule file", path) for path in report.files))
+    for line in report.summary():
+        told(line, annotate)
+    if annotate:
         from gdl.interpreter.files import save
         save(annotate, "\n".join(report.annotated()) + "\n")
-        click.echo(f"wrote {annotate}")
-
-
-def _file_named(path: str | None) -> str | None:
-    """The file an output option names: None for none, or for '-' (the standard output)."""
-    return None if path == "-" else path
+        told(f"wrote {named(annotate, written=True)}", annotate)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,7 @@ import click
 
 from gdl.cli.inputs import overwritten
 from gdl.interpreter import load_game
-from gdl.interpreter.files import write_atomic
+from gdl.interpreter.files import STDIO, named, write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction, counted, visible
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
@@ -100,12 +100,13 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
     resumed: Moves = []
     if resume is not None:
         file, seed, players, resumed = _resumed(resume, file, players)
-    script_lines = None
-    if moves:
-        script_lines, moves_seed = transcripts.read_script(moves)
-        seed = moves_seed if seed is None else seed
     assert file is not None     # `gdl play` asks for one, or for --resume
     game = load_game(file)
+    script_lines = None
+    if moves:
+        script_lines, moves_seed = transcripts.read_script(
+            moves, game, warn=lambda line: click.echo(f"warning: {line}", err=True))
+        seed = moves_seed if seed is None else seed
     players = players or "random"
     secret_seed = seed is None and "human" in make_agents(players, len(game.seats), 0)
     if seed is None:
@@ -113,16 +114,21 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         # read everything hidden: a human gets a fresh one, told only when the game ends.
         seed = secrets.randbits(63) if secret_seed else 0
     agents = make_agents(players, len(game.seats), seed)
+    for path, what in ((moves, "the moves"), (resume, "the saved game")):
+        if path == STDIO and "human" in agents:
+            raise GdlDataError(f"the standard input ('-') holds {what}, so a human seat "
+                               "could not type its decisions there: give the file by its "
+                               "name, or agents for every seat (--players)")
     if screen is None:
         screen = (sys.stdin.isatty() and sys.stdout.isatty() and not moves
                   and "human" in agents)
     table = Table(game, file, seed, agents, max_turns, screen)
     if script_lines:
-        table.script = ScriptedAgent(script_lines, moves)
+        table.script = ScriptedAgent(script_lines, named(moves or ""))
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
                       for seat, a in zip(game.seats, agents))
     told = ("a fresh seed, told at the end" if secret_seed else
-            f"resumed from {resume}" if resume else f"seed {seed}")
+            f"resumed from {named(resume)}" if resume else f"seed {seed}")
     table.say(f"{game.name}: {told}; {kinds}. Type 'help' at a prompt.")
     table.tell_setup()                                # what setup did
     if resume is not None and resumed:
@@ -151,8 +157,8 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
     if status == "finished" and script is not None and not script.exhausted:
         # a line the game never reached, refused as `gdl show` and `explain` refuse it
         number = script.lines[script.position][0]
-        raise GdlDataError(f"{moves}:{number}: the game is over ({sentence}); no decision is "
-                           "left to play")
+        raise GdlDataError(f"{script.source}:{number}: the game is over ({sentence}); no "
+                           "decision is left to play")
     return 0
 
 
@@ -163,9 +169,9 @@ def _resumed(path: str, file: str | None, players: str | None) -> tuple[str, int
     transcripts.replay(path)
     saved = transcripts.read_transcript(path)
     saved.refuse_finished()
-    rules = os.path.normpath(os.path.join(os.path.dirname(path), saved.header["rules"]))
+    rules = saved.rules_file()
     if file is not None and os.path.abspath(file) != os.path.abspath(rules):
-        raise GdlDataError(f"{path} is a game of {rules}, not of {file}")
+        raise GdlDataError(f"{saved.name} is a game of {rules}, not of {file}")
     return rules, saved.header["seed"], players or saved.header["players"].replace(" ", ""), \
         transcripts.moves_of(saved)
 
@@ -384,7 +390,8 @@ class Table(Observer):
                 continue
             seat = self.game.current_player(self.state)
             legal = self.game.legal_actions(self.state)
-            action = resolve_input(self.game, self.state, legal, text, f"{path}:{number}",
+            action = resolve_input(self.game, self.state, legal, text,
+                                   f"{named(path)}:{number}",
                                    as_seat=False)      # a transcript's full texts
             self.game.apply(self.state, action, check=False)
             self.history.append((seat, action, who(seat)))
@@ -411,6 +418,9 @@ class Table(Observer):
     def save(self, path: str) -> str:
         """Write the game so far, concessions included, as a transcript (atomically); the
         sentence to show. The rule file and the moves file are not written over."""
+        if path == STDIO:
+            return ("not saved: save writes a file: name one ('-' would be the standard "
+                    "output, where the game is played)")
         moves = self.script.source if self.script is not None else None
         kept = overwritten(path, [("rule file", self.file), ("moves file", moves)])
         if kept is not None:

@@ -3,13 +3,20 @@ pictures, replay pages, formatted rule files) writes it here; and read whole: ev
 other than a rule file that a command reads (transcripts, moves files, scenarios, records)
 is read by `read_data`, at most MAX_DATA characters of UTF-8.
 
+`-` (`STDIO`) as a path given on the command line is the standard input for a file a command
+reads (`read_data` reads it once, whole, and gives the same text to every later read) and
+the standard output for one it writes (`save`); `named(path)` is how a message names it
+(`<stdin>`, `<stdout>`). `cannot_read(what, path, why)` is the one wording of a file that
+cannot be read, whatever the file: 'cannot read WHAT PATH: why'.
+
 `write_atomic(path, data, mode=None)` writes to a temporary file in the same folder, flushes
 it to the disk, then renames it over `path`: a reader sees the old file or the new one,
 never half of one, and a failure leaves no temporary file behind (a device or a named pipe,
 `-o /dev/stdout`, is written into instead: it is no file to replace). `save(path, text)` is the
 same with a failure told as a `GdlDataError` ('cannot write PATH: why'). `is_text(name)`
 says whether a path the system gave holds only UTF-8 (a transcript names its rule file in
-UTF-8), `shown_path(name)` writes one that does not for a message.
+UTF-8), `shown_path(name)` writes one that does not where text must be UTF-8 (a server's
+reply).
 
 A writer killed outright (SIGKILL, a power cut) cannot clean up: its temporary file carries
 its process id (`.gdl-PID-...`), and the next write in that folder removes the temporary
@@ -23,6 +30,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 
 from .language.errors import GdlDataError
 
@@ -32,23 +40,107 @@ MAX_DATA = 250_000_000    # characters of a transcript, moves file, scenario or 
                           # (a transcript of 100,000 decisions of a shipped game: ~100 MB)
 
 
+STDIO = "-"     # a path on the command line: the standard input, or the standard output
+
+
+def named(path: str, written: bool = False) -> str:
+    """A path as a message names it: '-' is `<stdin>` (`<stdout>` for a file `written`)."""
+    if path == STDIO:
+        return "<stdout>" if written else "<stdin>"
+    return path
+
+
+def cannot_read(what: str, path: str, why: str | OSError) -> GdlDataError:
+    """The one error of a file a command cannot read, whatever it is (a rule file, a
+    transcript, a moves file, a scenario, a records file): 'cannot read WHAT PATH: why', `why`
+    an OSError's words ('No such file or directory') or a reason ('byte 0xff is not UTF-8').
+    `path` as the message names it (the standard input: `named(STDIO)`)."""
+    if isinstance(why, OSError):
+        why = why.strerror or str(why)
+    return GdlDataError(f"cannot read {what} {path}: {why}")
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """Why text that is not UTF-8 cannot be read: 'byte 0xff is not UTF-8'."""
+    return f"byte {exc.object[exc.start]:#04x} is not UTF-8"
+
+
 def read_data(path: str, what: str) -> str:
     """The text of the file at `path`, a `what` ('transcript', 'moves file', 'scenario',
-    'records file'; a pipe is read once): one that cannot be read, is not UTF-8 or holds more
-    than MAX_DATA characters (a file of something else: a video, /dev/zero) is a
-    GdlDataError 'cannot read WHAT PATH: why'."""
+    'records file'; a pipe is read once; '-' the standard input, read once whatever the
+    reads): one that cannot be read, is not UTF-8 or holds more than MAX_DATA characters (a
+    file of something else: a video, /dev/zero) is a GdlDataError 'cannot read WHAT PATH:
+    why'."""
+    if path == STDIO:
+        return _standard_input(what)
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read(MAX_DATA + 1)
     except OSError as exc:
-        raise GdlDataError(f"cannot read {what} {path}: {exc.strerror}") from None
+        raise cannot_read(what, path, exc) from None
     except UnicodeDecodeError as exc:
-        raise GdlDataError(f"cannot read {what} {path}: byte {exc.object[exc.start]:#04x} is "
-                           "not UTF-8") from None
+        raise cannot_read(what, path, not_utf8(exc)) from None
+    return _within_limit(text, path, what)
+
+
+def _within_limit(text: str, path: str, what: str) -> str:
     if len(text) > MAX_DATA:
-        raise GdlDataError(f"cannot read {what} {path}: it holds more than {MAX_DATA:,} "
-                           f"characters, more than a {what} can be (is it a {what}?)")
+        raise _too_large(path, what)
     return text
+
+
+def _too_large(path: str, what: str) -> GdlDataError:
+    return cannot_read(what, path, f"it holds more than {MAX_DATA:,} characters, more than a "
+                       f"{what} can be (is it a {what}?)")
+
+
+# The standard input as read: (the stream, its text or why it could not be read). A command
+# may read its input more than once (a replay reads a transcript, then its page again); the
+# standard input can be read once, so every read of the same stream gets the first's text.
+_read_input: tuple[object, str | GdlDataError] | None = None
+
+
+def _standard_input(what: str) -> str:
+    global _read_input
+    stream = sys.stdin
+    if _read_input is None or _read_input[0] is not stream:
+        try:
+            _read_input = (stream, _read_stream(stream, what))
+        except GdlDataError as exc:
+            _read_input = (stream, exc)
+    found = _read_input[1]
+    if isinstance(found, GdlDataError):
+        raise found
+    return found
+
+
+def _read_stream(stream: object, what: str) -> str:
+    """The text of the standard input, as `open` reads a file's (UTF-8, its line ends \\n),
+    at most MAX_DATA characters of it: read a part at a time, so that an endless input
+    (`< /dev/zero`) stops there."""
+    import codecs
+    binary = getattr(stream, "buffer", None)
+    if binary is None:
+        raise cannot_read(what, named(STDIO), "there is no standard input")
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    count = 0
+    while True:
+        try:
+            chunk = binary.read(1 << 16)
+        except OSError as exc:
+            raise cannot_read(what, named(STDIO), exc) from None
+        try:
+            part = decoder.decode(chunk, final=not chunk)
+        except UnicodeDecodeError as exc:
+            raise cannot_read(what, named(STDIO), not_utf8(exc)) from None
+        parts.append(part)
+        count += len(part)
+        if count > MAX_DATA:
+            raise _too_large(named(STDIO), what)
+        if not chunk:
+            break
+    return "".join(parts).replace("\r\n", "\n").replace("\r", "\n")
 
 
 def is_text(name: str) -> bool:
@@ -62,16 +154,35 @@ def is_text(name: str) -> bool:
 
 
 def shown_path(name: str) -> str:
-    """A path as a message shows it: bytes that are not UTF-8 as U+FFFD."""
+    """A text naming a path, for where it must be UTF-8 (a server's reply): bytes that are
+    not UTF-8 as U+FFFD. (On a terminal a message keeps the name's own bytes, as the
+    command line writes both of its streams.)"""
     return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def save(path: str, text: str) -> None:
-    """`write_atomic`, a failure told as a GdlDataError ('cannot write PATH: why')."""
+    """`write_atomic`, a failure told as a GdlDataError ('cannot write PATH: why'); '-' is
+    the standard output, written there (a name that is not UTF-8 as its own bytes)."""
+    if path == STDIO:
+        write_output(text)
+        return
     try:
         write_atomic(path, text)
     except OSError as exc:
         raise GdlDataError(f"cannot write {path}: {exc.strerror}") from None
+
+
+def write_output(text: str) -> None:
+    """Write `text` on the standard output, as `write_atomic` writes a file: UTF-8, a path it
+    names that is not UTF-8 as its own bytes, its line ends kept."""
+    out = sys.stdout
+    out.flush()
+    binary = getattr(out, "buffer", None)
+    if binary is None:          # a stream of text only (a test's): it takes the text
+        out.write(text)
+    else:
+        binary.write(text.encode("utf-8", "surrogateescape"))
+        binary.flush()
 
 
 def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:

@@ -35,7 +35,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from ..files import TRANSCRIPT_HEADER, is_text, read_data, save, shown_path
+from ..files import STDIO, TRANSCRIPT_HEADER, is_text, named, read_data, save
 from ..language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
@@ -276,8 +276,9 @@ def header_lines(game, rules_path, out_dir, seed, players, max_turns=None,
     rel = os.path.relpath(os.path.abspath(rules_path), os.path.abspath(out_dir or "."))
     rules = rel.replace(os.sep, "/")
     if not is_text(rules):      # a transcript is UTF-8 text: its reader would refuse it
-        raise GdlDataError(f"cannot name the rule file {shown_path(rules)} in a transcript: "
-                           "its name is not UTF-8 text (rename the file)")
+        shown = rules if is_text(rules_path) else rules_path    # as given, when it is that
+        raise GdlDataError(f"cannot name the rule file {shown} in a transcript: its name "
+                           "is not UTF-8 text (rename the file)")
     lines = [HEADER, f"game: {game.name}", f"rules: {rules}",
              f"rules-sha256: {game.source_hash}", f"seed: {seed}",
              f"players: {', '.join(players)}"]
@@ -312,10 +313,12 @@ def record(game, rules_path, seed, agents, player_names, out_path, max_turns=Non
 
 
 class Transcript:
-    def __init__(self, path, header, body):
+    def __init__(self, path, header, body, numbers=None):
         self.path = path
+        self.name = named(path)     # as a message names it ('-': <stdin>)
         self.header = header
         self.body = body            # [(line number, text)]
+        self.numbers = numbers or {}    # header key -> its line number
 
     @property
     def ending(self):
@@ -327,34 +330,66 @@ class Transcript:
     def refuse_finished(self):
         """Raise a GdlDataError when the game is over: it cannot be resumed."""
         if self.ending == "result":
-            raise GdlDataError(f"{self.path}: the game is over ({self.body[-1][1]}); nothing "
+            raise GdlDataError(f"{self.name}: the game is over ({self.body[-1][1]}); nothing "
                                "to resume")
+
+    def rules_file(self):
+        """The rule file the header's `rules:` line names: a path from the transcript's
+        folder (from the current folder for a transcript read from the standard input). A
+        line that names no file is an error at that line."""
+        rules = self.header["rules"]
+        if not rules.strip():
+            raise self._at_rules("the 'rules:' line names no rule file: expected 'rules: "
+                                 "FILE', the rule file the game was played in, relative to "
+                                 "the transcript's folder")
+        folder = "" if self.path == STDIO else os.path.dirname(self.path)
+        return os.path.normpath(os.path.join(folder, rules))
+
+    def load_rules(self):
+        """The game of the rule file the `rules:` line names; a file that cannot be read is
+        an error at that line (an error inside the rule file keeps its own place)."""
+        path = self.rules_file()
+        try:
+            return load_game(path)
+        except GdlError as exc:
+            if exc.file is not None:
+                raise
+            raise self._at_rules(exc.message) from None
+
+    def _at_rules(self, message):
+        line = f"rules: {self.header['rules']}"
+        return GdlDataError(message, file=self.name, line=self.numbers.get("rules"),
+                            column=len("rules: ") + 1, source_line=line
+                            if "rules" in self.numbers else None)
 
 
 def read_transcript(path, text=None):
     """The transcript at `path`; `text`: its text, read already (a pipe reads once)."""
     if text is None:
         text = read_data(path, "transcript")
+    name = named(path)
     lines = text.split("\n")
     if not lines or lines[0] != HEADER or "---" not in lines:
-        raise GdlDataError(f"{path} is not a gdl transcript (it must start with "
+        raise GdlDataError(f"{name} is not a gdl transcript (it must start with "
                            f"'{HEADER}' and have a '---' line)")
     end = lines.index("---")
     header = {}
+    numbers = {}
     for number, line in enumerate(lines[1:end], 2):
         key, sep, value = line.partition(": ")
         if not sep:
-            raise GdlDataError(f"{path}:{number}: malformed header line '{line}'")
+            raise GdlDataError(f"{name}:{number}: malformed header line '{line}'")
         if key in _LEAST and not (value.isascii() and value.isdigit() and len(value) <= 20
                                   and _LEAST[key] <= int(value)):
-            raise GdlDataError(f"{path}:{number}: {key} must be a whole number of at least "
+            raise GdlDataError(f"{name}:{number}: {key} must be a whole number of at least "
                                f"{_LEAST[key]} (at most 20 digits), not '{value[:40]}'")
         header[key] = int(value) if key in _LEAST else value
+        numbers[key] = number
     for key in ("rules", "rules-sha256", "seed", "players"):
         if key not in header:
-            raise GdlDataError(f"{path}: the header has no '{key}:' line")
+            raise GdlDataError(f"{name}: the header has no '{key}:' line")
     body = [(n, line) for n, line in enumerate(lines[end + 1:], end + 2) if line]
-    return Transcript(path, header, body)
+    return Transcript(path, header, body, numbers)
 
 
 # The header's numbers, each the least it can be (a seed's largest: inputs.check_transcript_seed).
@@ -369,7 +404,7 @@ def moves_of(transcript):
         if line[:1].isdigit():
             words = line.split(" ", 3)
             if len(words) < 4 or not words[2].startswith("(") or not words[0].isdigit():
-                raise GdlDataError(f"{transcript.path}:{number}: malformed decision line "
+                raise GdlDataError(f"{transcript.name}:{number}: malformed decision line "
                                    "(expected: STEP SEAT (COUNT) ACTION)")
             out.append((number, words[3]))
         elif conceded_seat(line) is not None:
@@ -377,13 +412,20 @@ def moves_of(transcript):
     return out
 
 
-def read_script(path):
+def read_script(path, game=None, warn=None):
     """(the decisions and concessions of a moves file or of a transcript, as `moves_of`
     gives them; the transcript's seed, else None): what `--moves` reads, in `gdl play`,
-    `gdl show` and `gdl explain`."""
+    `gdl show` and `gdl explain`. A transcript of another game than `game` (its `game:` line
+    names another) is told to `warn`: its decisions are still played, so a variant can
+    play its base's transcript, and the first that does not fit is refused at its line."""
     text = read_data(path, "moves file")     # read once: the file may be a pipe
     if text.split("\n", 1)[0] == HEADER:
         saved = read_transcript(path, text)
+        told = saved.header.get("game")
+        if game is not None and warn is not None and told is not None and told != game.name:
+            warn(f"{saved.name} is a transcript of the game '{told}' (rules: "
+                 f"{saved.header['rules']}), not of '{game.name}': its decisions are played "
+                 "as they are")
         return moves_of(saved), saved.header["seed"]
     return read_moves(text), None
 
@@ -416,17 +458,17 @@ def open_transcript(path):
     file its header names."""
     transcript = read_transcript(path)
     moves = moves_of(transcript)
-    rules = os.path.normpath(os.path.join(os.path.dirname(path), transcript.header["rules"]))
-    return transcript, moves, load_game(rules)
+    return transcript, moves, transcript.load_rules()
 
 
 def replay(path):
     """Replay a transcript; raise Divergence naming the first step that differs. Returns
     the number of decisions."""
     transcript, moves, game = open_transcript(path)
+    name = transcript.name
     _check_header(transcript, game)
     decisions = decision_count(moves)
-    agent = ScriptedAgent(moves, source=path, as_seat=False)
+    agent = ScriptedAgent(moves, source=name, as_seat=False)
     state = game.new_state(transcript.header["seed"])
     agents = [agent] * len(game.seats)
     produced = []
@@ -445,20 +487,20 @@ def replay(path):
     numbers = [n for n, _ in transcript.body]
     for i, (want, got) in enumerate(zip(expected, produced)):
         if want != got:
-            raise Divergence(_difference(path, numbers[i], want, got, _step_of(expected, i)))
+            raise Divergence(_difference(name, numbers[i], want, got, _step_of(expected, i)))
     if len(expected) < len(produced) and transcript.ending is None:
         where = f"after line {numbers[-1]}" if numbers else "after its header"
-        raise Divergence(f"{path}: the transcript was cut short: it ends {where} "
+        raise Divergence(f"{name}: the transcript was cut short: it ends {where} "
                          f"({counted(decisions, 'decision')}) without the line that says how "
                          "the game ended (result:, capped: or unfinished:)")
     if len(expected) != len(produced):
         i = min(len(expected), len(produced))
         want = expected[i] if i < len(expected) else "(end of transcript)"
         got = produced[i] if i < len(produced) else "(the game ended)"
-        raise Divergence(_difference(path, numbers[i] if i < len(numbers) else "end", want,
+        raise Divergence(_difference(name, numbers[i] if i < len(numbers) else "end", want,
                                      got, _step_of(expected, i)))
     if game.source_hash != transcript.header["rules-sha256"]:
-        raise Divergence(f"{path}: the rule file changed since recording (sha256 "
+        raise Divergence(f"{name}: the rule file changed since recording (sha256 "
                          f"{game.source_hash[:12]} != {transcript.header['rules-sha256'][:12]})"
                          f", although {'all ' * (decisions > 1)}"
                          f"{counted(decisions, 'decision')} "
@@ -469,7 +511,7 @@ def replay(path):
 def _check_header(transcript, game):
     """The header's `game:` and `players:` lines say the game its rule file is: a
     transcript of another game, or of another number of seats, is no replay of this one."""
-    path, header = transcript.path, transcript.header
+    path, header = transcript.name, transcript.header
     if "game" in header and header["game"] != game.name:
         raise Divergence(f"{path}: the transcript is of the game '{header['game']}', its rule "
                          f"file's is '{game.name}'")

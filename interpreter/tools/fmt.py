@@ -42,10 +42,9 @@ from __future__ import annotations
 
 import difflib
 import re
-import sys
 from collections.abc import Callable, Iterable, Sequence
 
-from ..files import is_special, kept_mode, write_atomic
+from ..files import STDIO, is_special, kept_mode, write_atomic
 from ..language import concrete
 from ..language.errors import GdlError, GdlSyntaxError
 from ..language.parser import parse_concrete, parse_program
@@ -582,23 +581,22 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
     its gdl examples formatted; `-` reads the standard input and writes the result to the
     standard output. Returns True when every file was
     formatted (or, with `check`, was formatted already); errors go to `warn`."""
-    from ..loader import read_text
+    from ..loader import read_standard_input, read_text
     ok = True
     for path in paths:
-        if path != "-" and not (check or show_diff) and is_special(path):
+        if path != STDIO and not (check or show_diff) and is_special(path):
             warn(f"{path}: error: not a file to rewrite (a pipe or a device): format the "
                  "standard input with 'gdl fmt -'")
             ok = False
             continue
         try:
-            text = _read_stdin() if path == "-" else read_text(path)
-            name = "<stdin>" if path == "-" else path
+            text, name = read_standard_input() if path == STDIO else (read_text(path), path)
             new = (format_markdown if path.endswith(".md") else format_text)(text, name)
         except GdlError as exc:
             warn(exc.render())
             ok = False
             continue
-        if path == "-" and not (check or show_diff):
+        if path == STDIO and not (check or show_diff):
             if new:
                 say(new.rstrip("\n"))
             continue
@@ -618,11 +616,3 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
                 continue
             say(f"{path}: formatted")
     return ok
-
-
-def _read_stdin() -> str:
-    """The standard input's text, read and refused as a rule file's is (`loader.read_text`:
-    its bytes, not the locale's reading of them; at most MAX_SOURCE of them)."""
-    from ..language.limits import MAX_SOURCE
-    from ..loader import decode_text
-    return decode_text(sys.stdin.buffer.read(MAX_SOURCE + 1), "<stdin>")

@@ -147,8 +147,7 @@ def test_missing_file(tmp_path):
     path = tmp_path / "missing.gdl"
     with pytest.raises(GdlError) as info:
         load_game(str(path))
-    assert str(info.value) == (
-        f"{path}: error: cannot read {path}: No such file or directory")
+    assert str(info.value) == f"error: cannot read rule file {path}: No such file or directory"
 
 
 def test_byte_order_mark_is_ignored(tmp_path):

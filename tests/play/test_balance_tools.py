@@ -430,7 +430,7 @@ def test_compare_stopped_in_the_base_leaves_the_variant_unplayed(monkeypatch):
 @pytest.mark.parametrize("args, message", [
     ((RACE, SPACE_WAR), f"error: {SPACE_WAR} has seats blue, red but {RACE} has a, b: compare "
      "plays the same seats in both"),
-    ((RACE, "missing.gdl"), "missing.gdl: error: cannot read missing.gdl: No such file or "
+    ((RACE, "missing.gdl"), "error: cannot read rule file missing.gdl: No such file or "
      "directory"),
 ])
 def test_compare_refuses_bad_input(args, message):

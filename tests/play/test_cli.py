@@ -44,7 +44,7 @@ def test_check_broken_file_exits_1_with_position_and_caret(tmp_path):
 def test_check_missing_file():
     result = gdl("check", "no/such.gdl")
     assert result.returncode == 1
-    assert "cannot read no/such.gdl" in result.stderr
+    assert result.stderr == "error: cannot read rule file no/such.gdl: No such file or directory\n"
     assert "Traceback" not in result.stderr
 
 

@@ -1,6 +1,8 @@
 """The files the `gdl` command is given: an output option never writes over the command's own
 input (the user's file would be lost), a transcript's bad seed is told at its line, a folder
-without scenarios says so, and `--workers` has a ceiling."""
+without scenarios says so, and `--workers` has a ceiling; `-` is the standard output for a
+file written and the standard input for a file read, in every command; a file that cannot be
+read is told in one wording; a name that is not UTF-8 is printed as its bytes."""
 
 import os
 import shutil
@@ -117,17 +119,39 @@ def test_saving_at_the_prompt_over_the_resumed_game_goes_on_with_it(tmp_path):
 NOT_UTF8 = os.fsdecode(b"t\xff.gdl")    # a file name of bytes that are not UTF-8
 
 
+def gdl_bytes(*args: str, stdin: bytes = b"", cwd=None) -> subprocess.CompletedProcess:
+    """`gdl` as a subprocess, its streams as bytes: a name that is not UTF-8 is printed as
+    its own bytes (text streams would refuse them)."""
+    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], input=stdin,
+                          capture_output=True, cwd=cwd)
+
+
 def test_a_rule_file_whose_name_is_not_utf8_is_no_transcript_s_rule_file(tmp_path):
     shutil.copy(TIC_TAC_TOE, tmp_path / NOT_UTF8)
-    message = ("cannot name the rule file t\ufffd.gdl in a transcript: its name is not UTF-8 "
-               "text (rename the file)")
+    message = (b"cannot name the rule file t\xff.gdl in a transcript: its name is not UTF-8 "
+               b"text (rename the file)")
     for args in (["-o", "t.txt"], []):
-        result = gdl("record", NOT_UTF8, *args, cwd=tmp_path)
-        assert (result.returncode, result.stdout, result.stderr) == (1, "", f"error: {message}\n")
+        result = gdl_bytes("record", NOT_UTF8, *args, cwd=tmp_path)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            1, b"", b"error: " + message + b"\n")
     assert not (tmp_path / "t.txt").exists()
-    result = gdl("play", NOT_UTF8, "--players", "human,human", stdin="1\nsave g.txt\nquit\n",
-                 cwd=tmp_path)
-    assert result.returncode == 0 and f"not saved: {message}" in result.stdout, result.stderr
+    result = gdl_bytes("play", NOT_UTF8, "--players", "human,human",
+                       stdin=b"1\nsave g.txt\nquit\n", cwd=tmp_path)
+    assert result.returncode == 0 and b"not saved: " + message in result.stdout, result.stderr
+
+
+def test_a_name_not_utf8_is_printed_as_its_bytes_on_both_streams(tmp_path):
+    """As the standard output always printed it (`FILE: ok`, `FILE: formatted`): `gdl fmt
+    --check` and every error on the standard error printed 't\\udcff.gdl'."""
+    (tmp_path / NOT_UTF8).write_text("seats a, b\nboard  square(1, 1)\n", encoding="utf-8")
+    name = os.fsencode(tmp_path / NOT_UTF8)
+    checked = gdl_bytes("fmt", "--check", str(tmp_path))
+    assert (checked.returncode, checked.stderr) == (1, name + b": would be reformatted\n")
+    missing = gdl_bytes("replay", os.fsdecode(b"n\xff.txt"), cwd=tmp_path)
+    assert missing.stderr == (b"error: cannot read transcript n\xff.txt: No such file or "
+                              b"directory\n")
+    formatted = gdl_bytes("fmt", str(tmp_path))
+    assert formatted.stdout == name + b": formatted\n"
 
 
 def test_a_file_that_names_a_path_not_utf8_holds_the_path_s_bytes(tmp_path):
@@ -208,3 +232,219 @@ def test_a_pipe_in_a_folder_is_no_file_to_read(tmp_path, command):
     result = gdl(*command, str(tmp_path), timeout=60)
     assert result.returncode == 0, result.stderr
     assert "pipe." not in result.stdout + result.stderr
+
+
+# ----- '-': the standard output for a file written, the standard input for a file read -----
+
+@pytest.fixture
+def played(folder):
+    """`folder`, with r.jsonl holding the records of three games of c.gdl."""
+    result = gdl("simulate", "c.gdl", "--games", "3", "--out", "r.jsonl", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    return folder
+
+
+# (a command writing a file to the standard output, the same command writing it to OUT)
+TO_STANDARD_OUTPUT = [
+    ["record", "c.gdl", "-o", "OUT"],
+    ["report", "r.jsonl", "-o", "OUT"],
+    ["show", "c.gdl", "--svg", "OUT"],
+    ["replay", "t.txt", "--html", "OUT"],
+    ["coverage", "c.gdl", "--games", "2", "--annotate", "OUT"],
+    ["test", "s.scenario", "--coverage", "--annotate", "OUT"],
+    ["simulate", "c.gdl", "--games", "3", "--out", "OUT.jsonl"],
+]
+
+
+@pytest.mark.parametrize("args", TO_STANDARD_OUTPUT, ids=" ".join)
+def test_an_output_named_dash_is_the_standard_output_and_holds_the_file_alone(played, args):
+    """The standard output holds what the file would: the command's own lines (what it
+    wrote, a summary) go to the standard error, and no file named '-' is made."""
+    (played / "s.scenario").write_text("rules c.gdl\nplay step\nexpect total == 3\n")
+    to_file = gdl(*[a.replace("OUT", "out") for a in args], cwd=played)
+    assert to_file.returncode == 0, to_file.stderr
+    written = next(played.glob("out*")).read_text()
+    to_stdout = gdl(*[a.replace("OUT.jsonl", "-").replace("OUT", "-") for a in args],
+                    cwd=played)
+    assert to_stdout.returncode == 0, to_stdout.stderr
+    if args[0] == "simulate":       # its summary says how fast: the records only
+        assert to_stdout.stdout.split("\n") == written.split("\n")
+    else:
+        assert to_stdout.stdout == written
+    assert not (played / "-").exists()
+    if args[0] != "record":         # (record writes no line but the transcript)
+        assert to_stdout.stderr and "Traceback" not in to_stdout.stderr
+        assert "wrote" in to_file.stdout and "wrote -" not in to_stdout.stderr
+
+
+def test_records_piped_from_simulate_make_a_report(played):
+    records = gdl("simulate", "c.gdl", "--games", "3", "--out", "-", cwd=played)
+    assert records.stderr.startswith("Coverage: 3 games from seed 0")
+    report = gdl("report", "-", "-o", "page.html", stdin=records.stdout, cwd=played)
+    assert report.returncode == 0, report.stderr
+    assert report.stdout == "wrote page.html: Coverage, 3 games\n"
+    assert "From &lt;stdin&gt;: seeds 0 to 2" in (played / "page.html").read_text()
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["replay", "-"], "<stdin>: ok: {n} decisions replay identically\n"),
+    (["play", "--resume", "-", "--players", "random,random"], None),
+    (["play", "c.gdl", "--moves", "-"], None),
+    (["show", "c.gdl", "--moves", "-"], None),
+    (["explain", "-", "--step", "2", "--legal"], None),
+    (["explain", "c.gdl", "--moves", "-", "--legal"], None),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_a_transcript_named_dash_is_read_from_the_standard_input(folder, args, expected):
+    """Read once, whatever the command reads of it (`replay` reads it three times: its
+    seed, its replay, its ending); as given by name it gives the same answer."""
+    if args[:2] == ["play", "--resume"]:        # a saved game, unfinished
+        saved = gdl("play", "c.gdl", "--players", "human,human",
+                    stdin="1\nsave saved.txt\nquit\n", cwd=folder)
+        assert saved.returncode == 0, saved.stderr
+    else:
+        shutil.copy(folder / "t.txt", folder / "saved.txt")
+    text = (folder / "saved.txt").read_text()
+    from_file = gdl(*[a if a != "-" else "saved.txt" for a in args], cwd=folder)
+    from_stdin = gdl(*args, stdin=text, cwd=folder)
+    assert from_stdin.returncode == from_file.returncode == 0, from_stdin.stderr
+    if expected is not None:
+        decisions = sum(line[:1].isdigit() for line in text.split("---", 1)[1].split("\n"))
+        assert from_stdin.stdout == expected.format(n=decisions)
+    else:
+        assert from_stdin.stdout == from_file.stdout.replace("saved.txt", "<stdin>")
+    assert not (folder / "-").exists()
+
+
+def test_replay_of_the_standard_input_to_the_standard_output(folder):
+    from_file = gdl("replay", "t.txt", "--html", "t.html", cwd=folder)
+    assert from_file.returncode == 0, from_file.stderr
+    piped = gdl("replay", "-", "--html", "-", stdin=(folder / "t.txt").read_text(),
+                cwd=folder)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stderr.startswith("<stdin>: ok: wrote <stdout> (")
+    page = (folder / "t.html").read_text()
+    assert piped.stdout == page.replace("t.txt - ", "&lt;stdin&gt; - ")
+
+
+def test_a_transcript_from_the_standard_input_names_it_in_its_errors(folder):
+    """Its rule file is named from the current folder; a line that differs is told at
+    `<stdin>:LINE`."""
+    lines = (folder / "t.txt").read_text().split("\n")
+    number = next(n for n, line in enumerate(lines, 1) if line.startswith("2 "))
+    lines[number - 1] = lines[number - 1].rsplit(" ", 1)[0] + " nowhere"
+    result = gdl("replay", "-", stdin="\n".join(lines), cwd=folder)
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error: <stdin>:{number}: replay differs at step 2\n")
+    elsewhere = gdl("replay", "-", stdin=(folder / "t.txt").read_text(), cwd=folder.parent)
+    assert elsewhere.stderr.startswith("<stdin>:3:8: error: cannot read rule file c.gdl: No "
+                                       "such file or directory\n    rules: c.gdl\n")
+
+
+def test_records_and_scenarios_named_dash_are_read_from_the_standard_input(played):
+    report = gdl("report", "-", "-o", "-", stdin=(played / "r.jsonl").read_text(), cwd=played)
+    assert report.returncode == 0 and report.stdout.startswith("<!DOCTYPE html>")
+    scenario = (RULES / "coverage.scenario").read_text()
+    test = gdl("test", "-", stdin=scenario, cwd=RULES)     # its rule file: from here
+    assert (test.returncode, test.stdout) == (0, "1 passed, 0 failed\n"), test.stderr
+    failing = gdl("test", "-", stdin=scenario.replace("== 3", "== 4"), cwd=RULES)
+    assert failing.returncode == 1
+    assert failing.stderr.startswith("<stdin>:4: expected ")
+
+
+def test_a_rule_file_named_dash_is_the_standard_input_for_check_compile_and_fmt():
+    text = RULE_FILE.read_text()
+    check = gdl("check", "-", stdin=text)
+    assert check.stdout == "<stdin>: ok: 'Coverage', 2 seats, 1 phase, square board 3x1\n"
+    wrong = gdl("check", "-", stdin="seats a, b\nboard square(1, 1)\nvar x = y\n")
+    assert wrong.returncode == 1 and wrong.stderr.startswith("<stdin>:3:9: error: ")
+    compiled = gdl("compile", "-", stdin=text)
+    by_name = gdl("compile", str(RULE_FILE))
+    assert compiled.stdout == by_name.stdout.replace(str(RULE_FILE), "<stdin>", 1)
+    assert gdl("fmt", "-", stdin=text).stdout == text
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "-"], ["serve", "-"], ["simulate", "-"], ["compare", "-", "c.gdl"],
+    ["record", "-"], ["show", "-"], ["coverage", "-"], ["bench", "-"]], ids=" ".join)
+def test_a_command_that_reads_the_rule_file_by_name_refuses_dash(folder, args):
+    """Its name goes into what it writes (a transcript's `rules:`), worker processes load
+    it again, the server watches it: a usage error, not 'cannot read -'."""
+    result = gdl(*args, stdin=RULE_TEXT.decode(), cwd=folder)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].endswith(
+        "'-' (the standard input) is a rule file for gdl check, compile and fmt only: this "
+        "command reads the rule file by its name (a file named '-' is ./-)")
+
+
+def test_a_file_named_dash_is_dot_slash_dash(folder):
+    shutil.copy(RULE_FILE, folder / "-")
+    result = gdl("check", "./-", cwd=folder)
+    assert result.stdout.startswith("./-: ok: ")
+
+
+@pytest.mark.parametrize("args, stdin, message", [
+    (["play", "c.gdl", "--players", "human", "--moves", "-"], "1\n",
+     "error: the standard input ('-') holds the moves, so a human seat could not type its "
+     "decisions there: give the file by its name, or agents for every seat (--players)"),
+    (["play", "c.gdl", "--moves", "-", "--resume", "-"], "",
+     "Error: --moves and --resume cannot both read the standard input ('-'): give one of "
+     "them as a file"),
+    (["serve", "c.gdl", "--save", "-", "--port", "0"], "",
+     "Error: Invalid value for '--save': the transcript is written again after every "
+     "decision, and the standard output ('-') holds the URLs: give a file"),
+])
+def test_where_dash_cannot_be_read_or_written_the_command_says_why(folder, args, stdin,
+                                                                    message):
+    result = gdl(*args, stdin=stdin, cwd=folder)
+    assert result.returncode in (1, 2)
+    assert result.stderr.splitlines()[-1] == message
+
+
+def test_save_at_the_prompt_refuses_dash(tmp_path):
+    shutil.copy(TIC_TAC_TOE, tmp_path / "ttt.gdl")
+    result = gdl("play", "ttt.gdl", "--players", "human,human", stdin="save -\nquit\n",
+                 cwd=tmp_path)
+    assert ("not saved: save writes a file: name one ('-' would be the standard output, "
+            "where the game is played)") in result.stdout
+    assert not (tmp_path / "-").exists()
+
+
+# ----- a file that cannot be read: one wording, whatever the file and the command ------------
+
+@pytest.mark.parametrize("args, what", [
+    (["check", "none"], "rule file"),
+    (["compile", "none"], "rule file"),
+    (["fmt", "none"], "rule file"),
+    (["play", "none"], "rule file"),
+    (["show", "none"], "rule file"),
+    (["simulate", "none", "--games", "1"], "rule file"),
+    (["coverage", "none", "--games", "1"], "rule file"),
+    (["explain", "none", "--legal"], "rule file"),
+    (["report", "none", "-o", "r.html"], "records file"),
+    (["replay", "none"], "transcript"),
+    (["play", "--resume", "none"], "transcript"),
+    (["play", "c.gdl", "--moves", "none"], "moves file"),
+    (["show", "c.gdl", "--moves", "none"], "moves file"),
+    (["test", "none"], "scenario"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_a_file_that_cannot_be_read_is_told_in_one_wording(folder, args, what):
+    """'error: cannot read WHAT PATH: why', from one helper (`files.cannot_read`): `gdl
+    report` said it so, the rule-file commands 'PATH: error: cannot read PATH: why'."""
+    result = gdl(*args, cwd=folder)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (f"error: cannot read {what} none: No such file "
+                                             "or directory")
+
+
+@pytest.mark.parametrize("stdin, why", [
+    (b"# gdl transcript\n" + b"x" * 200, "it holds more than 100 characters, more than a "
+     "transcript can be (is it a transcript?)"),
+    (b"# gdl transcript\n\xff\n", "byte 0xff is not UTF-8"),
+])
+def test_the_standard_input_is_read_as_a_file_is(monkeypatch, stdin, why):
+    """UTF-8, at most MAX_DATA characters (read a part at a time: `< /dev/zero` ends)."""
+    from tests.helpers import invoke
+    monkeypatch.setattr("gdl.interpreter.files.MAX_DATA", 100)
+    result = invoke("replay", "-", stdin=stdin)
+    assert result.exit_code == 1
+    assert result.output == f"error: cannot read transcript <stdin>: {why}\n"

@@ -944,3 +944,43 @@ def test_a_seat_replays_the_game_so_far_from_its_own_views():
         assert 'id="replay"' not in client.get("/play/" + spectator).text
         assert client.get("/replay/" + spectator).status_code == 404
         assert client.get("/replay/nothing").status_code == 403
+
+
+def test_a_rule_file_whose_name_is_not_utf8_gets_no_transcript_and_no_replay(tmp_path, capfd):
+    """A transcript names its rule file in UTF-8: for one whose name is not, the lobby's
+    transcript and a seat's replay page (drawn from a transcript) are refused in words,
+    409, as `gdl play`'s save refuses it; they were a 500 with a traceback in the log."""
+    path = os.fsdecode(bytes(tmp_path) + b"/t\xff.gdl")
+    with open(SPACE_WAR, "rb") as rules, open(path, "wb") as copy:
+        copy.write(rules.read())
+    server = Server(load_game(path), ["human", "human"], 1, rules_path=path)
+    table = server.new_table()
+    why = (f"cannot name the rule file {tmp_path}/t\ufffd.gdl in a transcript: its name is "
+           "not UTF-8 text (rename the file)")
+    with TestClient(server.app(None)) as client:
+        answer = client.get(f"/lobby/{server.lobby_token}/games/1/transcript")
+        assert (answer.status_code, answer.text) == (409, why)
+        page = client.get("/replay/" + table.token_of(0))
+        assert (page.status_code, page.text) == (
+            409, "no replay page (it is drawn from a transcript): " + why)
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_resume_from_the_standard_input(tmp_path):
+    """`--resume -`: the saved game is read from the standard input (its rule file named
+    from the current folder)."""
+    _, saved = saved_game(tmp_path, SPACE_WAR, ["human", "random"], 2, 6)
+    with open(saved, encoding="utf-8") as text:
+        process = subprocess.Popen([sys.executable, "-m", "gdl.cli.main", "serve", SPACE_WAR,
+                                    "--resume", "-", "--port", "0"], stdin=text,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   cwd=tmp_path)
+        try:
+            first = process.stdout.readline()
+            while not process.stdout.readline().startswith("each URL holds a secret"):
+                pass
+        finally:
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=30)
+    assert first == "Space War: blue (human), red (random) (resumed from <stdin>: 6 decisions)\n"
+    assert "Traceback" not in err

@@ -1,6 +1,8 @@
 """Transcripts (`gdl record`, `gdl replay`): names that differ only in case replay, a bad step
 number is refused, a missing folder is an error; a game saved unfinished ends `unfinished:`
-and is read back as a game that goes on (saves of older versions, ending `capped:`, too)."""
+and is read back as a game that goes on (saves of older versions, ending `capped:`, too); a
+`rules:` line that names no rule file is told at its line; a transcript of another game
+given as `--moves` says so."""
 
 from __future__ import annotations
 
@@ -217,3 +219,84 @@ def test_a_second_ctrl_c_while_the_game_so_far_is_written_writes_nothing(tmp_pat
     result = invoke("record", str(RULES / "nim.gdl"), "-o", str(tmp_path / "t.txt"))
     assert (result.exit_code, result.stderr) == (130, "\ninterrupted\n")
     assert list(tmp_path.iterdir()) == []
+def _recorded(tmp_path, rules=SPACE_WAR, seed=1):
+    """A transcript of `rules` recorded in `tmp_path`: its path and its lines."""
+    out = tmp_path / "t.txt"
+    result = gdl("record", str(rules), "--seed", str(seed), "-o", str(out))
+    assert result.returncode == 0, result.stderr
+    return out, out.read_text().split("\n")
+
+
+@pytest.mark.parametrize("args", [["replay", "T"], ["replay", "T", "--html", "T.html"],
+                                  ["play", "--resume", "T"], ["explain", "T", "--step", "2",
+                                                               "--legal"]])
+@pytest.mark.parametrize("rules, message", [
+    ("", "the 'rules:' line names no rule file: expected 'rules: FILE', the rule file the "
+     "game was played in, relative to the transcript's folder"),
+    ("   ", "the 'rules:' line names no rule file: expected 'rules: FILE', the rule file "
+     "the game was played in, relative to the transcript's folder"),
+    ("gone.gdl", "cannot read rule file {tmp}/gone.gdl: No such file or directory"),
+    (".", "cannot read rule file {tmp}: Is a directory"),
+])
+def test_a_rules_line_naming_no_rule_file_is_told_at_its_line(tmp_path, args, rules, message):
+    """(An empty one read the transcript's folder: 'cannot read .: Is a directory', and a
+    file that was not there was told with no word of the transcript.)"""
+    out, lines = _recorded(tmp_path)
+    number = next(n for n, line in enumerate(lines, 1) if line.startswith("rules: "))
+    lines[number - 1] = f"rules: {rules}"
+    out.write_text("\n".join(lines))
+    result = gdl(*[str(out) if a == "T" else a for a in args])
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        f"{out}:{number}:8: error: {message.format(tmp=tmp_path)}", f"    rules: {rules}",
+        "           ^"]
+
+
+def test_moves_of_a_transcript_whose_rules_line_is_empty_are_played(tmp_path):
+    """`--moves` plays a transcript's decisions, never its rule file: the rule file given
+    is the game."""
+    out, lines = _recorded(tmp_path)
+    out.write_text("\n".join("rules: " if line.startswith("rules: ") else line
+                             for line in lines))
+    result = gdl("play", SPACE_WAR, "--moves", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith(f"game over: {lines[-2].split(': ', 1)[1]}\n")
+
+
+WARNING = ("warning: {t} is a transcript of the game 'Space War' (rules: {rules}), not of "
+           "'{other}': its decisions are played as they are")
+
+
+@pytest.mark.parametrize("command", [["play"], ["show"], ["explain", "--legal"]])
+def test_moves_of_a_transcript_of_another_game_say_so_and_fail_at_the_first_misfit(
+        tmp_path, command):
+    """A transcript of Space War as the moves of Galaxy of D: the first line says whose
+    transcript it is, then its first decision that is no action of this game is refused
+    at its line (it was refused with no word of the other game)."""
+    out, lines = _recorded(tmp_path)
+    rules = next(line for line in lines if line.startswith("rules: "))[len("rules: "):]
+    galaxy_of_d = SPACE_WAR.parent / "galaxy_of_d.gdl"
+    result = gdl(command[0], str(galaxy_of_d), "--moves", str(out), *command[1:])
+    assert result.returncode == 1
+    errors = result.stderr.splitlines()
+    assert errors[0] == WARNING.format(t=out, rules=rules, other="Galaxy of D")
+    first = next(n for n, line in enumerate(lines, 1) if line.startswith("1 "))
+    assert errors[1].startswith(f"error: {out}:{first}: 'side south' is not legal: there is no "
+                                "action 'side'")
+
+
+def test_moves_of_a_transcript_of_another_game_that_fit_are_played(tmp_path):
+    """A variant's: Space War's first decision (a side) fits the big board's, and is played
+    after the warning; a transcript of the same game says nothing."""
+    out, lines = _recorded(tmp_path)
+    rules = next(line for line in lines if line.startswith("rules: "))[len("rules: "):]
+    big = SPACE_WAR.parent / "space_war_big.gdl"
+    first = next(line for line in lines if line.startswith("1 "))
+    assert first == "1 red (2) side south"
+    out.write_text("\n".join(lines[:lines.index("---") + 1] + [first]) + "\n")
+    result = gdl("show", str(big), "--moves", str(out))
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == WARNING.format(t=out, rules=rules, other="Space War (big board)") \
+        + "\n"
+    same = gdl("show", SPACE_WAR, "--moves", str(out))
+    assert same.returncode == 0 and same.stderr == ""

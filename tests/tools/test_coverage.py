@@ -104,9 +104,13 @@ coverage of 1 scenario file
 
 
 def test_test_coverage_reports_what_the_scenarios_exercised_line_by_line():
+    """With `--annotate -` the standard output holds the listing alone; the summary goes
+    to the standard error (as every command's own lines do when a file it writes is '-')."""
     result = gdl("test", "--coverage", "tests/rules/coverage.scenario", "--annotate", "-")
     assert result.returncode == 0, result.stderr
-    assert result.stdout == SCENARIO_REPORT
+    summary, listing = SCENARIO_REPORT.split("# tests/rules/coverage.gdl\n")
+    assert result.stdout == "# tests/rules/coverage.gdl\n" + listing
+    assert result.stderr == summary + "wrote <stdout>\n"
 
 
 def test_the_annotated_listing_goes_to_a_file(tmp_path):

@@ -195,7 +195,7 @@ def test_a_seats_answer_stops_at_the_first_test_that_fails(deployed):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("games/nothing.gdl", "end"), "cannot read games/nothing.gdl"),
+    (("games/nothing.gdl", "end"), "cannot read rule file games/nothing.gdl"),
     ((SPACE_WAR, "--step", "3", "end"), "is a rule file: --step is for a transcript"),
     ((SW_GOLDEN, "end"), "is a transcript: give --step K (1 to 82)"),
     ((SW_GOLDEN, "--step", "99", "end"), "has 81 decisions: --step is 1 to 82"),

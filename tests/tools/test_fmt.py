@@ -382,7 +382,8 @@ def test_a_folder_without_rule_files_and_a_missing_file_are_errors(tmp_path):
     assert result.stderr == f"{tmp_path}: error: no rule files (*.gdl) in this folder\n"
     missing = gdl("fmt", str(tmp_path / "none.gdl"))
     assert missing.returncode == 1
-    assert missing.stderr.startswith(f"{tmp_path / 'none.gdl'}: error: cannot read")
+    assert missing.stderr == (f"error: cannot read rule file {tmp_path / 'none.gdl'}: No such "
+                              "file or directory\n")
 
 
 def test_a_pipe_is_not_rewritten_in_place(tmp_path):

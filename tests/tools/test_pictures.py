@@ -230,7 +230,7 @@ def test_show_prints_the_text_drawing_and_writes_an_svg(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["games/nothere.gdl"], "cannot read games/nothere.gdl"),
+    (["games/nothere.gdl"], "cannot read rule file games/nothere.gdl"),
     (["games/space_war.gdl", "--seat", "green"],
      "unknown seat 'green'; the seats of Space War are blue, red"),
     (["games/space_war.gdl", "--moves", "nothere.txt"], "cannot read moves file nothere.txt"),

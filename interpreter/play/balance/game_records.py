@@ -23,7 +23,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from ...files import read_data, save
+from ...files import STDIO, named, read_data, save
 from ...language.errors import GdlDataError
 from .batch import RECORD_FIELDS, GameRecord
 
@@ -31,8 +31,9 @@ EXTENSIONS = (".jsonl", ".csv")
 
 
 def check_out_path(path: str) -> None:
-    """Refuse an output file whose extension says no format we write."""
-    if not path.lower().endswith(EXTENSIONS):
+    """Refuse an output file whose extension says no format we write ('-', the standard
+    output, is written as JSON Lines, which `gdl report -` reads)."""
+    if path != STDIO and not path.lower().endswith(EXTENSIONS):
         raise GdlDataError(f"cannot write records to {path}: the file name must end in "
                            ".jsonl (JSON Lines) or .csv")
 
@@ -91,6 +92,7 @@ def read_records(path: str) -> list[GameRecord]:
         raise GdlDataError("a report reads JSON Lines records: write them with 'gdl "
                            "simulate ... --out FILE.jsonl'", file=path)
     lines = read_data(path, "records file").split("\n")
+    path = named(path)
     records: list[GameRecord] = []
     first: dict[str, Any] | None = None
     for number, line in enumerate(lines, 1):

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...files import save
+from ...files import named, save
 from ...language.errors import GdlDataError, counted
 from .batch import GameRecord
 from .game_records import read_records
@@ -40,7 +40,7 @@ def write_report(records_path: str, out_path: str) -> dict[str, Any]:
     analysis = analyse(records)
     import matplotlib
     with matplotlib.rc_context({"text.parse_math": False}):    # a '$' in a name is no TeX
-        text = page(analysis, records, records_path, figure_class)
+        text = page(analysis, records, named(records_path), figure_class)
     save(out_path, text)
     return analysis
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from ...files import STDIO, named
 from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction, counted
 from ...runtime import events as ev, introspect
 from ..agents.determinize import Determinizer, Stream
@@ -36,7 +37,10 @@ MOST_LINES = 30     # rule-file lines listed as run by a trial
 
 
 def is_transcript(path):
-    """Does the file start as a transcript does (else it is taken for a rule file)?"""
+    """Does the file start as a transcript does (else it is taken for a rule file)? '-',
+    the standard input, is a transcript (a rule file is read by its name)."""
+    if path == STDIO:
+        return True
     try:
         with open(path, encoding="utf-8") as handle:
             return handle.readline(len(HEADER) + 1).rstrip("\n") == HEADER
@@ -44,38 +48,41 @@ def is_transcript(path):
         return False
 
 
-def position(path, seed=None, moves=None, step=None, seat=None):
+def position(path, seed=None, moves=None, step=None, seat=None, warn=None):
     """(game, state, where): the position of a rule file after `moves` (a moves file, or a
     transcript) from `seed` (None: the transcript's, else 0), or of a transcript before the
     decision of `step`. With a `seat` (a name),
     `where` counts the decisions as that seat was told them: a run of another seat's
-    secret decisions is one (`steps_seen`)."""
+    secret decisions is one (`steps_seen`). `warn` is told of a transcript of another game
+    given as the moves (`read_script`)."""
     if not is_transcript(path):
         if step is not None:
             raise GdlDataError(f"{path} is a rule file: --step is for a transcript (give "
                                "--seed and --moves for a rule file)")
         from ...loader import load_game
         game = load_game(path, "python")   # traced: Python has the frames
-        script, script_seed = read_script(moves) if moves else ([], None)
+        script, script_seed = read_script(moves, game, warn) if moves else ([], None)
         seed = seed if seed is not None else script_seed or 0
         state = game.new_state(seed)
-        played = play_moves(game, state, script, moves, as_seat=script_seed is None)
+        played = play_moves(game, state, script, named(moves or ""),
+                            as_seat=script_seed is None)
         told = steps_seen(played, viewer_of(game, seat))
         return game, state, f"seed {seed}, after {counted(told, 'decision')}"
+    name = named(path)
     if moves is not None:
-        raise GdlDataError(f"{path} is a transcript: its decisions are the moves (give "
+        raise GdlDataError(f"{name} is a transcript: its decisions are the moves (give "
                            "--step to choose the position)")
     transcript, moves, game = open_transcript(path)
     decisions = decision_count(moves)
     if step is None:
-        raise GdlDataError(f"{path} is a transcript: give --step K (1 to "
+        raise GdlDataError(f"{name} is a transcript: give --step K (1 to "
                            f"{decisions + 1}) for the position before decision K")
     if not 1 <= step <= decisions + 1:
-        raise GdlDataError(f"{path} has {counted(decisions, 'decision')}: --step is 1 to "
+        raise GdlDataError(f"{name} has {counted(decisions, 'decision')}: --step is 1 to "
                            f"{decisions + 1} (the position before decision K), not {step}")
     state = game.new_state(transcript.header["seed"])
-    play_moves(game, state, moves_before(moves, step), path, as_seat=False)
-    return game, state, f"{path}, seed {transcript.header['seed']}, step {step}"
+    play_moves(game, state, moves_before(moves, step), name, as_seat=False)
+    return game, state, f"{name}, seed {transcript.header['seed']}, step {step}"
 
 
 # ----- the position ---------------------------------------------------------------------

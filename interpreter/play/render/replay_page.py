@@ -28,7 +28,7 @@ from html import escape
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from ...files import save
+from ...files import named, save
 from ...language.errors import GdlDataError, counted
 from ...runtime import introspect
 from ...runtime.view import status_lines, title
@@ -77,7 +77,7 @@ def make_page(transcript_path, seat=None):
     viewers = [viewer_of(game, seat)] if seat is not None else [None, *range(len(game.seats))]
     data, frame = collect(game, transcript, moves, viewers)
     players = transcript.header["players"]
-    return _html(game, data, frame, players, transcript_path), data["steps"]
+    return _html(game, data, frame, players, transcript.name), data["steps"]
 
 
 def state_after(transcript_path, steps, seat=None):
@@ -87,7 +87,7 @@ def state_after(transcript_path, steps, seat=None):
     for step, (game, state) in enumerate(page_positions(transcript_path, seat)):
         if step == steps:
             return game, state
-    raise GdlDataError(f"{transcript_path} has {counted(step, 'step')}, not {steps}")
+    raise GdlDataError(f"{named(transcript_path)} has {counted(step, 'step')}, not {steps}")
 
 
 def page_positions(transcript_path, seat=None):
@@ -100,10 +100,10 @@ def page_positions(transcript_path, seat=None):
     for move in moves:
         if viewer is None:
             yield game, state
-            play_moves(game, state, [move], transcript_path, as_seat=False)
+            play_moves(game, state, [move], transcript.name, as_seat=False)
             continue
         after = state.clone()
-        step = play_moves(game, after, [move], transcript_path, as_seat=False)
+        step = play_moves(game, after, [move], transcript.name, as_seat=False)
         if steps_seen(played + step, viewer) > steps_seen(played, viewer):
             yield game, state
         played, state = played + step, after

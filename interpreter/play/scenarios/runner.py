@@ -35,7 +35,7 @@ import attrs
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...language.types import PIECE
-from ...files import read_data
+from ...files import STDIO, named, read_data
 from ...loader import load_game
 from ...runtime import events, introspect
 from ...runtime.state import check_held
@@ -69,7 +69,8 @@ class ScenarioRun(Expectations):
     and `game` and `state` the last one's game and position."""
 
     def __init__(self, path):
-        self.path = path
+        self.file = path            # what is read ('-': the standard input)
+        self.path = named(path)     # what messages name
         self.game = None
         self.rules_line = None  # the line of a `rules` line whose file did not load
         self.rules_file = None  # the rule file of the last `rules` line
@@ -240,7 +241,7 @@ class ScenarioRun(Expectations):
             raise GdlDataError(f"{self.path} is a rule file, not a scenario: a scenario "
                                "(*.scenario) names its rule file on a 'rules' line (check a "
                                "rule file with 'gdl check')")
-        lines = read_data(self.path, "scenario").split("\n")
+        lines = read_data(self.file, "scenario").split("\n")
         for start, numbered in _scenarios(lines):
             self._fresh()
             self.outcomes.append(self._run_one(start, numbered))
@@ -308,7 +309,7 @@ class ScenarioRun(Expectations):
             raise self.error("'rules' must come before the game starts")
         if not rest:
             raise self.error("expected 'rules FILE': the rule file, relative to this scenario")
-        path = os.path.join(os.path.dirname(self.path), rest)
+        path = os.path.join("" if self.file == STDIO else os.path.dirname(self.file), rest)
         self.rules_line, self.rules_file = self.line, os.path.normpath(path)
         self.game = None    # until they load: the scenarios after it never run the last ones
         self.game = load_game(self.rules_file)

@@ -49,7 +49,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
-from ...files import save as save_file, write_atomic
+from ...files import named, save as save_file, shown_path, write_atomic
 from ...loader import load_game
 from ...runtime.introspect import result_text
 from .. import transcript as transcripts
@@ -388,7 +388,10 @@ class Server:
         async with table.lock:
             with tempfile.TemporaryDirectory() as folder:
                 path = os.path.join(folder, "the game so far")
-                save_file(path, session.transcript(path))
+                try:
+                    save_file(path, session.transcript(path))
+                except GdlDataError as exc:     # a rule file no transcript can name
+                    return _refused(exc, "no replay page (it is drawn from a transcript): ")
                 page, _ = make_page(path, session.game.seats[viewer])
         return HTMLResponse(page, headers=HEADERS)
 
@@ -450,7 +453,10 @@ class Server:
         if session.rules_path is None:
             return PlainTextResponse("no rule file to name", status_code=404, headers=HEADERS)
         async with self.tables[number - 1].lock:
-            text = session.transcript(os.path.join(os.getcwd(), "saved.txt"))
+            try:
+                text = session.transcript(os.path.join(os.getcwd(), "saved.txt"))
+            except GdlDataError as exc:         # a rule file no transcript can name
+                return _refused(exc)
         name = f"game-{number}-{len(session.history)}-decisions.txt"
         return PlainTextResponse(text, headers={
             **HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
@@ -514,6 +520,14 @@ def saved_as(path: str | None, number: int) -> str | None:
         return path
     stem, extension = os.path.splitext(path)
     return f"{stem}-{number}{extension}"
+
+
+def _refused(exc: GdlDataError, why: str = "") -> Response:
+    """What the server cannot make (a transcript of a rule file whose name is not UTF-8,
+    which a transcript cannot name) refused in words, after `why`: 409, the request is
+    sound but the server's rule file does not allow it, and no traceback in the server's
+    log. A reply is UTF-8 text: a name that is not shows U+FFFD."""
+    return PlainTextResponse(shown_path(why + exc.message), status_code=409, headers=HEADERS)
 
 
 def _parsed(text: str | bytes) -> Any:
@@ -611,15 +625,15 @@ def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, l
     replay exactly in that rule file, and not be over; `seats` (--seats) replaces its
     players. Anything else is a GdlDataError that says why."""
     saved = transcripts.read_transcript(path)
-    rules = os.path.normpath(os.path.join(os.path.dirname(path), saved.header["rules"]))
+    rules = saved.rules_file()
     if os.path.realpath(rules) != os.path.realpath(rules_path):
-        raise GdlDataError(f"{path} is a game of {rules}, not of {rules_path}")
+        raise GdlDataError(f"{saved.name} is a game of {rules}, not of {rules_path}")
     transcripts.replay(path)        # it replays exactly, in the rules it was played in
     saved.refuse_finished()
     moves = transcripts.moves_of(saved)
     conceded = [text for _, text in moves if conceded_seat(text) is not None]
     if conceded:
-        raise GdlDataError(f"{path}: a seat gave up ({conceded[0]}); gdl serve cannot go on "
+        raise GdlDataError(f"{saved.name}: a seat gave up ({conceded[0]}); gdl serve cannot go on "
                            "after a concession (gdl play --resume can)")
     game = load_game(rules_path)
     if seats:
@@ -627,8 +641,9 @@ def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, l
     else:
         players = [player.strip() for player in saved.header["players"].split(",")]
         if len(players) != len(game.seats):
-            raise GdlDataError(f"{path}: 'players:' names {counted(len(players), 'player')} "
-                               f"for {counted(len(game.seats), 'seat')}")
+            raise GdlDataError(f"{saved.name}: 'players:' names "
+                               f"{counted(len(players), 'player')} for "
+                               f"{counted(len(game.seats), 'seat')}")
         for player in players:
             parse_player(player)
     return game, saved.header["seed"], players, [text for _, text in moves]
@@ -658,7 +673,7 @@ def make_server(path: str, seats: str | None, seed: int | None, pace: float,
         told = session.replay(texts)
         if len(session.texts) != len(texts):        # transcripts.replay found it replays
             raise GdlDataError(f"{resume}: {told}")
-        session.note(f"resumed from {os.path.basename(resume)}: {told}")
+        session.note(f"resumed from {os.path.basename(named(resume))}: {told}")
         server.add(Table(session, pace, save))
     for table in server.tables:
         if table.save is not None:  # now, so that a path that cannot be written is told at once
@@ -680,7 +695,7 @@ def serve_file(path: str, seats: str | None, host: str, port: int, seed: int | N
     port = bound.getsockname()[1]
     server.base = address(host, port)
     resumed = counted(len(server.tables[0].session.texts), "decision")
-    told = f" (resumed from {resume}: {resumed})" if resume is not None else ""
+    told = f" (resumed from {named(resume)}: {resumed})" if resume is not None else ""
     say(f"{game.name}: " + ", ".join(f"{seat} ({player})"
                                      for seat, player in zip(game.seats, players)) + told)
     for number, table in enumerate(server.tables, 1):
