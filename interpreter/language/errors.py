@@ -145,12 +145,14 @@ _SHOWN = re.compile(r"[\t\n\x20-\x7e]*")     # text that needs no look (most of 
 def visible(text: str) -> str:
     """`text` as a message shows it: each character that is invisible or changes how the
     characters around it are shown (see _HIDDEN) as an escape, `\x1b`, `\u202e`,
-    `\U000e0001`; letters of every script, tabs and newlines as they are."""
+    `\U000e0001`; letters of every script, tabs and newlines as they are. A byte of a file
+    name that is not UTF-8 (Python's surrogateescape, U+DC80 to U+DCFF) is left for the
+    stream to write as the byte it was, as `ls` does."""
     if _SHOWN.fullmatch(text):
         return text
     import unicodedata              # only for text beyond ASCII: keeps `gdl check` quick
-    return "".join(_escaped(char) if char not in "\t\n" and
-                   unicodedata.category(char) in _HIDDEN else char for char in text)
+    return "".join(_escaped(char) if char not in "\t\n" and not "\udc80" <= char <= "\udcff"
+                   and unicodedata.category(char) in _HIDDEN else char for char in text)
 
 
 def _escaped(char: str) -> str:
