@@ -283,7 +283,7 @@ class Runtime:
     def create(self, kind: str, owner: int | None, cell: int | None) -> int:
         state = self.state
         if kind not in self.kinds:
-            raise RuleFault(f"'create' was given no piece kind ({kind!r})")
+            raise RuleFault(f"'create' was given no piece kind (none)")
         self.changed |= PIECES | CELLS | PIECE_VARS
         pid = state.numbers.get("#", 0) + 1
         if pid > MAX_PIECES:
@@ -431,7 +431,7 @@ class Runtime:
         seat (a game that hides pieces) keeps its number, so no count moves that could tell
         of a hidden piece; any other takes the kind's next number, as `create` would."""
         if kind not in self.kinds:
-            raise RuleFault(f"'change' was given no piece kind ({kind!r})")
+            raise RuleFault(f"'change' was given no piece kind (none)")
         piece = self.piece(pid)
         if not piece["alive"] or piece["kind"] == kind:
             return

@@ -3456,7 +3456,7 @@ class _Emitter:
                 body.emit(indent, f"{value} = {self.expr(part, env, body)}")
             kind = values[1] if isinstance(s, ir.Change) else values[0]
             body.emit(indent, f"if {kind} < 0:")
-            body.emit(indent + 1, f"_raise(\"'{word}' was given no piece kind (None)\", "
+            body.emit(indent + 1, f"_raise(\"'{word}' was given no piece kind (none)\", "
                       f"{self.loc(s)})")
             if isinstance(s, ir.Change):
                 body.emit(indent, f"S.change({values[0]}, {values[1]}, {self.loc(s)})")

@@ -115,7 +115,7 @@ def test_a_kind_that_is_no_kind_at_run_time_is_a_fault():
     game = load_source(HIDDEN.replace("change x to King\n    change x to King",
                                       "change x to first(k in [King] where false)"))
     state = game.new_state(0)
-    with pytest.raises(GdlRuntimeError, match="'change' was given no piece kind"):
+    with pytest.raises(GdlRuntimeError, match=r"'change' was given no piece kind \(none\)"):
         game.apply(state, game.legal_actions(state)[0])
 
 
