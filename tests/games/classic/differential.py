@@ -282,6 +282,7 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
 # The random games the suite plays of each classic game (before GDL_CLASSIC_SCALE): as many
 # as keep each test to a few seconds; `benchmarks/classic_differential.py --suite` plays them.
 SUITE_GAMES: dict[str, int] = {
+    "amazons.gdl": 40,
     "backgammon.gdl": 20,
     "breakthrough.gdl": 200,
     "checkers.gdl": 200,
