@@ -123,7 +123,7 @@ def _record_then_replay(path, seed, folder):
 
 
 @pytest.mark.parametrize("path", BASES, ids=os.path.basename)
-@PROPERTY
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS)
 def test_record_then_replay_is_exact(path, seed, tmp_path_factory):
     _record_then_replay(path, seed, tmp_path_factory)
