@@ -478,12 +478,13 @@ class InvariantDecl(Decl):
 
 @attrs.frozen
 class ShowDecl(Decl):
-    """`show piece(p) = expr`: how the board draws something."""
+    """`show piece(p) = expr` (`show side(c, d) = expr`: two parameters): how the board
+    draws something."""
     what: str
-    param: str
+    params: tuple[str, ...]
     expr: Expr
     what_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
-    param_span: Span | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    param_spans: tuple[Span, ...] = attrs.field(default=(), eq=False, repr=False, kw_only=True)
 
 @attrs.frozen
 class StatDecl(Decl):

@@ -25,14 +25,16 @@ from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT,
                     ZONE, Type, compatible, describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
-SHOW_PARAMS = {"piece": PIECE, "row": INT, "status": PIECE, "seat": SEAT,   # `show X(p)`
-               "game": SEAT, "score": SEAT, "colour": SEAT, "badge": PIECE, "cell": CELL,
-               "shape": PIECE}
-SHOW_TYPES = {"score": INT, "cell": SEAT}   # what a `show X(p)` gives, when it is not text
-SHOW_FORMS = ("'show piece(p) = ...', 'show status(p) = ...', 'show seat(s) = ...', "
-              "'show game(s) = ...', 'show row(r) = ...', 'show score(s) = ...', "
-              "'show colour(s) = ...', 'show badge(p) = ...', 'show cell(c) = ...' or "
-              "'show shape(p) = ...'")
+SHOW_PARAMS = {"piece": (PIECE,), "row": (INT,), "status": (PIECE,), "seat": (SEAT,),
+               "game": (SEAT,), "score": (SEAT,), "colour": (SEAT,), "badge": (PIECE,),
+               "cell": (CELL,), "shape": (PIECE,), "side": (CELL, DIR)}  # `show X(p)`
+SHOW_TYPES = {"score": INT, "cell": SEAT, "side": BOOL}  # what a `show X(p)` gives, when
+# it is not text
+SHOW_NAMES = {"piece": "p", "status": "p", "seat": "s", "game": "s", "row": "r", "score": "s",
+              "colour": "s", "badge": "p", "cell": "c", "shape": "p", "side": "c, d"}
+SHOW_FORMS = ", ".join(f"'show {what}({names}) = ...'" for what, names in
+                       list(SHOW_NAMES.items())[:-1]) + \
+    f" or 'show side({SHOW_NAMES['side']}) = ...'"
 BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "decision_number",
                   "seats", "all_seats", "winners", "passes")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
@@ -261,6 +263,15 @@ class _Checker:
                 hint = " (write 'colour')" if show.what == "color" else ""
                 raise error_at(GdlRuleError, f"'show {show.what}' is unknown{hint}; expected "
                                + SHOW_FORMS, show.what_span or show.span)
+            wanted = len(SHOW_PARAMS[show.what])
+            if len(show.params) != wanted:
+                raise error_at(GdlRuleError, f"'show {show.what}' takes "
+                               f"{counted(wanted, 'parameter')}, as in 'show {show.what}("
+                               f"{SHOW_NAMES[show.what]}) = ...', not {len(show.params)}",
+                               show.what_span or show.span)
+            if show.what == "side" and self.out.board.kind == "hex":
+                raise error_at(GdlRuleError, "'show side' needs a square or table board: the "
+                               "sides of a hex cell are not drawn", show.what_span or show.span)
             if show.what in shows:
                 raise error_at(GdlRuleError, f"'show {show.what}' is declared twice; the first "
                                f"is at {_first_at(shows[show.what], show.span)}", show.span)
@@ -301,9 +312,11 @@ class _Checker:
                 if action.doc is not None:
                     out.docs[(phase.name, action.name)] = action.doc
         for what, show in shows.items():
-            scope = _scope([(show.param, SHOW_PARAMS[what], self._parameter(
-                show.param, show.param_span, show))])
-            out.shows[what] = ir.Rule((show.param,), self._expect(
+            self._check_params_unique(show.params, show.param_spans, show)
+            scope = _scope([(name, t, self._parameter(name, span, show)) for name, t, span
+                            in zip(show.params, SHOW_PARAMS[what],
+                                   show.param_spans or _no_spans(show.params))])
+            out.shows[what] = ir.Rule(show.params, self._expect(
                 show.expr, SHOW_TYPES.get(what, STR), scope, f"'show {what}'"), span=show.span)
             if what == "colour":
                 _check_colours(show.expr)
@@ -1801,8 +1814,8 @@ def _look(shows: Mapping[str, ast.ShowDecl]) -> Look:
     and the `show badge` number in words, for the key, and the shapes `show shape` names,
     read from their files."""
     piece, badge, shape = shows.get("piece"), shows.get("badge"), shows.get("shape")
-    return Look(marks={} if piece is None else mark_notes(piece.expr, piece.param),
-                badge=None if badge is None else badge_note(badge.expr, badge.param),
+    return Look(marks={} if piece is None else mark_notes(piece.expr, piece.params[0]),
+                badge=None if badge is None else badge_note(badge.expr, badge.params[0]),
                 shapes={} if shape is None else {
                     name.value: read_shape(name) for name in shape_names(shape.expr)})
 

@@ -612,8 +612,8 @@ class _ToAst:
         return ast.SetupDecl(tuple(c[0]), span=self._span(meta))
 
     def show_decl(self, meta: Meta, c: list[Any]) -> ast.ShowDecl:
-        return ast.ShowDecl(str(c[0]), str(c[1]), c[2], span=self._span(meta),
-                            what_span=self._at(c[0]), param_span=self._at(c[1]))
+        return ast.ShowDecl(str(c[0]), tuple(map(str, c[1])), c[2], span=self._span(meta),
+                            what_span=self._at(c[0]), param_spans=self._all_at(c[1]))
 
     def stat_decl(self, meta: Meta, c: list[Any]) -> ast.StatDecl:
         return ast.StatDecl(str(c[0]), None if c[1] is None else str(c[1]), c[2],

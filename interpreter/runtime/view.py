@@ -68,6 +68,7 @@ class View(TypedDict):
     status: NotRequired[str]            # `show game(s)`, in place of the globals
     chosen: NotRequired[dict[str, str]]  # a simultaneous phase: seat -> its choice or yes/no
     cells: NotRequired[dict[str, str]]   # `show cell(c)`: cell -> the seat whose colour fills it
+    sides: NotRequired[list[list[str]]]  # `show side(c, d)`: the marked sides, [cell, direction]
     decisions: NotRequired[int | None]  # no `turn` phase: decisions made (None: not told)
 
 
@@ -147,6 +148,10 @@ def _view(game: Game, state: State, seat: int | None,
         owners = {c: worded(cell_rule, c) for c in game.rules.board.all_cells}
         view["cells"] = {game.rules.board.names[c]: game.seats[s] for c, s in owners.items()
                          if s is not None and s != HIDDEN}
+    side_rule = introspect.show_rule(game, "side")
+    if side_rule is not None:   # `show side(c, d)`: the sides drawn between cells
+        view["sides"] = marked_sides(game.rules.board,
+                                     lambda c, d: worded(side_rule, c, d) is True)
     player = game.current_player(state)
     if player >= 0:
         view["deciding"] = game.seats[player]
@@ -223,6 +228,55 @@ def _piece_view(label: str, kind: str, owner: str, cell: str | None, zone: str |
         return {"label": label, "kind": kind, "owner": owner, "cell": cell, "vars": values}
     return {"label": label, "kind": kind, "owner": owner, "cell": cell, "zone": zone,
             "vars": values}
+
+
+# ----- the sides of cells ---------------------------------------------------------------------
+Side = tuple[str, int, int]
+"""A side of a square board's cells, by the line it lies on: ("v", x, row) between columns
+x - 1 and x of a row (x from 0, the west edge, to the width, the east edge), ("h", column,
+y) between rows y - 1 and y of a column (y 0: the south edge)."""
+
+_SIDE_VECTORS = ((0, 1), (1, 0), (0, -1), (-1, 0))      # north, east, south, west
+
+
+def _side(board: Board, cell: int, vector: tuple[int, int]) -> Side:
+    """The side of `cell` towards `vector` (one of `_SIDE_VECTORS`)."""
+    column, row = board.coords(cell)
+    if vector[0]:
+        return ("v", column + (vector[0] > 0), row)
+    return ("h", column, row + (vector[1] > 0))
+
+
+def marked_sides(board: Board, marked: Callable[[int, int], bool]) -> list[list[str]]:
+    """The sides `marked(cell, direction)` marks, for either cell beside each, as the view
+    writes them: each once, [cell, direction], by the cell south or west of it (its
+    `north` or `east` side) unless that is off the board or a hole, in board order."""
+    found: set[Side] = set()
+    for d, vector in enumerate(board.directions):
+        if vector in _SIDE_VECTORS:
+            found.update(_side(board, c, vector) for c in board.all_cells if marked(c, d))
+    named = []
+    for line, x, y in found:
+        before = board.at(x - 1, y) if line == "v" else board.at(x, y - 1)
+        if before is not None and before not in board.holes:
+            named.append((before, 1 if line == "v" else 0))
+        else:
+            after = board.at(x, y)
+            assert after is not None        # a side found is a side of a cell
+            named.append((after, 3 if line == "v" else 2))
+    words = ("north", "east", "south", "west")
+    return [[board.names[cell], words[side]] for cell, side in sorted(named)]
+
+
+def sides_of(board: Board, view: View) -> set[Side] | None:
+    """The sides the view marks, by their lines (None: the rule file has no `show side`)."""
+    if "sides" not in view:
+        return None
+    found = set()
+    for name, direction in view["sides"]:
+        vector = board.directions[board.direction_names.index(direction)]
+        found.add(_side(board, board.by_name[name], vector))
+    return found
 
 
 def _board_order(state: State) -> list[int]:
@@ -398,7 +452,11 @@ def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | Non
         return []
     drawn = _board_layout(game, view, width, max_rows)
     grid, scale, crowded = drawn.lines, drawn.scale, drawn.crowded
-    key = wrap("  key: " + "; ".join(key_groups(game, view, scale, crowded)), width, "    ")
+    groups = key_groups(game, view, scale, crowded)
+    if view.get("sides"):           # `show side`: drawn, or left out of a board too large
+        groups.append("| - between cells: a marked side" if drawn.sided else
+                      "marked sides are not drawn at this size")
+    key = wrap("  key: " + "; ".join(groups), width, "    ")
     room = width - max(len(line) for line in grid) - 3
     if beside and room >= 30:
         legend = legend_lines(game, view, room)
@@ -419,6 +477,7 @@ class _Grid(NamedTuple):
     scale: int
     crowded: bool
     places: Sequence[tuple[int, int, int, Sequence[int]]]
+    sided: bool = False     # the marked sides (`show side`) drawn between the cells
 
 
 def board_grid(game: Game, view: View, width: int = WIDTH,
@@ -453,6 +512,12 @@ def _board_layout(game: Game, view: View, width: int, max_rows: int | None) -> _
                                [row * board.width + c]))
             out.extend(_hex_rows(board, row, cells, colw))
         return _Grid(out + [header], 1, any(len(t) > 1 for t in stacks.values()), places)
+    sides = sides_of(board, view)
+    if sides is not None:
+        cells = _cell_texts(board, terrain, stacks, [[c] for c in range(board.size)])
+        sided = _sided_layout(board, view, cells, sides, width, max_rows)
+        if sided is not None:
+            return sided._replace(crowded=any(len(t) > 1 for t in stacks.values()))
     scale = 1
     while True:
         columns = -(-board.width // scale)
@@ -485,6 +550,50 @@ def _board_layout(game: Game, view: View, width: int, max_rows: int | None) -> _
     out.append(header)
     crowded = any(sum(len(stacks.get(cell, ())) for cell in block) > 1 for block in blocks)
     return _Grid(out, scale, crowded, places)
+
+
+def _sided_layout(board: Board, view: View, cells: Mapping[int, str], sides: set[Side],
+                  width: int, max_rows: int | None) -> _Grid | None:
+    """A square board at scale 1 with a gutter around each cell, where the sides the view
+    marks are drawn: `|` between two columns, `-` between two rows, and at a corner `|` or
+    `-` where such sides meet in line, `+` where they turn or cross. The lines of the board's
+    edges are drawn only when a side of the edge is marked. None when it does not fit in
+    `width` columns and `max_rows` lines."""
+    labels = [_row_label(view, r + 1) for r in range(board.height)]
+    margin = 4 + max([0] + [len(t) + 2 for t in labels if t])
+    colw = max([3] + [len(v) + 2 for v in cells.values()])
+
+    def corner(x: int, y: int) -> str:
+        across = ("h", x - 1, y) in sides or ("h", x, y) in sides
+        down = ("v", x, y - 1) in sides or ("v", x, y) in sides
+        return "+" if across and down else "-" if across else "|" if down else " "
+
+    def between(y: int) -> str:         # the line between rows y - 1 and y
+        return ("    " + "".join(corner(x, y) + ("-" if ("h", x, y) in sides else " ") * colw
+                                 for x in range(board.width))
+                + corner(board.width, y)).rstrip()
+
+    header = ("    " + "".join(" " + column_name(c).center(colw)
+                                for c in range(board.width))).rstrip()
+    out = [header]
+    places = []
+    for row in range(board.height - 1, -1, -1):
+        line = between(row + 1)
+        if line or row < board.height - 1:
+            out.append(line)
+        places += [(len(out), 5 + c * (colw + 1), 5 + c * (colw + 1) + colw,
+                    [row * board.width + c]) for c in range(board.width)]
+        out.append((f"{row + 1:>3} " + "".join(
+            ("|" if ("v", c, row) in sides else " ") + cells.get(row * board.width + c, ".")
+            .center(colw) for c in range(board.width))
+            + ("|" if ("v", board.width, row) in sides else " ") + "  " + labels[row]).rstrip())
+    if between(0):
+        out.append(between(0))
+    out.append(header)
+    if margin + board.width * (colw + 1) + 1 > width or (
+            max_rows is not None and len(out) > max_rows):
+        return None
+    return _Grid(out, 1, False, places, sided=True)
 
 
 GROUND = "#f6f5ef"      # the board's ground in the pictures, under a tinted cell

@@ -46,7 +46,7 @@ def _claimed():
      "bad.gdl:12:6: error: 'show color' is unknown (write 'colour'); expected 'show piece(p) "
      "= ...', 'show status(p) = ...', 'show seat(s) = ...', 'show game(s) = ...', 'show "
      "row(r) = ...', 'show score(s) = ...', 'show colour(s) = ...', 'show badge(p) = ...', "
-     "'show cell(c) = ...' or 'show shape(p) = ...'"),
+     "'show cell(c) = ...', 'show shape(p) = ...' or 'show side(c, d) = ...'"),
 ])
 def test_a_look_that_is_wrong_is_a_message(line, expected):
     assert rule_error(VALID + line + "\n").splitlines()[0] == expected
