@@ -23,7 +23,7 @@ from html import escape
 from ...language.boards import column_name
 from ...language.look import ink as _ink, seat_colours
 from ...runtime import introspect
-from ...runtime.view import HIDDEN, drawn_mark, lettered, piece_name, seat_marks, \
+from ...runtime.view import HIDDEN, drawn_mark, lettered, piece_name, seat_marks, sides_of, \
     status_lines, title
 
 SQUARE = 48             # px, a side of a square cell
@@ -59,6 +59,7 @@ svg{font-family:'DejaVu Sans',Verdana,sans-serif}
 .bd rect{fill:#fff;stroke:#1d1d1d;stroke-width:.8}
 .bd text{fill:#1d1d1d;font-weight:bold;text-anchor:middle;dominant-baseline:central}
 .own{stroke:#b9b7ac;stroke-width:1}
+.sd{stroke:#5a3b1c;stroke-linecap:square;fill:none}
 .more circle{fill:#fff}.more text{fill:#1d1d1d}
 .zb{fill:#fbfaf5;stroke:#b9b7ac}.zt{font-size:12px;fill:#3a3935}
 .rl{font-size:12px;fill:#3a3935;dominant-baseline:central}
@@ -387,6 +388,20 @@ def stack(sheet, pieces, colours, tint=None, shapes=None):
     return "".join(body)
 
 
+def side_lines(sheet, sides):
+    """The sides of cells `show side` marks (`view.Side`s), drawn from the picture's corner
+    as one path of thick lines on the cells' edges."""
+    unit, height = sheet.unit, sheet.board.height
+    steps = []
+    for line, x, y in sorted(sides):
+        if line == "v":         # between columns x - 1 and x, along row y
+            steps.append(f"M{_n(PAD + unit * x)} {_n(PAD + unit * (height - y - 1))}v{unit}")
+        else:                   # between rows y - 1 and y, along column x
+            steps.append(f"M{_n(PAD + unit * x)} {_n(PAD + unit * (height - y))}h{unit}")
+    return (f'<path class="sd" stroke-width="{_n(max(2, unit / 8))}" '
+            f'd="{"".join(steps)}"/>')
+
+
 def zone_box(name, pieces):
     """A zone's box, from (0, 0): its name, how many pieces it holds and, when they do not
     all fit in its row (each drawn as a place of its own, `zone_slot`), a '+N' for the
@@ -443,6 +458,12 @@ def places(game, view, sheet, memo=None):
         cells.setdefault(board.parse(name), [])
     found = {f"c:{board.names[cell]}": stack_of(cells[cell], board.names[cell])
              for cell in sorted(cells)}
+    sides = sides_of(board, view)
+    if sides:                   # over the cells `show cell` tints, beside the pieces
+        key_of_sides = ("sides", *sorted(sides))
+        if key_of_sides not in memo:
+            memo[key_of_sides] = side_lines(sheet, sides)
+        found["s:"] = memo[key_of_sides]
     for name, pieces in zones.items():
         found[f"z:{name}"] = zone_box(name, pieces)
         shown = pieces if len(pieces) <= ZONE_TOKENS else pieces[:ZONE_TOKENS - 1]
@@ -495,7 +516,7 @@ class Layout:
         sheet = self.sheet
         if kind == "c":
             return sheet.centre(sheet.board.parse(name))
-        if kind == "k":             # the key: drawn where it stands
+        if kind in ("k", "s"):      # the key and the sides: drawn where they stand
             return 0, 0
         if kind == "r":
             return PAD + sheet.board_w + 8, sheet.centre(sheet.board.at(0, int(name) - 1))[1]
