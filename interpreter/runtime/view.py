@@ -515,9 +515,10 @@ def _board_layout(game: Game, view: View, width: int, max_rows: int | None) -> _
     sides = sides_of(board, view)
     if sides is not None:
         cells = _cell_texts(board, terrain, stacks, [[c] for c in range(board.size)])
-        sided = _sided_layout(board, view, cells, sides, width, max_rows)
-        if sided is not None:
-            return sided._replace(crowded=any(len(t) > 1 for t in stacks.values()))
+        for every_gap in (True, False):
+            sided = _sided_layout(board, view, cells, sides, width, max_rows, every_gap)
+            if sided is not None:
+                return sided._replace(crowded=any(len(t) > 1 for t in stacks.values()))
     scale = 1
     while True:
         columns = -(-board.width // scale)
@@ -553,12 +554,13 @@ def _board_layout(game: Game, view: View, width: int, max_rows: int | None) -> _
 
 
 def _sided_layout(board: Board, view: View, cells: Mapping[int, str], sides: set[Side],
-                  width: int, max_rows: int | None) -> _Grid | None:
+                  width: int, max_rows: int | None, every_gap: bool) -> _Grid | None:
     """A square board at scale 1 with a gutter around each cell, where the sides the view
     marks are drawn: `|` between two columns, `-` between two rows, and at a corner `|` or
-    `-` where such sides meet in line, `+` where they turn or cross. The lines of the board's
-    edges are drawn only when a side of the edge is marked. None when it does not fit in
-    `width` columns and `max_rows` lines."""
+    `-` where such sides meet in line, `+` where they turn or cross. A line between two rows
+    is drawn (blank) even where no side is marked when `every_gap`, else only where one is;
+    the line of the board's north or south edge only when a side on it is marked. None
+    when it does not fit in `width` columns and `max_rows` lines."""
     labels = [_row_label(view, r + 1) for r in range(board.height)]
     margin = 4 + max([0] + [len(t) + 2 for t in labels if t])
     colw = max([3] + [len(v) + 2 for v in cells.values()])
@@ -573,21 +575,23 @@ def _sided_layout(board: Board, view: View, cells: Mapping[int, str], sides: set
                                  for x in range(board.width))
                 + corner(board.width, y)).rstrip()
 
+    def marked(y: int) -> bool:         # a side between rows y - 1 and y marked
+        return any(("h", x, y) in sides for x in range(board.width))
+
     header = ("    " + "".join(" " + column_name(c).center(colw)
                                 for c in range(board.width))).rstrip()
     out = [header]
     places = []
     for row in range(board.height - 1, -1, -1):
-        line = between(row + 1)
-        if line or row < board.height - 1:
-            out.append(line)
+        if marked(row + 1) or (every_gap and row < board.height - 1):
+            out.append(between(row + 1))
         places += [(len(out), 5 + c * (colw + 1), 5 + c * (colw + 1) + colw,
                     [row * board.width + c]) for c in range(board.width)]
         out.append((f"{row + 1:>3} " + "".join(
             ("|" if ("v", c, row) in sides else " ") + cells.get(row * board.width + c, ".")
             .center(colw) for c in range(board.width))
             + ("|" if ("v", board.width, row) in sides else " ") + "  " + labels[row]).rstrip())
-    if between(0):
+    if marked(0):
         out.append(between(0))
     out.append(header)
     if margin + board.width * (colw + 1) + 1 > width or (

@@ -88,6 +88,19 @@ def test_the_text_board_draws_marked_sides_in_the_gaps_between_cells():
     assert "|" not in "".join(render(game, game.view(state, 0)).splitlines()[2:9])
 
 
+def test_a_board_short_of_lines_draws_only_the_gaps_where_a_side_is_marked():
+    game, state = _game_and_state()
+    assert render_board(game, game.view(state, 1), max_rows=7)[:7] == [
+        "      a    b    c    d",
+        "                   ------",
+        "  3   .    .    .    .",
+        "  2   .  | .    .    .",
+        "         +----------",
+        "  1   aP   .    .    .",
+        "      a    b    c    d",
+    ]
+
+
 def test_a_board_too_wide_for_its_sides_leaves_them_out_and_says_so():
     game, state = _game_and_state()
     lines = render_board(game, game.view(state, 1), width=22)
