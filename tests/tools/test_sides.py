@@ -115,7 +115,8 @@ WALLS = 'd="M76 124h48M124 124h48M172 28h48'      # b1's and c1's north sides, d
 
 def test_the_picture_draws_marked_sides_as_lines_on_the_cells_edges():
     game, state = _game_and_state()
-    assert f'<path class="sd" stroke-width="6" {WALLS}"/>' in picture(game, game.view(state, 0))
+    assert (f'<path class="sd" stroke="#5a3b1c" stroke-width="6" stroke-linecap="square" '
+            f'fill="none" {WALLS}"/>') in picture(game, game.view(state, 0))
     assert f'{WALLS}M76 76v48"/>' in picture(game, game.view(state, 1))   # and the fence
 
 

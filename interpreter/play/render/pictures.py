@@ -43,6 +43,7 @@ KEY_MARK = 3            # characters of room for a kind's marks in the key (`sho
 OFF_BOARD = "off the board"
 
 NEUTRAL = "#a3a3a3"     # pieces of no seat
+SIDE = "#5a3b1c"        # a side of a cell `show side` marks
 TERRAIN = ("#f3d57a", "#9cc3e6", "#b2d89a", "#dfa7c3", "#c6c6c6", "#f5b98a", "#bfb3e0")
 GROUND = {"square": "#f6f5ef", "hex": "#f6f5ef", "table": "#e9efe1"}
 
@@ -59,7 +60,6 @@ svg{font-family:'DejaVu Sans',Verdana,sans-serif}
 .bd rect{fill:#fff;stroke:#1d1d1d;stroke-width:.8}
 .bd text{fill:#1d1d1d;font-weight:bold;text-anchor:middle;dominant-baseline:central}
 .own{stroke:#b9b7ac;stroke-width:1}
-.sd{stroke:#5a3b1c;stroke-linecap:square;fill:none}
 .more circle{fill:#fff}.more text{fill:#1d1d1d}
 .zb{fill:#fbfaf5;stroke:#b9b7ac}.zt{font-size:12px;fill:#3a3935}
 .rl{font-size:12px;fill:#3a3935;dominant-baseline:central}
@@ -398,8 +398,8 @@ def side_lines(sheet, sides):
             steps.append(f"M{_n(PAD + unit * x)} {_n(PAD + unit * (height - y - 1))}v{unit}")
         else:                   # between rows y - 1 and y, along column x
             steps.append(f"M{_n(PAD + unit * x)} {_n(PAD + unit * (height - y))}h{unit}")
-    return (f'<path class="sd" stroke-width="{_n(max(2, unit / 8))}" '
-            f'd="{"".join(steps)}"/>')
+    return (f'<path class="sd" stroke="{SIDE}" stroke-width="{_n(max(2, unit / 8))}" '
+            f'stroke-linecap="square" fill="none" d="{"".join(steps)}"/>')
 
 
 def zone_box(name, pieces):
