@@ -9,11 +9,12 @@ import pytest
 
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.play.render.pictures import picture
+from gdl.interpreter.play.render.replay_page import make_page
 from gdl.interpreter.play.serve.session import Session
 from gdl.interpreter.runtime.view import public_view, render, render_board
 from gdl.interpreter.tools.fmt import format_text
 
-from tests.helpers import RULES, VALID, act, rule, rule_error
+from tests.helpers import RULES, VALID, act, invoke, rule, rule_error
 
 
 def _game_and_state():
@@ -125,6 +126,17 @@ def test_the_browser_table_draws_the_sides_its_seat_sees():
     assert f'{WALLS}"/>' in session.position(0)["board"]
     assert f'{WALLS}M76 76v48"/>' in session.position(1)["board"]
     assert f'{WALLS}"/>' in session.position(None)["board"]      # the spectator
+
+
+def test_a_seat_s_replay_page_draws_only_the_sides_it_sees(tmp_path):
+    """The replay page places the sides' path at the picture's corner; a's page has the
+    walls, not b's fence, nor anything that could tell it."""
+    record = tmp_path / "sides.txt"
+    assert invoke("record", str(RULES / "sides.gdl"), "--max-decisions", "2",
+                  "-o", str(record)).exit_code == 0
+    page, _ = make_page(str(record), "a")
+    assert '["s:",0,0]' in page and WALLS[3:] in page and "v48" not in page
+    assert "v48" in make_page(str(record), "b")[0]
 
 
 # ----- the formatter ----------------------------------------------------------------------------
