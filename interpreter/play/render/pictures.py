@@ -9,9 +9,9 @@ A picture is a frame and places. The frame never changes during a game: cells, t
 coordinates and the key. A place is where pieces can be: a cell (`c:b2`), a zone off the
 board (`z:hand of red`, and `z:off the board` for pieces in none), or the label of a row
 (`r:3`, from `show row`); the sides `show side` marks are the place `s:`, drawn from the
-picture's corner as the key (`k:`) is. `places(game, view)` gives each occupied place's fragment, an SVG
-group drawn around (0, 0) for a cell and from its top-left corner for a zone;
-`Layout.position` says where each goes. `picture` puts them together; the replay page sends
+picture's corner as the key (`k:`) is. `places(game, view)` gives each occupied place's
+fragment, an SVG group drawn around (0, 0) for a cell and from its top-left corner for a
+zone; `Layout.position` says where each goes. `picture` puts them together; the replay page sends
 each distinct fragment once and places them the same way in the browser, so both draw with
 this one module.
 """
