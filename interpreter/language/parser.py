@@ -399,6 +399,10 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
     if token.type == "NUMBER" and whole:
         return (f"gdl's numbers are whole: it has no fraction such as {whole.group(1)}.{token}; "
                 "count in smaller units (tenths, say), or divide with '/', which rounds down",)
+    if str(token) == "*" and last is not None and str(last) == "*" and (
+            last.end_line, last.end_column) == (token.line, token.column):
+        return ("gdl has no power operator '**': multiply, 'x * x', or for a power that "
+                "varies write a fn that calls itself",)
     if token.type == "LSQB" and previous is not None and previous.type in (
             "NAME", "RPAR", "RSQB"):
         return ("gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) "

@@ -1,6 +1,6 @@
 """Messages for the mistakes a designer new to gdl makes (docs/language.md 2 and 13.2): a
 reserved word used as a name says so on a line of its own, "did you mean" never offers the
-rejected word, and `let` in a `fn`, a statement as a value, `while`, `xs[0]`, `1.25`,
+rejected word, and `let` in a `fn`, a statement as a value, `while`, `x ** 2`, `xs[0]`, `1.25`,
 `list == none` and a doc string in an `on` block each say what to write instead. Pinned
 whole."""
 
@@ -58,6 +58,13 @@ TAIL = "phase p { action x() {} }\n"
      "              ^\n"
      "gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) or "
      "first(x in xs where ...)"),
+    (HEAD + "setup {\n  xs = [xs ** 2]\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:13: error: unexpected '*'; expected '(', '-', '[', 'false', 'none', 'true', "
+     "a cell like @d5, a name, ...\n"
+     "      xs = [xs ** 2]\n"
+     "                ^\n"
+     "gdl has no power operator '**': multiply, 'x * x', or for a power that varies write a "
+     "fn that calls itself"),
     (HEAD + "setup {\n  xs = [1.25]\n  goto p for a\n}\n" + TAIL,
      "<string>:4:11: error: unexpected '25'; expected a name\n"
      "      xs = [1.25]\n"
