@@ -83,8 +83,20 @@ class FormatError(GdlError):
     left as it was."""
 
 
+# A byte order mark some editors write first in a file: formatting keeps it where it was.
+_BOM = "\ufeff"
+
+
+def _without_bom(text: str) -> tuple[str, str]:
+    """(the text's byte order mark or "", the text after it)."""
+    bom = _BOM if text.startswith(_BOM) else ""
+    return bom, text[len(bom):]
+
+
 def format_text(text: str, file: str = "<string>") -> str:
-    """The canonical layout of a rule file's text; a GdlSyntaxError when it does not parse."""
+    """The canonical layout of a rule file's text, a byte order mark kept; a GdlSyntaxError
+    when it does not parse."""
+    bom, text = _without_bom(text)
     try:
         parse_program(text, file)       # a text that does not parse: `gdl check`'s error
         tree = parse_concrete(text, file)
@@ -101,7 +113,7 @@ def format_text(text: str, file: str = "<string>") -> str:
     if not same:
         raise FormatError("formatting would change the meaning of this file, so it was left "
                           "as it is (a bug of gdl fmt: please report it)", file=file)
-    return out
+    return bom + out
 
 
 def _code(tree: concrete.ConcreteTree) -> tuple[list[tuple[str, str]], list[str]]:
@@ -124,7 +136,10 @@ def format_markdown(text: str, file: str = "<string>") -> str:
     formatted, in the line ends of its fence (LF or CRLF). Left as written: fragments that do
     not parse alone, and examples that show an error (marked `<!-- ... error -->` before the
     fence, or followed by a ```text fence that holds `: error:`), whose messages cite their
-    lines and columns. A fence never closed is a GdlSyntaxError at its line."""
+    lines and columns. A fence never closed is a GdlSyntaxError at its line. A byte order
+    mark is kept, and a fence right after it on the first line is an example too."""
+    bom, text = _without_bom(text)
+
     def example(match: re.Match[str]) -> str:
         newline, body, closing = match.group(1, 2, 3)
         if not closing:
@@ -139,7 +154,7 @@ def format_markdown(text: str, file: str = "<string>") -> str:
         except GdlSyntaxError:
             return match.group(0)
         return "```gdl" + newline + out.replace("\n", newline) + closing
-    return _EXAMPLE.sub(example, text)
+    return bom + _EXAMPLE.sub(example, text)
 
 
 def diff(old: str, new: str, path: str) -> str:

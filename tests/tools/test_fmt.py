@@ -308,6 +308,20 @@ def test_a_crlf_markdown_file_has_its_examples_formatted_in_its_own_line_ends():
     assert format_markdown(shown) == shown
 
 
+@pytest.mark.parametrize("name, text", [
+    ("doc.md", "\ufeff```gdl\nseats a,b\n```\n\n```gdl\nseats a,b\n```\n"),
+    ("doc.md", "\ufeffIntro\n\n```gdl\nseats a,b\n```\n"),
+    ("m.gdl", "\ufeffseats a,b\n")])
+def test_a_byte_order_mark_is_kept_and_a_fence_right_after_it_is_formatted(tmp_path, name,
+                                                                             text):
+    """A byte order mark an editor wrote first is kept, and an example whose fence follows it
+    on the first line is formatted (it was left as written)."""
+    path = write(tmp_path, name, text)
+    result = invoke("fmt", str(path))
+    assert (result.exit_code, result.output) == (0, f"{path}: formatted\n")
+    assert path.read_text(encoding="utf-8") == text.replace("seats a,b", "seats a, b")
+
+
 def test_only_a_line_of_backquotes_alone_closes_an_example():
     text = "```gdl\nseats a,b\n```text\nseats a,b\n```\n"
     assert format_markdown(text) == text
@@ -326,7 +340,7 @@ def test_an_example_never_closed_is_an_error_at_its_fence_and_the_file_is_left(t
 
 def write(tmp_path, name, text):
     path = tmp_path / name
-    path.write_text(text)
+    path.write_text(text, encoding="utf-8")
     return path
 
 
