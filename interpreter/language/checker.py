@@ -1505,7 +1505,8 @@ class _Checker:
                 if joined is None:
                     raise self._type_error(e.right, f"cannot join {describe(a.type)} with",
                                            b.type)
-                return _fold(ir.Binary(e.op, a, b, type=joined, span=e.span))
+                return _fold(ir.Binary(e.op, a, b, type=joined, span=e.span,
+                                       length=_joined_length(e, a, b)))
         for side, checked in ((e.left, a), (e.right, b)):
             if not compatible(INT, checked.type):
                 raise self._type_error(side, f"'{e.op}' needs numbers", checked.type)
@@ -1792,6 +1793,18 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
+
+
+def _joined_length(e: ast.Binary, a: ir.Expr, b: ir.Expr) -> int | None:
+    """The length of lists `a + b` when the rule file fixes it (`ir.known_length`); a rule
+    error at `e` when that is past limits.MAX_LIST, which play would refuse."""
+    left, right = ir.known_length(a), ir.known_length(b)
+    if left is None or right is None:
+        return None
+    try:
+        return ir.joined_length(left, right)
+    except ir.Oversized as exc:
+        raise error_at(GdlRuleError, str(exc), e.span) from None
 
 
 def _fold(binary: ir.Binary) -> ir.Expr:

@@ -14,7 +14,7 @@ for). A unit's parameters take the slots after it, in order.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -137,10 +137,13 @@ class Text(Expr):
 
 @attrs.frozen
 class Binary(Expr):
-    """Arithmetic (+ - * / %) on numbers; `+` also joins lists."""
+    """Arithmetic (+ - * / %) on numbers; `+` also joins lists. `length`: the length of a
+    joined list that the rule file fixes (lists written out, constant lists, `range` of
+    constants and these joined), else None."""
     op: str
     left: Expr
     right: Expr
+    length: int | None = attrs.field(default=None, kw_only=True)
 
 @attrs.frozen
 class Concat(Expr):
@@ -584,6 +587,31 @@ def loop_counts(domain: Expr, fns: dict[str, Fn],
     return True
 
 
+def joined_length(a: int, b: int) -> int:
+    """The length of lists of lengths `a` and `b` joined; Oversized past limits.MAX_LIST."""
+    if a + b > MAX_LIST:
+        raise Oversized(f"joining lists of {a} and {b} elements: a list holds at most "
+                        f"{MAX_LIST:,}")
+    return a + b
+
+
+def known_length(expr: Expr) -> int | None:
+    """The length of the list `expr` gives when the rule file fixes it (see Binary.length),
+    else None."""
+    if isinstance(expr, Const):
+        return len(expr.value) if isinstance(expr.value, (list, tuple)) else None
+    if isinstance(expr, ListOf):
+        return len(expr.items)
+    if isinstance(expr, Binary):
+        return expr.length
+    if isinstance(expr, CallBuiltin) and expr.name == "range":
+        ends = [arg.value for arg in expr.args if isinstance(arg, Const)]
+        if len(ends) == 2 and all(type(end) is int for end in ends):
+            first, last = cast(list[int], ends)
+            return max(0, last - first + 1)
+    return None
+
+
 def _held(value: int) -> int:
     if not -MAX_NUMBER <= value <= MAX_NUMBER:
         raise Oversized(f"a number of about {int(value.bit_length() * 0.30103) + 1} digits: "
@@ -600,9 +628,7 @@ def fold_binary(op: str, a: Any, b: Any) -> Any:
     multiply or join one another cannot grow without end while the file is checked."""
     if op == "+":
         if isinstance(a, (list, tuple)):
-            if len(a) + len(b) > MAX_LIST:
-                raise Oversized(f"joining lists of {len(a)} and {len(b)} elements: a list "
-                                f"holds at most {MAX_LIST:,}")
+            joined_length(len(a), len(b))
             return list(a) + list(b)
         if isinstance(a, str):
             if len(a) + len(b) > MAX_TEXT:

@@ -62,6 +62,28 @@ def test_a_constant_range_too_long_is_a_check_error():
         "                     ^")
 
 
+@pytest.mark.parametrize("joined, column, sizes", [
+    ("range(1, 1000000) + range(1, 1000000)", 9, "1000000 and 1000000"),
+    ("[1, 2] + range(2, 1000000)", 9, "2 and 999999"),
+    ("range(1, 600000) + ([1] + range(1, 400000))", 9, "600000 and 400001"),
+    ("[n] + range(1, 600000) + range(1, 400000)", 9, "600001 and 400000")])
+def test_a_constant_list_joined_too_long_is_a_check_error(joined, column, sizes):
+    """Lists whose lengths the rule file fixes (written out, constant, a range of constants)
+    joined past the limit: the checker says so where play would (it said so in play only)."""
+    message = check_error(source(body=f"l = {joined}"))
+    assert message == (f"t.gdl:14:{column}: error: joining lists of {sizes} elements: a list "
+                       f"holds at most 1,000,000\n        l = {joined}\n"
+                       + " " * (column + 3) + "^")
+
+
+def test_a_constant_list_joined_up_to_the_limit_is_allowed():
+    """A list of a length play decides (`l`) is left to play, which holds it to the limit."""
+    game = load_source(source(body="n = len(range(1, 999998) + [n] + l)"), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.globals["n"] == limits.MAX_LIST
+
+
 @pytest.mark.parametrize("where", ["[k for k in range(1, n)]", "count(k in range(1, n))",
                                    "sum(k in range(1, n): k)"])
 def test_a_range_too_long_at_run_time_names_it(where):
