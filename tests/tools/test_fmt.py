@@ -22,7 +22,8 @@ from tests.helpers import ROOT, gdl, invoke
 
 RULE_FILES = sorted(glob.glob(os.path.join(ROOT, "games", "**", "*.gdl"), recursive=True)
                     + glob.glob(os.path.join(ROOT, "tests", "rules", "*.gdl")))
-DOCS = [os.path.join(ROOT, "docs", name) for name in ("language.md", "tutorial.md")]
+DOCS = [os.path.join(ROOT, "docs", name) for name in ("language.md", "tutorial.md",
+                                                      "balance.md")]
 
 
 def docs_examples():
@@ -90,8 +91,7 @@ def test_the_layout_does_not_depend_on_the_spacing_it_was_given(path):
 
 
 def test_every_shipped_rule_file_and_docs_example_is_formatted():
-    result = gdl("fmt", "--check", "games", "tests/rules", "docs/language.md",
-                 "docs/tutorial.md", cwd=ROOT)
+    result = gdl("fmt", "--check", "games", "tests/rules", *DOCS, cwd=ROOT)
     assert (result.returncode, result.stderr) == (0, "")
 
 
