@@ -181,7 +181,7 @@ def event_text(game, event, viewer=None):
         by = "" if event.by is None else _by(game, event.by)
         return f"roll d{event.sides} = {event.value}{fixed}{by}"
     if isinstance(event, events.Shuffle):
-        return f"shuffle {event.count} items" + (" (fixed)" if event.fixed else "")
+        return f"shuffle {counted(event.count, 'item')}" + (" (fixed)" if event.fixed else "")
     if isinstance(event, events.Pick):
         return f"pick {event.chosen} of {event.count}" + (" (fixed)" if event.fixed else "")
     if isinstance(event, events.Out):

@@ -11,7 +11,8 @@ import pytest
 from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import GdlDataError
 from gdl.interpreter.play.agents.agents import make_agents
-from gdl.interpreter.play.transcript import read_transcript, record, replay
+from gdl.interpreter.play.transcript import event_text, read_transcript, record, replay
+from gdl.interpreter.runtime import events
 
 from tests.helpers import GAMES, RULES, SPACE_WAR, gdl, invoke
 
@@ -149,6 +150,14 @@ def test_one_decision_reads_in_the_singular(tmp_path):
         f"{saved}: ok: the game is unfinished after 1 decision, replayed identically")
     assert "resumed after 1 decision\n" in gdl("play", "--resume", str(saved),
                                                stdin="quit\n").stdout
+
+
+@pytest.mark.parametrize("event, line", [
+    (events.Shuffle(1), "shuffle 1 item"), (events.Shuffle(0), "shuffle 0 items"),
+    (events.Shuffle(24, fixed=True), "shuffle 24 items (fixed)")])
+def test_a_shuffle_counts_its_items_in_the_singular_or_plural(event, line):
+    """'shuffle 1 item' (it said '1 items')."""
+    assert event_text(None, event) == line
 
 
 class _Interrupting:
