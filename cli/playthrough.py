@@ -43,7 +43,7 @@ from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
 from gdl.interpreter.runtime.view import (WIDTH, board_grid, chosen_line, piece_details,
                                           public_view, render, render_board, seat_line, title,
-                                          zone_lines)
+                                          turn_heading, turn_words, zone_lines)
 
 if TYPE_CHECKING:
     from gdl.interpreter.play.playing import Events
@@ -238,9 +238,10 @@ class Table(Observer):
 
     def turn_started(self, state: State) -> None:
         seat = self.game.current_player(state)
-        if self.screen:
+        heading = turn_heading(self.game, state)
+        if self.screen and heading is not None:
             for log in self.logs.values():
-                log.append(f"-- turn {state.turn}: {self.game.seats[state.current]} --")
+                log.append(heading)
         elif len(self.humans) < 2 and (self.live_script() is not None
                                        or self.agents[seat] != "human"):
             click.echo(render(self.game, self.game.view(state, self.watcher)))
@@ -411,8 +412,9 @@ class Table(Observer):
         for name in type(fresh).__slots__:
             setattr(self.state, name, getattr(fresh, name))
         self.history = kept
+        when = turn_words(self.game, self.state.turn)
         self.say(f"(undone: back to {self.game.seats[self.game.current_player(self.state)]}'s"
-                 f" decision, turn {self.state.turn})")
+                 f" decision{'' if when is None else ', ' + when})")
         return True
 
     def save(self, path: str) -> str:

@@ -335,19 +335,48 @@ def status_lines(view: View, pieces: bool = True) -> list[str]:
     return lines
 
 
+# Turn 0 of a game with `turn` phases: the decisions of the phases before the first turn
+# starts (choosing sides, placing pieces), no seat's turn yet.
+BEFORE_TURNS = "before the first turn"
+
+
+def turn_words(game: Game, turn: int) -> str | None:
+    """When a position is, as every tool says it: 'turn 3', or BEFORE_TURNS at turn 0; None
+    for a game without `turn` phases (its turn is always 0: it counts moves instead)."""
+    if turn:
+        return f"turn {turn}"
+    return BEFORE_TURNS if any(phase.mode == "turn" for phase in game.rules.phases.values()) \
+        else None
+
+
+def turn_heading(game: Game, state: State) -> str | None:
+    """The line a game's log starts a turn with, '-- turn 3: SEAT --' (the seat whose turn
+    it is), or '-- before the first turn --'; None in a game without turns."""
+    words = turn_words(game, state.turn)
+    if words is None:
+        return None
+    return f"-- {words}: {game.seats[state.current]} --" if state.turn else f"-- {words} --"
+
+
 def title(view: View) -> str:
     """'NAME - turn T, SEAT to play (phase P, SEAT decides)'; at the end 'NAME - turn T,
-    game over: RESULT'. A game with no `turn` phase counts its moves instead ('move M' is
-    the one being decided, at the end the last one made; no count when the view may not
-    tell it), its seat to play the deciding one."""
-    count, playing = f"turn {view['turn']}, ", view["current"]
+    game over: RESULT'; before the first turn 'NAME - before the first turn (phase P, SEAT
+    decides)'. A game with no `turn` phase counts its moves instead ('move M' is the one
+    being decided, at the end the last one made; no count when the view may not tell it),
+    its seat to play the deciding one."""
+    count: str | None = f"turn {view['turn']}"
+    playing: str | None = view["current"] + " to play"
     if "decisions" in view:     # no turn starts: the seat to play is the one deciding
         made = view["decisions"]
-        count = "" if made is None else f"move {max(1, made + (0 if view['result'] else 1))}, "
-        playing = view["deciding"] or playing
+        count = None if made is None else \
+            f"move {max(1, made + (0 if view['result'] else 1))}"
+        playing = (view["deciding"] or view["current"]) + " to play"
+    elif not view["turn"]:
+        count, playing = BEFORE_TURNS, None
     if view["result"]:
-        return f"{view['game']} - {count}game over: {view['result']}"
-    return (f"{view['game']} - {count}{playing} to play"
+        return f"{view['game']} - " + ", ".join(filter(None, [count,
+                                                               f"game over: {view['result']}"]))
+    return (f"{view['game']} - " + ", ".join(filter(None, [count, playing]))
             + (f" (phase {view['phase']}, {view['deciding']} decides)"
                if view["deciding"] else ""))
 

@@ -129,7 +129,7 @@ def test_a_refusal_or_help_leaves_the_screen_whole_on_a_short_terminal():
     for screen in screens:
         lines = screen.split("\n")
         assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, screen
-        assert lines[0].startswith("Space War - turn") and " a  b  c " in lines[1], screen
+        assert lines[0].startswith("Space War - ") and " a  b  c " in lines[1], screen
     for refusal in refusals:
         assert any(screen.endswith(refusal + "\nblue> ") for screen in screens), refusal
     assert "press Enter to go back" in output.split("blue> help", 1)[1].split(CLEAR)[1]

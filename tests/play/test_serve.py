@@ -657,7 +657,7 @@ def test_several_games_in_one_server():
         listed = client.get(lobby + "/games").json()
         assert [g["decisions"] for g in listed["games"]] == [1, 0]
         assert listed["games"][0]["urls"]["red"].endswith("/play/" + first.token_of(1))
-        assert listed["games"][1]["where"] == "turn 0, red deciding"
+        assert listed["games"][1]["where"] == "before the first turn, red deciding"
         made = client.post(lobby + "/games", json={"seats": "blue=human,red=random"}).json()
         assert made["number"] == 3 and made["players"] == ["human", "random"]
         assert list(made["urls"]) == ["blue", "spectator"]

@@ -11,9 +11,9 @@ import pytest
 from gdl.interpreter.language.builtins import plural
 from gdl.interpreter.language.errors import GdlError
 from gdl.interpreter.language.look import colour_of
-from gdl.interpreter.loader import load_game
+from gdl.interpreter.loader import load_game, load_source
 from gdl.interpreter.play.render.pictures import picture
-from gdl.interpreter.runtime.view import render, title
+from gdl.interpreter.runtime.view import render, title, turn_heading
 
 from tests.helpers import GAMES, ROOT, RULES, VALID, act, gdl, rule, rule_error, value
 
@@ -129,6 +129,23 @@ def test_a_game_without_turns_counts_its_moves_in_the_title():
     assert title(game.view(state, 1)).startswith("Goofspiel - move 2, two to play")
     look = rule("look.gdl")         # a game with a turn phase still counts turns
     assert title(look.view(look.new_state(0), None)).startswith("Look - turn 1, north")
+
+
+def test_decisions_before_the_first_turn_are_named_so_not_turn_0():
+    """Turn 0 is the phases before the first `turn` phase: the title and the log's turn line
+    say 'before the first turn' and name no seat whose turn it is (they said 'turn 0, a to
+    play' and '-- turn 0: a --' while b decided); a game without turns has no turn line."""
+    game = load_source('game "T"\nseats a, b\nsetup { goto pick for b }\n'
+                       "phase pick { action choose() { goto play for a } }\n"
+                       "phase play turn { action go() { } }\n")
+    state = game.new_state(0)
+    assert title(game.view(state, None)) == "T - before the first turn (phase pick, b decides)"
+    assert turn_heading(game, state) == "-- before the first turn --"
+    act(game, state, "choose")
+    assert title(game.view(state, None)) == "T - turn 1, a to play (phase play, a decides)"
+    assert turn_heading(game, state) == "-- turn 1: a --"
+    goofspiel = load_game(str(GAMES / "classic" / "goofspiel.gdl"))
+    assert turn_heading(goofspiel, goofspiel.new_state(0)) is None
 
 
 def test_a_secret_phase_keeps_the_count_of_moves_from_the_seats():

@@ -25,6 +25,7 @@ import re
 from ...files import STDIO, named
 from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction, counted
 from ...runtime import events as ev, introspect
+from ...runtime.view import turn_words
 from ..agents.determinize import Determinizer, Stream
 from ..hints import with_hint
 from ..playing import play_moves, steps_seen, viewer_of
@@ -93,7 +94,9 @@ def heading(game, state, where):
         return [f"the game is over: {introspect.result_text(game, state)} ({where})"]
     seat = game.current_player(state)
     phase = state.frames[-1]["phase"]
-    lines = [f"{game.seats[seat]} to play in phase '{phase}', turn {state.turn} ({where})"]
+    when = turn_words(game, state.turn)
+    lines = [f"{game.seats[seat]} to play in phase '{phase}'"
+             f"{'' if when is None else ', ' + when} ({where})"]
     return lines + _doc(game, phase)
 
 

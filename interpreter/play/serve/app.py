@@ -52,6 +52,7 @@ from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...files import named, save as save_file, shown_path, write_atomic
 from ...loader import load_game
 from ...runtime.introspect import result_text
+from ...runtime.view import turn_words
 from .. import transcript as transcripts
 from ..agents.agents import conceded_seat, parse_player
 from .session import Session, seat_players
@@ -302,8 +303,9 @@ class Table:
             where = f"game over: {result_text(game, state)}"
         else:
             deciding = session.deciding_seat()
-            where = f"turn {state.turn}" + ("" if deciding is None else
-                                            f", {game.seats[deciding]} deciding")
+            said = [turn_words(game, state.turn),
+                    None if deciding is None else f"{game.seats[deciding]} deciding"]
+            where = ", ".join(filter(None, said)) or "playing"
         return {"number": number, "seats": game.seats, "players": session.players,
                 "decisions": len(session.history), "where": where,
                 "urls": {("spectator" if viewer is None else game.seats[viewer]):

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
-from ...runtime.view import public_view, status_lines, title
+from ...runtime.view import public_view, status_lines, title, turn_heading
 from ..agents.agents import make_agents, matching, parse_player, resolve_input, unmatched
 from .. import transcript as transcripts
 from ..playing import stuck
@@ -330,8 +330,10 @@ class Session:
             return
         if state.turn != self.turn:
             self.turn = state.turn
-            for log in self.logs.values():
-                log.append(f"-- turn {state.turn}: {self.game.seats[state.current]} --")
+            heading = turn_heading(self.game, state)
+            if heading is not None:
+                for log in self.logs.values():
+                    log.append(heading)
 
     # ----- undoing ----------------------------------------------------------------------
     def undo_refused(self, viewer: int | None) -> str | None:
