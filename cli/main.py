@@ -297,9 +297,13 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
                        "'.[serve]'") from None
     from gdl.interpreter.play.serve.app import saved_as
     if save == STDIO:
-        raise click.BadParameter("the transcript is written again after every decision, "
-                                 "and the standard output ('-') holds the URLs: give a file",
-                                 param_hint="'--save'")
+        # Not the standard output, written once when the server stops: a server killed,
+        # or a machine that goes down, would lose the game, which --save is there to keep.
+        raise click.BadParameter("the standard output ('-') cannot hold a saved game: --save "
+                                 "writes the game again after every decision, so that it "
+                                 "outlives the server, and game N to FILE-N; the standard "
+                                 "output holds the URLs. Give a file, or save a game from "
+                                 "the lobby's 'save' link", param_hint="'--save'")
     for number in range(1, games + 1):
         refuse_overwrite("--save", saved_as(save, number), ("rule file", file))
     if resume is not None:

@@ -390,8 +390,10 @@ def test_a_file_named_dash_is_dot_slash_dash(folder):
      "Error: --moves and --resume cannot both read the standard input ('-'): give one of "
      "them as a file"),
     (["serve", "c.gdl", "--save", "-", "--port", "0"], "",
-     "Error: Invalid value for '--save': the transcript is written again after every "
-     "decision, and the standard output ('-') holds the URLs: give a file"),
+     "Error: Invalid value for '--save': the standard output ('-') cannot hold a saved "
+     "game: --save writes the game again after every decision, so that it outlives the "
+     "server, and game N to FILE-N; the standard output holds the URLs. Give a file, or "
+     "save a game from the lobby's 'save' link"),
 ])
 def test_where_dash_cannot_be_read_or_written_the_command_says_why(folder, args, stdin,
                                                                     message):
