@@ -144,25 +144,48 @@ def test_an_unknown_name_is_an_error_of_its_line(tmp_path, line, message):
     assert error(tmp_path, POSITION + line + "\nexpect playing\n") == f"S:8:1: error: {message}"
 
 
-NEEDS_VALUE = "the piece variable 'damage' needs a value: write damage=VALUE (one word, no spaces)"
+NEEDS_VALUE = "the piece variable 'damage' needs a value: write damage=VALUE"
 
 
 @pytest.mark.parametrize("line, column, message", [
     ("piece Fighter blue c4 damage", 29, NEEDS_VALUE),
     ("piece Fighter blue c4 damage=", 30, NEEDS_VALUE),
-    ("piece Fighter blue c4 damage = 1", 29, NEEDS_VALUE),
+    ("piece Fighter blue c4 damage= has_moved=true", 30, NEEDS_VALUE),
     ("piece Fighter blue c4 damag=1", 23, "unknown piece variable 'damag'; did you mean "
      "'damage'?"),
-    ("piece Fighter blue c4 damag", 23, "expected VARIABLE=VALUE after the cell (one word, no "
-     "spaces), not 'damag'; did you mean 'damage'?"),
-    ("piece Fighter blue c4 damage=1 2", 32, "expected VARIABLE=VALUE after the cell (one word, "
-     "no spaces), not '2'"),
+    ("piece Fighter blue c4 damag", 23, "expected VARIABLE=VALUE after the cell, not 'damag'; "
+     "did you mean 'damage'?"),
+    ("piece Fighter blue c4 1 damage=1", 23, "expected VARIABLE=VALUE after the cell, not '1'"),
+    ("piece Fighter blue c4 damage=1 2", 30, "bad expression '1 2': unexpected '2'; expected "
+     "'!=', '%', '*', '+', '-', '.', '/', '<', ..."),
 ])
 def test_a_piece_line_sets_its_variables_as_var_equals_value(tmp_path, line, column, message):
     """A variable written without '=VALUE' is told so, with the caret where the value is
-    missing (it was 'bad expression '': the file ended unexpectedly', at column 1)."""
+    missing (it was 'bad expression '': the file ended unexpectedly', at column 1), and a
+    value that is no expression at the value."""
     assert failures(tmp_path, POSITION + line + "\nexpect playing\n") == [
         f"S:8:{column}: error: {message}\n    {line}\n    {' ' * (column - 1)}^"]
+
+
+@pytest.mark.parametrize("values", [
+    "damage=1 + 2 has_moved=true", "damage = 3 has_moved = 1 == 1",
+    "has_moved=3 == 3 damage=if true then 3 else 0  # a comment"])
+def test_a_piece_value_may_be_an_expression_with_spaces(tmp_path, values):
+    """A value runs to the next VARIABLE= (a comparison's '==' is none): 'damage=1 + 2'
+    (it was 'expected VARIABLE=VALUE after the cell (one word, no spaces), not '+''."""
+    text = POSITION + f"piece Fighter blue c4 {values}\nexpect Fighter#3.damage == 3\n" \
+        "expect Fighter#3.has_moved\n"
+    assert failures(tmp_path, text) == []
+
+
+def test_a_quoted_piece_value_may_hold_an_equals_sign(tmp_path):
+    rules = tmp_path / "notes.gdl"
+    rules.write_text('seats a, b\nboard square(3, 3)\nkinds (symbol) { Pawn = "p" }\n'
+                     'var piece.note = ""\nvar piece.n = 0\nsetup { goto p for a }\n'
+                     "phase p { action x() {} }\n")
+    text = ('clear\npiece Pawn a a1 note="n=1 + 2" n=2\nexpect Pawn#1.note == "n=1 + 2"\n'
+            "expect Pawn#1.n == 2\n")
+    assert failures(tmp_path, text, rules) == []
 
 
 @pytest.mark.parametrize("line", [
@@ -588,19 +611,20 @@ def test_a_file_that_is_no_scenario_is_one_plain_error(tmp_path, name, content, 
 
 
 
-@pytest.mark.parametrize("line, message", [
-    ("set blue.moved = \"two\"",
+@pytest.mark.parametrize("line, column, message", [
+    ("set blue.moved = \"two\"", 1,
      "bad expression '\"two\"': type mismatch: this needs a number, but this is text"),
-    ("set Fighter#1.parked = 3",
+    ("set Fighter#1.parked = 3", 1,
      "bad expression '3': type mismatch: this needs true/false, but this is a number"),
-    ("piece Fighter blue c4 damage=true",
+    ("piece Fighter blue c4 damage=true", 30,        # at the value
      "bad expression 'true': type mismatch: this needs a number, but this is true/false"),
 ])
 def test_a_value_of_another_type_than_its_variable_is_an_error_of_its_line(tmp_path, line,
-                                                                            message):
+                                                                            column, message):
     """(It was stored as it was, and a rule reading it later failed: 'this cannot be
     computed with these values', at the rule's line.)"""
-    assert error(tmp_path, POSITION + line + "\nexpect playing\n") == f"S:8:1: error: {message}"
+    assert error(tmp_path, POSITION + line + "\nexpect playing\n") == \
+        f"S:8:{column}: error: {message}"
 
 
 PAYOFF = ROOT / "tests" / "rules" / "payoff.gdl"

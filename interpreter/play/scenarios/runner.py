@@ -164,8 +164,9 @@ class ScenarioRun(Expectations):
                     from None
             return exc
 
-    def expression(self, text, want=None):
-        """Compile a gdl expression where labels like Piece#2 stand for pieces."""
+    def expression(self, text, want=None, column=1):
+        """Compile a gdl expression where labels like Piece#2 stand for pieces; an error
+        of the line at `column`."""
         state = self.need_state()
         values = {}
 
@@ -178,7 +179,7 @@ class ScenarioRun(Expectations):
             fn, t = compile_expression(self.game, rewritten, {n: PIECE for n in values}, want,
                                        file=self.path)
         except GdlError as exc:
-            raise self.error(f"bad expression '{text}': {exc.message}") from None
+            raise self.error(f"bad expression '{text}': {exc.message}", column) from None
         return (lambda: fn(state, state.current, *values.values())), t
 
     # ----- dice ---------------------------------------------------------------------------
@@ -392,22 +393,42 @@ class ScenarioRun(Expectations):
             raise self.unknown("piece kind", parts[0], kinds)
         seat = None if parts[1] == "none" else self.seat(parts[1])
         pid = introspect.create_piece(self.game, state, parts[0], seat, self.cell(parts[2]))
-        names = self.game.rules.variable_types["piece"]
-        # the words after the cell, each where it stands on the line (for an error's caret)
-        for found in list(re.finditer(r"\S+", _strip_comment(self.source)))[4:]:
-            name, equals, value = found.group().partition("=")
-            if not equals and name not in names:
-                raise self.error(f"expected VARIABLE=VALUE after the cell (one word, no "
-                                 f"spaces), not '{name}'" + close_name(name, names),
-                                 found.start() + 1)
-            self.piece_variable(name, found.start() + 1)
-            if not value:
-                raise self.error(f"the piece variable '{name}' needs a value: write "
-                                 f"{name}=VALUE (one word, no spaces)",
-                                 found.start() + len(name) + 1 + len(equals))
-            fn, _ = self.expression(value, names[name])
+        for name, value, column in self.piece_values():
+            fn, _ = self.expression(value, self.game.rules.variable_types["piece"][name],
+                                    column)
             state.pieces[pid][name] = self.kept(fn())
         state.end_checked = False       # an edit: every end rule runs after the next play
+
+    def piece_values(self):
+        """(name, value, the value's column) of each VARIABLE=VALUE after a `piece` line's
+        cell: a value runs to the next VARIABLE= (spaces allowed: `damage=1 + 2`); an error
+        of the line, its caret where it is wrong, for a word that is no VARIABLE=, a name
+        that is no piece variable or an empty value."""
+        names = self.game.rules.variable_types["piece"]
+        line = _strip_comment(self.source)
+        words = list(re.finditer(r"\S+", line))[4:]     # after 'piece KIND SEAT CELL'
+        if not words:
+            return []
+        quoted = [m.span() for m in re.finditer(r'"[^"]*"?', line)]
+        starts = [m for m in _ASSIGNED.finditer(line, words[0].start())
+                  if not any(a <= m.start() < b for a, b in quoted)]
+        if not starts or starts[0].start() != words[0].start():
+            name = words[0].group()
+            if name not in names:
+                raise self.error(f"expected VARIABLE=VALUE after the cell, not '{name}'"
+                                 + close_name(name, names), words[0].start() + 1)
+            raise self.error(f"the piece variable '{name}' needs a value: write "
+                             f"{name}=VALUE", words[0].end() + 1)
+        out = []
+        for found, after in zip(starts, starts[1:] + [None]):
+            name = found.group(1)
+            self.piece_variable(name, found.start() + 1)
+            value = line[found.end():len(line) if after is None else after.start()]
+            if not value.strip():
+                raise self.error(f"the piece variable '{name}' needs a value: write "
+                                 f"{name}=VALUE", found.end() + 1)
+            out.append((name, value.strip(), found.end() + len(value) - len(value.lstrip()) + 1))
+        return out
 
     def piece_variable(self, name, column=1):
         names = self.game.rules.variable_types["piece"]
@@ -500,6 +521,11 @@ def _scenarios(lines):
         found[1] = (found[1][0], header + found[1][1])
         del found[0]
     return found
+
+
+# A piece variable given a value on a `piece` line: NAME=VALUE, or NAME = VALUE (never the
+# `==` of a comparison); the value runs to the next one.
+_ASSIGNED = re.compile(r"(?<![\w#:.])(\w+)\s*=(?!=)")
 
 
 def _strip_comment(line):
