@@ -230,16 +230,21 @@ def compile_command(file: str, backend: str) -> None:
               "is the default).")
 @click.option("--resume", type=click.Path(), help="Continue a game saved with 'save FILE' "
               "at a prompt (or any transcript of an unfinished game).")
+@click.option("--save", type=click.Path(), help="Keep the game so far in this transcript: "
+              "written before each human decision, at the end and on Ctrl-C (gdl play "
+              "--resume FILE continues it; it holds the seed and everything hidden).")
 @max_turns_option()
 @max_decisions_option
 @backend_option
 @user_errors
 def play(file: str | None, seed: int | None, players: str | None, moves: str | None,
-         resume: str | None, max_turns: int | None, max_decisions: int) -> None:
+         resume: str | None, save: str | None, max_turns: int | None,
+         max_decisions: int) -> None:
     """Play a game in the terminal.
 
     On a terminal each decision is one screen; type 'help' at a prompt for the commands
-    (narrowing a long list, undo, save, concede, quit). Ctrl-C leaves (exit 130)."""
+    (narrowing a long list, undo, save, concede, quit). Ctrl-C leaves (exit 130); with
+    --save FILE the game so far is in FILE."""
     from gdl.cli.playthrough import run_play
     if file is None and resume is None:
         raise click.UsageError("give a rule file (or --resume TRANSCRIPT)")
@@ -250,7 +255,8 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
         if transcript is not None:
             check_transcript_seed(transcript)
     try:
-        status = run_play(file, seed, players, moves, max_turns, max_decisions, resume)
+        status = run_play(file, seed, players, moves, max_turns, max_decisions, resume,
+                          keep=save)
     except KeyboardInterrupt:
         click.echo("\ninterrupted", err=True)
         sys.exit(130)

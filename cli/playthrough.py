@@ -94,9 +94,10 @@ CONCEDE = "concede"     # a concession in a table's history, in place of an acti
 
 def run_play(file: str | None, seed: int | None, players: str | None, moves: str | None,
              max_turns: int | None, max_decisions: int, resume: str | None = None,
-             screen: bool | None = None) -> int:
-    """Play a game; `screen` None draws screens when both ends are a terminal. Returns the
-    exit status."""
+             screen: bool | None = None, keep: str | None = None) -> int:
+    """Play a game; `screen` None draws screens when both ends are a terminal; `keep`: a
+    transcript of the game so far is written there before each human decision, at the end,
+    and on Ctrl-C. Returns the exit status."""
     resumed: Moves = []
     if resume is not None:
         file, seed, players, resumed = _resumed(resume, file, players)
@@ -123,6 +124,11 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         screen = (sys.stdin.isatty() and sys.stdout.isatty() and not moves
                   and "human" in agents)
     table = Table(game, file, seed, agents, max_turns, screen)
+    if keep is not None:
+        refused = table.refused(keep)
+        if refused is not None:
+            raise GdlDataError(f"--save: {refused}")
+        table.keep = keep
     if script_lines:
         table.script = ScriptedAgent(script_lines, named(moves or ""))
     kinds = ", ".join(f"{seat} ({a if a == 'human' else a.name})"
@@ -135,13 +141,25 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         table.replay_moves(resumed, resume)
 
         table.say(f"resumed after {counted(transcripts.decision_count(resumed), 'decision')}")
+    if table.keep is not None:     # a file that cannot be written is told before play
+        said = table.save(table.keep)
+        if said.startswith("not saved"):
+            raise GdlDataError(f"--save: {said.removeprefix('not saved: ')}")
+        table.kept_at = len(table.history)
     try:
         status, sentence = run_game(game, table.state, table.choose, max_turns=max_turns,
                                     max_decisions=max_decisions, observer=table)
     except KeyboardInterrupt:
+        if table.keep is not None:
+            click.echo(f"\n{table.kept()}")
         if secret_seed:         # as on quit: the game can be replayed, now that it is over
             click.echo(f"\nthe seed was {seed} (replay: --seed {seed})")
         raise
+    if table.keep is not None:
+        said = table.kept()
+        if not said.startswith("not saved"):
+            click.echo(f"the game is in {table.keep} (gdl replay {table.keep})"
+                       if status == "finished" else said)
     if status == "capped":
         table.say(f"stopped: {sentence}")
     elif status == "finished":
@@ -209,6 +227,8 @@ class Table(Observer):
         self.said: tuple[str, dict[Viewer, str]] = ("", {})
         # viewer -> how many of its log's lines its last screen had room for, or had shown
         self.seen: dict[Viewer, int] = {}
+        self.keep: str | None = None        # --save: the game so far is kept in this file
+        self.kept_at = -1                   # how many decisions it held when last written
 
     # ----- telling -----------------------------------------------------------------------
     def say(self, line: str) -> None:
@@ -367,6 +387,8 @@ class Table(Observer):
         agent = self.agents[seat]
         if agent == "human":
             self.how["who"] = "human"
+            if self.keep is not None and self.kept_at != len(self.history):
+                self.kept()
             answer = Prompt(self, seat, legal).ask()
             if answer is None:
                 click.echo("bye")
@@ -417,16 +439,34 @@ class Table(Observer):
                  f" decision{'' if when is None else ', ' + when})")
         return True
 
-    def save(self, path: str) -> str:
-        """Write the game so far, concessions included, as a transcript (atomically); the
-        sentence to show. The rule file and the moves file are not written over."""
+    def refused(self, path: str) -> str | None:
+        """Why the game cannot be saved to `path`, or None."""
         if path == STDIO:
-            return ("not saved: save writes a file: name one ('-' would be the standard "
-                    "output, where the game is played)")
+            return ("save writes a file: name one ('-' would be the standard output, where "
+                    "the game is played)")
         moves = self.script.source if self.script is not None else None
         kept = overwritten(path, [("rule file", self.file), ("moves file", moves)])
         if kept is not None:
-            return f"not saved: that would overwrite {kept}: name another file"
+            return f"that would overwrite {kept}: name another file"
+        return None
+
+    def kept(self) -> str:
+        """Write the game so far to the --save file; the sentence saying so. A failure is
+        also told on the standard error at once (the game goes on)."""
+        assert self.keep is not None
+        said = self.save(self.keep)
+        if said.startswith("not saved"):
+            click.echo(f"warning: {said}", err=True)
+        else:
+            self.kept_at = len(self.history)
+        return said
+
+    def save(self, path: str) -> str:
+        """Write the game so far, concessions included, as a transcript (atomically); the
+        sentence to show. The rule file and the moves file are not written over."""
+        refused = self.refused(path)
+        if refused is not None:
+            return f"not saved: {refused}"
         decisions = sum(1 for _, action, _ in self.history if action != CONCEDE)
         conceded = len(self.history) - decisions
         names = ["human" if a == "human" else a.name for a in self.agents]
