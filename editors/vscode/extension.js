@@ -18,7 +18,8 @@ function activate(context) {
     languageclient = require("vscode-languageclient/node");
   } catch (error) {
     vscode.window.showInformationMessage(
-      "gdl: highlighting only; run 'npm install' in the extension's folder for the language server.");
+      "gdl: highlighting only; run 'npm install' in the extension's folder for the " +
+      "language server.");
     return;
   }
   const server = { command: command[0], args: command.slice(1) };

@@ -99,7 +99,9 @@
       button.type = "button";
       button.textContent = text;
       button.setAttribute("data-index", index);
-      button.addEventListener("click", function () { send({type: "act", index: index, text: text}); });
+      button.addEventListener("click", function () {
+        send({type: "act", index: index, text: text});
+      });
       item.appendChild(button);
       list.appendChild(item);
     });
@@ -135,18 +137,22 @@
       var next = nextWords(matching()).next.filter(function (word) { return names(word, label); });
       if (next.length === 1) { choose(next[0]); return; }
     }
-    document.querySelectorAll("#board .pc.picked").forEach(function (p) { p.classList.remove("picked"); });
+    document.querySelectorAll("#board .pc.picked").forEach(function (p) {
+      p.classList.remove("picked");
+    });
     var found = [];
     position.actions.forEach(function (text, index) { if (names(text, label)) found.push(index); });
     if (!found.length) {
-      say(position.actions.length ? "no action of yours names " + label : (piece.querySelector("title") || piece).textContent);
+      say(position.actions.length ? "no action of yours names " + label
+          : (piece.querySelector("title") || piece).textContent);
       return;
     }
     piece.classList.add("picked");
     picked = label;
     shown = found;
     say("");
-    var place = piece.closest("[data-place]"), here = place ? place.getAttribute("data-place").slice(2) : "";
+    var place = piece.closest("[data-place]");
+    var here = place ? place.getAttribute("data-place").slice(2) : "";
     var cells = {};
     found.forEach(function (index) {
       position.actions[index].split(" ").forEach(function (word) {
@@ -157,7 +163,9 @@
     drawActions();
   }
   function toCell(cell) {
-    var found = (shown || []).filter(function (index) { return names(position.actions[index], cell); });
+    var found = (shown || []).filter(function (index) {
+      return names(position.actions[index], cell);
+    });
     if (found.length === 1) {
       send({type: "act", index: found[0], text: position.actions[found[0]]});
     } else {
@@ -171,7 +179,9 @@
     picked = null;
     steps = [];
     mark([]);
-    document.querySelectorAll("#board .pc.picked").forEach(function (p) { p.classList.remove("picked"); });
+    document.querySelectorAll("#board .pc.picked").forEach(function (p) {
+      p.classList.remove("picked");
+    });
     drawActions();
   }
   function drawPosition(m) {
@@ -185,7 +195,9 @@
     }
     $("board").innerHTML = m.board;
     document.querySelectorAll("#board .pc[data-label]").forEach(function (piece) {
-      piece.addEventListener("click", function () { pick(piece, piece.getAttribute("data-label")); });
+      piece.addEventListener("click", function () {
+        pick(piece, piece.getAttribute("data-label"));
+      });
     });
     $("title").textContent = m.title;
     var status = $("status");
@@ -198,7 +210,8 @@
     var mine = m.actions.length > 0;
     $("deciding").textContent = m.error ? "stopped: " + m.error :
       m.result ? "game over: " + m.result :
-      mine ? "your decision (" + m.actions.length + (m.actions.length === 1 ? " action)" : " actions)") :
+      mine ? "your decision (" + m.actions.length +
+        (m.actions.length === 1 ? " action)" : " actions)") :
       m.deciding ? m.deciding + " is deciding" : "";
     $("text").disabled = !mine;
     if (!same) $("text").value = "";
@@ -219,7 +232,9 @@
       position = null;
       say("");
       $("undo").hidden = !m.undo;
-      $("who").textContent = "seats: " + m.seats.map(function (s, i) { return s + " (" + m.players[i] + ")"; }).join(", ");
+      $("who").textContent = "seats: " + m.seats.map(function (s, i) {
+        return s + " (" + m.players[i] + ")";
+      }).join(", ");
     },
     position: drawPosition,
     log: function (m) {
@@ -234,7 +249,9 @@
     },
     error: function (m) { say(m.message, true); },
     note: function (m) { say(m.message); },
-    matches: function (m) { shown = m.indexes; picked = null; steps = []; drawActions(); say(m.message); }
+    matches: function (m) {
+      shown = m.indexes; picked = null; steps = []; drawActions(); say(m.message);
+    }
   };
   function connect() {
     var scheme = location.protocol === "https:" ? "wss:" : "ws:";
