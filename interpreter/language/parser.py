@@ -97,6 +97,7 @@ def parse_concrete(text: str, file: str = "<string>") -> concrete.ConcreteTree:
     text = _strip_bom(text)
     lines = tuple(text.split("\n"))
     _reject_binary(text, file, lines)
+    _reject_reordering(text, file, lines)
     _reject_deep(text, file, lines)
     parser, comments = _concrete_lark()
     comments.clear()
@@ -175,6 +176,7 @@ def _parse(text: str, file: str, start: str) -> ast.Node:
     text = _strip_bom(text)
     lines = tuple(text.split("\n"))
     _reject_binary(text, file, lines)
+    _reject_reordering(text, file, lines)
     _reject_deep(text, file, lines)
     try:
         tree = _lark(start).parse(text)
@@ -202,6 +204,32 @@ def _reject_binary(text: str, file: str, lines: tuple[str, ...]) -> None:
                "line ends): save the file with LF or CRLF line ends")
         raise GdlSyntaxError(f"this is not a text rule file: {why}", file=file, line=number,
                              column=column, source_line=lines[number - 1])
+
+
+# The characters that reorder the text around them on screen (bidirectional embeddings,
+# overrides and isolates): in a text or a comment they make a line read otherwise than it
+# runs ("Trojan Source"). Letters of right-to-left scripts need none of them.
+_REORDERING = re.compile("[\u202a-\u202e\u2066-\u2069]")
+_REORDERING_NAMES = {
+    "\u202a": "LEFT-TO-RIGHT EMBEDDING", "\u202b": "RIGHT-TO-LEFT EMBEDDING",
+    "\u202c": "POP DIRECTIONAL FORMATTING", "\u202d": "LEFT-TO-RIGHT OVERRIDE",
+    "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u2066": "LEFT-TO-RIGHT ISOLATE",
+    "\u2067": "RIGHT-TO-LEFT ISOLATE", "\u2068": "FIRST STRONG ISOLATE",
+    "\u2069": "POP DIRECTIONAL ISOLATE"}
+
+
+def _reject_reordering(text: str, file: str, lines: tuple[str, ...]) -> None:
+    found = _REORDERING.search(text)
+    if found:
+        start = found.start()
+        number = text.count("\n", 0, start) + 1
+        column = start - text.rfind("\n", 0, start)
+        char = found.group()
+        raise GdlSyntaxError(
+            f"an invisible character that reorders the text around it, U+{ord(char):04X} "
+            f"{_REORDERING_NAMES[char]}: the line would read otherwise than it runs; delete "
+            "it (letters of right-to-left scripts need none)", file=file, line=number,
+            column=column, source_line=lines[number - 1])
 
 
 # What opens or closes a level of nesting, and what is read past whole (texts, comments).

@@ -90,26 +90,43 @@ def test_binary_file(tmp_path):
 
 # ----- text that would show other than it is ("Trojan Source") ------------------------------
 
-def test_a_right_to_left_override_is_shown_as_an_escape_and_the_caret_stays_in_place():
-    """U+202E in the source line would show the rest of the line reversed: it is shown as
-    '\\u202e', the caret under the same character as before; letters of other scripts (é,
-    漢) as they are."""
-    assert message('game "Dé\u202e漢" zz\n', GdlSyntaxError).splitlines()[1:] == [
+def test_a_character_that_reorders_text_is_refused_where_it_stands():
+    """U+202E in a text or a comment would show the rest of the line reversed, so the line
+    reads otherwise than it runs: refused, shown as '\\u202e', the caret under it; letters
+    of other scripts (é, 漢) as they are."""
+    assert message('game "Dé\u202e漢" zz\n', GdlSyntaxError).splitlines() == [
+        "bad.gdl:1:9: error: an invisible character that reorders the text around it, U+202E "
+        "RIGHT-TO-LEFT OVERRIDE: the line would read otherwise than it runs; delete it "
+        "(letters of right-to-left scripts need none)",
         '    game "Dé\\u202e漢" zz',
+        "            ^"]
+    for char, name in [("\u202a", "LEFT-TO-RIGHT EMBEDDING"), ("\u2069", "POP DIRECTIONAL "
+                                                                  "ISOLATE")]:
+        text = VALID.replace("next(me)", f"next(me) # {char}")
+        assert f"U+{ord(char):04X} {name}: " in message(text, GdlSyntaxError)
+    game = load_source(VALID.replace('"T"', '"משחק"'), "ok.gdl")   # Hebrew needs none
+    assert game.name == "משחק"
+
+
+def test_a_mark_that_hides_is_shown_as_an_escape_and_the_caret_stays_in_place():
+    """U+200F (a right-to-left mark: it reorders nothing by itself) is shown as '\\u200f'
+    with the caret under the same character as before."""
+    assert message('game "Dé\u200f漢" zz\n', GdlSyntaxError).splitlines()[1:] == [
+        '    game "Dé\\u200f漢" zz',
         "                     ^"]
-    assert message('game "T" \u202e\n', GdlSyntaxError).splitlines()[0] == (
-        "bad.gdl:1:10: error: unexpected character '\\u202e'; expected 'board', 'def', "
+    assert message('game "T" \u200f\n', GdlSyntaxError).splitlines()[0] == (
+        "bad.gdl:1:10: error: unexpected character '\\u200f'; expected 'board', 'def', "
         "'end', 'extends', 'fn', 'game', 'hide', 'invariant', ...")
 
 
-def test_a_checker_message_and_its_source_line_show_bidirectional_controls_escaped():
-    text = VALID.replace("next(me)", "next(me) + them # \u2066\u202e\u200f\u2069")
+def test_a_checker_message_and_its_source_line_show_invisible_marks_escaped():
+    text = VALID.replace("next(me)", "next(me) + them # \u200e\u200f\u200b")
     assert rule_error(text).splitlines()[1:] == [
-        "        goto play for next(me) + them # \\u2066\\u202e\\u200f\\u2069",
+        "        goto play for next(me) + them # \\u200e\\u200f\\u200b",
         "                                 ^"]
-    assert message('extends "b\u202ease.gdl"\n').splitlines()[0] == (
-        "bad.gdl:1:1: error: the base file 'b\\u202ease.gdl' does not exist "
-        "(b\\u202ease.gdl)")
+    assert message('extends "b\u200fase.gdl"\n').splitlines()[0] == (
+        "bad.gdl:1:1: error: the base file 'b\\u200fase.gdl' does not exist "
+        "(b\\u200fase.gdl)")
 
 
 def test_visible_escapes_what_hides_or_reorders_text_and_keeps_letters():
