@@ -20,7 +20,7 @@ import click
 from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, check_transcript_seed,
                             refuse_overwrite, rules_of, writable)
 from gdl.interpreter.files import STDIO, named
-from gdl.interpreter.language.errors import GdlError, counted
+from gdl.interpreter.language.errors import GdlError, counted, visible
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 
 if TYPE_CHECKING:
@@ -167,7 +167,7 @@ def check(files: tuple[str, ...], strict: bool) -> None:
             failed = True
             click.echo(f"{path}: {counted(len(found), 'warning')} (--strict)", err=True)
             continue
-        click.echo(f"{path}: ok: {summary(resolved)}")
+        click.echo(visible(f"{path}: ok: {summary(resolved)}"))
     sys.exit(1 if failed else 0)
 
 

@@ -733,3 +733,12 @@ def test_a_phase_entered_for_no_seat_is_a_check_error():
         "bad.gdl:4:17: error: 'play' would be entered for no seat: the seat after 'for' is "
         "always none here (write a seat: me, next(me), a seat's name, a variable set to a "
         "seat)\n      goto play for none\n                    ^")
+
+
+def test_the_ok_line_shows_a_zero_width_character_in_the_name_escaped(tmp_path):
+    from tests.helpers import invoke
+    path = tmp_path / "zw.gdl"
+    path.write_text(VALID.replace('"T"', '"T\u200b"'), encoding="utf-8")
+    done = invoke("check", str(path))
+    assert (done.exit_code, done.output) == (0, f"{path}: ok: 'T\\u200b', 2 seats, 1 phase, "
+                                                "square board 3x3\n")
