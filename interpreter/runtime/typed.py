@@ -1945,6 +1945,9 @@ class _Emitter:
             counted(f"{table}_n[{c}]")
             body.emit(indent, f"for {i} in range({table}_n[{c}]):")
             body.emit(indent + 1, f"{x} = {table}[{c}][{i}]")
+        elif name in ("reach", "sight") and not isinstance(args[2], ir.Const):
+            self.geo_stops_loop(call, env, body, indent, bind, tick)
+            return
         elif name in ("reach", "sight"):
             table, lengths, longest, width = self.stops_tables(call)
             base = body.declare(self.fresh("r"))
@@ -3037,8 +3040,7 @@ class _Emitter:
         steps up to the longest ray (more steps give the same cells): T[(c * (L + 1) + n) *
         W + i], T_n[c * (L + 1) + n]; (T, T_n, L, W)."""
         stops = call.args[2]
-        if not isinstance(stops, ir.Const):
-            raise _Outside(call, f"{call.name}() of stops that are not constant")
+        assert isinstance(stops, ir.Const)      # computed stops: `geo_stops_loop`
         key = (call.name, tuple(sorted(stops.value)))
         longest = max((len(r) for rays in self.board.rays for r in rays), default=0)
         if key not in self.const_ids:
@@ -3700,6 +3702,53 @@ class _Emitter:
         body.emit(indent + 2, "break")
         body.emit(indent + 1, f"{base} = {x} * {self.nd} + {base} % {self.nd}")
         body.emit(indent + 1, f"{i} += 1")
+        bind(x, indent + 1)
+
+    def geo_stops_loop(self, call: ir.CallBuiltin, env: Env, body: _Body, indent: int,
+                       bind: _BINDING, tick: str | None) -> None:
+        """`for x in reach(c, n, stops)` or `sight(...)` with stops computed: the arguments
+        in Python's order, the stops as flags by cell (a none in them stops nothing), then
+        each direction walked step by step into a list made whole, whose length is counted
+        before the loop (as Python makes the list); a cell none faults once every argument
+        is computed, as the Python built-in does."""
+        size, nd = self.board.size, self.nd
+        longest = max((len(r) for rays in self.board.rays for r in rays), default=0)
+        flags = body.declare(self.fresh("f"), f"char[{size + 1}]")
+        made = body.declare(self.fresh("o"), f"long[{max(nd * longest, 1)}]")
+        cell, steps, count, base, d, j, t, i, x = (body.declare(self.fresh(n))
+                                                   for n in "cknbdjtix")
+        body.emit(indent, f"{cell} = {self.expr(call.args[0], env, body)}")
+        body.emit(indent, f"{steps} = {self.expr(call.args[1], env, body)}")
+        body.emit(indent, f"for {i} in range({size + 1}):")
+        body.emit(indent + 1, f"{flags}[{i}] = 0")
+
+        def stop(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(call, f"{call.name}() of stops that are not cells")
+            body.emit(indent, f"{flags}[{value} if {value} >= 0 else {size}] = 1")
+        listed = self.hoisted_list(call.args[2], env, body, "list")
+        if listed is None:
+            self.loop(call.args[2], env, body, indent, stop, call, spend=None)
+        else:                   # made once for its level, as Python's listing keeps it
+            self.indexed(body, indent, f"len({listed})", f"{listed}[{{i}}]", stop, None)
+        none = f"{call.name}() cannot work with a value that is none"
+        body.emit(indent, f"{cell} = _value({cell}, {self.loc(call)}, {none!r})")
+        body.emit(indent, f"{count} = 0")
+        body.emit(indent, f"for {d} in range({nd}):")
+        body.emit(indent + 1, f"{base} = {cell} * {nd} + {d}")
+        body.emit(indent + 1, f"{j} = 0")
+        body.emit(indent + 1, f"while {j} < {steps}:")
+        body.emit(indent + 2, f"{t} = {self.step_table()}[{base}]")
+        kept = [f"{made}[{count}] = {t}", f"{count} += 1"]
+        stopped = [f"if {flags}[{t}]:", "    break"]
+        # a line of `reach` ends on a stop, one of `sight` just before it
+        walk = kept + stopped if call.name == "reach" else stopped + kept
+        for line in [f"if {t} < 0:", "    break", *walk, f"{base} = {t} * {nd} + {d}",
+                     f"{j} += 1"]:
+            body.emit(indent + 2, line)
+        _spend(body, indent, tick, count)
+        body.emit(indent, f"for {i} in range({count}):")
+        body.emit(indent + 1, f"{x} = {made}[{i}]")
         bind(x, indent + 1)
 
     def geo_ray_length(self) -> str:
