@@ -3723,8 +3723,7 @@ class _Emitter:
         body.emit(indent + 1, f"{flags}[{i}] = 0")
 
         def stop(value: Bound, indent: int) -> None:
-            if not isinstance(value, str):
-                raise _Outside(call, f"{call.name}() of stops that are not cells")
+            assert isinstance(value, str)       # a cell
             body.emit(indent, f"{flags}[{value} if {value} >= 0 else {size}] = 1")
         listed = self.hoisted_list(call.args[2], env, body, "list")
         if listed is None:
