@@ -385,7 +385,7 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
                   line: str) -> tuple[str, ...]:
     """What to write instead, for mistakes that the grammar alone words badly: a reserved
     word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`, a
-    doc string where none may stand, `0.5`."""
+    doc string where none may stand, `0.5`, `create KIND at CELL`."""
     history = getattr(exc, "token_history", None) or ()
     previous = history[-1] if history else None
     last = previous or _last_token(exc)
@@ -431,6 +431,9 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
             last.end_line, last.end_column) == (token.line, token.column):
         return ("gdl has no power operator '**': multiply, 'x * x', or for a power that "
                 "varies write a fn that calls itself",)
+    if str(token) == "at" and "FOR" in expected and re.search(r"\bcreate\b", line):
+        return ("'create' names the piece's seat before its cell: a piece of no seat is "
+                "created 'for none' (create KIND for none at CELL)",)
     if token.type == "LSQB" and previous is not None and previous.type in (
             "NAME", "RPAR", "RSQB"):
         return ("gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) "

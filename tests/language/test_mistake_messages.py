@@ -1,8 +1,8 @@
 """Messages for the mistakes a designer new to gdl makes (docs/language.md 2 and 13.2): a
 reserved word used as a name says so on a line of its own, "did you mean" never offers the
 rejected word, and `let` in a `fn`, a statement as a value, `while`, `x ** 2`, `xs[0]`, `1.25`,
-`list == none` and a doc string in an `on` block each say what to write instead. Pinned
-whole."""
+`create KIND at CELL`, `list == none` and a doc string in an `on` block each say what to
+write instead. Pinned whole."""
 
 import pytest
 
@@ -65,6 +65,12 @@ TAIL = "phase p { action x() {} }\n"
      "                ^\n"
      "gdl has no power operator '**': multiply, 'x * x', or for a power that varies write a "
      "fn that calls itself"),
+    (HEAD + "setup {\n  create Arrow at @a1\n  goto p for a\n}\n" + TAIL,
+     "<string>:4:16: error: unexpected 'at'; expected 'for'\n"
+     "      create Arrow at @a1\n"
+     "                   ^\n"
+     "'create' names the piece's seat before its cell: a piece of no seat is created "
+     "'for none' (create KIND for none at CELL)"),
     (HEAD + "setup {\n  xs = [1.25]\n  goto p for a\n}\n" + TAIL,
      "<string>:4:11: error: unexpected '25'; expected a name\n"
      "      xs = [1.25]\n"
