@@ -121,12 +121,17 @@ def check_invariants(game, state, decision):
 
 def stuck(game, state):
     """The error for a decision with no legal action (the game is not over): the rules
-    leave the game stuck. Every driver of a game (this loop, the bridges) raises it."""
+    leave the game stuck, with a hint at `on no action` where the phase may have one. Every
+    driver of a game (this loop, the bridges) raises it."""
     seat = game.current_player(state)
     phase = state.frames[-1]["phase"]
+    node = resolved_program(game).phases[phase]
+    hints = () if node.mode == "simultaneous" else (
+        f"hint: if the rules let this happen, say what happens then with an 'on no action "
+        f"{{ ... }}' block in phase '{phase}' (docs/language.md, 4.12)",)
     return error_at(GdlRuntimeError, f"run-time error: no legal action for "
                     f"{game.seats[seat]} in phase '{phase}': the rules leave the game stuck",
-                    resolved_program(game).phases[phase].span)
+                    node.span, hints=hints)
 
 
 def play_moves(game, state, lines, source, as_seat=True):

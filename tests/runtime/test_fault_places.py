@@ -79,4 +79,6 @@ def test_a_game_left_without_a_legal_action_names_the_phase():
         "t.gdl:11:1: error: run-time error: no legal action for a in phase 'main': the rules "
         "leave the game stuck\n"
         "    phase main {\n"
-        "    ^")
+        "    ^\n"
+        "hint: if the rules let this happen, say what happens then with an 'on no action { ... }' "
+        "block in phase 'main' (docs/language.md, 4.12)")
