@@ -309,6 +309,10 @@ SUITE_GAMES: dict[str, int] = {
 
 def games_in_suite(pairing: Pairing) -> int:
     """The random games the suite plays of `pairing`'s game, times GDL_CLASSIC_SCALE."""
+    assert pairing.rules in SUITE_GAMES, (
+        f"{pairing.rules} is not in SUITE_GAMES (tests/games/classic/differential.py): add "
+        f"'\"{pairing.rules}\": N,' to it, N the random games its differential test plays (as "
+        "many as keep the test to a few seconds)")
     return SUITE_GAMES[pairing.rules] * int(os.environ.get("GDL_CLASSIC_SCALE", "1"))
 
 

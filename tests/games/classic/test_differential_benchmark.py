@@ -1,5 +1,6 @@
 """benchmarks/classic_differential.py prints one row per classic game (shape only, never
-speed), fails on unknown names, and the harness finds a disagreement when there is one."""
+speed), fails on unknown names, and the harness finds a disagreement when there is one; a
+classic game missing from SUITE_GAMES is refused with what to add."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import sys
 from pathlib import Path
 
 import pyspiel
+import pytest
 
 from gdl.interpreter import load_source
 
-from .differential import CLASSIC, games_in_suite, play
+from .differential import CLASSIC, Pairing, games_in_suite, play
 from .test_kuhn_poker import KUHN_POKER
 from .test_tic_tac_toe import TIC_TAC_TOE
 
@@ -74,3 +76,12 @@ def test_a_deal_openspiel_cannot_make_is_a_disagreement() -> None:
     wrong = (load_source(text, "kuhn_poker.gdl"), pyspiel.load_game("kuhn_poker"))
     found = play(KUHN_POKER, 0, wrong).disagreement
     assert found is not None and "gdl dealt what OpenSpiel cannot deal now" in found
+
+
+def test_a_game_missing_from_the_suite_table_says_what_to_add() -> None:
+    with pytest.raises(AssertionError) as info:
+        games_in_suite(Pairing("new_game.gdl", "tic_tac_toe"))
+    assert str(info.value).splitlines()[0] == (
+        "new_game.gdl is not in SUITE_GAMES (tests/games/classic/differential.py): add "
+        "'\"new_game.gdl\": N,' to it, N the random games its differential test plays (as many "
+        "as keep the test to a few seconds)")
