@@ -25,7 +25,8 @@ decides only the white space between tokens:
 - blank lines: at most one; none after `{` or before `}`; exactly one between two top-level
   declarations when either has a `{ }` (between others, as written: zero or one);
 - comments: an own-line comment is indented as the line it precedes; trailing comments of
-  consecutive lines are aligned two spaces after the longest line of their run;
+  consecutive lines are aligned two spaces after the longest line of their run; a comment's
+  text is never rewrapped (it may pass 100 columns);
 - kinds tables: the names padded so the `=` align, and the values in columns (when the
   aligned table fits in 100 columns; otherwise only the `=` align).
 
