@@ -770,7 +770,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
     check_transcript_seed(file)
     game, state, where = tool.position(file, seed, moves, step, seat, warn=_warn)
     viewer = tool.viewer_of(game, seat)
-    lines = tool.heading(game, state, where)
+    lines = tool.heading(game, state, where, viewer)
     try:
         lines += tool.legal_lines(game, state, viewer) if list_legal else \
             tool.explain(game, state, " ".join(action), viewer)

@@ -832,7 +832,8 @@ class _Checker:
             raise error_at(GdlRuleError, f"a {phase.mode} phase cannot be 'auto': an action "
                            "played on its own is shown to every seat", phase.span)
         return ir.Phase(phase.name, phase.mode, tuple(phase.params), on_enter, on_reveal,
-                        on_resume, tuple(actions), phase.auto, on_no_action, span=phase.span)
+                        on_resume, tuple(actions), phase.auto, on_no_action, tuple(types),
+                        span=phase.span)
 
     def _action(self, action: ast.ActionDecl, index: int, params: list[Param]
                 ) -> ir.Action:

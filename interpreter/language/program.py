@@ -390,7 +390,8 @@ class Action(Node):
 
 @attrs.frozen
 class Phase(Node):
-    """mode: None, 'turn', 'simultaneous' or 'secret'; params are slots 1..n."""
+    """mode: None, 'turn', 'simultaneous' or 'secret'; params are slots 1..n, of the types
+    param_types (ANY for a phase no `goto` enters)."""
     name: str
     mode: str | None
     params: tuple[str, ...]
@@ -400,6 +401,7 @@ class Phase(Node):
     actions: tuple[Action, ...]
     auto: bool = False
     on_no_action: tuple[Stmt, ...] | None = None    # what a seat without a legal action does
+    param_types: tuple[Type, ...] = ()
 
 @attrs.frozen
 class Trigger(Node):

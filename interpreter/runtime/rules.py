@@ -34,7 +34,8 @@ def _frozen_value(value: Any) -> Any:
 @attrs.frozen
 class Param:
     """A parameter of an action (a binder: `name in domain`) or of a phase. `type` is the
-    binder's element type (None for a phase's parameters, typed where they are used)."""
+    binder's element type, or the type of the phase's argument (ANY for a phase no `goto`
+    enters)."""
 
     name: str
     type: Type | None
@@ -153,7 +154,8 @@ def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
     """The description of a checked program (`hides_pieces`: as the engine worked it out)."""
     docs = program.docs
     phases = {name: PhaseInfo(
-        name, phase.mode, tuple(Param(p, None) for p in phase.params), phase.auto,
+        name, phase.mode, tuple(Param(p, t) for p, t in zip(phase.params, phase.param_types)),
+        phase.auto,
         tuple(ActionInfo(a.name, name, a.index,
                          tuple(Param(b.name, b.type, b.text, b.by_cell)
                                for b in a.binders),

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NotRequired, TypedDict
 from . import introspect
 from ..language.boards import column_name
 from ..language.look import ink, rgb, seat_colours, tint
+from ..language.types import ANY
 
 if TYPE_CHECKING:
     from ..language.boards import Board
@@ -59,6 +60,7 @@ class View(TypedDict):
     turn: int
     current: str
     phase: str | None
+    phase_args: NotRequired[list[str]]     # its arguments, when the viewer is told them
     deciding: str | None
     globals: dict[str, str]
     seats: list[SeatView]
@@ -135,6 +137,9 @@ def _view(game: Game, state: State, seat: int | None,
         "pieces": [],
         "result": introspect.result_text(game, state) if state.result is not None else None,
     }
+    args = phase_arguments(game, state, None if everyone else seat, public)
+    if args:
+        view["phase_args"] = args
     modes = {phase.mode for phase in game.rules.phases.values()}
     if "turn" not in modes:     # its title counts moves, not turns: none when a secret
         # phase may keep from a seat how many tries another made
@@ -358,8 +363,30 @@ def turn_heading(game: Game, state: State) -> str | None:
     return f"-- {words}: {game.seats[state.current]} --" if state.turn else f"-- {words} --"
 
 
+def phase_arguments(game: Game, state: State, viewer: int | None = None,
+                    public: bool = False) -> list[str] | None:
+    """The top phase's arguments as gdl writes values (a piece hidden from the viewer as
+    `?`), None when it has none. A game that keeps something from some seat (a hidden piece
+    or variable, a secret or simultaneous phase) tells a seat (`viewer`), or every seat
+    (`public`), none of them: an argument may be worked out from what the seat may not
+    know, and no rule says which it may see."""
+    frame = state.frames[-1] if state.frames else None
+    if frame is None or not frame["args"] or (
+            (viewer is not None or public) and game.rules.hidden_information):
+        return None
+    params = game.rules.phases[frame["phase"]].params
+    with introspect.formatting(game, state, viewer, public) as text:
+        return [text(value, param.type or ANY) for value, param in zip(frame["args"], params)]
+
+
+def phase_call(phase: str, args: Sequence[str] | None) -> str:
+    """'moving(d7)': a phase with its arguments as a `goto` writes them; its name alone
+    when it has none (or the viewer is not told them)."""
+    return f"{phase}({', '.join(args)})" if args else phase
+
+
 def title(view: View) -> str:
-    """'NAME - turn T, SEAT to play (phase P, SEAT decides)'; at the end 'NAME - turn T,
+    """'NAME - turn T, SEAT to play (phase P(ARGS), SEAT decides)'; at the end 'NAME - turn T,
     game over: RESULT'; before the first turn 'NAME - before the first turn (phase P, SEAT
     decides)'. A game with no `turn` phase counts its moves instead ('move M' is the one
     being decided, at the end the last one made; no count when the view may not tell it),
@@ -377,7 +404,8 @@ def title(view: View) -> str:
         return f"{view['game']} - " + ", ".join(filter(None, [count,
                                                                f"game over: {view['result']}"]))
     return (f"{view['game']} - " + ", ".join(filter(None, [count, playing]))
-            + (f" (phase {view['phase']}, {view['deciding']} decides)"
+            + (f" (phase {phase_call(view['phase'] or '', view.get('phase_args'))}, "
+               f"{view['deciding']} decides)"
                if view["deciding"] else ""))
 
 

@@ -25,7 +25,7 @@ import re
 from ...files import STDIO, named
 from ...language.errors import GdlDataError, GdlRuntimeError, IllegalAction, counted
 from ...runtime import events as ev, introspect
-from ...runtime.view import turn_words
+from ...runtime.view import phase_arguments, phase_call, turn_words
 from ..agents.determinize import Determinizer, Stream
 from ..hints import with_hint
 from ..playing import play_moves, steps_seen, viewer_of
@@ -87,17 +87,14 @@ def position(path, seed=None, moves=None, step=None, seat=None, warn=None):
 
 
 # ----- the position ---------------------------------------------------------------------
-def heading(game, state, where):
-    """'blue to play in phase 'play', turn 3 (seed 1, after 27 decisions)' and the
-    phase's doc string."""
+def heading(game, state, where, viewer=None):
+    """'blue to play in phase 'play', turn 3 (seed 1, after 27 decisions)' (a phase with
+    arguments 'moving(Amazon#1)', when `viewer` is told them) and the phase's doc string."""
     if game.is_terminal(state):
         return [f"the game is over: {introspect.result_text(game, state)} ({where})"]
-    seat = game.current_player(state)
-    phase = state.frames[-1]["phase"]
     when = turn_words(game, state.turn)
-    lines = [f"{game.seats[seat]} to play in phase '{phase}'"
-             f"{'' if when is None else ', ' + when} ({where})"]
-    return lines + _doc(game, phase)
+    return [f"{_phase(game, state, viewer)}{'' if when is None else ', ' + when} ({where})"] \
+        + _doc(game, state.frames[-1]["phase"])
 
 
 def _doc(game, phase, action=None):
@@ -312,7 +309,7 @@ def _reads_hidden(trace, determinizer, viewer):
 def _played(game, copy, action, viewer):
     """Play `action` on `copy` (narrated): (what it did as `viewer` reads it, the trace
     of the rules it ran)."""
-    before_phase = _phase(game, copy)
+    before_phase = _phase(game, copy, viewer)
     before = game.view(copy, viewer)
     with RuleTrace() as trace:
         events = game.apply(copy, action, check=False)
@@ -338,7 +335,7 @@ def _told(game, copy, events, viewer, before_phase, before):
     if chance:
         lines.append(f"  chance: {len(chance)} roll, pick or shuffle from this game's seed "
                      "at this position: another seed (or another order of play) gives others")
-    after_phase = _phase(game, copy)
+    after_phase = _phase(game, copy, viewer)
     if after_phase != before_phase:
         lines.append(f"  then: {after_phase} (was {before_phase})")
     changed = narrate.changes(_variables(before), _variables(game.view(copy, viewer)))
@@ -354,11 +351,13 @@ def _variables(view):
     return view
 
 
-def _phase(game, state):
+def _phase(game, state, viewer=None):
+    """'blue to play in phase 'play'', the phase's arguments as `viewer` is told them."""
     if game.is_terminal(state):
         return f"the game is over: {introspect.result_text(game, state)}"
     seat = game.current_player(state)
-    return f"{game.seats[seat]} to play in phase '{state.frames[-1]['phase']}'"
+    called = phase_call(state.frames[-1]["phase"], phase_arguments(game, state, viewer))
+    return f"{game.seats[seat]} to play in phase '{called}'"
 
 
 def _ran(trace):
