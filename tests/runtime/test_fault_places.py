@@ -82,3 +82,15 @@ def test_a_game_left_without_a_legal_action_names_the_phase():
         "    ^\n"
         "hint: if the rules let this happen, say what happens then with an 'on no action { ... }' "
         "block in phase 'main' (docs/language.md, 4.12)")
+
+
+def test_a_simultaneous_phase_left_without_a_legal_action_has_no_hint():
+    # 'on no action' is not allowed there: the hint would send the designer astray
+    text = BASE.format(enter="n = n", body="n = 1", extra="").replace(
+        "phase main {", "phase main simultaneous {").replace(
+        "action go() {", "action go() where n > 0 {")
+    game = load_source(text, "t.gdl")
+    with pytest.raises(GdlRuntimeError) as info:
+        run_game(game, game.new_state(0), lambda seat, legal: legal[0])
+    assert str(info.value).splitlines()[-1] == "    ^"
+    assert "the rules leave the game stuck" in str(info.value)
