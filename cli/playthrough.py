@@ -258,10 +258,11 @@ class Table(Observer):
 
     def turn_started(self, state: State) -> None:
         seat = self.game.current_player(state)
-        heading = turn_heading(self.game, state)
-        if self.screen and heading is not None:
-            for log in self.logs.values():
-                log.append(heading)
+        if self.screen:     # every screen draws the board: a turn is a line of the logs
+            heading = turn_heading(self.game, state)
+            if heading is not None:     # none in a game without turns
+                for log in self.logs.values():
+                    log.append(heading)
         elif len(self.humans) < 2 and (self.live_script() is not None
                                        or self.agents[seat] != "human"):
             click.echo(render(self.game, self.game.view(state, self.watcher)))

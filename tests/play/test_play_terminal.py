@@ -165,6 +165,17 @@ def test_a_concession_is_told_on_the_next_screen_and_saved(tmp_path):
     assert "concede: red" in saved.read_text().splitlines()
 
 
+def test_a_game_without_turns_draws_nothing_outside_its_screens():
+    """A game with no `turn` phase has no turn line for the logs; its start, an agent to
+    decide first, is not printed as plain output before the first screen either (it was:
+    the board, drawn above the screen that then cleared it)."""
+    output, status = play_in_terminal(
+        ["play", "games/classic/phantom_ttt.gdl", "--players", "random,human", "--seed", "1"],
+        [], rows=24, columns=80)
+    assert status == 0 and "Traceback" not in output
+    assert output.startswith(CLEAR), output.split(CLEAR)[0]
+
+
 def test_ctrl_c_leaves_cleanly_with_status_130():
     output, status = play_in_terminal(
         ["play", "games/space_war.gdl", "--players", "human", "--seed", "1"], [b"\x03"])
