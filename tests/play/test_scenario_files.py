@@ -158,6 +158,10 @@ NEEDS_VALUE = "the piece variable 'damage' needs a value: write damage=VALUE"
     ("piece Fighter blue c4 1 damage=1", 23, "expected VARIABLE=VALUE after the cell, not '1'"),
     ("piece Fighter blue c4 damage=1 2", 30, "bad expression '1 2': unexpected '2'; expected "
      "'!=', '%', '*', '+', '-', '.', '/', '<', ..."),
+    ("piece Fighter blue c4 damage=3=4", 30, "bad expression '3=4': unexpected '='; expected "
+     "'!=', '%', '*', '+', '-', '.', '/', '<', ..."),      # '3=' names no variable
+    ("piece Fighter blue c4 damage=3 =", 30, "bad expression '3 =': unexpected '='; expected "
+     "'!=', '%', '*', '+', '-', '.', '/', '<', ..."),
 ])
 def test_a_piece_line_sets_its_variables_as_var_equals_value(tmp_path, line, column, message):
     """A variable written without '=VALUE' is told so, with the caret where the value is

@@ -524,8 +524,9 @@ def _scenarios(lines):
 
 
 # A piece variable given a value on a `piece` line: NAME=VALUE, or NAME = VALUE (never the
-# `==` of a comparison); the value runs to the next one.
-_ASSIGNED = re.compile(r"(?<![\w#:.])(\w+)\s*=(?!=)")
+# `==` of a comparison, nor a number before '=', as in `damage=3=4`: no name); the value runs
+# to the next one.
+_ASSIGNED = re.compile(r"(?<![\w#:.])([A-Za-z_]\w*)\s*=(?!=)")
 
 
 def _strip_comment(line):
