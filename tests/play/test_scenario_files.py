@@ -151,6 +151,10 @@ NEEDS_VALUE = "the piece variable 'damage' needs a value: write damage=VALUE"
     ("piece Fighter blue c4 damage", 29, NEEDS_VALUE),
     ("piece Fighter blue c4 damage=", 30, NEEDS_VALUE),
     ("piece Fighter blue c4 damage= has_moved=true", 30, NEEDS_VALUE),
+    ("piece Fighter blue c4 damage==3", 29, "'==' compares; a piece variable is given its "
+     "value with one '=': damage=VALUE"),    # it was "not 'damage==3'; did you mean 'damage'?"
+    ("piece Fighter blue c4 damage == 3", 30, "'==' compares; a piece variable is given its "
+     "value with one '=': damage=VALUE"),
     ("piece Fighter blue c4 damag=1", 23, "unknown piece variable 'damag'; did you mean "
      "'damage'?"),
     ("piece Fighter blue c4 damag", 23, "expected VARIABLE=VALUE after the cell, not 'damag'; "

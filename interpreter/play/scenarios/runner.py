@@ -414,6 +414,10 @@ class ScenarioRun(Expectations):
                   if not any(a <= m.start() < b for a, b in quoted)]
         if not starts or starts[0].start() != words[0].start():
             name = words[0].group()
+            compared = _COMPARED.match(line, words[0].start())
+            if compared and compared.group(1) in names:     # `damage==3`, `damage == 3`
+                raise self.error(f"'==' compares; a piece variable is given its value with "
+                                 f"one '=': {compared.group(1)}=VALUE", compared.end() - 1)
             if name not in names:
                 raise self.error(f"expected VARIABLE=VALUE after the cell, not '{name}'"
                                  + close_name(name, names), words[0].start() + 1)
@@ -527,6 +531,7 @@ def _scenarios(lines):
 # `==` of a comparison, nor a number before '=', as in `damage=3=4`: no name); the value runs
 # to the next one.
 _ASSIGNED = re.compile(r"(?<![\w#:.])([A-Za-z_]\w*)\s*=(?!=)")
+_COMPARED = re.compile(r"([A-Za-z_]\w*)\s*==")     # a value given with '==' by mistake
 
 
 def _strip_comment(line):
