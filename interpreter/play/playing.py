@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..language.errors import GdlDataError, GdlRuntimeError, error_at
 from ..runtime.introspect import (broken_invariants, is_private, resolved_program,
                                   result_text)
+from ..runtime.view import turn_words
 from .agents.agents import ScriptedAgent
 
 if TYPE_CHECKING:
@@ -94,8 +95,7 @@ def run_game(game: Game, state: State, choose: Chooser, *, max_turns: int | None
         assert isinstance(action, tuple)    # a chooser answers an action, STOP or AGAIN
         if deciding is not None:
             deciding(seat, action)
-        text = f"{game.seats[seat]}: {game.action_text(state, action)}, turn {state.turn}" \
-            if check else None
+        text = _decision_text(game, state, seat, action) if check else None
         events = apply(state, action, check=False)
         if check:
             check_invariants(game, state, text)
@@ -108,6 +108,14 @@ def _overrides(observer: Observer, name: str) -> bool:
     """Does `observer` do something on the event `name` (not Observer's nothing)?"""
     method = getattr(observer, name)
     return getattr(method, "__func__", None) is not getattr(Observer, name)
+
+
+def _decision_text(game, state, seat, action):
+    """'SEAT: ACTION, turn 3' (', before the first turn'; no turn in a game without turn
+    phases), as an invariant's error names the decision after which it broke."""
+    when = turn_words(game, state.turn)
+    return f"{game.seats[seat]}: {game.action_text(state, action)}" + (
+        "" if when is None else f", {when}")
 
 
 def check_invariants(game, state, decision):

@@ -41,6 +41,40 @@ def test_checked_play_names_the_decision_that_broke_it():
         "    ^"]
 
 
+SPEND_FIRST = """\
+game "Inv"
+seats a, b
+var seat.money = 0
+invariant "money never negative": all(s in seats: s.money >= 0)
+setup {
+  goto p for a
+}
+phase p {
+  action spend() {
+    me.money -= 1
+    goto NEXT for next(me)
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("next_phase, later, when", [
+    ("p", "", ""),                                      # a game without turns
+    ("q", "phase q turn {\n  action pass() {}\n}\n", ", before the first turn")])
+def test_a_decision_before_any_turn_names_no_turn_0(next_phase, later, when):
+    """A game without turn phases names no turn; one whose turns have not started says so,
+    as every tool does (it was 'turn 0' for both)."""
+    source = SPEND_FIRST.replace("NEXT", next_phase) + later
+    game = load_source(source, "inv.gdl")
+    state = game.new_state(0)
+    spend = game.parse_action(state, "spend")
+    with pytest.raises(GdlRuntimeError) as info:
+        run_game(game, state, lambda seat, legal: spend, check=True, max_decisions=20)
+    assert str(info.value).splitlines()[0] == (
+        "inv.gdl:4:1: error: run-time error: the invariant \"money never negative\" does not "
+        f"hold after decision 1 (a: spend{when})")
+
+
 def test_unchecked_play_does_not_look():
     game = load_game(RULES)
     state = game.new_state(0)
