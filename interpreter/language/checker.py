@@ -25,16 +25,16 @@ from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT,
                     ZONE, Type, compatible, describe, element, is_list, join, list_of)
 
 PIECE_PROPERTIES = {"owner": SEAT, "cell": CELL, "kind": KIND, "zone": ZONE}
+# `show X(p)`: the types of its parameters, what it gives when it is not text, and how the
+# messages name its parameters (in the order the messages list the forms)
 SHOW_PARAMS = {"piece": (PIECE,), "row": (INT,), "status": (PIECE,), "seat": (SEAT,),
                "game": (SEAT,), "score": (SEAT,), "colour": (SEAT,), "badge": (PIECE,),
-               "cell": (CELL,), "shape": (PIECE,), "side": (CELL, DIR)}  # `show X(p)`
-SHOW_TYPES = {"score": INT, "cell": SEAT, "side": BOOL}  # what a `show X(p)` gives, when
-# it is not text
+               "cell": (CELL,), "shape": (PIECE,), "side": (CELL, DIR)}
+SHOW_TYPES = {"score": INT, "cell": SEAT, "side": BOOL}
 SHOW_NAMES = {"piece": "p", "status": "p", "seat": "s", "game": "s", "row": "r", "score": "s",
               "colour": "s", "badge": "p", "cell": "c", "shape": "p", "side": "c, d"}
-SHOW_FORMS = ", ".join(f"'show {what}({names}) = ...'" for what, names in
-                       list(SHOW_NAMES.items())[:-1]) + \
-    f" or 'show side({SHOW_NAMES['side']}) = ...'"
+_FORMS = [f"'show {what}({names}) = ...'" for what, names in SHOW_NAMES.items()]
+SHOW_FORMS = ", ".join(_FORMS[:-1]) + " or " + _FORMS[-1]
 BUILTIN_VALUES = ("current", "deciding", "current_phase", "turn_number", "decision_number",
                   "seats", "all_seats", "winners", "passes")
 QUANT_TYPES = {"count": INT, "exists": BOOL, "all": BOOL}
