@@ -95,9 +95,10 @@ def _without_bom(text: str) -> tuple[str, str]:
 
 
 def format_text(text: str, file: str = "<string>") -> str:
-    """The canonical layout of a rule file's text, a byte order mark kept; a GdlSyntaxError
-    when it does not parse."""
+    """The canonical layout of a rule file's text, a byte order mark kept and its lines
+    ended as its first line is (CRLF or LF); a GdlSyntaxError when it does not parse."""
     bom, text = _without_bom(text)
+    newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") and "\n" in text else "\n"
     try:
         parse_program(text, file)       # a text that does not parse: `gdl check`'s error
         tree = parse_concrete(text, file)
@@ -114,7 +115,7 @@ def format_text(text: str, file: str = "<string>") -> str:
     if not same:
         raise FormatError("formatting would change the meaning of this file, so it was left "
                           "as it is (a bug of gdl fmt: please report it)", file=file)
-    return bom + out
+    return bom + out.replace("\n", newline)
 
 
 def _code(tree: concrete.ConcreteTree) -> tuple[list[tuple[str, str]], list[str]]:
@@ -151,7 +152,7 @@ def format_markdown(text: str, file: str = "<string>") -> str:
         if _ERROR_MARK.search(text, 0, match.start()) or _SHOWN_ERROR.match(text, match.end()):
             return match.group(0)
         try:
-            out = format_text(body, file)
+            out = format_text(body.replace("\r\n", "\n"), file)
         except GdlSyntaxError:
             return match.group(0)
         return "```gdl" + newline + out.replace("\n", newline) + closing

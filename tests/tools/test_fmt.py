@@ -322,6 +322,19 @@ def test_a_byte_order_mark_is_kept_and_a_fence_right_after_it_is_formatted(tmp_p
     assert path.read_text(encoding="utf-8") == text.replace("seats a,b", "seats a, b")
 
 
+@pytest.mark.parametrize("text", ["seats a,b\r\nboard square(3,3)\r\n", "\ufeffseats a,b\r\n"])
+def test_a_crlf_rule_file_keeps_its_line_ends(tmp_path, text):
+    """A rule file whose lines end in CRLF is formatted in CRLF, as a Markdown file's
+    examples are (it was rewritten in LF, every line changed, and `gdl fmt --check` refused
+    a formatted file checked out with CRLF line ends)."""
+    path = tmp_path / "m.gdl"
+    path.write_bytes(text.encode())
+    result = invoke("fmt", str(path))
+    assert (result.exit_code, result.output) == (0, f"{path}: formatted\n")
+    assert path.read_bytes() == text.replace("a,b", "a, b").replace("3,3", "3, 3").encode()
+    assert invoke("fmt", "--check", str(path)).exit_code == 0
+
+
 def test_only_a_line_of_backquotes_alone_closes_an_example():
     text = "```gdl\nseats a,b\n```text\nseats a,b\n```\n"
     assert format_markdown(text) == text
