@@ -167,8 +167,27 @@ def check(files: tuple[str, ...], strict: bool) -> None:
             failed = True
             click.echo(f"{path}: {counted(len(found), 'warning')} (--strict)", err=True)
             continue
+        if strict:
+            _typed_notes(resolved)
         click.echo(visible(f"{path}: ok: {summary(resolved)}"))
     sys.exit(1 if failed else 0)
+
+
+def _typed_notes(program: Any) -> None:
+    """`check --strict`: a note (not a failure) for each construct that keeps the file off
+    the typed native engine, so the native backend runs it untyped, several times slower.
+    Imported only here: a plain check stays quick (tests/test_startup.py)."""
+    import re
+
+    from gdl.interpreter.runtime import typed
+    if not typed.enabled():
+        return
+    for said in typed.outside_all(program):
+        place = re.match(r"(.*?:\d+:\d+: )?(.*)", said, re.S)
+        assert place is not None
+        click.echo(visible(f"{place.group(1) or ''}note: {place.group(2)}: --backend native "
+                           "runs this file untyped, several times slower ('gdl compile "
+                           "--backend native' says more)"), err=True)
 
 
 class EmptyFolder(NamedTuple):

@@ -336,3 +336,17 @@ def test_record_interrupted_by_ctrl_c_writes_the_game_so_far(tmp_path):
         f"so far (gdl play --resume {saved} goes on)\n")
     replayed = gdl("replay", str(saved))
     assert replayed.returncode == 0, replayed.stderr
+
+
+def test_check_strict_notes_what_keeps_a_file_off_the_typed_engine():
+    """A note, not a failure: the file is valid; plain `check` says nothing of it."""
+    from tests.helpers import invoke
+    deal = str(ROOT / "tests" / "rules" / "deal.gdl")
+    strict = invoke("check", "--strict", deal)
+    assert strict.exit_code == 0
+    assert f"{deal}:18:15: note: pick() of a list of int is outside the typed subset: " \
+           "--backend native runs this file untyped, several times slower ('gdl compile " \
+           "--backend native' says more)\n" in strict.output
+    assert "note:" not in invoke("check", deal).output
+    inside = invoke("check", "--strict", str(ROOT / "games" / "space_war.gdl"))
+    assert (inside.exit_code, "note:" in inside.output) == (0, False)
