@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 import attrs
 
 from . import native, native_cache
+from .typed_trim import trimmed
 from .codegen import _cheap, _impure_fns, _pure_in
 from .state import ALL, State
 from ..language import program as ir
@@ -621,8 +622,8 @@ class _Emitter:
         self.control.update(self.hooks_tables())
         self.control["SIMUL"] = str(int(any(phase.mode == "simultaneous"
                                             for phase in self.prog.phases.values())))
-        return self.filled_template() + "\n".join(self.consts) + "\n\n" + \
-            "\n".join(self.functions)
+        return trimmed(self.filled_template() + "\n".join(self.consts) + "\n\n"
+                       + "\n".join(self.functions))
 
     def filled_template(self) -> str:
         text = resources.files(__package__).joinpath("typed_engine.pyx.in").read_text("utf-8")
@@ -3096,6 +3097,9 @@ class _Emitter:
             tables[names] = repr(tuple(held))
             tables[init_name] = repr(tuple(tuple(r) for r in rows) if scope == "piece"
                                      else tuple(rows[0]))
+        tables["LISTS"] = str(int(any(var.type not in VAR_TYPES
+                                      for vars_ in self.prog.vars.values()
+                                      for var in vars_.values())))
         return tables
 
     def lists_constant(self, value: Any, t: Type, at: ir.Node | Span | None) -> Any:
