@@ -193,17 +193,23 @@ def _parse(text: str, file: str, start: str) -> ast.Node:
 _NOT_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]|\r(?!\n)")
 
 
+def _error_at(message: str, text: str, start: int, file: str,
+              lines: tuple[str, ...]) -> GdlSyntaxError:
+    """The syntax error `message` at the character `start` of `text`."""
+    number = text.count("\n", 0, start) + 1
+    return GdlSyntaxError(message, file=file, line=number,
+                          column=start - text.rfind("\n", 0, start),
+                          source_line=lines[number - 1])
+
+
 def _reject_binary(text: str, file: str, lines: tuple[str, ...]) -> None:
     found = _NOT_TEXT.search(text)
     if found:
-        start = found.start()
-        number = text.count("\n", 0, start) + 1
-        column = start - text.rfind("\n", 0, start)
         why = (f"character {ord(found.group()):#04x} is not allowed" if found.group() != "\r"
                else "a carriage return (0x0d) ends a line without a newline (classic Mac OS "
                "line ends): save the file with LF or CRLF line ends")
-        raise GdlSyntaxError(f"this is not a text rule file: {why}", file=file, line=number,
-                             column=column, source_line=lines[number - 1])
+        raise _error_at(f"this is not a text rule file: {why}", text, found.start(), file,
+                        lines)
 
 
 # The characters that reorder the text around them on screen (bidirectional embeddings,
@@ -221,15 +227,11 @@ _REORDERING_NAMES = {
 def _reject_reordering(text: str, file: str, lines: tuple[str, ...]) -> None:
     found = _REORDERING.search(text)
     if found:
-        start = found.start()
-        number = text.count("\n", 0, start) + 1
-        column = start - text.rfind("\n", 0, start)
         char = found.group()
-        raise GdlSyntaxError(
+        raise _error_at(
             f"an invisible character that reorders the text around it, U+{ord(char):04X} "
             f"{_REORDERING_NAMES[char]}: the line would read otherwise than it runs; delete "
-            "it (letters of right-to-left scripts need none)", file=file, line=number,
-            column=column, source_line=lines[number - 1])
+            "it (letters of right-to-left scripts need none)", text, found.start(), file, lines)
 
 
 # What opens or closes a level of nesting, and what is read past whole (texts, comments).
