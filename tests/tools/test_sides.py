@@ -121,6 +121,13 @@ def test_the_picture_draws_marked_sides_as_lines_on_the_cells_edges():
     assert f'{WALLS}M76 76v48"/>' in picture(game, game.view(state, 1))   # and the fence
 
 
+def test_the_picture_s_key_says_what_a_thick_line_between_cells_is():
+    game, state = _game_and_state()
+    assert ">a marked side</text>" in picture(game, game.view(state, 0))
+    plain = load_game(str(RULES / "nim.gdl"))
+    assert "a marked side" not in picture(plain, plain.view(plain.new_state(0), 0))
+
+
 def test_the_browser_table_draws_the_sides_its_seat_sees():
     session = Session(load_game(str(RULES / "sides.gdl")), 0, ["human", "human"])
     assert f'{WALLS}"/>' in session.position(0)["board"]

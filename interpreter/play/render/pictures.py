@@ -236,6 +236,9 @@ def _key_layout(game, sheet, view):
                       f'font-weight="bold">{escape(mark)}</text>', width, words))
     if look.badge is not None:                  # what a `show badge` number is
         items.append((_badge("N", 9, -6.48, 6.48), 12, look.badge))
+    if "side" in game.rules.shows:              # what the thick lines between cells are
+        items.append((f'<path stroke="{SIDE}" stroke-width="3" stroke-linecap="square" '
+                      'd="M-7 0h14"/>', 12, "a marked side"))
     width = sheet.room - 2 * PAD
     x, y = PAD, sheet.height + 6
     out = ['<g class="keys">']
