@@ -276,6 +276,13 @@ class Board:
             return []
         return [c for c in range(column - 1, self.size, self.width) if c not in self.holes]
 
+    def cell_at(self, column: int, row: int) -> int | None:
+        """The cell of a column (a = 1) and a row; None off the board or in a hole."""
+        if not (1 <= column <= self.width and 1 <= row <= self.height):
+            return None
+        cell = (row - 1) * self.width + column - 1
+        return None if cell in self.holes else cell
+
 
 _COMPASS = (((0, 1), "north"), ((1, 1), "north_east"), ((1, 0), "east"),
             ((1, -1), "south_east"), ((0, -1), "south"), ((-1, -1), "south_west"),

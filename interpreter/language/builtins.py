@@ -653,6 +653,10 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     _row("column_cells", "k", (1,), _fixed((INT,), CELL_LIST),
          lambda ctx, c: ctx.board.column_cells(c), "list of cell",
          "the cells of column `k` (1 = a), `[]` off the board", fresh=True),
+    _row("cell_at", "k, r", (2,), _fixed((INT, INT), CELL),
+         lambda ctx, k, r: ctx.board.cell_at(k, r), "cell",
+         "the cell of column `k` (a = 1) and row `r`: `cell_at(3, 5)` is `@c5`; `none` off "
+         "the board or in a hole"),
     _row("row", "c", (1,), _fixed((CELL,), INT), lambda ctx, c: c // ctx.board.width + 1,
          "number", "row number of a cell", inline=("(({0}) // {width} + 1)",)),
     _row("column", "c", (1,), _fixed((CELL,), INT), lambda ctx, c: c % ctx.board.width + 1,

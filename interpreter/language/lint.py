@@ -34,7 +34,7 @@ NONE_FAULTS: dict[str, tuple[int, ...]] = {
     "step": (0, 1), "ray": (0, 1), "distance": (0, 1), "line": (0, 1), "neighbors": (0,),
     "orthogonal": (0,), "row": (0,), "column": (0,), "exits": (0,), "turn": (0,),
 }
-_MAYBE_NONE_BUILTINS = frozenset({"step", "last"})
+_MAYBE_NONE_BUILTINS = frozenset({"step", "last", "cell_at"})
 
 
 class Warning(NamedTuple):

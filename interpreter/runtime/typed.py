@@ -418,6 +418,9 @@ Bound = str | _Row | _Made
 Env = dict[int, Bound]
 
 
+_GLOBAL = "global"      # a _Body declaration: a module-level name the function assigns
+
+
 class _Body:
     """One cdef function being written: its C declarations and its lines."""
 
@@ -438,7 +441,8 @@ class _Body:
         self.lines.append("    " * indent + line)
 
     def text(self) -> str:
-        decls = [f"    cdef {ctype} {name}" for name, ctype in self.decls.items()]
+        decls = [f"    global {name}" if ctype == _GLOBAL else f"    cdef {ctype} {name}"
+                 for name, ctype in self.decls.items()]
         return "\n".join([self.head, *decls, *self.lines]) + "\n"
 
 
@@ -462,6 +466,9 @@ class _Hoist:
         self.resets: dict[str, list[str]] = {}      # mark -> its reset lines
         self.names: dict[tuple[str, int], str] = {}     # (mark, node) -> its value's name
         self.envs: list[Env] = []   # the listing's own scopes (not an inlined fn's)
+        # kept values read in a cdef function of their own (a quantifier's test, len()'s
+        # list): module-level names, the listing's resets and the function both reach
+        self.shared: dict[str, str] = {}    # name -> its C type
 
     def at(self, level: int, node: ir.Node | None) -> None:
         """Writing a part (or a domain) of `level` now."""
@@ -476,7 +483,19 @@ class _Hoist:
         self.resets[mark] = []
         self.body.emit(indent, mark)
 
-    def finish(self) -> None:
+    def declare(self, name: str, ctype: str, body: _Body) -> None:
+        """`name` keeps a value for the listing; `body` reads it (the listing's own, or a
+        cdef function written for a part of a test: then the name is module-level)."""
+        self.body.declare(name, ctype)
+        if body is not self.body:
+            self.shared[name] = ctype
+            body.declare(name, _GLOBAL)
+
+    def finish(self) -> list[str]:
+        """Write the resets at their marks; the module-level declarations of the shared
+        names."""
+        for name in self.shared:
+            self.body.decls[name] = _GLOBAL
         lines = []
         for line in self.body.lines:
             mark = line.lstrip()
@@ -486,6 +505,7 @@ class _Hoist:
             else:
                 lines.append(line)
         self.body.lines = lines
+        return [f"cdef {ctype} {name}" for name, ctype in self.shared.items()]
 
 
 _BINDING = Callable[[Bound, int], None]
@@ -810,7 +830,7 @@ class _Emitter:
             self.indexed(body, indent, f"len({kept})", f"{kept}[{{i}}]", bind,
                          f"S.spend({{n}}, {place})" if counted else None)
         level(0, env, 1)
-        hoist.finish()
+        self.consts += hoist.finish()
         body.hoist = None
         body.emit(1, "return 0")
         self.functions.append(body.text())
@@ -840,7 +860,7 @@ class _Emitter:
         unit.declare("made", "object")
         key = "0"
         for i, size in enumerate(sizes):
-            key = f"{key} * {size} + a{i}" if i else f"a{i}"
+            key = f"({key}) * {size} + a{i}" if i else f"a{i}"
         inside = " and ".join(f"0 <= a{i} < {size}" for i, size in enumerate(sizes)) or "True"
         unit.emit(1, f"if not ({inside}):")
         unit.emit(2, f"return {fresh}")
@@ -1610,7 +1630,7 @@ class _Emitter:
             level = self.hoist_level(e, env, body)
             if level is not None:       # kept for its level, as Python's (`hoisted`)
                 name = self.kept_name(e, body, level, "str", "{name}_ = 0")
-                body.declare(f"{name}_", "char")
+                body.hoist.declare(f"{name}_", "char", body)
                 made = self.unkept(lambda: self.text(e, env, body), body)
                 return f"({name} if {name}_ else (({name}_ := 1) and ({name} := {made})))"
         if isinstance(e, ir.Concat):
@@ -1783,8 +1803,23 @@ class _Emitter:
             if is_list(domain.expr.type) and not domain.flatten:
                 raise _Outside(domain, "a comprehension making a list of lists")
 
+            # the listing's values are kept in its test and item (their scope is the
+            # listing's own when `env` is), not in its domain (as Python's: codegen `_loop`)
+            outer = body.hoist
+            own = self.nested_hoist(env, body) is not None
+
             def each(value: Bound, indent: int) -> None:
                 inner = {**env, domain.slot: value}
+                if own and outer is not None:
+                    outer.envs.append(inner)
+                body.hoist = outer
+                try:
+                    clause(inner, indent)
+                finally:
+                    body.hoist = None
+
+            def clause(inner: Env, indent: int) -> None:
+                assert isinstance(domain, ir.Comprehension)
                 if domain.where is not None:
                     body.emit(indent, f"if {self.expr(domain.where, inner, body)}:")
                     indent += 1
@@ -1795,7 +1830,11 @@ class _Emitter:
                 y = body.declare(self.fresh("y"), "str" if text else "long")
                 body.emit(indent, f"{y} = {self.expr(domain.expr, inner, body)}")
                 bind(_Made(y, "str") if text else y, indent)
-            self.loop(domain.domain, env, body, indent, each, at, copy)
+            body.hoist = None
+            try:
+                self.loop(domain.domain, env, body, indent, each, at, copy)
+            finally:
+                body.hoist = outer
         elif isinstance(domain, ir.Cond):     # a list chosen by if/else: a loop in each branch
             if spend == "S.spend" and ir.loop_counts(domain, self.prog.fns):
                 spend = "S.spend_made"  # a comprehension in it counts its list, as Python's
@@ -2077,8 +2116,9 @@ class _Emitter:
         mark = hoist.marks[level]
         name = hoist.names.get((mark, id(e)))
         if name is None:
-            name = hoist.names[(mark, id(e))] = body.declare(self.fresh("hv"), ctype)
+            name = hoist.names[(mark, id(e))] = self.fresh("hv")
             hoist.resets[mark].append(reset.format(name=name))
+        hoist.declare(name, ctype, body)
         return name
 
     def unkept(self, make: Callable[[], str], body: _Body) -> str:
@@ -2097,7 +2137,8 @@ class _Emitter:
         if level is None:
             return None
         name = self.kept_name(e, body, level, "long", "{name}_ = 0")
-        body.declare(f"{name}_", "char")
+        assert body.hoist is not None
+        body.hoist.declare(f"{name}_", "char", body)
         inner = self.unkept(lambda: self.expr(e, env, body), body)
         return f"({name} if {name}_ else _hoisted(&{name}_, &{name}, {inner}))"
 
@@ -2162,7 +2203,7 @@ class _Emitter:
                            for a in e.args)
             return f"{self.scalar_fn(e.name)}(S, {env[0]}{args})"
         if isinstance(e, ir.Quant):
-            return self.quant(e, env)
+            return self.quant(e, env, outer=body)
         if isinstance(e, ir.Compare) and not e.lists:
             return self.compare(e, env, body)
         if isinstance(e, ir.And):
@@ -2286,6 +2327,9 @@ class _Emitter:
         name, args = e.name, e.args
         loc = self.loc(e)
         none = f"{name}() cannot work with a value that is none"
+        if name == "cell_at":       # (numbers are never none on this engine)
+            column, row = (self.expr(a, env, body) for a in args)
+            return f"{self.geo_cell_at()}({column}, {row})"
         if name in ("row", "column"):
             cell = f"_value({self.expr(args[0], env, body)}, {loc}, {none!r})"
             op = "//" if name == "row" else "%"
@@ -2328,7 +2372,7 @@ class _Emitter:
         if name == "last" and e.type in NULLABLE:
             return self.quant(ir.Quant(op="last", slot=-1, name="_", domain=args[0], where=None,
                                        value=None, type=e.type, span=e.span), env,
-                              spend=None)   # a list read as a value, as Python's last()
+                              spend=None, outer=body)   # a list read as a value, as last()
         if name == "nth" and e.type == INT and self.simul_within(e):
             return self.nth(e, env, body)       # never none
         if name in ("roll", "successes") or name == "nth" and e.type == INT:
@@ -2529,7 +2573,7 @@ class _Emitter:
                     f"{xs.args[2].value})")
         counting = ir.Quant(op="count", slot=-1, name="_", domain=xs, where=None, value=None,
                             type=INT, span=at.span)
-        return self.quant(counting, env, spend=None)   # a length, as Python's len(): no work
+        return self.quant(counting, env, spend=None, outer=body)  # as Python's len(): no work
 
     @staticmethod
     def scope(env: Env) -> tuple[list[str], str]:
@@ -2567,6 +2611,7 @@ class _Emitter:
         name = self.fresh("q")
         names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long wanted) except? -2:")
+        unit.hoist = self.nested_hoist(env, body)     # kept in its list, as Python's
         unit.declare("found")
         unit.emit(1, "found = 0")
 
@@ -2607,6 +2652,7 @@ class _Emitter:
         name = self.fresh("q")
         names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long it) except? -2:")
+        unit.hoist = self.nested_hoist(env, body)     # kept in its list, as Python's
 
         def each(value: Bound, indent: int) -> None:
             if not isinstance(value, str):
@@ -2657,12 +2703,25 @@ class _Emitter:
         self.functions.append(unit.text())
         return f"{name}(S, me, {flags}, &{have}, {item})"
 
-    def quant(self, q: ir.Quant, env: Env, spend: str | None = "S.spend") -> str:
+    def nested_hoist(self, env: Env, outer: _Body | None) -> _Hoist | None:
+        """The values the listing keeps, for a cdef function written for a part of its test
+        (in `outer`, with `env`): Python's listing keeps values inside a quantifier's test,
+        in len()'s list, ... too (`codegen._Memo.hoist`); not in an inlined fn's."""
+        hoist = None if outer is None else outer.hoist
+        if hoist is None or not any(env is own for own in hoist.envs):
+            return None
+        return hoist
+
+    def quant(self, q: ir.Quant, env: Env, spend: str | None = "S.spend",
+              outer: _Body | None = None) -> str:
         """A quantifier as a cdef function of the locals in scope (a return ends its loops);
-        `spend` as `loop`'s."""
+        `spend` as `loop`'s. A quantifier of the rules (slot >= 0) keeps nothing in its
+        domain, as Python's (`codegen._loop`); one standing for a built-in's list does."""
         name = self.fresh("q")
         names, params = self.scope(env)
         body = _Body(f"cdef long {name}(Core S, long me{params}) except? -2:")
+        hoist = self.nested_hoist(env, outer)
+        body.hoist = hoist if q.slot < 0 else None
         if q.op in ("count", "last"):
             body.declare("found")
             body.emit(1, f"found = {0 if q.op == 'count' else -1}")
@@ -2681,6 +2740,15 @@ class _Emitter:
 
         def each(value: Bound, indent: int) -> None:
             inner = {**env, q.slot: value}
+            if hoist is not None:
+                hoist.envs.append(inner)
+            domain, body.hoist = body.hoist, hoist
+            try:
+                test(value, inner, indent)
+            finally:
+                body.hoist = domain
+
+        def test(value: Bound, inner: Env, indent: int) -> None:
             if q.where is not None:
                 body.emit(indent, f"if {self.expr(q.where, inner, body)}:")
                 indent += 1
@@ -3767,6 +3835,22 @@ class _Emitter:
             unit.emit(2, f"base = {self.step_table()}[base] * {self.nd} + base % {self.nd}")
             unit.emit(2, "i += 1")
             unit.emit(1, "return i")
+            self.functions.append(unit.text())
+        return name
+
+    def geo_cell_at(self) -> str:
+        """`geo_cell_at(k, r)`: the cell of column k and row r, -1 (none) off the board or
+        in a hole."""
+        name = "geo_cell_at"
+        if name not in self.fns_done:
+            self.fns_done.add(name)
+            width, height = self.board.width, self.board.height
+            unit = _Body(f"cdef inline long {name}(long k, long r):")
+            unit.emit(1, f"if k < 1 or k > {width} or r < 1 or r > {height}:")
+            unit.emit(2, "return -1")
+            cell = f"(r - 1) * {width} + k - 1"
+            unit.emit(1, f"return -1 if {self.geo_holes()}[{cell}] else {cell}"
+                      if self.board.holes else f"return {cell}")
             self.functions.append(unit.text())
         return name
 

@@ -9,8 +9,8 @@ import pytest
 from gdl.interpreter.runtime.view import render
 
 from tests.helpers import (
-    RULES, VALID_3, act_json, lines, play_to_the_end, reason, rule, rule_error, texts, value,
-    values)
+    RULES, VALID_3, act_json, lines, play_to_the_end, reason, rule, rule_error, runtime_error,
+    texts, value, values)
 
 
 TWO_HOLES = "board square(4, 4) holes(c) where c in [@b2, @c3]"
@@ -55,6 +55,29 @@ def test_holes_are_no_cells(expr, expected):
 def test_holes_on_a_hex_board(expr, expected):
     board = "board hex(4, 4) holes(c) where row(c) == 2 and column(c) % 2 == 0"
     assert value(board, expr) == expected
+
+
+@pytest.mark.parametrize("board, expr, expected", [
+    (TWO_HOLES, "cell_at(1, 1)", "a1"),
+    (TWO_HOLES, "cell_at(4, 3)", "d3"),
+    (TWO_HOLES, "cell_at(2, 2)", "none"),         # a hole
+    (TWO_HOLES, "cell_at(5, 1)", "none"),         # off the board, each way
+    (TWO_HOLES, "cell_at(0, 1)", "none"),
+    (TWO_HOLES, "cell_at(1, 5)", "none"),
+    (TWO_HOLES, "cell_at(1, -3)", "none"),
+    (TWO_HOLES, "[cell_at(column(c), row(c)) == c for c in cells()] == "
+                "[true for c in cells()]", "true"),
+    ("board hex(5, 3)", "cell_at(5, 3)", "e3"),
+    ("board hex(5, 3)", "cell_at(3, 4)", "none"),
+    ("board table(3, 2)", "cell_at(2, 2)", "b2"),
+])
+def test_cell_at_makes_a_cell_from_a_column_and_a_row(board, expr, expected):
+    assert value(board, expr) == expected
+
+
+def test_cell_at_off_the_board_is_none():
+    assert runtime_error(TWO_HOLES, "row(cell_at(9, 9))").endswith(
+        "run-time error: row() cannot work with a value that is none")
 
 
 def test_intersections_of_a_street_grid():

@@ -50,6 +50,12 @@ def test_a_value_that_can_be_none_given_to_step_is_a_warning():
         == [(10, "step() faults when its argument is none")]
 
 
+def test_a_cell_made_from_coordinates_can_be_none():
+    assert warned("fn up(c) = row(cell_at(column(c), row(c) + 1))\n"
+                  "phase play {\n  action go() { goto play for next(me) }\n}\n") \
+        == [(10, "row() faults when its argument is none")]
+
+
 @pytest.mark.parametrize("fn", [
     "fn ahead(c) = if step(c, north) != none then step(step(c, north), north) else none",
     "fn ahead(c) = step(c, north) != none and step(step(c, north), north) == c",
