@@ -14,7 +14,9 @@ gdl state before the decision that rolls it is applied there (the dice of the se
 one legal action that gdl plays by itself (`Pairing.automatic`: Othello's pass, an
 `on no action` block in gdl) is played on OpenSpiel's side only, and not compared; it is
 played as soon as the decision before it is, so that the dice rolled after it are forced
-into gdl in time. A chance node that rolls several dice gives a list of them.
+into gdl in time. A chance node that rolls several dice gives a list of them. A chance node
+that orders things (EinStein's cubes set out at random) may give a fixed shuffle instead,
+`("shuffle", order)` as `new_state`'s `forced` takes it.
 
 Turns: where OpenSpiel combines what gdl decides one by one (Backgammon's two checker moves
 in one action), `Pairing.gdl_turn_meaning` writes a sequence of gdl action texts as one
@@ -75,8 +77,8 @@ class Pairing:
     # (state, player, action) -> meaning, used instead of spiel_meaning
     spiel_action_meaning: Callable[[Any, int, int], str] | None = None
     # OpenSpiel's chance outcome -> the gdl die (sides, value) that must show it, or the
-    # list of dice, in the order gdl rolls them
-    chance_die: Callable[[Any, int], tuple[int, int] | list[tuple[int, int]]] | None = None
+    # list of dice, in the order gdl rolls them; or a shuffle ("shuffle", order)
+    chance_die: Callable[[Any, int], tuple[Any, ...] | list[tuple[Any, ...]]] | None = None
     # meanings of an OpenSpiel decision gdl does not ask for: when one of these is the only
     # legal action OpenSpiel gives, it is played there, and gdl plays it by itself (an
     # `on no action` block: Othello's pass)
@@ -290,6 +292,7 @@ SUITE_GAMES: dict[str, int] = {
     "clobber.gdl": 200,
     "connect_four.gdl": 300,
     "dots_and_boxes.gdl": 300,
+    "einstein.gdl": 300,
     "go.gdl": 60,
     "goofspiel.gdl": 200,
     "hearts.gdl": 50,
