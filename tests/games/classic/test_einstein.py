@@ -66,8 +66,8 @@ EINSTEIN = Pairing("einstein.gdl", "einstein_wurfelt_nicht",
 
 def test_the_meaning_reads_openspiel_actions_as_gdl_writes_them() -> None:
     assert spiel_action_meaning(None, 0, 0) == "move a5 b4"         # (0, 0) down-right
-    assert spiel_action_meaning(None, 0, 2 * 6 * 2 + 1 * 2 + 1) == "move c5 c4"  # (0, 2) down
-    assert spiel_action_meaning(None, 1, 299) == "move e1 d1"        # (4, 4) left, capture
+    assert spiel_action_meaning(None, 0, ((0 * 5 + 2) * 6 + 1) * 2 + 1) == "move c5 c4"  # down
+    assert spiel_action_meaning(None, 1, ((4 * 5 + 4) * 6 + 5) * 2 + 1) == "move e1 d1"  # left
     assert permutation(0) == [1, 2, 3, 4, 5, 6]
     assert permutation(1) == [1, 2, 3, 4, 6, 5]
     assert permutation(719) == [6, 5, 4, 3, 2, 1]
@@ -115,3 +115,15 @@ def test_openspiel_is_what_this_file_reads() -> None:
     assert sorted(_spiel_board(spiel_state)) == sorted(BLACK_CELLS)
     spiel_state.apply_action(0)
     assert sorted(_spiel_board(spiel_state)) == sorted(BLACK_CELLS + WHITE_CELLS)
+    words = {"up": (-1, 0), "diag": (-1, -1), "left": (0, -1)}
+    for roll in range(6):                           # OpenSpiel's text of each of white's moves
+        rolled = spiel_state.clone()
+        rolled.apply_action(roll)
+        board = _spiel_board(rolled)
+        for action in rolled.legal_actions():
+            text = rolled.action_to_string(1, action)
+            _, start, end = spiel_action_meaning(rolled, 1, action).split()
+            assert text.startswith("W" + board[start][1] + "-")
+            assert text.endswith("*") == (end in board)
+            d_row, d_column = words[text[3:].rstrip("*")]
+            assert end == f"{chr(ord(start[0]) + d_column)}{int(start[1:]) - d_row}"
