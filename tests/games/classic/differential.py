@@ -302,6 +302,7 @@ SUITE_GAMES: dict[str, int] = {
     "liars_dice.gdl": 300,
     "nine_mens_morris.gdl": 100,
     "othello.gdl": 100,
+    "pentago.gdl": 100,
     "oware.gdl": 200,
     "phantom_ttt.gdl": 500,
     "pig.gdl": 300,
