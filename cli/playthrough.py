@@ -660,7 +660,9 @@ class Prompt:
         top += render_board(self.game, view, width, max_rows=board_rows(self.game, view, width,
                                                                          height), beside=True,
                             colour=self.table.colour)
-        top += [clip("  " + seat_line(s), width) for s in view["seats"]]
+        # a seat with nothing to tell (no variables, no `show seat` text, still in): no line
+        top += [clip("  " + seat_line(s), width) for s in view["seats"]
+                if s["out"] or s["vars"] or s.get("status")]
         if view.get("status"):          # `show game(s)`
             top.append(clip("  " + view["status"], width))
         if view.get("chosen"):

@@ -513,7 +513,7 @@ def render_board(game: Game, view: View, width: int = WIDTH, max_rows: int | Non
     if view.get("sides"):           # `show side`: drawn, or left out of a board too large
         groups.append("| - between cells: a marked side" if drawn.sided else
                       "marked sides are not drawn at this size")
-    key = wrap("  key: " + "; ".join(groups), width, "    ")
+    key = wrap("  key: " + "; ".join(groups), width, "    ") if groups else []   # (no piece)
     room = width - max(len(line) for line in grid) - 3
     if beside and room >= 30:
         legend = legend_lines(game, view, room)

@@ -107,6 +107,17 @@ def test_the_screen_a_person_sees(name):
         assert screen == handle.read()
 
 
+def test_a_screen_has_no_empty_key_or_seat_lines():
+    """Before the first mark tic-tac-toe has no piece to name in a key, and its seats no
+    variables: the screen has neither line, not 'key:' or 'x:' with nothing after them."""
+    output, status = play_in_terminal(["play", "games/classic/tic_tac_toe.gdl", "--players",
+                                       "human,random", "--seed", "1"], [], rows=24, columns=80)
+    assert status == 0, output
+    lines = [line.rstrip() for line in last_screen(output).split("\n")]
+    assert "  a  b  c" in "\n".join(lines)
+    assert not [line for line in lines if line.endswith(":")], lines
+
+
 def test_every_screen_fits_the_terminal():
     output, _ = play_in_terminal(["play", "games/galaxy_of_d.gdl", "--players", "human",
                                   "--seed", "5"], ["1"] * 40)
