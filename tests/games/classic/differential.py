@@ -299,6 +299,7 @@ SUITE_GAMES: dict[str, int] = {
     "hex.gdl": 100,
     "kuhn_poker.gdl": 300,
     "leduc_poker.gdl": 300,
+    "lines_of_action.gdl": 60,
     "liars_dice.gdl": 300,
     "nine_mens_morris.gdl": 100,
     "othello.gdl": 100,
