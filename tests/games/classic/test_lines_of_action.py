@@ -33,3 +33,11 @@ def test_the_meaning_reads_openspiel_moves_as_gdl_writes_them() -> None:
 
 def test_lines_of_action_agrees_with_openspiel() -> None:
     assert check(LINES_OF_ACTION, games_in_suite(LINES_OF_ACTION)) > 0
+
+
+def test_the_move_limit_is_openspiels_max_game_length() -> None:
+    """Random play never reaches 1000 moves: the scenarios' 4-move variant against OpenSpiel
+    with max_game_length 4, where every game ends drawn on the 4th move, as in both."""
+    short = Pairing("../../tests/scenarios/classic/lines_of_action_longest_4.gdl",
+                    "lines_of_action", {"max_game_length": 4}, spiel_meaning=spiel_meaning)
+    assert check(short, 20) == 20 * 4
