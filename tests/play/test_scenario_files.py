@@ -333,6 +333,27 @@ def test_a_second_rules_line_in_a_scenario_is_an_error_naming_the_first(tmp_path
     assert run_scenario(str(path)) == []
 
 
+def test_a_failure_on_rules_an_earlier_scenario_named_says_so(tmp_path):
+    """A `rules` line holds for the scenarios after it: a failing scenario without its own,
+    playing another scenario's rules (not the file's first), is told which and where."""
+    path = write(tmp_path, (
+        "expect phase choose_side\n"
+        f"reset\nrules {GALAXY_OF_D}\nexpect playing\n"     # 3: Galaxy of D from here
+        "reset\nexpect phase choose_side\n"))             # 6: meant for Space War, fails
+    found = [f.replace(str(path), "S") for f in run_scenario(str(path))]
+    assert found[0].startswith("S:7:1: error: unknown phase 'choose_side'")
+    assert found[1:] == [
+        f"S:6: note: this scenario has no 'rules' line, so it plays {GALAXY_OF_D}, of line 4 "
+        "in an earlier scenario (a 'rules' line holds for the scenarios after it; "
+        "docs/language.md 15.5)"]
+    passing = write(tmp_path, f"expect phase choose_side\nreset\nrules {GALAXY_OF_D}\n"
+                              "expect playing\nreset\nexpect playing\n")     # no note
+    assert run_scenario(str(passing)) == []
+    header = write(tmp_path, "reset\nexpect phase deploy\n")     # the file's first rules
+    assert [f.replace(str(header), "S") for f in run_scenario(str(header))] == [
+        "S:3: expected phase deploy, got phase choose_side for red"]
+
+
 def test_a_rules_line_without_a_file_says_what_it_needs(tmp_path):
     """(It read the scenario's own folder: "cannot read .: Is a directory".)"""
     path = tmp_path / "test.scenario"

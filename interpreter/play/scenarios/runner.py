@@ -74,6 +74,8 @@ class ScenarioRun(Expectations):
         self.game = None
         self.rules_line = None  # the line of a `rules` line whose file did not load
         self.rules_file = None  # the rule file of the last `rules` line
+        self.first_rules = None     # the line of the file's first `rules` line
+        self.rules_from = None      # (line, file as written) of the rules in play
         self.outcomes = []
         self.line, self.source = 1, ""
         self._fresh()
@@ -258,6 +260,13 @@ class ScenarioRun(Expectations):
             pass
         except GdlError as exc:
             self.failures.append(self._located(exc).render())
+        if self.failures and self.rules_at is None and self.rules_from is not None and \
+                self.rules_from[0] != self.first_rules:
+            line, written = self.rules_from     # (a trap: `rules` holds after a reset)
+            self.failures.append(
+                f"{self.path}:{start}: note: this scenario has no 'rules' line, so it plays "
+                f"{written}, of line {line} in an earlier scenario (a 'rules' line holds for "
+                "the scenarios after it; docs/language.md 15.5)")
         unloaded = self.rules_file if self.rules_line is not None else None
         return Outcome(self.path, start, tuple(self.failures), unloaded)
 
@@ -306,6 +315,8 @@ class ScenarioRun(Expectations):
             raise self.error(f"'rules' is declared twice in this scenario; the first is at "
                              f"line {self.rules_at}")
         self.rules_at = self.line
+        if self.first_rules is None:
+            self.first_rules = self.line
         if self.state is not None:
             raise self.error("'rules' must come before the game starts")
         if not rest:
@@ -315,6 +326,7 @@ class ScenarioRun(Expectations):
         self.game = None    # until they load: the scenarios after it never run the last ones
         self.game = load_game(self.rules_file)
         self.rules_line = None
+        self.rules_from = (self.line, rest)
 
     def do_seed(self, rest):
         if self.state is not None:
