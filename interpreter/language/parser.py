@@ -387,7 +387,7 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
                   line: str) -> tuple[str, ...]:
     """What to write instead, for mistakes that the grammar alone words badly: a reserved
     word used as a name, a statement given as a value, `let` in a `fn`, `while`, `xs[i]`, a
-    doc string where none may stand, `0.5`, `create KIND at CELL`."""
+    doc string where none may stand, `0.5`, `create KIND at CELL`, `f(x).field = v`."""
     history = getattr(exc, "token_history", None) or ()
     previous = history[-1] if history else None
     last = previous or _last_token(exc)
@@ -436,6 +436,10 @@ def _mistake_hint(token: lark.Token, exc: lark.exceptions.UnexpectedToken,
     if str(token) == "at" and "FOR" in expected and re.search(r"\bcreate\b", line):
         return ("'create' names the piece's seat before its cell: a piece of no seat is "
                 "created 'for none' (create KIND for none at CELL)",)
+    if str(token) == "." and previous is not None and previous.type == "RPAR" and \
+            re.match(r"\s*\w+\s*\(", line):
+        return ("a variable is set on a name, not on what a call gives: name it first "
+                "('let p = last(pieces())'), then set 'p.NAME = VALUE'",)
     if token.type == "LSQB" and previous is not None and previous.type in (
             "NAME", "RPAR", "RSQB"):
         return ("gdl has no indexing 'xs[i]': write nth(xs, i) (counting from 1), last(xs) "

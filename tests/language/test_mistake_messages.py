@@ -1,8 +1,8 @@
 """Messages for the mistakes a designer new to gdl makes (docs/language.md 2 and 13.2): a
 reserved word used as a name says so on a line of its own, "did you mean" never offers the
 rejected word, and `let` in a `fn`, a statement as a value, `while`, `x ** 2`, `xs[0]`, `1.25`,
-`create KIND at CELL`, `list == none` and a doc string in an `on` block each say what to
-write instead. Pinned whole."""
+`create KIND at CELL`, `f(x).n = v`, `list == none` and a doc string in an `on` block each say
+what to write instead. Pinned whole."""
 
 import pytest
 
@@ -71,6 +71,14 @@ TAIL = "phase p { action x() {} }\n"
      "                   ^\n"
      "'create' names the piece's seat before its cell: a piece of no seat is created "
      "'for none' (create KIND for none at CELL)"),
+    ("seats a, b\nvar piece.n = 0\nsetup {\n  last(pieces()).n = 3\n  goto p for a\n}\n"
+     + TAIL,
+     "<string>:4:17: error: unexpected '.'; expected 'call', 'change', 'create', 'draw', "
+     "'for', 'give', 'goto', 'if', ...\n"
+     "      last(pieces()).n = 3\n"
+     "                    ^\n"
+     "a variable is set on a name, not on what a call gives: name it first "
+     "('let p = last(pieces())'), then set 'p.NAME = VALUE'"),
     (HEAD + "setup {\n  xs = [1.25]\n  goto p for a\n}\n" + TAIL,
      "<string>:4:11: error: unexpected '25'; expected a name\n"
      "      xs = [1.25]\n"
