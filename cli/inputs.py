@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import click
 
@@ -48,6 +49,22 @@ class RuleFilePath(click.Path):
 
 
 RULE_FILE = RuleFilePath()
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds from `low` to `high`: click's FloatRange, which lets 'nan'
+    through (it compares false with both ends), and asyncio.sleep(nan) never wakes."""
+
+    def __init__(self, low: float, high: float) -> None:
+        super().__init__(low, high)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if number != number:
+            self.fail(f"{value} is not a number of seconds from {self.min:g} to "
+                      f"{self.max:g}", param, ctx)
+        return number
 
 
 def same_file(first: str, second: str) -> bool:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 
 import click
 
-from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, check_transcript_seed,
+from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, Seconds, check_transcript_seed,
                             refuse_overwrite, rules_of, writable)
 from gdl.interpreter.files import STDIO, named
 from gdl.interpreter.language.errors import GdlError, counted, visible
@@ -293,7 +293,7 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
               help="0: any free port.")
 @click.option("--seed", type=SEED, default=None, help="Seed of the game's dice (default: a "
               "fresh one when a seat is human, else 0).")
-@click.option("--pace", type=click.FloatRange(0, 60), default=0.5, show_default=True,
+@click.option("--pace", type=Seconds(0, 60), default=0.5, show_default=True,
               help="Seconds an agent waits before each decision, so people can follow.")
 @click.option("--save", type=click.Path(), help="A transcript of the game so far, rewritten "
               "after every decision (gdl play --resume FILE continues it; it holds the seed "

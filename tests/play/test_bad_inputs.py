@@ -113,6 +113,12 @@ def test_a_byte_that_is_not_utf8_on_standard_input():
      f"more than {2 ** 64 - 1}"),
     (["simulate", SPACE_WAR, "--seed", HUGE],
      f"Invalid value for '--seed': '{HUGE}' is not a valid integer range."),
+    # 'nan' compares false with both ends of a range: agents paced by it never moved (a
+    # missing rule file: a server that started would not stop)
+    (["serve", "missing.gdl", "--pace", "nan"],
+     "Invalid value for '--pace': nan is not a number of seconds from 0 to 60"),
+    (["serve", "missing.gdl", "--pace", "-0.5"],
+     "Invalid value for '--pace': -0.5 is not in the range 0<=x<=60."),
 ])
 def test_counts_caps_and_seeds_out_of_range_are_refused(args, message):
     result = invoke(*args)
