@@ -170,6 +170,11 @@ def _program(text: str, path: str, seen: tuple[str, ...]) -> tuple[ast.Program, 
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), decl.path))
     if base_path in seen:
         raise error_at(GdlError, f"'{decl.path}' extends itself through a cycle", decl.span)
+    from .language.limits import MAX_BASES
+    if len(seen) >= MAX_BASES:
+        # (a chain of some 1,000 ran out of Python's stack, told as nesting too deep)
+        raise error_at(GdlError, f"more than {MAX_BASES} base files, each extending the next: "
+                       f"a variant has at most {MAX_BASES}", decl.span)
     if not os.path.exists(base_path):
         raise error_at(GdlError, f"the base file '{decl.path}' does not exist ({base_path})",
                        decl.span)

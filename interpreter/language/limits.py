@@ -12,6 +12,8 @@ game (`DEFAULT_MAX_DECISIONS`), so a game whose turn counter never advances stil
 from __future__ import annotations
 
 MAX_SOURCE = 1_000_000          # bytes of one rule file (the largest shipped one is 30 KB)
+MAX_BASES = 50                  # base files of one variant, each extending the next
+                                # (shipped: 1)
 MAX_NESTING = 200               # parentheses, brackets and braces open at once (shipped: 7)
 MAX_LOOPS = 16                  # `for` loops inside one another (Python compiles 20)
 MAX_BLOCKS = 90                 # blocks inside one another (Python indents 100 levels)

@@ -108,3 +108,17 @@ def test_a_name_the_base_declares_names_the_base_file_where_it_is(tmp_path):
     assert str(info.value).splitlines()[0] == (
         f"{tmp_path / 'v.gdl'}:2:1: error: 'width' is defined twice; the first definition "
         f"is at {tmp_path / 'space_war.gdl'}:14")
+
+
+def test_a_chain_of_bases_is_at_most_fifty_long(tmp_path):
+    """A variant of a variant ... of a base: 50 bases are read, a 51st is an error of the
+    `extends` line that names it (a chain of 1,500 said the file nested too deeply)."""
+    (tmp_path / "v0.gdl").write_text(VALID)
+    for number in range(1, 52):
+        (tmp_path / f"v{number}.gdl").write_text(f'extends "v{number - 1}.gdl"\n')
+    assert load_game(str(tmp_path / "v50.gdl")).name == "T"
+    with pytest.raises(GdlError) as info:
+        load_game(str(tmp_path / "v51.gdl"))
+    assert info.value.message == ("more than 50 base files, each extending the next: a "
+                                  "variant has at most 50")
+    assert (info.value.file, info.value.line) == (str(tmp_path / "v1.gdl"), 1)
