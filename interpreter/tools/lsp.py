@@ -4,7 +4,9 @@ It answers from `analysis.Document`, which reads each open file with the same pa
 checker as `gdl check`: diagnostics as the designer types (the first parse or static error,
 with `gdl check`'s message), hover, go to definition (into the base file of a variant),
 references, rename, completion of names, fields and built-ins, and the outline of
-declarations. Names are looked up in the checker's reference table. While a text does not
+declarations. Names are looked up in the checker's reference table. Columns are the
+client's (UTF-16 units unless it offers another position encoding), converted to and from
+gdl's characters along each line. While a text does not
 check, hover and definition answer from the last text of the file that did, on the lines
 that have not changed since; references and rename wait for a text that checks. A base file
 open in the editor is read from the editor, not the disk. pygls is an optional extra:
@@ -334,7 +336,8 @@ def _server(server_class: Any, types: Any) -> Any:
         settled[uri].set()
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=version, diagnostics=[types.Diagnostic(
-                range=_between(types, p.line, p.column, p.line, p.end_column),
+                range=_between(types, p.line, p.column, p.line, p.end_column,
+                               lines_of(result, to_fs_path(uri) or uri), units()),
                 message=p.message, source="gdl", severity=types.DiagnosticSeverity.Warning
                 if p.warning else types.DiagnosticSeverity.Error)
                 for p in problems]))
@@ -360,9 +363,30 @@ def _server(server_class: Any, types: Any) -> Any:
             return last
         return document
 
-    def location(span: Span) -> Any:
+    def units() -> Callable[[str], int]:
+        """The length of a text in the position encoding agreed with the client (UTF-16
+        unless it offered another): LSP columns count those units, gdl's count characters."""
+        encoding = getattr(server.workspace, "position_encoding", None)
+        return _UNITS.get(str(getattr(encoding, "value", encoding)), _utf16)
+
+    def lines_of(document: Any, file: str | None) -> list[str] | None:
+        """The lines of `file` as `document` (or a base file it read) has them, or None."""
+        while isinstance(document, Document):
+            if document.path == file:
+                return document.lines
+            document = document.base
+        return None
+
+    def column(uri: str, line: int, character: int) -> int:
+        """The 0-based character index of an LSP position in the editor's text."""
+        editor = opened(uri)
+        return _from_units(units(), "" if editor is None else _line(editor.source, line),
+                           character)
+
+    def location(span: Span, document: Document) -> Any:
         return types.Location(uri=from_fs_path(os.path.abspath(span.file)),
-                              range=_range(types, span))
+                              range=_range(types, span, lines_of(document, span.file),
+                                           units()))
 
     def request(method: str, *options: Any) -> Callable[[Any], Any]:
         """A request's handler: after the latest analysis; a bug is an error reply of one
@@ -405,10 +429,10 @@ def _server(server_class: Any, types: Any) -> Any:
 
     @request(types.TEXT_DOCUMENT_HOVER)
     def hover(params: Any) -> Any:
-        position = params.position
-        document = answering(params.text_document.uri, position.line)
-        text = None if document is None else document.hover(position.line + 1,
-                                                             position.character + 1)
+        uri, position = params.text_document.uri, params.position
+        document = answering(uri, position.line)
+        at = column(uri, position.line, position.character)
+        text = None if document is None else document.hover(position.line + 1, at + 1)
         if not text:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
@@ -416,23 +440,24 @@ def _server(server_class: Any, types: Any) -> Any:
 
     @request(types.TEXT_DOCUMENT_DEFINITION)
     def definition(params: Any) -> Any:
-        position = params.position
-        document = answering(params.text_document.uri, position.line)
+        uri, position = params.text_document.uri, params.position
+        document = answering(uri, position.line)
         declaration = None if document is None else document.definition(
-            position.line + 1, position.character + 1)
-        return None if declaration is None else location(declaration.span)
+            position.line + 1, column(uri, position.line, position.character) + 1)
+        return None if document is None or declaration is None else \
+            location(declaration.span, document)
 
     @request(types.TEXT_DOCUMENT_REFERENCES)
     def references(params: Any) -> Any:
-        document = analysed.get(params.text_document.uri)
-        position = params.position
+        uri, position = params.text_document.uri, params.position
+        document = analysed.get(uri)
         spans = None if document is None else document.references_at(
-            position.line + 1, position.character + 1)
-        if not spans:
+            position.line + 1, column(uri, position.line, position.character) + 1)
+        if document is None or not spans:
             return None
         if not params.context.include_declaration:
             spans = spans[1:]
-        return [location(span) for span in spans]
+        return [location(span, document) for span in spans]
 
     @request(types.TEXT_DOCUMENT_RENAME)
     def rename(params: Any) -> Any:
@@ -444,8 +469,8 @@ def _server(server_class: Any, types: Any) -> Any:
         elif document is None or document.references is None:
             refused = "the file has errors: rename once it checks"
         else:
-            renaming = document.rename(position.line + 1, position.character + 1,
-                                       params.new_name)
+            at = column(params.text_document.uri, position.line, position.character)
+            renaming = document.rename(position.line + 1, at + 1, params.new_name)
             refused, spans = renaming.refused, renaming.spans
         if refused is not None:
             server.window_show_message(types.ShowMessageParams(
@@ -454,7 +479,8 @@ def _server(server_class: Any, types: Any) -> Any:
         changes: dict[str, list[Any]] = {}
         for span in spans:
             changes.setdefault(from_fs_path(os.path.abspath(span.file)), []).append(
-                types.TextEdit(range=_range(types, span), new_text=params.new_name))
+                types.TextEdit(range=_range(types, span, lines_of(document, span.file),
+                                            units()), new_text=params.new_name))
         return types.WorkspaceEdit(changes=changes)
 
     @request(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["."]))
@@ -467,11 +493,12 @@ def _server(server_class: Any, types: Any) -> Any:
         # the position is in the text as typed, which may not parse: the line as typed
         position = params.position
         typed = _line(editor.source, position.line)
+        at = _from_units(units(), typed, position.character)
         items = [types.CompletionItem(
             label=label, detail=detail,
             kind=getattr(types.CompletionItemKind, _COMPLETION_KINDS.get(kind, "Text")))
             for label, kind, detail in document.completions(
-                position.line + 1, position.character + 1, typed[:position.character])]
+                position.line + 1, at + 1, typed[:at])]
         return types.CompletionList(is_incomplete=False, items=items)
 
     @request(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -479,7 +506,8 @@ def _server(server_class: Any, types: Any) -> Any:
         document = parsed.get(params.text_document.uri)
         if document is None:
             return []
-        return [_document_symbol(types, symbol) for symbol in document.symbols]
+        return [_document_symbol(types, symbol, document.lines, units())
+                for symbol in document.symbols]
 
     return server
 
@@ -577,21 +605,61 @@ def _line(text: str, number: int) -> str:
     return text[start:] if end < 0 else text[start:end]
 
 
-def _range(types: Any, span: Span) -> Any:
-    """An LSP range (0-based) from a span (1-based lines and columns)."""
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+_UNITS: dict[str, Callable[[str], int]] = {
+    "utf-16": _utf16, "utf-32": len,
+    "utf-8": lambda text: len(text.encode("utf-8", "surrogatepass"))}
+
+
+def _to_units(units: Callable[[str], int], line: str, index: int) -> int:
+    """The LSP column of the character `index` (0-based) of `line`: the units of the
+    characters before it (one each past the end)."""
+    if line.isascii():
+        return index
+    return units(line[:index]) + max(index - len(line), 0)
+
+
+def _from_units(units: Callable[[str], int], line: str, column: int) -> int:
+    """The character index (0-based) of the LSP column `column` of `line`; one inside a
+    character (half of a UTF-16 pair) is the character after it, one past the end as far
+    past it."""
+    if line.isascii():
+        return column
+    counted = 0
+    for index, character in enumerate(line):
+        if counted >= column:
+            return index
+        counted += units(character)
+    return len(line) + max(column - counted, 0)
+
+
+def _range(types: Any, span: Span, lines: list[str] | None = None,
+           units: Callable[[str], int] = _utf16) -> Any:
+    """An LSP range (0-based) from a span (1-based lines and columns in characters), its
+    columns counted in `units` along `lines` (the text of the span's file; None: as they
+    are)."""
     return _between(types, span.line, span.column, span.end_line or span.line,
-                    span.end_column or span.column + 1)
+                    span.end_column or span.column + 1, lines, units)
 
 
-def _between(types: Any, line: int, column: int, end_line: int, end_column: int) -> Any:
-    """An LSP range (0-based) from 1-based lines and columns."""
-    return types.Range(start=types.Position(line=line - 1, character=max(column - 1, 0)),
-                       end=types.Position(line=end_line - 1, character=max(end_column - 1, 0)))
+def _between(types: Any, line: int, column: int, end_line: int, end_column: int,
+             lines: list[str] | None = None, units: Callable[[str], int] = _utf16) -> Any:
+    """An LSP range (0-based) from 1-based lines and columns, as `_range`."""
+    def position(number: int, at: int) -> Any:
+        at = max(at - 1, 0)
+        if lines is not None and 1 <= number <= len(lines):
+            at = _to_units(units, lines[number - 1], at)
+        return types.Position(line=number - 1, character=at)
+    return types.Range(start=position(line, column), end=position(end_line, end_column))
 
 
-def _document_symbol(types: Any, symbol: Symbol) -> Any:
-    whole = _range(types, symbol.span)
-    chosen = _range(types, symbol.at)
+def _document_symbol(types: Any, symbol: Symbol, lines: list[str] | None = None,
+                     units: Callable[[str], int] = _utf16) -> Any:
+    whole = _range(types, symbol.span, lines, units)
+    chosen = _range(types, symbol.at, lines, units)
     if (chosen.start.line, chosen.start.character) < (whole.start.line,
                                                       whole.start.character):
         chosen = whole
@@ -599,4 +667,4 @@ def _document_symbol(types: Any, symbol: Symbol) -> Any:
         name=symbol.name, kind=getattr(types.SymbolKind, _SYMBOL_KINDS.get(symbol.kind,
                                                                           "Object")),
         detail=symbol.kind, range=whole, selection_range=chosen,
-        children=[_document_symbol(types, child) for child in symbol.children])
+        children=[_document_symbol(types, child, lines, units) for child in symbol.children])

@@ -403,6 +403,72 @@ def test_a_text_that_does_not_check_answers_from_the_last_that_did(session):
     assert client.diagnostics(uri) == []
 
 
+# A line with characters beyond ASCII before names: an emoji is one character, two UTF-16
+# units and four UTF-8 bytes.
+WIDE = GAME.replace("    tire(p)\n", '    log "\U0001F600\u00e9 " + text(reach_limit) + '
+                    "text(reach_limit)\n    tire(p)\n")
+CODECS = {"utf-8": ("utf-8", 1), "utf-16": ("utf-16-le", 2), "utf-32": ("utf-32-le", 4)}
+
+
+def units(text, encoding):
+    codec, width = CODECS[encoding]
+    return len(text.encode(codec)) // width
+
+
+def edited(text, edits, encoding):
+    """`text` with LSP edits applied, their columns counted in `encoding`'s units."""
+    codec, width = CODECS[encoding]
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e["range"]["start"]["line"],
+                                             e["range"]["start"]["character"]), reverse=True):
+        start, end = edit["range"]["start"], edit["range"]["end"]
+        assert start["line"] == end["line"]
+        line = lines[start["line"]].encode(codec)
+        lines[start["line"]] = (line[:start["character"] * width] + edit["newText"].encode(codec)
+                                + line[end["character"] * width:]).decode(codec)
+    return "\n".join(lines)
+
+
+@pytest.mark.parametrize("offered, encoding", [(None, "utf-16"), (["utf-8"], "utf-8"),
+                                               (["utf-32", "utf-16"], "utf-32")])
+def test_columns_count_the_units_of_the_encoding_agreed(tmp_path, offered, encoding):
+    """Positions the client sends and ranges the server sends count the units of the
+    position encoding agreed at initialize (UTF-16 unless the client offers another), not
+    characters: counted in characters, a rename after an emoji rewrote the wrong columns and
+    broke the file, and hover, definition and diagnostics there were off."""
+    (tmp_path / "duel.gdl").write_text(WIDE)
+    client = Client(tmp_path)
+    try:
+        capabilities = {} if offered is None else {"general": {"positionEncodings": offered}}
+        result = client.request("initialize", {"processId": os.getpid(), "rootUri":
+                                               from_fs_path(str(tmp_path)),
+                                               "capabilities": capabilities})
+        assert result["capabilities"]["positionEncoding"] == encoding
+        client.notify("initialized", {})
+        uri = open_file(client, tmp_path / "duel.gdl", WIDE)
+        assert client.diagnostics(uri) == []
+        number = WIDE.count("\n", 0, WIDE.index("log "))
+        line = WIDE.split("\n")[number]
+        at = {"line": number, "character": units(line[:line.index("reach_limit")], encoding)}
+        found = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                      "position": at})
+        assert found["contents"]["value"].startswith("param `reach_limit`")
+        renamed = client.request("textDocument/rename", {"textDocument": {"uri": uri},
+                                                         "position": at, "newName": "far"})
+        assert edited(WIDE, renamed["changes"][uri], encoding) == \
+            WIDE.replace("reach_limit", "far")
+        wrong = WIDE.replace("text(reach_limit) + ", "text(reach_limt) + ")
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": wrong}]})
+        [diagnostic] = client.diagnostics(uri)
+        start = units(line[:line.index("reach_limit")], encoding)
+        assert diagnostic["range"] == {"start": {"line": number, "character": start},
+                                       "end": {"line": number, "character": start + 10}}
+    finally:
+        client.process.kill()
+        client.process.wait()
+
+
 def test_shutdown_and_exit(session):
     client, _, _ = session
     assert client.request("shutdown", None) is None
