@@ -11,7 +11,8 @@ cannot be read, whatever the file: 'cannot read WHAT PATH: why'.
 
 `write_atomic(path, data, mode=None)` writes to a temporary file in the same folder, flushes
 it to the disk, then renames it over `path`: a reader sees the old file or the new one,
-never half of one, and a failure leaves no temporary file behind (a device or a named pipe,
+never half of one, the file keeps its permissions (a new one gets an ordinary file's), and a
+failure leaves no temporary file behind (a device or a named pipe,
 `-o /dev/stdout`, is written into instead: it is no file to replace). `save(path, text)` is the
 same with a failure told as a `GdlDataError` ('cannot write PATH: why'). `is_text(name)`
 says whether a path the system gave holds only UTF-8 (a transcript names its rule file in
@@ -189,8 +190,10 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
     """Replace the file at `path` by `data` in one step (text as UTF-8, its line ends kept;
     a path the text names that is not UTF-8 as its own bytes, as the standard output writes
     it): a temporary file beside it, synced to the disk, then a rename. `mode` gives the file's
-    permissions; None those of a new ordinary file (0o666 less the umask, not the private
-    ones of a temporary file). A symbolic link is kept: the file it points to is replaced.
+    permissions; None: those of the file it replaces (a transcript its owner made private
+    stays private: it holds the seed and everything hidden), else those of a new ordinary
+    file (0o666 less the umask, not the private ones of a temporary file). A symbolic link
+    is kept: the file it points to is replaced.
     Raises OSError; the temporary file is gone then.
 
     A path that is no ordinary file nor folder (a device such as /dev/null or /dev/stdout, a
@@ -201,6 +204,11 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
             out.write(encoded)
         return
     path = os.path.realpath(path)
+    if mode is None:
+        try:
+            mode = kept_mode(path)
+        except OSError:     # no file there yet
+            mode = _new_file_mode()
     folder = os.path.dirname(path)
     import tempfile     # here: `gdl check` reaches this module (the parse cache) but never writes
     remove_stale(folder, TEMPORARY)
@@ -210,7 +218,7 @@ def write_atomic(path: str, data: str | bytes, mode: int | None = None) -> None:
             out.write(encoded)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, _new_file_mode() if mode is None else mode)
+        os.chmod(temporary, mode)
         os.replace(temporary, path)
     except BaseException:
         if os.path.exists(temporary):

@@ -1,5 +1,5 @@
 """The one atomic file writer (`interpreter/files.py`): a new file gets an ordinary file's
-permissions, a rewritten one may keep its own, and a failed write leaves the old file and
+permissions, a rewritten one keeps its own, and a failed write leaves the old file and
 no temporary file behind."""
 
 import os
@@ -11,6 +11,8 @@ import pytest
 
 from gdl.interpreter.files import kept_mode, remove_stale, save, write_atomic
 from gdl.interpreter.language.errors import GdlDataError
+
+from tests.helpers import RULES, invoke
 
 
 def test_a_new_file_has_an_ordinary_files_permissions(tmp_path):
@@ -31,6 +33,22 @@ def test_a_rewritten_file_can_keep_its_permissions(tmp_path):
     write_atomic(str(path), "new é", kept_mode(str(path)))
     assert path.read_text(encoding="utf-8") == "new é"
     assert path.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_rewritten_file_keeps_its_permissions_when_none_are_given(tmp_path):
+    """A transcript holds the seed and everything hidden: one its owner made private stays
+    private when a command writes it again (`gdl serve --save` rewrote it after every
+    decision, readable by everyone: 0o600 became 0o644)."""
+    path = tmp_path / "game.txt"
+    path.write_text("old")
+    path.chmod(0o600)
+    save(str(path), "new")
+    assert path.read_text() == "new"
+    assert path.stat().st_mode & 0o777 == 0o600
+    result = invoke("record", str(RULES / "nim.gdl"), "-o", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_text().startswith("# gdl transcript")
+    assert path.stat().st_mode & 0o777 == 0o600
 
 
 def test_a_failed_write_keeps_the_old_file_and_leaves_no_temporary(tmp_path, monkeypatch):
