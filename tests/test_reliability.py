@@ -75,11 +75,20 @@ def binders(n):
         ") where exists(y in [1] where y == x0) { win me } }\n"
 
 
+def sums(n):
+    """`t = t + t + ... + t`, n terms: n operations inside one another (the code generator
+    nests one `+` inside the next; at 199 the checker passed a file Python could not load,
+    'SyntaxError: too many nested parentheses')."""
+    return HEAD + "phase q { action go() { t = " + " + ".join(["t"] * n) + " win me } }\n"
+
+
 @pytest.mark.parametrize("rules, limit, message", [
+    (sums, 150, "expression nested too deeply: more than 150 operations inside one another "
+     "(give parts of it names: a let, a fn)"),
     (loops, 16, "loops nested too deeply: more than 16 'for' loops inside one another"),
     (blocks, 89, "blocks nested too deeply: more than 90 blocks inside one another"),
     (binders, 16, "action 'go' takes 17 parameters: at most 16"),
-], ids=["loops", "blocks", "binders"])
+], ids=["expression", "loops", "blocks", "binders"])
 def test_blocks_loops_and_binders_nest_only_as_deep_as_the_code_can_run(
         tmp_path, rules, limit, message):
     at_limit = write(tmp_path, rules(limit), "ok.gdl")

@@ -16,6 +16,8 @@ MAX_BASES = 50                  # base files of one variant, each extending the 
                                 # (shipped: 1)
 MAX_NESTING = 200               # parentheses, brackets and braces open at once (shipped: 7)
 MAX_LOOPS = 16                  # `for` loops inside one another (Python compiles 20)
+MAX_EXPRESSION = 150            # operations inside one another in one expression (Python
+                                # compiles 200 parentheses open at once; shipped: 16)
 MAX_BLOCKS = 90                 # blocks inside one another (Python indents 100 levels)
 MAX_BINDERS = 16                # parameters of one action (each a loop of its listing)
 MAX_LIST = 1_000_000            # elements of a list made by range() or by joining lists (+)
