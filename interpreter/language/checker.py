@@ -128,7 +128,8 @@ def check_program(program: ast.Program) -> ir.Program:
     learnt: dict[tuple[str, str], Type] = {}
     while True:
         checker = _Checker(program, learnt)
-        resolved = checker.run()
+        with ir.folding():
+            resolved = checker.run()
         if not checker.learnt.keys() - learnt.keys():
             if checker.waiting:     # no assignment gave the variable a type after all
                 raise checker.waiting[0]
@@ -165,6 +166,9 @@ class _Checker:
         self.out = ir.Program()
         self.declared: dict[str, ast.Node] = {}     # name -> decl node, for duplicate detection
         self.param_nodes: dict[str, ast.ParamDecl] = {}
+        # param name -> its value frozen (`_frozen`), made once: a copy at each use of a
+        # long list filled gigabytes (`len(p)` written 300 times, p of 524,288 elements)
+        self.frozen_params: dict[str, Any] = {}
         self.phase_param_types: dict[str, tuple[Type, ...]] = {}
         self.fn_decls: dict[str, ast.FnDecl] = {}
         self.def_decls: dict[str, ast.DefDecl] = {}
@@ -1293,7 +1297,9 @@ class _Checker:
         out = self.out
         if name in out.params:
             value, t = out.params[name]
-            return ir.Const(_frozen(value), type=t, span=span)
+            if name not in self.frozen_params:
+                self.frozen_params[name] = _frozen(value)
+            return ir.Const(self.frozen_params[name], type=t, span=span)
         if name in out.terrain:
             return ir.Const(out.terrain[name][0], type=list_of(CELL), span=span)
         if name in out.symbols:

@@ -27,6 +27,9 @@ MAX_SUM = (1 << 62) - 1         # magnitude of any other number a rule computes:
                                 # difference, a multiple of a constant, each partial sum of
                                 # sum() and total() (2^62: the native backend's C integers)
 MAX_TEXT = 100_000              # characters of a text a rule joins with `+`
+MAX_FOLDED = 20_000_000         # list elements and text characters of the constants the
+                                # checker joins with `+` while it checks one rule file, in
+                                # all (each a new list or text: 160 MB at most; shipped: 160)
 MAX_DICE = 10_000               # dice of one roll: roll(sides, n), rolls, successes
 MAX_PIECES = 10_000             # pieces created in one game (removed ones included)
 MAX_ENTRIES = 200               # phases entered since the last decision (goto, call, return)

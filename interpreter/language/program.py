@@ -13,12 +13,14 @@ for). A unit's parameters take the slots after it, in order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, cast
 
 import attrs
 
-from .limits import MAX_LIST, MAX_NUMBER, MAX_TEXT
+from .limits import MAX_FOLDED, MAX_LIST, MAX_NUMBER, MAX_TEXT
 from .look import Look
 from .references import References
 from .tree import Node, Span, children, walk
@@ -614,6 +616,35 @@ def known_length(expr: Expr) -> int | None:
     return None
 
 
+_FOLDED: ContextVar[list[int] | None] = ContextVar("gdl_folded", default=None)
+"""The list elements and text characters `fold_binary` has joined in the check under way
+(`folding`); None outside one."""
+
+
+@contextmanager
+def folding() -> Iterator[None]:
+    """The constants `fold_binary` joins while this runs (one check of a rule file) hold at
+    most limits.MAX_FOLDED elements and characters in all: each join makes a new list or
+    text, so a file of a few kB joining a list of 524,288 elements again and again held
+    gigabytes before it was checked."""
+    token = _FOLDED.set([0])
+    try:
+        yield
+    finally:
+        _FOLDED.reset(token)
+
+
+def _spend(size: int) -> None:
+    spent = _FOLDED.get()
+    if spent is None:
+        return
+    spent[0] += size
+    if spent[0] > MAX_FOLDED:
+        raise Oversized(f"the constants this rule file joins hold more than {MAX_FOLDED:,} "
+                        "list elements and text characters in all (each list or text "
+                        "joined with '+' counts whole)")
+
+
 def _held(value: int) -> int:
     if not -MAX_NUMBER <= value <= MAX_NUMBER:
         raise Oversized(f"a number of about {int(value.bit_length() * 0.30103) + 1} digits: "
@@ -630,12 +661,13 @@ def fold_binary(op: str, a: Any, b: Any) -> Any:
     multiply or join one another cannot grow without end while the file is checked."""
     if op == "+":
         if isinstance(a, (list, tuple)):
-            joined_length(len(a), len(b))
+            _spend(joined_length(len(a), len(b)))
             return list(a) + list(b)
         if isinstance(a, str):
             if len(a) + len(b) > MAX_TEXT:
                 raise Oversized(f"a text of {len(a) + len(b):,} characters: a constant text "
                                 f"is at most {MAX_TEXT:,} long")
+            _spend(len(a) + len(b))
             return a + b
         return _held(a + b)
     if op == "-":
