@@ -19,6 +19,7 @@ from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, plural, static_fault
 from .errors import GdlError, GdlRuleError, counted, did_you_mean, error_at
+from .limits import MAX_USED
 from .look import Look, badge_note, colour_of, colour_words, mark_notes, read_shape, shape_names
 from .references import Declaration, References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
@@ -130,6 +131,7 @@ def check_program(program: ast.Program) -> ir.Program:
         checker = _Checker(program, learnt)
         with ir.folding():
             resolved = checker.run()
+        _used_constants(resolved)
         if not checker.learnt.keys() - learnt.keys():
             if checker.waiting:     # no assignment gave the variable a type after all
                 raise checker.waiting[0]
@@ -169,6 +171,7 @@ class _Checker:
         # param name -> its value frozen (`_frozen`), made once: a copy at each use of a
         # long list filled gigabytes (`len(p)` written 300 times, p of 524,288 elements)
         self.frozen_params: dict[str, Any] = {}
+        self.frozen_lists: dict[int, tuple[list[Any], tuple[Any, ...]]] = {}  # (`_frozen`)
         self.phase_param_types: dict[str, tuple[Type, ...]] = {}
         self.fn_decls: dict[str, ast.FnDecl] = {}
         self.def_decls: dict[str, ast.DefDecl] = {}
@@ -1298,7 +1301,7 @@ class _Checker:
         if name in out.params:
             value, t = out.params[name]
             if name not in self.frozen_params:
-                self.frozen_params[name] = _frozen(value)
+                self.frozen_params[name] = _frozen(value, self.frozen_lists)
             return ir.Const(self.frozen_params[name], type=t, span=span)
         if name in out.terrain:
             return ir.Const(out.terrain[name][0], type=list_of(CELL), span=span)
@@ -1795,11 +1798,58 @@ def _as_text(expr: ir.Expr) -> ir.Expr:
     return expr if expr.type == STR else ir.Text(expr, type=STR, span=expr.span)
 
 
-def _frozen(value: Any) -> Any:
-    """Constant lists as tuples, so no rule can change a constant."""
-    if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
-    return value
+def _frozen(value: Any, memo: dict[int, tuple[list[Any], tuple[Any, ...]]] | None = None
+            ) -> Any:
+    """Constant lists as tuples, so no rule can change a constant. A list met again (in
+    `memo`: a param's list named many times in another, `[p, p, p]`) is frozen once: each
+    copy of a list of 524,288 elements is 4 MB."""
+    if not isinstance(value, list):
+        return value
+    if memo is None:
+        memo = {}
+    found = memo.get(id(value))
+    if found is None:        # (the list is kept with its tuple: its id is not reused)
+        found = memo[id(value)] = (value, tuple(_frozen(v, memo) for v in value))
+    return found[1]
+
+
+def _used_constants(resolved: ir.Program) -> None:
+    """A rule error at the constant of the rules past which the constants they use hold
+    more than MAX_USED list elements and text characters in all, each use counted, and
+    each list inside another each time it is there: the code generator writes each one out
+    (a list of 524,288 elements named in 300 rules took 73 s to load; `[p, p, ...]`, a list
+    naming one 300 times, 7 s and 500 MB)."""
+    roots: list[ir.Node] = [*ir.rule_roots(resolved), *resolved.shows.values(),
+                            *resolved.stats.values(), *resolved.invariants,
+                            *(sight.rule for sight in resolved.sights)]
+    if resolved.hide is not None:
+        roots.append(resolved.hide)
+    sizes: dict[int, tuple[Any, int]] = {}
+    total = 0
+    for root in roots:
+        for node in ir.walk(root):
+            if isinstance(node, ir.Const) and isinstance(node.value, (str, list, tuple)):
+                total += _size(node.value, sizes)
+                if total > MAX_USED:
+                    raise error_at(GdlRuleError, "the constants the rules use hold more than "
+                                   f"{MAX_USED:,} list elements and text characters in all, "
+                                   "each use counted (a long list named in many places, or a "
+                                   "list that names another many times)", node.span)
+
+
+def _size(value: Any, sizes: dict[int, tuple[Any, int]]) -> int:
+    """The list elements and text characters of a constant, a list inside it counted each
+    time it is there (worked out once for each list: `sizes`, the value kept with it)."""
+    if isinstance(value, str):
+        return len(value)
+    if not isinstance(value, (list, tuple)):
+        return 0
+    found = sizes.get(id(value))
+    if found is None:
+        found = sizes[id(value)] = (value, len(value) + sum(_size(v, sizes) for v in value
+                                                            if isinstance(v, (str, list,
+                                                                              tuple))))
+    return found[1]
 
 
 def _joined_length(e: ast.Binary, a: ir.Expr, b: ir.Expr) -> int | None:

@@ -108,17 +108,36 @@ def test_constants_joined_again_and_again_stop_at_the_folding_limit():
 
 
 def test_a_long_constant_is_not_copied_at_each_use():
-    """A rule naming a param of 524,288 elements 300 times holds it once, not 300 copies
-    (1.3 GB and 24 s to check)."""
+    """Rules naming a param of 524,288 elements hold it once, not a copy for each use (300
+    uses took 1.3 GB and 24 s to check)."""
     from gdl.interpreter.language.program import Const
     from gdl.interpreter.language.tree import walk
     from gdl.interpreter.loader import check_source
-    uses = " + ".join(["nth(p19, n)"] * 30)
+    uses = " + ".join(["nth(p19, n)"] * 7)
     resolved = check_source(source(extra=DOUBLED, body=f"n = {uses}"), "t.gdl")
     found = [node.value for phase in resolved.phases.values() for node in walk(phase)
              if isinstance(node, Const) and isinstance(node.value, tuple)
              and len(node.value) == 2 ** 19]
-    assert len(found) == 30 and len({id(value) for value in found}) == 1
+    assert len(found) == 7 and len({id(value) for value in found}) == 1
+
+
+def test_constants_the_rules_use_are_bounded_each_use_counted():
+    """The code generator writes out each constant a rule uses: a list of 524,288 elements
+    named in 300 rules took 73 s to load, `[p19, p19, ...]` named once 7 s and 500 MB. They
+    hold at most MAX_USED (4,000,000) elements and characters in all, each use counted."""
+    used = "the constants the rules use hold more than 4,000,000 list elements and text " \
+        "characters in all, each use counted (a long list named in many places, or a list " \
+        "that names another many times)"
+    seven = "\n    ".join(["n = nth(p19, n)"] * 7)
+    game = load_source(source(extra=DOUBLED, body=seven, n=1), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.globals["n"] == 1
+    message = check_error(source(extra=DOUBLED, body=seven + "\n    n = nth(p19, n)"))
+    assert message.startswith("t.gdl:34:13: error: " + used)    # the last counted
+    named = "param q = [" + ", ".join(["p19"] * 300) + "]\n"
+    message = check_error(source(extra=DOUBLED + named, body="n = len(nth(q, 1))"))
+    assert message.startswith("t.gdl:35:17: error: " + used)
 
 
 @pytest.mark.parametrize("where", ["[k for k in range(1, n)]", "count(k in range(1, n))",
