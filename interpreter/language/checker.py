@@ -131,7 +131,7 @@ def check_program(program: ast.Program) -> ir.Program:
         checker = _Checker(program, learnt)
         with ir.folding():
             resolved = checker.run()
-        _used_constants(resolved)
+        _used_constants(program, resolved)
         if not checker.learnt.keys() - learnt.keys():
             if checker.waiting:     # no assignment gave the variable a type after all
                 raise checker.waiting[0]
@@ -1813,12 +1813,13 @@ def _frozen(value: Any, memo: dict[int, tuple[list[Any], tuple[Any, ...]]] | Non
     return found[1]
 
 
-def _used_constants(resolved: ir.Program) -> None:
-    """A rule error at the constant of the rules past which the constants they use hold
-    more than MAX_USED list elements and text characters in all, each use counted, and
-    each list inside another each time it is there: the code generator writes each one out
-    (a list of 524,288 elements named in 300 rules took 73 s to load; `[p, p, ...]`, a list
-    naming one 300 times, 7 s and 500 MB)."""
+def _used_constants(program: ast.Program, resolved: ir.Program) -> None:
+    """A rule error at the kind or the constant of the rules past which the kinds tables'
+    values and the constants the rules use hold more than MAX_USED list elements and text
+    characters in all, each use counted, and each list inside another each time it is
+    there: the code generator writes each one out (a list of 524,288 elements named in 300
+    rules took 73 s to load; `[p, p, ...]`, a list naming one 300 times, 7 s and 500 MB; a
+    kinds table of 300 kinds whose column is that list, as long)."""
     roots: list[ir.Node] = [*ir.rule_roots(resolved), *resolved.shows.values(),
                             *resolved.stats.values(), *resolved.invariants,
                             *(sight.rule for sight in resolved.sights)]
@@ -1826,15 +1827,24 @@ def _used_constants(resolved: ir.Program) -> None:
         roots.append(resolved.hide)
     sizes: dict[int, tuple[Any, int]] = {}
     total = 0
+    too_many = (f"the constants the rules use hold more than {MAX_USED:,} list elements and "
+                "text characters in all, each use counted (a long list named in many places, "
+                "or a list that names another many times)")
+    rows = [row for item in program.items if isinstance(item, ast.KindsDecl)
+            for row in item.rows]
+    for row in rows:
+        for value in resolved.kinds.get(row.name, {}).values():
+            total += _size(value, sizes)
+            if total > MAX_USED:
+                raise error_at(GdlRuleError, too_many.replace(
+                    "the constants the rules use", "the kinds tables' values and the "
+                    "constants the rules use"), row.span)
     for root in roots:
         for node in ir.walk(root):
             if isinstance(node, ir.Const) and isinstance(node.value, (str, list, tuple)):
                 total += _size(node.value, sizes)
                 if total > MAX_USED:
-                    raise error_at(GdlRuleError, "the constants the rules use hold more than "
-                                   f"{MAX_USED:,} list elements and text characters in all, "
-                                   "each use counted (a long list named in many places, or a "
-                                   "list that names another many times)", node.span)
+                    raise error_at(GdlRuleError, too_many, node.span)
 
 
 def _size(value: Any, sizes: dict[int, tuple[Any, int]]) -> int:

@@ -138,6 +138,10 @@ def test_constants_the_rules_use_are_bounded_each_use_counted():
     named = "param q = [" + ", ".join(["p19"] * 300) + "]\n"
     message = check_error(source(extra=DOUBLED + named, body="n = len(nth(q, 1))"))
     assert message.startswith("t.gdl:35:17: error: " + used)
+    table = "kinds (l) {\n" + "".join(f"  K{i} = p19\n" for i in range(1, 9)) + "}\n"
+    message = check_error(source(extra=DOUBLED + table))
+    assert message.startswith("t.gdl:35:3: error: the kinds tables' values and the constants "
+                              "the rules use hold more than 4,000,000")     # K8
 
 
 @pytest.mark.parametrize("where", ["[k for k in range(1, n)]", "count(k in range(1, n))",
