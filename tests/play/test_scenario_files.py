@@ -93,6 +93,8 @@ SHOWN_TEXT_FORM = ("expected 'expect view of SEAT shows WHAT == \"TEXT\"' (or 'c
     ("set Fighter#1.damag = 1", "unknown piece variable 'damag'; did you mean 'damage'?"),
     ("set blue.moves = 1", "unknown seat variable 'moves'; did you mean 'moved'?"),
     ("set turn_number = 3", "the turn number is set with 'turn N'"),
+    ("turn 1000000000000000000",       # it said "with N a number, not '1000000000000000000'"
+     "a turn number is at most 999,999,999,999,999,999, not 1000000000000000000"),
     ("phase pley for blue", "unknown phase 'pley'; did you mean 'play'?"),
     ("concede bleu", "unknown seat 'bleu'; seats: blue, red; did you mean 'blue'?"),
     ("expect phase pley", "unknown phase 'pley'; did you mean 'play'?"),

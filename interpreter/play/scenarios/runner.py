@@ -512,6 +512,9 @@ class ScenarioRun(Expectations):
 
     def do_turn(self, rest):
         state = self.need_state()
+        if rest.isascii() and rest.isdigit() and not NUMBER.fullmatch(rest):
+            # a number, of more digits than NUMBER takes: not "not a number"
+            raise self.error(f"a turn number is at most {10 ** 18 - 1:,}, not {rest}")
         if not NUMBER.fullmatch(rest):
             raise self.error(f"expected 'turn N' with N a number, not '{rest}'")
         state.turn = int(rest)
