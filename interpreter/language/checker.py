@@ -1815,9 +1815,10 @@ def _frozen(value: Any, memo: dict[int, tuple[list[Any], tuple[Any, ...]]] | Non
 
 def _used_constants(program: ast.Program, resolved: ir.Program) -> None:
     """A rule error at the kind or the constant of the rules past which the kinds tables'
-    values and the constants the rules use hold more than MAX_USED list elements and text
-    characters in all, each use counted, and each list inside another each time it is
-    there: the code generator writes each one out (a list of 524,288 elements named in 300
+    values and the constants the rules use hold more than MAX_USED list elements in all,
+    each use counted, and each list inside another each time it is there: the code
+    generator writes each one out element by element (a text, written at once, counts
+    nothing) (a list of 524,288 elements named in 300
     rules took 73 s to load; `[p, p, ...]`, a list naming one 300 times, 7 s and 500 MB; a
     kinds table of 300 kinds whose column is that list, as long)."""
     roots: list[ir.Node] = [*ir.rule_roots(resolved), *resolved.shows.values(),
@@ -1827,9 +1828,9 @@ def _used_constants(program: ast.Program, resolved: ir.Program) -> None:
         roots.append(resolved.hide)
     sizes: dict[int, tuple[Any, int]] = {}
     total = 0
-    too_many = (f"the constants the rules use hold more than {MAX_USED:,} list elements and "
-                "text characters in all, each use counted (a long list named in many places, "
-                "or a list that names another many times)")
+    too_many = (f"the constants the rules use hold more than {MAX_USED:,} list elements in "
+                "all, each use counted (a long list named in many places, or a list that "
+                "names another many times)")
     rows = [row for item in program.items if isinstance(item, ast.KindsDecl)
             for row in item.rows]
     for row in rows:
@@ -1841,24 +1842,21 @@ def _used_constants(program: ast.Program, resolved: ir.Program) -> None:
                     "constants the rules use"), row.span)
     for root in roots:
         for node in ir.walk(root):
-            if isinstance(node, ir.Const) and isinstance(node.value, (str, list, tuple)):
+            if isinstance(node, ir.Const) and isinstance(node.value, (list, tuple)):
                 total += _size(node.value, sizes)
                 if total > MAX_USED:
                     raise error_at(GdlRuleError, too_many, node.span)
 
 
 def _size(value: Any, sizes: dict[int, tuple[Any, int]]) -> int:
-    """The list elements and text characters of a constant, a list inside it counted each
-    time it is there (worked out once for each list: `sizes`, the value kept with it)."""
-    if isinstance(value, str):
-        return len(value)
+    """The list elements of a constant, a list inside it counted each time it is there
+    (worked out once for each list: `sizes`, the value kept with it)."""
     if not isinstance(value, (list, tuple)):
         return 0
     found = sizes.get(id(value))
     if found is None:
         found = sizes[id(value)] = (value, len(value) + sum(_size(v, sizes) for v in value
-                                                            if isinstance(v, (str, list,
-                                                                              tuple))))
+                                                            if isinstance(v, (list, tuple))))
     return found[1]
 
 

@@ -30,9 +30,9 @@ MAX_TEXT = 100_000              # characters of a text a rule joins with `+`
 MAX_FOLDED = 20_000_000         # list elements and text characters of the constants the
                                 # checker joins with `+` while it checks one rule file, in
                                 # all (each a new list or text: 160 MB at most; shipped: 160)
-MAX_USED = 4_000_000            # list elements and text characters of the constants the
-                                # rules use, each use counted (the code generator writes
-                                # each out: some 2 s at most; shipped: 1,028)
+MAX_USED = 4_000_000            # list elements of the constants the rules use and of the
+                                # kinds tables' values, each use counted (the code generator
+                                # writes each out: some 2 s at most; shipped: 148)
 MAX_DICE = 10_000               # dice of one roll: roll(sides, n), rolls, successes
 MAX_PIECES = 10_000             # pieces created in one game (removed ones included)
 MAX_ENTRIES = 200               # phases entered since the last decision (goto, call, return)

@@ -124,10 +124,11 @@ def test_a_long_constant_is_not_copied_at_each_use():
 def test_constants_the_rules_use_are_bounded_each_use_counted():
     """The code generator writes out each constant a rule uses: a list of 524,288 elements
     named in 300 rules took 73 s to load, `[p19, p19, ...]` named once 7 s and 500 MB. They
-    hold at most MAX_USED (4,000,000) elements and characters in all, each use counted."""
-    used = "the constants the rules use hold more than 4,000,000 list elements and text " \
-        "characters in all, each use counted (a long list named in many places, or a list " \
-        "that names another many times)"
+    hold at most MAX_USED (4,000,000) elements in all, each use counted; a long text, written
+    at once, counts nothing."""
+    used = "the constants the rules use hold more than 4,000,000 list elements in all, each " \
+        "use counted (a long list named in many places, or a list that names another many " \
+        "times)"
     seven = "\n    ".join(["n = nth(p19, n)"] * 7)
     game = load_source(source(extra=DOUBLED, body=seven, n=1), "t.gdl")
     state = game.new_state(0)
@@ -142,6 +143,8 @@ def test_constants_the_rules_use_are_bounded_each_use_counted():
     message = check_error(source(extra=DOUBLED + table))
     assert message.startswith("t.gdl:35:3: error: the kinds tables' values and the constants "
                               "the rules use hold more than 4,000,000")     # K8
+    text = 'param t = "' + "a" * 50000 + '"\n'
+    load_source(source(extra=text, body="\n    ".join(["log t"] * 100)), "t.gdl")
 
 
 @pytest.mark.parametrize("where", ["[k for k in range(1, n)]", "count(k in range(1, n))",
