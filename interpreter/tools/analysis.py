@@ -25,7 +25,7 @@ from ..language import ast, lint
 from ..language.builtins import BUILTINS
 from ..language.checker import BUILTIN_VALUES, PIECE_PROPERTIES
 from ..language.errors import GdlError
-from ..language.limits import MAX_SOURCE
+from ..language.limits import MAX_BASES, MAX_SOURCE
 from ..language.parser import grammar_words, parse_program
 from ..language.program import Program as Resolved
 from ..language.references import Declaration, References
@@ -399,8 +399,8 @@ class Document:
             return
         base_path = os.path.normpath(os.path.join(os.path.dirname(self.path),
                                                   extends[0].path))
-        if base_path in seen or base_path == self.path:
-            return
+        if base_path in seen or base_path == self.path or len(seen) >= MAX_BASES:
+            return      # (the check says why: a cycle, or a chain too long)
         text = self.read(base_path)
         if text is not None:
             self.base = Document(text, base_path, self.read, seen + (self.path,))

@@ -206,6 +206,20 @@ def test_gdl_check_refuses_a_base_that_is_not_a_regular_file(tmp_path, base):
     assert "Traceback" not in result.stderr
 
 
+def test_a_chain_of_bases_too_long_is_one_problem_not_a_recursion_error(tmp_path):
+    """The analysis reads a variant's bases one inside the next: a chain of 1,200 variants
+    raised RecursionError there (the server said 'gdl could not analyse this text'). It
+    reads at most the 50 the check allows, which then says why."""
+    from gdl.interpreter.tools.analysis import Document
+    (tmp_path / "v0.gdl").write_text(GAME)
+    for number in range(1, 1201):
+        (tmp_path / f"v{number}.gdl").write_text(f'extends "v{number - 1}.gdl"\n')
+    document = Document((tmp_path / "v1200.gdl").read_text(), str(tmp_path / "v1200.gdl"))
+    assert document.problem is not None
+    assert document.problem.message.endswith(
+        "more than 50 base files, each extending the next: a variant has at most 50")
+
+
 # ----- large documents -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("megabytes", [2, 6])
