@@ -286,6 +286,7 @@ def play(pairing: Pairing, seed: int, loaded: tuple[Any, Any] | None = None) -> 
 SUITE_GAMES: dict[str, int] = {
     "amazons.gdl": 40,
     "backgammon.gdl": 20,
+    "battleship.gdl": 20,
     "breakthrough.gdl": 200,
     "checkers.gdl": 200,
     "chess.gdl": 50,
