@@ -63,7 +63,7 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 60, "dots_an
            "../../tests/rules/look": 50, "kuhn_poker": 200,
            "leduc_poker": 200, "../../tests/rules/typed_small_nones": 200,
            "quoridor": 12, "tablut": 20, "amazons": 6, "einstein": 100, "pentago": 30,
-           "lines_of_action": 10,
+           "lines_of_action": 10, "battleship": 20,
            "../../tests/rules/typed_simul_phase": 40,
            "../../tests/rules/typed_simul_placements": 30,
            "../../tests/rules/typed_simul_later": 60,
