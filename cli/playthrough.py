@@ -42,8 +42,8 @@ from gdl.interpreter.play.render.narrate import (changes, event_lines, public_ev
 from gdl.interpreter.runtime import introspect
 from gdl.interpreter.runtime.introspect import is_private, is_simultaneous
 from gdl.interpreter.runtime.view import (WIDTH, board_grid, chosen_line, piece_details,
-                                          public_view, render, render_board, seat_line, title,
-                                          turn_heading, turn_words, zone_lines)
+                                          public_view, render, render_board, seat_line, tells,
+                                          title, turn_heading, turn_words, zone_lines)
 
 if TYPE_CHECKING:
     from gdl.interpreter.play.playing import Events
@@ -660,9 +660,7 @@ class Prompt:
         top += render_board(self.game, view, width, max_rows=board_rows(self.game, view, width,
                                                                          height), beside=True,
                             colour=self.table.colour)
-        # a seat with nothing to tell (no variables, no `show seat` text, still in): no line
-        top += [clip("  " + seat_line(s), width) for s in view["seats"]
-                if s["out"] or s["vars"] or s.get("status")]
+        top += [clip("  " + seat_line(s), width) for s in view["seats"] if tells(s)]
         if view.get("status"):          # `show game(s)`
             top.append(clip("  " + view["status"], width))
         if view.get("chosen"):

@@ -315,9 +315,7 @@ def status_lines(view: View, pieces: bool = True) -> list[str]:
     """What the text drawing writes under the board: each seat's line, the choices of a
     simultaneous phase, the game's line or global variables, the pieces' statuses and the
     zones (unless `pieces` is false: a picture draws them), the result."""
-    # a seat with nothing to tell (no variables, no `show seat` text, still in) has no line
-    lines = ["  " + seat_line(seat) for seat in view["seats"]
-             if seat["out"] or seat["vars"] or seat.get("status")]
+    lines = ["  " + seat_line(seat) for seat in view["seats"] if tells(seat)]
     if view.get("chosen"):
         lines.append("  " + chosen_line(view))
     if "status" in view:            # `show game(s)`: in place of the global variables
@@ -413,6 +411,12 @@ def piece_name(piece: PieceView) -> str:
     """'Piece#5 (blue)'; a label that names its seat already (`blue:Piece#2`) alone."""
     label, owner = piece["label"], piece["owner"]
     return label if label.startswith(owner + ":") else f"{label} ({owner})"
+
+
+def tells(seat: SeatView) -> bool:
+    """Has the seat a line to show? Not when it is still in and has nothing to tell: no
+    variables, or a `show seat` text (which stands in their place) that is empty."""
+    return seat["out"] or bool(seat["status"] if "status" in seat else seat["vars"])
 
 
 def seat_line(seat: SeatView) -> str:

@@ -91,3 +91,17 @@ def test_a_seat_with_nothing_to_tell_has_no_line_under_the_board():
     space_war = load_game("games/space_war.gdl")
     assert "  blue: south side, 0 fighters" in render(
         space_war, space_war.view(space_war.new_state(0), None)).splitlines()
+
+
+def test_a_seat_whose_show_seat_text_is_empty_has_no_line():
+    """`show seat` stands in place of the seat's variables: when its text is empty the seat
+    has nothing to tell, whatever variables it has (no bare 'north: ' line)."""
+    game = load_source('game "Quiet"\nseats north, south\nboard square(2, 2)\n'
+                       "var seat.score = 0\n"
+                       'show seat(s) = if s.score > 0 then "score " + text(s.score) else ""\n'
+                       "setup {\n  south.score = 2\n  goto play for north\n}\n"
+                       "phase play turn {\n  action pass() { goto play for next(me) }\n}\n",
+                       "quiet.gdl")
+    lines = render(game, game.view(game.new_state(0), None)).splitlines()
+    assert "  north: " not in lines
+    assert "  south: score 2" in lines
