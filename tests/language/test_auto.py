@@ -48,6 +48,21 @@ def test_auto_stops_when_the_game_ends():
     assert game.returns(state) == [1.0, -1.0]
 
 
+def test_the_end_rules_run_before_the_forced_actions_that_follow_a_decision():
+    """The end rules run after the decision's body, its goto and the on enter of the phase it
+    enters (docs/language.md 9), before any auto action: a game they end plays none."""
+    game = load_source('game "End first"\nseats north, south\nvar score = 0\n'
+                       "setup {\n  goto play for north\n}\n"
+                       "phase play turn {\n  action go() {\n    score = 1\n"
+                       "    goto bonus for me\n  }\n}\n"
+                       'phase bonus auto {\n  on enter {\n    log "entered"\n  }\n'
+                       '  action take() {\n    log "played"\n    goto play for next(me)\n'
+                       "  }\n}\nend {\n  win when score > 0\n}\n", "end_first.gdl")
+    state = game.new_state(0)
+    assert act_json(game, state, "go") == [["log", "entered"]]
+    assert game.is_terminal(state)
+
+
 def test_a_phase_that_never_stops_playing_by_itself():
     source = VALID_3.replace("phase play {", "phase play auto {")
     with pytest.raises(GdlRuntimeError) as info:
