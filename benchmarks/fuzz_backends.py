@@ -1,0 +1,545 @@
+"""The typed native engine against the Python backend on generated rule files.
+
+    .venv/bin/python benchmarks/fuzz_backends.py [--programs 20] [--seed 0] [--games 10]
+                                                 [--keep FOLDER]
+
+Each program is a small random rule file inside the typed subset, drawn from its seed alone
+(`generate(seed)`): a square or hex board (maybe with holes), two seats, one to three kinds
+with stats, piece, seat and global variables, fns, actions of one to four binders over
+varied domains (cells, pieces, directions, symbols, seats, ranges, reach/sight/ray/
+neighbors, comprehensions) with `where` tests built from random expressions (and/or/not,
+comparisons, arithmetic with / and % that may fault, quantifiers, len/nth/last, `in`,
+if-then-else, none tests, fn calls) and bodies (place, create, remove, change, variable
+updates, for, if, log), and an end block. A program the checker refuses, or one outside the
+typed subset, is counted and skipped. The others are built typed (-O0) and played from
+`--games` seeds under both engines with tests/runtime/test_typed.py's `_compare` (state
+JSON, legal actions and texts, work counted, faults at the same FILE:LINE:COL). Each
+disagreement is printed with the program's seed, and its file is saved in `--keep` (default
+a folder under the temp folder). Each program runs in its own process, so a crash of the
+compiled code is reported too. Exit 1 when any program disagreed or crashed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import sys
+import tempfile
+import traceback
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# types: num, bool, cell, piece, seat, dir, sym, kind, text; lists as "list:T"
+SCALARS = ["num", "bool", "cell", "piece", "seat", "dir", "sym", "kind"]
+
+
+class Generator:
+    """One random rule file, from its seed alone."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.fns: list[tuple[str, list[str], str]] = []     # name, argument types, result
+        self.counter = 0
+
+    def fresh(self, stem: str) -> str:
+        self.counter += 1
+        return f"{stem}{self.counter}"
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    # ---- expressions ------------------------------------------------------------------
+    def of(self, ty: str, scope: dict[str, str], depth: int) -> str:
+        """An expression of type `ty` over the names in `scope` (name -> type)."""
+        rng = self.rng
+        names = [n for n, t in scope.items() if t == ty]
+        if names and self.chance(0.35):
+            return rng.choice(names)
+        if ty.startswith("list:"):
+            return self.list_of(ty[5:], scope, depth)
+        make = getattr(self, f"e_{ty}")
+        return str(make(scope, max(depth, 0)))
+
+    def index(self, scope: dict[str, str], depth: int) -> str:
+        """An index for nth(): mostly a small number, so most lists give an element."""
+        if self.chance(0.7):
+            return str(self.rng.randrange(1, 4))
+        return self.of("num", scope, depth)
+
+    def num_small(self) -> str:
+        return str(self.rng.choice([0, 1, 1, 2, 2, 3, 4]))
+
+    def quantifier_list(self, scope: dict[str, str], depth: int) -> tuple[str, str]:
+        ty = self.rng.choice(["cell", "piece", "num", "seat", "dir", "cell"])
+        return ty, self.list_of(ty, scope, depth - 1)
+
+    def binder(self, ty: str, lst: str, scope: dict[str, str]) -> tuple[str, dict[str, str]]:
+        name = self.fresh("x")
+        inner = dict(scope)
+        inner[name] = ty
+        return name, inner
+
+    def e_num(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        if depth <= 0:
+            return rng.choice([self.num_small(), "g_n", "me.score", "turn_number",
+                               self.num_small()])
+        d = depth - 1
+        pick = rng.randrange(22)
+        if pick == 0:
+            op = rng.choice(["+", "-", "*", "/", "%", "+", "-"])
+            return f"({self.of('num', scope, d)} {op} {self.of('num', scope, d)})"
+        if pick == 1:
+            return f"len({self.of('list:' + rng.choice(['cell', 'piece', 'num']), scope, d)})"
+        if pick == 2:
+            ty, lst = self.quantifier_list(scope, depth)
+            x, inner = self.binder(ty, lst, scope)
+            return f"count({x} in {lst} where {self.of('bool', inner, d)})"
+        if pick == 3:
+            ty, lst = self.quantifier_list(scope, depth)
+            x, inner = self.binder(ty, lst, scope)
+            op = rng.choice(["sum", "min_of", "max_of"])
+            cond = f" where {self.of('bool', inner, d)}" if self.chance(0.5) else ""
+            return f"{op}({x} in {lst}{cond}: {self.of('num', inner, d)})"
+        if pick == 4:
+            return f"row({self.of('cell', scope, d)})"
+        if pick == 5:
+            return f"column({self.of('cell', scope, d)})"
+        if pick == 6:
+            return f"distance({self.of('cell', scope, d)}, {self.of('cell', scope, d)})"
+        if pick == 7:
+            return (f"(if {self.of('bool', scope, d)} then {self.of('num', scope, d)} "
+                    f"else {self.of('num', scope, d)})")
+        if pick == 8:
+            return f"{self.of('piece', scope, d)}.hp"
+        if pick == 9:
+            return f"{self.of('piece', scope, d)}.{rng.choice(self.stats)}"
+        if pick == 10:
+            return f"{self.of('seat', scope, d)}.score"
+        if pick == 11:
+            return f"nth({self.of('list:num', scope, d)}, {self.index(scope, d)})"
+        if pick == 12:
+            return f"abs({self.of('num', scope, d)})"
+        if pick == 13:
+            f = rng.choice(["min", "max"])
+            return f"{f}({self.of('num', scope, d)}, {self.of('num', scope, d)})"
+        if pick == 14:
+            call = self.call("num", scope, d)
+            if call:
+                return call
+        if pick == 15:
+            return f"total({self.of('list:num', scope, d)})"
+        if pick == 16:
+            return f"last({self.of('list:num', scope, d)})"
+        if pick == 17:
+            return "decision_number"
+        if pick == 18:
+            return f"{self.of('kind', scope, d)}.{rng.choice(self.stats)}"
+        return rng.choice([self.num_small(), "g_n", "me.score", str(rng.randrange(-2, 7))])
+
+    def e_bool(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        if depth <= 0:
+            return rng.choice(["true", "false", "g_flag", f"g_n > {self.num_small()}",
+                               f"me.score < {self.num_small()}"])
+        d = depth - 1
+        pick = rng.randrange(20)
+        if pick in (0, 1, 2):
+            op = rng.choice(["<", "<=", ">", ">=", "==", "!="])
+            return f"{self.of('num', scope, d)} {op} {self.of('num', scope, d)}"
+        if pick == 3:
+            op = rng.choice(["and", "or"])
+            return f"({self.of('bool', scope, d)} {op} {self.of('bool', scope, d)})"
+        if pick == 4:
+            return f"not ({self.of('bool', scope, d)})"
+        if pick == 5:
+            ty, lst = self.quantifier_list(scope, depth)
+            x, inner = self.binder(ty, lst, scope)
+            return f"exists({x} in {lst} where {self.of('bool', inner, d)})"
+        if pick == 6:
+            ty, lst = self.quantifier_list(scope, depth)
+            x, inner = self.binder(ty, lst, scope)
+            cond = f" where {self.of('bool', inner, d)}" if self.chance(0.4) else ""
+            return f"all({x} in {lst}{cond}: {self.of('bool', inner, d)})"
+        if pick == 7:
+            ty = rng.choice(["cell", "piece", "num", "seat", "dir"])
+            neg = rng.choice(["in", "not in"])
+            return f"{self.of(ty, scope, d)} {neg} {self.of('list:' + ty, scope, d)}"
+        if pick == 8:
+            ty = rng.choice(["cell", "piece", "seat", "dir", "sym", "kind"])
+            op = rng.choice(["==", "!="])
+            return f"{self.of(ty, scope, d)} {op} {self.of(ty, scope, d)}"
+        if pick == 9:
+            ty = rng.choice(["cell", "piece", "dir"])
+            op = rng.choice(["==", "!="])
+            return f"{self.of(ty, scope, d)} {op} none"
+        if pick == 10:
+            return f"len(pieces_at({self.of('cell', scope, d)})) == 0"
+        if pick == 11:
+            call = self.call("bool", scope, d)
+            if call:
+                return call
+        if pick == 12:
+            return f"{self.of('piece', scope, d)}.owner == {self.of('seat', scope, d)}"
+        if pick == 13:
+            return (f"(if {self.of('bool', scope, d)} then {self.of('bool', scope, d)} "
+                    f"else {self.of('bool', scope, d)})")
+        if pick == 14:
+            return f"{self.of('piece', scope, d)}.kind == {self.of('kind', scope, d)}"
+        if pick == 15:
+            return f"{self.of('sym', scope, d)} == g_sym"
+        return rng.choice(["true", "g_flag", f"g_n > {self.num_small()}",
+                           f"len(g_cells) < {rng.randrange(1, 5)}"])
+
+    def e_cell(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        if depth <= 0:
+            return rng.choice(["nth(cells(), 1)", "last(cells())", "g_cell",
+                               f"nth(cells(), {rng.randrange(1, 8)})"])
+        d = depth - 1
+        pick = rng.randrange(10)
+        if pick == 0:
+            return f"step({self.of('cell', scope, d)}, {self.of('dir', scope, d)})"
+        if pick == 1:
+            return f"{self.of('piece', scope, d)}.cell"
+        if pick == 2:
+            ty, lst = "cell", self.list_of("cell", scope, d)
+            x, inner = self.binder(ty, lst, scope)
+            return f"first({x} in {lst} where {self.of('bool', inner, d)})"
+        if pick == 3:
+            return f"nth({self.of('list:cell', scope, d)}, {self.index(scope, d)})"
+        if pick == 4:
+            return f"last({self.of('list:cell', scope, d)})"
+        if pick == 5:
+            return f"cell_at({self.of('num', scope, d)}, {self.of('num', scope, d)})"
+        if pick == 6:
+            call = self.call("cell", scope, d)
+            if call:
+                return call
+        if pick == 7:
+            return (f"(if {self.of('bool', scope, d)} then {self.of('cell', scope, d)} "
+                    f"else {self.of('cell', scope, d)})")
+        return rng.choice(["nth(cells(), 1)", "last(cells())", "g_cell"])
+
+    def e_piece(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        d = depth - 1
+        pick = rng.randrange(6 if depth > 0 else 3)
+        if pick == 0:
+            return f"nth(pieces({self.of('seat', scope, max(d, 0))}), 1)"
+        if pick == 1:
+            return "last(pieces())"
+        if pick == 2:
+            return "g_piece"
+        if pick == 3:
+            return f"last(pieces_at({self.of('cell', scope, d)}))"
+        if pick == 4:
+            lst = self.list_of("piece", scope, d)
+            x, inner = self.binder("piece", lst, scope)
+            return f"first({x} in {lst} where {self.of('bool', inner, d)})"
+        return f"nth(pieces(), {self.index(scope, d)})"
+
+    def e_seat(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        if depth > 0 and self.chance(0.2):
+            return f"{self.of('piece', scope, depth - 1)}.owner"
+        return rng.choice(["me", "next(me)", "a", "b", "previous(me)", "g_seat"])
+
+    def e_dir(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        if depth > 0:
+            pick = rng.randrange(5)
+            if pick == 0:
+                return f"opposite({self.of('dir', scope, depth - 1)})"
+            if pick == 1:
+                return f"turn({self.of('dir', scope, depth - 1)}, {rng.randrange(-2, 3)})"
+            if pick == 2:
+                a, b = self.of("cell", scope, depth - 1), self.of("cell", scope, depth - 1)
+                return f"direction({a}, {b})"
+        return rng.choice(["nth(directions(), 1)", "last(directions())", "g_dir",
+                           f"nth(directions(), {rng.randrange(1, 5)})"])
+
+    def e_sym(self, scope: dict[str, str], depth: int) -> str:
+        return self.rng.choice(["u", "v", "w", "g_sym", "nth(marks, 2)"])
+
+    def e_kind(self, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        if depth > 0 and self.chance(0.2):
+            return f"{self.of('piece', scope, depth - 1)}.kind"
+        return rng.choice(self.kinds)
+
+    def list_of(self, ty: str, scope: dict[str, str], depth: int) -> str:
+        rng = self.rng
+        d = max(depth - 1, 0)
+        if ty == "cell":
+            choices = ["cells()", "g_cells"]
+            if depth > 0:
+                c = lambda: self.of("cell", scope, d)     # noqa: E731
+                n = lambda: self.of("num", scope, d)      # noqa: E731
+                choices += [f"neighbors({c()})", f"orthogonal({c()})",
+                            f"reach({c()}, {n()}, {self.of('list:cell', scope, d)})",
+                            f"sight({c()}, {n()}, {self.of('list:cell', scope, d)})",
+                            f"ray({c()}, {self.of('dir', scope, d)}, {n()})",
+                            f"within({c()}, {n()})", f"row_cells({n()})",
+                            f"line({c()}, {c()})", "taken()", "[p.cell for p in pieces()]"]
+                lst = self.list_of("cell", scope, d)
+                x, inner = self.binder("cell", lst, scope)
+                choices.append(f"[{x} for {x} in {lst} where {self.of('bool', inner, d)}]")
+                choices.append(f"take({lst}, {n()})")
+            return rng.choice(choices)
+        if ty == "piece":
+            choices = ["pieces()", f"pieces({self.of('seat', scope, d)})", "pieces(me)"]
+            if depth > 0:
+                choices.append(f"pieces_at({self.of('cell', scope, d)})")
+                lst = self.list_of("piece", scope, d)
+                x, inner = self.binder("piece", lst, scope)
+                choices.append(f"[{x} for {x} in {lst} where {self.of('bool', inner, d)}]")
+            return rng.choice(choices)
+        if ty == "num":
+            choices = ["[1, 2, 3]", "g_nums", f"range(1, {rng.randrange(0, 5)})"]
+            if depth > 0:
+                choices.append(f"range({self.of('num', scope, d)}, {self.of('num', scope, d)})")
+                lst = self.list_of("cell", scope, d)
+                x, inner = self.binder("cell", lst, scope)
+                choices.append(f"[row({x}) for {x} in {lst}]")
+                choices.append(f"[{self.of('num', scope, d)}, {self.of('num', scope, d)}]")
+            return rng.choice(choices)
+        if ty == "seat":
+            return rng.choice(["[a, b]", "[next(me)]", "[me]", "clockwise_from(me)"])
+        if ty == "dir":
+            if depth > 0 and self.chance(0.3):
+                return f"exits({self.of('cell', scope, d)})"
+            return "directions()"
+        if ty == "sym":
+            return rng.choice(["marks", "[u, v]", "[w]"])
+        if ty == "kind":
+            return f"[{', '.join(self.kinds)}]"
+        raise ValueError(ty)
+
+    def call(self, ty: str, scope: dict[str, str], depth: int) -> str | None:
+        fits = [f for f in self.fns if f[2] == ty]
+        if not fits:
+            return None
+        name, args, _ = self.rng.choice(fits)
+        return f"{name}({', '.join(self.of(a, scope, depth) for a in args)})"
+
+    # ---- statements -------------------------------------------------------------------
+    def statements(self, scope: dict[str, str], depth: int, indent: str, n: int) -> list[str]:
+        out: list[str] = []
+        for _ in range(n):
+            out += self.statement(scope, depth, indent)
+        return out
+
+    def statement(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        rng = self.rng
+        e = lambda ty: self.of(ty, scope, rng.randrange(0, 3))     # noqa: E731
+        pick = rng.randrange(16 if depth > 0 else 12)
+        if pick == 0:
+            return [f"{indent}create {rng.choice(self.kinds)} for {e('seat')} at {e('cell')}"]
+        if pick == 1:
+            return [f"{indent}place {e('piece')} at {e('cell')}"]
+        if pick == 2:
+            return [f"{indent}remove {e('piece')}"]
+        if pick == 3:
+            t = self.fresh("t")
+            return [f"{indent}let {t} = {e('piece')}",
+                    f"{indent}{t}.hp {rng.choice(['=', '+=', '-='])} {e('num')}"]
+        if pick == 4:
+            t = self.fresh("t")
+            return [f"{indent}let {t} = {e('seat')}",
+                    f"{indent}{t}.score {rng.choice(['=', '+=', '-='])} {e('num')}"]
+        if pick == 5:
+            return [f"{indent}g_n {rng.choice(['=', '+=', '-='])} {e('num')}"]
+        if pick == 6:
+            return [f"{indent}g_flag = {e('bool')}"]
+        if pick == 7:
+            return [f"{indent}g_cells = take(g_cells + [{e('cell')}], 6)"]
+        if pick == 8:
+            return [f"{indent}log text({e(rng.choice(SCALARS))})"]
+        if pick == 9:
+            var = rng.choice(["g_cell", "g_piece", "g_dir", "g_seat", "g_sym"])
+            ty = {"g_cell": "cell", "g_piece": "piece", "g_dir": "dir", "g_seat": "seat",
+                  "g_sym": "sym"}[var]
+            return [f"{indent}{var} = {e(ty)}"]
+        if pick == 10:
+            return [f"{indent}change {e('piece')} to {e('kind')}"]
+        if pick == 11:
+            return [f"{indent}g_nums = take(g_nums + [{e('num')}], 5)"]
+        if pick in (12, 13):
+            ty = rng.choice(["cell", "piece", "num", "dir", "seat"])
+            lst = self.list_of(ty, scope, 1)
+            x, inner = self.binder(ty, lst, scope)
+            body = self.statements(inner, depth - 1, indent + "  ", rng.randrange(1, 3))
+            return [f"{indent}for {x} in {lst} {{", *body, f"{indent}}}"]
+        lines = [f"{indent}if {self.of('bool', scope, 2)} {{",
+                 *self.statements(scope, depth - 1, indent + "  ", rng.randrange(1, 3))]
+        if self.chance(0.5):
+            lines += [f"{indent}}} else {{",
+                      *self.statements(scope, depth - 1, indent + "  ", rng.randrange(1, 3))]
+        return lines + [f"{indent}}}"]
+
+    # ---- the file ---------------------------------------------------------------------
+    def board(self) -> str:
+        rng = self.rng
+        w, h = rng.randrange(2, 6), rng.randrange(2, 6)
+        shape = rng.choice(["square", "square", "hex"])
+        line = f"board {shape}({w}, {h})"
+        if shape == "square" and self.chance(0.3):
+            line += " directions 4"
+        if self.chance(0.3) and w * h > 4:
+            k, r = rng.randrange(1, w + 1), rng.randrange(1, h + 1)
+            r = 2 if (k, r) == (1, 1) else r        # @a1 stays a cell
+            line += f"\n    holes(c) where column(c) == {k} and row(c) == {r}"
+        return line
+
+    def program(self) -> str:
+        rng = self.rng
+        self.kinds = [f"K{i}" for i in range(rng.randrange(1, 4))]
+        self.stats = ["speed", "power"]
+        lines = [f'game "Fuzz {self.seed}"', "seats a, b", self.board(), "symbols u, v, w", "",
+                 "param marks = [u, v, w]", "", "kinds (symbol, speed, power) {"]
+        for i, k in enumerate(self.kinds):
+            lines.append(f'  {k} = "{"xyz"[i]}", {rng.randrange(0, 4)}, {rng.randrange(-1, 3)}')
+        lines += ["}", "", "var piece.hp = 1", "var seat.score = 0", "var g_n = 0",
+                  "var g_flag = false", "var g_cells = [@a1]", "var g_nums = [1]",
+                  "var g_cell = @a1", "var g_piece = none", "var g_dir = none",
+                  "var g_seat = a", "var g_sym = u", "",
+                  "fn taken() = [p.cell for p in pieces()]", ""]
+        for _ in range(rng.randrange(0, 3)):
+            name = self.fresh("f")
+            args = [rng.choice(["num", "cell", "piece", "seat"])
+                    for _ in range(rng.randrange(1, 3))]
+            names = [self.fresh("a") for _ in args]
+            result = rng.choice(["num", "bool", "cell"])
+            body = self.of(result, dict(zip(names, args)), 2)
+            lines.append(f"fn {name}({', '.join(names)}) = {body}")
+            self.fns.append((name, args, result))
+        lines += ["", "setup {"]
+        for seat in ("a", "b"):
+            for _ in range(rng.randrange(1, 3)):
+                lines.append(f"  create {rng.choice(self.kinds)} for {seat} at "
+                             f"nth(cells(), {rng.randrange(1, 5)})")
+        lines += ["  g_piece = nth(pieces(), 1)", "  g_dir = nth(directions(), 1)",
+                  "  goto play for a", "}", "", "phase play turn {"]
+        for _ in range(rng.randrange(2, 5)):
+            lines += self.action()
+        lines += ["  action pass() where len(pieces(me)) == 0 or turn_number > 6 {",
+                  "    goto play for next(me)", "  }", "}", "", "end {"]
+        lines.append(f"  win when me.score > {rng.randrange(8, 30)}")
+        if self.chance(0.25):
+            lines.append(f"  lose when {self.of('bool', {}, 2)}")
+        lines += [f"  draw when turn_number > {rng.randrange(6, 20)}", "}", ""]
+        return "\n".join(lines)
+
+    def action(self) -> list[str]:
+        rng = self.rng
+        scope: dict[str, str] = {}
+        binders = []
+        domains = {
+            "cell": lambda: self.list_of("cell", scope, rng.randrange(0, 3)),
+            "piece": lambda: self.list_of("piece", scope, rng.randrange(0, 2)),
+            "dir": lambda: self.list_of("dir", scope, 1),
+            "sym": lambda: self.list_of("sym", scope, 0),
+            "seat": lambda: self.list_of("seat", scope, 0),
+            "num": lambda: self.list_of("num", scope, rng.randrange(0, 2)),
+        }
+        for _ in range(rng.randrange(1, 5)):
+            ty = rng.choice(["cell", "piece", "piece", "dir", "sym", "seat", "num", "cell"])
+            domain = domains[ty]()
+            name = self.fresh("v")
+            extra = " by cell" if ty == "piece" and self.chance(0.15) else ""
+            binders.append(f"{name} in {domain}{extra}")
+            scope[name] = ty
+        test = self.of("bool", scope, rng.randrange(1, 4))
+        head = f"  action {self.fresh('act')}({', '.join(binders)}) where {test} {{"
+        body = self.statements(scope, 2, "    ", rng.randrange(1, 4))
+        return [head, *body, "    goto play for next(me)", "  }"]
+
+
+def generate(seed: int) -> str:
+    """The rule file of program `seed`."""
+    return Generator(seed).program()
+
+
+def check(text: str, path: str) -> tuple[str, object, object]:
+    """('refused' | 'outside' | 'inside', python game, native game or None)."""
+    from gdl.interpreter import load_source
+    from gdl.interpreter.language.errors import GdlError
+    from gdl.interpreter.runtime import typed
+    try:
+        python = load_source(text, path, "python")
+    except GdlError:
+        return "refused", None, None
+    if typed.unsupported(python._program) is not None:
+        return "outside", python, None
+    return "inside", python, None
+
+
+def run_program(seed: int, games: int, folder: str) -> str:
+    """'refused', 'outside', 'same' or 'DIFFERENT ...' for one program."""
+    sys.path.insert(0, str(ROOT))
+    from gdl.interpreter import load_source
+    from gdl.interpreter.runtime import native
+    from tests.runtime.test_typed import _compare
+    import pytest
+    text = generate(seed)
+    path = os.path.join(folder, f"fuzz_{seed}.gdl")
+    Path(path).write_text(text)
+    verdict, python, _ = check(text, path)
+    if verdict != "inside":
+        return verdict
+    fast = load_source(text, path, "native")
+    if native.backend_of(fast) != "native" or fast._typed is None:
+        return "DIFFERENT: inside the subset but not built typed"
+    for game_seed in range(games):
+        try:
+            _compare(python, fast, game_seed)
+        except (AssertionError, pytest.fail.Exception) as exc:
+            return f"DIFFERENT: game seed {game_seed}: {str(exc)[:1500]}"
+        except Exception:       # a traceback on either side
+            return f"DIFFERENT: game seed {game_seed}: {traceback.format_exc()[-1500:]}"
+    return "same"
+
+
+def _worker(seed: int, games: int, folder: str, out: object) -> None:
+    out.put(run_program(seed, games, folder))  # type: ignore[attr-defined]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--programs", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=0, help="the first program's seed")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--keep", help="the folder the programs are saved in")
+    args = parser.parse_args()
+    os.environ.setdefault("GDL_NATIVE_CFLAGS", "-O0")
+    os.environ.pop("GDL_TYPED", None)
+    folder = args.keep or tempfile.mkdtemp(prefix="gdl_fuzz_backends_")
+    os.makedirs(folder, exist_ok=True)
+    counts: Counter[str] = Counter()
+    failed = 0
+    context = multiprocessing.get_context("spawn")
+    for seed in range(args.seed, args.seed + args.programs):
+        out = context.Queue()
+        process = context.Process(target=_worker, args=(seed, args.games, folder, out))
+        process.start()
+        process.join()
+        outcome = (f"CRASHED with exit code {process.exitcode}" if process.exitcode != 0
+                   else out.get())
+        counts[outcome.split(":")[0]] += 1
+        if outcome.startswith(("DIFFERENT", "CRASHED")):
+            failed += 1
+            print(f"program {seed} ({os.path.join(folder, f'fuzz_{seed}.gdl')}): {outcome}",
+                  flush=True)
+    print(f"{args.programs} programs from seed {args.seed}, {args.games} games each, files in "
+          f"{folder}: " + ", ".join(f"{n} {what}" for what, n in sorted(counts.items())))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
