@@ -1228,9 +1228,11 @@ class Game:
             if first == k:
                 continue
             other = out[first]
-            position, name, span = next(
-                (i, n, sp) for i, n, sp in compiled.cell_written
-                if action[1][i] != other[1][i])
+            differs = next(((i, n, sp) for i, n, sp in compiled.cell_written
+                            if action[1][i] != other[1][i]), None)
+            if differs is None:     # the same pieces: a binder's list repeats a value
+                continue
+            position, name, span = differs
             cell = state.pieces[action[1][position]]["cell"]
             with self._rt.bound(state) as rt:
                 where = format_value(cell, CELL, rt)
