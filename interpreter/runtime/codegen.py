@@ -844,6 +844,8 @@ class Generator:
             items = domain.items if isinstance(domain, ir.ListOf) else domain.value
             if before is not None and items:
                 self.src.emit(indent, before)
+            if members is not None and items:   # fills the `_m` set the first test reads
+                self.src.emit(indent, members)
             self.src.emit(indent, f"for v{slot} in ", code, ":")
             return
         self.src.emit(indent, f"_d{slot} = ", code)
