@@ -428,12 +428,12 @@ class Generator:
                   "  goto play for a", "}", "", "phase play turn {"]
         for _ in range(rng.randrange(2, 5)):
             lines += self.action()
-        lines += ["  action pass() where len(pieces(me)) == 0 or turn_number > 6 {",
+        lines += ["  action pass() {",
                   "    goto play for next(me)", "  }", "}", "", "end {"]
         lines.append(f"  win when me.score > {rng.randrange(8, 30)}")
-        if self.chance(0.25):
+        if self.chance(0.15):
             lines.append(f"  lose when {self.of('bool', {}, 2)}")
-        lines += [f"  draw when turn_number > {rng.randrange(6, 20)}", "}", ""]
+        lines += [f"  draw when turn_number > {rng.randrange(10, 30)}", "}", ""]
         return "\n".join(lines)
 
     def action(self) -> list[str]:
