@@ -1205,7 +1205,8 @@ class Game:
         pieces, at, phases = state.pieces, state.at, phase.actions
         for action in out:      # quick: does any such piece share its cell at all?
             for position, _, _ in phases[action[0]].cell_written:
-                cell = pieces[action[1][position]]["cell"]
+                piece = pieces.get(action[1][position])     # (none: no piece)
+                cell = piece["cell"] if piece is not None else None
                 if cell is not None and len(at[cell]) > 1:
                     break
             else:
@@ -1285,7 +1286,7 @@ class Game:
                        rt: Runtime) -> str:
         """An argument as an action's text writes it: a piece `by cell` by the cell it
         stands on (by its label when it is on none), anything else as its type writes it."""
-        if by_cell:
+        if by_cell and value is not None:
             cell = state.pieces[value]["cell"]
             if cell is not None:
                 return format_value(cell, CELL, rt)

@@ -2905,6 +2905,8 @@ class _Emitter:
             return f"({names}[{value}] if {value} >= 0 else None), "
         if binder.type == INT and self.small_nones:
             return f"(None if {value} == SMALL_NONE else {value}), "
+        if binder.type in (CELL, PIECE, SEAT, DIR):     # none (-1) is None, as on Python
+            return f"(None if {value} < 0 else {value}), "
         return f"{value}, "
 
     def small_param(self, binder: ir.Binder, value: str) -> str:
@@ -2914,6 +2916,8 @@ class _Emitter:
             return f"(-1 if {value} is None else {index}[{value}])"
         if binder.type == INT and self.small_nones:
             return f"(SMALL_NONE if {value} is None else {value})"
+        if binder.type in (CELL, PIECE, SEAT, DIR):
+            return f"(-1 if {value} is None else {value})"
         return value
 
     def small_find_nones(self) -> None:
