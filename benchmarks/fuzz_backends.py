@@ -500,7 +500,8 @@ def run_program(seed: int, games: int, folder: str) -> str:
         try:
             _compare(python, fast, game_seed)
         except (AssertionError, pytest.fail.Exception) as exc:
-            return f"DIFFERENT: game seed {game_seed}: {str(exc)[:1500]}"
+            said = str(exc)[:1500] or traceback.format_exc()[-1500:]    # (a bare assert)
+            return f"DIFFERENT: game seed {game_seed}: {said}"
         except Exception:       # a traceback on either side
             return f"DIFFERENT: game seed {game_seed}: {traceback.format_exc()[-1500:]}"
     return "same"
