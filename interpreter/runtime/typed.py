@@ -2607,7 +2607,12 @@ class _Emitter:
 
     def nth(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
         """`nth(xs, n)` of a list of what may be none: a cdef function given `n` and the
-        locals in scope that walks the list to its n-th element (-1: none)."""
+        locals in scope that walks the list to its n-th element (-1: none). A list the
+        listing keeps for its level (as Python's keeps nth()'s list) is read by index."""
+        kept = self.hoisted_list(e.args[0], env, body, "list")
+        if kept is not None:
+            wanted = self.expr(e.args[1], env, body)
+            return f"{self.kept_nth()}({kept}, {wanted})"
         name = self.fresh("q")
         names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long wanted) except? -2:")
@@ -2626,6 +2631,17 @@ class _Emitter:
         self.functions.append(unit.text())
         wanted = self.expr(e.args[1], env, body)
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {wanted})"
+
+    def kept_nth(self) -> str:
+        """`kept_nth(xs, k)`: the k-th element of a kept list (1 = the first), -1 (none)
+        past either end."""
+        name = "kept_nth"
+        if name not in self.fns_done:
+            self.fns_done.add(name)
+            unit = _Body(f"cdef inline long {name}(list xs, long k):")
+            unit.emit(1, "return xs[k - 1] if 1 <= k <= len(xs) else -1")
+            self.functions.append(unit.text())
+        return name
 
     def membership(self, e: ir.In, env: Env, body: _Body) -> str:
         """`x in xs` as a cdef function given `x` (computed once, before the list, as on
