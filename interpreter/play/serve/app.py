@@ -613,11 +613,26 @@ def urls(table: Table, host: str, port: int) -> list[tuple[str, str]]:
     return list(table.summary(0, address(host, port))["urls"].items())
 
 
-def run(server: Server, bound: socket.socket) -> None:
-    """Serve until Ctrl-C."""
+class _Announcing(uvicorn.Server):
+    """A server that calls `announce` once it has started: Ctrl-C after the addresses are
+    shown stops it cleanly (one during its start-up made uvicorn log a traceback)."""
+
+    def __init__(self, config: uvicorn.Config, announce: Callable[[], object]) -> None:
+        super().__init__(config)
+        self.announce = announce
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if not self.should_exit:
+            self.announce()
+
+
+def run(server: Server, bound: socket.socket,
+        announce: Callable[[], object] = lambda: None) -> None:
+    """Serve until Ctrl-C; `announce` once the server has started."""
     config = uvicorn.Config(server.app(watch=1.0), log_level="warning",
                             ws_max_size=MOST_BYTES, lifespan="on")
-    uvicorn.Server(config).run(sockets=[bound])
+    _Announcing(config, announce).run(sockets=[bound])
 
 
 def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, list[str],
@@ -698,17 +713,20 @@ def serve_file(path: str, seats: str | None, host: str, port: int, seed: int | N
     server.base = address(host, port)
     resumed = counted(len(server.tables[0].session.texts), "decision")
     told = f" (resumed from {named(resume)}: {resumed})" if resume is not None else ""
-    say(f"{game.name}: " + ", ".join(f"{seat} ({player})"
-                                     for seat, player in zip(game.seats, players)) + told)
-    for number, table in enumerate(server.tables, 1):
-        if games > 1:
-            say(f"game {number}:")
-        for who, url in urls(table, host, port):
-            say(f"  {who}: {url}")
-    say(f"  lobby (the games, and a new one): {server.base}/lobby/{server.lobby_token}")
-    say("each URL holds a secret: give each player only their own; Ctrl-C stops the server")
+
+    def announce() -> None:         # once the server has started
+        say(f"{game.name}: " + ", ".join(f"{seat} ({player})"
+                                         for seat, player in zip(game.seats, players)) + told)
+        for number, table in enumerate(server.tables, 1):
+            if games > 1:
+                say(f"game {number}:")
+            for who, url in urls(table, host, port):
+                say(f"  {who}: {url}")
+        say(f"  lobby (the games, and a new one): {server.base}/lobby/{server.lobby_token}")
+        say("each URL holds a secret: give each player only their own; Ctrl-C stops the "
+            "server")
     try:
-        run(server, bound)
+        run(server, bound, announce)
     except KeyboardInterrupt:       # uvicorn stops on Ctrl-C, then raises it again
         pass
     secret = [(number, table.session.seed) for number, table in enumerate(server.tables, 1)
