@@ -2199,8 +2199,8 @@ class _Emitter:
                 raise _Outside(e, "a fn's list as a value")
             if self.lists_block_fn(e):
                 return self.lists_call(e, env, body)
-            args = "".join(f", {self.made(a, env) if is_list(a.type) else self.expr(a, env, body)}"
-                           for a in e.args)
+            args = "".join(", " + (self.fn_list(a, env, body) if is_list(a.type) else
+                                   self.expr(a, env, body)) for a in e.args)
             return f"{self.scalar_fn(e.name)}(S, {env[0]}{args})"
         if isinstance(e, ir.Quant):
             return self.quant(e, env, outer=body)
@@ -2582,6 +2582,12 @@ class _Emitter:
         names = sorted({_c_name(v) for v in env.values()} - {"me"})
         made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
         return names, "".join(f", {made.get(n, 'long')} {n}" for n in names)
+
+    def fn_list(self, xs: ir.Expr, env: Env, body: _Body) -> str:
+        """A list given to a fn in an expression: the one the listing keeps for its level
+        (as Python's keeps a call's arguments, `codegen._Memo.hoist`), else made here."""
+        kept = self.hoisted_list(xs, env, body, "list")
+        return self.made(xs, env) if kept is None else kept
 
     def made(self, xs: ir.Expr, env: Env) -> str:
         """A list given to a fn: made once, where Python makes it, by a cdef function of the
@@ -3320,7 +3326,7 @@ class _Emitter:
             listed = self.lists_expr(xs.args[0], env, body)
             return f"lists_unique(S, {listed}, {int(holds_texts(xs.type))}, {self.loc(xs)})"
         if isinstance(xs, ir.Quant) and xs.op == "sorted":
-            return self.lists_made(xs, env, sort=True)
+            return self.lists_made(xs, env, sort=True, outer=body)
         if isinstance(xs, ir.Quant) and xs.op == "connected":
             return self.lists_connected(xs, env)
         if isinstance(xs, ir.CallFn) and self.lists_block_fn(xs):
@@ -3346,12 +3352,15 @@ class _Emitter:
             self.consts.append(f"{name} = {value!r}")
         return self.const_ids[key]
 
-    def lists_made(self, xs: ir.Expr, env: Env, sort: bool = False) -> str:
+    def lists_made(self, xs: ir.Expr, env: Env, sort: bool = False,
+                   outer: _Body | None = None) -> str:
         """A list made whole by a cdef function of the locals in scope, from a loop over
-        `xs` (with `sort`: `xs` a `sorted` quantifier, its elements ordered by its key)."""
+        `xs` (with `sort`: `xs` a `sorted` quantifier, its elements ordered by its key,
+        which reads the values the listing writing `outer` keeps, as Python's)."""
         name = self.fresh("lists_m")
         names, params = self.scope(env)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        hoist = self.nested_hoist(env, outer) if sort else None
         unit.declare("found", "list")
         unit.emit(1, "found = []")
         domain = xs
@@ -3370,10 +3379,17 @@ class _Emitter:
                 return
             assert isinstance(xs, ir.Quant) and xs.value is not None
             inner = {**env, xs.slot: value}
-            if xs.where is not None:
-                unit.emit(indent, f"if {self.expr(xs.where, inner, unit)}:")
-                indent += 1
-            unit.emit(indent, f"found.append(({self.expr(xs.value, inner, unit)}, {item}))")
+            if hoist is not None:       # kept in its test and key, not its domain
+                hoist.envs.append(inner)
+            unit.hoist = hoist
+            try:
+                if xs.where is not None:
+                    unit.emit(indent, f"if {self.expr(xs.where, inner, unit)}:")
+                    indent += 1
+                key = self.expr(xs.value, inner, unit)
+            finally:
+                unit.hoist = None
+            unit.emit(indent, f"found.append(({key}, {item}))")
         # a sorted() loops over its domain (counted); a list made as a value counts nothing
         self.loop(domain, env, unit, 1, keep, xs, spend="S.spend" if sort else None)
         if sort and self.small_nones:       # a key that is none faults as on Python
