@@ -1564,6 +1564,11 @@ def reads(node: ir.Node, fns: Mapping[str, ir.Fn], seen: set[str] | None = None)
 _EVERY_CALL = [0]       # > 0: `calling_every_fn` blocks open
 
 
+def every_call_now() -> bool:
+    """Is a `calling_every_fn` block open?"""
+    return _EVERY_CALL[0] > 0
+
+
 @contextmanager
 def calling_every_fn() -> Iterator[None]:
     """In the `with` block, code generated calls every fn it calls: no small fn is written

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias, TypeVar, cast
 
-from . import codegen, events, native, typed
+from . import codegen, events, native, tables, typed
 from .codegen import ConstKind, UnitKey
 from ..language import program
 from ..language.boards import Board
@@ -794,6 +794,14 @@ class Game:
             self._typed = typed.load(program, ENDLESS_PHASES, OVERWORKED)[0]
         module_backend = "python" if self._typed is not None else self._backend
         namespace = self._module = self._load(self._python_source, lines, path, module_backend)
+        # fns of cells and seats that read nothing of the position, answered from a table
+        # (runtime/tables.py); not while a tool traces what runs (codegen.calling_every_fn)
+        if module_backend == "python" and not codegen.every_call_now():
+            built = tables.install(program, namespace, self._rt, tables.tabled(program))
+            if self._typed is not None and built:
+                self._typed.fill_tables({name: tables.typed_rows(program, program.fns[name],
+                                                                 entries)
+                                         for name, entries in built.items()})
         if self._typed is not None:
             self._backend = "native"
         fns: dict[UnitKey, Function] = {key: namespace[unit.name] for key, unit in units.items()}

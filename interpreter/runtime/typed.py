@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from . import native, native_cache
+from . import native, native_cache, tables
 from .typed_trim import trimmed
 from .codegen import _cheap, _impure_fns, _pure_in
 from .state import ALL, State
@@ -533,6 +533,8 @@ class _Emitter:
         self.count = 0
         self.impure = _impure_fns(program.fns)     # fns that roll dice (never kept: _Hoist)
         self.fns_done: set[str] = set()
+        self.tabled = tables.tabled(program)    # fns answered from a table (tabled_fn)
+        self.fill: list[str] = []               # `_fill_tables`'s lines
         self.inlining: list[str] = []
         self.recurse_cyclic: set[str] = set()     # fns and defs ("def NAME") calling themselves
         self.control: dict[str, str] = {}       # the template's tables of the phases
@@ -642,8 +644,10 @@ class _Emitter:
         self.control.update(self.hooks_tables())
         self.control["SIMUL"] = str(int(any(phase.mode == "simultaneous"
                                             for phase in self.prog.phases.values())))
+        fill = ["def _fill_tables(dict tables):", "    cdef long k, v, w", *self.fill,
+                "    return None"]
         return trimmed(self.filled_template() + "\n".join(self.consts) + "\n\n"
-                       + "\n".join(self.functions))
+                       + "\n".join(self.functions) + "\n" + "\n".join(fill) + "\n")
 
     def filled_template(self) -> str:
         text = resources.files(__package__).joinpath("typed_engine.pyx.in").read_text("utf-8")
@@ -975,12 +979,42 @@ class _Emitter:
             self.fns_done.discard(name)
             return self.lists_fn(name)
         env, params = self.params(fn)
-        body = _Body(f"cdef long {cname}(Core S, long me{params}) except? -2:")
+        run = f"{cname}_run" if name in self.tabled else cname
+        body = _Body(f"cdef long {run}(Core S, long me{params}) except? -2:")
         indent = self.recurse_head(fn, body)
         body.emit(indent, f"return {self.expr(fn.body, env, body)}")
         self.recurse_tail(fn, body)
         self.functions.append(body.text())
+        if name in self.tabled:
+            self.tabled_fn(name, params)
         return cname
+
+    def tabled_fn(self, name: str, params: str) -> None:
+        """A fn answered from a table (runtime/tables.py): C arrays of its values and work
+        by its arguments' index, filled by the engine when it loads the game
+        (`_fill_tables`); an entry not there runs the fn (`fn_NAME_run`), as does one whose
+        work would pass the limit (it faults where it counts)."""
+        sizes = self.tabled[name]
+        total = math.prod(sizes)
+        index = "0"
+        for i, size in enumerate(sizes):
+            index = f"({index}) * {size} + v{i + 1} + 1" if i else f"v{i + 1} + 1"
+        values, works, known = (f"TAB{x}_{name}" for x in "VWK")
+        self.consts += [f"cdef long {values}[{total}]", f"cdef long {works}[{total}]",
+                        f"cdef char {known}[{total}]"]
+        body = _Body(f"cdef long fn_{name}(Core S, long me{params}) except? -2:")
+        body.declare("k")
+        body.emit(1, f"k = {index}")
+        body.emit(1, f"if {known}[k] and S.work + {works}[k] <= MAX_WORK:")
+        body.emit(2, f"S.work += {works}[k]")
+        body.emit(2, f"return {values}[k]")
+        args = "".join(f", v{i + 1}" for i in range(len(sizes)))
+        body.emit(1, f"return fn_{name}_run(S, me{args})")
+        self.functions.append(body.text())
+        self.fill.append(f"    for k, v, w in tables.get({name!r}, ()):")
+        self.fill.append(f"        {values}[k] = v")
+        self.fill.append(f"        {works}[k] = w")
+        self.fill.append(f"        {known}[k] = 1")
 
     @staticmethod
     def params(unit: ir.Fn | ir.Def) -> tuple[Env, str]:
