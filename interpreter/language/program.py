@@ -578,10 +578,11 @@ class Oversized(ValueError):
 def loop_counts(domain: Expr, fns: dict[str, Fn],
                 seen: frozenset[str] = frozenset()) -> bool:
     """Does a loop over `domain` count its length as work (limits.MAX_WORK), on both
-    backends? Not a constant list's or a list written out (the rule file fixes their size),
-    nor a comprehension's, which counted its own domain (nor a fn's whose body is one of
-    these, nor an if/else's whose branches both are)."""
-    if isinstance(domain, (Const, ListOf, Comprehension)):
+    backends? Not a comprehension's, which counted its own domain (nor a fn's whose body is
+    one, nor an if/else's whose branches both are). A constant list's and a list written
+    out count too: the rule file fixes each one's size, but not how many loops over them
+    nest (fns calling fns), so uncounted they could run for hours."""
+    if isinstance(domain, Comprehension):
         return False
     if isinstance(domain, Cond):
         return loop_counts(domain.then, fns, seen) or loop_counts(domain.otherwise, fns, seen)

@@ -833,15 +833,18 @@ class Generator:
     def emit_for(self, indent: int, slot: int, code: Part, domain: ir.Expr,
                  before: Frag | None = None, members: Frag | None = None) -> None:
         """`for vN in DOMAIN:`, its items counted against the work of one decision (see
-        limits.MAX_WORK) unless the domain is a constant list or a list written out (the
-        rule file fixes its size). Written out rather than a call: this is the hottest line
-        of a listing. `before`, a
+        limits.MAX_WORK; a constant list's or a list written out's length is the rule
+        file's, counted as a number). Written out rather than a call: this is the hottest
+        line of a listing. `before`, a
         line run once ahead of the loop when the domain has an item (see
         `_Memo.loop_invariant_lead`). `members`, the set every item must be in to pass the
         loop's first test (`_Memo.members_lead`): a domain with none of them is skipped
         whole, in one C-level `isdisjoint` rather than a test per item."""
         if isinstance(domain, (ir.Const, ir.ListOf)):
             items = domain.items if isinstance(domain, ir.ListOf) else domain.value
+            if items:
+                self.src.emit(indent, F(domain, f"rt.work += {len(items)}"))
+                self.src.emit(indent, F(domain, f"if rt.work > {MAX_WORK}: rt.overworked()"))
             if before is not None and items:
                 self.src.emit(indent, before)
             if members is not None and items:   # fills the `_m` set the first test reads

@@ -98,24 +98,26 @@ Entries = dict[tuple[int | None, ...], tuple[Any, int]]
 
 def build(prog: ir.Program, fn: ir.Fn, call: Callable[..., Any], rt: Any) -> Entries | None:
     """(arguments) -> (value, work counted) of every call of `fn` (the Python backend's
-    function `call`, whose work `rt.work` counts) that neither faults nor counts more than
-    MAX_WORK; None when all of them together count more than MAX_BUILD_WORK."""
+    function `call`, whose work `rt.work` counts) that does not fault; None when all of
+    them together count more than MAX_BUILD_WORK (so no entry's work is near MAX_WORK)."""
     entries: Entries = {}
     saved = rt.work
-    spent = 0
+    left = MAX_BUILD_WORK
     try:
         for args in itertools.product(*(domain(prog, t) for t in fn.param_types)):
-            rt.work = 0
+            # the work left for the table stands in for the limit: a call that would pass
+            # it faults as overworked (limits.MAX_WORK) and the table is not built
+            rt.work = start = MAX_WORK - left
             try:
                 value = call(None, None, *args)
-            except Exception:       # a fault (or an overworked call): the fn computes it
-                spent += rt.work
+            except Exception:       # a fault: the call runs the fn, which faults there
+                if rt.work > MAX_WORK:
+                    return None
+                left -= rt.work - start
                 continue
-            spent += rt.work
-            if spent > MAX_BUILD_WORK:
-                return None
-            if rt.work <= MAX_WORK and _answer(value, fn.type):
-                entries[args] = (value, rt.work)
+            left -= rt.work - start
+            if _answer(value, fn.type):
+                entries[args] = (value, rt.work - start)
     finally:
         rt.work = saved
     return entries

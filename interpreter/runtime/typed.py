@@ -1781,8 +1781,11 @@ class _Emitter:
             tick = f"S.spend({{n}}, {self.loc(domain)})"   # a range made counts its length
         # a branch of an if/else Python counts (`ir.loop_counts`) is counted whatever it is
         branch = tick if spend == "S.spend_made" else None
+        # a constant list or one written out: its length is the rule file's, counted as
+        # a loop's (ir.loop_counts), not as a scan's (`in` reads a set on Python)
+        fixed = tick if spend in ("S.spend", "S.spend_made") else branch
         if isinstance(domain, ir.Const) and isinstance(domain.value, (tuple, list)):
-            self.const_loop(domain, body, indent, bind, branch)
+            self.const_loop(domain, body, indent, bind, fixed)
         elif self.lists_loops(domain, env):
             self.lists_loop(domain, env, body, indent, bind, tick)
         elif isinstance(domain, ir.PieceStat) and is_list(domain.type):
@@ -1826,8 +1829,7 @@ class _Emitter:
             items = body.declare(self.fresh("a"), f"long[{max(len(domain.items), 1)}]")
             for k, item in enumerate(domain.items):
                 body.emit(indent, f"{items}[{k}] = {self.expr(item, env, body)}")
-            # a list written out: its length is the rule file's, not counted (as on Python)
-            self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, branch)
+            self.indexed(body, indent, str(len(domain.items)), f"{items}[{{i}}]", bind, fixed)
         elif isinstance(domain, ir.Comprehension) and (copy or early or spend == "S.spend_made"):
             # (a scan by `in` counts the list made, as engine `_in` counts any list; and
             # so does a loop over an if/else Python counts: `ir.loop_counts`)
@@ -1932,8 +1934,8 @@ class _Emitter:
 
     def const_loop(self, domain: ir.Const, body: _Body, indent: int, bind: _BINDING,
                    tick: str | None = None) -> None:
-        """A loop over a constant list: its length is the rule file's, not counted as work
-        (as on Python), but by `tick` (a branch of an if/else Python counts)."""
+        """A loop over a constant list, its length counted by `tick` (None: not, as for a
+        scan by `in`)."""
         values = list(domain.value)
         if values and all(isinstance(v, (tuple, list)) for v in values):
             table = self.row_table(domain, values, _element(_element(domain.type)))

@@ -569,3 +569,24 @@ def test_connected_without_end_stops_at_the_work_limit():
     message = run_error(source(body="l = connected(k in [1]: [k + j for j in range(1, 1000)])"))
     first = message.splitlines()[0]
     assert first.startswith("t.gdl:14:") and "took more than 10,000,000 steps" in first, message
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_loops_over_constant_lists_nested_stop_at_the_work_limit(backend, request):
+    """A loop over a constant list (or a list written out) counts its length: each has
+    the rule file's size, but they nest (three over 400 numbers ran 27 s a decision on
+    Python, uncounted, and 1,000 numbers would run for hours)."""
+    if backend == "native":
+        from tests.runtime.test_native_backend import MISSING
+        if MISSING is not None:
+            pytest.skip(f"no native backend: {MISSING}")
+        request.getfixturevalue("shared_cache")
+    numbers = ", ".join(str(i) for i in range(400))
+    extra = (f"param xs = [{numbers}]\nfn deep(c) = exists(i in xs where exists(j in xs "
+             "where exists(k in xs where i + j + k + row(c) < 0)))")
+    text = source(binders="c in cells()", body="n = if deep(c) then 1 else 2", extra=extra)
+    game = load_source(text, "t.gdl", backend=backend)
+    state = game.new_state(0)
+    with pytest.raises(GdlRuntimeError) as info:      # (the action's body calls deep)
+        game.apply(state, game.legal_actions(state)[0])
+    assert str(info.value).splitlines()[0] == f"t.gdl:8:68: error: {OVERWORKED}"   # xs
