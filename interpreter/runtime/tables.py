@@ -23,11 +23,12 @@ from ..language.limits import MAX_WORK
 from ..language.types import BOOL, CELL, INT, SEAT, Type
 from .codegen import _calling_themselves
 
-MAX_ENTRIES = 4_096         # a table's entries (a 64x64 board's cells has one parameter)
+MAX_TABLE = 16_384          # a table's entries (a fn of two cells of an 11x11 board: 14,884)
 MAX_BUILD_WORK = 2_000_000  # the steps all calls of one table may count together
 ARGUMENTS = (CELL, SEAT)    # the parameter types a tabled fn may have
 RESULTS = (BOOL, INT, CELL, SEAT)
 _UNSAFE = {"placements", "placed"}      # read what a simultaneous phase has placed
+
 
 def tabled(prog: ir.Program) -> dict[str, list[int]]:
     """The fns answered from a table: name -> the number of values each parameter can take
@@ -41,7 +42,7 @@ def tabled(prog: ir.Program) -> dict[str, list[int]]:
         total = 1
         for size in sizes:
             total *= size
-        if total <= MAX_ENTRIES and _position_free(prog, fn, cyclic):
+        if total <= MAX_TABLE and _position_free(prog, fn, cyclic):
             found[name] = sizes
     return found
 
