@@ -28,8 +28,8 @@ from typing import Any, NamedTuple, TypeAlias
 from ..language import program as ir
 from ..language.builtins import (ALWAYS, BUILTINS, CELLS, FLOW, GLOBALS,
                                   PIECE_VARS, PIECES, SEAT_VARS, short_texts)
-from ..language.limits import (EVENT_WORK, MAX_DEPTH, MAX_NUMBER, MAX_SUM, MAX_TEXT, MAX_WORK,
-                               TEXT_STEP)
+from ..language.limits import (EVENT_WORK, MAX_ACTIONS, MAX_DEPTH, MAX_NUMBER, MAX_SUM,
+                               MAX_TEXT, MAX_WORK, TEXT_STEP)
 from ..language.types import (BOOL, CELL, DIR, INT, KIND, PIECE, SEAT, STR, SYMBOL, Type,
                                holds_texts, is_list)
 from .magnitude import Magnitudes, Unbounded
@@ -37,6 +37,10 @@ from .magnitude import Magnitudes, Unbounded
 FILE_PREFIX = "<gdl "
 MAX_KEPT = 1 << 16      # at most this many kept tuples of one action (`Generator.kept`)
 KEPT_PIECES = 256       # a first argument that is a piece has its tuples kept below this id
+# A listing past limits.MAX_ACTIONS (`Generator.listing`; the typed engine's `Core.listed`)
+TOO_MANY_ACTIONS = (f"more than {MAX_ACTIONS:,} legal actions listed for one decision (an "
+                    "action whose parameters range over long lists, one inside another: "
+                    "narrow them with 'where' tests, or choose one parameter a decision)")
 
 
 class UnitKey(NamedTuple):
@@ -504,12 +508,17 @@ class Generator:
 
     def listing(self, action: ir.Action, key: tuple[str, int]) -> None:
         """Nested loops appending (index, args) for every legal binding; `key` (phase,
-        action index) names its kept tuples."""
+        action index) names its kept tuples. The actions listed, this action's and those
+        listed before it, are at most limits.MAX_ACTIONS: counted once at the end and, with
+        two binders or more, once ahead of each run of the innermost loop (not at each
+        append: the list holds at most MAX_ACTIONS plus one such run before it stops)."""
         memo = _Memo(self)
         memo.bind(action)
         levels = len(action.binders)
         by_level = [[p for p in action.where_parts if p.level == k] for k in range(levels + 1)]
         kept = self.kept(action, key)
+        # (no place on the line: a trace would count the action listed; the engine names it)
+        too_many = f"if len(out) > {MAX_ACTIONS}: rt.too_many_actions({key[0]!r}, {key[1]})"
         for k in range(levels + 1):
             indent = k + 1
             for part in by_level[k]:
@@ -523,6 +532,8 @@ class Generator:
                         code, test = self.ex(expr), "if not "
                 self.src.emit(indent, test, code, ":")
                 self.src.emit(indent + 1, "return" if k == 0 else "continue")
+            if k == levels - 1 and k > 0:
+                self.src.emit(indent, too_many)
             memo.open_level(k, indent)         # values deeper parts need go here
             if k < levels:
                 binder = action.binders[k]
@@ -562,7 +573,14 @@ class Generator:
         # placed at the action, so a tool tracing lines sees each legal binding listed
         if kept is None:
             self.src.emit(levels + 1, F(action, f"out.append({made})"))
-            return
+        else:
+            self.kept_append(action, kept, made, levels)
+        self.src.emit(1, too_many)
+
+    def kept_append(self, action: ir.Action, kept: tuple[str, list[str], int], made: str,
+                    levels: int) -> None:
+        """The innermost line of a listing that keeps its tuples (`kept`): the one kept,
+        else `made` afresh."""
         table, terms, _ = kept
         if len(terms) > 1:          # by its row (`_r`) and the last binder's value
             table = "_r"

@@ -684,6 +684,12 @@ class Runtime:
         if self.work > MAX_WORK:
             self.overworked()
 
+    def too_many_actions(self, phase: str, index: int) -> NoReturn:
+        """A listing holds more than limits.MAX_ACTIONS actions (the generated code's
+        check, `codegen.Generator.listing`): the error at the action listed then."""
+        raise error_at(GdlRuntimeError, f"run-time error: {codegen.TOO_MANY_ACTIONS}",
+                       self.game._phases[phase].actions[index].span)
+
     def overworked(self) -> NoReturn:
         """Each domain is bounded on its own (MAX_LIST, MAX_PIECES, the board); loops inside
         loops, whose product could run for hours, stop here."""
@@ -717,6 +723,7 @@ class CompiledAction:
         self.cell_written = [(i, b.name, b.span) for i, b in enumerate(action.binders)
                              if b.by_cell]
         self.binders = [(b.name, b.text) for b in action.binders]
+        self.span = action.span
         at = phase.name, action.index
         self.listing = units[UnitKey("list", *at)]
         self.body = units[UnitKey("act", *at)]
