@@ -37,14 +37,14 @@ import attrs
 
 from . import native, native_cache, tables
 from .typed_trim import trimmed
-from .codegen import _cheap, _impure_fns, _pure_in
+from .codegen import TOO_MANY_ACTIONS, _cheap, _impure_fns, _pure_in
 from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
 from ..language.errors import GdlRuntimeError, IllegalAction
-from ..language.limits import (EVENT_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
-                               MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_TEXT, MAX_WORK,
-                               TEXT_STEP)
+from ..language.limits import (EVENT_WORK, FREE_SCAN, MAX_ACTIONS, MAX_AUTO, MAX_DEPTH,
+                               MAX_DICE, MAX_ENTRIES, MAX_LIST, MAX_NUMBER, MAX_PIECES,
+                               MAX_TEXT, MAX_WORK, TEXT_STEP)
 from ..language.builtins import BUILTINS, short_texts
 from ..language.types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, PLACEMENT, SEAT, STR,
                               SYMBOL, Type, element as _element, holds_texts, is_list)
@@ -656,6 +656,7 @@ class _Emitter:
                   "FREE_SCAN": str(FREE_SCAN), "TEXT_STEP": str(TEXT_STEP),
                   "MAX_DEPTH": str(MAX_DEPTH),
                   "MAX_ENTRIES": str(MAX_ENTRIES), "MAX_PIECES": str(MAX_PIECES),
+                  "MAX_ACTIONS": str(MAX_ACTIONS), "TOO_MANY_ACTIONS": repr(TOO_MANY_ACTIONS),
                   "KIND_NAMES": repr(tuple(self.kinds)), "PHASE_NAMES": repr(tuple(self.phases)),
                   "LOCS": repr(tuple(self.locs)), "ALL": repr(ALL),
                   "NDIRS": str(self.nd), "MAX_NUMBER": str(MAX_NUMBER), **self.var_tables(),
@@ -791,6 +792,7 @@ class _Emitter:
         first_only = phase.on_no_action is not None and not phase.auto
         maker = self.action_maker(p, action)
         hoist = body.hoist = _Hoist(action, body)
+        listed = f"S.listed(out, {self.loc(action)})"     # limits.MAX_ACTIONS, as Python
 
         def level(k: int, env: Env, indent: int) -> None:
             hoist.open(k, indent)
@@ -803,6 +805,8 @@ class _Emitter:
             for test in tests:
                 body.emit(indent, f"if {test}:")
                 indent += 1
+            if k == len(binders) - 1 and k > 0:    # ahead of the innermost loop
+                body.emit(indent, listed)
             if k == len(binders):
                 made = f"{maker}({', '.join(_c_name(env[b.slot]) for b in binders)})"
                 body.emit(indent, "if S.pick == -1:")      # every action (else: a playout's)
@@ -836,6 +840,7 @@ class _Emitter:
         level(0, env, 1)
         self.consts += hoist.finish()
         body.hoist = None
+        body.emit(1, listed)
         body.emit(1, "return 0")
         self.functions.append(body.text())
         return name
