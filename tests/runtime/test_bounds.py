@@ -14,6 +14,7 @@ from gdl.interpreter.language import limits
 from gdl.interpreter.language.errors import GdlError, GdlRuleError, GdlRuntimeError
 from gdl.interpreter.play.agents.agents import RandomAgent
 from gdl.interpreter.runtime.events import as_json
+from tests.helpers import gdl
 from tests.runtime.test_native_backend import shared_cache  # noqa: F401 (fixture)
 
 BASE = """game "t"
@@ -449,8 +450,8 @@ def _peaks(path, games):
     """The most each game came to each limit, over `games` random games."""
     from gdl.interpreter.language import builtins
     from gdl.interpreter.runtime import engine
-    peak = dict.fromkeys(["list", "dice", "pieces", "entries", "auto", "decisions", "work"],
-                         0)
+    peak = dict.fromkeys(["list", "dice", "pieces", "entries", "auto", "decisions", "work",
+                          "actions"], 0)
 
     def note(key, value):
         peak[key] = max(peak[key], value)
@@ -473,6 +474,7 @@ def _peaks(path, games):
             while state.result is None and state.turn <= 1000:
                 legal = game.legal_actions(state)
                 note("work", game._rt.work)
+                note("actions", len(legal))
                 events = game.apply(state, agents[game.current_player(state)].choose(
                     game, state, legal), check=False)
                 note("work", game._rt.work)
@@ -500,6 +502,7 @@ def test_the_shipped_games_stay_far_below_the_limits(path):
     assert peak["auto"] * 500 < limits.MAX_AUTO
     assert peak["decisions"] * 50 < limits.DEFAULT_MAX_DECISIONS
     assert peak["work"] * WORK_MARGIN.get(path, 1000) < limits.MAX_WORK
+    assert peak["actions"] * 100 < limits.MAX_ACTIONS
 
 
 def test_the_peaks_see_the_work_of_a_decision():
@@ -591,3 +594,90 @@ def test_loops_over_constant_lists_nested_stop_at_the_work_limit(backend, reques
     with pytest.raises(GdlRuntimeError) as info:      # (the action's body calls deep)
         game.apply(state, game.legal_actions(state)[0])
     assert str(info.value).splitlines()[0] == f"t.gdl:8:68: error: {OVERWORKED}"   # xs
+
+
+ACTIONS_LIMIT = "tests/rules/actions_limit.gdl"
+TOO_MANY_ACTIONS = ("error: run-time error: more than 1,000,000 legal actions listed for one "
+                    "decision (an action whose parameters range over long lists, one inside "
+                    "another: narrow them with 'where' tests, or choose one parameter a "
+                    "decision)")
+
+
+def _limit_game(backend, request):
+    """tests/rules/actions_limit.gdl on `backend`: python, typed (the native backend's
+    typed engine) or untyped (the native backend's compiled Python, GDL_TYPED=0)."""
+    if backend == "python":
+        return load_game(ACTIONS_LIMIT, "python")
+    from gdl.interpreter.runtime import native, typed
+    from tests.runtime.test_native_backend import MISSING
+    if MISSING is not None:
+        pytest.skip(f"no native backend: {MISSING}")
+    request.getfixturevalue("shared_cache")
+    monkeypatch = request.getfixturevalue("monkeypatch")
+    if backend == "untyped":
+        monkeypatch.setenv(typed.ENVIRONMENT, "0")
+    else:
+        monkeypatch.delenv(typed.ENVIRONMENT, raising=False)
+    game = load_game(ACTIONS_LIMIT, "native")
+    assert native.backend_of(game) == "native"
+    assert (game._typed is not None) == (backend == "typed")
+    return game
+
+
+def _work(game, state):
+    """The work the last listing counted (limits.MAX_WORK), on either engine."""
+    from gdl.interpreter.runtime import typed
+    core = getattr(state, "_core", None) or (
+        typed.core_of(state) if isinstance(state, typed.TypedState) else None)
+    return core.work if core is not None else game._rt.work
+
+
+@pytest.mark.parametrize("backend", ["python", "typed", "untyped"])
+def test_a_listing_holds_at_most_the_action_limit(backend, request):
+    """An action of two cells() parameters on a board of 3,000 cells listed 9,000,000
+    actions, within the work limit (17.5 s and 1.27 GB for one decision): a listing holds
+    at most MAX_ACTIONS. Exactly that many are listed; one more is an error at the action
+    listed then, the same on every backend; and a listing far past it stops part way, once
+    it holds more ahead of its innermost loop, not at its end (its work says where)."""
+    game = _limit_game(backend, request)
+    state = game.new_state(0)
+    legal = game.legal_actions(state)
+    assert len(legal) == limits.MAX_ACTIONS
+    for same, place, work in ((False, "29:3", 1_001_000), (True, "38:3", 502_000)):
+        state = game.new_state(0)
+        game.apply(state, next(a for a in legal if (a[1][0] == a[1][1]) == same), check=False)
+        with pytest.raises(GdlRuntimeError) as info:
+            game.legal_actions(state)
+        assert str(info.value).splitlines()[0] == f"{ACTIONS_LIMIT}:{place}: {TOO_MANY_ACTIONS}"
+        # `deep` stops ahead of its 500,001st pair of cells, in the 501st value of its
+        # first parameter: 1,000 steps for `cells()` and 1,000 for each value's loop over
+        # the second; listed to the end it would count 1,001,000, as `edge` does
+        assert _work(game, state) == work
+
+
+@pytest.mark.parametrize("backend", ["python", "typed", "untyped"])
+def test_a_playout_past_the_action_limit_stops_at_the_action(backend, request):
+    """random_playout and random_rollout (the typed engine counts the actions in a pass of
+    its own, without listing them) fault where a listing does."""
+    from gdl.interpreter.runtime import introspect
+    game = _limit_game(backend, request)
+    deep = next(a for a in game.legal_actions(game.new_state(0)) if a[1][0] == a[1][1])
+    for first, play, place in (
+            (None, lambda s: introspect.random_playout(game, s, [1, 2], None, 10), "29:3"),
+            (None, lambda s: introspect.random_rollout(game, s, [1], 10), "29:3"),
+            (deep, lambda s: introspect.random_playout(game, s, [1, 2], None, 10), "38:3"),
+            (deep, lambda s: introspect.random_rollout(game, s, [1], 10), "38:3")):
+        state = game.new_state(0)
+        if first is not None:
+            game.apply(state, first, check=False)
+        with pytest.raises(GdlRuntimeError) as info:
+            play(state)
+        assert str(info.value).splitlines()[0] == f"{ACTIONS_LIMIT}:{place}: {TOO_MANY_ACTIONS}"
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", "1"],
+                                     ["play", "--players", "random,random"]])
+def test_the_command_line_tells_a_listing_past_the_limit(command):
+    result = gdl(command[0], ACTIONS_LIMIT, *command[1:])
+    assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
+    assert f"{ACTIONS_LIMIT}:29:3: {TOO_MANY_ACTIONS}" in result.stdout + result.stderr
