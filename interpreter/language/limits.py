@@ -39,9 +39,10 @@ MAX_ENTRIES = 200               # phases entered since the last decision (goto, 
 MAX_AUTO = 10_000               # actions an `auto` phase plays on its own after one decision
 MAX_ACTIONS = 1_000_000         # legal actions one listing holds (every action of the phase
                                 # at the decision): as many as a list (MAX_LIST). Go 19x19
-                                # lists 362, Amazons 2,176, two stones of Connect6 written as
-                                # two cells() parameters 129,960; a million takes about half a
-                                # second and 100 MB on Python (nine million took 17.5 s, 1.27 GB)
+                                # lists 362, Amazons (queen, square, arrow) 2,176, Connect6's
+                                # two stones as two cells() parameters 129,960, the shipped
+                                # games 795 at most; a million take about 0.5 s and 130-175 MB
+                                # (nine million took 17.5 s and 1.27 GB for one decision)
 MAX_WORK = 10_000_000           # steps between two decisions (`auto` actions included):
                                 # items looped over, elements of a list made by range() or
                                 # joined (+), lists scanned by `in`, read or copied whole by
