@@ -643,15 +643,16 @@ def test_a_listing_holds_at_most_the_action_limit(backend, request):
     state = game.new_state(0)
     legal = game.legal_actions(state)
     assert len(legal) == limits.MAX_ACTIONS
-    for same, place, work in ((False, "29:3", 1_001_000), (True, "38:3", 502_000)):
+    for same, place, work in ((False, "29:3", 1_001_000), (True, "38:3", 1_502_000)):
         state = game.new_state(0)
         game.apply(state, next(a for a in legal if (a[1][0] == a[1][1]) == same), check=False)
         with pytest.raises(GdlRuntimeError) as info:
             game.legal_actions(state)
         assert str(info.value).splitlines()[0] == f"{ACTIONS_LIMIT}:{place}: {TOO_MANY_ACTIONS}"
         # `deep` stops ahead of its 500,001st pair of cells, in the 501st value of its
-        # first parameter: 1,000 steps for `cells()` and 1,000 for each value's loop over
-        # the second; listed to the end it would count 1,001,000, as `edge` does
+        # first parameter: 1,000 steps for `cells()`, 1,000 for each value's loop over the
+        # second and 2 for each pair's loop over `[1, 2]`; listed to the end it would count
+        # 3,001,000 (`edge` counts 1,001,000)
         assert _work(game, state) == work
 
 
