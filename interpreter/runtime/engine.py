@@ -280,6 +280,13 @@ class Runtime:
         return seat
 
     # pieces ------------------------------------------------------------------------------
+    def label_key(self, seat: int, kind: str) -> str:
+        """The key in `State.numbers` of the last label number of `seat`'s pieces of `kind`
+        (in a game that numbers labels per seat): `@SEAT`, or `@SEAT/T` for the kinds of
+        the T-th kinds table that is `visible to`."""
+        table = self.game._label_class.get(kind)
+        return f"@{seat}" if table is None else f"@{seat}/{table}"
+
     def create(self, kind: str, owner: int | None, cell: int | None) -> int:
         state = self.state
         if kind not in self.kinds:
@@ -289,10 +296,12 @@ class Runtime:
         if pid > MAX_PIECES:
             raise RuleFault(f"more than {MAX_PIECES:,} pieces created in one game")
         if self.game._labels_per_seat and owner is not None:
-            # A game that hides pieces numbers each seat's pieces apart, all kinds together,
-            # and names the seat: a number then counts only what the seat's piece count shows
-            # anyway, never how many of a kind the hidden pieces are.
-            key, label = f"@{owner}", f"{self.game.seats[owner]}:{kind}#"
+            # A game that hides pieces numbers each seat's pieces apart, all kinds together
+            # (but those of a kinds table `visible to`, numbered apart per table), and names
+            # the seat: a number then counts only what the seat's piece count shows anyway,
+            # never how many of a kind the hidden pieces are, nor that a piece no seat but
+            # some may see at all was made.
+            key, label = self.label_key(owner, kind), f"{self.game.seats[owner]}:{kind}#"
         else:
             key, label = kind, f"{kind}#"
         number = state.numbers.get(key, 0) + 1
@@ -428,8 +437,10 @@ class Runtime:
     def change(self, pid: int, kind: str) -> None:
         """`change P to KIND`: the piece keeps its id, owner, place and variables; its
         statistics are the new kind's. Its label names the new kind: a label numbered per
-        seat (a game that hides pieces) keeps its number, so no count moves that could tell
-        of a hidden piece; any other takes the kind's next number, as `create` would."""
+        seat (a game that hides pieces) keeps its number when the new kind is numbered in
+        the same sequence (`label_key`; else it takes that one's next), so no count moves
+        that could tell of a hidden piece; any other takes the kind's next number, as
+        `create` would."""
         if kind not in self.kinds:
             raise RuleFault(f"'change' was given no piece kind (none)")
         piece = self.piece(pid)
@@ -437,9 +448,17 @@ class Runtime:
             return
         before = self.hidden_seats(pid) if self.narrate else ()
         was: str = piece["label"]
+        classes = self.game._label_class
+        same = classes.get(kind) == classes.get(piece["kind"])
         piece["kind"] = kind
-        if ":" in was:
+        if ":" in was and same:
             piece["label"] = f"{was[:was.index(':') + 1]}{kind}{was[was.rindex('#'):]}"
+        elif ":" in was:        # into another sequence of the seat the label names: its next
+            seat = was[:was.index(":")]
+            key = self.label_key(self.game.seats.index(seat), kind)
+            numbers = self.state.numbers
+            numbers[key] = number = numbers.get(key, 0) + 1
+            piece["label"] = f"{seat}:{kind}#{number}"
         else:
             numbers = self.state.numbers
             numbers[kind] = number = numbers.get(kind, 0) + 1
@@ -865,6 +884,12 @@ class Game:
         self._hides_pieces = (bool(self._zone_rules) or "hide piece" in self._shows
                               or bool(self._sights))
         self._labels_per_seat = self._hides_pieces
+        # the label numbers a seat's pieces take, per seat: one sequence for the kinds of
+        # each kinds table that is `visible to` (a seat may not see such pieces at all, so
+        # their numbers must not leave gaps among those of pieces it does see), one for all
+        # other kinds (`label_key`)
+        self._label_class = {kind: i + 1 for i, sight in enumerate(program.sights)
+                             for kind in sight.kinds}
         self.rules = describe_rules(program, self._hides_pieces)
         # A game moved to Python for narration keeps native searches: `search_position`
         self._native_asked = False

@@ -1265,7 +1265,11 @@ class _Emitter:
                 "HOOKS_PER_SEAT": repr(tuple(int(z.per_seat) for z in zones.values())),
                 "HOOKS_SEAT_LABELS": str(int(any(z.visible is not None
                                                  for z in zones.values())
-                                             or self.hidden_hides()))}
+                                             or self.hidden_hides())),
+                "HOOKS_NCLASSES": str(1 + len(self.prog.sights)),
+                "HOOKS_KIND_CLASS": repr(tuple(
+                    next((i + 1 for i, sight in enumerate(self.prog.sights)
+                          if kind in sight.kinds), 0) for kind in self.kinds) or (0,))}
 
     def hooks_units(self) -> list[str]:
         """`_hooks_out(S, seat)`: the `on out` hooks in order (engine.py `eliminate`);

@@ -16,6 +16,7 @@ from gdl.interpreter import load_game
 from gdl.interpreter.language.errors import IllegalAction
 
 from tests.helpers import hiding_games, twins
+from tests.runtime.test_native_backend import shared_cache  # noqa: F401 (fixture)
 
 
 GAMES = hiding_games()
@@ -43,3 +44,33 @@ def test_a_seat_receives_the_same_in_twin_positions(path):
     for seed, state, other, seat in twins(game):
         assert received(game, state, seat) == received(game, other, seat), (
             f"seed {seed}, decision {state.decisions}, seat {game.seats[seat]}")
+
+
+SIGHT_LABELS = os.path.join(os.path.dirname(__file__), "..", "rules", "sight_labels.gdl")
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_pieces_out_of_sight_leave_no_gap_in_the_labels_seen(backend, request):
+    """Labels were numbered per seat across all kinds, so blue, seeing red's `Mark#1` and
+    `Mark#3`, learnt that red had made a piece it cannot see. The kinds of a table `visible
+    to` are numbered apart: blue sees the same labels whether red made a Secret or passed."""
+    if backend == "native":
+        from tests.runtime.test_native_backend import MISSING
+        if MISSING is not None:
+            pytest.skip(f"no native backend: {MISSING}")
+        request.getfixturevalue("shared_cache")
+    game = load_game(SIGHT_LABELS, backend)
+    seen = []
+    for middle in ("hide b2", "pass"):
+        state = game.new_state(0)
+        for text in ("mark a1", "pass", middle, "pass", "mark c3"):
+            game.apply(state, game.parse_action(state, text))
+        view = game.view(state, game.seats.index("blue"))
+        seen.append(sorted(p["label"] for p in view["pieces"]))
+    assert seen[0] == seen[1] == ["red:Mark#1", "red:Mark#2"]
+    # red sees its Secret; revealed as a Mark it takes the Marks' next number
+    state = game.new_state(0)
+    for text in ("mark a1", "pass", "hide b2", "pass", "reveal red:Secret#1"):
+        game.apply(state, game.parse_action(state, text))
+    labels = [p["label"] for p in game.view(state, game.seats.index("blue"))["pieces"]]
+    assert sorted(labels) == ["red:Mark#1", "red:Mark#2"]
