@@ -56,6 +56,9 @@ VAR_TYPES: dict[Type, str] = {INT: "int", BOOL: "bool", CELL: "cell", PIECE: "pi
                               SEAT: "seat", DIR: "dir", SYMBOL: "sym", KIND: "kind"}
 SCALARS = (INT, BOOL, CELL, PIECE, SEAT, DIR, KIND, SYMBOL)
 _LIMIT = 1 << 62
+# connected() of cells keeps its arrays on the C stack (9 bytes a cell) up to this many
+# cells: 200 fns deep (limits.MAX_DEPTH) each calling it, under 2 MB; a set beyond
+_CONNECTED_CELLS = 1024
 MAX_KEPT = 1 << 16      # at most this many kept action tuples per action (Emitter.action_maker)
 KEPT_PIECES = 256       # pieces of ids below this have their action tuples kept
 GEO_RAY_TABLE = 100_000  # the most numbers of a table of every ray written into a module
@@ -3677,6 +3680,8 @@ class _Emitter:
         every value NEXT gives from one found that passes it, each once, in order found."""
         if _element(q.type) not in SCALARS or q.value is None:
             raise _Outside(q, "connected() of what is not a cell, a piece, ...")
+        if _element(q.type) == CELL and self.board.size <= _CONNECTED_CELLS:
+            return self.lists_connected_cells(q, env)
         name = self.fresh("lists_c")
         names, params = self.scope(env)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
@@ -3712,6 +3717,73 @@ class _Emitter:
         unit.emit(4, f"if {test}:")
         unit.emit(5, "found.append(y)")
         unit.emit(1, "return found")
+        self.functions.append(unit.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
+
+    def lists_connected_cells(self, q: ir.Quant, env: Env) -> str:
+        """lists_connected of cells with C arrays on the stack (a TEST or NEXT may call
+        connected again): `seen` by cell + 1 (none is -1), `found` with its count, the
+        Python list made once at the end; NEXT a geometry table (orthogonal(x), ...) read
+        in place, else made as a list. The same order, work counted and faults."""
+        assert q.value is not None      # lists_connected checked
+        name = self.fresh("lists_c")
+        names, params = self.scope(env)
+        size = self.board.size + 1
+        unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        for local, ctype in (("found", f"long[{size}]"), ("seen", f"char[{size}]"),
+                             ("nfound", "long"), ("at", "long"), ("x", "long"),
+                             ("y", "long")):
+            unit.declare(local, ctype)
+        unit.emit(1, f"memset(seen, 0, {size})")
+        unit.emit(1, "nfound = 0")
+        inner = {**env, q.slot: "x"}
+        test = "1" if q.where is None else self.expr(q.where, inner, unit)
+
+        def start(value: Bound, indent: int) -> None:
+            if not isinstance(value, str):
+                raise _Outside(q, "connected() of a list of lists")
+            unit.emit(indent, f"x = {value}")
+            unit.emit(indent, f"if not seen[x + 1] and {test}:")
+            unit.emit(indent + 1, "seen[x + 1] = 1")
+            unit.emit(indent + 1, "found[nfound] = x")
+            unit.emit(indent + 1, "nfound += 1")
+        self.loop(q.domain, env, unit, 1, start, q)
+        loc = self.loc(q)
+        unit.emit(1, "at = 0")
+        unit.emit(1, "while at < nfound:")
+        unit.emit(2, "x = found[at]")
+        unit.emit(2, "at += 1")
+        call = q.value
+        if isinstance(call, ir.CallBuiltin) and call.name in ("orthogonal", "neighbors") \
+                and hasattr(self.board, call.name):
+            cells = set(self.board.all_cells)
+            rows = [getattr(self.board, call.name)(c) if c in cells else []
+                    for c in range(self.board.size)]
+            table = self.row_table(call, rows, CELL)
+            c = unit.declare(self.fresh("c"))
+            i = unit.declare(self.fresh("i"))
+            none = f"{call.name}() cannot work with a value that is none"
+            cell = self.expr(call.args[0], inner, unit)
+            unit.emit(2, f"{c} = _value({cell}, {self.loc(call)}, {none!r})")
+            unit.emit(2, f"S.work += {table}_n[{c}]")
+            each, value = f"for {i} in range({table}_n[{c}]):", f"{table}[{c}][{i}]"
+        else:
+            unit.declare("following", "list")
+            unit.emit(2, f"following = {self.lists_expr(q.value, inner, unit)}")
+            unit.emit(2, "S.work += len(following)")
+            each, value = "for y in following:", "y"
+        unit.emit(2, "if S.work > MAX_WORK:")
+        unit.emit(3, f"_raise(OVERWORKED, {loc})")
+        unit.emit(2, each)
+        if value != "y":
+            unit.emit(3, f"y = {value}")
+        unit.emit(3, "if not seen[y + 1]:")
+        unit.emit(4, "seen[y + 1] = 1")
+        unit.emit(4, "x = y")
+        unit.emit(4, f"if {test}:")
+        unit.emit(5, "found[nfound] = y")
+        unit.emit(5, "nfound += 1")
+        unit.emit(1, "return [found[at] for at in range(nfound)]")
         self.functions.append(unit.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
