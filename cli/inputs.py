@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from gdl.interpreter.files import STDIO, TRANSCRIPT_HEADER
+from gdl.interpreter.files import STDIO
 from gdl.interpreter.language.errors import GdlDataError, visible
 from gdl.interpreter.language.limits import MAX_SOURCE
 
@@ -86,19 +86,6 @@ def overwritten(output: str, inputs: Iterable[Input]) -> str | None:
             if same_file(output, found):
                 return f"the {found_what} {found}"
     return None
-
-
-def holds_nothing_or_a_transcript(path: str) -> bool:
-    """May a save write over `path`: no file there, an empty one, or a gdl transcript (an
-    earlier save)? Any other file is someone's work, never written over."""
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(len(TRANSCRIPT_HEADER) + 1)
-    except FileNotFoundError:
-        return True
-    except OSError:         # a folder, no permission: writing it says why
-        return True
-    return not head or head.rstrip(b"\r\n") == TRANSCRIPT_HEADER.encode()
 
 
 _EXTENDS = re.compile(r'^\s*extends\s+"([^"]+)"', re.M)

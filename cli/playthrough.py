@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypedDict
 
 import click
 
-from gdl.cli.inputs import holds_nothing_or_a_transcript, overwritten
+from gdl.cli.inputs import overwritten
 from gdl.interpreter import load_game
 from gdl.interpreter.files import STDIO, named, write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction, counted, visible
@@ -449,9 +449,6 @@ class Table(Observer):
         kept = overwritten(path, [("rule file", self.file), ("moves file", moves)])
         if kept is not None:
             return f"that would overwrite {kept}: name another file"
-        if not holds_nothing_or_a_transcript(path):
-            return (f"{path} is a file that is not a gdl transcript: saving would overwrite "
-                    "it (name another file, or remove it first)")
         return None
 
     def kept(self) -> str:

@@ -73,27 +73,3 @@ def test_ctrl_c_at_a_prompt_leaves_the_game_so_far(tmp_path):
     assert process.returncode == 130, err
     assert _last(kept) == "unfinished: saved after 2 decisions"
     assert f"saved 2 decisions to {kept}" in out
-
-
-def test_a_save_never_writes_over_a_file_that_is_not_a_transcript(tmp_path):
-    """`save FILE` at the prompt (and --save) wrote over any file but the rule and moves
-    files: a person's notes named by mistake were lost. Another file is refused; an empty
-    one, a new one or an earlier save is written."""
-    notes = tmp_path / "notes.txt"
-    notes.write_text("my notes\n", encoding="utf-8")
-    done = invoke("play", TTT, "--players", "human,random", "--seed", "1",
-                  stdin=f"save {notes}\nquit\n")
-    assert done.exit_code == 0, done.output
-    assert (f"not saved: {notes} is a file that is not a gdl transcript: saving would "
-            "overwrite it") in done.output
-    assert notes.read_text(encoding="utf-8") == "my notes\n"
-    over = invoke("play", TTT, "--save", str(notes))
-    assert over.exit_code != 0 and "is a file that is not a gdl transcript" in over.output
-    assert notes.read_text(encoding="utf-8") == "my notes\n"
-    empty, kept = tmp_path / "empty.txt", tmp_path / "game.txt"
-    empty.write_text("", encoding="utf-8")
-    for path in (empty, kept, kept):        # new, then an earlier save written again
-        done = invoke("play", TTT, "--players", "human,random", "--seed", "1",
-                      stdin=f"1\nsave {path}\nquit\n")
-        assert f"saved 2 decisions to {path}" in done.output, done.output
-        assert _last(path) == "unfinished: saved after 2 decisions"
