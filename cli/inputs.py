@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from gdl.interpreter.files import STDIO
+from gdl.interpreter.files import STDIO, TRANSCRIPT_HEADER
 from gdl.interpreter.language.errors import GdlDataError, visible
 from gdl.interpreter.language.limits import MAX_SOURCE
 
@@ -86,6 +86,22 @@ def overwritten(output: str, inputs: Iterable[Input]) -> str | None:
             if same_file(output, found):
                 return f"the {found_what} {found}"
     return None
+
+
+def not_a_transcript(path: str) -> str | None:
+    """Why a save to `path` would lose a file the person made: 'PATH exists and is not a gdl
+    transcript', or None (no file there, an empty one, a device or pipe, or a transcript: an
+    earlier save, which a save replaces)."""
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            return None
+        with open(path, "rb") as handle:
+            first = handle.read(len(TRANSCRIPT_HEADER))
+    except OSError:
+        return None         # the write reports what is wrong with the path
+    if first == TRANSCRIPT_HEADER.encode():
+        return None
+    return f"{path} exists and is not a gdl transcript"
 
 
 _EXTENDS = re.compile(r'^\s*extends\s+"([^"]+)"', re.M)

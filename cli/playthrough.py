@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypedDict
 
 import click
 
-from gdl.cli.inputs import overwritten
+from gdl.cli.inputs import not_a_transcript, overwritten
 from gdl.interpreter import load_game
 from gdl.interpreter.files import STDIO, named, write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction, counted, visible
@@ -82,7 +82,8 @@ HELP = """Type the number of an action or its text, or a few of its words:
   info KIND a kind's statistics from the rule file's kinds table (info: every kind)
   undo      take back your last decision (and the other seats' replies since)
   save FILE write the game so far as a transcript (gdl play --resume FILE continues it;
-            it holds the seed and everything hidden)
+            it holds the seed and everything hidden); a file there that is not a
+            transcript is kept: save! FILE writes over it
   concede   give up the game
   quit      leave (Ctrl-D, Ctrl-C too)"""
 
@@ -127,6 +128,9 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
     if keep is not None:
         refused = table.refused(keep)
         if refused is not None:
+            # no prompt yet to type save! at: the file is removed by hand, or another named
+            refused = refused.replace(f", or type save! {keep} to write over it",
+                                      " (or remove it first)")
             raise GdlDataError(f"--save: {refused}")
         table.keep = keep
     if script_lines:
@@ -440,8 +444,9 @@ class Table(Observer):
                  f" decision{'' if when is None else ', ' + when})")
         return True
 
-    def refused(self, path: str) -> str | None:
-        """Why the game cannot be saved to `path`, or None."""
+    def refused(self, path: str, force: bool = False) -> str | None:
+        """Why the game cannot be saved to `path`, or None. An existing file that is not a
+        transcript (an earlier save) is refused unless `force` (`save! FILE`)."""
         if path == STDIO:
             return ("save writes a file: name one ('-' would be the standard output, where "
                     "the game is played)")
@@ -449,6 +454,9 @@ class Table(Observer):
         kept = overwritten(path, [("rule file", self.file), ("moves file", moves)])
         if kept is not None:
             return f"that would overwrite {kept}: name another file"
+        other = None if force else not_a_transcript(path)
+        if other is not None:
+            return f"{other}: name another file, or type save! {path} to write over it"
         return None
 
     def kept(self) -> str:
@@ -462,10 +470,11 @@ class Table(Observer):
             self.kept_at = len(self.history)
         return said
 
-    def save(self, path: str) -> str:
+    def save(self, path: str, force: bool = False) -> str:
         """Write the game so far, concessions included, as a transcript (atomically); the
-        sentence to show. The rule file and the moves file are not written over."""
-        refused = self.refused(path)
+        sentence to show. The rule file and the moves file are not written over, nor a file
+        that is not a transcript unless `force`."""
+        refused = self.refused(path, force)
         if refused is not None:
             return f"not saved: {refused}"
         decisions = sum(1 for _, action, _ in self.history if action != CONCEDE)
@@ -567,8 +576,9 @@ class Prompt:
             if self.table.undo():
                 return AGAIN
             self.tell("nothing to undo: no decision of yours yet")
-        elif word == "save":
-            self.tell(self.table.save(rest) if rest else "save what? type save FILE")
+        elif word in ("save", "save!"):
+            self.tell(self.table.save(rest, force=word == "save!") if rest
+                      else "save what? type save FILE")
         else:
             return self.decision(text)
         return None

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.helpers import ROOT, gdl, invoke
 
 TTT = os.path.join(ROOT, "games", "classic", "tic_tac_toe.gdl")
@@ -73,3 +75,38 @@ def test_ctrl_c_at_a_prompt_leaves_the_game_so_far(tmp_path):
     assert process.returncode == 130, err
     assert _last(kept) == "unfinished: saved after 2 decisions"
     assert f"saved 2 decisions to {kept}" in out
+
+
+def test_save_does_not_write_over_a_file_that_is_no_transcript(tmp_path):
+    """`save FILE` at a prompt (and --save) refuses an existing file that is not a gdl
+    transcript, which it would lose; `save! FILE` overwrites it when the person means it, and
+    a transcript (an earlier save) is written over without asking."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my own notes\n", encoding="utf-8")
+    done = invoke("play", TTT, "--players", "human,random", "--seed", "1",
+                  stdin=f"save {notes}\nquit\n")
+    assert done.exit_code == 0, done.output
+    assert f"not saved: {notes} exists and is not a gdl transcript" in done.output
+    assert notes.read_text(encoding="utf-8") == "my own notes\n"
+    over = invoke("play", TTT, "--players", "human,random", "--seed", "1", "--save", str(notes))
+    assert over.exit_code != 0
+    assert f"--save: {notes} exists and is not a gdl transcript" in over.output
+    assert notes.read_text(encoding="utf-8") == "my own notes\n"
+    forced = invoke("play", TTT, "--players", "human,random", "--seed", "1",
+                    stdin=f"1\nsave! {notes}\nsave {notes}\nquit\n")
+    assert forced.exit_code == 0, forced.output
+    assert forced.output.count(f"saved 2 decisions to {notes}") == 2
+    assert _last(notes) == "unfinished: saved after 2 decisions"
+
+
+def test_serve_does_not_save_over_a_file_that_is_no_transcript(tmp_path):
+    """`gdl serve --save FILE` writes FILE (and FILE-2... for more games) after every
+    decision: an existing file there that is not a transcript is refused before the server
+    starts, as `gdl play --save` refuses it."""
+    pytest.importorskip("starlette")
+    notes = tmp_path / "notes.txt"
+    (tmp_path / "notes-2.txt").write_text("mine too\n", encoding="utf-8")
+    done = invoke("serve", TTT, "--save", str(notes), "--games", "2", "--port", "1")
+    assert done.exit_code != 0
+    assert f"{tmp_path / 'notes-2.txt'} exists and is not a gdl transcript" in done.output
+    assert (tmp_path / "notes-2.txt").read_text(encoding="utf-8") == "mine too\n"
