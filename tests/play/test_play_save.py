@@ -110,3 +110,21 @@ def test_serve_does_not_save_over_a_file_that_is_no_transcript(tmp_path):
     assert done.exit_code != 0
     assert f"{tmp_path / 'notes-2.txt'} exists and is not a gdl transcript" in done.output
     assert (tmp_path / "notes-2.txt").read_text(encoding="utf-8") == "mine too\n"
+
+
+def test_a_saved_game_naming_the_largest_mcts_replays_and_resumes_at_once(tmp_path):
+    """A transcript's players line may name mcts with the most iterations an agent takes:
+    replaying it and resuming it apply the saved decisions without asking any agent, so
+    neither waits on the search (the seat searches only for the decisions still to come)."""
+    kept = tmp_path / "game.txt"
+    invoke("play", TTT, "--players", "human,random", "--seed", "1", "--save", str(kept),
+           stdin="1\nquit\n")
+    text = kept.read_text(encoding="utf-8")
+    kept.write_text(text.replace("players: human, random",
+                                 "players: human, mcts:iterations=1000000000"), encoding="utf-8")
+    started = time.monotonic()
+    assert gdl("replay", str(kept), timeout=60).returncode == 0
+    again = invoke("play", "--resume", str(kept), stdin="quit\n")
+    assert again.exit_code == 0, again.output
+    assert "resumed after 2 decisions" in again.output
+    assert time.monotonic() - started < 30
