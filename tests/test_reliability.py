@@ -2,6 +2,7 @@
 and a non-zero exit, never a traceback (issue 20's regressions)."""
 
 import os
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -68,6 +69,27 @@ def loops(n):
 
 def blocks(n):
     return HEAD + "phase q { action go() { " + "if true { " * n + "win me" + " }" * n + " } }\n"
+
+
+def dense(rows):
+    """A rule file of `rows` params, each a list of 200 numbers: 401 tokens a row (a 1 MB file
+    of 1,600 rows is 640,000 tokens, which Lark took 30 s to parse)."""
+    return HEAD + "phase q { action go() { win me } }\n" + "".join(
+        f"param p{i} = [" + ", ".join(["1"] * 200) + "]\n" for i in range(rows))
+
+
+@pytest.mark.parametrize("command", [["check"], ["fmt", "--check"], ["play", "--seed", "1"]])
+def test_a_rule_file_of_too_many_tokens_is_refused_at_once(tmp_path, command):
+    """A file under the size limit but dense with tokens is refused before it is parsed,
+    from every tool that parses it (the language server parses with the same parser)."""
+    path = write(tmp_path, dense(1_600))
+    started = time.monotonic()
+    result = run(*command[:1], path, *command[1:])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "error: too many tokens: more than 100,000 words, numbers, texts and signs" in \
+        result.output, result.output
+    assert time.monotonic() - started < 10
+    assert run("check", write(tmp_path, dense(240), "fine.gdl")).exit_code == 0
 
 
 def binders(n):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from . import ast, concrete, parse_cache
 from .errors import GdlSyntaxError, did_you_mean
-from .limits import MAX_NESTING, MAX_NUMBER
+from .limits import MAX_NESTING, MAX_NUMBER, MAX_TOKENS
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Sequence
@@ -178,6 +178,7 @@ def _parse(text: str, file: str, start: str) -> ast.Node:
     _reject_binary(text, file, lines)
     _reject_reordering(text, file, lines)
     _reject_deep(text, file, lines)
+    _reject_dense(text, file, lines)
     try:
         tree = _lark(start).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
@@ -257,6 +258,33 @@ def _reject_deep(text: str, file: str, lines: tuple[str, ...]) -> None:
                     source_line=lines[number - 1])
         elif mark in ")]}":
             depth -= 1
+
+
+# A token as the parser reads it, near enough to count them: a text, a word or number, a sign;
+# a comment is matched to be skipped.
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|\w+|[^\s\w]')
+
+
+def _reject_dense(text: str, file: str, lines: tuple[str, ...]) -> None:
+    """Refuse a text of more than MAX_TOKENS tokens, at the token past it: Lark parses about
+    30,000 a second, so a 1 MB file dense with them took 30-45 s to check, and the language
+    server as long to answer. Counting them takes a tenth of a second for such a file."""
+    if len(text) <= MAX_TOKENS:
+        return          # fewer characters than the limit: fewer tokens too
+    count = 0
+    for found in _TOKEN.finditer(text):
+        if found.group().startswith("#"):
+            continue
+        count += 1
+        if count > MAX_TOKENS:
+            start = found.start()
+            number = text.count("\n", 0, start) + 1
+            column = start - text.rfind("\n", 0, start)
+            raise GdlSyntaxError(
+                f"too many tokens: more than {MAX_TOKENS:,} words, numbers, texts and signs "
+                "in one rule file, which would take minutes to parse (the shipped games have "
+                "at most 5,000): split it, or compute long lists (range, for)", file=file,
+                line=number, column=column, source_line=lines[number - 1])
 
 
 def _expected_words(names: Collection[str]) -> str:

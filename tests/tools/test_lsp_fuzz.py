@@ -238,6 +238,17 @@ def test_a_document_over_the_size_limit_is_one_diagnostic_and_no_wait(server, tm
     assert server.close() == 0
 
 
+def test_a_document_of_too_many_tokens_is_one_diagnostic_and_no_wait(server, tmp_path):
+    """Under the size limit but dense with tokens (640,000 in 1 MB: 30 s of parsing): the
+    parser refuses it before parsing, so the editor is told at once."""
+    dense = GAME + "".join(f"param p{i} = [" + ", ".join(["1"] * 200) + "]\n"
+                           for i in range(1_600))
+    uri = server.open(tmp_path / "dense.gdl", dense)
+    [diagnostic] = server.diagnostics(uri, version=1, within=10)
+    assert "too many tokens: more than 100,000" in diagnostic["message"]
+    assert server.close() == 0
+
+
 def test_requests_are_answered_while_a_large_text_is_checked(server, tmp_path):
     """About 3 s of checking runs off the message loop: the outline and the hover of the
     same file (from its last analysis) come before the large text's diagnostics."""
