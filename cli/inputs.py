@@ -3,6 +3,9 @@
 `refuse_overwrite(option, output, *inputs)` refuses an output path that names one of the
 command's own input files (`gdl show c.gdl --svg c.gdl` would replace the rule file by a
 picture); `overwritten` says which input that is, for a caller that reports it its own way.
+`refuse_non_transcript(option, output)` refuses a transcript output (a save, `record -o`)
+over an existing file that is not a transcript, which the person made (`not_a_transcript`
+says so, for the prompt's `save`, which asks for `save!` instead).
 `rules_of(transcript)` is the rule file a transcript names; `check_transcript_seed(path)`
 names the file and line of a transcript's seed that no command could play. `RULE_FILE` is
 the type of a rule file a command reads by its name: '-', which every other file argument
@@ -138,6 +141,17 @@ def refuse_overwrite(option: str, output: str | None, *inputs: Input) -> None:
     found = overwritten(output, inputs)
     if found is not None:
         raise click.UsageError(visible(f"{option} would overwrite {found}: name another file"))
+
+
+def refuse_non_transcript(option: str, output: str | None) -> None:
+    """A usage error when the transcript `option` writes would replace a file that is not a
+    transcript (`not_a_transcript`): a file the person made, which the write would lose."""
+    if output is None or output == STDIO:
+        return
+    other = not_a_transcript(output)
+    if other is not None:
+        raise click.UsageError(visible(f"{option}: {other}: name another file (or remove it "
+                                       "first)"))
 
 
 def writable(output: str | None) -> None:

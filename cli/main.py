@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 import click
 
 from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, Seconds, check_transcript_seed,
-                            not_a_transcript, refuse_overwrite, rules_of, writable)
+                            refuse_non_transcript, refuse_overwrite, rules_of, writable)
 from gdl.interpreter.files import STDIO, named
 from gdl.interpreter.language.errors import GdlError, counted, visible
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
@@ -331,10 +331,8 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
                                  "the lobby's 'save' link", param_hint="'--save'")
     for number in range(1, games + 1):
         refuse_overwrite("--save", saved_as(save, number), ("rule file", file))
-        other = not_a_transcript(saved_as(save, number) or "")
-        if other is not None:       # a file the person made, which the first save would lose
-            raise click.BadParameter(f"{other}: name another file (or remove it first)",
-                                     param_hint="'--save'")
+    for number in range(1, games + 1):
+        refuse_non_transcript("--save", saved_as(save, number))
     if resume is not None:
         check_transcript_seed(resume)
     serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save, games=games,
@@ -552,6 +550,7 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
     Ctrl-C writes the game so far, ending 'unfinished:' (gdl play --resume goes on), and
     exits 130."""
     refuse_overwrite("--output", output, ("rule file", file))
+    refuse_non_transcript("--output", output)     # as a save: not a file of the person's
     import signal
 
     def terminated(signum: int, frame: FrameType | None) -> NoReturn:

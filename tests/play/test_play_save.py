@@ -128,3 +128,19 @@ def test_a_saved_game_naming_the_largest_mcts_replays_and_resumes_at_once(tmp_pa
     assert again.exit_code == 0, again.output
     assert "resumed after 2 decisions" in again.output
     assert time.monotonic() - started < 30
+
+
+def test_record_does_not_write_over_a_file_that_is_no_transcript(tmp_path):
+    """`gdl record -o FILE` writes a transcript as a save does: an existing file that is not
+    one is refused before the game is played; an earlier transcript is written over."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my own notes\n", encoding="utf-8")
+    done = invoke("record", TTT, "-o", str(notes))
+    assert done.exit_code != 0
+    assert f"{notes} exists and is not a gdl transcript" in done.output
+    assert notes.read_text(encoding="utf-8") == "my own notes\n"
+    kept = tmp_path / "game.txt"
+    for seed in ("1", "2"):
+        again = invoke("record", TTT, "--seed", seed, "-o", str(kept))
+        assert again.exit_code == 0, again.output
+        assert f"seed: {seed}" in kept.read_text(encoding="utf-8")
