@@ -40,10 +40,10 @@ def test_a_rewritten_file_keeps_its_permissions_when_none_are_given(tmp_path):
     private when a command writes it again (`gdl serve --save` rewrote it after every
     decision, readable by everyone: 0o600 became 0o644)."""
     path = tmp_path / "game.txt"
-    path.write_text("old")
+    path.write_text("# gdl transcript\nold")
     path.chmod(0o600)
-    save(str(path), "new")
-    assert path.read_text() == "new"
+    save(str(path), "# gdl transcript\nnew")     # (record -o writes over a transcript only)
+    assert path.read_text() == "# gdl transcript\nnew"
     assert path.stat().st_mode & 0o777 == 0o600
     result = invoke("record", str(RULES / "nim.gdl"), "-o", str(path))
     assert result.exit_code == 0, result.output
