@@ -117,6 +117,7 @@ class Rules:
     stats: tuple[str, ...]                          # `stat` names, as declared
     payoff: bool                                    # a `payoff(s)` gives the returns
     variable_types: Mapping[str, Mapping[str, Type]]    # scope -> name -> type
+    ownerless: bool             # a piece may be of no seat (`may_own_nothing`)
 
     @property
     def action_names(self) -> list[str]:
@@ -179,4 +180,44 @@ def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
         invariants=tuple(inv.name for inv in program.invariants),
         stats=tuple(program.stats), payoff=program.payoff is not None,
         variable_types=MappingProxyType({scope: MappingProxyType(
-            {name: v.type for name, v in table.items()}) for scope, table in program.vars.items()}))
+            {name: v.type for name, v in table.items()}) for scope, table in program.vars.items()}),
+        ownerless=may_own_nothing(program))
+
+
+def may_own_nothing(program: ir.Program) -> bool:
+    """May a piece be of no seat? True when some `create ... for X` or `give ... to X` has an
+    X that may be none: none written, or any value not known to be a seat (known: `me`, a
+    seat by name, a loop or action parameter over `seats`, and `if` of those). What is not
+    known counts as may (a key then lists a swatch no piece uses, never the reverse)."""
+    for root in ir.rule_roots(program):
+        seat_slots: dict[int, bool] = {}        # slot -> every binding of it is a seat
+        for node in ir.walk(root):
+            bound = None
+            if isinstance(node, (ir.For, ir.Binder)):
+                bound, slot = node.domain, node.slot
+            elif isinstance(node, ir.Let):
+                bound, slot = node.expr, node.slot
+            if bound is not None:
+                known = _seats_only(bound) if not isinstance(node, ir.Let) \
+                    else not _may_be_none(bound, {})
+                seat_slots[slot] = seat_slots.get(slot, True) and known
+        for node in ir.walk(root):
+            if isinstance(node, ir.Create) and _may_be_none(node.owner, seat_slots) or \
+                    isinstance(node, ir.Give) and _may_be_none(node.seat, seat_slots):
+                return True
+    return False
+
+
+def _seats_only(domain: ir.Expr) -> bool:
+    """Is `domain` a list of seats with no none in it (the game's seats)?"""
+    return isinstance(domain, ir.StateValue) and domain.what == "seats"
+
+
+def _may_be_none(seat: ir.Expr, seat_slots: Mapping[int, bool]) -> bool:
+    if isinstance(seat, ir.Const):
+        return seat.value is None
+    if isinstance(seat, ir.Local):
+        return not (seat.slot == 0 and seat.name == "me") and not seat_slots.get(seat.slot)
+    if isinstance(seat, ir.Cond):
+        return _may_be_none(seat.then, seat_slots) or _may_be_none(seat.otherwise, seat_slots)
+    return True

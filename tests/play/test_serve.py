@@ -3,6 +3,7 @@ with one human seat, each seat of a game that hides information receiving only i
 tokens, and bad messages answered with errors. The page in a real browser:
 test_serve_browser.py."""
 
+import asyncio
 import json
 import os
 import random
@@ -944,6 +945,31 @@ def test_a_seat_replays_the_game_so_far_from_its_own_views():
         assert 'id="replay"' not in client.get("/play/" + spectator).text
         assert client.get("/replay/" + spectator).status_code == 404
         assert client.get("/replay/nothing").status_code == 403
+
+
+def test_a_replay_page_is_built_outside_the_tables_lock(monkeypatch):
+    """Building a replay page replays and draws every step (seconds for a long game): it
+    runs in a worker thread with the table's lock free, so the game goes on meanwhile."""
+    from gdl.interpreter.play.render import replay_page
+    session = Session(load_game(SECRET), 3, ["human", "human"], rules_path=SECRET)
+    table = Table(session)
+    session.decide(session.deciding_seat(), session.legal()[0])
+    seen = []
+    built = replay_page.make_page
+
+    def watched(path, seat):
+        try:
+            asyncio.get_running_loop()
+            in_loop = True
+        except RuntimeError:            # a worker thread runs no event loop
+            in_loop = False
+        seen.append((table.lock.locked(), in_loop))
+        return built(path, seat)
+    monkeypatch.setattr(replay_page, "make_page", watched)
+    with TestClient(server_of(table).app()) as client:
+        page = client.get("/replay/" + table.token_of(0))
+    assert page.status_code == 200 and "<html" in page.text
+    assert seen == [(False, False)]
 
 
 def test_a_rule_file_whose_name_is_not_utf8_gets_no_transcript_and_no_replay(tmp_path, capfd):

@@ -422,3 +422,34 @@ def test_resume_in_the_browser(browser, tmp_path):
         wait_settled(browser, "blue", made + 1)
         assert table.session.history[:count] == played.history
         assert table.session.history[count][0] == 0
+
+
+BATTLESHIP = os.path.join(ROOT, "games", "classic", "battleship.gdl")
+
+
+def test_a_wide_board_leaves_the_decision_panel_in_the_window(browser):
+    """Battleship's two grids side by side make a board wider than 1,000 pixels: at
+    1200 x 900 the board shrinks (its picture scales) so the decision panel stays beside it,
+    inside the window; at 600 pixels the panel goes under the board. Nothing needs a
+    sideways scroll at either width."""
+    for table, links in serving(BATTLESHIP, ["human", "random"]):
+        try:
+            for width in (1200, 600):
+                browser.set_window_size(width, 900)
+                browser.get(links["one"])
+                WebDriverWait(browser, WAIT).until(
+                    lambda b: b.find_elements(By.CSS_SELECTOR, "#actions button"),
+                    waited_for("one's actions"))
+                inner = browser.execute_script("return document.documentElement.clientWidth")
+                wide = browser.execute_script("return document.documentElement.scrollWidth")
+                assert wide <= inner
+                board = browser.find_element(By.CSS_SELECTOR, "#board svg").rect
+                panel = browser.find_element(By.ID, "decide").rect
+                assert board["x"] + board["width"] <= inner
+                assert panel["x"] + panel["width"] <= inner
+                if width == 1200:
+                    assert panel["x"] >= board["x"] + board["width"]    # beside the board
+                else:
+                    assert panel["y"] >= board["y"] + board["height"]   # under it
+        finally:
+            browser.set_window_size(1280, 900)

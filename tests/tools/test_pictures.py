@@ -193,6 +193,50 @@ def test_row_labels_are_drawn_beside_their_rows():
         f'<text class="rl">{label}</text>' for label in view["row_labels"]]
 
 
+def test_the_key_shows_no_seat_only_when_the_rules_can_make_a_piece_of_no_seat():
+    """Space War's pieces are all of a seat: its key has no grey 'no seat' swatch; Galaxy
+    of D creates planets for none: its key has one."""
+    game, _, view = played("space_war_seed1.txt", 30)
+    assert ">no seat<" not in picture(game, view)
+    game, _, view = played("galaxy_of_d_seed1.txt", 30)
+    assert ">no seat<" in picture(game, view)
+
+
+OWNERS = """game "Owners"
+seats a, b
+board square(3, 1)
+kinds (symbol) {
+  Stone = "S"
+}
+setup {
+  {make}
+  goto play for a
+}
+{defs}
+phase play turn {
+  action pass() {
+    goto play for next(me)
+  }
+}
+"""
+
+
+PUT = "def stone_for(s) {\n  create Stone for s at @c1\n}"
+
+
+@pytest.mark.parametrize("make, defs, ownerless", [
+    ("for s in seats {\n    create Stone for s at @a1\n  }", "", False),
+    ("create Stone for me at @a1", "", False),
+    ("create Stone for (if turn_number > 0 then a else b) at @a1", "", False),
+    ("create Stone for none at @a1", "", True),
+    ("stone_for(a)", PUT, True),      # a def's parameter: not known to be a seat
+    ("let s = first(x in seats where x != a)\n  create Stone for s at @a1", "", True),
+])
+def test_which_rules_may_make_a_piece_of_no_seat(make, defs, ownerless):
+    source = OWNERS.replace("{make}", make).replace("{defs}", defs)
+    assert load_source(source).rules.ownerless is ownerless
+
+
 def test_the_same_view_gives_the_same_bytes():
     game, _, view = played("space_war_seed1.txt", 30)
     assert picture(game, view) == picture(game, json.loads(json.dumps(view)))

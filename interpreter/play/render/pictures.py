@@ -204,8 +204,9 @@ def _key_layout(game, sheet, view):
     colours = seat_colours(game.seats, view)
     items = [(f'<circle r="6" fill="{colours[s]}" stroke="#1d1d1d"/>', 12, s)
              for s in game.seats]
-    items.append((f'<rect x="-6" y="-6" width="12" height="12" rx="3" fill="{NEUTRAL}" '
-                  'stroke="#1d1d1d"/>', 12, "no seat"))
+    if game.rules.ownerless:    # only when the rules may make a piece of no seat
+        items.append((f'<rect x="-6" y="-6" width="12" height="12" rx="3" fill="{NEUTRAL}" '
+                      'stroke="#1d1d1d"/>', 12, "no seat"))
     for index, (name, (_, symbol)) in enumerate(game.rules.terrain.items()):
         mark = f" {symbol}" if isinstance(symbol, str) and symbol else ""
         items.append((f'<rect x="-6" y="-6" width="12" height="12" '

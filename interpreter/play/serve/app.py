@@ -98,6 +98,7 @@ class Table:
                                               for viewer in session.viewers}
         self.connections: list[Connection] = []
         self.lock = asyncio.Lock()
+        self.pages = asyncio.Lock()     # one replay page built at a time (`Server.replay`)
         self.agents: asyncio.Task[None] | None = None
         # the pages' last word on the rule file is that it does not check or changed its
         # seats: the next loading that is taken is told, even one of the rules in play
@@ -387,14 +388,19 @@ class Server:
             return PlainTextResponse("a replay is a seat's: open it from a seat's page",
                                      status_code=404, headers=HEADERS)
         from ..render.replay_page import make_page
-        async with table.lock:
+        seat = session.game.seats[viewer]
+        # The game so far is taken under the table's lock; the page (every step replayed
+        # and drawn: seconds for a long game) is built outside it, in a worker thread, so
+        # the table and every other one go on meanwhile; one page a table at a time.
+        async with table.pages:
             with tempfile.TemporaryDirectory() as folder:
                 path = os.path.join(folder, "the game so far")
-                try:
-                    save_file(path, session.transcript(path))
-                except GdlDataError as exc:     # a rule file no transcript can name
-                    return _refused(exc, "no replay page (it is drawn from a transcript): ")
-                page, _ = make_page(path, session.game.seats[viewer])
+                async with table.lock:
+                    try:
+                        save_file(path, session.transcript(path))
+                    except GdlDataError as exc:     # a rule file no transcript can name
+                        return _refused(exc, "no replay page (it is drawn from a transcript): ")
+                page, _ = await asyncio.to_thread(make_page, path, seat)
         return HTMLResponse(page, headers=HEADERS)
 
     async def serve_socket(self, socket: WebSocket) -> None:
