@@ -29,6 +29,7 @@ from ..runtime.view import render
 
 DEFAULT_MAX_ACTIONS = 1024          # the shipped games list at most about 750 (on a 48x36 table)
 DEFAULT_MAX_DECISIONS = 100_000     # as the command line's cap (`--max-decisions`)
+_UNKNOWN = object()                 # a position's deciding seat not yet worked out
 
 
 def not_picklable(what, instead):
@@ -53,20 +54,25 @@ class Limits:
 
 
 class Position:
-    """A gdl state with its game and limits, and its legal list once asked for. Copies
-    (`clone`, and `copy.deepcopy`, which OpenSpiel uses to clone a Python state) copy the
-    state only: the game and the limits are shared."""
+    """A gdl state with its game and limits, and its legal list and deciding seat once asked
+    for (OpenSpiel asks for the current player several times a decision: worked out once).
+    Copies (`clone`, and `copy.deepcopy`, which OpenSpiel uses to clone a Python state) copy
+    the state only: the game and the limits are shared. The state changes only through
+    `apply`, which forgets what was worked out of the position before."""
 
-    __slots__ = ("game", "state", "limits", "_legal")
+    __slots__ = ("game", "state", "limits", "_legal", "_seat")
 
     def __init__(self, game, state, limits, legal=None):
         self.game = game
         self.state = state
         self.limits = limits
         self._legal = legal
+        self._seat = _UNKNOWN       # the deciding seat, None when over: `current_seat`
 
     def clone(self):
-        return Position(self.game, self.state.clone(), self.limits, self._legal)
+        copy = Position(self.game, self.state.clone(), self.limits, self._legal)
+        copy._seat = self._seat
+        return copy
 
     def __deepcopy__(self, memo):
         return self.clone()
@@ -77,15 +83,20 @@ class Position:
 
     def is_over(self):
         """Finished, or capped at `max_decisions`."""
-        return self.game.is_terminal(self.state) or \
-            self.state.decisions >= self.limits.max_decisions
+        return self.current_seat() is None
+
+    def current_seat(self):
+        """The deciding seat, or None when the game is over (finished, or capped at
+        `max_decisions`)."""
+        seat = self._seat
+        if seat is _UNKNOWN:
+            over = self.game.is_terminal(self.state) or \
+                self.state.decisions >= self.limits.max_decisions
+            seat = self._seat = None if over else self.game.current_player(self.state)
+        return seat
 
     def capped(self):
         return not self.game.is_terminal(self.state) and self.is_over()
-
-    def current_seat(self):
-        """The deciding seat, or None when the game is over."""
-        return None if self.is_over() else self.game.current_player(self.state)
 
     def legal(self):
         """The legal actions in the engine's order (the index is the id); [] when over."""
@@ -117,6 +128,7 @@ class Position:
         """Play the action with this id; returns the engine's events."""
         events = self.game.apply(self.state, self.action(action_id), check=False)
         self._legal = None
+        self._seat = _UNKNOWN
         return events
 
     def action_text(self, action_id, seat):

@@ -329,3 +329,28 @@ def test_the_snippet_in_the_docs_prints_what_the_docs_say(monkeypatch):
         exec(compile(snippet, "docs/bridges.md", "exec"), {})
     assert out.getvalue().splitlines() == ["0 take 2", "1 take 2", "0 take 2", "1 take 2", "0 take 2", "1 take 1",
                 "0 take 3", "[1.0, -1.0]"]
+
+
+def test_a_position_works_out_its_deciding_seat_once_per_decision():
+    """OpenSpiel asks a Python state for its current player several times a decision (its
+    legal_actions, apply_action, is_chance_node, is_terminal all do): the position works it
+    out once and again only after an action is applied (an MCTS search asks some 5 times a
+    decision). The answers stay right: after each action, the seat that now decides."""
+    rules = load_game(NIM)
+    asked = []
+    plain = rules.current_player
+
+    def counted(state):
+        asked.append(state.decisions)
+        return plain(state)
+    rules.current_player = counted
+    state = openspiel.load(rules).new_initial_state()
+    for _ in range(3):
+        before = len(asked)
+        for _ in range(4):
+            seat = state.current_player()
+            assert not state.is_terminal() and not state.is_chance_node()
+            state.legal_actions()
+        assert len(asked) - before == 1
+        assert seat == plain(state.position.state)
+        state.apply_action(state.legal_actions()[0])
