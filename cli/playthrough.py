@@ -23,7 +23,7 @@ import secrets
 import shutil
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, TypedDict
 
 import click
@@ -653,7 +653,8 @@ class Prompt:
             for line in textwrap.wrap(
                     "type an action or its number, a piece, a cell or a word to see the "
                     "actions that name it, or 'list WORDS' to see the actions whose text "
-                    f"contains the words ({example(self.texts)})", WIDTH - 2,
+                    "contains the words "
+                    f"({example(self.texts, self.game.rules.board.by_name)})", WIDTH - 2,
                     initial_indent="  ", subsequent_indent="  "):
                 click.echo(line)
             return
@@ -729,7 +730,8 @@ class Prompt:
             return laid
         hint = textwrap.wrap(
             f"{counted(len(numbered), 'action')}: type a number, or a piece, a cell or a name to "
-            f"see its actions; a piece and a cell play ({example(self.texts)}); 'help' for more",
+            f"see its actions; a piece and a cell play "
+            f"({example(self.texts, self.game.rules.board.by_name)}); 'help' for more",
             width, initial_indent="  ", subsequent_indent="  ")
         if len(hint) >= limit:      # no room for the hint and a line of the summary
             hint = [clip(f"  {counted(len(numbered), 'action')}: type a number, a piece, a cell "
@@ -839,9 +841,17 @@ def _fitting(parts: list[str], width: int) -> str:
     return clip(", ".join(shown) + tail, width)
 
 
-def example(texts: Sequence[str]) -> str:
-    """Words to narrow by, taken from the actions themselves: a piece and a cell ('e.g.
-    Piece#2 e5'), else a whole short action ('e.g. at a31')."""
+def example(texts: Sequence[str], cells: Container[str] = ()) -> str:
+    """Words to narrow by, taken from the actions themselves: a piece (or another word)
+    and a cell of `cells` ('e.g. Piece#2 e5', 'e.g. Destroyer a1' of 'place Destroyer
+    across a1'), else the first two words after the action's name, else a whole short
+    action ('e.g. at a31')."""
+    for text in texts:
+        words = text.split()[1:]
+        cell = next((word for word in words if word in cells), None)
+        other = next((word for word in words if word not in cells), None)
+        if cell is not None and other is not None:
+            return f"e.g. {other} {cell}"
     for text in texts:
         words = text.split()
         if len(words) >= 3:

@@ -127,6 +127,9 @@ def test_the_hint_example_is_words_a_player_can_type():
     assert example(["at a31", "at b31"]) == "e.g. at a31"
     assert example(["move Pawn#2 e5"]) == "e.g. Pawn#2 e5"
     assert example(["pass"]) == "e.g. pass"
+    # a piece and a cell, wherever the cell stands (not the word between them)
+    assert example(["place Destroyer across a1"], {"a1", "b1"}) == "e.g. Destroyer a1"
+    assert example(["fire at b1", "move Pawn#2 e5"], {"b1", "e5"}) == "e.g. at b1"
 
 
 def test_typing_another_seats_piece_says_whose_it_is():
