@@ -257,3 +257,24 @@ def test_instructions_counts_the_games_between_the_two_runs(tmp_path):
 def test_instructions_without_valgrind_says_so(tmp_path):
     proc = run(ROOT / "benchmarks" / "instructions.py", env={"PATH": str(tmp_path)})
     assert proc.returncode == 2 and "valgrind is not installed" in proc.stderr
+
+
+BRIDGE = ROOT / "benchmarks" / "bridge_speed.py"
+
+
+def test_bridge_speed_json_text_and_bad_input():
+    pytest.importorskip("pyspiel")
+    proc = run(BRIDGE, "tic_tac_toe", "--games", "2", "--moves", "1", "--simulations", "5",
+               "--rounds", "2", "--backend", "python", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert (result["game"], result["backend"]) == ("tic_tac_toe", "python")
+    for name, values in result["runs"].items():
+        assert len(values) == 2 and all(positive(v) for v in values), name
+        assert positive(result["medians"][name])
+    proc = run(BRIDGE, "tic_tac_toe", "--games", "1", "--moves", "1", "--simulations", "5",
+               "--rounds", "1", "--backend", "python")
+    assert proc.returncode == 0, proc.stderr
+    assert "bridge" in proc.stdout and "pyspiel" in proc.stdout and "ms/move" in proc.stdout
+    proc = run(BRIDGE, "tictactoe")
+    assert proc.returncode == 2 and "no OpenSpiel twin for 'tictactoe'" in proc.stderr
