@@ -278,3 +278,24 @@ def test_bridge_speed_json_text_and_bad_input():
     assert "bridge" in proc.stdout and "pyspiel" in proc.stdout and "ms/move" in proc.stdout
     proc = run(BRIDGE, "tictactoe")
     assert proc.returncode == 2 and "no OpenSpiel twin for 'tictactoe'" in proc.stderr
+
+
+SPLIT = ROOT / "benchmarks" / "space_war_split.py"
+
+
+@needs_bench
+def test_space_war_split_json_and_text(tmp_path):
+    proc = run(SPLIT, "--games", "2", "--rounds", "2", "--json")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    for side in ("reference", "gdl"):
+        parts = result["medians"][side]
+        assert all(positive(parts[p]) for p in ("total", "listing", "rest"))
+        runs = result["runs"][side]
+        assert len(runs["total"]) == 2
+        for total, listing, rest in zip(runs["total"], runs["listing"], runs["rest"]):
+            assert abs(total - listing - rest) < 1e-9 * total
+    proc = run(SPLIT, "--games", "1", "--rounds", "1")
+    assert proc.returncode == 0 and "listing" in proc.stdout and "reference" in proc.stdout
+    proc = run(SPLIT, "--bench-dir", str(tmp_path))
+    assert proc.returncode == 2 and "the Space War reference is missing" in proc.stderr
