@@ -62,17 +62,15 @@ class Position:
 
     __slots__ = ("game", "state", "limits", "_legal", "_seat")
 
-    def __init__(self, game, state, limits, legal=None):
+    def __init__(self, game, state, limits, legal=None, seat=_UNKNOWN):
         self.game = game
         self.state = state
         self.limits = limits
         self._legal = legal
-        self._seat = _UNKNOWN       # the deciding seat, None when over: `current_seat`
+        self._seat = seat           # the deciding seat, None when over: `current_seat`
 
     def clone(self):
-        copy = Position(self.game, self.state.clone(), self.limits, self._legal)
-        copy._seat = self._seat
-        return copy
+        return Position(self.game, self.state.clone(), self.limits, self._legal, self._seat)
 
     def __deepcopy__(self, memo):
         return self.clone()

@@ -823,11 +823,13 @@ class Game:
         # fns of cells and seats that read nothing of the position, answered from a table
         # (runtime/tables.py); not while a tool traces what runs (codegen.calling_every_fn)
         if module_backend == "python" and not codegen.every_call_now():
-            built = tables.install(program, namespace, self._rt, tables.tabled(program))
+            built = tables.install(program, namespace, self._rt,
+                                   tables.tabled(program, typed=False))
+            in_c = tables.tabled(program)       # those the typed engine reads too
             if self._typed is not None and built:
                 self._typed.fill_tables({name: tables.typed_rows(program, program.fns[name],
                                                                  entries)
-                                         for name, entries in built.items()})
+                                         for name, entries in built.items() if name in in_c})
         if self._typed is not None:
             self._backend = "native"
         fns: dict[UnitKey, Function] = {key: namespace[unit.name] for key, unit in units.items()}

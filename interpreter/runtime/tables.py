@@ -20,24 +20,30 @@ from typing import Any
 from ..language import program as ir
 from ..language.builtins import BUILTINS
 from ..language.limits import MAX_WORK
-from ..language.types import BOOL, CELL, INT, SEAT, Type
+from ..language.types import BOOL, CELL, DIR, INT, KIND, SEAT, SYMBOL, Type, is_list
 from .codegen import _calling_themselves
 
 MAX_TABLE = 16_384          # a table's entries (a fn of two cells of an 11x11 board: 14,884)
 MAX_BUILD_WORK = 2_000_000  # the steps all calls of one table may count together
 ARGUMENTS = (CELL, SEAT)    # the parameter types a tabled fn may have
 RESULTS = (BOOL, INT, CELL, SEAT)
+# On the Python backend alone (the typed engine holds these otherwise: no C array of them):
+# symbols, kinds and directions as parameters too, and symbols and lists as results.
+PYTHON_ARGUMENTS = (*ARGUMENTS, SYMBOL, KIND, DIR)
+PYTHON_RESULTS = (*RESULTS, SYMBOL)
 _UNSAFE = {"placements", "placed"}      # read what a simultaneous phase has placed
 
 
-def tabled(prog: ir.Program) -> dict[str, list[int]]:
+def tabled(prog: ir.Program, typed: bool = True) -> dict[str, list[int]]:
     """The fns answered from a table: name -> the number of values each parameter can take
-    (the board's cells or the seats, and none)."""
+    (the board's cells or the seats, and none). With `typed`, those the typed engine reads
+    from C arrays too (`typed_rows`); else the Python backend's, which may also take
+    symbols, kinds and directions and give a symbol or a list of the results (`wrapped`)."""
     cyclic = {name for kind, name in _calling_themselves(prog) if kind == "fn"}
     found: dict[str, list[int]] = {}
     for name, fn in prog.fns.items():
-        sizes = _sizes(prog, fn)
-        if sizes is None or fn.type not in RESULTS or not _worth(fn):
+        sizes = _sizes(prog, fn, typed)
+        if sizes is None or not _result(fn.type, typed) or not _worth(fn):
             continue
         total = 1
         for size in sizes:
@@ -47,10 +53,20 @@ def tabled(prog: ir.Program) -> dict[str, list[int]]:
     return found
 
 
-def _sizes(prog: ir.Program, fn: ir.Fn) -> list[int] | None:
-    if not fn.param_types or any(t not in ARGUMENTS for t in fn.param_types):
+def _sizes(prog: ir.Program, fn: ir.Fn, typed: bool = True) -> list[int] | None:
+    allowed = ARGUMENTS if typed else PYTHON_ARGUMENTS
+    if not fn.param_types or any(t not in allowed for t in fn.param_types):
         return None
-    return [(prog.board.size if t == CELL else len(prog.seats)) + 1 for t in fn.param_types]
+    if typed:
+        return [(prog.board.size if t == CELL else len(prog.seats)) + 1
+                for t in fn.param_types]
+    return [len(domain(prog, t)) for t in fn.param_types]
+
+
+def _result(t: Type, typed: bool) -> bool:
+    if typed:
+        return t in RESULTS
+    return t in PYTHON_RESULTS or (is_list(t) and t[1] in PYTHON_RESULTS)
 
 
 def _worth(fn: ir.Fn) -> bool:
@@ -85,16 +101,22 @@ def _position_free(prog: ir.Program, fn: ir.Fn, cyclic: set[str]) -> bool:
     return True
 
 
-def domain(prog: ir.Program, t: Type) -> list[int | None]:
+def domain(prog: ir.Program, t: Type) -> list[Any]:
     """The values a parameter of type `t` takes in a table, in the typed engine's index
     order (none first, then 0, 1, ...: index value + 1); a hole is no cell."""
     if t == CELL:
         holes: frozenset[int] = getattr(prog.board, "holes", frozenset())
         return [None, *(c for c in range(prog.board.size) if c not in holes)]
+    if t == SYMBOL:         # (a symbol on Python is its name; a kind too; a direction its
+        return [None, *sorted(prog.symbols)]        # number)
+    if t == KIND:
+        return [None, *prog.kinds]
+    if t == DIR:
+        return [None, *range(len(prog.board.directions))]
     return [None, *range(len(prog.seats))]
 
 
-Entries = dict[tuple[int | None, ...], tuple[Any, int]]
+Entries = dict[tuple[Any, ...], tuple[Any, int]]
 
 
 def build(prog: ir.Program, fn: ir.Fn, call: Callable[..., Any], rt: Any) -> Entries | None:
@@ -118,6 +140,8 @@ def build(prog: ir.Program, fn: ir.Fn, call: Callable[..., Any], rt: Any) -> Ent
                 continue
             left -= rt.work - start
             if _answer(value, fn.type):
+                if isinstance(value, list):     # kept as a tuple: each answer a copy
+                    value = tuple(value)
                 entries[args] = (value, rt.work - start)
     finally:
         rt.work = saved
@@ -125,16 +149,32 @@ def build(prog: ir.Program, fn: ir.Fn, call: Callable[..., Any], rt: Any) -> Ent
 
 
 def _answer(value: Any, t: Type) -> bool:
-    """A value the typed engine can hold as a C long (a true/false test may give another
-    truthy value on Python: such a call runs the fn)."""
+    """A value a table keeps: one the typed engine can hold as a C long (a true/false test
+    may give another truthy value on Python: such a call runs the fn), a symbol's name, or a
+    list of those."""
+    if is_list(t):
+        return isinstance(value, list) and all(_answer(item, t[1]) for item in value)
     if value is None:
-        return t in (CELL, SEAT)
+        return t in (CELL, SEAT, SYMBOL)
+    if t == SYMBOL:
+        return isinstance(value, str)
     return isinstance(value, int)
 
 
-def wrapped(call: Callable[..., Any], entries: Entries, rt: Any) -> Callable[..., Any]:
+def wrapped(call: Callable[..., Any], entries: Entries, rt: Any,
+            lists: bool = False) -> Callable[..., Any]:
     """A function answering `call`'s calls from `entries` (and counting their work), and
-    calling it for arguments not there."""
+    calling it for arguments not there; with `lists`, each answer a new list (the caller
+    may change it)."""
+    if lists:
+        def answer_list(S: Any, me: Any, *args: Any) -> Any:
+            found = entries.get(args)
+            if found is None or rt.work + found[1] > MAX_WORK:
+                return call(S, me, *args)     # (faults where the fn would)
+            rt.work += found[1]
+            return list(found[0])
+        answer_list.__wrapped__ = call      # type: ignore[attr-defined]
+        return answer_list
     if all(work == 0 for _, work in entries.values()):
         values = {args: value for args, (value, _) in entries.items()}
 
@@ -182,5 +222,5 @@ def install(prog: ir.Program, namespace: dict[str, Any], rt: Any,
         entries = build(prog, fn, call, rt)
         if entries:
             built[name] = entries
-            namespace[f"fn_{name}"] = wrapped(call, entries, rt)
+            namespace[f"fn_{name}"] = wrapped(call, entries, rt, is_list(fn.type))
     return built

@@ -27,6 +27,9 @@ def _every_argument(game, name):
 def test_the_fns_tabled_read_nothing_of_the_position():
     game = load_game(RULES, "python")
     assert set(tables.tabled(game._program)) == {"linked", "width", "third", "slope", "far"}
+    # on the Python backend also a symbol or a direction as a parameter, a list as a result
+    assert set(tables.tabled(game._program, typed=False)) == {
+        "linked", "width", "third", "slope", "far", "span", "onward", "near"}
     # crowded reads the pieces, mine reads `me`: run as written
     for name in ("crowded", "mine"):
         assert game._module[f"fn_{name}"].__name__ == f"fn_{name}"
@@ -38,7 +41,7 @@ def test_a_tabled_fn_answers_and_counts_as_running_it():
     with codegen.calling_every_fn():        # (a tool tracing what runs: no tables)
         plain = load_game(RULES, "python")
     state, rt, plain_rt = game.new_state(1), game._rt, plain._rt
-    for name in tables.tabled(game._program):
+    for name in tables.tabled(game._program, typed=False):
         tabled, run = game._module[f"fn_{name}"], plain._module[f"fn_{name}"]
         assert tabled is not run and run.__name__ == f"fn_{name}"
         answers = 0
@@ -57,6 +60,19 @@ def test_a_tabled_fn_answers_and_counts_as_running_it():
     third = game._module["fn_third"]
     assert None in {value for value, _ in tables.build(game._program, game._program.fns["third"],
                                                        third.__wrapped__, rt).values()}
+
+
+def test_a_tabled_list_is_a_new_list_each_time():
+    """A list answered from a table is the caller's to change: the next answer is whole."""
+    game = load_game(RULES, "python")
+    near, state = game._module["fn_near"], game.new_state(1)
+    cell = game._program.board.names.index("b2")
+    first = near(state, 0, cell)
+    assert isinstance(first, list) and len(first) == 7    # king steps, the hole c3 not
+    kept = list(first)
+    first.clear()
+    again = near(state, 0, cell)
+    assert again is not first and again == kept
 
 
 def test_a_tabled_call_past_the_work_limit_faults_as_the_fn():
