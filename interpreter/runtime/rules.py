@@ -187,25 +187,57 @@ def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
 def may_own_nothing(program: ir.Program) -> bool:
     """May a piece be of no seat? True when some `create ... for X` or `give ... to X` has an
     X that may be none: none written, or any value not known to be a seat (known: `me`, a
-    seat by name, a loop or action parameter over `seats`, and `if` of those). What is not
-    known counts as may (a key then lists a swatch no piece uses, never the reverse)."""
-    for root in ir.rule_roots(program):
-        seat_slots: dict[int, bool] = {}        # slot -> every binding of it is a seat
+    seat by name, a loop or action parameter over `seats`, `if` of those, and a def's or
+    fn's parameter that every call gives a known seat). What is not known counts as may (a
+    key then lists a swatch no piece uses, never the reverse)."""
+    units: dict[int, tuple[str, str]] = {id(d): ("def", name) for name, d in program.defs.items()}
+    units.update({id(f): ("fn", name) for name, f in program.fns.items()})
+    # (def or fn, name, slot) of the parameters taken for seats until a call gives another
+    params = {(kind, name, slot + 1)
+              for kind, table in (("def", program.defs), ("fn", program.fns))
+              for name, unit in table.items() for slot in range(len(unit.params))}
+    roots = ir.rule_roots(program)
+    changed = True
+    while changed:          # until no call gives a parameter what may be none
+        changed = False
+        for root in roots:
+            slots = _seat_slots(root, params, units.get(id(root)))
+            for node in ir.walk(root):
+                if isinstance(node, (ir.CallDef, ir.CallFn)):
+                    kind = "def" if isinstance(node, ir.CallDef) else "fn"
+                    for slot, arg in enumerate(node.args, 1):
+                        if (kind, node.name, slot) in params and _may_be_none(arg, slots):
+                            params.discard((kind, node.name, slot))
+                            changed = True
+    for root in roots:
+        slots = _seat_slots(root, params, units.get(id(root)))
         for node in ir.walk(root):
-            bound = None
-            if isinstance(node, (ir.For, ir.Binder)):
-                bound, slot = node.domain, node.slot
-            elif isinstance(node, ir.Let):
-                bound, slot = node.expr, node.slot
-            if bound is not None:
-                known = _seats_only(bound) if not isinstance(node, ir.Let) \
-                    else not _may_be_none(bound, {})
-                seat_slots[slot] = seat_slots.get(slot, True) and known
-        for node in ir.walk(root):
-            if isinstance(node, ir.Create) and _may_be_none(node.owner, seat_slots) or \
-                    isinstance(node, ir.Give) and _may_be_none(node.seat, seat_slots):
+            if isinstance(node, ir.Create) and _may_be_none(node.owner, slots) or \
+                    isinstance(node, ir.Give) and _may_be_none(node.seat, slots):
                 return True
     return False
+
+
+def _seat_slots(root: ir.Node, params: set[tuple[str, str, int]],
+                unit: tuple[str, str] | None) -> dict[int, bool]:
+    """Slot -> every binding of it in `root` is a seat (of a def or fn `unit`, its
+    parameters in `params` too)."""
+    slots: dict[int, bool] = {}
+    if unit is not None:
+        for kind, name, slot in params:
+            if (kind, name) == unit:
+                slots[slot] = True
+    for node in ir.walk(root):
+        bound = None
+        if isinstance(node, (ir.For, ir.Binder)):
+            bound, slot = node.domain, node.slot
+        elif isinstance(node, ir.Let):
+            bound, slot = node.expr, node.slot
+        if bound is not None:
+            known = _seats_only(bound) if not isinstance(node, ir.Let) \
+                else not _may_be_none(bound, {})
+            slots[slot] = slots.get(slot, True) and known
+    return slots
 
 
 def _seats_only(domain: ir.Expr) -> bool:

@@ -229,7 +229,9 @@ PUT = "def stone_for(s) {\n  create Stone for s at @c1\n}"
     ("create Stone for me at @a1", "", False),
     ("create Stone for (if turn_number > 0 then a else b) at @a1", "", False),
     ("create Stone for none at @a1", "", True),
-    ("stone_for(a)", PUT, True),      # a def's parameter: not known to be a seat
+    ("stone_for(a)", PUT, False),     # every call gives the def's parameter a seat
+    ("stone_for(a)\n  stone_for(none)", PUT, True),
+    ("stone_for(first(x in seats where x != a))", PUT, True),
     ("let s = first(x in seats where x != a)\n  create Stone for s at @a1", "", True),
 ])
 def test_which_rules_may_make_a_piece_of_no_seat(make, defs, ownerless):
