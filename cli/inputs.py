@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import click
 
-from gdl.interpreter.files import STDIO, TRANSCRIPT_HEADER
+from gdl.interpreter.files import PAGE_MARK, PICTURE_MARK, STDIO, TRANSCRIPT_HEADER
 from gdl.interpreter.language.errors import GdlDataError, visible
 from gdl.interpreter.language.limits import MAX_SOURCE
 
@@ -152,6 +152,67 @@ def refuse_non_transcript(option: str, output: str | None) -> None:
     if other is not None:
         raise click.UsageError(visible(f"{option}: {other}: name another file (or remove it "
                                        "first)"))
+
+
+# What each kind of output a command writes looks like (the start of the file, up to 64 KB):
+# a file that does not look so is the person's own, which the write would lose.
+OUTPUTS: dict[str, tuple[str, Callable[[str], bool]]] = {
+    "records": ("gdl game records", lambda head: _records(head)),
+    "page": ("a page gdl wrote", lambda head: PAGE_MARK in head),
+    "picture": ("a picture gdl drew", lambda head: head.startswith("<svg")
+                and PICTURE_MARK in head),
+    "annotated": ("rule files gdl annotated", lambda head: _annotated(head)),
+}
+HEAD = 65_536       # the bytes read of an existing output to tell what it is
+
+
+def not_an_output(path: str, kind: str) -> str | None:
+    """Why writing output of `kind` (a key of OUTPUTS) to `path` would lose a file the
+    person made: 'PATH exists and is not WHAT', or None (no file there, an empty one, a
+    device or pipe, a blank one, or an earlier output of that kind, which the write
+    replaces)."""
+    what, looks = OUTPUTS[kind]
+    try:
+        if not os.path.isfile(path) or os.path.getsize(path) == 0:
+            return None
+        with open(path, "rb") as handle:
+            head = handle.read(HEAD).decode("utf-8", errors="replace")
+    except OSError:
+        return None         # the write reports what is wrong with the path
+    if not head.strip():    # blank: nothing to lose
+        return None
+    return None if looks(head) else f"{path} exists and is not {what}"
+
+
+def _records(head: str) -> bool:
+    """The first line of `gdl simulate --out`: a JSON Lines record or the CSV columns."""
+    import json
+    first = head.split("\n", 1)[0]
+    if first.startswith("seed,game,"):
+        return True
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and {"seed", "game", "seats"} <= set(record)
+
+
+def _annotated(head: str) -> bool:
+    """`--annotate`'s output: a '# FILE' line, then lines of a count column and '|'."""
+    lines = head.split("\n")
+    return lines[0].startswith("# ") and (len(lines) < 2 or lines[1] == "" or
+                                          lines[1][8:11] in (" | ", " |"))
+
+
+def refuse_foreign(option: str, output: str | None, kind: str, force: bool) -> None:
+    """A usage error when the file `option` writes would replace a file that is not an
+    earlier output of its `kind` (`not_an_output`), unless `force` (--force)."""
+    if force or output is None or output == STDIO:
+        return
+    other = not_an_output(output, kind)
+    if other is not None:
+        raise click.UsageError(visible(f"{option}: {other}: name another file, remove it "
+                                       "first, or give --force to replace it"))
 
 
 def writable(output: str | None) -> None:

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 import click
 
 from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, Seconds, check_transcript_seed,
-                            refuse_non_transcript, refuse_overwrite, rules_of, writable)
+                            refuse_foreign, refuse_non_transcript, refuse_overwrite,
+                            rules_of, writable)
 from gdl.interpreter.files import STDIO, named
 from gdl.interpreter.language.errors import GdlError, counted, visible
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
@@ -84,6 +85,11 @@ ray_option = click.option(
 def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is not None:       # worker processes and every game the command loads see it
         os.environ["GDL_BACKEND"] = value
+
+
+force_option = click.option(
+    "--force", is_flag=True, help="Replace the output file even when it is not an earlier "
+    "output of this command (a file of your own there would be lost).")
 
 
 backend_option = click.option(
@@ -359,10 +365,11 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
               "decision; the first that does not hold is an error naming the decision.")
 @ray_option
 @backend_option
+@force_option
 @user_errors
 def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
              max_decisions: int, workers: int | None, as_json: bool, out: str | None,
-             check: bool, ray_address: str | None) -> None:
+             check: bool, ray_address: str | None, force: bool) -> None:
     """Play many games with agents and summarise the results.
 
     Ctrl-C stops the run and prints the summary of the games finished so far (exit 130)."""
@@ -370,6 +377,7 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
     from gdl.interpreter.play.balance.simulate import simulate as run
     last_seeds(seed, games)
     refuse_overwrite("--out", out, ("rule file", file))
+    refuse_foreign("--out", out, "records", force)
     if out is not None:
         from gdl.interpreter.play.balance.game_records import check_out_path
         check_out_path(out)
@@ -518,14 +526,16 @@ def print_comparison(result: dict[str, Any]) -> None:
 @click.option("-o", "--output", type=click.Path(), required=True,
               help="The page to write (one self-contained HTML file; '-': the standard "
               "output).")
+@force_option
 @user_errors
-def report(records: str, output: str) -> None:
+def report(records: str, output: str, force: bool) -> None:
     """Write a balance report of simulated games: 'gdl simulate ... --out RECORDS.jsonl'
     ('-': the standard input).
 
     Win share per seat, outcomes (draws, caps), first-player advantage, results per agent,
     game lengths and the rule file's stats, with plots (needs pip install -e '.[report]')."""
     refuse_overwrite("--output", output, ("records file", records))
+    refuse_foreign("--output", output, "page", force)
     from gdl.interpreter.play.balance.report import write_report
     analysis = write_report(records, output)
     told(f"wrote {named(output, written=True)}: {analysis['game']}, "
@@ -593,8 +603,9 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
               "standard output).")
 @click.option("--seat", help="With --html: the page shows only what this seat saw (default: "
               "every view, the full one and each seat's, to choose from).")
+@force_option
 @user_errors
-def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
+def replay(transcript: str, html_path: str | None, seat: str | None, force: bool) -> None:
     """Re-run a transcript ('-': the standard input); exit 1 at the first step that
     differs."""
     check_transcript_seed(transcript)
@@ -615,6 +626,7 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
     from gdl.interpreter.play.render.replay_page import write_page
     refuse_overwrite("--html", html_path, ("transcript", transcript),
                      ("rule file of the transcript", rules_of(transcript)))
+    refuse_foreign("--html", html_path, "page", force)
     steps = write_page(transcript, html_path, seat)
     told(f"{name}: ok: wrote {named(html_path, written=True)} ({counted(steps, 'step')}"
          f"{', as ' + seat + ' saw them' if seat else ''})", html_path)
@@ -631,11 +643,13 @@ def replay(transcript: str, html_path: str | None, seat: str | None) -> None:
 @click.option("--svg", "svg_path", type=click.Path(),
               help="Write the picture to this SVG file ('-': the standard output; default: "
               "print the text drawing).")
+@force_option
 @user_errors
 def show(file: str, seed: int | None, moves: str | None, seat: str | None,
-         svg_path: str | None) -> None:
+         svg_path: str | None, force: bool) -> None:
     """Draw one position: the setup of a game, or where the --moves lead."""
     refuse_overwrite("--svg", svg_path, ("rule file", file), ("moves file", moves))
+    refuse_foreign("--svg", svg_path, "picture", force)
     from gdl.interpreter import load_game
     from gdl.interpreter.play.playing import play_moves, viewer_of
     from gdl.interpreter.play.transcript import read_script
@@ -663,8 +677,10 @@ def show(file: str, seed: int | None, moves: str | None, seat: str | None,
 @click.option("--annotate", type=click.Path(), help="With --coverage: write the rule files "
               "line by line, each with how often it ran ('!': never), to this file ('-': "
               "stdout).")
+@force_option
 @user_errors
-def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | None) -> None:
+def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | None,
+                 force: bool) -> None:
     """Run scenario files (folders are searched for *.scenario; '-': the standard input)."""
     from gdl.interpreter.play.scenarios.runner import Outcome, run_scenarios
     if annotate and not with_coverage:
@@ -680,6 +696,7 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
         else:
             files.append(path)
     refuse_overwrite("--annotate", annotate, *(("scenario file", path) for path in files))
+    refuse_foreign("--annotate", annotate, "annotated", force)
     writable(annotate)
     for folder in empty:
         click.echo(folder.message, err=True)
@@ -811,13 +828,15 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
 @max_decisions_option
 @click.option("--annotate", type=click.Path(), help="Write the rule files line by line, "
               "each with how often it ran ('!': never), to this file ('-': stdout).")
+@force_option
 @user_errors
 def coverage(file: str, games: int, seed: int, players: str, max_turns: int,
-             max_decisions: int, annotate: str | None) -> None:
+             max_decisions: int, annotate: str | None, force: bool) -> None:
     """Play games with agents and report which rules they never exercised."""
     from gdl.interpreter.play.debug.coverage import games_coverage
     last_seeds(seed, games)
     refuse_overwrite("--annotate", annotate, ("rule file", file))
+    refuse_foreign("--annotate", annotate, "annotated", force)
     writable(annotate)
     report = games_coverage(file, games, seed, players, max_turns, max_decisions)
     write_coverage(report, annotate)

@@ -843,8 +843,8 @@ def _fitting(parts: list[str], width: int) -> str:
 
 def example(texts: Sequence[str], cells: Container[str] = ()) -> str:
     """Words to narrow by, taken from the actions themselves: a piece (or another word)
-    and a cell of `cells` ('e.g. Piece#2 e5', 'e.g. Destroyer a1' of 'place Destroyer
-    across a1'), else the first two words after the action's name, else a whole short
+    and a cell of `cells` ('e.g. Piece#2 e5', 'e.g. Piece a1' of 'place Piece across
+    a1'), else the first two words after the action's name, else a whole short
     action ('e.g. at a31')."""
     for text in texts:
         words = text.split()[1:]

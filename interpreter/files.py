@@ -37,6 +37,10 @@ from .language.errors import GdlDataError
 
 
 TRANSCRIPT_HEADER = "# gdl transcript"     # a transcript's first line (play/transcript.py)
+# What marks a page (`gdl report`, `gdl replay --html`) and a picture (`gdl show --svg`)
+# as gdl's: a file with it is one a later write of the same kind may replace.
+PAGE_MARK = '<meta name="generator" content="gdl">'
+PICTURE_MARK = "<!-- drawn by gdl -->"
 MAX_DATA = 250_000_000    # characters of a transcript, moves file, scenario or records file
                           # (a transcript of 100,000 decisions of a shipped game: ~100 MB)
 

@@ -23,7 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from ...files import named, save
+from ...files import PAGE_MARK, named, save
 from ...language.errors import GdlDataError, counted
 from .batch import GameRecord
 from .game_records import read_records
@@ -171,7 +171,7 @@ def page(analysis: dict[str, Any], records: Sequence[GameRecord], source: str,
     a = analysis
     title = f"Balance of {a['game']}: {counted(a['games'], 'game')}"
     players = "; ".join(f"{p} ({counted(n, 'game')})" for p, n in a["players"].items())
-    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    parts = [f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">{PAGE_MARK}"
              f"<title>{_e(title)}</title><style>{STYLE}</style></head><body>",
              f"<h1>{_e(title)}</h1>",
              f"<p class=\"note\">From {_e(source)}: seeds {a['seeds'][0]} to {a['seeds'][1]}; "

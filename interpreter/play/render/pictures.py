@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from ...files import PICTURE_MARK
 from ...language.boards import column_name
 from ...language.look import ink as _ink, seat_colours
 from ...runtime import introspect
@@ -563,7 +564,7 @@ def picture(game, view):
         part for line in status_lines(view, pieces=False)
         for part in wrap(line.strip(), int((width - 16) // CHAR))]
     bottom = 30 + layout.height + 8
-    out = [svg_open(width, bottom + LINE * len(lines) + 6),
+    out = [svg_open(width, bottom + LINE * len(lines) + 6), PICTURE_MARK,
            '<rect width="100%" height="100%" fill="#fff"/>',
            f'<text class="ttl" x="8" y="20">{escape(heading)}</text>',
            '<g transform="translate(0,30)">', drawn]
