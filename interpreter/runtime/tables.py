@@ -25,6 +25,7 @@ from .codegen import _calling_themselves
 
 MAX_TABLE = 16_384          # a table's entries (a fn of two cells of an 11x11 board: 14,884)
 MAX_BUILD_WORK = 2_000_000  # the steps all calls of one table may count together
+MAX_ITEMS = 1_000_000       # the items all the lists of one table may hold together
 ARGUMENTS = (CELL, SEAT)    # the parameter types a tabled fn may have
 RESULTS = (BOOL, INT, CELL, SEAT)
 # On the Python backend alone (the typed engine holds these otherwise: no C array of them):
@@ -122,10 +123,12 @@ Entries = dict[tuple[Any, ...], tuple[Any, int]]
 def build(prog: ir.Program, fn: ir.Fn, call: Callable[..., Any], rt: Any) -> Entries | None:
     """(arguments) -> (value, work counted) of every call of `fn` (the Python backend's
     function `call`, whose work `rt.work` counts) that does not fault; None when all of
-    them together count more than MAX_BUILD_WORK (so no entry's work is near MAX_WORK)."""
+    them together count more than MAX_BUILD_WORK (so no entry's work is near MAX_WORK), or
+    their lists hold more than MAX_ITEMS items together (the table's memory)."""
     entries: Entries = {}
     saved = rt.work
     left = MAX_BUILD_WORK
+    items = 0           # the lists' items kept (memory: MAX_ITEMS, else no table)
     try:
         for args in itertools.product(*(domain(prog, t) for t in fn.param_types)):
             # the work left for the table stands in for the limit: a call that would pass
@@ -141,6 +144,9 @@ def build(prog: ir.Program, fn: ir.Fn, call: Callable[..., Any], rt: Any) -> Ent
             left -= rt.work - start
             if _answer(value, fn.type):
                 if isinstance(value, list):     # kept as a tuple: each answer a copy
+                    items += len(value)
+                    if items > MAX_ITEMS:
+                        return None
                     value = tuple(value)
                 entries[args] = (value, rt.work - start)
     finally:

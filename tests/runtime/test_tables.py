@@ -112,3 +112,17 @@ def test_the_typed_engine_reads_the_table(shared_cache):  # noqa: F811
         fast._typed.fill_tables({"linked": rows})
     assert len(told) > len(honest)
     assert [str(a) for a in fast.legal_actions(fast.new_state(3))] == honest
+
+
+def test_a_table_of_lists_holds_at_most_max_items(monkeypatch):
+    """A table's lists hold at most MAX_ITEMS items together (its memory): past that, no
+    table, and the fn runs as written."""
+    game = load_game(RULES, "python")
+    program, near = game._program, game._module["fn_near"].__wrapped__
+    entries = tables.build(program, program.fns["near"], near, game._rt)
+    held = sum(len(value) for value, _ in entries.values())
+    assert held > 10
+    monkeypatch.setattr(tables, "MAX_ITEMS", held - 1)
+    assert tables.build(program, program.fns["near"], near, game._rt) is None
+    monkeypatch.setattr(tables, "MAX_ITEMS", held)
+    assert tables.build(program, program.fns["near"], near, game._rt) == entries
