@@ -24,7 +24,7 @@ def folder(tmp_path):
     shutil.copy(RULE_FILE, tmp_path / "c.gdl")
     recorded = gdl("record", "c.gdl", "-o", "t.txt", cwd=tmp_path)
     assert recorded.returncode == 0, recorded.stderr
-    (tmp_path / "r.jsonl").write_text('{"seed": 0}\n')
+    (tmp_path / "r.jsonl").write_text('{"seed": 0, "game": "c", "seats": []}\n')
     return tmp_path
 
 
