@@ -1,7 +1,7 @@
 """The typed native engine against the Python backend on generated rule files.
 
     .venv/bin/python benchmarks/fuzz_backends.py [--programs 20] [--seed 0] [--games 10]
-                                                 [--keep FOLDER]
+                                                 [--keep FOLDER] [--faults]
 
 Each program is a small random rule file inside the typed subset, drawn from its seed alone
 (`generate(seed)`): a square or hex board (maybe with holes), two seats, one to three kinds
@@ -17,6 +17,9 @@ JSON, legal actions and texts, work counted, faults at the same FILE:LINE:COL). 
 disagreement is printed with the program's seed, and its file is saved in `--keep` (default
 a folder under the temp folder). Each program runs in its own process, so a crash of the
 compiled code is reported too. Exit 1 when any program disagreed or crashed.
+
+`--faults` plays the programs on the Python backend alone and counts how their games end,
+the run-time faults by message: a game that ends on a fault early tests little.
 """
 
 from __future__ import annotations
@@ -25,16 +28,19 @@ import argparse
 import multiprocessing
 import os
 import random
+import re
 import sys
 import tempfile
 import traceback
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # types: num, bool, cell, piece, seat, dir, sym, kind, text; lists as "list:T"
 SCALARS = ["num", "bool", "cell", "piece", "seat", "dir", "sym", "kind"]
+LONGEST = 400       # decisions of one game (as tests/runtime/test_typed.py's _compare)
 
 
 class Generator:
@@ -480,6 +486,62 @@ def check(text: str, path: str) -> tuple[str, object, object]:
     return "inside", python, None
 
 
+def fault_key(error: Exception) -> str:
+    """A run-time error's message with its place, the rule text and the names the generator
+    numbers left out, so that the same fault in two programs counts once."""
+    said = str(error).split("\n")[0].split("run-time error: ", 1)[-1]
+    return re.sub(r"'[^']*'", "'...'", re.sub(r"\b([A-Za-z]+)\d+(#\d+)?\b", r"\1N", said))
+
+
+def play_python(seed: int, games: int, folder: str) -> list[str]:
+    """How each game of program `seed` ends on the Python backend alone, with the choices
+    `_compare` makes: 'refused', 'outside', 'ended', 'longest' or a fault (`fault_key`)."""
+    from gdl.interpreter.language.errors import GdlRuntimeError
+    text = generate(seed)
+    path = os.path.join(folder, f"fuzz_{seed}.gdl")
+    Path(path).write_text(text)
+    verdict, python, _ = check(text, path)
+    if verdict != "inside":
+        return [verdict]
+    game: Any = python
+    ends = []
+    for game_seed in range(games):
+        choose = random.Random(game_seed)
+        try:
+            state = game.new_state(game_seed)
+            for _ in range(LONGEST):
+                legal = game.legal_actions(state)
+                if not legal:
+                    ends.append("ended")
+                    break
+                choose.random()
+                game.apply(state, legal[choose.randrange(len(legal))], check=False)
+            else:
+                ends.append("longest")
+        except GdlRuntimeError as exc:
+            ends.append("fault: " + fault_key(exc))
+    return ends
+
+
+def tally_faults(first: int, programs: int, games: int, folder: str) -> str:
+    """The ends of `programs` programs' games on Python (`play_python`): how many programs
+    had a game end on a fault, and the faults by message, most common first."""
+    ends: Counter[str] = Counter()
+    faulted = played = 0
+    for seed in range(first, first + programs):
+        said = play_python(seed, games, folder)
+        ends.update(said)
+        if said[0] not in ("refused", "outside"):
+            played += 1
+            faulted += any(e.startswith("fault") for e in said)
+    games_faulted = sum(n for what, n in ends.items() if what.startswith("fault"))
+    lines = [f"{programs} programs from seed {first}, {games} games each: {played} played, "
+             f"{faulted} with a game that ended on a fault; {games_faulted} of "
+             f"{sum(ends.values())} games ended on one"]
+    lines += [f"{n:5} {what}" for what, n in ends.most_common()]
+    return "\n".join(lines)
+
+
 def run_program(seed: int, games: int, folder: str) -> str:
     """'refused', 'outside', 'same' or 'DIFFERENT ...' for one program."""
     sys.path.insert(0, str(ROOT))
@@ -517,11 +579,16 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="the first program's seed")
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--keep", help="the folder the programs are saved in")
+    parser.add_argument("--faults", action="store_true",
+                        help="play on Python alone and count how the games end, by fault")
     args = parser.parse_args()
     os.environ.setdefault("GDL_NATIVE_CFLAGS", "-O0")
     os.environ.pop("GDL_TYPED", None)
     folder = args.keep or tempfile.mkdtemp(prefix="gdl_fuzz_backends_")
     os.makedirs(folder, exist_ok=True)
+    if args.faults:
+        print(tally_faults(args.seed, args.programs, args.games, folder))
+        return 0
     counts: Counter[str] = Counter()
     failed = 0
     context = multiprocessing.get_context("spawn")
