@@ -10,7 +10,10 @@ varied domains (cells, pieces, directions, symbols, seats, ranges, reach/sight/r
 neighbors, comprehensions) with `where` tests built from random expressions (and/or/not,
 comparisons, arithmetic with / and % that may fault, quantifiers, len/nth/last, `in`,
 if-then-else, none tests, fn calls) and bodies (place, create, remove, change, variable
-updates, for, if, log), and an end block. A program the checker refuses, or one outside the
+updates, for, if, log), and an end block. Most values that may be none (a piece, a cell, a
+direction, nth or last of a number list, a divisor) go through a guard fn that gives a
+default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
+(GUARD) stay bare, so that few games end early on a fault but faults are still met. A program the checker refuses, or one outside the
 typed subset, is counted and skipped. The others are built typed (-O0) and played from
 `--games` seeds under both engines with tests/runtime/test_typed.py's `_compare` (state
 JSON, legal actions and texts, work counted, faults at the same FILE:LINE:COL). Each
@@ -40,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # types: num, bool, cell, piece, seat, dir, sym, kind, text; lists as "list:T"
 SCALARS = ["num", "bool", "cell", "piece", "seat", "dir", "sym", "kind"]
+GUARD = 0.8         # how often a value that may be none goes through its guard fn
 LONGEST = 400       # decisions of one game (as tests/runtime/test_typed.py's _compare)
 
 
@@ -58,6 +62,24 @@ class Generator:
 
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
+
+    # ---- guards: most values that may be none go through a fn that gives a default, so
+    # that fewer games end early on a fault; the others stay bare, so faults are still met
+    def guard(self, fn: str, value: str) -> str:
+        return f"{fn}({value})" if self.chance(GUARD) else value
+
+    def cell_arg(self, scope: dict[str, str], depth: int) -> str:
+        """A cell for a built-in that faults on none."""
+        return self.guard("c0", self.of("cell", scope, depth))
+
+    def dir_arg(self, scope: dict[str, str], depth: int) -> str:
+        return self.guard("d0", self.of("dir", scope, depth))
+
+    def field(self, piece: str, name: str) -> str:
+        """A piece's field, through its guard fn (hp0(p), owner0(p), ...) mostly."""
+        if self.chance(GUARD):
+            return f"{name}0({piece})"
+        return f"{piece}.{name}"
 
     # ---- expressions ------------------------------------------------------------------
     def of(self, ty: str, scope: dict[str, str], depth: int) -> str:
@@ -99,7 +121,10 @@ class Generator:
         pick = rng.randrange(22)
         if pick == 0:
             op = rng.choice(["+", "-", "*", "/", "%", "+", "-"])
-            return f"({self.of('num', scope, d)} {op} {self.of('num', scope, d)})"
+            right = self.of('num', scope, d)
+            if op in "/%":
+                right = self.guard("nz", right)
+            return f"({self.of('num', scope, d)} {op} {right})"
         if pick == 1:
             return f"len({self.of('list:' + rng.choice(['cell', 'piece', 'num']), scope, d)})"
         if pick == 2:
@@ -111,24 +136,28 @@ class Generator:
             x, inner = self.binder(ty, lst, scope)
             op = rng.choice(["sum", "min_of", "max_of"])
             cond = f" where {self.of('bool', inner, d)}" if self.chance(0.5) else ""
-            return f"{op}({x} in {lst}{cond}: {self.of('num', inner, d)})"
+            made = f"{op}({x} in {lst}{cond}: {self.of('num', inner, d)})"
+            if op == "sum" or not self.chance(GUARD):
+                return made
+            return f"(if count({x} in {lst}{cond}) == 0 then 0 else {made})"
         if pick == 4:
-            return f"row({self.of('cell', scope, d)})"
+            return f"row({self.cell_arg(scope, d)})"
         if pick == 5:
-            return f"column({self.of('cell', scope, d)})"
+            return f"column({self.cell_arg(scope, d)})"
         if pick == 6:
-            return f"distance({self.of('cell', scope, d)}, {self.of('cell', scope, d)})"
+            return f"distance({self.cell_arg(scope, d)}, {self.cell_arg(scope, d)})"
         if pick == 7:
             return (f"(if {self.of('bool', scope, d)} then {self.of('num', scope, d)} "
                     f"else {self.of('num', scope, d)})")
         if pick == 8:
-            return f"{self.of('piece', scope, d)}.hp"
+            return self.field(self.of('piece', scope, d), "hp")
         if pick == 9:
-            return f"{self.of('piece', scope, d)}.{rng.choice(self.stats)}"
+            return self.field(self.of('piece', scope, d), rng.choice(self.stats))
         if pick == 10:
             return f"{self.of('seat', scope, d)}.score"
         if pick == 11:
-            return f"nth({self.of('list:num', scope, d)}, {self.index(scope, d)})"
+            nth = "nth0" if self.chance(GUARD) else "nth"
+            return f"{nth}({self.of('list:num', scope, d)}, {self.index(scope, d)})"
         if pick == 12:
             return f"abs({self.of('num', scope, d)})"
         if pick == 13:
@@ -141,7 +170,8 @@ class Generator:
         if pick == 15:
             return f"total({self.of('list:num', scope, d)})"
         if pick == 16:
-            return f"last({self.of('list:num', scope, d)})"
+            last = "last0" if self.chance(GUARD) else "last"
+            return f"{last}({self.of('list:num', scope, d)})"
         if pick == 17:
             return "decision_number"
         if pick == 18:
@@ -185,18 +215,18 @@ class Generator:
             op = rng.choice(["==", "!="])
             return f"{self.of(ty, scope, d)} {op} none"
         if pick == 10:
-            return f"len(pieces_at({self.of('cell', scope, d)})) == 0"
+            return f"len(pieces_at({self.cell_arg(scope, d)})) == 0"
         if pick == 11:
             call = self.call("bool", scope, d)
             if call:
                 return call
         if pick == 12:
-            return f"{self.of('piece', scope, d)}.owner == {self.of('seat', scope, d)}"
+            return f"{self.field(self.of('piece', scope, d), 'owner')} == {self.of('seat', scope, d)}"
         if pick == 13:
             return (f"(if {self.of('bool', scope, d)} then {self.of('bool', scope, d)} "
                     f"else {self.of('bool', scope, d)})")
         if pick == 14:
-            return f"{self.of('piece', scope, d)}.kind == {self.of('kind', scope, d)}"
+            return f"{self.field(self.of('piece', scope, d), 'kind')} == {self.of('kind', scope, d)}"
         if pick == 15:
             return f"{self.of('sym', scope, d)} == g_sym"
         return rng.choice(["true", "g_flag", f"g_n > {self.num_small()}",
@@ -210,9 +240,9 @@ class Generator:
         d = depth - 1
         pick = rng.randrange(10)
         if pick == 0:
-            return f"step({self.of('cell', scope, d)}, {self.of('dir', scope, d)})"
+            return f"step({self.cell_arg(scope, d)}, {self.dir_arg(scope, d)})"
         if pick == 1:
-            return f"{self.of('piece', scope, d)}.cell"
+            return self.field(self.of('piece', scope, d), "cell")
         if pick == 2:
             ty, lst = "cell", self.list_of("cell", scope, d)
             x, inner = self.binder(ty, lst, scope)
@@ -253,7 +283,7 @@ class Generator:
     def e_seat(self, scope: dict[str, str], depth: int) -> str:
         rng = self.rng
         if depth > 0 and self.chance(0.2):
-            return f"{self.of('piece', scope, depth - 1)}.owner"
+            return self.field(self.of('piece', scope, depth - 1), "owner")
         return rng.choice(["me", "next(me)", "a", "b", "previous(me)", "g_seat"])
 
     def e_dir(self, scope: dict[str, str], depth: int) -> str:
@@ -261,11 +291,11 @@ class Generator:
         if depth > 0:
             pick = rng.randrange(5)
             if pick == 0:
-                return f"opposite({self.of('dir', scope, depth - 1)})"
+                return f"opposite({self.dir_arg(scope, depth - 1)})"
             if pick == 1:
-                return f"turn({self.of('dir', scope, depth - 1)}, {rng.randrange(-2, 3)})"
+                return f"turn({self.dir_arg(scope, depth - 1)}, {rng.randrange(-2, 3)})"
             if pick == 2:
-                a, b = self.of("cell", scope, depth - 1), self.of("cell", scope, depth - 1)
+                a, b = self.cell_arg(scope, depth - 1), self.cell_arg(scope, depth - 1)
                 return f"direction({a}, {b})"
         return rng.choice(["nth(directions(), 1)", "last(directions())", "g_dir",
                            f"nth(directions(), {rng.randrange(1, 5)})"])
@@ -276,7 +306,7 @@ class Generator:
     def e_kind(self, scope: dict[str, str], depth: int) -> str:
         rng = self.rng
         if depth > 0 and self.chance(0.2):
-            return f"{self.of('piece', scope, depth - 1)}.kind"
+            return self.field(self.of('piece', scope, depth - 1), "kind")
         return rng.choice(self.kinds)
 
     def list_of(self, ty: str, scope: dict[str, str], depth: int) -> str:
@@ -285,12 +315,12 @@ class Generator:
         if ty == "cell":
             choices = ["cells()", "g_cells"]
             if depth > 0:
-                c = lambda: self.of("cell", scope, d)     # noqa: E731
+                c = lambda: self.cell_arg(scope, d)       # noqa: E731
                 n = lambda: self.of("num", scope, d)      # noqa: E731
                 choices += [f"neighbors({c()})", f"orthogonal({c()})",
                             f"reach({c()}, {n()}, {self.of('list:cell', scope, d)})",
                             f"sight({c()}, {n()}, {self.of('list:cell', scope, d)})",
-                            f"ray({c()}, {self.of('dir', scope, d)}, {n()})",
+                            f"ray({c()}, {self.dir_arg(scope, d)}, {n()})",
                             f"within({c()}, {n()})", f"row_cells({n()})",
                             f"line({c()}, {c()})", "taken()", "[p.cell for p in pieces()]"]
                 lst = self.list_of("cell", scope, d)
@@ -301,7 +331,7 @@ class Generator:
         if ty == "piece":
             choices = ["pieces()", f"pieces({self.of('seat', scope, d)})", "pieces(me)"]
             if depth > 0:
-                choices.append(f"pieces_at({self.of('cell', scope, d)})")
+                choices.append(f"pieces_at({self.cell_arg(scope, d)})")
                 lst = self.list_of("piece", scope, d)
                 x, inner = self.binder("piece", lst, scope)
                 choices.append(f"[{x} for {x} in {lst} where {self.of('bool', inner, d)}]")
@@ -312,14 +342,14 @@ class Generator:
                 choices.append(f"range({self.of('num', scope, d)}, {self.of('num', scope, d)})")
                 lst = self.list_of("cell", scope, d)
                 x, inner = self.binder("cell", lst, scope)
-                choices.append(f"[row({x}) for {x} in {lst}]")
+                choices.append(f"[row({self.guard('c0', x)}) for {x} in {lst}]")
                 choices.append(f"[{self.of('num', scope, d)}, {self.of('num', scope, d)}]")
             return rng.choice(choices)
         if ty == "seat":
             return rng.choice(["[a, b]", "[next(me)]", "[me]", "clockwise_from(me)"])
         if ty == "dir":
             if depth > 0 and self.chance(0.3):
-                return f"exits({self.of('cell', scope, d)})"
+                return f"exits({self.cell_arg(scope, d)})"
             return "directions()"
         if ty == "sym":
             return rng.choice(["marks", "[u, v]", "[w]"])
@@ -341,6 +371,15 @@ class Generator:
             out += self.statement(scope, depth, indent)
         return out
 
+    def on_piece(self, piece: str, indent: str, statement: str) -> list[str]:
+        """`statement` on `piece` (its {}): mostly a let and a test that the piece is not
+        none around it."""
+        t = self.fresh("t")
+        if not self.chance(GUARD):
+            return [f"{indent}let {t} = {piece}", f"{indent}{statement.format(t)}"]
+        return [f"{indent}let {t} = {piece}", f"{indent}if {t} != none {{",
+                f"{indent}  {statement.format(t)}", f"{indent}}}"]
+
     def statement(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         rng = self.rng
         e = lambda ty: self.of(ty, scope, rng.randrange(0, 3))     # noqa: E731
@@ -348,13 +387,12 @@ class Generator:
         if pick == 0:
             return [f"{indent}create {rng.choice(self.kinds)} for {e('seat')} at {e('cell')}"]
         if pick == 1:
-            return [f"{indent}place {e('piece')} at {e('cell')}"]
+            return self.on_piece(e("piece"), indent, f"place {{}} at {e('cell')}")
         if pick == 2:
-            return [f"{indent}remove {e('piece')}"]
+            return self.on_piece(e("piece"), indent, "remove {}")
         if pick == 3:
-            t = self.fresh("t")
-            return [f"{indent}let {t} = {e('piece')}",
-                    f"{indent}{t}.hp {rng.choice(['=', '+=', '-='])} {e('num')}"]
+            return self.on_piece(e("piece"), indent,
+                                 f"{{}}.hp {rng.choice(['=', '+=', '-='])} {e('num')}")
         if pick == 4:
             t = self.fresh("t")
             return [f"{indent}let {t} = {e('seat')}",
@@ -373,7 +411,7 @@ class Generator:
                   "g_sym": "sym"}[var]
             return [f"{indent}{var} = {e(ty)}"]
         if pick == 10:
-            return [f"{indent}change {e('piece')} to {e('kind')}"]
+            return self.on_piece(e("piece"), indent, f"change {{}} to {e('kind')}")
         if pick == 11:
             return [f"{indent}g_nums = take(g_nums + [{e('num')}], 5)"]
         if pick in (12, 13):
@@ -415,7 +453,18 @@ class Generator:
                   "var g_flag = false", "var g_cells = [@a1]", "var g_nums = [1]",
                   "var g_cell = @a1", "var g_piece = none", "var g_dir = none",
                   "var g_seat = a", "var g_sym = u", "",
-                  "fn taken() = [p.cell for p in pieces()]", ""]
+                  "fn taken() = [p.cell for p in pieces()]",
+                  "fn nth0(ns, k) = if k >= 1 and k <= len(ns) then nth(ns, k) else 0",
+                  "fn last0(ns) = if len(ns) == 0 then 0 else last(ns)",
+                  "fn nz(n) = if n == 0 then 1 else n",
+                  "fn c0(c) = if c == none then @a1 else c",
+                  "fn d0(d) = if d == none then nth(directions(), 1) else d",
+                  "fn hp0(p) = if p == none then 0 else p.hp",
+                  "fn speed0(p) = if p == none then 0 else p.speed",
+                  "fn power0(p) = if p == none then 0 else p.power",
+                  "fn owner0(p) = if p == none then a else p.owner",
+                  "fn kind0(p) = if p == none then K0 else p.kind",
+                  "fn cell0(p) = if p == none then @a1 else c0(p.cell)", ""]
         for _ in range(rng.randrange(0, 3)):
             name = self.fresh("f")
             args = [rng.choice(["num", "cell", "piece", "seat"])
@@ -458,7 +507,13 @@ class Generator:
             ty = rng.choice(["cell", "piece", "piece", "dir", "sym", "seat", "num", "cell"])
             domain = domains[ty]()
             name = self.fresh("v")
-            extra = " by cell" if ty == "piece" and self.chance(0.15) else ""
+            extra = ""
+            if ty == "piece" and self.chance(0.15):
+                extra = " by cell"
+                if self.chance(GUARD):      # one piece a cell: the last to arrive
+                    x = self.fresh("x")
+                    domain = (f"[{x} for {x} in {domain} where {x}.cell != none and "
+                              f"{x} == last(pieces_at({x}.cell))]")
             binders.append(f"{name} in {domain}{extra}")
             scope[name] = ty
         test = self.of("bool", scope, rng.randrange(1, 4))
