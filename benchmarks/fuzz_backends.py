@@ -54,6 +54,7 @@ class Generator:
         self.rng = random.Random(seed)
         self.seed = seed
         self.fns: list[tuple[str, list[str], str]] = []     # name, argument types, result
+        self.defs: list[tuple[str, list[str]]] = []         # name, argument types
         self.counter = 0
 
     def fresh(self, stem: str) -> str:
@@ -375,13 +376,17 @@ class Generator:
         """`statement` on `piece` (its {}): mostly a let and a test that the piece is not
         none around it."""
         t = self.fresh("t")
-        if not self.chance(GUARD):
+        if self.chance(0.07):                   # (statements run often: fewer bare ones)
             return [f"{indent}let {t} = {piece}", f"{indent}{statement.format(t)}"]
         return [f"{indent}let {t} = {piece}", f"{indent}if {t} != none {{",
                 f"{indent}  {statement.format(t)}", f"{indent}}}"]
 
     def statement(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         rng = self.rng
+        if self.chance(0.25):
+            extra = self.extra_statement(scope, depth, indent)
+            if extra:
+                return extra
         e = lambda ty: self.of(ty, scope, rng.randrange(0, 3))     # noqa: E731
         pick = rng.randrange(16 if depth > 0 else 12)
         if pick == 0:
@@ -426,6 +431,42 @@ class Generator:
             lines += [f"{indent}}} else {{",
                       *self.statements(scope, depth - 1, indent + "  ", rng.randrange(1, 3))]
         return lines + [f"{indent}}}"]
+
+    def extra_statement(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        """A statement of the constructs added to the first generator (defs, ...), or []."""
+        rng = self.rng
+        makers = []
+        if self.defs:
+            makers.append(self.def_call)
+        if not makers:
+            return []
+        return rng.choice(makers)(scope, depth, indent)
+
+    def def_call(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        name, args = self.rng.choice(self.defs)
+        return [f"{indent}{name}({', '.join(self.of(a, scope, 1) for a in args)})"]
+
+    def procedures(self) -> list[str]:
+        """Zero to three defs, each calling only those before it (a def cannot call itself in
+        the typed subset; `leave` is outside it, so none is written)."""
+        rng = self.rng
+        lines: list[str] = []
+        for _ in range(rng.randrange(0, 4)):
+            name = self.fresh("proc")
+            args = [rng.choice(["num", "cell", "piece", "seat"]) for _ in range(rng.randrange(0, 3))]
+            names = [self.fresh("a") for _ in args]
+            body = self.statements(dict(zip(names, args)), 2, "  ", rng.randrange(1, 4))
+            lines += [f"def {name}({', '.join(names)}) {{", *body, "}", ""]
+            self.defs.append((name, args))
+        return lines
+
+    def on_enter(self) -> list[str]:
+        """An `on enter` block of the turn phase (statements with no goto), sometimes two."""
+        lines: list[str] = []
+        for _ in range(self.rng.choice([0, 1, 1, 2])):
+            lines += ["  on enter {", *self.statements({}, 2, "    ", self.rng.randrange(1, 3)),
+                      "  }"]
+        return lines
 
     # ---- the file ---------------------------------------------------------------------
     def board(self) -> str:
@@ -474,13 +515,13 @@ class Generator:
             body = self.of(result, dict(zip(names, args)), 2)
             lines.append(f"fn {name}({', '.join(names)}) = {body}")
             self.fns.append((name, args, result))
-        lines += ["", "setup {"]
+        lines += ["", *self.procedures(), "setup {"]
         for seat in ("a", "b"):
             for _ in range(rng.randrange(1, 3)):
                 lines.append(f"  create {rng.choice(self.kinds)} for {seat} at "
                              f"nth(cells(), {rng.randrange(1, 5)})")
         lines += ["  g_piece = nth(pieces(), 1)", "  g_dir = nth(directions(), 1)",
-                  "  goto play for a", "}", "", "phase play turn {"]
+                  "  goto play for a", "}", "", "phase play turn {", *self.on_enter()]
         for _ in range(rng.randrange(2, 5)):
             lines += self.action()
         lines += ["  action pass() {",
