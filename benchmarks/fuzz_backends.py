@@ -55,6 +55,7 @@ class Generator:
         self.seed = seed
         self.fns: list[tuple[str, list[str], str]] = []     # name, argument types, result
         self.defs: list[tuple[str, list[str]]] = []         # name, argument types
+        self.dice = 0       # > 0 inside statements: dice may be drawn (not while listing)
         self.counter = 0
 
     def fresh(self, stem: str) -> str:
@@ -120,6 +121,8 @@ class Generator:
                                self.num_small()])
         d = depth - 1
         pick = rng.randrange(22)
+        if self.dice and self.chance(0.12):
+            return self.e_roll(scope, d)
         if pick == 0:
             op = rng.choice(["+", "-", "*", "/", "%", "+", "-"])
             right = self.of('num', scope, d)
@@ -178,6 +181,30 @@ class Generator:
         if pick == 18:
             return f"{self.of('kind', scope, d)}.{rng.choice(self.stats)}"
         return rng.choice([self.num_small(), "g_n", "me.score", str(rng.randrange(-2, 7))])
+
+    def sides(self, scope: dict[str, str], depth: int) -> str:
+        """A die's sides or count: mostly held to at least 1 (or 0 dice) by max()."""
+        if self.chance(GUARD):
+            return f"max(1, {self.of('num', scope, depth)})"
+        return str(self.rng.randrange(1, 7))
+
+    def e_roll(self, scope: dict[str, str], depth: int) -> str:
+        """A number drawn by dice (inside statements only: a die drawn while listing the
+        actions is outside the typed subset)."""
+        rng = self.rng
+        pick = rng.randrange(7)
+        n = self.sides(scope, depth)
+        if pick == 0:
+            return f"roll({n}, {rng.randrange(0, 4)})"
+        if pick == 1:
+            return f"total(rolls({rng.randrange(0, 4)}, {n}))"
+        if pick == 2:
+            return f"successes({rng.randrange(0, 4)}, {n}, {rng.randrange(1, 5)})"
+        if pick == 3:
+            return f"nth0(shuffled({self.of('list:num', scope, depth)}), {self.index(scope, 0)})"
+        if pick == 4:
+            return f"len(shuffled({self.of('list:' + rng.choice(['cell', 'piece']), scope, depth)}))"
+        return f"roll({n})"
 
     def e_bool(self, scope: dict[str, str], depth: int) -> str:
         rng = self.rng
@@ -240,6 +267,8 @@ class Generator:
                                f"nth(cells(), {rng.randrange(1, 8)})"])
         d = depth - 1
         pick = rng.randrange(10)
+        if self.dice and self.chance(0.08):
+            return f"pick({self.of('list:cell', scope, d)})"
         if pick == 0:
             return f"step({self.cell_arg(scope, d)}, {self.dir_arg(scope, d)})"
         if pick == 1:
@@ -267,6 +296,8 @@ class Generator:
         rng = self.rng
         d = depth - 1
         pick = rng.randrange(6 if depth > 0 else 3)
+        if self.dice and self.chance(0.08):
+            return f"pick({self.of('list:piece', scope, max(d, 0))})"
         if pick == 0:
             return f"nth(pieces({self.of('seat', scope, max(d, 0))}), 1)"
         if pick == 1:
@@ -368,8 +399,10 @@ class Generator:
     # ---- statements -------------------------------------------------------------------
     def statements(self, scope: dict[str, str], depth: int, indent: str, n: int) -> list[str]:
         out: list[str] = []
+        self.dice += 1
         for _ in range(n):
             out += self.statement(scope, depth, indent)
+        self.dice -= 1
         return out
 
     def on_piece(self, piece: str, indent: str, statement: str) -> list[str]:
@@ -435,12 +468,15 @@ class Generator:
     def extra_statement(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         """A statement of the constructs added to the first generator (defs, ...), or []."""
         rng = self.rng
-        makers = []
+        makers = [self.shuffle]
         if self.defs:
             makers.append(self.def_call)
         if not makers:
             return []
         return rng.choice(makers)(scope, depth, indent)
+
+    def shuffle(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        return [f"{indent}shuffle {self.rng.choice(['g_nums', 'g_cells'])}"]
 
     def def_call(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         name, args = self.rng.choice(self.defs)
@@ -520,6 +556,8 @@ class Generator:
             for _ in range(rng.randrange(1, 3)):
                 lines.append(f"  create {rng.choice(self.kinds)} for {seat} at "
                              f"nth(cells(), {rng.randrange(1, 5)})")
+        if self.chance(0.5):
+            lines.append(f"  g_n = roll({rng.randrange(1, 7)})")
         lines += ["  g_piece = nth(pieces(), 1)", "  g_dir = nth(directions(), 1)",
                   "  goto play for a", "}", "", "phase play turn {", *self.on_enter()]
         for _ in range(rng.randrange(2, 5)):
@@ -529,6 +567,8 @@ class Generator:
         lines.append(f"  win when me.score > {rng.randrange(8, 30)}")
         if self.chance(0.15):
             lines.append(f"  lose when {self.of('bool', {}, 2)}")
+        if self.chance(0.15):         # dice in the end rules, drawn after each decision
+            lines.append(f"  lose when roll(6) + me.score < {rng.randrange(-3, 2)}")
         lines += [f"  draw when turn_number > {rng.randrange(10, 30)}", "}", ""]
         return "\n".join(lines)
 
