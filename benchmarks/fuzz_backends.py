@@ -468,12 +468,38 @@ class Generator:
     def extra_statement(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         """A statement of the constructs added to the first generator (defs, ...), or []."""
         rng = self.rng
-        makers = [self.shuffle]
+        makers = [self.shuffle, self.log]
         if self.defs:
             makers.append(self.def_call)
         if not makers:
             return []
         return rng.choice(makers)(scope, depth, indent)
+
+    def log(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        if self.chance(0.3):
+            return [f"{indent}g_msg = {self.e_text(scope, 2)}", f"{indent}log g_msg"]
+        return [f"{indent}log {self.e_text(scope, 2)}"]
+
+    def e_text(self, scope: dict[str, str], depth: int) -> str:
+        """A text: literals, text() of any value (lists too), +, plural(), join()."""
+        rng = self.rng
+        pick = rng.randrange(8 if depth > 0 else 3)
+        if pick == 0:
+            return rng.choice(['"x"', '""', '"a b"', "g_msg"])
+        if pick in (1, 2):
+            ty = rng.choice([*SCALARS, "list:cell", "list:num", "list:piece"])
+            return f"text({self.of(ty, scope, depth - 1)})"
+        if pick in (3, 4):
+            return f"{self.e_text(scope, depth - 1)} + {self.e_text(scope, depth - 1)}"
+        if pick == 5:
+            words = rng.choice(['"piece"', '"die", "dice"', '"territory"', '"box"'])
+            return f"plural({self.of('num', scope, depth - 1)}, {words})"
+        if pick == 6:
+            return (f"join([{self.e_text(scope, depth - 1)}, {self.e_text(scope, depth - 1)}], "
+                    f"{rng.choice(['', ', ', '-'])!r})".replace("'", '"'))
+        x = self.fresh("x")
+        lst = self.list_of("cell", scope, depth - 1)
+        return f"join([text({x}) for {x} in {lst}], \", \")"
 
     def shuffle(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         return [f"{indent}shuffle {self.rng.choice(['g_nums', 'g_cells'])}"]
@@ -529,7 +555,7 @@ class Generator:
         lines += ["}", "", "var piece.hp = 1", "var seat.score = 0", "var g_n = 0",
                   "var g_flag = false", "var g_cells = [@a1]", "var g_nums = [1]",
                   "var g_cell = @a1", "var g_piece = none", "var g_dir = none",
-                  "var g_seat = a", "var g_sym = u", "",
+                  "var g_seat = a", "var g_sym = u", 'var g_msg = ""', "",
                   "fn taken() = [p.cell for p in pieces()]",
                   "fn nth0(ns, k) = if k >= 1 and k <= len(ns) then nth(ns, k) else 0",
                   "fn last0(ns) = if len(ns) == 0 then 0 else last(ns)",
