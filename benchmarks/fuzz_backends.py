@@ -55,6 +55,8 @@ class Generator:
         self.seed = seed
         self.fns: list[tuple[str, list[str], str]] = []     # name, argument types, result
         self.defs: list[tuple[str, list[str]]] = []         # name, argument types
+        self.subs: list[tuple[str, str]] = []   # called phases: name, parameter type
+        self.simul = False                      # a simultaneous phase 'vote'
         self.dice = 0       # > 0 inside statements: dice may be drawn (not while listing)
         self.counter = 0
 
@@ -522,13 +524,23 @@ class Generator:
             self.defs.append((name, args))
         return lines
 
-    def on_enter(self) -> list[str]:
-        """An `on enter` block of the turn phase (statements with no goto), sometimes two."""
+    def on_enter(self, scope: dict[str, str]) -> list[str]:
+        """An `on enter` block of a phase (statements with no goto), sometimes two."""
         lines: list[str] = []
         for _ in range(self.rng.choice([0, 1, 1, 2])):
-            lines += ["  on enter {", *self.statements({}, 2, "    ", self.rng.randrange(1, 3)),
+            lines += ["  on enter {", *self.statements(scope, 2, "    ", self.rng.randrange(1, 3)),
                       "  }"]
         return lines
+
+    def on_resume(self) -> list[str]:
+        """The turn phase's `on resume` block, when it calls a phase: mostly the next seat's
+        turn."""
+        if not self.subs or self.chance(0.2):
+            return []
+        body = self.statements({}, 1, "    ", self.rng.randrange(0, 2))
+        if self.chance(0.8):
+            body.append("    goto play for next(me)")
+        return ["  on resume {", *body, "  }"] if body else []
 
     # ---- the file ---------------------------------------------------------------------
     def board(self) -> str:
@@ -577,6 +589,9 @@ class Generator:
             body = self.of(result, dict(zip(names, args)), 2)
             lines.append(f"fn {name}({', '.join(names)}) = {body}")
             self.fns.append((name, args, result))
+        self.subs = [(self.fresh("sub"), rng.choice(["num", "cell", "piece", "seat"]))
+                     for _ in range(rng.choice([0, 1, 1, 2]))]
+        self.simul = self.chance(0.4)
         lines += ["", *self.procedures(), "setup {"]
         for seat in ("a", "b"):
             for _ in range(rng.randrange(1, 3)):
@@ -585,11 +600,18 @@ class Generator:
         if self.chance(0.5):
             lines.append(f"  g_n = roll({rng.randrange(1, 7)})")
         lines += ["  g_piece = nth(pieces(), 1)", "  g_dir = nth(directions(), 1)",
-                  "  goto play for a", "}", "", "phase play turn {", *self.on_enter()]
+                  "  goto play for a", "}", "", "phase play turn {", *self.on_enter({}), *self.on_resume()]
         for _ in range(rng.randrange(2, 5)):
             lines += self.action()
+        for name, ty in self.subs:      # each phase reached (the checker refuses one that is not)
+            lines += [f"  action to_{name}() where {self.of('bool', {}, 1)} {{",
+                      f"    call {name}({self.of(ty, {}, 1)}) for {rng.choice(['me', 'next(me)'])}",
+                      "  }"]
+        if self.simul:
+            lines += [f"  action to_vote() where {self.of('bool', {}, 1)} {{",
+                      "    goto vote(1) for me", "  }"]
         lines += ["  action pass() {",
-                  "    goto play for next(me)", "  }", "}", "", "end {"]
+                  "    goto play for next(me)", "  }", "}", "", *self.phases(), "end {"]
         lines.append(f"  win when me.score > {rng.randrange(8, 30)}")
         if self.chance(0.15):
             lines.append(f"  lose when {self.of('bool', {}, 2)}")
@@ -626,7 +648,61 @@ class Generator:
         test = self.of("bool", scope, rng.randrange(1, 4))
         head = f"  action {self.fresh('act')}({', '.join(binders)}) where {test} {{"
         body = self.statements(scope, 2, "    ", rng.randrange(1, 4))
-        return [head, *body, "    goto play for next(me)", "  }"]
+        return [head, *body, self.leaving(scope), "  }"]
+
+    def leaving(self, scope: dict[str, str]) -> str:
+        """How an action of the turn phase ends: mostly the next seat's turn, sometimes a
+        call of another phase (which returns here) or the simultaneous phase."""
+        rng = self.rng
+        if self.subs and self.chance(0.3):
+            name, ty = rng.choice(self.subs)
+            seat = rng.choice(["me", "me", "next(me)"])
+            return f"    call {name}({self.of(ty, scope, 1)}) for {seat}"
+        if self.simul and self.chance(0.2):
+            return f"    goto vote({self.of('num', scope, 1)}) for me"
+        return "    goto play for next(me)"
+
+    def phases(self) -> list[str]:
+        """The phases after the turn phase: called ones (plain, turn, turn auto, secret)
+        whose actions return or go to the next seat's turn, and a simultaneous one."""
+        rng = self.rng
+        lines: list[str] = []
+        for name, ty in self.subs:
+            mode = rng.choice(["", " turn", " turn auto", " secret", " turn"])
+            param = self.fresh("q")
+            scope = {param: ty}
+            lines += [f"phase {name}({param}){mode} {{", *self.on_enter(scope)]
+            for _ in range(rng.randrange(1, 4)):
+                x = self.fresh("v")
+                lty = rng.choice(["cell", "num", "piece", "seat"])
+                inner = dict(scope)
+                inner[x] = lty
+                domain = self.list_of(lty, scope, 1)
+                head = (f"  action {self.fresh('sub')}({x} in {domain}) where "
+                        f"{self.of('bool', inner, 2)} {{")
+                body = self.statements(inner, 1, "    ", rng.randrange(1, 3))
+                end = "    return" if self.chance(0.7) else "    goto play for next(me)"
+                lines += [head, *body, end, "  }"]
+            if self.chance(0.7):
+                lines += [f"  action {self.fresh('back')}() {{", "    return", "  }"]
+            lines += ["}", ""]
+        if self.simul:
+            stake = self.fresh("q")
+            scope = {stake: "num"}
+            lines += [f"phase vote({stake}) simultaneous {{", *self.on_enter(scope)]
+            for _ in range(rng.randrange(1, 3)):
+                x = self.fresh("v")
+                inner = dict(scope)
+                inner[x] = "num"
+                lines += [f"  action {self.fresh('bid')}({x} in range(0, {rng.randrange(1, 4)})) "
+                          f"where {self.of('bool', inner, 1)} {{",
+                          *self.statements(inner, 1, "    ", rng.randrange(1, 3)), "  }"]
+            lines += ["  action hold() {", "    me.score += 0", "  }", "  on reveal {",
+                      *self.statements(scope, 1, "    ", rng.randrange(0, 2)),
+                      f"    if {self.of('bool', scope, 1)} {{",
+                      f"      goto vote({stake} + 1) for me", "    }",
+                      "    goto play for next(me)", "  }", "}", ""]
+        return lines
 
 
 def generate(seed: int) -> str:
