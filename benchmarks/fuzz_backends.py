@@ -56,6 +56,7 @@ class Generator:
         self.fns: list[tuple[str, list[str], str]] = []     # name, argument types, result
         self.defs: list[tuple[str, list[str]]] = []         # name, argument types
         self.subs: list[tuple[str, str]] = []   # called phases: name, parameter type
+        self.zones = False                      # zones 'reserve' (per seat) and 'pile'
         self.simul = False                      # a simultaneous phase 'vote'
         self.dice = 0       # > 0 inside statements: dice may be drawn (not while listing)
         self.counter = 0
@@ -259,6 +260,9 @@ class Generator:
             return f"{self.field(self.of('piece', scope, d), 'kind')} == {self.of('kind', scope, d)}"
         if pick == 15:
             return f"{self.of('sym', scope, d)} == g_sym"
+        if pick == 16 and self.zones:     # (p.zone is outside the typed subset)
+            zone = rng.choice(["reserve of " + self.of("seat", scope, d), "pile"])
+            return f"{self.of('piece', scope, d)} in pieces_in({zone.replace(' of', ',')})"
         return rng.choice(["true", "g_flag", f"g_n > {self.num_small()}",
                            f"len(g_cells) < {rng.randrange(1, 5)}"])
 
@@ -364,6 +368,8 @@ class Generator:
             return rng.choice(choices)
         if ty == "piece":
             choices = ["pieces()", f"pieces({self.of('seat', scope, d)})", "pieces(me)"]
+            if self.zones:
+                choices += [f"pieces_in(reserve, {self.of('seat', scope, d)})", "pieces_in(pile)"]
             if depth > 0:
                 choices.append(f"pieces_at({self.cell_arg(scope, d)})")
                 lst = self.list_of("piece", scope, d)
@@ -471,6 +477,8 @@ class Generator:
         """A statement of the constructs added to the first generator (defs, ...), or []."""
         rng = self.rng
         makers = [self.shuffle, self.log]
+        if self.zones:
+            makers += [self.put, self.put]
         if self.defs:
             makers.append(self.def_call)
         if not makers:
@@ -503,6 +511,13 @@ class Generator:
         lst = self.list_of("cell", scope, depth - 1)
         return f"join([text({x}) for {x} in {lst}], \", \")"
 
+    def put(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        if self.chance(0.5):
+            into = f"reserve of {self.of('seat', scope, 1)}"
+        else:
+            into = "pile"
+        return self.on_piece(self.of("piece", scope, 1), indent, f"put {{}} into {into}")
+
     def shuffle(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         return [f"{indent}shuffle {self.rng.choice(['g_nums', 'g_cells'])}"]
 
@@ -523,6 +538,17 @@ class Generator:
             lines += [f"def {name}({', '.join(names)}) {{", *body, "}", ""]
             self.defs.append((name, args))
         return lines
+
+    def zone_lines(self) -> list[str]:
+        """Maybe the zones 'reserve' (per seat) and 'pile', each perhaps seen only by some
+        seats."""
+        rng = self.rng
+        self.zones = self.chance(0.4)
+        if not self.zones:
+            return []
+        mine = rng.choice(["", " visible to viewer == owner", " visible to false"])
+        pile = rng.choice(["", "", " visible to viewer == a", " visible to false"])
+        return [f"zone reserve per seat{mine}", f"zone pile{pile}", ""]
 
     def on_enter(self, scope: dict[str, str]) -> list[str]:
         """An `on enter` block of a phase (statements with no goto), sometimes two."""
@@ -561,6 +587,7 @@ class Generator:
         self.kinds = [f"K{i}" for i in range(rng.randrange(1, 4))]
         self.stats = ["speed", "power"]
         lines = [f'game "Fuzz {self.seed}"', "seats a, b", self.board(), "symbols u, v, w", "",
+                 *self.zone_lines(),
                  "param marks = [u, v, w]", "", "kinds (symbol, speed, power) {"]
         for i, k in enumerate(self.kinds):
             lines.append(f'  {k} = "{"xyz"[i]}", {rng.randrange(0, 4)}, {rng.randrange(-1, 3)}')
@@ -597,6 +624,11 @@ class Generator:
             for _ in range(rng.randrange(1, 3)):
                 lines.append(f"  create {rng.choice(self.kinds)} for {seat} at "
                              f"nth(cells(), {rng.randrange(1, 5)})")
+        if self.zones:
+            lines += ["  for s in seats {", f"    for k in range({rng.randrange(0, 2)}, 2) {{",
+                      f"      create {rng.choice(self.kinds)} for s at none", "    }",
+                      "    for p in pieces(s) where p.cell == none {",
+                      "      put p into reserve of s", "    }", "  }"]
         if self.chance(0.5):
             lines.append(f"  g_n = roll({rng.randrange(1, 7)})")
         lines += ["  g_piece = nth(pieces(), 1)", "  g_dir = nth(directions(), 1)",
@@ -780,6 +812,31 @@ def tally_faults(first: int, programs: int, games: int, folder: str) -> str:
     return "\n".join(lines)
 
 
+def compare_views(python: Any, fast: Any, seed: int) -> None:
+    """The game `_compare` plays from `seed` again, each seat's view and action texts
+    compared at each decision (`_compare` reads only the view of all): what a seat may not
+    see must be hidden the same on both. Stops at a run-time error (`_compare` compared it)."""
+    from gdl.interpreter.language.errors import GdlRuntimeError
+    choose = random.Random(seed)
+    try:
+        a, b = python.new_state(seed), fast.new_state(seed)
+        for decision in range(LONGEST):
+            legal = python.legal_actions(a)
+            for seat in range(len(python.seats)):
+                where = f"seat {seat}, game seed {seed}, decision {decision}"
+                assert fast.view(b, seat) == python.view(a, seat), f"view of {where}"
+                assert [fast.action_text(b, x, seat) for x in legal[:8]] == \
+                    [python.action_text(a, x, seat) for x in legal[:8]], f"texts for {where}"
+            if not legal:
+                return
+            choose.random()
+            action = legal[choose.randrange(len(legal))]
+            python.apply(a, action, check=False)
+            fast.apply(b, action, check=False)
+    except GdlRuntimeError:
+        return
+
+
 def run_program(seed: int, games: int, folder: str) -> str:
     """'refused', 'outside', 'same' or 'DIFFERENT ...' for one program."""
     sys.path.insert(0, str(ROOT))
@@ -799,6 +856,7 @@ def run_program(seed: int, games: int, folder: str) -> str:
     for game_seed in range(games):
         try:
             _compare(python, fast, game_seed)
+            compare_views(python, fast, game_seed)
         except (AssertionError, pytest.fail.Exception) as exc:
             said = str(exc)[:1500] or traceback.format_exc()[-1500:]    # (a bare assert)
             return f"DIFFERENT: game seed {game_seed}: {said}"
