@@ -57,6 +57,7 @@ class Generator:
         self.defs: list[tuple[str, list[str]]] = []         # name, argument types
         self.subs: list[tuple[str, str]] = []   # called phases: name, parameter type
         self.zones = False                      # zones 'reserve' (per seat) and 'pile'
+        self.hidden = False                     # variables and pieces hidden from seats
         self.simul = False                      # a simultaneous phase 'vote'
         self.dice = 0       # > 0 inside statements: dice may be drawn (not while listing)
         self.counter = 0
@@ -120,6 +121,8 @@ class Generator:
     def e_num(self, scope: dict[str, str], depth: int) -> str:
         rng = self.rng
         if depth <= 0:
+            if self.hidden and self.chance(0.2):
+                return rng.choice(["me.secret", "g_pot", "next(me).secret"])
             return rng.choice([self.num_small(), "g_n", "me.score", "turn_number",
                                self.num_small()])
         d = depth - 1
@@ -477,6 +480,8 @@ class Generator:
         """A statement of the constructs added to the first generator (defs, ...), or []."""
         rng = self.rng
         makers = [self.shuffle, self.log]
+        if self.hidden:
+            makers += [self.hidden_update, self.hidden_update]
         if self.zones:
             makers += [self.put, self.put]
         if self.defs:
@@ -510,6 +515,35 @@ class Generator:
         x = self.fresh("x")
         lst = self.list_of("cell", scope, depth - 1)
         return f"join([text({x}) for {x} in {lst}], \", \")"
+
+    def hidden_update(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        rng = self.rng
+        op = rng.choice(["=", "+=", "-="])
+        pick = rng.randrange(3)
+        if pick == 0:
+            t = self.fresh("t")
+            return [f"{indent}let {t} = {self.of('seat', scope, 1)}",
+                    f"{indent}{t}.secret {op} {self.of('num', scope, 1)}"]
+        if pick == 1:
+            return [f"{indent}g_pot {op} {self.of('num', scope, 1)}"]
+        return self.on_piece(self.of("piece", scope, 1), indent,
+                             f"{{}}.mark {op} {self.of('num', scope, 1)}")
+
+    def hidden_lines(self) -> list[str]:
+        """Maybe variables seen by some seats only, a `hide piece` rule, and a kinds table
+        whose pieces are out of sight of some seats (`kinds ... visible to`)."""
+        rng = self.rng
+        self.hidden = self.chance(0.45)
+        if not self.hidden:
+            return []
+        lines = [f"var seat.secret = 0 visible to {rng.choice(['viewer == owner', 'false'])}",
+                 "var piece.mark = 0 visible to "
+                 f"{rng.choice(['viewer == owner', 'false', 'it.hp > 1', 'viewer == a'])}",
+                 f"var g_pot = 0 visible to viewer == {rng.choice(['a', 'b'])}", ""]
+        if self.chance(0.6):
+            cond = self.of("bool", {"p": "piece", "viewer": "seat"}, 2)
+            lines += [f"hide piece(p) when p.owner != viewer and {cond}", ""]
+        return lines
 
     def put(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         if self.chance(0.5):
@@ -591,10 +625,18 @@ class Generator:
                  "param marks = [u, v, w]", "", "kinds (symbol, speed, power) {"]
         for i, k in enumerate(self.kinds):
             lines.append(f'  {k} = "{"xyz"[i]}", {rng.randrange(0, 4)}, {rng.randrange(-1, 3)}')
-        lines += ["}", "", "var piece.hp = 1", "var seat.score = 0", "var g_n = 0",
+        lines.append("}")
+        if self.chance(0.3):        # pieces out of sight
+            cond = self.rng.choice(["viewer == owner", "false", "it.hp > 1",
+                                    "viewer == owner or it.cell == none"])
+            lines += [f"kinds (symbol, speed, power) visible to {cond} {{",
+                      f'  M0 = "m", {rng.randrange(0, 4)}, {rng.randrange(-1, 3)}', "}"]
+            self.kinds.append("M0")
+        lines += ["", "var piece.hp = 1", "var seat.score = 0", "var g_n = 0",
                   "var g_flag = false", "var g_cells = [@a1]", "var g_nums = [1]",
                   "var g_cell = @a1", "var g_piece = none", "var g_dir = none",
                   "var g_seat = a", "var g_sym = u", 'var g_msg = ""', "",
+                  *self.hidden_lines(),
                   "fn taken() = [p.cell for p in pieces()]",
                   "fn nth0(ns, k) = if k >= 1 and k <= len(ns) then nth(ns, k) else 0",
                   "fn last0(ns) = if len(ns) == 0 then 0 else last(ns)",
