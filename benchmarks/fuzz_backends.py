@@ -692,6 +692,8 @@ class Generator:
         if self.chance(0.15):         # dice in the end rules, drawn after each decision
             lines.append(f"  lose when roll(6) + me.score < {rng.randrange(-3, 2)}")
         lines += [f"  draw when turn_number > {rng.randrange(10, 30)}", "}", ""]
+        if self.chance(0.35):       # returns other than 1, -1, 0
+            lines += [f"payoff(s) = {self.of('num', {'s': 'seat'}, 2)} - s.score", ""]
         return "\n".join(lines)
 
     def action(self) -> list[str]:
