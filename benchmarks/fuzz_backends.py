@@ -10,16 +10,24 @@ varied domains (cells, pieces, directions, symbols, seats, ranges, reach/sight/r
 neighbors, comprehensions) with `where` tests built from random expressions (and/or/not,
 comparisons, arithmetic with / and % that may fault, quantifiers, len/nth/last, `in`,
 if-then-else, none tests, fn calls) and bodies (place, create, remove, change, variable
-updates, for, if, log), and an end block. Most values that may be none (a piece, a cell, a
+updates, for, if, log), and an end block. Besides: defs (each calling only those before
+it), `on enter` blocks, dice and shuffles inside statements (never while listing the
+actions), texts logged (text(), +, plural(), join()) and a text variable, called phases
+(plain, turn, turn auto, secret) returning to the turn phase's `on resume`, a simultaneous
+phase with `on reveal`, zones (one per seat, one shared, maybe visible to some seats),
+variables visible to some seats, a `hide piece` rule, a kinds table out of sight
+(`kinds ... visible to`) and a payoff. Most values that may be none (a piece, a cell, a
 direction, nth or last of a number list, a divisor) go through a guard fn that gives a
 default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
-(GUARD) stay bare, so that few games end early on a fault but faults are still met. A program the checker refuses, or one outside the
-typed subset, is counted and skipped. The others are built typed (-O0) and played from
-`--games` seeds under both engines with tests/runtime/test_typed.py's `_compare` (state
-JSON, legal actions and texts, work counted, faults at the same FILE:LINE:COL). Each
-disagreement is printed with the program's seed, and its file is saved in `--keep` (default
-a folder under the temp folder). Each program runs in its own process, so a crash of the
-compiled code is reported too. Exit 1 when any program disagreed or crashed.
+(GUARD) stay bare, so that few games end early on a fault but faults are still met. A
+program the checker refuses, or one outside the typed subset, is counted and skipped. The
+others are built typed (-O0) and played from `--games` seeds under both engines with
+tests/runtime/test_typed.py's `_compare` (state JSON, legal actions and texts, events, work
+counted, faults at the same FILE:LINE:COL), then again with each seat's view and action
+texts compared (`compare_views`). Each disagreement is printed with the program's seed, and
+its file is saved in `--keep` (default a folder under the temp folder). Each program runs in
+its own process, so a crash of the compiled code is reported too. Exit 1 when any program
+disagreed or crashed.
 
 `--faults` plays the programs on the Python backend alone and counts how their games end,
 the run-time faults by message: a game that ends on a fault early tests little.
@@ -209,7 +217,8 @@ class Generator:
         if pick == 3:
             return f"nth0(shuffled({self.of('list:num', scope, depth)}), {self.index(scope, 0)})"
         if pick == 4:
-            return f"len(shuffled({self.of('list:' + rng.choice(['cell', 'piece']), scope, depth)}))"
+            ty = rng.choice(["cell", "piece"])
+            return f"len(shuffled({self.of('list:' + ty, scope, depth)}))"
         return f"roll({n})"
 
     def e_bool(self, scope: dict[str, str], depth: int) -> str:
@@ -255,12 +264,14 @@ class Generator:
             if call:
                 return call
         if pick == 12:
-            return f"{self.field(self.of('piece', scope, d), 'owner')} == {self.of('seat', scope, d)}"
+            owner = self.field(self.of('piece', scope, d), 'owner')
+            return f"{owner} == {self.of('seat', scope, d)}"
         if pick == 13:
             return (f"(if {self.of('bool', scope, d)} then {self.of('bool', scope, d)} "
                     f"else {self.of('bool', scope, d)})")
         if pick == 14:
-            return f"{self.field(self.of('piece', scope, d), 'kind')} == {self.of('kind', scope, d)}"
+            kind = self.field(self.of('piece', scope, d), 'kind')
+            return f"{kind} == {self.of('kind', scope, d)}"
         if pick == 15:
             return f"{self.of('sym', scope, d)} == g_sym"
         if pick == 16 and self.zones:     # (p.zone is outside the typed subset)
@@ -566,7 +577,8 @@ class Generator:
         lines: list[str] = []
         for _ in range(rng.randrange(0, 4)):
             name = self.fresh("proc")
-            args = [rng.choice(["num", "cell", "piece", "seat"]) for _ in range(rng.randrange(0, 3))]
+            args = [rng.choice(["num", "cell", "piece", "seat"])
+                    for _ in range(rng.randrange(0, 3))]
             names = [self.fresh("a") for _ in args]
             body = self.statements(dict(zip(names, args)), 2, "  ", rng.randrange(1, 4))
             lines += [f"def {name}({', '.join(names)}) {{", *body, "}", ""]
@@ -674,7 +686,8 @@ class Generator:
         if self.chance(0.5):
             lines.append(f"  g_n = roll({rng.randrange(1, 7)})")
         lines += ["  g_piece = nth(pieces(), 1)", "  g_dir = nth(directions(), 1)",
-                  "  goto play for a", "}", "", "phase play turn {", *self.on_enter({}), *self.on_resume()]
+                  "  goto play for a", "}", "", "phase play turn {", *self.on_enter({}),
+                  *self.on_resume()]
         for _ in range(rng.randrange(2, 5)):
             lines += self.action()
         for name, ty in self.subs:      # each phase reached (the checker refuses one that is not)
