@@ -14,7 +14,8 @@ updates, for, if, log), and an end block. Besides: defs (each calling only those
 it), `on enter` blocks, dice and shuffles inside statements (never while listing the
 actions), texts logged (text(), +, plural(), join()) and a text variable, called phases
 (plain, turn, turn auto, secret) returning to the turn phase's `on resume`, a simultaneous
-phase with `on reveal`, zones (one per seat, one shared, maybe visible to some seats),
+phase with `on reveal`, `call ... for each`, `on no action`, moves along cells with enter
+triggers (`on enter(p, c)`, `stop`), give, win/lose/draw in bodies, zones (one per seat, one shared, maybe visible to some seats),
 variables visible to some seats, a `hide piece` rule, a kinds table out of sight
 (`kinds ... visible to`) and a payoff. Most values that may be none (a piece, a cell, a
 direction, nth or last of a number list, a divisor) go through a guard fn that gives a
@@ -431,7 +432,7 @@ class Generator:
         """`statement` on `piece` (its {}): mostly a let and a test that the piece is not
         none around it."""
         t = self.fresh("t")
-        if self.chance(0.07):                   # (statements run often: fewer bare ones)
+        if self.chance(0.03):                   # (statements run often: fewer bare ones)
             return [f"{indent}let {t} = {piece}", f"{indent}{statement.format(t)}"]
         return [f"{indent}let {t} = {piece}", f"{indent}if {t} != none {{",
                 f"{indent}  {statement.format(t)}", f"{indent}}}"]
@@ -490,7 +491,9 @@ class Generator:
     def extra_statement(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
         """A statement of the constructs added to the first generator (defs, ...), or []."""
         rng = self.rng
-        makers = [self.shuffle, self.log]
+        makers = [self.shuffle, self.log, self.move, self.move, self.give]
+        if self.chance(0.15):
+            makers.append(self.result)
         if self.hidden:
             makers += [self.hidden_update, self.hidden_update]
         if self.zones:
@@ -554,6 +557,39 @@ class Generator:
         if self.chance(0.6):
             cond = self.of("bool", {"p": "piece", "viewer": "seat"}, 2)
             lines += [f"hide piece(p) when p.owner != viewer and {cond}", ""]
+        return lines
+
+    def move(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        """A move along cells: the enter triggers run on each (`on enter(p, c)`)."""
+        path = self.of("list:cell", scope, 1)
+        if self.chance(GUARD):          # cells, not none
+            x = self.fresh("x")
+            path = f"[{x} for {x} in take({path}, 4) where {x} != none]"
+        return self.on_piece(self.of("piece", scope, 1), indent, f"move {{}} along {path}")
+
+    def give(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        seat = "none" if self.chance(0.1) else self.of("seat", scope, 1)
+        return self.on_piece(self.of("piece", scope, 1), indent, f"give {{}} to {seat}")
+
+    def result(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        """A win, a loss or a draw said in a body, under a test."""
+        said = self.rng.choice([f"win {self.of('seat', scope, 1)}",
+                                f"lose {self.of('seat', scope, 1)}", "draw"])
+        return [f"{indent}if {self.of('bool', scope, 2)} {{", f"{indent}  {said}",
+                f"{indent}}}"]
+
+    def triggers(self) -> list[str]:
+        """Zero to two enter triggers `on enter(p, c) where ...`, one maybe ending the move
+        (`stop`)."""
+        rng = self.rng
+        lines: list[str] = []
+        for _ in range(rng.choice([0, 0, 1, 2])):
+            scope = {"p": "piece", "c": "cell"}
+            lines += [f"on enter(p, c) where {self.of('bool', scope, 2)} {{",
+                      *self.statements(scope, 1, "  ", rng.randrange(1, 3))]
+            if self.chance(0.5):
+                lines += [f"  if {self.of('bool', scope, 1)} {{", "    stop", "  }"]
+            lines += ["}", ""]
         return lines
 
     def put(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
@@ -673,7 +709,7 @@ class Generator:
         self.subs = [(self.fresh("sub"), rng.choice(["num", "cell", "piece", "seat"]))
                      for _ in range(rng.choice([0, 1, 1, 2]))]
         self.simul = self.chance(0.4)
-        lines += ["", *self.procedures(), "setup {"]
+        lines += ["", *self.procedures(), *self.triggers(), "setup {"]
         for seat in ("a", "b"):
             for _ in range(rng.randrange(1, 3)):
                 lines.append(f"  create {rng.choice(self.kinds)} for {seat} at "
@@ -697,8 +733,12 @@ class Generator:
         if self.simul:
             lines += [f"  action to_vote() where {self.of('bool', {}, 1)} {{",
                       "    goto vote(1) for me", "  }"]
-        lines += ["  action pass() {",
-                  "    goto play for next(me)", "  }", "}", "", *self.phases(), "end {"]
+        if self.chance(0.3):        # no pass: a seat may have no legal action
+            lines += ["  on no action {", *self.statements({}, 1, "    ", rng.randrange(0, 2)),
+                      "    goto play for next(me)", "  }", "}", ""]
+        else:
+            lines += ["  action pass() {", "    goto play for next(me)", "  }", "}", ""]
+        lines += [*self.phases(), "end {"]
         lines.append(f"  win when me.score > {rng.randrange(8, 30)}")
         if self.chance(0.15):
             lines.append(f"  lose when {self.of('bool', {}, 2)}")
@@ -745,6 +785,12 @@ class Generator:
         rng = self.rng
         if self.subs and self.chance(0.3):
             name, ty = rng.choice(self.subs)
+            if self.chance(0.3):
+                s = self.fresh("s")
+                order = rng.choice(["seats", "clockwise_from(next(me))",
+                                    "counterclockwise_from(me)"])
+                return (f"    call {name}({self.of(ty, scope, 1)}) for each {s} in {order} "
+                        f"where {self.of('bool', {s: 'seat'}, 1)}")    # (no locals)
             seat = rng.choice(["me", "me", "next(me)"])
             return f"    call {name}({self.of(ty, scope, 1)}) for {seat}"
         if self.simul and self.chance(0.2):
