@@ -16,8 +16,8 @@ actions), texts logged (text(), +, plural(), join()) and a text variable, called
 (plain, turn, turn auto, secret) returning to the turn phase's `on resume`, a simultaneous
 phase with `on reveal`, `call ... for each`, `on no action`, moves along cells with enter
 triggers (`on enter(p, c)`, `stop`), give, win/lose/draw in bodies, zones (one per seat,
-one shared, maybe visible to some seats), variables visible to some seats, a `hide piece` rule, a kinds table out of sight
-(`kinds ... visible to`) and a payoff. Most values that may be none (a piece, a cell, a
+one shared, maybe visible to some seats), variables visible to some seats, a `hide piece`
+rule, a kinds table out of sight (`kinds ... visible to`) and a payoff. Most values that may be none (a piece, a cell, a
 direction, nth or last of a number list, a divisor) go through a guard fn that gives a
 default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
 (GUARD) stay bare, so that few games end early on a fault but faults are still met. A
