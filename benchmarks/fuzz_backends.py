@@ -8,18 +8,18 @@ Each program is a small random rule file inside the typed subset, drawn from its
 with stats, piece, seat and global variables, fns, actions of one to four binders over
 varied domains (cells, pieces, directions, symbols, seats, ranges, reach/sight/ray/
 neighbors, comprehensions) with `where` tests built from random expressions (and/or/not,
-comparisons, arithmetic with / and % that may fault, quantifiers, len/nth/last, `in`,
-if-then-else, none tests, fn calls) and bodies (place, create, remove, change, variable
-updates, for, if, log), and an end block. Besides: defs (each calling only those before
-it), `on enter` blocks, dice and shuffles inside statements (never while listing the
-actions), texts logged (text(), +, plural(), join()) and a text variable, called phases
-(plain, turn, turn auto, secret) returning to the turn phase's `on resume`, a simultaneous
-phase with `on reveal`, `call ... for each`, `on no action`, moves along cells with enter
-triggers (`on enter(p, c)`, `stop`), give, win/lose/draw in bodies, zones (one per seat,
-one shared, maybe visible to some seats), variables visible to some seats, a `hide piece`
-rule, a kinds table out of sight (`kinds ... visible to`) and a payoff. Most values that may be none (a piece, a cell, a
-direction, nth or last of a number list, a divisor) go through a guard fn that gives a
-default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
+comparisons, arithmetic with / and % that may fault, quantifiers, len/nth/last, `in`, if-
+then-else, none tests, fn calls) and bodies (place, create, remove, change, variable
+updates, for, if, log), and an end block. Besides: defs (each calling only those before it),
+`on enter` blocks, dice and shuffles inside statements (never while listing the actions),
+texts logged (text(), +, plural(), join()) and a text variable, called phases (plain, turn,
+turn auto, secret) returning to the turn phase's `on resume`, a simultaneous phase with `on
+reveal`, `call ... for each`, `on no action`, moves along cells with enter triggers (`on
+enter(p, c)`, `stop`), give, win/lose/draw in bodies, zones (one per seat, one shared, maybe
+visible to some seats), variables visible to some seats, a `hide piece` rule, a kinds table
+out of sight (`kinds ... visible to`) and a payoff. Most values that may be none (a piece, a
+cell, a direction, nth or last of a number list, a divisor) go through a guard fn that gives
+a default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
 (GUARD) stay bare, so that few games end early on a fault but faults are still met. A
 program the checker refuses, or one outside the typed subset, is counted and skipped. The
 others are built typed (-O0) and played from `--games` seeds under both engines with
