@@ -733,18 +733,20 @@ class Generator:
         if self.simul:
             lines += [f"  action to_vote() where {self.of('bool', {}, 1)} {{",
                       "    goto vote(1) for me", "  }"]
-        if self.chance(0.3):        # no pass: a seat may have no legal action
+        if self.chance(0.3):        # a pass on some turns only: a seat may have no legal action
             lines += ["  on no action {", *self.statements({}, 1, "    ", rng.randrange(0, 2)),
+                      "    goto play for next(me)", "  }",
+                      f"  action pass() where turn_number % {rng.randrange(2, 5)} != 0 {{",
                       "    goto play for next(me)", "  }", "}", ""]
         else:
             lines += ["  action pass() {", "    goto play for next(me)", "  }", "}", ""]
         lines += [*self.phases(), "end {"]
         lines.append(f"  win when me.score > {rng.randrange(8, 30)}")
         if self.chance(0.15):
-            lines.append(f"  lose when {self.of('bool', {}, 2)}")
+            lines.append(f"  lose when turn_number > 3 and {self.of('bool', {}, 2)}")
         if self.chance(0.15):         # dice in the end rules, drawn after each decision
             lines.append(f"  lose when roll(6) + me.score < {rng.randrange(-3, 2)}")
-        lines += [f"  draw when turn_number > {rng.randrange(10, 30)}", "}", ""]
+        lines += [f"  draw when turn_number > {rng.randrange(20, 60)}", "}", ""]
         if self.chance(0.35):       # returns other than 1, -1, 0
             lines += [f"payoff(s) = {self.of('num', {'s': 'seat'}, 2)} - s.score", ""]
         return "\n".join(lines)
