@@ -4,31 +4,31 @@
                                                  [--keep FOLDER] [--faults]
 
 Each program is a small random rule file inside the typed subset, drawn from its seed alone
-(`generate(seed)`): a square or hex board (maybe with holes), two seats, one to three kinds
-with stats, piece, seat and global variables, fns, actions of one to four binders over
-varied domains (cells, pieces, directions, symbols, seats, ranges, reach/sight/ray/
-neighbors, comprehensions) with `where` tests built from random expressions (and/or/not,
-comparisons, arithmetic with / and % that may fault, quantifiers, len/nth/last, `in`, if-
-then-else, none tests, fn calls) and bodies (place, create, remove, change, variable
-updates, for, if, log), and an end block. Besides: defs (each calling only those before it),
-`on enter` blocks, dice and shuffles inside statements (never while listing the actions),
-texts logged (text(), +, plural(), join()) and a text variable, called phases (plain, turn,
-turn auto, secret) returning to the turn phase's `on resume`, a simultaneous phase with `on
-reveal`, `call ... for each`, `on no action`, moves along cells with enter triggers (`on
-enter(p, c)`, `stop`), give, win/lose/draw in bodies, zones (one per seat, one shared, maybe
-visible to some seats), variables visible to some seats, a `hide piece` rule, a kinds table
-out of sight (`kinds ... visible to`) and a payoff. Most values that may be none (a piece, a
-cell, a direction, nth or last of a number list, a divisor) go through a guard fn that gives
-a default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
-(GUARD) stay bare, so that few games end early on a fault but faults are still met. A
-program the checker refuses, or one outside the typed subset, is counted and skipped. The
-others are built typed (-O0) and played from `--games` seeds under both engines with
-tests/runtime/test_typed.py's `_compare` (state JSON, legal actions and texts, events, work
-counted, faults at the same FILE:LINE:COL), then again with each seat's view and action
-texts compared (`compare_views`). Each disagreement is printed with the program's seed, and
-its file is saved in `--keep` (default a folder under the temp folder). Each program runs in
-its own process, so a crash of the compiled code is reported too. Exit 1 when any program
-disagreed or crashed.
+(`generate(seed)`): a square or hex board (maybe with holes), two or three seats, one to
+three kinds with stats, piece, seat and global variables, fns, actions of one to four
+binders over varied domains (cells, pieces, directions, symbols, seats, ranges,
+reach/sight/ray/ neighbors, comprehensions) with `where` tests built from random expressions
+(and/or/not, comparisons, arithmetic with / and % that may fault, quantifiers, len/nth/last,
+`in`, if- then-else, none tests, fn calls) and bodies (place, create, remove, change,
+variable updates, for, if, log), and an end block. Besides: defs (each calling only those
+before it), `on enter` blocks, dice and shuffles inside statements (never while listing the
+actions), texts logged (text(), +, plural(), join()) and a text variable, called phases
+(plain, turn, turn auto, secret) returning to the turn phase's `on resume`, a simultaneous
+phase with `on reveal`, `call ... for each`, `on no action`, moves along cells with enter
+triggers (`on enter(p, c)`, `stop`), give, win/lose/draw in bodies, zones (one per seat, one
+shared, maybe visible to some seats), variables visible to some seats, a `hide piece` rule,
+a kinds table out of sight (`kinds ... visible to`) and a payoff. Most values that may be
+none (a piece, a cell, a direction, nth or last of a number list, a divisor) go through a
+guard fn that gives a default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!=
+none` test, the rest (GUARD) stay bare, so that few games end early on a fault but faults
+are still met. A program the checker refuses, or one outside the typed subset, is counted
+and skipped. The others are built typed (-O0) and played from `--games` seeds under both
+engines with tests/runtime/test_typed.py's `_compare` (state JSON, legal actions and texts,
+events, work counted, faults at the same FILE:LINE:COL), then again with each seat's view
+and action texts compared (`compare_views`). Each disagreement is printed with the program's
+seed, and its file is saved in `--keep` (default a folder under the temp folder). Each
+program runs in its own process, so a crash of the compiled code is reported too. Exit 1
+when any program disagreed or crashed.
 
 `--faults` plays the programs on the Python backend alone and counts how their games end,
 the run-time faults by message: a game that ends on a fault early tests little.
@@ -492,7 +492,7 @@ class Generator:
         """A statement of the constructs added to the first generator (defs, ...), or []."""
         rng = self.rng
         makers = [self.shuffle, self.log, self.move, self.move, self.give]
-        if self.chance(0.15):
+        if self.chance(0.3 if len(self.seats) == 3 else 0.15):
             makers.append(self.result)
         if self.hidden:
             makers += [self.hidden_update, self.hidden_update]
@@ -668,7 +668,9 @@ class Generator:
         rng = self.rng
         self.kinds = [f"K{i}" for i in range(rng.randrange(1, 4))]
         self.stats = ["speed", "power"]
-        lines = [f'game "Fuzz {self.seed}"', "seats a, b", self.board(), "symbols u, v, w", "",
+        # three seats now and then: a loss puts one out and the game goes on without it
+        self.seats = ["a", "b", "c"] if self.chance(0.35) else ["a", "b"]
+        lines = [f'game "Fuzz {self.seed}"', f"seats {', '.join(self.seats)}", self.board(), "symbols u, v, w", "",
                  *self.zone_lines(),
                  "param marks = [u, v, w]", "", "kinds (symbol, speed, power) {"]
         for i, k in enumerate(self.kinds):
@@ -710,7 +712,7 @@ class Generator:
                      for _ in range(rng.choice([0, 1, 1, 2]))]
         self.simul = self.chance(0.4)
         lines += ["", *self.procedures(), *self.triggers(), "setup {"]
-        for seat in ("a", "b"):
+        for seat in self.seats:
             for _ in range(rng.randrange(1, 3)):
                 lines.append(f"  create {rng.choice(self.kinds)} for {seat} at "
                              f"nth(cells(), {rng.randrange(1, 5)})")

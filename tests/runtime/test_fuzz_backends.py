@@ -56,15 +56,17 @@ def test_few_generated_games_end_early_on_a_fault(tmp_path):
 # Programs that hold between them every construct the generator writes besides one turn
 # phase: defs, on enter and on resume blocks, dice, texts, called phases (one auto, some for
 # each seat of a list), a simultaneous phase, on no action, moves with enter triggers, give,
-# zones, variables visible to some seats, hide piece, a kinds table out of sight, a payoff.
+# zones, variables visible to some seats, hide piece, a kinds table out of sight, a payoff,
+# three seats.
 CONSTRUCTS = {"def": r"^def ", "on enter": r"^  on enter", "on resume": r"^  on resume",
               "dice": r"roll\(", "texts": r"plural\(|join\(", "call": r"^    call ",
               "call for each": r"^    call .* for each ", "simultaneous": r"simultaneous",
               "auto": r"turn auto", "no action": r"^  on no action", "move": r"^ *move ",
               "trigger": r"^on enter\(p, c\)", "give": r"^ *give ", "zone": r"^zone",
               "visible to": r"^var .* visible to", "hide piece": r"^hide piece",
-              "kinds visible to": r"^kinds .* visible to", "payoff": r"^payoff"}
-WIDE = [3, 35]
+              "kinds visible to": r"^kinds .* visible to", "payoff": r"^payoff",
+              "three seats": r"^seats a, b, c"}
+WIDE = [30, 206]
 
 
 def test_the_wide_programs_hold_every_construct():
