@@ -670,7 +670,8 @@ class Generator:
         self.stats = ["speed", "power"]
         # three seats now and then: a loss puts one out and the game goes on without it
         self.seats = ["a", "b", "c"] if self.chance(0.35) else ["a", "b"]
-        lines = [f'game "Fuzz {self.seed}"', f"seats {', '.join(self.seats)}", self.board(), "symbols u, v, w", "",
+        lines = [f'game "Fuzz {self.seed}"', f"seats {', '.join(self.seats)}", self.board(),
+                 "symbols u, v, w", "",
                  *self.zone_lines(),
                  "param marks = [u, v, w]", "", "kinds (symbol, speed, power) {"]
         for i, k in enumerate(self.kinds):
