@@ -85,3 +85,20 @@ def test_an_excerpt_of_a_game_is_copied_from_it_as_it_stands(where: str, source:
     lines = open(os.path.join(ROOT, source), encoding="utf-8").read().split("\n")
     for paragraph in paragraphs(block):
         assert found_in(lines, paragraph), f"{where}: not in {source}:\n" + "\n".join(paragraph)
+
+
+RAN_LINE = re.compile(r"^\s+((?:games|tests)/[\w/]+\.gdl):(\d+) \(\d+x\): (.*)$", re.M)
+
+
+def test_a_rule_file_line_quoted_by_number_is_that_line() -> None:
+    # `gdl explain` lists the lines that ran as FILE:LINE (Nx): TEXT; a doc quoting one
+    # must follow the file when lines move (docs/explain.md quoted line 131 for 135).
+    quoted = []
+    for name in sorted(os.listdir(os.path.join(ROOT, "docs"))):
+        if name.endswith(".md"):
+            text = open(os.path.join(ROOT, "docs", name), encoding="utf-8").read()
+            quoted += [(name, *match.groups()) for match in RAN_LINE.finditer(text)]
+    assert quoted, "docs/explain.md quotes a rule-file line that ran"
+    for doc, path, number, source in quoted:
+        lines = open(os.path.join(ROOT, path), encoding="utf-8").read().splitlines()
+        assert lines[int(number) - 1].strip() == source.strip(), (doc, path, number)
