@@ -5,7 +5,8 @@ command's own input files (`gdl show c.gdl --svg c.gdl` would replace the rule f
 picture); `overwritten` says which input that is, for a caller that reports it its own way.
 `refuse_non_transcript(option, output)` refuses a transcript output (a save, `record -o`)
 over an existing file that is not a transcript, which the person made (`not_a_transcript`
-says so, for the prompt's `save`, which asks for `save!` instead).
+says so, for the prompt's `save`, which asks for `save!` instead; `save_refused` says that or
+that the file is an input, for the games `gdl serve`'s lobby starts).
 `rules_of(transcript)` is the rule file a transcript names; `check_transcript_seed(path)`
 names the file and line of a transcript's seed that no command could play. `RULE_FILE` is
 the type of a rule file a command reads by its name: '-', which every other file argument
@@ -89,6 +90,13 @@ def overwritten(output: str, inputs: Iterable[Input]) -> str | None:
             if same_file(output, found):
                 return f"the {found_what} {found}"
     return None
+
+
+def save_refused(output: str, *inputs: Input) -> str | None:
+    """Why a transcript cannot be saved to `output`: 'that would overwrite the rule file
+    c.gdl' (one of `inputs`), 'notes.txt exists and is not a gdl transcript', or None."""
+    found = overwritten(output, inputs)
+    return f"that would overwrite {found}" if found is not None else not_a_transcript(output)
 
 
 def not_a_transcript(path: str) -> str | None:

@@ -19,7 +19,7 @@ import click
 
 from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, Seconds, check_transcript_seed,
                             refuse_foreign, refuse_non_transcript, refuse_overwrite,
-                            rules_of, writable)
+                            rules_of, save_refused, writable)
 from gdl.interpreter.files import STDIO, named
 from gdl.interpreter.language.errors import GdlError, counted, visible
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
@@ -342,7 +342,7 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
     if resume is not None:
         check_transcript_seed(resume)
     serve_file(file, seats, host, port, seed, pace, say=click.echo, save=save, games=games,
-               resume=resume)
+               resume=resume, refused=lambda path: save_refused(path, ("rule file", file)))
 
 
 @main.command()

@@ -112,6 +112,41 @@ def test_serve_does_not_save_over_a_file_that_is_no_transcript(tmp_path):
     assert (tmp_path / "notes-2.txt").read_text(encoding="utf-8") == "mine too\n"
 
 
+def test_a_game_the_lobby_starts_does_not_save_over_a_file_of_the_person_s(tmp_path):
+    """Game N the lobby starts later is saved to FILE-N: a file there that is not a
+    transcript, or the rule file, is refused as the command line refuses those of the
+    games it starts (the new game is not started, and the lobby says why); the file is
+    kept."""
+    pytest.importorskip("starlette")
+    import shutil
+    from starlette.testclient import TestClient
+    from gdl.cli.inputs import save_refused
+    from gdl.interpreter.play.serve.app import make_server
+    rules = tmp_path / "g-3.gdl"            # game 3 of --save g.gdl would be saved here
+    shutil.copy(TTT, rules)
+    (tmp_path / "g-2.gdl").write_text("mine\n", encoding="utf-8")
+    server = make_server(str(rules), None, 0, 0, lambda line: None,
+                         save=str(tmp_path / "g.gdl"),
+                         refused=lambda path: save_refused(path, ("rule file", str(rules))))
+    with TestClient(server.app()) as client:
+        refused = client.post(f"/lobby/{server.lobby_token}/games", json={})
+        assert refused.status_code == 400
+        assert refused.json()["error"] == (
+            f"no game 2: it would be saved to {tmp_path / 'g-2.gdl'}, but "
+            f"{tmp_path / 'g-2.gdl'} exists and is not a gdl transcript (move that file away, "
+            "or start the server again with another --save)")
+        os.rename(tmp_path / "g-2.gdl", tmp_path / "kept.txt")
+        assert client.post(f"/lobby/{server.lobby_token}/games", json={}).status_code == 200
+        third = client.post(f"/lobby/{server.lobby_token}/games", json={})
+        assert third.json()["error"] == (
+            f"no game 3: it would be saved to {rules}, but that would overwrite the rule "
+            f"file {rules} (move that file away, or start the server again with another "
+            "--save)")
+    assert len(server.tables) == 2
+    assert (tmp_path / "kept.txt").read_text(encoding="utf-8") == "mine\n"
+    assert rules.read_bytes() == open(TTT, "rb").read()
+
+
 def test_a_saved_game_naming_the_largest_mcts_replays_and_resumes_at_once(tmp_path):
     """A transcript's players line may name mcts with the most iterations an agent takes:
     replaying it and resuming it apply the saved decisions without asking any agent, so

@@ -316,13 +316,17 @@ class Table:
 class Server:
     """The games of one rule file in one server: the tables, the host's lobby token, and
     how a new game is made (the players, the seeds: the one given plus the game's number,
-    or each its own secret one)."""
+    or each its own secret one). `refused(path)` says why a game's --save file cannot be
+    written (a file the person made), or None: the command line checks the games it starts,
+    the server each one the lobby starts later."""
 
     def __init__(self, game: Game, players: list[str], seed: int | None, pace: float = 0.0,
                  save: str | None = None, rules_path: str | None = None,
-                 say: Callable[[str], object] = print) -> None:
+                 say: Callable[[str], object] = print,
+                 refused: Callable[[str], str | None] = lambda path: None) -> None:
         self.game, self.players, self.seed = game, players, seed
         self.pace, self.save, self.rules_path, self.say = pace, save, rules_path, say
+        self.refused = refused
         self.tables: list[Table] = []
         self.lobby_token = secrets.token_urlsafe(18)
         self.base = ""          # 'http://host:port', for the lobby's URLs
@@ -334,10 +338,16 @@ class Server:
             raise GdlDataError(f"no more games: this server holds at most {MOST_GAMES}")
         players = players or self.players
         number = len(self.tables) + 1
+        save = saved_as(self.save, number)
+        why = None if save is None else self.refused(save)
+        if why is not None:
+            raise GdlDataError(f"no game {number}: it would be saved to {save}, but {why} "
+                               "(move that file away, or start the server again with another "
+                               "--save)")
         secret_seed = self.seed is None and "human" in players
         seed = secrets.randbits(63) if secret_seed else (self.seed or 0) + number - 1
         return self.add(Table(Session(self.game, seed, players, secret_seed, self.rules_path),
-                              self.pace, saved_as(self.save, number)))
+                              self.pace, save))
 
     def add(self, table: Table) -> Table:
         table.say = self.say
@@ -674,15 +684,16 @@ def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, l
 
 def make_server(path: str, seats: str | None, seed: int | None, pace: float,
                 say: Callable[[str], object] = print, save: str | None = None,
-                games: int = 1, resume: str | None = None) -> Server:
+                games: int = 1, resume: str | None = None,
+                refused: Callable[[str], str | None] = lambda path: None) -> Server:
     """A server of the rule file with its `games` games started (with `resume`, one: the
-    saved game, its decisions played again), before it listens."""
+    saved game, its decisions played again), before it listens; `refused`: as `Server`'s."""
     if games > MOST_GAMES:
         raise GdlDataError(f"--games: at most {MOST_GAMES}, not {games}")
     if resume is None:
         game = load_game(path)
         players = seat_players(game.seats, seats)
-        server = Server(game, players, seed, pace, save, path, say)
+        server = Server(game, players, seed, pace, save, path, say, refused)
         for _ in range(games):
             server.new_table()
     else:
@@ -691,7 +702,7 @@ def make_server(path: str, seats: str | None, seed: int | None, pace: float,
         if seed is not None:
             raise GdlDataError("--resume goes on with the saved game's seed: leave out --seed")
         game, saved_seed, players, texts = resumed(resume, path, seats)
-        server = Server(game, players, None, pace, save, path, say)
+        server = Server(game, players, None, pace, save, path, say, refused)
         session = Session(game, saved_seed, players, "human" in players, path)
         told = session.replay(texts)
         if len(session.texts) != len(texts):        # transcripts.replay found it replays
@@ -706,13 +717,15 @@ def make_server(path: str, seats: str | None, seed: int | None, pace: float,
 
 def serve_file(path: str, seats: str | None, host: str, port: int, seed: int | None,
                pace: float, say: Callable[[str], object], save: str | None = None,
-               games: int = 1, resume: str | None = None) -> None:
+               games: int = 1, resume: str | None = None,
+               refused: Callable[[str], str | None] = lambda path: None) -> None:
     """Load a rule file, start `games` games (or go on with the game saved in the
     transcript `resume`), print the lobby's URL and each game's URL per human seat and its
     spectator's, serve until Ctrl-C. A game with a human seat and no --seed gets a fresh
     seed of its own, as in `gdl play`: with it, a player could replay the setup and the
-    agents' choices and read everything hidden."""
-    server = make_server(path, seats, seed, pace, say, save, games, resume)
+    agents' choices and read everything hidden. `refused(path)`: why a --save file of a game
+    the lobby starts cannot be written (`Server`)."""
+    server = make_server(path, seats, seed, pace, say, save, games, resume, refused)
     game, players = server.game, server.players
     bound = bind(host, port)
     port = bound.getsockname()[1]
