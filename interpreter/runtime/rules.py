@@ -117,7 +117,17 @@ class Rules:
     stats: tuple[str, ...]                          # `stat` names, as declared
     payoff: bool                                    # a `payoff(s)` gives the returns
     variable_types: Mapping[str, Mapping[str, Type]]    # scope -> name -> type
-    ownerless: bool             # a piece may be of no seat (`may_own_nothing`)
+    _program: ir.Program = attrs.field(repr=False, eq=False)    # for what is worked out late
+    _late: dict[str, bool] = attrs.field(factory=dict, repr=False, eq=False, init=False)
+
+    @property
+    def ownerless(self) -> bool:
+        """May a piece be of no seat (`may_own_nothing`)? Worked out on first use (a few ms
+        on a large file; only a picture's key asks)."""
+        late = self._late
+        if "ownerless" not in late:
+            late["ownerless"] = may_own_nothing(self._program)
+        return late["ownerless"]
 
     @property
     def action_names(self) -> list[str]:
@@ -181,7 +191,7 @@ def describe_rules(program: ir.Program, hides_pieces: bool) -> Rules:
         stats=tuple(program.stats), payoff=program.payoff is not None,
         variable_types=MappingProxyType({scope: MappingProxyType(
             {name: v.type for name, v in table.items()}) for scope, table in program.vars.items()}),
-        ownerless=may_own_nothing(program))
+        program=program)
 
 
 def may_own_nothing(program: ir.Program) -> bool:
