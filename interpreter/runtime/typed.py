@@ -2663,7 +2663,7 @@ class _Emitter:
         """`nth(xs, n)` of a list of what may be none: a cdef function given `n` and the
         locals in scope that walks the list to its n-th element (-1: none). A list the
         listing keeps for its level (as Python's keeps nth()'s list) is read by index."""
-        kept = self.hoisted_list(e.args[0], env, body, "list")
+        kept = self.hoisted_list(e.args[0], env, body, "list") or self.held_list(e.args[0], env)
         if kept is not None:
             wanted = self.expr(e.args[1], env, body)
             return f"{self.kept_nth()}({kept}, {wanted})"
@@ -2686,14 +2686,26 @@ class _Emitter:
         wanted = self.expr(e.args[1], env, body)
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)}, {wanted})"
 
-    def kept_nth(self) -> str:
+    def held_list(self, xs: ir.Expr, env: Env) -> str | None:
+        """A list that is at hand whole, read without a fault or work: a global list
+        variable, or a list a local holds (nth() then reads its element by index, where
+        walking it would count and return the same); None for any other."""
+        if isinstance(xs, ir.Global) and self.lists_var(xs) is not None:
+            return f"S.LG[{self.var_index('global', xs.name)}]"
+        if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
+            made = env[xs.slot]
+            assert isinstance(made, _Made)
+            return made.name
+        return None
+
+    def kept_nth(self, none: str = "-1") -> str:
         """`kept_nth(xs, k)`: the k-th element of a kept list (1 = the first), -1 (none)
         past either end."""
-        name = "kept_nth"
+        name = "kept_nth" if none == "-1" else "small_nth"
         if name not in self.fns_done:
             self.fns_done.add(name)
-            unit = _Body(f"cdef inline long {name}(list xs, long k):")
-            unit.emit(1, "return xs[k - 1] if 1 <= k <= len(xs) else -1")
+            unit = _Body(f"cdef inline long {name}(list xs, long k) except? -2:")
+            unit.emit(1, f"return xs[k - 1] if 1 <= k <= len(xs) else {none}")
             self.functions.append(unit.text())
         return name
 
@@ -3087,6 +3099,9 @@ class _Emitter:
     def small_pick(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
         """`nth(xs, n)` or `last(xs)` of numbers or true/false: a cdef function given `n`
         and the locals in scope walking the list (SMALL_NONE: there is none)."""
+        held = self.held_list(e.args[0], env) if e.name == "nth" else None
+        if held is not None:
+            return f"{self.kept_nth('SMALL_NONE')}({held}, {self.expr(e.args[1], env, body)})"
         name = self.fresh("small_q")
         names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long wanted) except? -2:")
