@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import pkgutil
 import re
+import threading
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from . import ast, concrete, parse_cache
@@ -21,7 +22,7 @@ from .errors import GdlSyntaxError, did_you_mean
 from .limits import MAX_NESTING, MAX_NUMBER, MAX_TOKENS
 
 if TYPE_CHECKING:
-    from collections.abc import Collection, Sequence
+    from collections.abc import Collection, Iterator, Sequence
 
     import lark
     from lark.tree import Meta
@@ -59,12 +60,40 @@ def _grammar() -> str:
     return data.decode("utf-8")
 
 
+# A keyword that the next characters show to be assigned (`to = 3`, `where += 1`): no word
+# of the grammar is ever followed by `=`, `+=` or `-=`, so it is a variable's name there.
+# Lark's contextual lexer reads such a word as a name only where the parser could not take
+# the keyword, which, after a statement that ends in an expression, it often could: `let at
+# = 1` was accepted, and `at = 2` then refused or not by the statement before it.
+_ASSIGNED = re.compile(r"[ \t]*(?:=(?!=)|\+=|-=)")
+_parsing = threading.local()        # .text: the text the lexer reads now
+
+
+class _Assigned:
+    """Lark's post-lexer: a keyword or quantifier word that is assigned becomes a name (a
+    callback per terminal would not do: Lark turns a name into a keyword in its own)."""
+
+    always_accept: tuple[str, ...] = ()
+
+    def __init__(self, text: str) -> None:
+        self.words = frozenset(["QUANT", *(w.upper() for w in re.findall(r'"([a-z_]+)"',
+                                                                         text))])
+
+    def process(self, stream: Iterator[_Token]) -> Iterator[_Token]:
+        words, source = self.words, getattr(_parsing, "text", None)
+        for token in stream:
+            if token.type in words and source is not None and \
+                    _ASSIGNED.match(source, token.end_pos or 0):
+                token = cast("_Token", token.update(type="NAME"))
+            yield token
+
+
 @functools.lru_cache(maxsize=None)
 def _lark(start: str) -> lark.Lark:
     text = _grammar()
     import lark
     return lark.Lark(text, parser="lalr", propagate_positions=True, start=start,
-                     maybe_placeholders=True, cache=True)
+                     maybe_placeholders=True, cache=True, postlex=_Assigned(text))
 
 
 @functools.lru_cache(maxsize=None)
@@ -76,7 +105,7 @@ def _concrete_lark() -> tuple[lark.Lark, list[_Token]]:
     comments: list[_Token] = []
     parser = lark.Lark(text, parser="lalr", propagate_positions=True, start="start",
                        keep_all_tokens=True, maybe_placeholders=False,
-                       lexer_callbacks={"COMMENT": comments.append})
+                       lexer_callbacks={"COMMENT": comments.append}, postlex=_Assigned(text))
     return parser, comments
 
 
@@ -101,10 +130,13 @@ def parse_concrete(text: str, file: str = "<string>") -> concrete.ConcreteTree:
     _reject_deep(text, file, lines)
     parser, comments = _concrete_lark()
     comments.clear()
+    _parsing.text = text
     try:
         tree = cast("lark.Tree[_Token]", parser.parse(text))
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, file, lines) from None
+    finally:
+        _parsing.text = None
     found = tuple(_token(t) for t in comments)
     comments.clear()
     return concrete.ConcreteTree(_concrete(tree), found)
@@ -179,10 +211,13 @@ def _parse(text: str, file: str, start: str) -> ast.Node:
     _reject_reordering(text, file, lines)
     _reject_deep(text, file, lines)
     _reject_dense(text, file, lines)
+    _parsing.text = text
     try:
         tree = _lark(start).parse(text)
     except lark.exceptions.UnexpectedInput as exc:
         raise _syntax_error(exc, text, file, lines) from None
+    finally:
+        _parsing.text = None
     node: ast.Node = _ToAst(file, lines, lark.Tree).transform(tree)
     return node
 
