@@ -179,3 +179,29 @@ def test_record_does_not_write_over_a_file_that_is_no_transcript(tmp_path):
         again = invoke("record", TTT, "--seed", seed, "-o", str(kept))
         assert again.exit_code == 0, again.output
         assert f"seed: {seed}" in kept.read_text(encoding="utf-8")
+
+
+def test_a_game_the_lobby_starts_is_saved_at_once_and_a_name_not_utf8_is_told(tmp_path):
+    """Game N the lobby starts is written to FILE-N when it starts (a file put there before
+    its first decision would have been written over unchecked), and a refusal naming a
+    --save path that is not UTF-8 is the lobby's 400 with the path shown (it was a 500 and
+    a traceback in the server's log: the reply is UTF-8)."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient
+    from gdl.cli.inputs import save_refused
+    from gdl.interpreter.play.serve.app import make_server
+    folder = os.fsencode(str(tmp_path))
+    save = os.fsdecode(folder + b"/g\xff.txt")
+    with open(folder + b"/g\xff-3.txt", "w", encoding="utf-8") as mine:
+        mine.write("mine\n")
+    server = make_server(TTT, None, 0, 0, lambda line: None, save=save,
+                         refused=lambda path: save_refused(path, ("rule file", TTT)))
+    assert os.path.exists(save)
+    with TestClient(server.app()) as client:
+        second = client.post(f"/lobby/{server.lobby_token}/games", json={})
+        assert second.status_code == 200
+        assert open(folder + b"/g\xff-2.txt", "rb").read().startswith(b"# gdl transcript")
+        third = client.post(f"/lobby/{server.lobby_token}/games", json={})
+        assert third.status_code == 400
+        assert "g\ufffd-3.txt exists and is not a gdl transcript" in third.json()["error"]
+    assert open(folder + b"/g\xff-3.txt", "rb").read() == b"mine\n"

@@ -346,8 +346,11 @@ class Server:
                                "--save)")
         secret_seed = self.seed is None and "human" in players
         seed = secrets.randbits(63) if secret_seed else (self.seed or 0) + number - 1
-        return self.add(Table(Session(self.game, seed, players, secret_seed, self.rules_path),
-                              self.pace, save))
+        table = Table(Session(self.game, seed, players, secret_seed, self.rules_path),
+                      self.pace, save)
+        if save is not None:        # at once: nothing can be put there before the first save,
+            save_file(save, table.session.transcript(save))     # and a failure is told now
+        return self.add(table)
 
     def add(self, table: Table) -> Table:
         table.say = self.say
@@ -438,8 +441,9 @@ class Server:
         if request.method == "POST":
             try:
                 table = self.new_table(self.asked_players(await request.body()))
-            except GdlDataError as exc:
-                return JSONResponse({"error": exc.message}, status_code=400, headers=HEADERS)
+            except GdlDataError as exc:         # a path in it may not be UTF-8
+                return JSONResponse({"error": shown_path(exc.message)}, status_code=400,
+                                    headers=HEADERS)
             table.start_agents()
             return JSONResponse(table.summary(len(self.tables), self.base), headers=HEADERS)
         base = self.base or f"{request.url.scheme}://{request.url.netloc}"
@@ -708,10 +712,9 @@ def make_server(path: str, seats: str | None, seed: int | None, pace: float,
         if len(session.texts) != len(texts):        # transcripts.replay found it replays
             raise GdlDataError(f"{resume}: {told}")
         session.note(f"resumed from {os.path.basename(named(resume))}: {told}")
+        if save is not None:        # now, as `new_table` does: a path that cannot be written
+            save_file(save, session.transcript(save))       # is told at once
         server.add(Table(session, pace, save))
-    for table in server.tables:
-        if table.save is not None:  # now, so that a path that cannot be written is told at once
-            save_file(table.save, table.session.transcript(table.save))
     return server
 
 
