@@ -5,7 +5,8 @@ replay page, the bridges) read the game's board, piece kinds and their columns, 
 zones, seats, phases and actions (with doc strings and parameter types), variables (with
 types and initial values) and which `show` rules it declares from here, never from the
 engine's private members. Everything is read-only: records are frozen, tables are
-`MappingProxyType`s, and a value that could be changed (a list) is given as a tuple.
+`MappingProxyType`s, and a value that could be changed (a list) is given as a tuple (a
+value worked out on first use, `Rules.ownerless`, is kept in a record's private dict).
 """
 
 from __future__ import annotations

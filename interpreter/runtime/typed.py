@@ -2662,7 +2662,8 @@ class _Emitter:
     def nth(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
         """`nth(xs, n)` of a list of what may be none: a cdef function given `n` and the
         locals in scope that walks the list to its n-th element (-1: none). A list the
-        listing keeps for its level (as Python's keeps nth()'s list) is read by index."""
+        listing keeps for its level (as Python's keeps nth()'s list), and one at hand whole
+        (`held_list`), is read by index."""
         kept = self.hoisted_list(e.args[0], env, body, "list") or self.held_list(e.args[0], env)
         if kept is not None:
             wanted = self.expr(e.args[1], env, body)
@@ -2699,8 +2700,8 @@ class _Emitter:
         return None
 
     def kept_nth(self, none: str = "-1") -> str:
-        """`kept_nth(xs, k)`: the k-th element of a kept list (1 = the first), -1 (none)
-        past either end."""
+        """`kept_nth(xs, k)`: the k-th element of a list (1 = the first), -1 (none) past
+        either end; with `none` SMALL_NONE, `small_nth` (numbers that may be none)."""
         name = "kept_nth" if none == "-1" else "small_nth"
         if name not in self.fns_done:
             self.fns_done.add(name)
@@ -3098,7 +3099,8 @@ class _Emitter:
 
     def small_pick(self, e: ir.CallBuiltin, env: Env, body: _Body) -> str:
         """`nth(xs, n)` or `last(xs)` of numbers or true/false: a cdef function given `n`
-        and the locals in scope walking the list (SMALL_NONE: there is none)."""
+        and the locals in scope walking the list (SMALL_NONE: there is none); nth() of a
+        list at hand whole (`held_list`) reads it by index (`small_nth`)."""
         held = self.held_list(e.args[0], env) if e.name == "nth" else None
         if held is not None:
             return f"{self.kept_nth('SMALL_NONE')}({held}, {self.expr(e.args[1], env, body)})"
