@@ -111,9 +111,21 @@ class Document:
         self.lines = self.text.split("\n")
         self.masked = [_masked(line) for line in self.lines]
         try:
+            self.text.encode("utf-8")
+        except UnicodeEncodeError as exc:   # half of a UTF-16 pair, from JSON's "\ud800"
+            line = self.text.count("\n", 0, exc.start)
+            column = exc.start - (self.text.rfind("\n", 0, exc.start) + 1) + 1
+            self.problem = Problem(line + 1, column, column + 1,
+                                   f"character \\u{ord(self.text[exc.start]):04x} is half of a "
+                                   "UTF-16 surrogate pair, not a character")
+            return
+        try:
             self.program = parse_program(self.text, path)
         except GdlError as exc:
             self.problem = self._problem(exc)
+            return
+        except RecursionError:      # nested without brackets (`- - - ... 1`): too deep a tree
+            self.problem = Problem(1, 1, 2, "the rule file nests too deeply to read")
             return
         for item in self.program.items:
             self._declare(item, None)

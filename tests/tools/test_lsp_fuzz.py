@@ -220,6 +220,31 @@ def test_a_chain_of_bases_too_long_is_one_problem_not_a_recursion_error(tmp_path
         "more than 50 base files, each extending the next: a variant has at most 50")
 
 
+DEEP = 'game "g"\nseats a, b\nboard square(2, 2)\nfn f() = '
+
+
+@pytest.mark.parametrize("text, message", [
+    # nested without brackets: the parser's tree is deeper than Python's recursion goes
+    (DEEP + "-" * 20_000 + "1\n", "the rule file nests too deeply to read"),
+    (DEEP + "if true then " * 3_000 + "1" + " else 2" * 3_000 + "\n",
+     "the rule file nests too deeply to read"),
+    # a lone surrogate (JSON's "\ud800") in a comment or a text: no character, no UTF-8
+    (GAME.replace("# How far", "# \ud800 How far"),
+     "character \\ud800 is half of a UTF-16 surrogate pair, not a character"),
+    (GAME.replace('game "Duel"', 'game "Du\udc00el"'),
+     "character \\udc00 is half of a UTF-16 surrogate pair, not a character"),
+])
+def test_a_text_that_cannot_be_read_is_one_clear_diagnostic(server, tmp_path, text, message):
+    """Before, the editor showed "gdl could not analyse this text: RecursionError(...)" or
+    "...UnicodeEncodeError('utf-8', <the whole text>...)"; now the reason, in words."""
+    uri = server.open(tmp_path / "odd.gdl", text)
+    [diagnostic] = server.diagnostics(uri, version=1, within=30)
+    assert diagnostic["message"] == message
+    assert "result" in server.request("textDocument/hover", hover_at(uri, 3, 3))
+    assert server.close() == 0
+    assert b"Traceback" not in server.stderr
+
+
 # ----- large documents -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("megabytes", [2, 6])
