@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from gdl.cli.main import main
 from gdl.interpreter.files import write_atomic
-from gdl.interpreter.language.errors import GdlDataError
+from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.serve.app import Server, Table, make_server
@@ -902,6 +902,30 @@ def test_each_view_is_made_once_per_decision(monkeypatch):
             session.views, session.positions = cached
             del made[counted:]
             drawn.clear()
+
+
+def test_typed_words_are_matched_from_one_view(monkeypatch):
+    """A typed text of many words (a cell again and again, within the 1,000 characters)
+    made the seat's view once per word: a third of a second of the server's loop, every
+    table waiting, for each such message. Now however many words it has, three views at
+    most are made (the matches; why none: the pieces seen, the words), the refusal the same."""
+    table = table_of(SPACE_WAR, ["human", "human"])
+    session = table.session
+    red = session.deciding_seat()
+    session.decide(red, session.legal()[0])      # red's side: now the ships are placed
+    seat = session.deciding_seat()
+    views = []
+    seat_view = session.game.view
+    monkeypatch.setattr(session.game, "view", lambda state, viewer: views.append(viewer)
+                        or seat_view(state, viewer))
+    cells = session.game.rules.board.names
+    cell = next(word for word in session.game.action_text(session.state, session.legal()[0],
+                                                          seat).split() if word in cells)
+    with pytest.raises(IllegalAction) as refused:    # each word names actions, all none
+        session.choice(seat, {"text": " ".join([cell] * (1001 // (len(cell) + 1)))})
+    assert refused.value.message.startswith(
+        f"not accepted: no legal action names all of {cell}, {cell}, ")
+    assert len(views) <= 3
 
 
 def test_rules_stuck_from_the_start_say_so(tmp_path):

@@ -127,26 +127,33 @@ def matching(game, state, legal, typed, seat):
     piece stands that the action names (as `seat` sees the pieces there). So 'Piece#1',
     'e9', 'move', 'e9 h6' and 'Piece#1 h6' each pick out actions; what is hidden from the
     seat reads '?' in the texts and the view, so it can never be named."""
-    words = typed.lower().split()
-    if not words:
-        return []
+    return _matcher(game, state, legal, seat)(typed)
+
+
+def _matcher(game, state, legal, seat):
+    """`matching` for one position: the seat's view and the actions' texts made once, for
+    the words of as many texts as are asked about (a typed text may have hundreds)."""
     board_names = set(game.rules.board.names)
     at = {}
     for piece in game.view(state, seat)["pieces"]:
         if piece["cell"] is not None and piece["label"] != "?":
             at.setdefault(piece["cell"].lower(), set()).add(piece["label"].lower())
+    texts = [game.action_text(state, action, seat).lower().split() for action in legal]
 
     def names(word, part):
         return (word == part or part.endswith(":" + word)
                 or (word in board_names and part in at.get(word, ())))
 
-    found = []
-    for index, action in enumerate(legal):
-        parts = iter(game.action_text(state, action, seat).lower().split())
-        if all(any(names(word, part) for part in parts) for word in words):
-            found.append(index)
-    return found
+    def named(text, words):     # each word by a part of the text after the last one's
+        parts = iter(text)
+        return all(any(names(word, part) for part in parts) for word in words)
 
+    def found(typed):
+        words = typed.lower().split()
+        if not words:
+            return []
+        return [index for index, text in enumerate(texts) if named(text, words)]
+    return found
 
 
 def unmatched(game: Game, state: State, legal: list[Action], text: str, seat: int) -> str | None:
@@ -169,8 +176,9 @@ def unmatched(game: Game, state: State, legal: list[Action], text: str, seat: in
                    for label in labels)
     if not words or (words[0].lower() not in cells and not is_piece(words[0])):
         return None
+    found = _matcher(game, state, legal, seat)
     for word in words:
-        if matching(game, state, legal, word, seat):
+        if found(word):
             continue
         if word.lower() in cells:
             pieces = on.get(word.lower(), [])
