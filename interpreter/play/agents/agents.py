@@ -148,11 +148,27 @@ def _matcher(game, state, legal, seat):
         parts = iter(text)
         return all(any(names(word, part) for part in parts) for word in words)
 
+    # one word (`unmatched` asks of each word of a text): the actions each word names, found
+    # at once: a word of the text, what follows a ':' in one, a cell where a named piece is
+    exact: dict[str, set[int]] = {}
+    for index, text in enumerate(texts):
+        for part in text:
+            exact.setdefault(part, set()).add(index)
+    by_word = {word: set(indexes) for word, indexes in exact.items()}
+    for part, indexes in exact.items():
+        for place, character in enumerate(part):
+            if character == ":":
+                by_word.setdefault(part[place + 1:], set()).update(indexes)
+    for cell, labels in at.items():
+        if cell in board_names:
+            for label in labels:
+                by_word.setdefault(cell, set()).update(exact.get(label, ()))
+
     def found(typed):
         words = typed.lower().split()
-        if not words:
-            return []
-        return [index for index, text in enumerate(texts) if named(text, words)]
+        if len(words) == 1:
+            return sorted(by_word.get(words[0], ()))
+        return [index for index, text in enumerate(texts) if words and named(text, words)]
     return found
 
 
