@@ -686,6 +686,25 @@ def test_the_lobby_refuses_a_body_that_is_not_seats(body):
     assert server.tables == []
 
 
+def test_the_lobby_refuses_a_body_larger_than_a_message():
+    """A new game's body was read whole however large (a gigabyte held in memory, then
+    echoed back in the `--seats` error); now a body over 64 KB is refused unread past that,
+    sent at once or in pieces, and no game starts."""
+    from gdl.interpreter.play.serve.app import MOST_BYTES
+    server = Server(load_game(SPACE_WAR), ["random", "random"], 0)
+    large = b'{"seats": "' + b"x" * MOST_BYTES + b'"}'
+    with TestClient(server.app()) as client:
+        url = f"/lobby/{server.lobby_token}/games"
+        for content in (large, (large[start:start + 4096]
+                                for start in range(0, len(large), 4096))):
+            answer = client.post(url, content=content)
+            assert (answer.status_code, answer.json()) == (413, {
+                "error": f"expected a body of at most {MOST_BYTES:,} bytes"})
+        assert client.post(url, content=b'{"seats": "' + b"x" * 1000 + b'"}').status_code \
+            == 400
+    assert server.tables == []
+
+
 @pytest.mark.parametrize("body", [rb'{"seats": "\ud800=human"}', rb'{"seats": "red=\ud800"}',
                                   rb'{"seats": "red=human", "\ud800": 1}'])
 def test_the_lobby_refuses_a_lone_surrogate(body):

@@ -435,12 +435,17 @@ class Server:
         return HTMLResponse(html, headers=HEADERS)
 
     async def games(self, request: Request) -> Response:
-        """GET: the games as JSON; POST {"seats": "red=human,..."}: start one more."""
+        """GET: the games as JSON; POST {"seats": "red=human,..."}: start one more (a body
+        over MOST_BYTES is refused, read no further)."""
         if not self.is_host(request.path_params["token"]):
             return PlainTextResponse("forbidden", status_code=403, headers=HEADERS)
         if request.method == "POST":
+            body = await _body(request, MOST_BYTES)
+            if body is None:
+                return JSONResponse({"error": f"expected a body of at most {MOST_BYTES:,} bytes"},
+                                    status_code=413, headers=HEADERS)
             try:
-                table = self.new_table(self.asked_players(await request.body()))
+                table = self.new_table(self.asked_players(body))
             except GdlDataError as exc:         # a path in it may not be UTF-8
                 return JSONResponse({"error": shown_path(exc.message)}, status_code=400,
                                     headers=HEADERS)
@@ -550,6 +555,17 @@ def _refused(exc: GdlDataError, why: str = "") -> Response:
     sound but the server's rule file does not allow it, and no traceback in the server's
     log. A reply is UTF-8 text: a name that is not shows U+FFFD."""
     return PlainTextResponse(shown_path(why + exc.message), status_code=409, headers=HEADERS)
+
+
+async def _body(request: Request, most: int) -> bytes | None:
+    """A request's body, or None when it is longer than `most` bytes (read no further)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > most:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _parsed(text: str | bytes) -> Any:
