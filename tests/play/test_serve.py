@@ -575,6 +575,40 @@ def test_live_reload_tells_when_the_rule_file_is_back(reloading, edit):
     assert "red: side north" in red.log
 
 
+def test_live_reload_of_rules_that_fail_in_their_setup(reloading, capfd):
+    """A rule file that checks but whose setup fails at run time (a division by zero):
+    the new session could not start, the exception ended the watch (a traceback in the
+    server's terminal, no word to the pages, no reload ever again). Now the pages are told
+    the error, the game goes on in the old rules, and the next edit is taken."""
+    red, rules, text = reloading
+    rules.write_text(text.replace("setup {\n", "var zero = 0\nsetup {\n  zero = 1 / zero\n", 1),
+                     encoding="utf-8")
+    message = red.up_to("error", "the error of a setup that fails")[-1]
+    assert "run-time error: division by zero" in message["message"]
+    red.sync()
+    assert red.log[-1].startswith("the rule file changed and does not check:")
+    rules.write_text(text, encoding="utf-8")
+    message = red.up_to("note", "the note that the rule file is back")[-1]
+    assert message["message"] == "the rule file changed: replayed 1 decision"
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_the_lobby_refuses_a_game_whose_setup_fails(tmp_path):
+    """After a reload into rules that check but fail in their setup, the server's new games
+    are of those rules: starting one from the lobby was a 500 and a traceback; now a 400
+    that gives the error, and the server goes on."""
+    rules = tmp_path / "failing.gdl"
+    rules.write_text('game "Failing"\nseats a, b\nboard square(2, 2)\nvar zero = 0\n'
+                     'setup {\n  zero = 1 / zero\n  goto p for a\n}\n'
+                     'phase p {\n  action x() {\n    goto p for b\n  }\n}\n')
+    server = Server(load_game(str(rules)), ["random", "random"], 0)
+    with TestClient(server.app()) as client:
+        answer = client.post(f"/lobby/{server.lobby_token}/games", json={})
+        assert answer.status_code == 400
+        assert "run-time error: division by zero" in answer.json()["error"]
+        assert client.get(f"/lobby/{server.lobby_token}/games").json()["games"] == []
+
+
 def test_undo_with_one_human():
     """blue human, red random: undo takes back blue's last decision and red's after it;
     the position is the one blue had before it, and blue may choose again."""

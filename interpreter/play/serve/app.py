@@ -264,8 +264,12 @@ class Table:
                          "gdl serve to play them; the game goes on in the old rules")
                 await self.broadcast()
                 return
-            new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
-            told = f"the rule file changed: {new.replay(old.texts)}"
+            try:
+                new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
+                told = f"the rule file changed: {new.replay(old.texts)}"
+            except GdlError as exc:     # it checks, but fails in its setup (at run time)
+                await self.told(exc)
+                return
             self.rules_told_otherwise = False
             new.note(told)
             await self.replace(new)
@@ -283,10 +287,14 @@ class Table:
     async def tell(self, error: GdlError) -> None:
         """The rule file changed and does not check: everyone is told, the game goes on."""
         async with self.lock:
-            self.rules_told_otherwise = True
-            self.session.note(f"the rule file changed and does not check:\n{error.render()}")
-            await self.tell_all({"type": "error", "message": error.render()})
-            await self.broadcast()
+            await self.told(error)
+
+    async def told(self, error: GdlError) -> None:
+        """`tell`, the lock held."""
+        self.rules_told_otherwise = True
+        self.session.note(f"the rule file changed and does not check:\n{error.render()}")
+        await self.tell_all({"type": "error", "message": error.render()})
+        await self.broadcast()
 
     def stop(self) -> None:
         if self.agents is not None:
@@ -448,6 +456,9 @@ class Server:
                 table = self.new_table(self.asked_players(body))
             except GdlDataError as exc:         # a path in it may not be UTF-8
                 return JSONResponse({"error": shown_path(exc.message)}, status_code=400,
+                                    headers=HEADERS)
+            except GdlError as exc:     # rules (reloaded) that fail in their setup
+                return JSONResponse({"error": shown_path(exc.render())}, status_code=400,
                                     headers=HEADERS)
             table.start_agents()
             return JSONResponse(table.summary(len(self.tables), self.base), headers=HEADERS)
