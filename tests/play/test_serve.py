@@ -997,6 +997,36 @@ def test_rules_stuck_from_the_start_say_so(tmp_path):
         assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
 
 
+FAILING_LATER = ('game "Failing later"\nseats a, b\nboard square(2, 2)\nvar k = 1\n'
+                 'setup {\n  goto p for a\n}\n'
+                 'phase p {\n  action x(n in [0, 1]) where 1 / k > n - 5 {\n    k = 0\n'
+                 '    goto p for next(me)\n  }\n}\n')
+
+
+@pytest.mark.parametrize("players", [["human", "human"], ["human", "random"]])
+def test_rules_that_fail_in_listing_the_actions_say_so(tmp_path, players):
+    """A decision after which the rules fail in listing the legal actions (a `where` that
+    divides by zero): the websocket of the seat that chose closed with a traceback in the
+    server's terminal, and every page that opened after did the same. Now the game stops
+    there and every page says why, as for rules stuck without a legal action."""
+    rules = tmp_path / "failing.gdl"
+    rules.write_text(FAILING_LATER, encoding="utf-8")
+    table = table_of(str(rules), players)
+    with served(table) as open_for:
+        a = open_for(0)
+        a.sync()
+        a.act(0)
+        a.until(lambda: a.position["error"] is not None, "the position's error")
+        a.sync()
+        assert a.position["error"].startswith(f"{rules}:9:31: error: run-time error: "
+                                              "division by zero")
+        assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
+        later = open_for(None)
+        assert later.sync()[0]["error"] == a.position["error"]
+        a.socket.send_json({"type": "act", "text": "x 0"})
+        assert a.sync() == [{"type": "error", "message": "the game is over"}]
+
+
 def test_a_seat_replays_the_game_so_far_from_its_own_views():
     """GET /replay/TOKEN: the replay page of the game so far, as that seat saw it (linked
     from its page): its own secrets are there, the other seat's are not; a

@@ -171,8 +171,7 @@ class Session:
         """The texts of the legal actions when `viewer` is a human seat to decide, else []."""
         if viewer is None or self.deciding_human() != viewer:
             return []
-        return [self.game.action_text(self.state, action, viewer)
-                for action in self.game.legal_actions(self.state)]
+        return [self.game.action_text(self.state, action, viewer) for action in self.legal()]
 
     def board(self, view: View) -> str:
         """The view drawn: the frame, the pieces at their places, and an empty group
@@ -208,9 +207,15 @@ class Session:
         return None if agent == "human" else (seat, agent)
 
     def legal(self) -> list[Action]:
-        """The legal actions now; none left in a game not over is the rules' error, kept
-        in `error` and told to everyone."""
-        legal = self.game.legal_actions(self.state)
+        """The legal actions now; none left in a game not over, or a run-time error in
+        listing them, is the rules' error, kept in `error` and told to everyone."""
+        if self.error is not None:
+            return []
+        try:
+            legal = self.game.legal_actions(self.state)
+        except GdlError as exc:     # a `where` that fails (a division by zero)
+            self.stop(exc.render())
+            return []
         if not legal and self.state.result is None:
             self.stop(stuck(self.game, self.state).render())
         return legal
