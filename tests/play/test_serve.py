@@ -946,7 +946,8 @@ def test_each_view_is_made_once_per_decision(monkeypatch):
             browsers[seat].act(chooser.randrange(len(browsers[seat].position["actions"])))
             for browser in browsers + others:
                 browser.sync()
-            assert sorted(made, key=str) == sorted([0, 1, None] * (decisions + 1), key=str)
+            # (the first views are made with the session, before `made` counts them)
+            assert sorted(made, key=str) == sorted([0, 1, None] * decisions, key=str)
             assert len(drawn) == len(set(drawn)) == 3
             cached, counted = (session.views, session.positions), len(made)
             session.forget()
@@ -1003,14 +1004,22 @@ FAILING_LATER = ('game "Failing later"\nseats a, b\nboard square(2, 2)\nvar k = 
                  '    goto p for next(me)\n  }\n}\n')
 
 
+# the same, its `where` fine but a `visible to` failing after the first decision
+FAILING_VIEW = FAILING_LATER.replace(" where 1 / k > n - 5", "").replace(
+    "var k = 1\n", "var k = 1\nvar s = 0 visible to 1 / k > 0\n")
+
+
 @pytest.mark.parametrize("players", [["human", "human"], ["human", "random"]])
-def test_rules_that_fail_in_listing_the_actions_say_so(tmp_path, players):
+@pytest.mark.parametrize("text, where", [(FAILING_LATER, "9:31"), (FAILING_VIEW, "5:22")],
+                         ids=["where", "visible to"])
+def test_rules_that_fail_in_listing_the_actions_say_so(tmp_path, players, text, where):
     """A decision after which the rules fail in listing the legal actions (a `where` that
-    divides by zero): the websocket of the seat that chose closed with a traceback in the
-    server's terminal, and every page that opened after did the same. Now the game stops
-    there and every page says why, as for rules stuck without a legal action."""
+    divides by zero) or in making a seat's view (a `visible to` that does): the websocket of
+    the seat that chose closed with a traceback in the server's terminal, and every page
+    that opened after did the same. Now the game stops there and every page says why, as
+    for rules stuck without a legal action (the board as each viewer saw it last)."""
     rules = tmp_path / "failing.gdl"
-    rules.write_text(FAILING_LATER, encoding="utf-8")
+    rules.write_text(text, encoding="utf-8")
     table = table_of(str(rules), players)
     with served(table) as open_for:
         a = open_for(0)
@@ -1018,7 +1027,7 @@ def test_rules_that_fail_in_listing_the_actions_say_so(tmp_path, players):
         a.act(0)
         a.until(lambda: a.position["error"] is not None, "the position's error")
         a.sync()
-        assert a.position["error"].startswith(f"{rules}:9:31: error: run-time error: "
+        assert a.position["error"].startswith(f"{rules}:{where}: error: run-time error: "
                                               "division by zero")
         assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
         later = open_for(None)

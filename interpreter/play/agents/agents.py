@@ -150,7 +150,7 @@ def _matcher(game, state, legal, seat):
 
     # one word (`unmatched` asks of each word of a text): the actions each word names, found
     # at once: a word of the text, what follows a ':' in one, a cell where a named piece is
-    exact: dict[str, set[int]] = {}
+    exact = {}
     for index, text in enumerate(texts):
         for part in text:
             exact.setdefault(part, set()).add(index)

@@ -104,6 +104,9 @@ class Session:
         self._turn_started()
         if self.state.result is None:
             self.legal()                # rules stuck from the start say so at once
+        self.shown: dict[int | None, View] = {}     # each viewer's last view made
+        for viewer in self.viewers:     # rules whose views fail from the start: a GdlError
+            self.view(viewer)
 
     # ----- what a viewer is sent ---------------------------------------------------------
     def table(self) -> Message:
@@ -142,10 +145,20 @@ class Session:
         seat may see. Made once per position (`views`): it must not be changed."""
         view = self.views.get(viewer)
         if view is None:
-            view = public_view(self.game, self.state) if viewer is None else \
-                self.game.view(self.state, viewer)
-            self.views[viewer] = view
+            try:
+                view = self._made(viewer)
+            except GdlError as exc:     # a `visible to` that fails: the game stops there,
+                if viewer not in self.shown:    # shown as the viewer saw it last
+                    raise
+                if self.error is None:
+                    self.stop(exc.render())
+                view = self.shown[viewer]
+            self.views[viewer] = self.shown[viewer] = view
         return view
+
+    def _made(self, viewer: int | None) -> View:
+        return public_view(self.game, self.state) if viewer is None else \
+            self.game.view(self.state, viewer)
 
     def text(self, action: Action, viewer: int | None) -> str:
         """An action's text as `viewer` may read it (the spectator: `public_text`)."""
@@ -306,6 +319,14 @@ class Session:
         self.history.append((seat, action))
         self.texts.append(text)
         name = game.seats[seat]
+        failed: str | None = None
+        try:
+            after = {viewer: self._made(viewer) for viewer in self.viewers}
+        except GdlError as exc:     # a `visible to` that fails: stopped, after the decision
+            after, failed = before, exc.render()
+        else:
+            self.views.update(after)
+            self.shown.update(after)
         for viewer, log in self.logs.items():
             said = texts[viewer]
             if private and viewer != seat:
@@ -319,7 +340,10 @@ class Session:
                 self.secret_run[viewer] = None
                 log.append(f"{name}: {said}")
             log.extend("  " + line for line in self.narrated(events, viewer, said))
-            log.extend("  " + line for line in changes(before[viewer], self.view(viewer)))
+            log.extend("  " + line for line in changes(before[viewer], after[viewer]))
+        if failed is not None:
+            self.stop(failed)
+            return
         self._turn_started()
         if state.result is None:
             self.legal()
