@@ -1036,6 +1036,22 @@ def test_rules_that_fail_in_listing_the_actions_say_so(tmp_path, players, text, 
         assert a.sync() == [{"type": "error", "message": "the game is over"}]
 
 
+def test_the_replay_of_a_game_whose_rules_failed_says_why(tmp_path):
+    """The replay page of a game stopped by a `visible to` that fails at run time was a 500
+    and a traceback in the server's terminal; now it says why there is none (409)."""
+    rules = tmp_path / "failing.gdl"
+    rules.write_text(FAILING_VIEW, encoding="utf-8")
+    session = Session(load_game(str(rules)), 1, ["human", "human"], rules_path=str(rules))
+    session.decide(0, session.legal()[0])
+    assert session.error is not None
+    table = Table(session)
+    with TestClient(server_of(table).app(), raise_server_exceptions=False) as client:
+        page = client.get("/replay/" + table.token_of(0))
+    assert page.status_code == 409
+    assert page.text.startswith("no replay page: ")
+    assert "run-time error: division by zero" in page.text
+
+
 def test_a_seat_replays_the_game_so_far_from_its_own_views():
     """GET /replay/TOKEN: the replay page of the game so far, as that seat saw it (linked
     from its page): its own secrets are there, the other seat's are not; a

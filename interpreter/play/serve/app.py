@@ -421,7 +421,11 @@ class Server:
                         save_file(path, session.transcript(path))
                     except GdlDataError as exc:     # a rule file no transcript can name
                         return _refused(exc, "no replay page (it is drawn from a transcript): ")
-                page, _ = await asyncio.to_thread(make_page, path, seat)
+                try:
+                    page, _ = await asyncio.to_thread(make_page, path, seat)
+                except GdlError as exc:     # rules that failed at run time (a `visible to`)
+                    return PlainTextResponse(f"no replay page: {exc.render()}",
+                                             status_code=409, headers=HEADERS)
         return HTMLResponse(page, headers=HEADERS)
 
     async def serve_socket(self, socket: WebSocket) -> None:
