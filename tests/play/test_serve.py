@@ -575,6 +575,23 @@ def test_live_reload_tells_when_the_rule_file_is_back(reloading, edit):
     assert "red: side north" in red.log
 
 
+def test_live_reload_of_a_folder_moved_away_and_back(reloading, tmp_path):
+    """The rule file's folder moved away (an editor's or a checkout's doing): listing it
+    raised out of the watch, which then never reloaded again. Now the pages are told the
+    file cannot be read, and when the folder is back the game goes on in its rules."""
+    red, rules, text = reloading
+    folder = rules.parent
+    away = tmp_path.parent / (tmp_path.name + "-away")
+    folder.rename(away)
+    try:
+        message = red.up_to("error", "the error of a rule file gone")[-1]
+        assert "cannot read rule file" in message["message"]
+    finally:
+        away.rename(folder)
+    message = red.up_to("note", "the note that the rule file is back")[-1]
+    assert message["message"] == "the rule file changed: replayed 1 decision"
+
+
 def test_live_reload_of_rules_that_fail_in_their_setup(reloading, capfd):
     """A rule file that checks but whose setup fails at run time (a division by zero):
     the new session could not start, the exception ended the watch (a traceback in the

@@ -618,10 +618,15 @@ def _lone_surrogate(value: Any) -> str | None:
 
 
 def _stamps(path: str) -> list[tuple[str, int, int]]:
-    """(name, modification time, size) of the rule files in the folder of `path`."""
-    folder = os.path.dirname(os.path.abspath(path))
+    """(name, modification time, size) of the rule files in the folder of `path` (none
+    while the folder cannot be listed: moved away, say)."""
     found = []
-    for name in sorted(os.listdir(folder)):
+    try:
+        folder = os.path.dirname(os.path.abspath(path))     # (abspath: the working folder)
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for name in names:
         if name.endswith(".gdl"):
             try:
                 stat = os.stat(os.path.join(folder, name))
