@@ -620,7 +620,7 @@ def _lone_surrogate(value: Any) -> str | None:
 def _stamps(path: str) -> list[tuple[str, int, int]]:
     """(name, modification time, size) of the rule files in the folder of `path` (none
     while the folder cannot be listed: moved away, say)."""
-    found = []
+    found: list[tuple[str, int, int]] = []
     try:
         folder = os.path.dirname(os.path.abspath(path))     # (abspath: the working folder)
         names = sorted(os.listdir(folder))
