@@ -26,7 +26,8 @@ record` stopped by Ctrl-C), which can go on. Saves written before `unfinished:` 
 `capped: decision N reached the cap of N`, with `max-decisions: N` in the header: they
 replay and resume as they always did.
 `replay` plays the recorded decisions and concessions again and reports the first line that
-differs.
+differs. A header line of another name (`HEADER_KEYS`: a misspelt `max-turn:` would leave the
+cap unread) or one given twice is refused at its line.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..files import STDIO, TRANSCRIPT_HEADER, is_text, named, read_data, save
-from ..language.errors import GdlDataError, GdlError, IllegalAction, counted
+from ..language.errors import GdlDataError, GdlError, IllegalAction, counted, did_you_mean
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import events, introspect
@@ -379,6 +380,14 @@ def read_transcript(path, text=None):
         key, sep, value = line.partition(": ")
         if not sep:
             raise GdlDataError(f"{name}:{number}: malformed header line '{line}'")
+        if key not in HEADER_KEYS:
+            hint = "".join(f" ({said})" for said in did_you_mean(key, HEADER_KEYS))
+            raise GdlDataError(f"{name}:{number}: unknown header line '{line[:60]}'{hint}; a "
+                               "transcript's header holds " + ", ".join(HEADER_KEYS[:-1])
+                               + f" and {HEADER_KEYS[-1]}")
+        if key in numbers:
+            raise GdlDataError(f"{name}:{number}: '{key}:' is given twice in the header, at "
+                               f"lines {numbers[key]} and {number}: keep one")
         if key in _LEAST and not (value.isascii() and value.isdigit() and len(value) <= 20
                                   and _LEAST[key] <= int(value)):
             raise GdlDataError(f"{name}:{number}: {key} must be a whole number of at least "
@@ -392,6 +401,9 @@ def read_transcript(path, text=None):
     return Transcript(path, header, body, numbers)
 
 
+# The lines a header can hold (`header_lines` writes them), in their order.
+HEADER_KEYS = ("game", "rules", "rules-sha256", "seed", "players", "max-turns",
+               "max-decisions")
 # The header's numbers, each the least it can be (a seed's largest: inputs.check_transcript_seed).
 _LEAST = {"seed": 0, "max-turns": 1, "max-decisions": 1}
 

@@ -309,3 +309,27 @@ def test_moves_of_a_transcript_of_another_game_that_fit_are_played(tmp_path):
         + "\n"
     same = gdl("show", SPACE_WAR, "--moves", str(out))
     assert same.returncode == 0 and same.stderr == ""
+
+
+@pytest.mark.parametrize("edit, told", [
+    (("max-turns: 3", "max-turn: 3"),
+     "t.txt:7: unknown header line 'max-turn: 3' (did you mean 'max-turns'?); a transcript's "
+     "header holds game, rules, rules-sha256, seed, players, max-turns and max-decisions"),
+    (("seed: 0", "seed: 0\nseed: 5"),
+     "t.txt:6: 'seed:' is given twice in the header, at lines 5 and 6: keep one"),
+])
+def test_a_header_line_edited_by_hand_is_told_at_its_line(tmp_path, edit, told):
+    """A misspelt header line was ignored (a transcript capped by `max-turn: 3` then
+    differed at its end, the cap unread), and a second one silently won over the first."""
+    rules = tmp_path / "nim.gdl"
+    rules.write_text((RULES / "nim.gdl").read_text())
+    path = tmp_path / "t.txt"
+    recorded = gdl("record", "nim.gdl", "--max-turns", "3", "-o", "t.txt", cwd=tmp_path)
+    assert recorded.returncode == 0, recorded.stderr
+    assert edit[0] in path.read_text()
+    path.write_text(path.read_text().replace(edit[0], edit[1], 1))
+    for command in (("replay", "t.txt"), ("play", "--resume", "t.txt"),
+                    ("explain", "t.txt", "--step", "1", "--legal")):
+        result = gdl(*command, cwd=tmp_path)
+        assert (result.returncode, result.stdout, result.stderr) == (
+            1, "", f"error: {told}\n"), command
