@@ -194,7 +194,7 @@ def _resumed(path: str, file: str | None, players: str | None) -> tuple[str, int
     rules = saved.rules_file()
     if file is not None and os.path.abspath(file) != os.path.abspath(rules):
         raise GdlDataError(f"{saved.name} is a game of {rules}, not of {file}")
-    return rules, saved.header["seed"], players or saved.header["players"].replace(" ", ""), \
+    return rules, saved.header["seed"], players or ",".join(saved.players()), \
         transcripts.moves_of(saved)
 
 

@@ -42,7 +42,8 @@ from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import events, introspect
 from ..runtime.view import HIDDEN
-from .agents.agents import CONCESSION, ScriptedAgent, conceded_seat, read_moves
+from .agents.agents import (CONCESSION, ScriptedAgent, conceded_seat, parse_player,
+                           read_moves)
 from .playing import Observer, run_game
 
 if TYPE_CHECKING:
@@ -333,6 +334,23 @@ class Transcript:
         if self.ending == "result":
             raise GdlDataError(f"{self.name}: the game is over ({self.body[-1][1]}); nothing "
                                "to resume")
+
+    def players(self):
+        """The header's players, one a seat as `--players` names them ('human',
+        'mcts:iterations=200'); one that no command can play is an error at the 'players:'
+        line (the number of them is the replay's to check)."""
+        players = [player.strip() for player in self.header["players"].split(",")]
+        for player in players:
+            try:
+                parse_player(player)
+            except GdlDataError as exc:
+                line = f"players: {self.header['players']}"
+                raise GdlDataError(f"the saved game's players: {exc.message}", file=self.name,
+                                   line=self.numbers.get("players"),
+                                   column=len("players: ") + 1,
+                                   source_line=line if "players" in self.numbers else None
+                                   ) from None
+        return players
 
     def rules_file(self):
         """The rule file the header's `rules:` line names: a path from the transcript's

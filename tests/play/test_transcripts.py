@@ -333,3 +333,28 @@ def test_a_header_line_edited_by_hand_is_told_at_its_line(tmp_path, edit, told):
         result = gdl(*command, cwd=tmp_path)
         assert (result.returncode, result.stdout, result.stderr) == (
             1, "", f"error: {told}\n"), command
+
+
+@pytest.mark.parametrize("players, told", [
+    ("foo, random", "unknown player type 'foo'"),
+    ("human, mcts:iterations=abc", "mcts: iterations must be a whole number of at least 1, "
+     "not 'abc'")])
+def test_a_saved_game_whose_players_line_is_wrong_is_told_at_that_line(tmp_path, players,
+                                                                       told):
+    """`gdl play --resume` and `gdl serve --resume` play the saved game's players: one they
+    cannot play was an error that named no file ('unknown player type 'foo''), as if the
+    person had typed it in --players. It is told at the transcript's 'players:' line."""
+    saved = _saved_nim(tmp_path, "1\n")
+    saved.write_text(saved.read_text().replace("players: human, random",
+                                               f"players: {players}"))
+    result = gdl("play", "--resume", "saved.txt", cwd=tmp_path, stdin="quit\n")
+    assert (result.returncode, "Traceback" in result.stderr) == (1, False)
+    assert result.stderr.startswith(f"saved.txt:6:10: error: the saved game's players: {told}")
+    assert f"    players: {players}\n             ^\n" in result.stderr
+    from gdl.interpreter.play.serve.app import resumed
+    with pytest.raises(GdlDataError) as info:
+        resumed(str(saved), str(RULES / "nim.gdl"), None)
+    assert (info.value.line, info.value.message.startswith("the saved game's players: ")) == (
+        6, True)
+    other = gdl("play", "--resume", "saved.txt", "--players", "random", cwd=tmp_path)
+    assert other.returncode == 0, other.stderr       # --players replaces them

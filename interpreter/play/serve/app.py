@@ -54,7 +54,7 @@ from ...loader import load_game
 from ...runtime.introspect import result_text
 from ...runtime.view import turn_words
 from .. import transcript as transcripts
-from ..agents.agents import conceded_seat, parse_player
+from ..agents.agents import conceded_seat
 from .session import Session, seat_players
 
 if TYPE_CHECKING:
@@ -712,13 +712,11 @@ def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, l
     if seats:
         players = seat_players(game.seats, seats)
     else:
-        players = [player.strip() for player in saved.header["players"].split(",")]
+        players = saved.players()
         if len(players) != len(game.seats):
             raise GdlDataError(f"{saved.name}: 'players:' names "
                                f"{counted(len(players), 'player')} for "
                                f"{counted(len(game.seats), 'seat')}")
-        for player in players:
-            parse_player(player)
     return game, saved.header["seed"], players, [text for _, text in moves]
 
 
