@@ -350,3 +350,15 @@ def test_check_strict_notes_what_keeps_a_file_off_the_typed_engine():
     assert "note:" not in invoke("check", deal).output
     inside = invoke("check", "--strict", str(ROOT / "games" / "space_war.gdl"))
     assert (inside.exit_code, "note:" in inside.output) == (0, False)
+
+
+@pytest.mark.parametrize("command", [
+    ("simulate", "--games", "2"), ("compare", "--games", "2", "tests/rules/nim.gdl"),
+    ("coverage", "--games", "2"), ("record",)])
+def test_a_command_of_agents_given_a_human_names_itself(command):
+    """`gdl compare --players human` said 'simulate plays without humans': the command the
+    person ran is the one the message names."""
+    result = gdl(*command, "--players", "human", "tests/rules/nim.gdl")
+    assert (result.returncode, result.stdout) == (1, "")
+    assert result.stderr == (f"error: {command[0]} plays agents only; use 'gdl play' for "
+                             "humans\n")

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...language.errors import GdlDataError
+from ..agents.agents import make_agents
 from .simulate import Summary, simulate, wilson, wilson_exact
 
 if TYPE_CHECKING:
@@ -38,6 +39,8 @@ def compare(base: tuple[Game, str], variant: tuple[Game, str], games: int, seed:
         raise GdlDataError(f"{variant_path} has seats {', '.join(variant_game.seats)} but "
                            f"{base_path} has {', '.join(base_game.seats)}: compare plays the "
                            "same seats in both")
+    if "human" in make_agents(spec, len(base_game.seats), seed):
+        raise GdlDataError("compare plays agents only; use 'gdl play' for humans")
     runs: dict[str, Summary] = {}
     for name, game, path in (("base", base_game, base_path),
                              ("variant", variant_game, variant_path)):

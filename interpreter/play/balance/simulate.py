@@ -107,7 +107,7 @@ def simulate(game: Game, games: int, seed: int = 0, spec: str = "random",
     `ray` (an address, or 'local') plays them on a Ray cluster instead (`cluster`).
     `check`: the rule file's invariants are checked after every decision."""
     if "human" in make_agents(spec, len(game.seats), seed):
-        raise GdlDataError("simulate plays without humans: use random players")
+        raise GdlDataError("simulate plays agents only; use 'gdl play' for humans")
     started = time.perf_counter()
     settings = RunSettings(spec, seed, max_turns, max_decisions, check)
     if ray is not None:
