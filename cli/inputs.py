@@ -10,7 +10,8 @@ that the file is an input, for the games `gdl serve`'s lobby starts).
 `rules_of(transcript)` is the rule file a transcript names; `check_transcript_seed(path)`
 names the file and line of a transcript's seed that no command could play. `RULE_FILE` is
 the type of a rule file a command reads by its name: '-', which every other file argument
-takes for the standard input or output (`files.STDIO`), is refused there. Light to import
+takes for the standard input or output (`files.STDIO`), is refused there; it and `FILE`, the
+type of every other file a command reads or writes, refuse an empty name. Light to import
 (`gdl check` imports it): the transcript reader is imported when a transcript is read.
 """
 
@@ -34,7 +35,23 @@ MAX_SEED = 2 ** 64 - 1
 Input = tuple[str, str | None]
 
 
-class RuleFilePath(click.Path):
+class FilePath(click.Path):
+    """A file a command reads or writes, by its name: click's Path, less the empty name (an
+    unset variable in a script, `--svg "$OUT"`), which the system takes for the current
+    folder ('cannot write : Is a directory') and an option for none given (`record -o ''`
+    printed the transcript)."""
+
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
+        if value == "":
+            self.fail("the file name is empty: give a file's name", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+FILE = FilePath()
+
+
+class RuleFilePath(FilePath):
     """A rule file that the command reads by its name ('-' is refused: the command names the
     file in what it writes, loads it again in worker processes or watches it), or, with
     `stdin`, one that may be '-': the standard input (`gdl check -`, `gdl compile -`)."""

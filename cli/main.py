@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, ParamSpec, TypeVar
 
 import click
 
-from gdl.cli.inputs import (MAX_SEED, RULE_FILE, RuleFilePath, Seconds, check_transcript_seed,
-                            refuse_foreign, refuse_non_transcript, refuse_overwrite,
-                            rules_of, save_refused, writable)
+from gdl.cli.inputs import (FILE, MAX_SEED, RULE_FILE, RuleFilePath, Seconds,
+                            check_transcript_seed, refuse_foreign, refuse_non_transcript,
+                            refuse_overwrite, rules_of, save_refused, writable)
 from gdl.interpreter.files import STDIO, named
 from gdl.interpreter.language.errors import GdlError, counted, visible
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
@@ -250,12 +250,12 @@ def compile_command(file: str, backend: str) -> None:
               help="Comma-separated, one per seat: human, " + AGENTS_HELP + "; seats not "
               "named are random, and a lone 'human' is you in the first seat against random "
               "ones (default: random; with --resume, the saved game's players).")
-@click.option("--moves", type=click.Path(), help="Scripted decisions, played first: a file "
+@click.option("--moves", type=FILE, help="Scripted decisions, played first: a file "
               "with one per line (action text or number), or a transcript (then its seed "
               "is the default).")
-@click.option("--resume", type=click.Path(), help="Continue a game saved with 'save FILE' "
+@click.option("--resume", type=FILE, help="Continue a game saved with 'save FILE' "
               "at a prompt (or any transcript of an unfinished game).")
-@click.option("--save", type=click.Path(), help="Keep the game so far in this transcript: "
+@click.option("--save", type=FILE, help="Keep the game so far in this transcript: "
               "written before each human decision, at the end and on Ctrl-C (gdl play "
               "--resume FILE continues it; it holds the seed and everything hidden).")
 @max_turns_option()
@@ -301,13 +301,13 @@ def play(file: str | None, seed: int | None, players: str | None, moves: str | N
               "fresh one when a seat is human, else 0).")
 @click.option("--pace", type=Seconds(0, 60), default=0.5, show_default=True,
               help="Seconds an agent waits before each decision, so people can follow.")
-@click.option("--save", type=click.Path(), help="A transcript of the game so far, rewritten "
+@click.option("--save", type=FILE, help="A transcript of the game so far, rewritten "
               "after every decision (gdl play --resume FILE continues it; it holds the seed "
               "and everything hidden); game N of several: FILE with -N before its extension.")
 @click.option("--games", type=click.IntRange(1, 200), default=1, show_default=True,
               help="Games to start (game N's seed: --seed plus N-1); the lobby URL starts "
               "more.")
-@click.option("--resume", type=click.Path(), help="Go on with a game saved as a transcript "
+@click.option("--resume", type=FILE, help="Go on with a game saved as a transcript "
               "(gdl serve --save, gdl play's save, gdl record), with its seed and players "
               "(--seats replaces them).")
 @backend_option
@@ -358,7 +358,7 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
                 "run too short to gain from them starts none. The results do not depend on "
                 "it.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-@click.option("--out", type=click.Path(), help="Also write one record per game (seed, "
+@click.option("--out", type=FILE, help="Also write one record per game (seed, "
               "players, winners, length, scores, stats) to this .jsonl or .csv file ('-': "
               "JSON Lines on the standard output, the summary on the standard error).")
 @click.option("--check", is_flag=True, help="Check the rule file's invariants after every "
@@ -522,8 +522,8 @@ def print_comparison(result: dict[str, Any]) -> None:
 
 
 @main.command()
-@click.argument("records", type=click.Path())
-@click.option("-o", "--output", type=click.Path(), required=True,
+@click.argument("records", type=FILE)
+@click.option("-o", "--output", type=FILE, required=True,
               help="The page to write (one self-contained HTML file; '-': the standard "
               "output).")
 @force_option
@@ -549,7 +549,7 @@ def report(records: str, output: str, force: bool) -> None:
               help="Comma-separated, one per seat: " + AGENTS_HELP + ".")
 @max_turns_option()
 @max_decisions_option
-@click.option("-o", "--output", type=click.Path(), help="Transcript file (default, and '-': "
+@click.option("-o", "--output", type=FILE, help="Transcript file (default, and '-': "
               "the standard output).")
 @backend_option
 @user_errors
@@ -597,8 +597,8 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
 
 
 @main.command()
-@click.argument("transcript", type=click.Path())
-@click.option("--html", "html_path", type=click.Path(), help="Also write a page that shows "
+@click.argument("transcript", type=FILE)
+@click.option("--html", "html_path", type=FILE, help="Also write a page that shows "
               "the game step by step in a browser (one self-contained file; '-': the "
               "standard output).")
 @click.option("--seat", help="With --html: the page shows only what this seat saw (default: "
@@ -636,11 +636,11 @@ def replay(transcript: str, html_path: str | None, seat: str | None, force: bool
 @click.argument("file", type=RULE_FILE)
 @click.option("--seed", type=SEED, default=None, help="The seed (default: the seed of a "
               "transcript given as --moves, else 0).")
-@click.option("--moves", type=click.Path(), help="A file of decisions to play first, one per "
+@click.option("--moves", type=FILE, help="A file of decisions to play first, one per "
               "line (action text or number), or a transcript, as 'gdl play --moves' reads "
               "them.")
 @click.option("--seat", help="Draw what this seat sees (default: everything).")
-@click.option("--svg", "svg_path", type=click.Path(),
+@click.option("--svg", "svg_path", type=FILE,
               help="Write the picture to this SVG file ('-': the standard output; default: "
               "print the text drawing).")
 @force_option
@@ -671,10 +671,10 @@ def show(file: str, seed: int | None, moves: str | None, seat: str | None,
 
 
 @main.command("test")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=FILE)
 @click.option("--coverage", "with_coverage", is_flag=True, help="Also report which rules of "
               "the rule files the scenarios exercised (as 'gdl coverage' does for games).")
-@click.option("--annotate", type=click.Path(), help="With --coverage: write the rule files "
+@click.option("--annotate", type=FILE, help="With --coverage: write the rule files "
               "line by line, each with how often it ran ('!': never), to this file ('-': "
               "stdout).")
 @force_option
@@ -750,7 +750,7 @@ def bench(files: Sequence[str], games: int, seed: int, max_turns: int,
 
 
 @main.command("fmt")
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, required=True, type=FILE)
 @click.option("--check", is_flag=True, help="Change nothing; list the files that would "
               "change and exit 1 if there are any.")
 @click.option("--diff", "show_diff", is_flag=True, help="Change nothing; print what would "
@@ -779,11 +779,11 @@ def lsp_command() -> None:
 
 
 @main.command()
-@click.argument("file", type=click.Path())
+@click.argument("file", type=FILE)
 @click.argument("action", nargs=-1)
 @click.option("--seed", type=SEED, default=None, help="With a rule file: the seed (default: "
               "the seed of a transcript given as --moves, else 0).")
-@click.option("--moves", type=click.Path(), help="With a rule file: decisions to play first, "
+@click.option("--moves", type=FILE, help="With a rule file: decisions to play first, "
               "one per line, or a transcript, as 'gdl play --moves' reads them.")
 @click.option("--step", type=POSITIVE, help="With a transcript: the position before its "
               "decision K.")
@@ -826,7 +826,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
 @click.option("--players", default="random", show_default=True)
 @max_turns_option(1000)
 @max_decisions_option
-@click.option("--annotate", type=click.Path(), help="Write the rule files line by line, "
+@click.option("--annotate", type=FILE, help="Write the rule files line by line, "
               "each with how often it ran ('!': never), to this file ('-': stdout).")
 @force_option
 @user_errors

@@ -450,3 +450,36 @@ def test_the_standard_input_is_read_as_a_file_is(monkeypatch, stdin, why):
     result = invoke("replay", "-", stdin=stdin)
     assert result.exit_code == 1
     assert result.output == f"error: cannot read transcript <stdin>: {why}\n"
+
+
+# ----- an empty file name: a usage error naming the option, whatever the command -------------
+
+@pytest.mark.parametrize("args, option", [
+    (["check", ""], "'FILES...'"), (["compile", ""], "'FILE'"), (["fmt", ""], "'PATHS...'"),
+    (["play", ""], "'[FILE]'"), (["play", "c.gdl", "--moves", ""], "'--moves'"),
+    (["play", "--resume", ""], "'--resume'"), (["play", "c.gdl", "--save", ""], "'--save'"),
+    (["record", "c.gdl", "-o", ""], "'-o' / '--output'"), (["replay", ""], "'TRANSCRIPT'"),
+    (["replay", "t.txt", "--html", ""], "'--html'"), (["show", "c.gdl", "--svg", ""], "'--svg'"),
+    (["show", "c.gdl", "--moves", ""], "'--moves'"),
+    (["simulate", "c.gdl", "--games", "1", "--out", ""], "'--out'"),
+    (["report", "r.jsonl", "-o", ""], "'-o' / '--output'"), (["report", "", "-o", "r.html"],
+                                                             "'RECORDS'"),
+    (["compare", "c.gdl", ""], "'VARIANT'"), (["test", ""], "'PATHS...'"),
+    (["test", "-", "--coverage", "--annotate", ""], "'--annotate'"),
+    (["explain", "", "--legal"], "'FILE'"), (["explain", "c.gdl", "--moves", "", "--legal"],
+                                             "'--moves'"),
+    (["coverage", "c.gdl", "--games", "1", "--annotate", ""], "'--annotate'"),
+    (["bench", ""], "'[FILES]...'"), (["serve", "c.gdl", "--save", "", "--port", "0"],
+                                      "'--save'"),
+], ids=lambda v: " ".join(v) if isinstance(v, list) else None)
+def test_an_empty_file_name_is_a_usage_error(folder, args, option):
+    """An empty name ("$OUT" unset in a script) was read as a folder ('cannot write : Is a
+    directory'), as no file at all (`record -o ''` printed the transcript, `coverage
+    --annotate ''` wrote nothing, `show --moves ''` drew the setup) or as a file no one
+    could find ('cannot read rule file : No such file or directory'). Nothing is written."""
+    before = sorted(os.listdir(folder))
+    result = gdl(*args, cwd=folder, stdin="")
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (f"Error: Invalid value for {option}: the file "
+                                              "name is empty: give a file's name")
+    assert sorted(os.listdir(folder)) == before
