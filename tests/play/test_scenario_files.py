@@ -628,6 +628,8 @@ def test_an_error_of_the_rule_file_keeps_its_line_and_column(tmp_path):
     ("v.gdl", b'extends "x.gdl"\n', "{p} is a rule file, not a scenario: a scenario "
      "(*.scenario) names its rule file on a 'rules' line (check a rule file with 'gdl check')"),
     ("none.scenario", None, "cannot read scenario {p}: No such file or directory"),
+    # (a missing file named *.gdl was said to be a rule file)
+    ("none.gdl", None, "cannot read scenario {p}: No such file or directory"),
     ("bad.scenario", b"rules \xff\n", "cannot read scenario {p}: byte 0xff is not UTF-8"),
 ])
 def test_a_file_that_is_no_scenario_is_one_plain_error(tmp_path, name, content, message):

@@ -240,7 +240,7 @@ class ScenarioRun(Expectations):
     # ----- running ------------------------------------------------------------------------
     def run(self):
         """Run every scenario of the file; all their failures, in order."""
-        if self.path.endswith(".gdl"):
+        if self.path.endswith(".gdl") and os.path.exists(self.file):   # (a missing one: below)
             raise GdlDataError(f"{self.path} is a rule file, not a scenario: a scenario "
                                "(*.scenario) names its rule file on a 'rules' line (check a "
                                "rule file with 'gdl check')")
