@@ -45,7 +45,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from ..files import STDIO, is_special, kept_mode, write_atomic
+from ..files import STDIO, is_special, kept_mode, named, write_atomic
 from ..language import concrete
 from ..language.errors import GdlError, GdlSyntaxError
 from ..language.parser import parse_concrete, parse_program
@@ -620,9 +620,9 @@ def format_files(paths: Iterable[str], check: bool = False, show_diff: bool = Fa
         if new == text:
             continue
         if show_diff:
-            say(diff(text, new, path).rstrip("\n"))
+            say(diff(text, new, named(path)).rstrip("\n"))
         if check:
-            warn(f"{path}: would be reformatted")
+            warn(f"{named(path)}: would be reformatted")
             ok = False
         elif not show_diff:
             try:

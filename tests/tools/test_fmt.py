@@ -392,6 +392,17 @@ def test_a_dash_formats_the_standard_input_to_the_standard_output():
     assert (result.returncode, result.stdout, result.stderr) == (0, TIDY, "")
 
 
+def test_check_and_diff_of_the_standard_input_name_it_as_errors_do():
+    """`gdl fmt --check -` said '-: would be reformatted' and --diff '--- -', where an
+    error in the same input says '<stdin>:2:10: error: ...'."""
+    checked = gdl("fmt", "--check", "-", stdin=MESSY)
+    assert (checked.returncode, checked.stdout, checked.stderr) == (
+        1, "", "<stdin>: would be reformatted\n")
+    diffed = gdl("fmt", "--diff", "-", stdin=MESSY)
+    assert diffed.returncode == 0
+    assert diffed.stdout.startswith("--- <stdin>\n+++ <stdin> (formatted)\n@@ ")
+
+
 def test_a_syntax_error_is_reported_and_the_file_left_alone(tmp_path):
     bad = write(tmp_path, "bad.gdl", "seats a,b\nphase p {\n")
     good = write(tmp_path, "good.gdl", "seats a,b\n")
