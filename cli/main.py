@@ -736,11 +736,16 @@ def test_command(paths: tuple[str, ...], with_coverage: bool, annotate: str | No
 @user_errors
 def bench(files: Sequence[str], games: int, seed: int, max_turns: int,
           max_decisions: int) -> None:
-    """Benchmark: load time and random-play decisions per second, per game."""
+    """Benchmark: load time and random-play decisions per second, per game (no FILES:
+    games/*.gdl of the current folder)."""
     import glob
     from gdl.interpreter.play.balance.simulate import benchmark
     last_seeds(seed, games)
     files = files or sorted(glob.glob("games/*.gdl"))
+    if not files:
+        raise click.UsageError("no rule file to benchmark: name the rule files (without any, "
+                               "gdl bench runs games/*.gdl of the current folder, and there "
+                               "is none here)")
     click.echo(f"{'file':34} {'load ms':>8} {'games':>6} {'decisions':>10} {'decisions/s':>12}")
     for path in files:
         row = benchmark(path, games, seed, max_turns, max_decisions)

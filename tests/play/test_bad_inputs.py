@@ -264,3 +264,14 @@ def test_an_action_text_with_a_right_to_left_override_is_quoted_escaped(tmp_path
     overwrite = invoke("record", str(kept), "-o", str(kept))
     assert overwrite.exit_code == 2
     assert f"would overwrite the rule file {tmp_path}/n\\u202eim.gdl" in overwrite.output
+
+
+def test_bench_with_no_rule_file_and_no_games_folder_says_so(tmp_path):
+    """`gdl bench` alone runs games/*.gdl of the current folder: outside the project it
+    printed the table's heading and nothing else, and exited 0 as if it had measured."""
+    from tests.helpers import gdl
+    result = gdl("bench", "--games", "1", cwd=tmp_path)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert result.stderr.splitlines()[-1] == (
+        "Error: no rule file to benchmark: name the rule files (without any, gdl bench runs "
+        "games/*.gdl of the current folder, and there is none here)")
