@@ -1,7 +1,8 @@
 """The `gdl` command: check, compile, play, simulate, record, replay, show, test, bench.
 
 Thin by design: it parses arguments, prints and prompts; every rule lives in the
-interpreter. Only `GdlError` is caught; it prints `FILE:LINE:COL: error: ...` and exits 1.
+interpreter. Only `GdlError` is caught; it prints `FILE:LINE:COL: error: ...` and exits 1
+(and a standard output that cannot be written, `Commands`).
 
 Each command imports what it uses when it runs, so `gdl check` does not pay for agents,
 simulation, transcripts or JSON (tests/test_startup.py keeps it so).
@@ -9,6 +10,7 @@ simulation, transcripts or JSON (tests/test_startup.py keeps it so).
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
@@ -133,7 +135,35 @@ def user_errors(fn: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+# Why a write fails when the disk under it is full or failing: on the standard output, the
+# only file the commands write without `files.save` (which names the file it could not write).
+_FULL = frozenset(getattr(errno, name) for name in ("ENOSPC", "EDQUOT", "EFBIG", "EIO")
+                  if hasattr(errno, name))
+
+
+class Commands(click.Group):
+    """The `gdl` group: click's, where a standard output that cannot be written (a full
+    disk, `> /dev/full`) is one message and exit status 1, not a traceback (and a second one
+    as Python flushes the stream at exit). Click itself quiets a closed pipe."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            try:
+                return super().main(*args, **kwargs)
+            finally:
+                sys.stdout.flush()      # what is left to write fails here, not at exit
+        except OSError as exc:
+            if exc.errno not in _FULL:
+                raise
+            try:    # what the stream still holds goes nowhere when Python flushes it at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError):
+                pass
+            click.echo(f"error: cannot write the standard output: {exc.strerror}", err=True)
+            sys.exit(1)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="gdl", prog_name="gdl", message="%(prog)s %(version)s")
 def main() -> None:
     """gdl: check, play, simulate, record and replay board games written in gdl.

@@ -176,3 +176,24 @@ def test_a_long_line_is_shown_around_the_error_only(tmp_path):
     shown, caret = result.stderr.splitlines()[1:3]
     assert len(shown) < 120 and shown.startswith("    ...") and shown.endswith("$")
     assert caret.index("^") == shown.index("$")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("args", [
+    ["check", "tests/rules/nim.gdl"], ["compile", "tests/rules/nim.gdl"], ["--help"],
+    ["show", "tests/rules/nim.gdl"], ["record", "tests/rules/nim.gdl"],
+    ["simulate", "tests/rules/nim.gdl", "--games", "2", "--out", "-"],
+    ["explain", "tests/rules/nim.gdl", "--legal"]], ids=" ".join)
+def test_a_standard_output_that_cannot_be_written_is_one_message(args):
+    """A full disk (here /dev/full) under the standard output gave a Python traceback
+    ending 'OSError: [Errno 28] No space left on device', then another as Python flushed
+    the stream at exit."""
+    import subprocess
+    import sys
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], cwd=ROOT,
+                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[-1:] == [
+        "error: cannot write the standard output: No space left on device"]
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
