@@ -151,7 +151,8 @@ class Commands(click.Group):
             try:
                 return super().main(*args, **kwargs)
             finally:
-                sys.stdout.flush()      # what is left to write fails here, not at exit
+                if sys.stdout is not None:      # (None: closed, `>&-`)
+                    sys.stdout.flush()      # what is left to write fails here, not at exit
         except OSError as exc:
             if exc.errno not in _FULL:
                 raise

@@ -122,7 +122,8 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
                                "could not type its decisions there: give the file by its "
                                "name, or agents for every seat (--players)")
     if screen is None:
-        screen = (sys.stdin.isatty() and sys.stdout.isatty() and not moves
+        screen = (sys.stdin is not None and sys.stdin.isatty()
+                  and sys.stdout is not None and sys.stdout.isatty() and not moves
                   and "human" in agents)
     table = Table(game, file, seed, agents, max_turns, screen)
     if keep is not None:
@@ -891,7 +892,9 @@ def page(lines: list[str], note: str) -> None:
 
 def read_line() -> str:
     """A line of standard input, decoded here so that a byte that is not UTF-8 is an error
-    whatever the locale makes of standard input; '' at its end."""
+    whatever the locale makes of standard input; '' at its end (and when it is closed)."""
+    if sys.stdin is None:
+        return ""
     raw = sys.stdin.buffer.readline()
     try:
         return raw.decode("utf-8")

@@ -181,6 +181,9 @@ def write_output(text: str) -> None:
     """Write `text` on the standard output, as `write_atomic` writes a file: UTF-8, a path it
     names that is not UTF-8 as its own bytes, its line ends kept."""
     out = sys.stdout
+    if out is None:             # closed (`>&-`)
+        raise GdlDataError(f"cannot write {named(STDIO, written=True)}: there is no standard "
+                           "output")
     out.flush()
     binary = getattr(out, "buffer", None)
     if binary is None:          # a stream of text only (a test's): it takes the text

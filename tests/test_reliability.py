@@ -197,3 +197,38 @@ def test_a_standard_output_that_cannot_be_written_is_one_message(args):
     assert result.stderr.splitlines()[-1:] == [
         "error: cannot write the standard output: No space left on device"]
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
+
+
+def _closed(fd, *args, stdin=None):
+    """`gdl ARGS` with file descriptor `fd` closed (`gdl ... >&-`, `<&-`): Python then
+    has no sys.stdout (sys.stdin)."""
+    import subprocess
+    import sys
+    return subprocess.run([sys.executable, "-m", "gdl.cli.main", *args], cwd=ROOT,
+                          stdin=stdin, stdout=subprocess.PIPE if fd != 1 else None,
+                          stderr=subprocess.PIPE, text=True, timeout=120,
+                          preexec_fn=lambda: os.close(fd))
+
+
+@pytest.mark.parametrize("args, status, message", [
+    (["check", "tests/rules/nim.gdl"], 0, None),      # its lines go nowhere, as before
+    (["simulate", "tests/rules/nim.gdl", "--games", "2", "--out", "-"], 1,
+     "error: cannot write <stdout>: there is no standard output")], ids=str)
+def test_a_closed_standard_output_is_no_traceback(args, status, message):
+    """(`gdl simulate --out - >&-` failed with 'AttributeError: 'NoneType' object has no
+    attribute 'flush''.)"""
+    result = _closed(1, *args)
+    assert result.returncode == status, result.stderr
+    assert "Traceback" not in result.stderr
+    if message is not None:
+        assert result.stderr.splitlines()[-1] == message
+
+
+def test_a_closed_standard_input_is_its_end_for_a_human_seat():
+    """(`gdl play FILE --players human <&-` failed with 'AttributeError: 'NoneType' object
+    has no attribute 'isatty''.) As with an empty input, the human leaves at once."""
+    import subprocess
+    result = _closed(0, "play", "tests/rules/nim.gdl", "--players", "human", "--seed", "1",
+                     stdin=subprocess.DEVNULL)
+    assert (result.returncode, "Traceback" in result.stderr) == (0, False), result.stderr
+    assert result.stdout.rstrip().endswith("bye")
