@@ -101,8 +101,18 @@ def _too_large(path: str, what: str) -> GdlDataError:
 
 # The standard input as read: (the stream, its text or why it could not be read). A command
 # may read its input more than once (a replay reads a transcript, then its page again); the
-# standard input can be read once, so every read of the same stream gets the first's text.
-_read_input: tuple[object, str | GdlDataError] | None = None
+# standard input can be read once, so every read of the same stream gets the first's text,
+# or its reason, told of the file each read takes it for (`play --moves -` reads it for a
+# transcript's seed, then as a moves file).
+_read_input: tuple[object, str | _Unreadable] | None = None
+
+
+class _Unreadable(Exception):
+    """Why the standard input could not be read (None: it holds more than MAX_DATA)."""
+
+    def __init__(self, why: str | OSError | None) -> None:
+        super().__init__(why)
+        self.why = why
 
 
 def _standard_input(what: str) -> str:
@@ -110,23 +120,25 @@ def _standard_input(what: str) -> str:
     stream = sys.stdin
     if _read_input is None or _read_input[0] is not stream:
         try:
-            _read_input = (stream, _read_stream(stream, what))
-        except GdlDataError as exc:
+            _read_input = (stream, _read_stream(stream))
+        except _Unreadable as exc:
             _read_input = (stream, exc)
     found = _read_input[1]
-    if isinstance(found, GdlDataError):
-        raise found
+    if isinstance(found, _Unreadable):
+        if found.why is None:
+            raise _too_large(named(STDIO), what)
+        raise cannot_read(what, named(STDIO), found.why)
     return found
 
 
-def _read_stream(stream: object, what: str) -> str:
+def _read_stream(stream: object) -> str:
     """The text of the standard input, as `open` reads a file's (UTF-8, its line ends \\n),
     at most MAX_DATA characters of it: read a part at a time, so that an endless input
     (`< /dev/zero`) stops there."""
     import codecs
     binary = getattr(stream, "buffer", None)
     if binary is None:
-        raise cannot_read(what, named(STDIO), "there is no standard input")
+        raise _Unreadable("there is no standard input")
     decoder = codecs.getincrementaldecoder("utf-8")()
     parts: list[str] = []
     count = 0
@@ -134,15 +146,15 @@ def _read_stream(stream: object, what: str) -> str:
         try:
             chunk = binary.read(1 << 16)
         except OSError as exc:
-            raise cannot_read(what, named(STDIO), exc) from None
+            raise _Unreadable(exc) from None
         try:
             part = decoder.decode(chunk, final=not chunk)
         except UnicodeDecodeError as exc:
-            raise cannot_read(what, named(STDIO), not_utf8(exc)) from None
+            raise _Unreadable(not_utf8(exc)) from None
         parts.append(part)
         count += len(part)
         if count > MAX_DATA:
-            raise _too_large(named(STDIO), what)
+            raise _Unreadable(None)
         if not chunk:
             break
     return "".join(parts).replace("\r\n", "\n").replace("\r", "\n")

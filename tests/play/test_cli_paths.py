@@ -450,6 +450,12 @@ def test_the_standard_input_is_read_as_a_file_is(monkeypatch, stdin, why):
     result = invoke("replay", "-", stdin=stdin)
     assert result.exit_code == 1
     assert result.output == f"error: cannot read transcript <stdin>: {why}\n"
+    # `play --moves -` reads it first for a transcript's seed, then as the moves file it is
+    # ('cannot read transcript <stdin>' was said of moves)
+    moves = invoke("play", str(RULE_FILE), "--moves", "-", stdin=stdin)
+    assert moves.exit_code == 1
+    assert moves.output == "error: cannot read moves file <stdin>: " + why.replace(
+        "transcript", "moves file") + "\n"
 
 
 # ----- an empty file name: a usage error naming the option, whatever the command -------------
