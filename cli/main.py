@@ -412,6 +412,7 @@ def simulate(file: str, games: int, seed: int, players: str, max_turns: int,
     if out is not None:
         from gdl.interpreter.play.balance.game_records import check_out_path
         check_out_path(out)
+        writable(out)                               # before the games, not after them
     if ray_address is not None:
         from gdl.interpreter.play.balance.cluster import import_ray
         import_ray(ray_address)
@@ -592,6 +593,7 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
     exits 130."""
     refuse_overwrite("--output", output, ("rule file", file))
     refuse_non_transcript("--output", output)     # as a save: not a file of the person's
+    writable(output)                                # before the game, not after it
     import signal
 
     def terminated(signum: int, frame: FrameType | None) -> NoReturn:

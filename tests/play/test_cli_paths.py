@@ -489,3 +489,23 @@ def test_an_empty_file_name_is_a_usage_error(folder, args, option):
     assert result.stderr.splitlines()[-1] == (f"Error: Invalid value for {option}: the file "
                                               "name is empty: give a file's name")
     assert sorted(os.listdir(folder)) == before
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "stuck.gdl", "--games", "3", "--out", "{out}.jsonl"],
+    ["record", "stuck.gdl", "-o", "{out}.txt"]], ids=lambda v: v[0])
+@pytest.mark.parametrize("out", ["missing/r", "folder"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_games(tmp_path, args, out):
+    """`gdl simulate --out missing/r.jsonl` played every game (minutes of them), then said
+    'cannot write missing/r.jsonl'; `gdl record -o` too. The rule file here gets stuck at
+    its first decision: the games were played when that error comes first."""
+    (tmp_path / "stuck.gdl").write_text(
+        'game "Stuck"\nseats a, b\nboard square(1, 1)\n\nsetup {\n  goto play for a\n}\n\n'
+        "phase play turn {\n  action pass() where false {\n    goto play for next(me)\n"
+        "  }\n}\n")
+    (tmp_path / "folder.jsonl").mkdir()
+    (tmp_path / "folder.txt").mkdir()
+    path = args[-1].format(out=out)
+    result = gdl(*args[:-1], path, cwd=tmp_path)
+    why = "No such file or directory" if out.startswith("missing") else "Is a directory"
+    assert (result.returncode, result.stderr) == (1, f"error: cannot write {path}: {why}\n")
