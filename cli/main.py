@@ -46,14 +46,29 @@ AGENTS_HELP = ("random, greedy (one ply on the rule file's 'show score') or mcts
                "docs/agents.md)")
 
 
+# The largest cap (--max-turns, --max-decisions): more than any game reaches, and within
+# the native engine's C integers (a larger one was an OverflowError there).
+MAX_CAP = 10 ** 18
+
+
+def _bounded_cap(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    if value is not None and value > MAX_CAP:
+        shown = str(value) if len(str(value)) <= 30 else f"{str(value)[:20]}... " \
+            f"({len(str(value))} digits)"
+        raise click.BadParameter(f"{shown} is more than 10**18, which no game reaches: give "
+                                 "a smaller cap, or leave the option out")
+    return value
+
+
 def max_turns_option(default: int | None = None) -> Callable[[FC], FC]:
     return click.option("--max-turns", type=POSITIVE, default=default,
-                        show_default=default is not None,
+                        show_default=default is not None, callback=_bounded_cap,
                         help="A game still running after this many turns is capped.")
 
 
 max_decisions_option = click.option(
     "--max-decisions", type=POSITIVE, default=DEFAULT_MAX_DECISIONS, show_default=True,
+    callback=_bounded_cap,
     help="A game still running after this many decisions is capped (a game whose turn "
     "counter never advances stops too).")
 

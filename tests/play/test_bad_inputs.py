@@ -95,6 +95,14 @@ def test_a_byte_that_is_not_utf8_on_standard_input():
      "Invalid value for '--max-turns': 0 is not in the range x>=1."),
     (["simulate", SPACE_WAR, "--max-decisions", "0"],
      "Invalid value for '--max-decisions': 0 is not in the range x>=1."),
+    # the native engine's playout took them as C longs: 'OverflowError: Python int too
+    # large to convert to C long' (a traceback)
+    (["simulate", SPACE_WAR, "--max-turns", str(10 ** 25), "--backend", "native"],
+     f"Invalid value for '--max-turns': {10 ** 25} is more than 10**18, which no game "
+     "reaches: give a smaller cap, or leave the option out"),
+    (["bench", SPACE_WAR, "--max-decisions", "9" * 40],
+     "Invalid value for '--max-decisions': 99999999999999999999... (40 digits) is more "
+     "than 10**18, which no game reaches: give a smaller cap, or leave the option out"),
     (["simulate", SPACE_WAR, "--workers", "0"],
      "Invalid value for '--workers': 0 is not in the range x>=1."),
     (["record", SPACE_WAR, "--seed", str(2 ** 64)],
