@@ -56,7 +56,10 @@ def requested(backend: str | None = None) -> str:
     """The backend asked for: `backend`, else $GDL_BACKEND, else the default."""
     chosen = backend or os.environ.get(ENVIRONMENT) or DEFAULT
     if chosen not in BACKENDS:
-        raise GdlError(f"unknown backend {chosen!r}: use one of {', '.join(BACKENDS)}")
+        if backend:
+            raise GdlError(f"unknown backend {chosen!r}: use one of {', '.join(BACKENDS)}")
+        raise GdlError(f"unknown backend {chosen!r} in ${ENVIRONMENT}: use one of "
+                       f"{', '.join(BACKENDS)} (or unset it)")
     return chosen
 
 

@@ -120,6 +120,20 @@ def test_an_unknown_backend_is_refused():
         load_game(GAMES[0], "fast")
 
 
+def test_an_unknown_backend_in_the_environment_names_the_variable(monkeypatch):
+    """'unknown backend 'bogus'' named no option: the value came from $GDL_BACKEND, set
+    in the person's shell, perhaps long ago."""
+    monkeypatch.setenv("GDL_BACKEND", "bogus")
+    with pytest.raises(Exception) as info:
+        load_game(GAMES[0])
+    assert str(info.value) == ("error: unknown backend 'bogus' in $GDL_BACKEND: use one of "
+                               "auto, native, python (or unset it)")
+    done = subprocess.run([sys.executable, "-m", "gdl.cli.main", "simulate", GAMES[0],
+                           "--games", "1"], capture_output=True, text=True,
+                          env=dict(os.environ, GDL_BACKEND="bogus"))
+    assert (done.returncode, done.stderr) == (1, f"error: {info.value.message}\n")
+
+
 @needs_tools
 def test_gdl_compile_prints_what_cython_compiles(shared_cache, monkeypatch):
     given = []
