@@ -72,8 +72,8 @@ def cache_directory() -> str | None:
     if os.name != "posix":          # the privacy check below needs POSIX owners and modes
         return None
     chosen = os.environ.get("GDL_CACHE_DIR")
-    if chosen:
-        return chosen
+    if chosen:      # absolute: the native build runs its compiler from another folder
+        return os.path.abspath(chosen)
     base = os.environ.get("XDG_CACHE_HOME", "")
     if not os.path.isabs(base):     # the XDG specification ignores a relative path
         home = os.path.expanduser("~")

@@ -12,6 +12,7 @@ import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -132,6 +133,21 @@ def test_an_unknown_backend_in_the_environment_names_the_variable(monkeypatch):
                            "--games", "1"], capture_output=True, text=True,
                           env=dict(os.environ, GDL_BACKEND="bogus"))
     assert (done.returncode, done.stderr) == (1, f"error: {info.value.message}\n")
+
+
+@needs_tools
+def test_a_relative_cache_directory_builds_the_native_rules(tmp_path):
+    """GDL_CACHE_DIR=cache (a path from the current folder): the compiler, run elsewhere,
+    failed ('the C compiler could not build the rules: collect2: error: ld returned 1 exit
+    status') and the rules ran on Python."""
+    rules = tmp_path / "nim.gdl"
+    rules.write_text((Path(ROOT) / "tests" / "rules" / "nim.gdl").read_text())
+    done = subprocess.run([sys.executable, "-m", "gdl.cli.main", "simulate", "nim.gdl",
+                           "--games", "2", "--workers", "1", "--backend", "native"],
+                          capture_output=True, text=True, cwd=tmp_path,
+                          env=dict(os.environ, GDL_CACHE_DIR="cache"))
+    assert (done.returncode, done.stderr) == (0, "")
+    assert glob.glob(str(tmp_path / "cache" / "native" / "*"))
 
 
 @needs_tools
