@@ -167,6 +167,9 @@ def _program(text: str, path: str, seen: tuple[str, ...]) -> tuple[ast.Program, 
     if len(extends) > 1:
         raise error_at(GdlSyntaxError, "a variant extends one base file", extends[1].span)
     decl = extends[0]
+    if not decl.path.strip():       # (else the folder it is in: 'cannot read rule file .')
+        raise error_at(GdlError, "'extends' names no base file: give the base's path, "
+                       "relative to this file's folder (extends \"base.gdl\")", decl.span)
     base_path = os.path.normpath(os.path.join(os.path.dirname(path), decl.path))
     if base_path in seen:
         raise error_at(GdlError, f"'{decl.path}' extends itself through a cycle", decl.span)

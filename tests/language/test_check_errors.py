@@ -129,6 +129,14 @@ def test_a_checker_message_and_its_source_line_show_invisible_marks_escaped():
         "(b\\u200fase.gdl)")
 
 
+@pytest.mark.parametrize("named", ['""', '"  "'])
+def test_extends_of_no_file_says_so(named):
+    """(`extends ""` said 'cannot read rule file .: Is a directory'.)"""
+    assert message(f"extends {named}\n").splitlines()[0] == (
+        "bad.gdl:1:1: error: 'extends' names no base file: give the base's path, relative to "
+        "this file's folder (extends \"base.gdl\")")
+
+
 def test_visible_escapes_what_hides_or_reorders_text_and_keeps_letters():
     assert visible("café 漢字 ² tab\tand\nnewline") == "café 漢字 ² tab\tand\nnewline"
     assert visible("a\u202eb\u2066\u2067\u2068\u2069\u200e\u200f\u200b\x1b[2J\u2028") == (
