@@ -188,8 +188,12 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
 def _resumed(path: str, file: str | None, players: str | None) -> tuple[str, int, str, Moves]:
     """(rule file, seed, players, moves: its decisions and concessions) of a saved
     transcript, after checking that it replays exactly (a transcript that does not is
-    refused whole)."""
-    transcripts.replay(path)
+    refused whole; one whose rule file's text alone changed goes on, with a warning)."""
+    try:
+        transcripts.replay(path)
+    except transcripts.RulesChanged as changed:
+        click.echo(f"warning: {changed.message}: the game goes on in the rule file as it is "
+                   "now", err=True)
     saved = transcripts.read_transcript(path)
     saved.refuse_finished()
     rules = saved.rules_file()

@@ -482,6 +482,11 @@ class Divergence(GdlError):
     pass
 
 
+class RulesChanged(Divergence):
+    """Every line replays identically, but the rule file's text is not the one recorded (a
+    comment added, `gdl fmt` run): a replay fails, a resume may go on."""
+
+
 def open_transcript(path):
     """A transcript, its moves (moves_of: (line number, text) of its decisions and
     concessions; a corrupt transcript is refused whole) and the game loaded from the rule
@@ -530,7 +535,7 @@ def replay(path):
         raise Divergence(_difference(name, numbers[i] if i < len(numbers) else "end", want,
                                      got, _step_of(expected, i)))
     if game.source_hash != transcript.header["rules-sha256"]:
-        raise Divergence(f"{name}: the rule file changed since recording (sha256 "
+        raise RulesChanged(f"{name}: the rule file changed since recording (sha256 "
                          f"{game.source_hash[:12]} != {transcript.header['rules-sha256'][:12]})"
                          f", although {'all ' * (decisions > 1)}"
                          f"{counted(decisions, 'decision')} "

@@ -358,3 +358,29 @@ def test_a_saved_game_whose_players_line_is_wrong_is_told_at_that_line(tmp_path,
         6, True)
     other = gdl("play", "--resume", "saved.txt", "--players", "random", cwd=tmp_path)
     assert other.returncode == 0, other.stderr       # --players replaces them
+
+
+def test_a_saved_game_resumes_when_only_its_rule_file_s_text_changed(tmp_path):
+    """A comment added to the rule file (or `gdl fmt` run on it) changes its hash: `gdl play
+    --resume` refused the save although every decision replays identically, and said
+    nothing of what to do. It goes on, with a warning; a save then holds the new hash."""
+    rules = tmp_path / "nim.gdl"
+    rules.write_text((RULES / "nim.gdl").read_text())
+    saved = tmp_path / "saved.txt"
+    made = gdl("play", "nim.gdl", "--players", "human,random", "--seed", "1", cwd=tmp_path,
+               stdin="1\nsave saved.txt\nquit\n")
+    assert made.returncode == 0, made.stderr
+    rules.write_text(rules.read_text() + "\n# a comment\n")
+    old, new = (read_transcript(str(saved)).header["rules-sha256"][:12],
+                load_game(str(rules)).source_hash[:12])
+    resumed = gdl("play", "--resume", "saved.txt", "--save", "saved.txt", cwd=tmp_path,
+                  stdin="quit\n")
+    assert resumed.returncode == 0, resumed.stderr
+    assert resumed.stderr == (
+        f"warning: saved.txt: the rule file changed since recording (sha256 {new} != {old}),"
+        " although all 2 decisions replay identically: the game goes on in the rule file as "
+        "it is now\n")
+    assert "resumed after 2 decisions" in resumed.stdout
+    assert replay(str(saved)) == 2          # saved again, with the rule file's new hash
+    still = gdl("replay", "saved.txt", cwd=tmp_path)
+    assert still.returncode == 0, still.stderr
