@@ -99,6 +99,20 @@ ray_option = click.option(
     "pip install -e '.[ray]'). The results do not depend on it.")
 
 
+def _checked_players(ctx: click.Context, param: click.Parameter,
+                     value: str | None) -> str | None:
+    """--players: each a player type gdl has, its parameters in range, told as a usage
+    error of the option (how many there may be is the command's to say, with the game)."""
+    if value:
+        from gdl.interpreter.play.agents.agents import parse_player
+        for name in value.split(","):
+            try:
+                parse_player(name.strip())
+            except GdlError as exc:
+                raise click.BadParameter(exc.message) from None
+    return value
+
+
 def _set_backend(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     if value is not None:       # worker processes and every game the command loads see it
         os.environ["GDL_BACKEND"] = value
@@ -292,7 +306,7 @@ def compile_command(file: str, backend: str) -> None:
 @click.argument("file", type=RULE_FILE, required=False)
 @click.option("--seed", type=SEED, default=None, help="Seed of the game's dice (default: 0 "
               "when no seat is human; otherwise a fresh seed, told when the game ends).")
-@click.option("--players", default=None,
+@click.option("--players", default=None, callback=_checked_players,
               help="Comma-separated, one per seat: human, " + AGENTS_HELP + "; seats not "
               "named are random, and a lone 'human' is you in the first seat against random "
               "ones (default: random; with --resume, the saved game's players).")
@@ -395,7 +409,7 @@ def serve(file: str, seats: str | None, host: str, port: int, seed: int | None,
 @click.argument("file", type=RULE_FILE)
 @click.option("--games", type=POSITIVE, default=100, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option("--players", default="random", show_default=True,
+@click.option("--players", default="random", show_default=True, callback=_checked_players,
               help="Comma-separated, one per seat: " + AGENTS_HELP + "; one name stands for "
               "every seat, seats not named are random.")
 @max_turns_option(1000)
@@ -503,7 +517,8 @@ def print_summary(summary: Summary, games: int, seed: int,
               help="Games of each file.")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="Game i of each file uses seed + i.")
-@click.option("--players", default="random", show_default=True)
+@click.option("--players", default="random", show_default=True,
+              callback=_checked_players)
 @max_turns_option(1000)
 @max_decisions_option
 @workers_option("Worker processes (default: one per idle core).")
@@ -592,7 +607,7 @@ def report(records: str, output: str, force: bool) -> None:
 @main.command()
 @click.argument("file", type=RULE_FILE)
 @click.option("--seed", type=SEED, default=0, show_default=True)
-@click.option("--players", default="random", show_default=True,
+@click.option("--players", default="random", show_default=True, callback=_checked_players,
               help="Comma-separated, one per seat: " + AGENTS_HELP + ".")
 @max_turns_option()
 @max_decisions_option
@@ -876,7 +891,8 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
 @click.argument("file", type=RULE_FILE)
 @click.option("--games", type=POSITIVE, default=20, show_default=True)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Game i uses seed + i.")
-@click.option("--players", default="random", show_default=True)
+@click.option("--players", default="random", show_default=True,
+              callback=_checked_players)
 @max_turns_option(1000)
 @max_decisions_option
 @click.option("--annotate", type=FILE, help="Write the rule files line by line, "

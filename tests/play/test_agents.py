@@ -355,14 +355,20 @@ def test_a_bad_spec_is_a_clear_message(spec, message):
     assert caught.value.message == message
 
 
-def test_a_bad_spec_on_the_command_line_exits_with_the_message():
+@pytest.mark.parametrize("command", [
+    ["simulate", "--games", "1", "--workers", "1"], ["record"], ["play"], ["coverage"],
+    ["compare", "tests/rules/nim.gdl"]], ids=lambda v: v[0])
+def test_a_bad_spec_on_the_command_line_exits_with_the_message(command):
+    """The message names the option it is about (it said only 'error: mcts: iterations
+    ...', as if of a file), a usage error before anything is loaded."""
     result = subprocess.run(
-        [sys.executable, "-m", "gdl.cli.main", "simulate", "tests/rules/nim.gdl",
-         "--players", "mcts:iterations=x", "--games", "1", "--workers", "1"],
+        [sys.executable, "-m", "gdl.cli.main", command[0], "tests/rules/nim.gdl",
+         *command[1:], "--players", "mcts:iterations=x"],
         cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert result.returncode == 1
-    assert result.stderr == "error: mcts: iterations must be a whole number of at least 1, " \
-        "not 'x'\n"
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1] == (
+        "Error: Invalid value for '--players': mcts: iterations must be a whole number of at "
+        "least 1, not 'x'")
     assert "Traceback" not in result.stdout + result.stderr
 
 
