@@ -248,8 +248,10 @@ def writable(output: str | None) -> None:
         return
     if os.path.isdir(output):
         raise GdlDataError(f"cannot write {output}: Is a directory")
-    if not os.path.isdir(os.path.dirname(output) or "."):
-        raise GdlDataError(f"cannot write {output}: No such file or directory")
+    folder = os.path.dirname(output) or "."
+    if not os.path.isdir(folder):       # as the write would say it
+        why = "Not a directory" if os.path.exists(folder) else "No such file or directory"
+        raise GdlDataError(f"cannot write {output}: {why}")
 
 
 def rules_of(transcript: str) -> str:

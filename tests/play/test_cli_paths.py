@@ -494,7 +494,7 @@ def test_an_empty_file_name_is_a_usage_error(folder, args, option):
 @pytest.mark.parametrize("args", [
     ["simulate", "stuck.gdl", "--games", "3", "--out", "{out}.jsonl"],
     ["record", "stuck.gdl", "-o", "{out}.txt"]], ids=lambda v: v[0])
-@pytest.mark.parametrize("out", ["missing/r", "folder"])
+@pytest.mark.parametrize("out", ["missing/r", "folder", "stuck.gdl/r"])
 def test_an_output_that_cannot_be_written_is_refused_before_the_games(tmp_path, args, out):
     """`gdl simulate --out missing/r.jsonl` played every game (minutes of them), then said
     'cannot write missing/r.jsonl'; `gdl record -o` too. The rule file here gets stuck at
@@ -507,5 +507,7 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_games(tmp_path, 
     (tmp_path / "folder.txt").mkdir()
     path = args[-1].format(out=out)
     result = gdl(*args[:-1], path, cwd=tmp_path)
-    why = "No such file or directory" if out.startswith("missing") else "Is a directory"
+    # (a file where the folder should be was said to be missing, as the write says it is not)
+    why = {"missing/r": "No such file or directory", "folder": "Is a directory",
+           "stuck.gdl/r": "Not a directory"}[out]
     assert (result.returncode, result.stderr) == (1, f"error: cannot write {path}: {why}\n")
