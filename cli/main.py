@@ -180,7 +180,8 @@ class Commands(click.Group):
             try:
                 return super().main(*args, **kwargs)
             finally:
-                if sys.stdout is not None:      # (None: closed, `>&-`)
+                # (None: closed, `>&-`; closed by the command, as `gdl lsp`'s server does)
+                if sys.stdout is not None and not sys.stdout.closed:
                     sys.stdout.flush()      # what is left to write fails here, not at exit
         except OSError as exc:
             if exc.errno not in _FULL:
