@@ -87,7 +87,8 @@ def test_a_variant_may_put_a_base_kind_out_of_sight(tmp_path):
 
 @pytest.mark.parametrize("base, message", [
     ("folder", "cannot read rule file {tmp}/folder: Is a directory"),
-    ("", "cannot read rule file {tmp}: Is a directory"),
+    ("", "'extends' names no base file: give the base's path, relative to this file's folder "
+         "(extends \"base.gdl\")"),
 ])
 def test_a_base_that_cannot_be_read_is_an_error_of_the_extends_line(tmp_path, base, message):
     """Not an error of the base's path with no line (`folder: error: cannot read ...`)."""
