@@ -1075,7 +1075,9 @@ class _Emitter:
         if isinstance(s, _TOLD):        # its event (narrated), first: as on Python (`told`)
             body.emit(indent, f"S.spend(CHANCE_EVENT_WORK, {self.loc(s)})")
         if isinstance(s, ir.Let) and (s.expr.type == STR or self.lists_loops(s.expr, env)
-                                      or id(s) in self.lists_refined()[0]):
+                                      or id(s) in self.lists_refined()[0]
+                                      or _element(s.expr.type) in SCALARS
+                                      and self.lists_fn_whole(s.expr)):
             self.lists_let(s, env, body, indent)
         elif self.lists_statement(s, env, body, indent):
             pass
@@ -2644,6 +2646,13 @@ class _Emitter:
             return self.lists_const(xs)       # `[]`, of no element type
         if is_list(_element(xs.type)) or _element(xs.type) not in SCALARS:
             raise _Outside(xs, "a list of lists given to a fn")
+        if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made):
+            held = env[xs.slot]
+            assert isinstance(held, _Made)
+            if held.ctype == "list":
+                return held.name        # a list a let made (never changed in place)
+        if self.lists_fn_whole(xs):
+            return self.lists_fn_expr(xs, env)
         name = self.fresh("m")
         names, params = self.scope(env)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
@@ -3389,6 +3398,10 @@ class _Emitter:
             return f"lists_reversed(S, {listed}, {self.loc(xs)})"
         if isinstance(xs, ir.CallBuiltin) and xs.name == "unique":
             listed = self.lists_expr(xs.args[0], env, body)
+            if element == CELL and self.board.size <= _CONNECTED_CELLS:
+                return f"lists_unique_cells(S, {listed}, {self.loc(xs)})"
+            if element in SCALARS:
+                return f"lists_unique_flat(S, {listed}, {self.loc(xs)})"
             return f"lists_unique(S, {listed}, {int(holds_texts(xs.type))}, {self.loc(xs)})"
         if isinstance(xs, ir.Quant) and xs.op == "sorted":
             return self.lists_made(xs, env, sort=True, outer=body)
@@ -3396,7 +3409,41 @@ class _Emitter:
             return self.lists_connected(xs, env)
         if isinstance(xs, ir.CallFn) and self.lists_block_fn(xs):
             return self.lists_call(xs, env, body)
+        if self.lists_fn_whole(xs):
+            return self.lists_fn_expr(xs, env)
         return self.lists_made(xs, env)
+
+    def lists_fn_whole(self, e: ir.Expr) -> bool:
+        """Is `e` a call of a fn of an expression (through others) whose expression gives a
+        list made whole (a connected(), a unique(), a join, a block fn's...), better given as
+        it is than copied element by element?"""
+        seen: set[str] = set()
+        while isinstance(e, ir.CallFn) and not self.lists_block_fn(e) and e.name not in seen:
+            seen.add(e.name)
+            e = self.prog.fns[e.name].body
+        return bool(seen) and is_list(e.type) and self.lists_loops(e, {})
+
+    def lists_fn_expr(self, xs: ir.CallFn, env: Env) -> str:
+        """A fn of an expression giving a list: a cdef function of the locals in scope that
+        gives its arguments to the fn's expression as a value (a list it makes, or one it
+        names, is not copied)."""
+        fn = self.prog.fns[xs.name]
+        name = self.fresh("lists_f")
+        names, params = self.scope(env)
+        unit = _Body(f"cdef list {name}(Core S, long me{params}):")
+        inner: Env = {0: env[0]}
+        for k, arg in enumerate(xs.args):
+            if is_list(arg.type):
+                made = unit.declare(self.fresh("p"), "list")
+                unit.emit(1, f"{made} = {self.made(arg, env)}")
+                inner[k + 1] = _Made(made)
+                continue
+            value = unit.declare(self.fresh("p"))
+            unit.emit(1, f"{value} = {self.expr(arg, env, unit)}")
+            inner[k + 1] = value
+        unit.emit(1, f"return {self.lists_expr(fn.body, inner, unit)}")
+        self.functions.append(unit.text())
+        return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
     def lists_range(self, xs: ir.CallBuiltin, env: Env, body: _Body, counted: bool) -> str:
         """`range(a, b)` made whole; `counted`: its length counted as work (not when a loop
