@@ -477,11 +477,21 @@ class Generator:
             self.src.emit(1, F(node, f"if rt.work > {MAX_WORK}: rt.overworked()"))
 
     def trigger(self, trigger: ir.Trigger) -> None:
+        """An `on enter` trigger: each run counted as work, and its body (a move in it may
+        run the triggers again, inside it) a level of the depth count fns and defs that
+        call themselves keep (limits.MAX_DEPTH, `counted_unit`)."""
         self.counted_call(trigger, True)
         if trigger.where is not None:
             self.src.emit(1, "if not (", self.ex(trigger.where), "):")
             self.src.emit(2, "return False")
+        self.src.emit(1, F(trigger, f"if rt.depth >= {MAX_DEPTH}: rt.too_deep_enter()"))
+        self.src.emit(1, "rt.depth += 1")
+        self.src.emit(1, "try:")
+        self.src.shift += 1
         self.block(trigger.body, 1)
+        self.src.shift -= 1
+        self.src.emit(1, "finally:")
+        self.src.emit(2, "rt.depth -= 1")
         self.src.emit(1, "return True")
 
     # ----- actions ---------------------------------------------------------------------
@@ -1492,18 +1502,31 @@ def _fresh(domain: ir.Expr) -> bool:
         isinstance(domain, ir.Quant) and domain.op == "sorted")
 
 
+TRIGGERS = ("on enter", "")     # the `on enter` triggers, as one unit of the call graph
+
+
 def _calling_themselves(prog: ir.Program) -> set[tuple[str, str]]:
     """("fn"|"def", name) of every fn and def that can call itself, directly or through
-    other fns and defs."""
+    other fns and defs, or through a `move` whose `on enter` triggers call it again (then
+    TRIGGERS too). typed.py's `fn_cycles` reads the same set."""
     calls: dict[tuple[str, str], set[tuple[str, str]]] = {}
+
+    def called(roots: Iterable[ir.Node]) -> set[tuple[str, str]]:
+        found: set[tuple[str, str]] = set()
+        for n in (n for root in roots for n in ir.walk(root)):
+            if isinstance(n, (ir.CallFn, ir.CallDef)):
+                found.add(("fn" if isinstance(n, ir.CallFn) else "def", n.name))
+            elif isinstance(n, ir.Move) and prog.triggers:
+                found.add(TRIGGERS)
+        return found
     tables: tuple[tuple[str, Mapping[str, ir.Fn | ir.Def]], ...] = (
         ("fn", prog.fns), ("def", prog.defs))
     for kind, table in tables:
         for name, node in table.items():
-            roots: Sequence[ir.Node] = [node.body] if isinstance(node, ir.Fn) else node.body
-            calls[(kind, name)] = {("fn" if isinstance(n, ir.CallFn) else "def", n.name)
-                                   for root in roots for n in ir.walk(root)
-                                   if isinstance(n, (ir.CallFn, ir.CallDef))}
+            calls[(kind, name)] = called([node.body] if isinstance(node, ir.Fn) else node.body)
+    if prog.triggers:
+        calls[TRIGGERS] = called([part for t in prog.triggers
+                                  for part in (*([t.where] if t.where else []), *t.body)])
     cyclic: set[tuple[str, str]] = set()
     for start in calls:
         seen: set[tuple[str, str]] = set()

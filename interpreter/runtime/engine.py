@@ -76,6 +76,7 @@ _Sized = TypeVar("_Sized", bound=Sized)
 
 
 ENDLESS_CALLS = "a fn or def calls itself without end"
+ENDLESS_ENTERS = "a move inside an 'on enter' rule runs 'on enter' rules without end"
 ENDLESS_PHASES = (f"phases were entered more than {MAX_ENTRIES} times without reaching a "
                   "decision: their goto, call and return go round without end")
 OVERWORKED = (f"the rules took more than {MAX_WORK:,} steps since the last decision (loops "
@@ -176,7 +177,8 @@ class Runtime:
         self.changed = 0        # state categories changed since the end rules last ran
         self.entries = 0        # phases entered since the engine last started work
         self.work = 0           # steps of the rules since then (limits.MAX_WORK)
-        self.depth = 0          # calls of fns and defs that call themselves running now
+        self.depth = 0          # calls of fns and defs that call themselves, and `on enter`
+                                # runs, running now (limits.MAX_DEPTH)
         self.quiet = 0          # inside a `move`: its steps are one event, at its end
         self.passes = 0         # `on no action` blocks run since the last decision
         self.end_values: dict[int, list[Any]] = {}  # end block -> its shared values so far
@@ -696,6 +698,11 @@ class Runtime:
         """A fn or def that calls itself called once more at MAX_DEPTH calls running (the
         generated code's check at its entry, `codegen.Generator.counted_unit`)."""
         raise RuleFault(f"{ENDLESS_CALLS} ('{name}' is {MAX_DEPTH} calls deep)")
+
+    def too_deep_enter(self) -> NoReturn:
+        """An `on enter` trigger run once more at MAX_DEPTH triggers and calls of fns and
+        defs that call themselves running (`codegen.Generator.trigger`)."""
+        raise RuleFault(f"{ENDLESS_ENTERS} ({MAX_DEPTH} deep)")
 
     def spend(self, steps: int) -> None:
         """`steps` of work a built-in did (builtins.read): past limits.MAX_WORK, a fault."""

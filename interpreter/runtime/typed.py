@@ -37,7 +37,7 @@ import attrs
 
 from . import native, native_cache, tables
 from .typed_trim import trimmed
-from .codegen import TOO_MANY_ACTIONS, _cheap, _impure_fns, _pure_in
+from .codegen import TOO_MANY_ACTIONS, _calling_themselves, _cheap, _impure_fns, _pure_in
 from .state import ALL, State
 from ..language import program as ir
 from ..language.tree import Span
@@ -744,27 +744,19 @@ class _Emitter:
                                                 f"type {binder.type}"), None)
 
     def fn_cycles(self) -> None:
-        """The fns and defs that call themselves (through others too): each call of one
-        counts a step of work and a level of Python's recursion limit, as on Python
-        (`recurse_head`). A fn giving a list stays outside: its loops are written in place."""
-        units: dict[str, ir.Fn | ir.Def] = {**self.prog.fns,
-                                             **{f"def {n}": d for n, d in self.prog.defs.items()}}
-        calls = {name: {n.name if isinstance(n, ir.CallFn) else f"def {n.name}"
-                        for part in (unit.body if isinstance(unit, ir.Def) else (unit.body,))
-                        for n in ir.walk(part) if isinstance(n, (ir.CallFn, ir.CallDef))}
-                 for name, unit in units.items()}
-
-        def reaches(start: str, goal: str, seen: set[str]) -> bool:
-            for callee in calls.get(start, ()):
-                if callee == goal or (callee not in seen and reaches(callee, goal, seen | {callee})):
-                    return True
-            return False
-        for name, unit in units.items():
-            if reaches(name, name, {name}):
-                if isinstance(unit, ir.Fn) and not isinstance(unit.body, ir.FnBlock) \
-                        and is_list(unit.type):
-                    raise _Outside(unit, f"a fn giving a list that calls itself ('{unit.name}')")
+        """The fns and defs that call themselves (through others too, and through the `on
+        enter` triggers a move runs): the Python backend's set (codegen
+        `_calling_themselves`). Each call of one counts a step of work and a level of gdl's
+        depth count, as on Python (`recurse_head`). A fn giving a list stays outside: its
+        loops are written in place."""
+        cyclic = _calling_themselves(self.prog)
+        for name, fn in self.prog.fns.items():
+            if ("fn", name) in cyclic:
+                if not isinstance(fn.body, ir.FnBlock) and is_list(fn.type):
+                    raise _Outside(fn, f"a fn giving a list that calls itself ('{fn.name}')")
                 self.recurse_cyclic.add(name)
+        self.recurse_cyclic.update(f"def {name}" for name in self.prog.defs
+                                   if ("def", name) in cyclic)
 
     def recurse_head(self, unit: ir.Fn | ir.Def, body: _Body) -> int:
         """The start of a fn or def that calls itself: a step of work (engine.py's count, at
@@ -1661,7 +1653,12 @@ class _Emitter:
             if trigger.where is not None:
                 fn.emit(1, f"if not {self.expr(trigger.where, env, fn)}:")
                 fn.emit(2, "return 0")
-            self.statements(trigger.body, env, fn, 1)
+            # a level of the depth count of fns calling themselves (codegen `trigger`)
+            fn.emit(1, f"recurse_enter_trigger(S, {self.loc(trigger)})")
+            fn.emit(1, "try:")
+            self.statements(trigger.body, env, fn, 2)
+            fn.emit(1, "finally:")
+            fn.emit(2, "S.recurse_depth -= 1")
             fn.emit(1, "return 0")
             self.functions.append(fn.text())
             unit.emit(1, f"if on_enter_{i}(S, me, v1, v2) or not S.alive[v1]:")

@@ -4,6 +4,7 @@ from the checker when its arguments are constants, else while the game runs; and
 shipped games stay far below every limit."""
 
 import glob
+import json
 
 import re
 
@@ -682,3 +683,39 @@ def test_the_command_line_tells_a_listing_past_the_limit(command):
     result = gdl(command[0], ACTIONS_LIMIT, *command[1:])
     assert result.returncode == 1 and "Traceback" not in result.stdout + result.stderr
     assert f"{ACTIONS_LIMIT}:29:3: {TOO_MANY_ACTIONS}" in result.stdout + result.stderr
+
+
+CONVEYOR = """game "t"
+seats a, b
+board square(3, 3)
+kinds (symbol) {{ Stone = "o" }}
+var total = 0
+setup {{
+  create Stone for a at @a1
+  goto main for a
+}}
+on enter(p, c) {{
+  total += 1
+  if total < {last} {{
+    move p along [c]
+  }}
+}}
+phase main {{
+  action go() {{
+    move first(p in pieces()) along [@b1]
+  }}
+}}
+"""
+
+
+def test_an_on_enter_rule_moving_its_piece_without_end_stops_at_200_runs():
+    """Python's own recursion limit stopped it before, at a place that differs between
+    Python versions (and the typed engine's C stack overflowed: tests/runtime/
+    test_typed_recurse.py compares both)."""
+    game = load_source(CONVEYOR.format(last=200), "t.gdl")
+    state = game.new_state(0)
+    game.apply(state, game.legal_actions(state)[0])
+    assert json.loads(state.to_json())["globals"]["total"] == 200
+    assert run_error(CONVEYOR.format(last=201)).splitlines() == [
+        "t.gdl:10:1: error: run-time error: a move inside an 'on enter' rule runs 'on enter' "
+        "rules without end (200 deep)", "    on enter(p, c) {", "    ^"]

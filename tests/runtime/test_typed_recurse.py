@@ -5,6 +5,7 @@ a block fn walking a list, fns calling each other), a recursion without end (gdl
 and one that calls itself too many times (the work limit). The rule file is tests/rules/typed_recurse_defs.gdl (also in
 test_typed.py's COVERED)."""
 
+import json
 import os
 
 import pytest
@@ -108,3 +109,73 @@ def test_a_fn_giving_a_list_that_calls_itself_stays_outside():
     game = load_source(source, "r.gdl", "python")
     assert typed.unsupported(game._program) == (
         "r.gdl:8:1: a fn giving a list that calls itself ('upto') is outside the typed subset")
+
+
+ENTERS = """game "T"
+seats a, b
+board square(3, 3)
+kinds (symbol) {
+  Stone = "o"
+}
+var total = 0
+setup {
+  create Stone for a at @a1
+  goto play for a
+}
+UNITS
+on enter(p, c) {
+  total += 1
+  if total < LAST {
+    MOVE
+  }
+}
+phase play turn {
+  action go() {
+    move first(p in pieces()) along [@b1]
+    goto play for next(me)
+  }
+}
+"""
+
+
+ENTERS_WITHOUT_END = "a move inside an 'on enter' rule runs 'on enter' rules without end"
+
+
+@needs_tools
+@pytest.mark.parametrize("units, move, runs, said", [
+    ("", "move p along [c]", 200, f"{ENTERS_WITHOUT_END} (200 deep)"),
+    # the def is a level too (it calls itself through the trigger): runs at depths 0, 2, ...
+    ("def hop(q, d) {\n  move q along [d]\n}", "hop(p, c)", 100,
+     f"{ENTERS_WITHOUT_END} (200 deep)"),
+    ("def hop(q, d) {\n  if total > 0 {\n    hop2(q, d)\n  }\n}\n"
+     "def hop2(q, d) {\n  move q along [d]\n}", "hop(p, c)", 67,
+     "a fn or def calls itself without end ('hop2' is 200 calls deep)")])
+def test_on_enter_rules_without_end_are_one_fault_on_both(typed_on, units, move, runs,  # noqa: F811
+                                                          said):
+    """A move inside an `on enter` rule that enters cells whose `on enter` rules move
+    again ran until Python's recursion limit (a place that differs between Python
+    versions) and overflowed the C stack of the typed engine (a crash). Now each run of
+    a trigger, and each call of a def it calls that moves again, is a level of the depth
+    count of fns calling themselves: `runs` triggers one inside the next play, one more
+    faults at the unit past 200 levels, the same on both."""
+    for last, fault in ((runs, False), (runs + 1, True)):
+        source = ENTERS.replace("UNITS", units).replace("MOVE", move).replace(
+            "LAST", str(last))
+        found = []
+        for backend in ("python", "native"):
+            game = load_source(source, "t.gdl", backend)
+            assert backend == "python" or game._typed is not None
+            state = game.new_state(0)
+            if fault:
+                found.append(_applied(game))
+                continue
+            game.apply(state, game.legal_actions(state)[0])
+            found.append(state.to_json())
+        assert found[1] == found[0]
+        if fault:
+            (path, line, column, message), _ = found[0]
+            place = "on enter(p, c) {" if "'on enter'" in said else "def hop2(q, d) {"
+            assert (line, column) == (source.splitlines().index(place) + 1, 1)
+            assert said in message
+        else:
+            assert json.loads(found[0])["globals"]["total"] == runs
