@@ -31,7 +31,7 @@ import math
 import os
 from collections.abc import Callable
 from importlib import resources
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 import attrs
 
@@ -3410,7 +3410,7 @@ class _Emitter:
             return self.lists_fn_expr(xs, env)
         return self.lists_made(xs, env)
 
-    def lists_fn_whole(self, e: ir.Expr) -> bool:
+    def lists_fn_whole(self, e: ir.Expr) -> TypeGuard[ir.CallFn]:
         """Is `e` a call of a fn of an expression (through others) whose expression gives a
         list made whole (a connected(), a unique(), a join, a block fn's...), better given as
         it is than copied element by element?"""
