@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -242,9 +243,15 @@ def refuse_foreign(option: str, output: str | None, kind: str, force: bool) -> N
 
 def writable(output: str | None) -> None:
     """Refuse, before a long run, an output file that names a folder or lies in none, with
-    the message its write would give afterwards (None or '-': the standard output)."""
+    the message its write would give afterwards; '-', the standard output, when there is
+    none (closed, `>&-`). None: no file."""
     from gdl.interpreter.language.errors import GdlDataError
-    if output is None or output == STDIO:
+    if output == STDIO:
+        if sys.stdout is None:
+            from gdl.interpreter.files import no_standard_output
+            raise no_standard_output()
+        return
+    if output is None:
         return
     if os.path.isdir(output):
         raise GdlDataError(f"cannot write {output}: Is a directory")

@@ -624,7 +624,7 @@ def record(file: str, seed: int, players: str, max_turns: int | None, max_decisi
     exits 130."""
     refuse_overwrite("--output", output, ("rule file", file))
     refuse_non_transcript("--output", output)     # as a save: not a file of the person's
-    writable(output)                                # before the game, not after it
+    writable(output or STDIO)                       # before the game, not after it
     import signal
 
     def terminated(signum: int, frame: FrameType | None) -> NoReturn:

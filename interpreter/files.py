@@ -189,13 +189,19 @@ def save(path: str, text: str) -> None:
         raise GdlDataError(f"cannot write {path}: {exc.strerror}") from None
 
 
+def no_standard_output() -> GdlDataError:
+    """The error of a write to the standard output when there is none (closed, `>&-`: Python
+    then has no sys.stdout, and click's echo would drop the text without a word)."""
+    return GdlDataError(f"cannot write {named(STDIO, written=True)}: there is no standard "
+                        "output")
+
+
 def write_output(text: str) -> None:
     """Write `text` on the standard output, as `write_atomic` writes a file: UTF-8, a path it
     names that is not UTF-8 as its own bytes, its line ends kept."""
     out = sys.stdout
-    if out is None:             # closed (`>&-`)
-        raise GdlDataError(f"cannot write {named(STDIO, written=True)}: there is no standard "
-                           "output")
+    if out is None:
+        raise no_standard_output()
     out.flush()
     binary = getattr(out, "buffer", None)
     if binary is None:          # a stream of text only (a test's): it takes the text

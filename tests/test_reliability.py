@@ -213,10 +213,15 @@ def _closed(fd, *args, stdin=None):
 @pytest.mark.parametrize("args, status, message", [
     (["check", "tests/rules/nim.gdl"], 0, None),      # its lines go nowhere, as before
     (["simulate", "tests/rules/nim.gdl", "--games", "2", "--out", "-"], 1,
+     "error: cannot write <stdout>: there is no standard output"),
+    # the transcript is the command's work: not lost in silence with exit status 0
+    (["record", "tests/rules/nim.gdl", "-o", "-"], 1,
+     "error: cannot write <stdout>: there is no standard output"),
+    (["record", "tests/rules/nim.gdl"], 1,
      "error: cannot write <stdout>: there is no standard output")], ids=str)
 def test_a_closed_standard_output_is_no_traceback(args, status, message):
     """(`gdl simulate --out - >&-` failed with 'AttributeError: 'NoneType' object has no
-    attribute 'flush''.)"""
+    attribute 'flush''; `gdl record FILE -o - >&-` exited 0, its transcript lost.)"""
     result = _closed(1, *args)
     assert result.returncode == status, result.stderr
     assert "Traceback" not in result.stderr
