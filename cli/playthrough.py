@@ -31,7 +31,8 @@ import click
 from gdl.cli.inputs import not_a_transcript, overwritten
 from gdl.interpreter import load_game
 from gdl.interpreter.files import STDIO, named, write_atomic
-from gdl.interpreter.language.errors import GdlDataError, IllegalAction, counted, visible
+from gdl.interpreter.language.errors import (GdlDataError, IllegalAction, counted, shortened,
+                                             visible)
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
                                                 matching, resolve_input,
@@ -91,6 +92,9 @@ CLEAR = "\x1b[H\x1b[2J\x1b[3J"      # cursor home, clear the screen and its scro
 HEIGHT = 40
 LONG_LIST = 60          # in plain output, more legal actions than this are summarised
 CONCEDE = "concede"     # a concession in a table's history, in place of an action
+# The prompt's words that take no argument ('concede x' is told so, unless the rules have an
+# action of that name legal now: then it is read as the action).
+BARE = ("quit", "help", "board", "concede", "undo")
 
 
 def run_play(file: str | None, seed: int | None, players: str | None, moves: str | None,
@@ -562,6 +566,9 @@ class Prompt:
             return None
         if text == "quit":
             return STOP
+        if word in BARE and rest and not any(t.split(" ", 1)[0] == word for t in self.texts):
+            self.tell(f"{word} takes no argument: type {word} alone")
+            return None
         if text == "help":
             self.tell(*HELP.split("\n"), *self.phase_help())
         elif text == "board":
@@ -613,7 +620,7 @@ class Prompt:
 
     def narrow(self, found: list[int], words: str, everything: bool = False) -> None:
         if not found:
-            self.tell(f"  no legal action contains '{words}'")
+            self.tell(f"  no legal action contains '{shortened(words)}'")
             return
         self.shown = None if everything else found
         if not self.table.screen:

@@ -10,7 +10,7 @@ The command line catches `GdlError` only; anything else is a bug.
 word meant: the hint "did you mean 'NAME'?". `visible(text)` is how a message shows text a
 user wrote: a character that is invisible or reorders the text around it (U+202E RIGHT-TO-LEFT
 OVERRIDE, as "Trojan Source" uses) written as an escape, `\u202e`; an error's message, hints
-and source line are shown so.
+and source line are shown so; `shortened(text)` is how it quotes a long one: a prefix, "...".
 """
 
 from __future__ import annotations
@@ -159,6 +159,15 @@ def _escaped(char: str) -> str:
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
         else f"\\U{code:08x}"
+
+
+QUOTED = 40     # characters of what a user typed or gave that a message quotes
+
+
+def shortened(text: str, most: int = QUOTED) -> str:
+    """`text`, something a user typed or gave, as a message quotes it: its first `most`
+    characters, "..." where cut (a line of thousands of characters is not echoed whole)."""
+    return text if len(text) <= most else text[:most] + "..."
 
 
 def counted(number: int, noun: str) -> str:

@@ -107,6 +107,21 @@ def test_words_that_name_no_legal_action_say_which():
         "not accepted: no legal action names both e3 (where Fighter#5 stands) and e5"]
 
 
+def test_a_prompt_word_given_an_argument_and_a_long_line_are_told_briefly():
+    """'concede x' said "there is no action 'concede'" (concede takes no argument), and a
+    line of 100,000 characters was quoted whole, twice, in its refusal."""
+    long = "a" * 100_000
+    result = gdl("play", "games/classic/tic_tac_toe.gdl", "--players", "human,random",
+                 "--seed", "1", stdin=f"concede x\nundo 2\n{long}\nquit\n")
+    assert result.returncode == 0, result.stderr
+    told = [line.split("x> ")[-1] for line in result.stdout.splitlines()
+            if line.startswith("x> ") and not line.endswith("bye")]
+    assert told[:2] == ["concede takes no argument: type concede alone",
+                        "undo takes no argument: type undo alone"]
+    assert len(told) == 3 and len(told[2]) < 300, told[2][:300]
+    assert told[2].startswith("not accepted: '" + "a" * 40 + "...' is not legal")
+
+
 def test_undo_save_replay_and_resume(tmp_path):
     saved = tmp_path / "game.txt"
     result = gdl("play", "games/space_war.gdl", "--players", "human", "--seed", "3",

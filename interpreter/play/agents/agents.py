@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ...language.errors import GdlDataError, IllegalAction, counted
+from ...language.errors import QUOTED, GdlDataError, IllegalAction, counted, shortened, visible
 from ...runtime import introspect
 from ..hints import with_hint
 
@@ -117,7 +117,11 @@ def resolve_input(game, state, legal, text, where=None, as_seat=True):
         seat = game.current_player(state)
         viewer = seat if as_seat and seat >= 0 else None
         exc = with_hint(game, state, exc, viewer)
-        raise IllegalAction(f"{_at(where)}'{text}' is not legal: {exc.message}") from None
+        message = exc.message       # the rules' refusal quotes words of the text: briefly
+        for word in {w for w in text.split() if len(w) > QUOTED}:
+            message = message.replace(visible(word), visible(shortened(word)))
+        raise IllegalAction(f"{_at(where)}'{shortened(text)}' is not legal: {message}") \
+            from None
 
 
 def matching(game, state, legal, typed, seat):
@@ -203,7 +207,7 @@ def unmatched(game: Game, state: State, legal: list[Action], text: str, seat: in
                 if pieces else "a piece on it")
         if is_piece(word):
             return f"no legal action names {word}"
-        return f"'{word}' is not a cell, a piece or a word of a legal action"
+        return f"'{shortened(word)}' is not a cell, a piece or a word of a legal action"
     pieces = on.get(words[0].lower(), [])
     named = [f"{words[0]} (where {', '.join(pieces)} stand{'s' if len(pieces) == 1 else ''})"
              if pieces else words[0]] + words[1:]
@@ -265,7 +269,7 @@ MOST = 10 ** 9      # the largest value any agent parameter takes
 def _number(name, key, text, kind, least):
     """The value of parameter `key` of player type `name`: a `kind` from `least` to MOST."""
     words = "a whole number" if kind is int else "a number"
-    shown = text if len(text) <= 20 else text[:20] + "..."
+    shown = shortened(text, 20)
     try:
         value = kind(text)
     except ValueError:
