@@ -240,6 +240,23 @@ def test_the_game_over_is_an_answer():
     assert result.stdout.startswith("the game is over: ")
 
 
+def test_a_transcript_that_no_longer_replays_is_refused_at_its_line(tmp_path):
+    """A decision line removed: the later lines no longer replay. explain explained the
+    shifted positions (exit 0); it says, as gdl replay does, which line differs and how."""
+    saved = tmp_path / "game.txt"
+    assert gdl("record", "games/classic/tic_tac_toe.gdl", "--seed", "3",
+               "-o", str(saved)).returncode == 0
+    lines = saved.read_text().split("\n")
+    second = next(i for i, line in enumerate(lines) if line.startswith("2 "))
+    saved.write_text("\n".join(lines[:second] + lines[second + 1:]))
+    replayed = gdl("replay", str(saved))
+    assert replayed.returncode == 1 and f"{saved}:" in replayed.stderr
+    for step in ("1", "5"):
+        result = gdl("explain", str(saved), "--step", step, "--legal")
+        assert (result.returncode, result.stdout) == (1, ""), result.stdout
+        assert result.stderr == replayed.stderr
+
+
 def test_a_step_of_a_transcript_comes_after_the_concessions_before_it(tmp_path):
     """A seat that conceded before decision K (a `concede:` line) is out at --step K."""
     saved = tmp_path / "game.txt"

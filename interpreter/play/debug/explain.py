@@ -30,7 +30,8 @@ from ..agents.determinize import Determinizer, Stream
 from ..hints import with_hint
 from ..playing import play_moves, steps_seen, viewer_of
 from ..render import narrate
-from ..transcript import HEADER, decision_count, moves_before, open_transcript, read_script
+from ..transcript import (HEADER, RulesChanged, decision_count, moves_before, open_transcript,
+                          read_script, replay)
 from .tracing import RuleTrace
 
 MOST = 8            # values of a domain shown before "... N in all"
@@ -54,8 +55,10 @@ def position(path, seed=None, moves=None, step=None, seat=None, warn=None):
     transcript) from `seed` (None: the transcript's, else 0), or of a transcript before the
     decision of `step`. With a `seat` (a name),
     `where` counts the decisions as that seat was told them: a run of another seat's
-    secret decisions is one (`steps_seen`). `warn` is told of a transcript of another game
-    given as the moves (`read_script`)."""
+    secret decisions is one (`steps_seen`). A transcript that does not replay is refused
+    (the Divergence `transcript.replay` raises, naming its line). `warn` is told of a
+    transcript of another game given as the moves (`read_script`), and of a transcript whose
+    rule file's text alone changed."""
     if not is_transcript(path):
         if step is not None:
             raise GdlDataError(f"{path} is a rule file: --step is for a transcript (give "
@@ -73,6 +76,11 @@ def position(path, seed=None, moves=None, step=None, seat=None, warn=None):
     if moves is not None:
         raise GdlDataError(f"{name} is a transcript: its decisions are the moves (give "
                            "--step to choose the position)")
+    try:        # a transcript that no longer replays has no positions to explain
+        replay(path)
+    except RulesChanged as changed:     # only its rule file's text changed: as resume does
+        if warn is not None:
+            warn(f"{changed.message}: explained in the rule file as it is now")
     transcript, moves, game = open_transcript(path)
     decisions = decision_count(moves)
     if step is None:
