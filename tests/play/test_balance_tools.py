@@ -217,6 +217,13 @@ def race_lines():
      ":2:1: error: stat 'position' is one value a game but the first record's is one value "
      "per seat: a file holds the games of one run; the file is not read"),
     (lambda lines: ["", "  "], ": error: no records in the file"),
+    # a record that says both (the report counted the game as a draw and as a win)
+    (lambda lines: lines[:1] + [lines[1].replace('"draw": false', '"draw": true')],
+     ":2:1: error: a drawn game has no winners, not [\"a\"]; the file is not read"),
+    # a seed played twice by the same players is one game counted twice
+    (lambda lines: lines + lines[2:3],
+     ":7:1: error: seed 2 with players random, random is line 3's too: the same game counted "
+     "twice (a file joined to itself, or runs whose seeds overlap); the file is not read"),
 ])
 def test_a_corrupt_records_file_is_refused_whole_naming_the_line(tmp_path, race_lines,
                                                                   change, message):
@@ -226,6 +233,17 @@ def test_a_corrupt_records_file_is_refused_whole_naming_the_line(tmp_path, race_
     assert result.exit_code == 1
     assert result.stderr.startswith(str(path) + message), result.stderr
     assert not (tmp_path / "r.html").exists()
+
+
+def test_seat_swapped_runs_of_the_same_seeds_are_one_file(tmp_path, race_lines):
+    """A seed repeated under other players is another game (a seat-swapped run joined with
+    `cat`, docs/balance.md): it is read, both games counted."""
+    swapped = [line.replace('"players": ["random", "random"]',
+                            '"players": ["greedy", "random"]') for line in race_lines]
+    assert swapped != race_lines
+    path = tmp_path / "both.jsonl"
+    path.write_text("\n".join(race_lines + swapped) + "\n")
+    assert [r.seed for r in read_records(str(path))] == list(range(6)) * 2
 
 
 @pytest.mark.parametrize("name, message", [

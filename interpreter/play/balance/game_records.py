@@ -10,7 +10,8 @@ any other extension before a run starts.
 
 `read_records(path)` reads a `.jsonl` file whole and checks every record's fields and types
 before it becomes a `GameRecord`; anything wrong refuses the file, naming the line, so a
-report never covers part of a file. A record without `payoff` (written before records had
+report never covers part of a file: a record that contradicts itself (a draw with winners),
+or a game (a seed and its players) already on an earlier line, counted twice otherwise. A record without `payoff` (written before records had
 it) is read, its `payoff` None.
 """
 
@@ -95,6 +96,7 @@ def read_records(path: str) -> list[GameRecord]:
     path = named(path)
     records: list[GameRecord] = []
     first: dict[str, Any] | None = None
+    games: dict[tuple[int, tuple[str, ...]], int] = {}     # (seed, players) -> its line
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -107,6 +109,8 @@ def read_records(path: str) -> list[GameRecord]:
         problem = _problem(record)
         if problem is None and first is not None:
             problem = _differs(record, first)
+        if problem is None:
+            problem = _repeated(record, number, games)
         if problem is not None:
             raise _bad(path, number, problem)
         if first is None:
@@ -191,6 +195,22 @@ def _problem(record: Any) -> str | None:
             return f"'{key}' must be {wanted}, not {json.dumps(record[key])[:60]}"
     if record["capped"] and (record["winners"] or record["draw"]):
         return "a capped game has no winners and is no draw"
+    if record["draw"] and record["winners"]:
+        return f"a drawn game has no winners, not {json.dumps(record['winners'])[:60]}"
+    return None
+
+
+def _repeated(record: dict[str, Any], number: int,
+              games: dict[tuple[int, tuple[str, ...]], int]) -> str | None:
+    """A seed played by the same players as on an earlier line (kept in `games`) is the same
+    game: counted twice, it would weigh twice in every share and mean of the report. The same
+    seed under other players is another game (a seat-swapped run joined with `cat`)."""
+    game = (record["seed"], tuple(record["players"]))
+    if game in games:
+        return (f"seed {game[0]} with players {', '.join(game[1])[:60]} is line "
+                f"{games[game]}'s too: the same game counted twice (a file joined to itself, "
+                "or runs whose seeds overlap)")
+    games[game] = number
     return None
 
 
