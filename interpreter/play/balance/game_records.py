@@ -11,8 +11,8 @@ any other extension before a run starts.
 `read_records(path)` reads a `.jsonl` file whole and checks every record's fields and types
 before it becomes a `GameRecord`; anything wrong refuses the file, naming the line, so a
 report never covers part of a file: a record that contradicts itself (a draw with winners),
-or a game (a seed and its players) already on an earlier line, counted twice otherwise. A record without `payoff` (written before records had
-it) is read, its `payoff` None.
+or a game (a seed and its players) already on an earlier line, counted twice otherwise. A
+record without `payoff` (written before records had it) is read, its `payoff` None.
 """
 
 from __future__ import annotations
