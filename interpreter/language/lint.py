@@ -3,23 +3,28 @@
     idle_actions(program)   -> [(phase, action)] actions whose playing changes nothing
     warnings(program)       -> [Warning] for `gdl check --strict` and the language server
 
-Two kinds of warning. An action with an empty body, outside a simultaneous phase, leaves
+Three kinds of warning. An action with an empty body, outside a simultaneous phase, leaves
 the position as it was: the same seat is asked again, with the same choices (unless
 something else moves with each decision: a rule that reads `decision_number` or `passes`,
 or an end rule that draws randomness). When such actions are all a seat may do, the game
 is stuck, which the engine reports at run time at the phase; when the seat has other
 choices, the action is only a choice that changes nothing, so this is a warning.
 
-The other is a place where a built-in that faults on `none` (`step`, `ray`, `row`, ...) is
+Another is a place where a built-in that faults on `none` (`step`, `ray`, `row`, ...) is
 given a value that can be none (the result of `step`, `first`, `last`, `none` itself, a
 local or a fn that can give one) with no test of it in sight: `c != none and ...`, `if c !=
 none`, a `where c != none`, or a call of a fn whose body starts `c != none and ...` (the
 value passed for `c` is then tested). The types do not say whether a value can be none, so
 this is a warning, not an error: a value can be known not to be none for reasons of the game.
+
+And an action's `where` part that is false whatever the position, as written (`where false`,
+`where not true`, `where 1 > 2`): the action is never legal. One false only through a
+param's value (`where OPTIONAL_RULE`, a variant turning it on) is not flagged.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
@@ -121,6 +126,13 @@ class _Linter:
                 f"action '{action.name}' does nothing: its body is empty, so playing it "
                 f"leaves the position as it was and the same seat is asked again (phase "
                 f"'{phase.name}')", action))
+        for phase in program.phases.values():
+            for action in phase.actions:
+                for part in action.where_parts:
+                    if _never(part):
+                        self.found.append(Warning(
+                            f"action '{action.name}' is never legal: its condition "
+                            f"'{part.text}' is always false (phase '{phase.name}')", part))
         for fn in program.fns.values():
             self.unit()
             self.expr(fn.body, frozenset())
@@ -268,6 +280,43 @@ class _Linter:
             self.lets = saved
             self.fn_maybe[name] = gives
         return self.fn_maybe[name]
+
+
+# ----- conditions that are always false ------------------------------------------------------
+
+_CONSTANT_WORDS = frozenset({"true", "false", "not", "and", "or"})
+_COMPARE = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+            "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _never(part: ir.WherePart) -> bool:
+    """Is a `where` part false whatever the position, as written: `false`, `not true`, `1 >
+    2`? One false only through a param's value (an optional rule that a variant turns on
+    with `param RULE = true`) names the param, and is no warning."""
+    if not set(re.findall(r"[A-Za-z_][A-Za-z_0-9]*", part.text)) <= _CONSTANT_WORDS:
+        return False
+    return _truth(part.expr) is False
+
+
+def _truth(node: ir.Expr) -> bool | None:
+    """The value of a condition made of constants only (None: not known before play)."""
+    if isinstance(node, ir.Const):
+        return node.value if isinstance(node.value, bool) else None
+    if isinstance(node, ir.Not):
+        operand = _truth(node.operand)
+        return None if operand is None else not operand
+    if isinstance(node, (ir.And, ir.Or)):
+        left, right = _truth(node.left), _truth(node.right)
+        stops = isinstance(node, ir.Or)     # the value that decides: true for or
+        if stops in (left, right):
+            return stops
+        return None if left is None or right is None else not stops
+    if isinstance(node, ir.Compare) and node.op in _COMPARE and isinstance(
+            node.left, ir.Const) and isinstance(node.right, ir.Const):
+        a, b = node.left.value, node.right.value
+        if type(a) is type(b) and isinstance(a, (int, str)):
+            return bool(_COMPARE[node.op](a, b))
+    return None
 
 
 def _tested(cond: ir.Expr, guards: dict[str, set[int]]) -> frozenset[str]:

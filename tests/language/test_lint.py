@@ -79,6 +79,27 @@ def test_an_action_that_does_nothing_is_a_warning_unless_decisions_count():
     assert warned(body.replace("phase play {", "phase play simultaneous {")) == []
 
 
+@pytest.mark.parametrize("where, line", [
+    ("false", 13), ("not true", 13), ("1 > 2", 13), ("true and false", 13),
+    ("x > 0 and false", 13),            # one conjunct always false is enough
+    ("true", None), ("x > 0 or false", None), ("1 < 2", None),
+    ("OPTION", None),                   # false only through a param (a variant may set it)
+    ("OPTION or x > 5", None)])
+def test_a_where_that_is_always_false_makes_the_action_never_legal(where, line):
+    """(`where false` passed `gdl check --strict` in silence: the action can never be
+    played.)"""
+    body = ("param OPTION = false\nvar x = 0\nphase play {\n"
+            f"  action go() where {where} {{ goto play for next(me) }}\n"
+            "  action ok() { goto play for next(me) }\n}\n")
+    found = warned(body)
+    if line is None:
+        assert found == []
+    else:
+        assert found == [(line, "action 'go' is never legal: its condition '"
+                          + ("false" if " and " in where else where)
+                          + "' is always false (phase 'play')")]
+
+
 def test_check_strict_prints_warnings_and_fails_plain_check_does_not(tmp_path):
     path = tmp_path / "t.gdl"
     path.write_text(HEAD + "fn ahead(c) = step(step(c, north), north)\n"
