@@ -84,7 +84,8 @@ class FormatError(GdlError):
     left as it was."""
 
 
-# A byte order mark some editors write first in a file: formatting keeps it where it was.
+# A byte order mark some editors write first in a file: formatting keeps it where it was (as
+# black keeps a Python file's); `gdl check` skips that one mark, and refuses another.
 _BOM = "\ufeff"
 
 
@@ -100,7 +101,9 @@ def format_text(text: str, file: str = "<string>") -> str:
     bom, text = _without_bom(text)
     newline = "\r\n" if text.split("\n", 1)[0].endswith("\r") and "\n" in text else "\n"
     try:
-        parse_program(text, file)       # a text that does not parse: `gdl check`'s error
+        # a text that does not parse: `gdl check`'s error (read with its mark, as check
+        # reads it: a second mark is a character check refuses, not one more to skip)
+        parse_program(bom + text, file)
         tree = parse_concrete(text, file)
         out = _Printer(tree).render()
         try:

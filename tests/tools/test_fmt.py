@@ -322,6 +322,21 @@ def test_a_byte_order_mark_is_kept_and_a_fence_right_after_it_is_formatted(tmp_p
     assert path.read_text(encoding="utf-8") == text.replace("seats a,b", "seats a, b")
 
 
+@pytest.mark.parametrize("text", ["\ufeff\ufeffseats a,b\n", "seats a,b\n\ufeff# two\n"])
+def test_a_byte_order_mark_gdl_check_refuses_is_refused_by_fmt_too(tmp_path, text):
+    """One mark first is what an editor writes, and `gdl check` skips it; a second one, or
+    one further on, is a character `gdl check` refuses. fmt refused neither: it dropped the
+    doubled mark and called the file formatted (exit 0), a file check still refused."""
+    path = tmp_path / "m.gdl"
+    path.write_bytes(text.encode())
+    checked = invoke("check", str(path))
+    assert checked.exit_code == 1 and "unexpected character '\\ufeff'" in checked.output
+    for args in ((), ("--check",), ("--diff",)):
+        result = invoke("fmt", *args, str(path))
+        assert (result.exit_code, result.output) == (1, checked.output), args
+    assert path.read_bytes() == text.encode()
+
+
 @pytest.mark.parametrize("text", ["seats a,b\r\nboard square(3,3)\r\n", "\ufeffseats a,b\r\n"])
 def test_a_crlf_rule_file_keeps_its_line_ends(tmp_path, text):
     """A rule file whose lines end in CRLF is formatted in CRLF, as a Markdown file's
