@@ -8,6 +8,7 @@ import json
 import os
 import random
 import signal
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 import subprocess
@@ -35,6 +36,7 @@ from tests.helpers import ROOT
 SPACE_WAR = os.path.join(ROOT, "games", "space_war.gdl")
 GALAXY_OF_D = os.path.join(ROOT, "games", "galaxy_of_d.gdl")
 SECRET = os.path.join(ROOT, "tests", "rules", "secret.gdl")
+NIM = os.path.join(ROOT, "tests", "rules", "nim.gdl")
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 # Seconds a test waits for a websocket message it expects before it fails saying which: a
 # live reload is answered in ~0.2 s here, so this is ample on a loaded 2-core machine too.
@@ -901,6 +903,42 @@ def test_resume_refuses_a_bad_transcript(tmp_path):
         assert run.exit_code == 1 and isinstance(run.exception, SystemExit), (args, run.output)
         assert words in run.output and "Traceback" not in run.output, (args, run.output)
         assert "http://" not in run.output
+
+
+def test_resume_goes_on_when_only_the_rule_file_s_text_changed(tmp_path):
+    """A comment added to the rule file (or `gdl fmt` run on it) changes its hash: `gdl
+    serve --resume` refused the save although every decision replays identically. It goes
+    on, with the warning `gdl play --resume` gives (on the standard error: the output holds
+    the URLs), and --save then holds the new hash; a change that makes a decision replay
+    otherwise is still refused."""
+    rules = tmp_path / "nim.gdl"
+    rules.write_text(open(NIM, encoding="utf-8").read(), encoding="utf-8")
+    played, saved = saved_game(tmp_path, str(rules), ["human", "random"], 1, 2)
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# a comment\n", encoding="utf-8")
+    old = transcripts.read_transcript(str(saved)).header["rules-sha256"][:12]
+    new = load_game(str(rules)).source_hash[:12]
+    warned = []
+    server = make_server(str(rules), None, None, 0, warned.append, save=str(saved),
+                         resume=str(saved), warn=warned.append)
+    decisions = len(played.history)
+    assert warned == [f"warning: {saved}: the rule file changed since recording (sha256 "
+                      f"{new} != {old}), although all {decisions} decisions replay "
+                      "identically: the game goes on in the rule file as it is now"]
+    assert server.tables[0].session.texts == played.texts
+    assert transcripts.replay(str(saved)) == decisions      # saved again, with the new hash
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# another\n", encoding="utf-8")
+    with socket.create_server(("127.0.0.1", 0)) as taken:      # the port is refused after
+        run = CliRunner().invoke(main, ["serve", str(rules), "--resume", str(saved),   # the
+                                        "--port", str(taken.getsockname()[1])])    # warning
+    assert run.exit_code == 1 and "cannot listen on" in run.output, run.output
+    assert run.stderr.startswith(f"warning: {saved}: the rule file changed since recording")
+    # a pile of 9 + d6: the setup replays otherwise
+    rules.write_text(rules.read_text(encoding="utf-8").replace("8 + roll(6)", "9 + roll(6)"),
+                     encoding="utf-8")
+    with pytest.raises(transcripts.Divergence, match="replay differs at step 0") as refused:
+        make_server(str(rules), None, None, 0, warned.append, resume=str(saved),
+                    warn=warned.append)
+    assert not isinstance(refused.value, transcripts.RulesChanged) and len(warned) == 1
 
 
 def test_the_host_saves_a_game_from_the_lobby(tmp_path, monkeypatch):

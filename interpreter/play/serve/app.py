@@ -34,6 +34,7 @@ import json
 import os
 import secrets
 import socket
+import sys
 import tempfile
 from collections.abc import Callable
 from contextlib import asynccontextmanager
@@ -691,17 +692,28 @@ def run(server: Server, bound: socket.socket,
     _Announcing(config, announce).run(sockets=[bound])
 
 
-def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, list[str],
-                                                                    list[str]]:
+def _warn(line: str) -> None:
+    """A warning for whoever runs the server: the standard error (the output holds the
+    URLs)."""
+    print(line, file=sys.stderr)
+
+
+def resumed(path: str, rules_path: str, seats: str | None,
+            warn: Callable[[str], object] = _warn) -> tuple[Game, int, list[str], list[str]]:
     """(the game, seed, players, decisions' texts) of a transcript saved by `gdl play`,
     `gdl record` or `gdl serve --save`, to go on with in a server of `rules_path`: it must
     replay exactly in that rule file, and not be over; `seats` (--seats) replaces its
-    players. Anything else is a GdlDataError that says why."""
+    players. A rule file whose text alone changed (every decision replays identically: a
+    comment added, `gdl fmt` run) is a line given to `warn`, as `gdl play --resume` says it.
+    Anything else is a GdlDataError that says why."""
     saved = transcripts.read_transcript(path)
     rules = saved.rules_file()
     if os.path.realpath(rules) != os.path.realpath(rules_path):
         raise GdlDataError(f"{saved.name} is a game of {rules}, not of {rules_path}")
-    transcripts.replay(path)        # it replays exactly, in the rules it was played in
+    try:
+        transcripts.replay(path)        # it replays exactly, in the rule file as it is now
+    except transcripts.RulesChanged as changed:
+        warn(f"warning: {changed.message}: the game goes on in the rule file as it is now")
     saved.refuse_finished()
     moves = transcripts.moves_of(saved)
     conceded = [text for _, text in moves if conceded_seat(text) is not None]
@@ -723,9 +735,11 @@ def resumed(path: str, rules_path: str, seats: str | None) -> tuple[Game, int, l
 def make_server(path: str, seats: str | None, seed: int | None, pace: float,
                 say: Callable[[str], object] = print, save: str | None = None,
                 games: int = 1, resume: str | None = None,
-                refused: Callable[[str], str | None] = lambda path: None) -> Server:
+                refused: Callable[[str], str | None] = lambda path: None,
+                warn: Callable[[str], object] = _warn) -> Server:
     """A server of the rule file with its `games` games started (with `resume`, one: the
-    saved game, its decisions played again), before it listens; `refused`: as `Server`'s."""
+    saved game, its decisions played again), before it listens; `refused`: as `Server`'s;
+    `warn`: as `resumed`'s."""
     if games > MOST_GAMES:
         raise GdlDataError(f"--games: at most {MOST_GAMES}, not {games}")
     if resume is None:
@@ -739,7 +753,7 @@ def make_server(path: str, seats: str | None, seed: int | None, pace: float,
             raise GdlDataError("--resume goes on with one game: leave out --games")
         if seed is not None:
             raise GdlDataError("--resume goes on with the saved game's seed: leave out --seed")
-        game, saved_seed, players, texts = resumed(resume, path, seats)
+        game, saved_seed, players, texts = resumed(resume, path, seats, warn)
         server = Server(game, players, None, pace, save, path, say, refused)
         session = Session(game, saved_seed, players, "human" in players, path)
         told = session.replay(texts)
