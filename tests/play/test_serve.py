@@ -26,6 +26,7 @@ from gdl.interpreter.files import write_atomic
 from gdl.interpreter.language.errors import GdlDataError, IllegalAction
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.play import transcript as transcripts
+from gdl.interpreter.play.serve import app
 from gdl.interpreter.play.serve.app import Server, Table, make_server
 from gdl.interpreter.play.serve.session import Session, seat_players
 from gdl.interpreter.runtime import introspect
@@ -282,6 +283,33 @@ def test_tokens():
         assert refused.value.code == 1008
     tokens = list(table.tokens)
     assert len(set(tokens)) == 3 and all(len(token) >= 24 for token in tokens)
+
+
+def test_websockets_on_one_link_are_bounded(monkeypatch):
+    """One client could open thousands of websockets on one seat's link and the server kept
+    them all (each sent every move). Beyond MOST_PAGES open on a link, one is closed at once
+    with a reason the page shows; the other links are not counted with it, and a page
+    closed makes room for another."""
+    monkeypatch.setattr(app, "MOST_PAGES", 3)
+    table = table_of(SPACE_WAR, ["human", "human"])
+    with served(table) as open_for:
+        blue = [open_for(0) for _ in range(3)]
+        with open_for.client.websocket_connect("/ws/" + table.token_of(0)) as socket:
+            with pytest.raises(WebSocketDisconnect) as refused:
+                socket.receive_json()
+        assert refused.value.code == 1008
+        assert refused.value.reason == ("this link is open in 3 pages already, the most: "
+                                         "close one, then reload this page")
+        assert len(table.connections) == 3
+        red, spectator = open_for(1), open_for(None)        # another link: not refused
+        assert red.table["type"] == spectator.table["type"] == "table"
+        blue.pop().close()
+        deadline = time.monotonic() + WAIT
+        while table.opened[0] == 3 and time.monotonic() < deadline:     # the server sees
+            time.sleep(0.01)                                            # the page go
+        again = open_for(0)
+        again.sync()
+        assert len(table.connections) == 5 and table.opened == {0: 3, 1: 1, None: 1}
 
 
 def test_bad_messages_get_errors():

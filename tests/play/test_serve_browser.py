@@ -15,6 +15,7 @@ import uvicorn
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from gdl.interpreter.play.serve import app
 from gdl.interpreter.play.serve.app import Table, bind, make_server, urls
 from gdl.interpreter.play.serve.session import Session
 from gdl.interpreter.loader import load_game
@@ -132,6 +133,29 @@ def test_wrong_token_gets_nothing(browser, served):
     table, links = served
     browser.get(links["blue"][:-3] + "abc")
     assert browser.find_element(By.TAG_NAME, "body").text == "forbidden"
+
+
+def test_a_page_beyond_the_most_on_a_link_says_why(browser, served, monkeypatch):
+    """A link open in MOST_PAGES pages already: one more page is refused, and says why
+    (the server's close reason), without trying again."""
+    monkeypatch.setattr(app, "MOST_PAGES", 1)
+    table, links = served
+    browser.get(links["blue"])
+    my_turn(browser)
+    first = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    try:
+        browser.get(links["blue"])
+        WebDriverWait(browser, WAIT).until(
+            lambda b: b.find_element(By.ID, "conn").text.startswith("refused"),
+            waited_for("the page refused"))
+        assert browser.find_element(By.ID, "conn").text == (
+            "refused: this link is open in 1 page already, the most: close one, then reload "
+            "this page")
+    finally:
+        browser.close()
+        browser.switch_to.window(first)
+    assert browser.find_element(By.ID, "conn").text == "connected"
 
 
 def test_build_an_action_step_by_step(browser):

@@ -67,6 +67,9 @@ if TYPE_CHECKING:
 
 MOST_BYTES = 64 * 1024      # the longest message a browser may send
 MOST_GAMES = 200            # games one server holds at most (each holds its position)
+MOST_PAGES = 32             # websockets open at once on one link (a seat's or the
+                            # spectator's): a person's tabs and devices fit, a client that
+                            # opens thousands is refused beyond it (each one is sent every move)
 HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
            "X-Content-Type-Options": "nosniff"}
 
@@ -98,6 +101,7 @@ class Table:
         self.tokens: dict[str, int | None] = {secrets.token_urlsafe(18): viewer
                                               for viewer in session.viewers}
         self.connections: list[Connection] = []
+        self.opened: dict[int | None, int] = {}     # viewer -> websockets open on its link
         self.lock = asyncio.Lock()
         self.pages = asyncio.Lock()     # one replay page built at a time (`Server.replay`)
         self.agents: asyncio.Task[None] | None = None
@@ -231,6 +235,22 @@ class Table:
         await self.broadcast()
 
     async def serve_socket(self, socket: WebSocket, viewer: int | None) -> None:
+        """Serve one websocket of `viewer`'s link until it closes; one beyond MOST_PAGES open
+        on the link is closed at once, with a reason the page shows (counted before any
+        await, so that a burst of them cannot slip past)."""
+        if self.opened.get(viewer, 0) >= MOST_PAGES:
+            await socket.accept()       # (a handshake refused shows the page no reason)
+            await socket.close(code=1008, reason=f"this link is open in "
+                               f"{counted(MOST_PAGES, 'page')} already, the most: close one, "
+                               "then reload this page")
+            return
+        self.opened[viewer] = self.opened.get(viewer, 0) + 1
+        try:
+            await self.serve_open(socket, viewer)
+        finally:
+            self.opened[viewer] -= 1
+
+    async def serve_open(self, socket: WebSocket, viewer: int | None) -> None:
         await socket.accept()
         connection = Connection(socket, viewer)
         async with self.lock:

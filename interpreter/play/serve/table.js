@@ -267,7 +267,8 @@
     socket.onclose = function (e) {
       document.body.setAttribute("data-connected", "no");
       if (e.code === 1008 || e.code === 1006 && !table) {   // refused: no retrying
-        $("conn").textContent = "refused: open the URL gdl serve printed";
+        // the server's reason (too many pages on this link), else a token it does not know
+        $("conn").textContent = "refused: " + (e.reason || "open the URL gdl serve printed");
         return;
       }
       // the game goes on in the server: connect again, and receive it all again
