@@ -809,6 +809,30 @@ def test_the_lobby_starts_a_game_with_seats_given_or_the_servers(body):
     assert answer.json()["players"] == ["random", "greedy" if body.get("seats") else "random"]
 
 
+@pytest.mark.parametrize("seats, error", [
+    ("blue=mcts:iterations=1000000000", "blue=mcts:iterations=1000000000: iterations in a game "
+     "the lobby starts must be at most 10,000, not 1,000,000,000 (each decision of mcts would "
+     "keep the table waiting)"),
+    ("red=human,blue=mcts:rollout=51", "blue=mcts:rollout=51: rollout in a game the lobby "
+     "starts must be at most 50, not 51 (each decision of mcts would keep the table "
+     "waiting)")])
+def test_the_lobby_refuses_an_agent_that_searches_beyond_a_table_s_wait(seats, error):
+    """The lobby started a game with an mcts seat of 10**9 iterations (as --players allows),
+    whose every decision kept its table waiting for good. Beyond LOBBY_MOST it is a 400 that
+    says so, and no game starts; at the most, the game starts."""
+    server = Server(load_game(SPACE_WAR), ["random", "random"], 0)
+    with TestClient(server.app()) as client:
+        url = f"/lobby/{server.lobby_token}/games"
+        answer = client.post(url, json={"seats": seats})
+        assert (answer.status_code, answer.json()) == (400, {"error": error})
+        assert server.tables == []
+        answer = client.post(url, json={"seats": "red=human,blue=mcts:iterations=10000:"
+                                                 "rollout=50:c=1000000000"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["players"] == ["mcts:iterations=10000:rollout=50:c=1000000000",
+                                            "human"]
+
+
 def test_the_lobby_refuses_games_beyond_the_most(monkeypatch):
     from gdl.interpreter.play.serve import app
     monkeypatch.setattr(app, "MOST_GAMES", 1)

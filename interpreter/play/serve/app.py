@@ -55,7 +55,7 @@ from ...loader import load_game
 from ...runtime.introspect import result_text
 from ...runtime.view import turn_words
 from .. import transcript as transcripts
-from ..agents.agents import conceded_seat
+from ..agents.agents import conceded_seat, parse_player
 from .session import Session, seat_players
 
 if TYPE_CHECKING:
@@ -70,6 +70,11 @@ MOST_GAMES = 200            # games one server holds at most (each holds its pos
 MOST_PAGES = 32             # websockets open at once on one link (a seat's or the
                             # spectator's): a person's tabs and devices fit, a client that
                             # opens thousands is refused beyond it (each one is sent every move)
+# The most an agent of a game the lobby starts may search per decision: with them an mcts
+# seat decides in seconds (galaxy_of_d.gdl, 2 cores: ~4.5 s at 10,000 iterations, ~9 s with
+# rollout=50 too), where the --players bound (10**9) would keep a table waiting for good; the
+# command line's --seats is not bounded (the person at it sees the server, and Ctrl-C stops it)
+LOBBY_MOST = {"iterations": 10_000, "rollout": 50}
 HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
            "X-Content-Type-Options": "nosniff"}
 
@@ -496,12 +501,24 @@ class Server:
     def asked_players(self, body: bytes) -> list[str] | None:
         """The players a POST to the lobby asks for: its body is {"seats":
         "SEAT=PLAYER,..."}, as --seats takes them; `seats` left out or empty: the server's
-        (None). Anything else is a GdlDataError that says what is expected."""
+        (None). An agent's search beyond LOBBY_MOST is refused. Anything else is a GdlDataError
+        that says what is expected."""
         asked = _parsed(body)
         spec = asked.get("seats", "") if isinstance(asked, dict) else None
         if not isinstance(spec, str):
             raise GdlDataError('expected {"seats": "SEAT=PLAYER,..."}')
-        return seat_players(self.game.seats, spec) if spec else None
+        if not spec:
+            return None
+        players = seat_players(self.game.seats, spec)
+        for seat, player in zip(self.game.seats, players):
+            name, given = parse_player(player)
+            for key, value in given.items():
+                most = LOBBY_MOST.get(key)
+                if most is not None and value > most:
+                    raise GdlDataError(f"{seat}={player}: {key} in a game the lobby starts must "
+                                       f"be at most {most:,}, not {value:,} (each decision "
+                                       f"of {name} would keep the table waiting)")
+        return players
 
     async def transcript(self, request: Request) -> Response:
         """GET: game N so far as a transcript, for the host to keep (`gdl serve FILE
