@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 from concurrent.futures import ThreadPoolExecutor
@@ -631,9 +632,13 @@ def test_live_reload_of_rules_that_fail_in_their_setup(reloading, capfd):
     rules.write_text(text.replace("setup {\n", "var zero = 0\nsetup {\n  zero = 1 / zero\n", 1),
                      encoding="utf-8")
     message = red.up_to("error", "the error of a setup that fails")[-1]
-    assert "run-time error: division by zero" in message["message"]
+    # its place, not its words, to the pages; whole in the server's terminal
+    assert message["message"].startswith(f"{rules}:74:10: error: run-time error in the rules "
+                                         "here (what it says is shown to the host")
+    assert "zero = 1 / zero" in message["message"]
     red.sync()
     assert red.log[-1].startswith("the rule file changed and does not check:")
+    assert f"{rules}:74:10: error: run-time error: division by zero" in capfd.readouterr().out
     rules.write_text(text, encoding="utf-8")
     message = red.up_to("note", "the note that the rule file is back")[-1]
     assert message["message"] == "the rule file changed: replayed 1 decision"
@@ -1097,12 +1102,17 @@ def test_rules_stuck_from_the_start_say_so(tmp_path):
                      'phase play turn {\n  action go() where n > 0 {\n    n -= 1\n  }\n}\n',
                      encoding="utf-8")
     table = table_of(str(rules), ["human", "human"])
-    with served(table) as open_for:
+    server = server_of(table)
+    with served(table, server=server) as open_for:
         a = open_for(0)
         a.sync()
         assert a.position["error"].startswith(f"{rules}:6:1: error: run-time error: no legal "
                                               "action for a in phase 'play'")
         assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
+        lobby = open_for.client.get(f"/lobby/{server.lobby_token}/games").json()
+        assert lobby["games"][0]["where"] == (
+            f"stopped: {rules}:6:1: error: run-time error: no legal action for a in phase "
+            "'play': the rules leave the game stuck")
 
 
 FAILING_LATER = ('game "Failing later"\nseats a, b\nboard square(2, 2)\nvar k = 1\n'
@@ -1128,19 +1138,65 @@ def test_rules_that_fail_in_listing_the_actions_say_so(tmp_path, players, text, 
     rules = tmp_path / "failing.gdl"
     rules.write_text(text, encoding="utf-8")
     table = table_of(str(rules), players)
-    with served(table) as open_for:
+    server = server_of(table)
+    with served(table, server=server) as open_for:
         a = open_for(0)
         a.sync()
         a.act(0)
         a.until(lambda: a.position["error"] is not None, "the position's error")
         a.sync()
-        assert a.position["error"].startswith(f"{rules}:{where}: error: run-time error: "
-                                              "division by zero")
+        # its place, not its words (`for_seats`), to the pages; whole to the lobby
+        assert a.position["error"].startswith(f"{rules}:{where}: error: run-time error in the "
+                                              "rules here (what it says is shown to the host")
         assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
+        lobby = open_for.client.get(f"/lobby/{server.lobby_token}/games").json()
+        assert lobby["games"][0]["where"] == \
+            f"stopped: {rules}:{where}: error: run-time error: division by zero"
         later = open_for(None)
         assert later.sync()[0]["error"] == a.position["error"]
         a.socket.send_json({"type": "act", "text": "x 0"})
         assert a.sync() == [{"type": "error", "message": "the game is over"}]
+
+
+# a run-time error whose words hold a value hidden from b: the pot, 7 + d6, in `cannot roll
+# 6 dice of -11 sides`
+FAILING_ON_A_SECRET = ('game "Failing on a secret"\nseats a, b\nboard square(2, 2)\n'
+                       'var pot = 0 visible to viewer == a\n'
+                       'setup {\n  pot = 7 + roll(6)\n  goto p for a\n}\n'
+                       'phase p {\n  action x() {\n    pot = roll(-pot, 6)\n'
+                       '    goto p for next(me)\n  }\n}\n')
+
+
+def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_place(tmp_path):
+    """A game stopped by a run-time error of the rules: the lobby said 'stopped: the rules
+    left it stuck', and every page got the error's words, which may hold a value hidden
+    from that seat (here b learnt a's pot). Now the lobby (the host's) shows the error as
+    the CLI does, FILE:LINE:COL and its words; the pages its place and the rule's line,
+    and that the host has its words."""
+    rules = tmp_path / "failing.gdl"
+    rules.write_text(FAILING_ON_A_SECRET, encoding="utf-8")
+    table = table_of(str(rules), ["human", "human"])
+    server = server_of(table)
+    with served(table, server=server) as open_for:
+        a, b, spectator = open_for(0), open_for(1), open_for(None)
+        a.sync()
+        a.act(0)
+        for browser in (a, b, spectator):
+            browser.until(lambda seen=browser: seen.position is not None
+                          and seen.position["error"] is not None, "the error")
+            browser.sync()
+            assert browser.position["error"] == (
+                f"{rules}:11:11: error: run-time error in the rules here (what it says is "
+                "shown to the host, in the lobby: it may tell what a seat may not see)\n"
+                "        pot = roll(-pot, 6)\n"
+                "              ^")
+            assert browser.log[-1] == "stopped: " + browser.position["error"]
+            assert "dice" not in json.dumps(browser.received)
+        lobby = open_for.client.get(f"/lobby/{server.lobby_token}/games").json()
+    where = lobby["games"][0]["where"]
+    assert re.fullmatch(rf"stopped: {re.escape(str(rules))}:11:11: error: run-time error: "
+                        r"cannot roll 6 dice of -(\d+) sides", where), where
+    assert 8 <= int(re.search(r"-(\d+) sides", where)[1]) <= 13       # the pot
 
 
 def test_the_replay_of_a_game_whose_rules_failed_says_why(tmp_path):
@@ -1156,7 +1212,7 @@ def test_the_replay_of_a_game_whose_rules_failed_says_why(tmp_path):
         page = client.get("/replay/" + table.token_of(0))
     assert page.status_code == 409
     assert page.text.startswith("no replay page: ")
-    assert "run-time error: division by zero" in page.text
+    assert ":5:22: error: run-time error in the rules here" in page.text
 
 
 def test_a_seat_replays_the_game_so_far_from_its_own_views():

@@ -49,14 +49,14 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
+from ...language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted
 from ...files import named, save as save_file, shown_path, write_atomic
 from ...loader import load_game
 from ...runtime.introspect import result_text
 from ...runtime.view import turn_words
 from .. import transcript as transcripts
 from ..agents.agents import conceded_seat, parse_player
-from .session import Session, seat_players
+from .session import Session, for_seats, seat_players
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator
@@ -316,10 +316,14 @@ class Table:
             await self.told(error)
 
     async def told(self, error: GdlError) -> None:
-        """`tell`, the lock held."""
+        """`tell`, the lock held (a run-time error of the new rules' setup as `for_seats`
+        words it: the server's terminal has it whole)."""
         self.rules_told_otherwise = True
-        self.session.note(f"the rule file changed and does not check:\n{error.render()}")
-        await self.tell_all({"type": "error", "message": error.render()})
+        if isinstance(error, GdlRuntimeError):
+            self.say(f"the rule file changed and fails in its setup:\n{error.render()}")
+        told = for_seats(error)
+        self.session.note(f"the rule file changed and does not check:\n{told}")
+        await self.tell_all({"type": "error", "message": told})
         await self.broadcast()
 
     def stop(self) -> None:
@@ -332,8 +336,8 @@ class Table:
         session = self.session
         game = session.game
         state = session.state
-        if session.error is not None:
-            where = "stopped: the rules left it stuck"
+        if session.failure is not None:     # the host's: the error whole, as the CLI says it
+            where = "stopped: " + session.failure.split("\n", 1)[0]
         elif state.result is not None:
             where = f"game over: {result_text(game, state)}"
         else:
@@ -450,7 +454,7 @@ class Server:
                 try:
                     page, _ = await asyncio.to_thread(make_page, path, seat)
                 except GdlError as exc:     # rules that failed at run time (a `visible to`)
-                    return PlainTextResponse(f"no replay page: {exc.render()}",
+                    return PlainTextResponse(f"no replay page: {for_seats(exc)}",
                                              status_code=409, headers=HEADERS)
         return HTMLResponse(page, headers=HEADERS)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
+from ...language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted
 from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
 from ...runtime.view import public_view, status_lines, title, turn_heading
@@ -70,6 +70,20 @@ def seat_players(seats: list[str], spec: str | None) -> list[str]:
     return [named.get(seat, "random") for seat in seats]
 
 
+def for_seats(error: GdlError) -> str:
+    """A run-time error of the rules as a page is told it: where it happened (FILE:LINE:COL
+    and the rule's line), not its words, which may hold a value some seat may not see (a
+    hidden count in `cannot roll 6 dice of -11 sides`, a hidden piece's label in the text of
+    an action); the host's lobby shows them whole. An error of another kind (the rule file
+    does not check) is about the text alone: as it is."""
+    if not isinstance(error, GdlRuntimeError):
+        return error.render()
+    return GdlRuntimeError(
+        "run-time error in the rules here (what it says is shown to the host, in the lobby: "
+        "it may tell what a seat may not see)", file=error.file, line=error.line,
+        column=error.column, source_line=error.source_line).render()
+
+
 class Session:
     """A game, who plays each seat, and per viewer its log (lines narrated for it)."""
 
@@ -98,7 +112,10 @@ class Session:
         self.history: list[tuple[int, Action]] = []
         self.texts: list[str] = []      # each decision's text in full, to replay after a reload
         self.turn = -1
-        self.error: str | None = None       # the rules left the game stuck: why
+        # the rules stopped the game (stuck, or a run-time error): why, as the pages are told
+        # it (`for_seats`), and whole, for the host (the lobby) alone
+        self.error: str | None = None
+        self.failure: str | None = None
         self.sheet = pictures.Sheet(game.rules.board)
         self.frame, self.frame_height = pictures.frame(game, self.sheet)
         self._turn_started()
@@ -151,7 +168,7 @@ class Session:
                 if viewer not in self.shown:    # shown as the viewer saw it last
                     raise
                 if self.error is None:
-                    self.stop(exc.render())
+                    self.stop(exc)
                 view = self.shown[viewer]
             self.views[viewer] = self.shown[viewer] = view
         return view
@@ -227,10 +244,10 @@ class Session:
         try:
             legal = self.game.legal_actions(self.state)
         except GdlError as exc:     # a `where` that fails (a division by zero)
-            self.stop(exc.render())
+            self.stop(exc)
             return []
         if not legal and self.state.result is None:
-            self.stop(stuck(self.game, self.state).render())
+            self.stop(stuck(self.game, self.state), whole=True)
         return legal
 
     def note(self, line: str) -> None:
@@ -255,12 +272,15 @@ class Session:
             self.decide(seat, action)
         return f"replayed {'all ' * (len(texts) > 1)}{counted(len(texts), 'decision')}"
 
-    def stop(self, error: str) -> None:
-        """The rules cannot go on: say why to everyone."""
+    def stop(self, error: GdlError, whole: bool = False) -> None:
+        """The rules cannot go on: say why to everyone, a run-time error as `for_seats`
+        words it (`whole`: as it is, for an error that holds nothing hidden: no legal
+        action for the seat deciding in the phase it is in)."""
         self.forget()
-        self.error = error
+        self.failure = error.render()
+        self.error = self.failure if whole else for_seats(error)
         for log in self.logs.values():
-            log.append(f"stopped: {error}")
+            log.append(f"stopped: {self.error}")
 
     def choice(self, viewer: int | None, message: Any) -> Action | list[int]:
         """The action a viewer's message asks for: {"index": I, "text": T} (the list's
@@ -314,16 +334,16 @@ class Session:
         try:
             events = game.apply(state, action, check=False)
         except GdlError as exc:     # a run-time error of the rules: the game cannot go on
-            self.stop(exc.render())
+            self.stop(exc)
             return
         self.history.append((seat, action))
         self.texts.append(text)
         name = game.seats[seat]
-        failed: str | None = None
+        failed: GdlError | None = None
         try:
             after = {viewer: self._made(viewer) for viewer in self.viewers}
         except GdlError as exc:     # a `visible to` that fails: stopped, after the decision
-            after, failed = before, exc.render()
+            after, failed = before, exc
         else:
             self.views.update(after)
             self.shown.update(after)
