@@ -24,6 +24,7 @@ position, sets one up by hand, or watches the generated code run, by function:
     scores(game, state), hidden_variables(game, state, seat)         what agents may ask
     broken_invariants(game, state), current_phase(game, state)
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
+    twin(game)                             the same rules, compiled again: one per thread
     read_action(game, state, text, viewer)
                                            why an action is legal or not, test by test
     is_generated(filename), game_of_code(frame), rule_nodes(game, file, line), main_code_file(game),
@@ -360,6 +361,13 @@ def enter_phase(game: Game, state: State, name: str, seat: int) -> None:
     rt = game._rt
     game._run(state, lambda _: rt.enter_phase(name, [], seat, False), check_end=False)
     game._auto(state)
+
+
+def twin(game: Game) -> Game:
+    """Another game of the same checked rules, compiled again, with a runtime of its own:
+    a game holds what it is running in itself (`Game._rt`), so two threads must not run one
+    game at once (`gdl serve`'s tables, whose agents search in threads, each get one)."""
+    return type(game)(game._program, game.path, game.source_hash, game._backend)
 
 
 def resolved_program(game: Game) -> ir.Program:

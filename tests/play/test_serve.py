@@ -519,6 +519,29 @@ def test_agents_think_without_blocking_the_server():
         assert any(line.startswith("blue: station") for line in red.log)
 
 
+def test_the_agents_of_several_tables_search_at_once():
+    """Every table of a server ran the server's one game, and a game holds what it is
+    running in itself: two tables' agents searching at once in their threads broke each
+    other's search (TypeError, KeyError from the rules' code), and the table whose agent
+    raised stopped for good, silently. Now each table has a game of its own, and the agents
+    of several tables play on together."""
+    server = Server(load_game(SPACE_WAR), ["mcts:iterations=300"] * 2, 1,
+                    rules_path=SPACE_WAR)
+    tables = [server.new_table() for _ in range(4)]
+    assert len({id(table.session.game) for table in tables} | {id(server.game)}) == 5
+    with served(tables[0], server=server):
+        deadline = time.monotonic() + 60
+        while any(len(table.session.history) < 12 and not table.session.over()
+                  for table in tables) and time.monotonic() < deadline:
+            died = [table.agents.exception() for table in tables
+                    if table.agents is not None and table.agents.done()
+                    and not table.agents.cancelled() and not table.session.over()]
+            assert died == []
+            time.sleep(0.05)
+        assert all(len(table.session.history) >= 12 or table.session.over()
+                   for table in tables)
+
+
 def test_save_writes_a_transcript_that_resumes(tmp_path):
     """--save: the game so far as a transcript after every decision; it replays, and
     `gdl play --resume` goes on from it."""

@@ -20,8 +20,10 @@ replayed). The browser sends `{"type": "act", "index": I,
 (typed) or `{"type": "undo"}`. A message that is not one gets an `error` reply; the server
 goes on.
 
-Agents decide in a worker thread (`run_in_executor`), so the server keeps answering while
-they think; a lock per table keeps one thing at a time touching the game. With `save`, the
+Agents decide in a worker thread (`run_in_executor`, a pool of their own: `AGENTS`), so the
+server keeps answering while they think; a lock per table keeps one thing at a time touching
+its game, and each table has a game of its own (`introspect.twin`): a game holds what it is
+running in itself, and two tables' agents search at once. With `save`, the
 game so far is written as a transcript after every decision; with `watch`, an edit of the
 rule file starts a new session in the new rules that replays the decisions still legal, and
 every browser receives all again (`table`, `position`, the log from line 0).
@@ -37,6 +39,7 @@ import socket
 import sys
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from html import escape
 from importlib import resources
@@ -52,7 +55,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted
 from ...files import named, save as save_file, shown_path, write_atomic
 from ...loader import load_game
-from ...runtime.introspect import result_text
+from ...runtime.introspect import result_text, twin
 from ...runtime.view import turn_words
 from .. import transcript as transcripts
 from ..agents.agents import conceded_seat, parse_player
@@ -67,6 +70,9 @@ if TYPE_CHECKING:
 
 MOST_BYTES = 64 * 1024      # the longest message a browser may send
 MOST_GAMES = 200            # games one server holds at most (each holds its position)
+# The threads agents search in: a pool of their own, so that however many tables' agents
+# are searching, a reload and a replay page (the loop's default pool) do not wait for them
+AGENTS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="gdl-agent")
 MOST_PAGES = 32             # websockets open at once on one link (a seat's or the
                             # spectator's): a person's tabs and devices fit, a client that
                             # opens thousands is refused beyond it (each one is sent every move)
@@ -177,7 +183,7 @@ class Table:
                 legal = session.legal()
                 if legal:
                     action = await loop.run_in_executor(
-                        None, agent.choose, session.game, session.state, legal)
+                        AGENTS, agent.choose, session.game, session.state, legal)
                     session.decide(seat, action)
                 await self.broadcast()
                 if session.over():
@@ -278,12 +284,14 @@ class Table:
             self.drop(connection)
 
     async def take(self, game: Game) -> None:
-        """Go on in a new loading of the rule file (its seats unchanged): a new session
-        replays the decisions that still apply, and everyone is told how far."""
+        """Go on in a new loading of the rule file (its seats unchanged): a new session, in
+        a twin of `game` of its own, replays the decisions that still apply, and everyone is
+        told how far."""
         async with self.lock:
             old = self.session
             if game.source_hash == old.game.source_hash and not self.rules_told_otherwise:
                 return
+            game = await asyncio.get_running_loop().run_in_executor(None, twin, game)
             if game.seats != old.game.seats:    # the tokens are the seats'
                 self.rules_told_otherwise = True
                 old.note(f"the rule file changed its seats to {', '.join(game.seats)}: restart "
@@ -384,7 +392,7 @@ class Server:
                                "--save)")
         secret_seed = self.seed is None and "human" in players
         seed = secrets.randbits(63) if secret_seed else (self.seed or 0) + number - 1
-        table = Table(Session(self.game, seed, players, secret_seed, self.rules_path),
+        table = Table(Session(twin(self.game), seed, players, secret_seed, self.rules_path),
                       self.pace, save)
         if save is not None:        # at once: nothing can be put there before the first save,
             save_file(save, table.session.transcript(save))     # and a failure is told now
