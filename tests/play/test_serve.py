@@ -657,7 +657,7 @@ def test_live_reload_of_rules_that_fail_in_their_setup(reloading, capfd):
     message = red.up_to("error", "the error of a setup that fails")[-1]
     # its place, not its words, to the pages; whole in the server's terminal
     assert message["message"].startswith(f"{rules}:74:10: error: run-time error in the rules "
-                                         "here (what it says is shown to the host")
+                                         "here (its words are for the host")
     assert "zero = 1 / zero" in message["message"]
     red.sync()
     assert red.log[-1].startswith("the rule file changed and does not check:")
@@ -1170,7 +1170,7 @@ def test_rules_that_fail_in_listing_the_actions_say_so(tmp_path, players, text, 
         a.sync()
         # its place, not its words (`for_seats`), to the pages; whole to the lobby
         assert a.position["error"].startswith(f"{rules}:{where}: error: run-time error in the "
-                                              "rules here (what it says is shown to the host")
+                                              "rules here (its words are for the host")
         assert a.position["actions"] == [] and a.log[-1].startswith("stopped: ")
         lobby = open_for.client.get(f"/lobby/{server.lobby_token}/games").json()
         assert lobby["games"][0]["where"] == \
@@ -1190,7 +1190,8 @@ FAILING_ON_A_SECRET = ('game "Failing on a secret"\nseats a, b\nboard square(2, 
                        '    goto p for next(me)\n  }\n}\n')
 
 
-def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_place(tmp_path):
+def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_place(tmp_path,
+                                                                                   capfd):
     """A game stopped by a run-time error of the rules: the lobby said 'stopped: the rules
     left it stuck', and every page got the error's words, which may hold a value hidden
     from that seat (here b learnt a's pot). Now the lobby (the host's) shows the error as
@@ -1209,8 +1210,9 @@ def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_pla
                           and seen.position["error"] is not None, "the error")
             browser.sync()
             assert browser.position["error"] == (
-                f"{rules}:11:11: error: run-time error in the rules here (what it says is "
-                "shown to the host, in the lobby: it may tell what a seat may not see)\n"
+                f"{rules}:11:11: error: run-time error in the rules here (its words are for "
+                "the host, in the lobby and the server's terminal: they may tell what a seat "
+                "may not see)\n"
                 "        pot = roll(-pot, 6)\n"
                 "              ^")
             assert browser.log[-1] == "stopped: " + browser.position["error"]
@@ -1220,6 +1222,8 @@ def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_pla
     assert re.fullmatch(rf"stopped: {re.escape(str(rules))}:11:11: error: run-time error: "
                         r"cannot roll 6 dice of -(\d+) sides", where), where
     assert 8 <= int(re.search(r"-(\d+) sides", where)[1]) <= 13       # the pot
+    told = capfd.readouterr().out
+    assert told.count("a game stopped:\n") == 1 and where[len("stopped: "):] in told
 
 
 def test_the_replay_of_a_game_whose_rules_failed_says_why(tmp_path):

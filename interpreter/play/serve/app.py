@@ -113,6 +113,7 @@ class Table:
                                               for viewer in session.viewers}
         self.connections: list[Connection] = []
         self.opened: dict[int | None, int] = {}     # viewer -> websockets open on its link
+        self.failure_told: str | None = None    # the stop last told to the server's terminal
         self.lock = asyncio.Lock()
         self.pages = asyncio.Lock()     # one replay page built at a time (`Server.replay`)
         self.agents: asyncio.Task[None] | None = None
@@ -148,7 +149,12 @@ class Table:
             connection.lines = len(log)
 
     async def broadcast(self) -> None:
-        """Send every connection what changed for it (and save the game, with --save)."""
+        """Send every connection what changed for it (and save the game, with --save); the
+        server's terminal is told once why a game the rules stopped stopped."""
+        failure = self.session.failure
+        if failure is not None and failure != self.failure_told:
+            self.failure_told = failure
+            self.say(f"a game stopped:\n{failure}")
         if self.save is not None:
             try:
                 write_atomic(self.save, self.session.transcript(self.save))

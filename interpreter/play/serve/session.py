@@ -79,8 +79,9 @@ def for_seats(error: GdlError) -> str:
     if not isinstance(error, GdlRuntimeError):
         return error.render()
     return GdlRuntimeError(
-        "run-time error in the rules here (what it says is shown to the host, in the lobby: "
-        "it may tell what a seat may not see)", file=error.file, line=error.line,
+        "run-time error in the rules here (its words are for the host, in the lobby and the "
+        "server's terminal: they may tell what a seat may not see)", file=error.file,
+        line=error.line,
         column=error.column, source_line=error.source_line).render()
 
 
