@@ -74,15 +74,14 @@ def for_seats(error: GdlError) -> str:
     """A run-time error of the rules as a page is told it: where it happened (FILE:LINE:COL
     and the rule's line), not its words, which may hold a value some seat may not see (a
     hidden count in `cannot roll 6 dice of -11 sides`, a hidden piece's label in the text of
-    an action); the host's lobby shows them whole. An error of another kind (the rule file
+    an action); the host has them whole (`failure`). An error of another kind (the rule file
     does not check) is about the text alone: as it is."""
     if not isinstance(error, GdlRuntimeError):
         return error.render()
     return GdlRuntimeError(
         "run-time error in the rules here (its words are for the host, in the lobby and the "
         "server's terminal: they may tell what a seat may not see)", file=error.file,
-        line=error.line,
-        column=error.column, source_line=error.source_line).render()
+        line=error.line, column=error.column, source_line=error.source_line).render()
 
 
 class Session:
@@ -114,7 +113,7 @@ class Session:
         self.texts: list[str] = []      # each decision's text in full, to replay after a reload
         self.turn = -1
         # the rules stopped the game (stuck, or a run-time error): why, as the pages are told
-        # it (`for_seats`), and whole, for the host (the lobby) alone
+        # it (`for_seats`), and whole, for the host alone (the lobby, the server's terminal)
         self.error: str | None = None
         self.failure: str | None = None
         self.sheet = pictures.Sheet(game.rules.board)
