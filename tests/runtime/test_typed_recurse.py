@@ -118,6 +118,7 @@ kinds (symbol) {
   Stone = "o"
 }
 var total = 0
+var last = 0
 setup {
   create Stone for a at @a1
   goto play for a
@@ -125,12 +126,13 @@ setup {
 UNITS
 on enter(p, c) {
   total += 1
-  if total < LAST {
+  if total < last {
     MOVE
   }
 }
 phase play turn {
-  action go() {
+  action go(k in [0, 1]) {
+    last = RUNS + k
     move first(p in pieces()) along [@b1]
     goto play for next(me)
   }
@@ -158,18 +160,20 @@ def test_on_enter_rules_without_end_are_one_fault_on_both(typed_on, units, move,
     a trigger, and each call of a def it calls that moves again, is a level of the depth
     count of fns calling themselves: `runs` triggers one inside the next play, one more
     faults at the unit past 200 levels, the same on both."""
-    for last, fault in ((runs, False), (runs + 1, True)):
-        source = ENTERS.replace("UNITS", units).replace("MOVE", move).replace(
-            "LAST", str(last))
+    source = ENTERS.replace("UNITS", units).replace("MOVE", move).replace("RUNS", str(runs))
+    games = [load_source(source, "t.gdl", backend) for backend in ("python", "native")]
+    assert games[1]._typed is not None
+    for k, fault in ((0, False), (1, True)):    # `runs` triggers may run, then one more
         found = []
-        for backend in ("python", "native"):
-            game = load_source(source, "t.gdl", backend)
-            assert backend == "python" or game._typed is not None
+        for game in games:
             state = game.new_state(0)
+            action = game.legal_actions(state)[k]
             if fault:
-                found.append(_applied(game))
+                with pytest.raises(GdlRuntimeError) as caught:
+                    game.apply(state, action)
+                found.append((_fault(caught.value), state.to_json()))
                 continue
-            game.apply(state, game.legal_actions(state)[0])
+            game.apply(state, action)
             found.append(state.to_json())
         assert found[1] == found[0]
         if fault:
