@@ -25,6 +25,7 @@ position, sets one up by hand, or watches the generated code run, by function:
     broken_invariants(game, state), current_phase(game, state)
     resolved_program(game), expression_function(game, expr, n)       scenario expressions
     twin(game)                             the same rules, compiled again: one per thread
+    searches_natively(game)                on the typed engine: one search at a time
     read_action(game, state, text, viewer)
                                            why an action is legal or not, test by test
     is_generated(filename), game_of_code(frame), rule_nodes(game, file, line), main_code_file(game),
@@ -247,6 +248,13 @@ def search_position(game: Game, state: State) -> tuple[Game, State]:
     """`Game._search_position`: the game and position an agent searches (a game moved to
     Python for narration searches on the typed engine)."""
     return game._search_position(state)
+
+
+def searches_natively(game: Game) -> bool:
+    """Do agents search `game` on the typed engine (native backend)? Its compiled module is
+    one per rule file per process, shared by every twin: some listings keep values in the
+    module's globals, so two threads must not search it at once (`gdl serve`'s agents)."""
+    return game._typed is not None or game._native_asked
 
 
 def editable_copy(state: State) -> tuple[State, Callable[[State], State]]:

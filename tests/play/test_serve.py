@@ -30,7 +30,7 @@ from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.serve import app
 from gdl.interpreter.play.serve.app import Server, Table, make_server
 from gdl.interpreter.play.serve.session import Session, seat_players
-from gdl.interpreter.runtime import introspect
+from gdl.interpreter.runtime import introspect, native
 from gdl.interpreter.runtime.view import HIDDEN
 
 from tests.helpers import ROOT
@@ -541,6 +541,51 @@ def test_the_agents_of_several_tables_search_at_once():
             time.sleep(0.05)
         assert all(len(table.session.history) >= 12 or table.session.over()
                    for table in tables)
+
+
+KEPT_RACE = os.path.join(ROOT, "tests", "rules", "serve_kept_race.gdl")
+# Three tables of mcts seats served on the native backend, until each has made `decisions`
+# decisions: each table's decisions' texts, as JSON (run in a process of its own: a search
+# disturbed by another crashed the process)
+SERVED_NATIVE = """
+import asyncio, json, sys
+from gdl.interpreter.loader import load_game
+from gdl.interpreter.play.serve.app import Server
+
+async def main(path, decisions):
+    server = Server(load_game(path, "native"), ["mcts:iterations=100"] * 2, 0, rules_path=path)
+    tables = [server.new_table() for _ in range(3)]
+    for table in tables:
+        table.start_agents()
+    while any(len(table.session.history) < decisions and not table.agents.done()
+              for table in tables):
+        await asyncio.sleep(0.02)
+    for table in tables:
+        table.stop()
+    return [table.session.texts[:decisions] for table in tables]
+print(json.dumps(asyncio.run(main(sys.argv[1], int(sys.argv[2])))))
+"""
+
+
+@pytest.mark.skipif(native.missing_tools() is not None, reason="no native backend here")
+def test_native_agents_of_several_tables_search_one_at_a_time():
+    """On the native backend every table's twin runs the one compiled module of the rule
+    file, and a listing may keep values in the module's globals: with rules whose listing
+    calls Python from the C code while it keeps one (`placements`), the agents of three
+    tables searching at once changed each other's values, and the server crashed with a
+    segmentation fault within a second. Now an agent searching natively searches alone,
+    and each table plays as it plays alone from its seed."""
+    decisions = 8
+    run = subprocess.run([sys.executable, "-c", SERVED_NATIVE, KEPT_RACE, str(decisions)],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"exit status {run.returncode}: {run.stderr[-2000:]}"
+    served = json.loads(run.stdout)
+    for seed, texts in enumerate(served):
+        session = Session(load_game(KEPT_RACE, "native"), seed, ["mcts:iterations=100"] * 2)
+        while len(session.history) < decisions:
+            seat, agent = session.deciding_agent()
+            session.decide(seat, agent.choose(session.game, session.state, session.legal()))
+        assert texts == session.texts, seed
 
 
 def test_save_writes_a_transcript_that_resumes(tmp_path):

@@ -23,7 +23,8 @@ goes on.
 Agents decide in a worker thread (`run_in_executor`, a pool of their own: `AGENTS`), so the
 server keeps answering while they think; a lock per table keeps one thing at a time touching
 its game, and each table has a game of its own (`introspect.twin`): a game holds what it is
-running in itself, and two tables' agents search at once. With `save`, the
+running in itself, and two tables' agents search at once (on the native backend one at a
+time: `NATIVE_SEARCH`). With `save`, the
 game so far is written as a transcript after every decision; with `watch`, an edit of the
 rule file starts a new session in the new rules that replays the decisions still legal, and
 every browser receives all again (`table`, `position`, the log from line 0).
@@ -38,6 +39,7 @@ import secrets
 import socket
 import sys
 import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -55,7 +57,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ...language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted
 from ...files import named, save as save_file, shown_path, write_atomic
 from ...loader import load_game
-from ...runtime.introspect import result_text, twin
+from ...runtime.introspect import result_text, searches_natively, twin
 from ...runtime.view import turn_words
 from .. import transcript as transcripts
 from ..agents.agents import conceded_seat, parse_player
@@ -65,14 +67,21 @@ if TYPE_CHECKING:
     from collections.abc import AsyncIterator
 
     from ...runtime.engine import Game
+    from ...runtime.state import Action, State
 
-    from .session import Message
+    from .session import Agent, Message
 
 MOST_BYTES = 64 * 1024      # the longest message a browser may send
 MOST_GAMES = 200            # games one server holds at most (each holds its position)
 # The threads agents search in: a pool of their own, so that however many tables' agents
 # are searching, a reload and a replay page (the loop's default pool) do not wait for them
 AGENTS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="gdl-agent")
+# One search at a time on the native backend (`searched`): its typed engine is one compiled
+# module per rule file per process, which every table's twin shares, and a listing may keep
+# values in the module's globals (`typed._Hoist`); a search that calls Python from the C code
+# (`placements`) lets another thread's listing change them under it: with four tables of mcts
+# seats on such rules the server crashed (a segmentation fault) within a second
+NATIVE_SEARCH = threading.Lock()
 MOST_PAGES = 32             # websockets open at once on one link (a seat's or the
                             # spectator's): a person's tabs and devices fit, a client that
                             # opens thousands is refused beyond it (each one is sent every move)
@@ -189,7 +198,7 @@ class Table:
                 legal = session.legal()
                 if legal:
                     action = await loop.run_in_executor(
-                        AGENTS, agent.choose, session.game, session.state, legal)
+                        AGENTS, searched, agent, session.game, session.state, legal)
                     session.decide(seat, action)
                 await self.broadcast()
                 if session.over():
@@ -609,6 +618,15 @@ class Server:
                                  Route("/lobby/{token}/games/{number:int}/transcript",
                                        self.transcript)],
                          lifespan=lifespan)
+
+
+def searched(agent: Agent, game: Game, state: State, legal: list[Action]) -> Action:
+    """`agent`'s choice, in an agent's thread: an agent that searches the native backend's
+    typed engine searches alone (`NATIVE_SEARCH`); a random one touches no engine."""
+    if agent.name == "random" or not searches_natively(game):
+        return agent.choose(game, state, legal)
+    with NATIVE_SEARCH:
+        return agent.choose(game, state, legal)
 
 
 def saved_as(path: str | None, number: int) -> str | None:
