@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from gdl.cli.main import main
 from gdl.interpreter.files import write_atomic
-from gdl.interpreter.language.errors import GdlDataError, IllegalAction
+from gdl.interpreter.language.errors import GdlDataError, GdlError, IllegalAction
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.serve import app
@@ -1270,6 +1270,62 @@ def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_pla
     assert 8 <= int(re.search(r"-(\d+) sides", where)[1]) <= 13       # the pot
     told = capfd.readouterr().out
     assert told.count("a game stopped:\n") == 1 and where[len("stopped: "):] in told
+
+
+def test_an_agent_that_fails_stops_its_game_and_says_so(monkeypatch):
+    """An agent that raised something unexpected killed its table's agent task silently:
+    the game waited for that agent for good, and no one was told. Now the game stops there:
+    the host has the error whole (the lobby its first line, the server's terminal with its
+    traceback), every page that the agent failed, without its words (they may name what a
+    seat may not see); the other tables play on."""
+    from gdl.interpreter.play.agents.agents import RandomAgent
+
+    def failing(self, game, state, legal):
+        raise RuntimeError("red's secret: Fighter#7 is on c9")
+    said = []
+    server = Server(load_game(SPACE_WAR), ["human", "random"], 1, rules_path=SPACE_WAR,
+                    say=said.append)
+    table, other = server.new_table(), server.new_table(["random", "random"])
+    monkeypatch.setattr(RandomAgent, "choose", failing)
+    with served(table, server=server) as open_for:
+        blue, spectator = open_for(0), open_for(None)     # (red decides first)
+        for browser in (blue, spectator):
+            browser.until(lambda seen=browser: seen.position is not None
+                          and seen.position["error"] is not None, "the agent's failure")
+            browser.sync()
+            assert browser.position["error"] == (
+                "red's agent (random) failed (its error is for the host, in the lobby and "
+                "the server's terminal: it may tell what a seat may not see)")
+            assert browser.log[-1] == "stopped: " + browser.position["error"]
+            assert "secret" not in json.dumps(browser.received)
+            assert browser.position["actions"] == []
+        blue.socket.send_json({"type": "act", "text": "x"})
+        assert blue.sync() == [{"type": "error", "message": "the game is over"}]
+        games = open_for.client.get(f"/lobby/{server.lobby_token}/games").json()["games"]
+    assert games[0]["where"] == ("stopped: red's agent (random) failed: RuntimeError: red's "
+                                 "secret: Fighter#7 is on c9")
+    assert table.agents.done() and table.agents.exception() is None
+    assert other.session.error is not None      # (its agents too are random)
+    stopped = [line for line in said if line.startswith("a game stopped:\n")]
+    assert len(stopped) == 2
+    assert "Traceback (most recent call last)" in stopped[0]
+    assert 'raise RuntimeError("red\'s secret: Fighter#7 is on c9")' in stopped[0]
+
+
+def test_a_run_time_error_an_agent_s_search_meets_is_told_as_the_rules(tmp_path):
+    """An agent whose search meets a run-time error of the rules (a position it looked
+    ahead at): the game stops as for the rules' error in play, its place to the pages."""
+    rules = tmp_path / "failing.gdl"
+    rules.write_text(FAILING_ON_A_SECRET, encoding="utf-8")
+    game = load_game(str(rules))
+    session = Session(game, 1, ["random", "random"])
+    try:
+        game.apply(session.state.clone(), session.legal()[0])
+    except GdlError as exc:
+        session.agent_failed(0, exc)
+    assert session.over() and session.failure.startswith(
+        f"{rules}:11:11: error: run-time error: cannot roll 6 dice of -")
+    assert session.error.startswith(f"{rules}:11:11: error: run-time error in the rules here")
 
 
 def test_the_replay_of_a_game_whose_rules_failed_says_why(tmp_path):

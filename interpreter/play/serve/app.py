@@ -159,7 +159,7 @@ class Table:
 
     async def broadcast(self) -> None:
         """Send every connection what changed for it (and save the game, with --save); the
-        server's terminal is told once why a game the rules stopped stopped."""
+        server's terminal is told once why a game the rules (or an agent) stopped stopped."""
         failure = self.session.failure
         if failure is not None and failure != self.failure_told:
             self.failure_told = failure
@@ -197,9 +197,12 @@ class Table:
                 seat, agent = turn
                 legal = session.legal()
                 if legal:
-                    action = await loop.run_in_executor(
-                        AGENTS, searched, agent, session.game, session.state, legal)
-                    session.decide(seat, action)
+                    try:
+                        action = await loop.run_in_executor(
+                            AGENTS, searched, agent, session.game, session.state, legal)
+                        session.decide(seat, action)
+                    except Exception as exc:    # noqa: BLE001 - whatever the agent raised:
+                        session.agent_failed(seat, exc)     # the game stops, and says so
                 await self.broadcast()
                 if session.over():
                     return

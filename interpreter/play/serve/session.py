@@ -18,6 +18,7 @@ messages (plain dicts, sent as JSON) and decisions checked and played.
 from __future__ import annotations
 
 import os
+import traceback
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from ...language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted
@@ -112,8 +113,9 @@ class Session:
         self.history: list[tuple[int, Action]] = []
         self.texts: list[str] = []      # each decision's text in full, to replay after a reload
         self.turn = -1
-        # the rules stopped the game (stuck, or a run-time error): why, as the pages are told
-        # it (`for_seats`), and whole, for the host alone (the lobby, the server's terminal)
+        # the rules stopped the game (stuck, or a run-time error), or an agent's failure did:
+        # why, as the pages are told it (`for_seats`, `agent_failed`), and whole, for the
+        # host alone (the lobby, the server's terminal)
         self.error: str | None = None
         self.failure: str | None = None
         self.sheet = pictures.Sheet(game.rules.board)
@@ -279,6 +281,24 @@ class Session:
         self.forget()
         self.failure = error.render()
         self.error = self.failure if whole else for_seats(error)
+        for log in self.logs.values():
+            log.append(f"stopped: {self.error}")
+
+    def agent_failed(self, seat: int, error: Exception) -> None:
+        """The agent of `seat` raised `error` in choosing (or its choice could not be
+        played): the game stops there. A run-time error of the rules met in its search is
+        told as the rules' (`stop`); anything else is the agent's failure: the host has it
+        whole, with its traceback (`failure`), the pages that it happened, not its words,
+        which may name what a seat may not see (a hidden piece, an action's text)."""
+        if isinstance(error, GdlError):
+            self.stop(error)
+            return
+        who = f"{self.game.seats[seat]}'s agent ({self.players[seat]})"
+        self.forget()
+        said = "".join(traceback.format_exception_only(error)).strip()
+        self.failure = f"{who} failed: {said}\n" + "".join(traceback.format_exception(error))
+        self.error = (f"{who} failed (its error is for the host, in the lobby and the server's "
+                      "terminal: it may tell what a seat may not see)")
         for log in self.logs.values():
             log.append(f"stopped: {self.error}")
 
