@@ -24,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from gdl.cli.main import main
 from gdl.interpreter.files import write_atomic
-from gdl.interpreter.language.errors import GdlDataError, GdlError, IllegalAction
+from gdl.interpreter.language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction
 from gdl.interpreter.loader import load_game
 from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.serve import app
@@ -706,12 +706,50 @@ def test_live_reload_of_rules_that_fail_in_their_setup(reloading, capfd):
                                          "here (its words are for the host")
     assert "zero = 1 / zero" in message["message"]
     red.sync()
-    assert red.log[-1].startswith("the rule file changed and does not check:")
-    assert f"{rules}:74:10: error: run-time error: division by zero" in capfd.readouterr().out
+    assert red.log[-1].startswith("the rule file changed and fails in its setup, and the game "
+                                  "goes on in the rules it had:\n")
+    assert capfd.readouterr().out == (
+        "the rule file changed and fails in its setup; the game goes on in the rules it had:\n"
+        f"{rules}:74:10: error: run-time error: division by zero\n"
+        "      zero = 1 / zero\n"
+        "             ^\n")
     rules.write_text(text, encoding="utf-8")
     message = red.up_to("note", "the note that the rule file is back")[-1]
     assert message["message"] == "the rule file changed: replayed 1 decision"
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_a_reload_whose_setup_fails_is_told_once(tmp_path):
+    """A reload into rules that check but fail in their setup printed its line in the
+    server's terminal once per game (200 games: 200 times), and every log said "the rule file
+    changed and does not check", though it checks. Now the terminal says it once per reload
+    (the first game's error whole, and in which games), and each log what happened."""
+    rules = tmp_path / "space_war.gdl"
+    text = open(SPACE_WAR, encoding="utf-8").read()
+    rules.write_text(text, encoding="utf-8")
+    said = []
+    server = Server(load_game(str(rules)), ["human", "human"], 1, rules_path=str(rules),
+                    say=said.append)
+    tables = [server.new_table() for _ in range(3)]
+    rules.write_text(text.replace("setup {\n", "var zero = 0\nsetup {\n  zero = 1 / zero\n", 1),
+                     encoding="utf-8")
+    asyncio.run(server.reload(str(rules)))
+    assert said == [
+        "the rule file changed and fails in its setup in all 3 games, which go on in the rules "
+        f"they had; game 1's error:\n{rules}:74:10: error: run-time error: division by zero\n"
+        "      zero = 1 / zero\n"
+        "             ^"]
+    for table in tables:
+        assert table.session.game.source_hash != server.game.source_hash     # the old rules
+        note = table.session.log(0)[-1]
+        assert note.startswith("the rule file changed and fails in its setup, and the game goes "
+                               f"on in the rules it had:\n{rules}:74:10: error: run-time error "
+                               "in the rules here")
+    errors = [GdlRuntimeError(f"run-time error: cannot roll a die of {n} sides") for n in (-1, -2)]
+    assert app._setup_failed([(1, errors[0]), (3, errors[1])], 4) == (
+        "the rule file changed and fails in its setup in 2 games of 4 (1, 3), which go on in "
+        "the rules they had; game 1's error, one of 2 different ones:\nerror: run-time error: "
+        "cannot roll a die of -1 sides")
 
 
 def test_the_lobby_refuses_a_game_whose_setup_fails(tmp_path):

@@ -54,7 +54,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted
+from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
 from ...files import named, save as save_file, shown_path, write_atomic
 from ...loader import load_game
 from ...runtime.introspect import result_text, searches_natively, twin
@@ -301,32 +301,36 @@ class Table:
         finally:
             self.drop(connection)
 
-    async def take(self, game: Game) -> None:
+    async def take(self, game: Game) -> GdlError | None:
         """Go on in a new loading of the rule file (its seats unchanged): a new session, in
         a twin of `game` of its own, replays the decisions that still apply, and everyone is
-        told how far."""
+        told how far. Rules that fail in their setup (at run time) are told to the pages, the
+        game goes on in the rules it had, and the error is returned, for the server's
+        terminal (`Server.reload` tells it once for all the games)."""
         async with self.lock:
             old = self.session
             if game.source_hash == old.game.source_hash and not self.rules_told_otherwise:
-                return
+                return None
             game = await asyncio.get_running_loop().run_in_executor(None, twin, game)
             if game.seats != old.game.seats:    # the tokens are the seats'
                 self.rules_told_otherwise = True
                 old.note(f"the rule file changed its seats to {', '.join(game.seats)}: restart "
                          "gdl serve to play them; the game goes on in the old rules")
                 await self.broadcast()
-                return
+                return None
             try:
                 new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
                 told = f"the rule file changed: {new.replay(old.texts)}"
             except GdlError as exc:     # it checks, but fails in its setup (at run time)
-                await self.told(exc)
-                return
+                await self.told(exc, "fails in its setup, and the game goes on in the rules it "
+                                "had")
+                return exc
             self.rules_told_otherwise = False
             new.note(told)
             await self.replace(new)
             await self.tell_all({"type": "note", "message": told})
         self.start_agents()
+        return None
 
     async def tell_all(self, message: Message) -> None:
         """Send every open connection the same message (one that holds nothing secret)."""
@@ -341,14 +345,13 @@ class Table:
         async with self.lock:
             await self.told(error)
 
-    async def told(self, error: GdlError) -> None:
-        """`tell`, the lock held (a run-time error of the new rules' setup as `for_seats`
-        words it: the server's terminal has it whole)."""
+    async def told(self, error: GdlError, what: str = "does not check") -> None:
+        """`tell`, the lock held; `what` the rule file does (a run-time error of the new
+        rules' setup as `for_seats` words it: the server's terminal has it whole, from
+        `Server.reload`)."""
         self.rules_told_otherwise = True
-        if isinstance(error, GdlRuntimeError):
-            self.say(f"the rule file changed and fails in its setup:\n{error.render()}")
         told = for_seats(error)
-        self.session.note(f"the rule file changed and does not check:\n{told}")
+        self.session.note(f"the rule file changed and {what}:\n{told}")
         await self.tell_all({"type": "error", "message": told})
         await self.broadcast()
 
@@ -593,8 +596,13 @@ class Server:
             return
         if game.seats == self.game.seats:
             self.game = game            # new games start in the new rules
-        for table in self.tables:
-            await table.take(game)
+        failed: list[tuple[int, GdlError]] = []
+        for number, table in enumerate(self.tables, 1):
+            error = await table.take(game)
+            if error is not None:
+                failed.append((number, error))
+        if failed:                      # once, however many games it failed in
+            self.say(_setup_failed(failed, len(self.tables)))
 
     def app(self, watch: float | None = None) -> Starlette:
         """The app; `watch`: seconds between looks at the rule file (None: never)."""
@@ -630,6 +638,24 @@ def searched(agent: Agent, game: Game, state: State, legal: list[Action]) -> Act
         return agent.choose(game, state, legal)
     with NATIVE_SEARCH:
         return agent.choose(game, state, legal)
+
+
+def _setup_failed(failed: list[tuple[int, GdlError]], games: int) -> str:
+    """The server's terminal's line for a reload whose rules fail in their setup in the
+    games `failed` ((number, error), of `games`): the first one's error whole (a setup
+    that rolls dice may fail in some games only, or in words that differ)."""
+    number, error = failed[0]
+    if games == 1:
+        return ("the rule file changed and fails in its setup; the game goes on in the rules "
+                f"it had:\n{error.render()}")
+    which = f"all {games} games" if len(failed) == games else \
+        f"{counted(len(failed), 'game')} of {games} (" + \
+        ", ".join(str(n) for n, _ in failed) + ")"
+    differ = len({e.render() for _, e in failed})
+    whose = f"game {number}'s error" + ("" if differ == 1 else
+                                        f", one of {differ} different ones")
+    return (f"the rule file changed and fails in its setup in {which}, which go on in the "
+            f"rules they had; {whose}:\n{error.render()}")
 
 
 def saved_as(path: str | None, number: int) -> str | None:
