@@ -88,7 +88,8 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 60, "dots_an
            "../../tests/rules/typed_none_args": 30, "../../tests/rules/typed_kept_nth": 20,
            "../../tests/rules/typed_kept_fn_args": 20, "../../tests/rules/tabled_fns": 30,
            "../../tests/rules/actions_limit": 1, "../../tests/rules/sight_labels": 30,
-           "../../tests/rules/typed_nth_held": 60, "../../tests/rules/typed_fn_lists": 60}
+           "../../tests/rules/typed_nth_held": 60, "../../tests/rules/typed_fn_lists": 60,
+           "../../tests/rules/serve_kept_race": 10}
 LONGEST = 400       # decisions of one compared game (a game without end stops there)
 needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend: {MISSING}")
 
