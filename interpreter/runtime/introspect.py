@@ -253,7 +253,8 @@ def search_position(game: Game, state: State) -> tuple[Game, State]:
 def searches_natively(game: Game) -> bool:
     """Do agents search `game` on the typed engine (native backend)? Its compiled module is
     one per rule file per process, shared by every twin: some listings keep values in the
-    module's globals, so two threads must not search it at once (`gdl serve`'s agents)."""
+    module's globals, so no two threads may run its listings at once. In `gdl serve` only
+    agents' searches do (a table's own moves are narrated: on the Python engine)."""
     return game._typed is not None or game._native_asked
 
 

@@ -1472,3 +1472,26 @@ def test_resume_from_the_standard_input(tmp_path):
             out, err = process.communicate(timeout=30)
     assert first == "Space War: blue (human), red (random) (resumed from <stdin>: 6 decisions)\n"
     assert "Traceback" not in err
+
+
+def test_a_reload_names_a_secret_decision_that_no_longer_applies_by_its_seat(tmp_path):
+    """A reload replays the decisions into the new rules; one that no longer applies was
+    told to every page with its text and why ('decision 1 (lay c2) no longer applies: the
+    rule 'c != @c2' does not hold'), which told red where blue laid its mine in secret. The
+    pages now get the decision's number and seat; the host's --resume gets it whole."""
+    rules = os.path.join(ROOT, "tests", "rules", "sight.gdl")
+    session = Session(load_game(rules), 1, ["human", "human"], rules_path=rules)
+    lay = [a for a in session.legal()
+           if session.game.action_text(session.state, a) == "lay c2"][0]
+    session.decide(0, lay)
+    table = Table(session, 0)
+    changed = tmp_path / "sight.gdl"
+    with open(rules, encoding="utf-8") as stream:
+        text = stream.read()
+    changed.write_text(text.replace("where len(pieces_at(c)) == 0 {",
+                                    "where len(pieces_at(c)) == 0 and c != @c2 {", 1))
+    assert asyncio.run(table.take(load_game(str(changed)))) is None
+    said = [line for line in table.session.logs[1] if "rule file changed" in line]
+    assert said == ["the rule file changed: replayed 0 of 1 decision; decision 1 (blue's "
+                    "move) no longer applies"]
+    assert not any("c2" in line for line in table.session.logs[1])

@@ -320,7 +320,7 @@ class Table:
                 return None
             try:
                 new = Session(game, old.seed, old.players, old.secret_seed, old.rules_path)
-                told = f"the rule file changed: {new.replay(old.texts)}"
+                told = f"the rule file changed: {new.replay(old.texts)[0]}"
             except GdlError as exc:     # it checks, but fails in its setup (at run time)
                 await self.told(exc, "fails in its setup, and the game goes on in the rules it "
                                 "had")
@@ -858,9 +858,9 @@ def make_server(path: str, seats: str | None, seed: int | None, pace: float,
         game, saved_seed, players, texts = resumed(resume, path, seats, warn)
         server = Server(game, players, None, pace, save, path, say, refused)
         session = Session(game, saved_seed, players, "human" in players, path)
-        told = session.replay(texts)
+        told, whole = session.replay(texts)
         if len(session.texts) != len(texts):        # transcripts.replay found it replays
-            raise GdlDataError(f"{resume}: {told}")
+            raise GdlDataError(f"{resume}: {whole}")
         session.note(f"resumed from {os.path.basename(named(resume))}: {told}")
         if save is not None:        # now, as `new_table` does: a path that cannot be written
             save_file(save, session.transcript(save))       # is told at once

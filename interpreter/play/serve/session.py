@@ -257,10 +257,12 @@ class Session:
         for log in self.logs.values():
             log.append(line)
 
-    def replay(self, texts: list[str]) -> str:
+    def replay(self, texts: list[str]) -> tuple[str, str]:
         """Play decisions given by their full texts (as `texts` keeps them, or a
         transcript's), as far as they are legal; a sentence saying how many were, and which
-        one stopped applying."""
+        one stopped applying: for every seat (whose decision it was, by number: its text and
+        why it no longer applies may tell what another seat may not see) and whole (with
+        them, for the host)."""
         for number, text in enumerate(texts, 1):
             seat = self.deciding_seat()
             try:
@@ -268,11 +270,13 @@ class Session:
                     raise IllegalAction("the game is over")
                 action = self.game.parse_action(self.state, text, as_seat=False)
             except IllegalAction as exc:
-                return (f"replayed {number - 1} of {counted(len(texts), 'decision')}; "
-                        f"decision {number} "
-                        f"({text}) no longer applies: {exc.message}")
+                done = f"replayed {number - 1} of {counted(len(texts), 'decision')}; "
+                whose = "" if seat is None else f"{self.game.seats[seat]}'s "
+                return (f"{done}decision {number} ({whose}move) no longer applies",
+                        f"{done}decision {number} ({text}) no longer applies: {exc.message}")
             self.decide(seat, action)
-        return f"replayed {'all ' * (len(texts) > 1)}{counted(len(texts), 'decision')}"
+        said = f"replayed {'all ' * (len(texts) > 1)}{counted(len(texts), 'decision')}"
+        return said, said
 
     def stop(self, error: GdlError, whole: bool = False) -> None:
         """The rules cannot go on: say why to everyone, a run-time error as `for_seats`
