@@ -3738,7 +3738,9 @@ class _Emitter:
     def lists_connected(self, q: ir.Quant, env: Env) -> str:
         """`connected(x in STARTS where TEST: NEXT)` as a cdef function of the locals in
         scope (engine.py `_connector`): the starts that pass the test, then breadth first
-        every value NEXT gives from one found that passes it, each once, in order found."""
+        every value NEXT gives from one found that passes it, each once, in order found.
+        Its locals are named afresh: a connected() in the TEST or NEXT of another is given
+        the other's element among the locals in scope."""
         if _element(q.type) not in SCALARS or q.value is None:
             raise _Outside(q, "connected() of what is not a cell, a piece, ...")
         if _element(q.type) == CELL and self.board.size <= _CONNECTED_CELLS:
@@ -3746,38 +3748,39 @@ class _Emitter:
         name = self.fresh("lists_c")
         names, params = self.scope(env)
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
-        for local, ctype in (("found", "list"), ("seen", "set"), ("following", "list"),
-                             ("at", "long"), ("x", "long"), ("y", "long")):
-            unit.declare(local, ctype)
-        unit.emit(1, "found = []")
-        unit.emit(1, "seen = set()")
-        inner = {**env, q.slot: "x"}
+        found, seen, following, at, x, y = (
+            unit.declare(self.fresh(local), ctype)
+            for local, ctype in (("found", "list"), ("seen", "set"), ("following", "list"),
+                                 ("at", "long"), ("x", "long"), ("y", "long")))
+        unit.emit(1, f"{found} = []")
+        unit.emit(1, f"{seen} = set()")
+        inner = {**env, q.slot: x}
         test = "1" if q.where is None else self.expr(q.where, inner, unit)
 
         def start(value: Bound, indent: int) -> None:
             if not isinstance(value, str):
                 raise _Outside(q, "connected() of a list of lists")
-            unit.emit(indent, f"x = {value}")
-            unit.emit(indent, f"if x not in seen and {test}:")
-            unit.emit(indent + 1, "seen.add(x)")
-            unit.emit(indent + 1, "found.append(x)")
+            unit.emit(indent, f"{x} = {value}")
+            unit.emit(indent, f"if {x} not in {seen} and {test}:")
+            unit.emit(indent + 1, f"{seen}.add({x})")
+            unit.emit(indent + 1, f"{found}.append({x})")
         self.loop(q.domain, env, unit, 1, start, q)
         loc = self.loc(q)
-        unit.emit(1, "at = 0")
-        unit.emit(1, "while at < len(found):")
-        unit.emit(2, "x = found[at]")
-        unit.emit(2, "at += 1")
-        unit.emit(2, f"following = {self.lists_expr(q.value, inner, unit)}")
-        unit.emit(2, "S.work += len(following)")
+        unit.emit(1, f"{at} = 0")
+        unit.emit(1, f"while {at} < len({found}):")
+        unit.emit(2, f"{x} = {found}[{at}]")
+        unit.emit(2, f"{at} += 1")
+        unit.emit(2, f"{following} = {self.lists_expr(q.value, inner, unit)}")
+        unit.emit(2, f"S.work += len({following})")
         unit.emit(2, "if S.work > MAX_WORK:")
         unit.emit(3, f"_raise(OVERWORKED, {loc})")
-        unit.emit(2, "for y in following:")
-        unit.emit(3, "if y not in seen:")
-        unit.emit(4, "seen.add(y)")
-        unit.emit(4, "x = y")
+        unit.emit(2, f"for {y} in {following}:")
+        unit.emit(3, f"if {y} not in {seen}:")
+        unit.emit(4, f"{seen}.add({y})")
+        unit.emit(4, f"{x} = {y}")
         unit.emit(4, f"if {test}:")
-        unit.emit(5, "found.append(y)")
-        unit.emit(1, "return found")
+        unit.emit(5, f"{found}.append({y})")
+        unit.emit(1, f"return {found}")
         self.functions.append(unit.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
@@ -3785,35 +3788,37 @@ class _Emitter:
         """lists_connected of cells with C arrays on the stack (a TEST or NEXT may call
         connected again): `seen` by cell + 1 (none is -1), `found` with its count, the
         Python list made once at the end; NEXT a geometry table (orthogonal(x), ...) read
-        in place, else made as a list. The same order, work counted and faults."""
+        in place, else made as a list. The same order, work counted and faults. Its locals
+        are named afresh, as lists_connected's."""
         assert q.value is not None      # lists_connected checked
         name = self.fresh("lists_c")
         names, params = self.scope(env)
         size = self.board.size + 1
         unit = _Body(f"cdef list {name}(Core S, long me{params}):")
-        for local, ctype in (("found", f"long[{size}]"), ("seen", f"char[{size}]"),
-                             ("nfound", "long"), ("at", "long"), ("x", "long"),
-                             ("y", "long")):
-            unit.declare(local, ctype)
-        unit.emit(1, f"memset(seen, 0, {size})")
-        unit.emit(1, "nfound = 0")
-        inner = {**env, q.slot: "x"}
+        found, seen, nfound, at, x, y = (
+            unit.declare(self.fresh(local), ctype)
+            for local, ctype in (("found", f"long[{size}]"), ("seen", f"char[{size}]"),
+                                 ("nfound", "long"), ("at", "long"), ("x", "long"),
+                                 ("y", "long")))
+        unit.emit(1, f"memset({seen}, 0, {size})")
+        unit.emit(1, f"{nfound} = 0")
+        inner = {**env, q.slot: x}
         test = "1" if q.where is None else self.expr(q.where, inner, unit)
 
         def start(value: Bound, indent: int) -> None:
             if not isinstance(value, str):
                 raise _Outside(q, "connected() of a list of lists")
-            unit.emit(indent, f"x = {value}")
-            unit.emit(indent, f"if not seen[x + 1] and {test}:")
-            unit.emit(indent + 1, "seen[x + 1] = 1")
-            unit.emit(indent + 1, "found[nfound] = x")
-            unit.emit(indent + 1, "nfound += 1")
+            unit.emit(indent, f"{x} = {value}")
+            unit.emit(indent, f"if not {seen}[{x} + 1] and {test}:")
+            unit.emit(indent + 1, f"{seen}[{x} + 1] = 1")
+            unit.emit(indent + 1, f"{found}[{nfound}] = {x}")
+            unit.emit(indent + 1, f"{nfound} += 1")
         self.loop(q.domain, env, unit, 1, start, q)
         loc = self.loc(q)
-        unit.emit(1, "at = 0")
-        unit.emit(1, "while at < nfound:")
-        unit.emit(2, "x = found[at]")
-        unit.emit(2, "at += 1")
+        unit.emit(1, f"{at} = 0")
+        unit.emit(1, f"while {at} < {nfound}:")
+        unit.emit(2, f"{x} = {found}[{at}]")
+        unit.emit(2, f"{at} += 1")
         call = q.value
         if isinstance(call, ir.CallBuiltin) and call.name in ("orthogonal", "neighbors") \
                 and hasattr(self.board, call.name):
@@ -3829,22 +3834,22 @@ class _Emitter:
             unit.emit(2, f"S.work += {table}_n[{c}]")
             each, value = f"for {i} in range({table}_n[{c}]):", f"{table}[{c}][{i}]"
         else:
-            unit.declare("following", "list")
-            unit.emit(2, f"following = {self.lists_expr(q.value, inner, unit)}")
-            unit.emit(2, "S.work += len(following)")
-            each, value = "for y in following:", "y"
+            following = unit.declare(self.fresh("following"), "list")
+            unit.emit(2, f"{following} = {self.lists_expr(q.value, inner, unit)}")
+            unit.emit(2, f"S.work += len({following})")
+            each, value = f"for {y} in {following}:", y
         unit.emit(2, "if S.work > MAX_WORK:")
         unit.emit(3, f"_raise(OVERWORKED, {loc})")
         unit.emit(2, each)
-        if value != "y":
-            unit.emit(3, f"y = {value}")
-        unit.emit(3, "if not seen[y + 1]:")
-        unit.emit(4, "seen[y + 1] = 1")
-        unit.emit(4, "x = y")
+        if value != y:
+            unit.emit(3, f"{y} = {value}")
+        unit.emit(3, f"if not {seen}[{y} + 1]:")
+        unit.emit(4, f"{seen}[{y} + 1] = 1")
+        unit.emit(4, f"{x} = {y}")
         unit.emit(4, f"if {test}:")
-        unit.emit(5, "found[nfound] = y")
-        unit.emit(5, "nfound += 1")
-        unit.emit(1, "return [found[at] for at in range(nfound)]")
+        unit.emit(5, f"{found}[{nfound}] = {y}")
+        unit.emit(5, f"{nfound} += 1")
+        unit.emit(1, f"return [{found}[{at}] for {at} in range({nfound})]")
         self.functions.append(unit.text())
         return f"{name}(S, {env[0]}{''.join(f', {n}' for n in names)})"
 
