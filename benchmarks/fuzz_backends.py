@@ -17,18 +17,23 @@ actions), texts logged (text(), +, plural(), join()) and a text variable, called
 phase with `on reveal`, `call ... for each`, `on no action`, moves along cells with enter
 triggers (`on enter(p, c)`, `stop`), give, win/lose/draw in bodies, zones (one per seat, one
 shared, maybe visible to some seats), variables visible to some seats, a `hide piece` rule,
-a kinds table out of sight (`kinds ... visible to`) and a payoff. Most values that may be
-none (a piece, a cell, a direction, nth or last of a number list, a divisor) go through a
-guard fn that gives a default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!=
-none` test, the rest (GUARD) stay bare, so that few games end early on a fault but faults
-are still met. A program the checker refuses, or one outside the typed subset, is counted
-and skipped. The others are built typed (-O0) and played from `--games` seeds under both
-engines with tests/runtime/test_typed.py's `_compare` (state JSON, legal actions and texts,
-events, work counted, faults at the same FILE:LINE:COL), then again with each seat's view
-and action texts compared (`compare_views`). Each disagreement is printed with the program's
-seed, and its file is saved in `--keep` (default a folder under the temp folder). Each
-program runs in its own process, so a crash of the compiled code is reported too. Exit 1
-when any program disagreed or crashed.
+a kinds table out of sight (`kinds ... visible to`) and a payoff. Last, the extras, drawn
+from a second random.Random of the seed so that the lines above stay those earlier versions
+wrote (`Generator(seed, extras=False)`): fns giving lists of cells, numbers or pieces, and
+one more action whose body binds lists by `let` (logged: their order counts); while they are
+drawn, lists may be unique(), sorted(x in xs where c: k), connected(x in xs where c: next)
+(nested too) or calls of those fns. Most values that may be none (a piece, a cell, a
+direction, nth or last of a number list, a divisor) go through a guard fn that gives a
+default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
+(GUARD) stay bare, so that few games end early on a fault but faults are still met. A
+program the checker refuses, or one outside the typed subset, is counted and skipped. The
+others are built typed (-O0) and played from `--games` seeds under both engines with
+tests/runtime/test_typed.py's `_compare` (state JSON, legal actions and texts, events, work
+counted, faults at the same FILE:LINE:COL), then again with each seat's view and action
+texts compared (`compare_views`). Each disagreement is printed with the program's seed, and
+its file is saved in `--keep` (default a folder under the temp folder). Each program runs in
+its own process, so a crash of the compiled code is reported too. Exit 1 when any program
+disagreed or crashed.
 
 `--faults` plays the programs on the Python backend alone and counts how their games end,
 the run-time faults by message: a game that ends on a fault early tests little.
@@ -59,8 +64,9 @@ LONGEST = 400       # decisions of one game (as tests/runtime/test_typed.py's _c
 class Generator:
     """One random rule file, from its seed alone."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, extras: bool = True) -> None:
         self.rng = random.Random(seed)
+        self.with_extras = extras           # the lines `extras` draws, from a second seed
         self.seed = seed
         self.fns: list[tuple[str, list[str], str]] = []     # name, argument types, result
         self.defs: list[tuple[str, list[str]]] = []         # name, argument types
@@ -70,6 +76,7 @@ class Generator:
         self.simul = False                      # a simultaneous phase 'vote'
         self.dice = 0       # > 0 inside statements: dice may be drawn (not while listing)
         self.counter = 0
+        self.extra = False  # drawing the extras (`extras`): list_of may write their lists
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -365,6 +372,10 @@ class Generator:
     def list_of(self, ty: str, scope: dict[str, str], depth: int) -> str:
         rng = self.rng
         d = max(depth - 1, 0)
+        if self.extra and self.chance(0.4):
+            made = self.extra_list(ty, scope, depth)
+            if made:
+                return made
         if ty == "cell":
             choices = ["cells()", "g_cells"]
             if depth > 0:
@@ -418,6 +429,78 @@ class Generator:
             return None
         name, args, _ = self.rng.choice(fits)
         return f"{name}({', '.join(self.of(a, scope, depth) for a in args)})"
+
+    # ---- the extras: unique(), sorted(), connected(), fns giving lists, let of a list ----
+    def extras(self) -> tuple[list[str], list[str]]:
+        """Fns giving lists and one action of the turn phase with lists bound by `let`,
+        drawn from a second random.Random of the program's seed after the rest, so that the
+        lines the first one draws stay those of earlier versions of the generator; while
+        drawing them, `list_of` writes unique(), sorted() and connected() and calls of these
+        fns too (`extra_list`)."""
+        main, self.rng = self.rng, random.Random(self.seed * 7919 + 17)
+        self.extra = True
+        try:
+            rng = self.rng
+            fns = []
+            for _ in range(rng.randrange(1, 4)):
+                name = self.fresh("fl")
+                args = [rng.choice(["num", "cell", "piece", "seat"])
+                        for _ in range(rng.randrange(0, 3))]
+                names = [self.fresh("a") for _ in args]
+                result = rng.choice(["cell", "num", "piece", "cell"])
+                body = self.list_of(result, dict(zip(names, args)), 2)
+                fns.append(f"fn {name}({', '.join(names)}) = {body}")
+                self.fns.append((name, args, "list:" + result))
+            return fns, self.action(lets=rng.randrange(1, 3))
+        finally:
+            self.rng, self.extra = main, False
+
+    def extra_list(self, ty: str, scope: dict[str, str], depth: int) -> str | None:
+        """A list of `ty` by unique(), sorted(), connected() or a fn giving one; None for
+        a type none fits."""
+        rng = self.rng
+        d = max(depth - 1, 0)
+        pick = rng.randrange(5)
+        if pick == 0:
+            call = self.call("list:" + ty, scope, d)
+            if call:
+                return call
+        if pick == 1 and ty in ("cell", "num", "piece", "seat", "dir", "sym"):
+            return f"unique({self.list_of(ty, scope, d)})"
+        if pick in (1, 2) and ty in ("cell", "num", "piece", "seat", "dir"):
+            lst = self.list_of(ty, scope, d)
+            x, inner = self.binder(ty, lst, scope)
+            cond = f" where {self.of('bool', inner, d)}" if self.chance(0.5) else ""
+            return f"sorted({x} in {lst}{cond}: {self.of('num', inner, d)})"
+        if ty == "cell":
+            x = self.fresh("x")
+            inner = dict(scope)
+            inner[x] = "cell"
+            starts = rng.choice([f"[{self.cell_arg(scope, d)}]", self.list_of("cell", scope, d)])
+            nxt = rng.choice([f"orthogonal({x})", f"neighbors({x})", f"neighbors({x})",
+                              self.list_of("cell", inner, d)])
+            cond = f" where {self.of('bool', inner, d)}" if self.chance(0.8) else ""
+            return f"connected({x} in {starts}{cond}: {nxt})"
+        if ty == "num":
+            x = self.fresh("x")
+            inner = dict(scope)
+            inner[x] = "num"
+            bound = rng.randrange(2, 9)
+            cond = f" and {self.of('bool', inner, d)}" if self.chance(0.5) else ""
+            nxt = rng.choice([f"[{x} + 1]", f"[{x} + 1, {x} * 2]", f"[{x} - 2, {x} + 3]",
+                              f"[{self.of('num', inner, d)}]"])
+            return (f"connected({x} in {self.list_of('num', scope, d)} where abs({x}) <= "
+                    f"{bound}{cond}: {nxt})")
+        if ty == "piece":
+            x = self.fresh("x")
+            inner = dict(scope)
+            inner[x] = "piece"
+            cond = f" where {self.of('bool', inner, d)}" if self.chance(0.7) else ""
+            nxt = rng.choice([f"pieces_at(cell0({x}))",
+                              f"[p for p in pieces() where distance(cell0(p), cell0({x})) <= 1]",
+                              self.list_of("piece", inner, d)])
+            return f"connected({x} in {self.list_of('piece', scope, d)}{cond}: {nxt})"
+        return None
 
     # ---- statements -------------------------------------------------------------------
     def statements(self, scope: dict[str, str], depth: int, indent: str, n: int) -> list[str]:
@@ -709,6 +792,7 @@ class Generator:
             body = self.of(result, dict(zip(names, args)), 2)
             lines.append(f"fn {name}({', '.join(names)}) = {body}")
             self.fns.append((name, args, result))
+        fns_at = len(lines)
         self.subs = [(self.fresh("sub"), rng.choice(["num", "cell", "piece", "seat"]))
                      for _ in range(rng.choice([0, 1, 1, 2]))]
         self.simul = self.chance(0.4)
@@ -729,6 +813,7 @@ class Generator:
                   *self.on_resume()]
         for _ in range(rng.randrange(2, 5)):
             lines += self.action()
+        action_at = len(lines)
         for name, ty in self.subs:      # each phase reached (the checker refuses one that is not)
             lines += [f"  action to_{name}() where {self.of('bool', {}, 1)} {{",
                       f"    call {name}({self.of(ty, {}, 1)}) for {rng.choice(['me', 'next(me)'])}",
@@ -752,9 +837,15 @@ class Generator:
         lines += [f"  draw when turn_number > {rng.randrange(20, 60)}", "}", ""]
         if self.chance(0.35):       # returns other than 1, -1, 0
             lines += [f"payoff(s) = {self.of('num', {'s': 'seat'}, 2)} - s.score", ""]
+        if self.with_extras:
+            fns, action = self.extras()
+            lines[action_at:action_at] = action
+            lines[fns_at:fns_at] = fns
         return "\n".join(lines)
 
-    def action(self) -> list[str]:
+    def action(self, lets: int = 0) -> list[str]:
+        """An action of the turn phase; with `lets`, that many lists bound by `let` first in
+        its body (read by the statements after them)."""
         rng = self.rng
         scope: dict[str, str] = {}
         binders = []
@@ -781,8 +872,17 @@ class Generator:
             scope[name] = ty
         test = self.of("bool", scope, rng.randrange(1, 4))
         head = f"  action {self.fresh('act')}({', '.join(binders)}) where {test} {{"
+        bound = []
+        for _ in range(lets):
+            ty = rng.choice(["cell", "num", "piece", "cell", "seat", "dir"])
+            made = self.list_of(ty, scope, 2)
+            name = self.fresh("l")
+            bound.append(f"    let {name} = {made}")
+            if self.chance(0.7):        # (its order counts: unique, sorted, connected)
+                bound.append(f"    log text({name})")
+            scope[name] = "list:" + ty
         body = self.statements(scope, 2, "    ", rng.randrange(1, 4))
-        return [head, *body, self.leaving(scope), "  }"]
+        return [head, *bound, *body, self.leaving(scope), "  }"]
 
     def leaving(self, scope: dict[str, str]) -> str:
         """How an action of the turn phase ends: mostly the next seat's turn, sometimes a

@@ -57,7 +57,7 @@ def test_few_generated_games_end_early_on_a_fault(tmp_path):
 # phase: defs, on enter and on resume blocks, dice, texts, called phases (one auto, some for
 # each seat of a list), a simultaneous phase, on no action, moves with enter triggers, give,
 # zones, variables visible to some seats, hide piece, a kinds table out of sight, a payoff,
-# three seats.
+# three seats; the extras (unique, sorted, connected, fns giving lists, lets of lists).
 CONSTRUCTS = {"def": r"^def ", "on enter": r"^  on enter", "on resume": r"^  on resume",
               "dice": r"roll\(", "texts": r"plural\(|join\(", "call": r"^    call ",
               "call for each": r"^    call .* for each ", "simultaneous": r"simultaneous",
@@ -65,8 +65,22 @@ CONSTRUCTS = {"def": r"^def ", "on enter": r"^  on enter", "on resume": r"^  on 
               "trigger": r"^on enter\(p, c\)", "give": r"^ *give ", "zone": r"^zone",
               "visible to": r"^var .* visible to", "hide piece": r"^hide piece",
               "kinds visible to": r"^kinds .* visible to", "payoff": r"^payoff",
-              "three seats": r"^seats a, b, c"}
+              "three seats": r"^seats a, b, c", "unique": r"unique\(", "sorted": r"sorted\(",
+              "connected": r"connected\(", "fn giving a list": r"^fn fl\d+\(",
+              "let of a list": r"^    let l\d+ = "}
 WIDE = [30, 206]
+
+
+def test_the_extras_only_add_lines():
+    """unique(), sorted(), connected(), fns giving lists and lets of lists (`extras`) are
+    drawn from a second random.Random: the lines the first draws are those the generator
+    wrote before them, so a seed names the same program, with lines added."""
+    for seed in range(20):
+        before = fuzz_backends.Generator(seed, extras=False).program().splitlines()
+        now = fuzz_backends.generate(seed).splitlines()
+        assert len(now) > len(before)
+        rest = iter(now)
+        assert all(line in rest for line in before), seed      # (a subsequence)
 
 
 def test_the_wide_programs_hold_every_construct():
