@@ -877,7 +877,16 @@ class Generator:
             ty = rng.choice(["cell", "num", "piece", "cell", "seat", "dir"])
             made = self.list_of(ty, scope, 2)
             name = self.fresh("l")
-            bound.append(f"    let {name} = {made}")
+            if self.chance(0.3):        # a list grown from [] (its type from what joins it)
+                x, inner = self.binder(ty, made, scope)
+                bound += [f"    let {name} = []", f"    for {x} in {made} {{",
+                          f"      if {self.of('bool', inner, 1)} {{",
+                          f"        {name} = {name} + [{x}]", "      }", "    }"]
+            else:
+                bound.append(f"    let {name} = {made}")
+            if self.chance(0.3):
+                scope[name] = "list:" + ty
+                bound.append(f"    {name} = {self.list_of(ty, scope, 1)}")
             if self.chance(0.7):        # (its order counts: unique, sorted, connected)
                 bound.append(f"    log text({name})")
             scope[name] = "list:" + ty
