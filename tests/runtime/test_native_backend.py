@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from gdl.interpreter import load_game, load_source
-from gdl.interpreter.language.errors import GdlRuntimeError
+from gdl.interpreter.language.errors import GdlRuntimeError, IllegalAction
+from gdl.interpreter.runtime.state import State
 from gdl.interpreter.runtime import native, native_cache
 from tests.helpers import ROOT
 
@@ -63,6 +64,40 @@ def test_both_backends_play_the_same_game(path, shared_cache):
     assert native.backend_of(compiled) == "native"
     for seed in SEEDS:
         assert _play(compiled, seed) == _play(python, seed), f"seed {seed}"
+
+
+@needs_tools
+def test_the_calls_a_driver_makes_agree_on_every_state(shared_cache):
+    """A native game answers `legal_actions`, `apply(check=False)`, `is_terminal` and
+    `current_player` in C for its typed states (engine.py installs them): the same game as
+    the Python backend's; a plain State (from its JSON) still plays, through the Python
+    methods; `apply` with its check still refuses an illegal action."""
+    path = os.path.join(ROOT, "games", "classic", "tic_tac_toe.gdl")
+    python, compiled = load_game(path, "python"), load_game(path, "native")
+    for seed in SEEDS:
+        choose = random.Random(seed)
+        states = [python.new_state(seed), compiled.new_state(seed)]
+        plain = State.from_json(states[1].to_json())
+        assert type(plain) is State
+        states.append(plain)
+        games = (python, compiled, compiled)
+        while not python.is_terminal(states[0]):
+            seen = [(game.is_terminal(state), game.current_player(state),
+                     game.legal_actions(state)) for game, state in zip(games, states)]
+            assert seen[0] == seen[1] == seen[2]
+            action = seen[0][2][choose.randrange(len(seen[0][2]))]
+            played = [[event.to_json() for event in game.apply(state, action, check=False)]
+                      for game, state in zip(games, states)]
+            assert played[0] == played[1] == played[2]
+            assert [event.to_json() for event in states[1].events] == played[1]
+            assert states[0].to_json() == states[1].to_json() == states[2].to_json()
+        assert all(game.is_terminal(state) for game, state in zip(games, states))
+        assert [game.current_player(state) for game, state in zip(games, states)] == [-1] * 3
+    state = compiled.new_state(1)
+    taken = compiled.legal_actions(state)[0]
+    compiled.apply(state, taken)
+    with pytest.raises(IllegalAction):
+        compiled.apply(state, taken)
 
 
 FAULTY = """game "t"
