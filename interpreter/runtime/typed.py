@@ -179,6 +179,17 @@ _CORE_FIELDS = ("globals", "seat_vars", "pieces", "numbers", "frames", "rng", "t
 _SCALAR_FIELDS = ("rng", "turn", "current", "decisions")
 
 
+def sizing(t: Type) -> int:
+    """How typed_engine's `lists_size` counts the elements of a list of type `t` (as
+    builtins.elements does): 2 a list of scalars (its length), 3 a list of such lists (their
+    lengths), else 1 when texts may be in it (their characters count), 0 lists walked."""
+    if is_list(t) and _element(t) in SCALARS:
+        return 2
+    if is_list(t) and is_list(_element(t)) and _element(_element(t)) in SCALARS:
+        return 3
+    return int(holds_texts(t))
+
+
 class TypedState(State):
     """A `State` played by the typed engine: `_core` holds the position (None: the fields
     do, after a tool read them), `_engine` makes cores."""
@@ -411,10 +422,12 @@ class _Row:
 class _Made:
     """A local bound to a list a `let` made (a Python list of C values): its C name."""
 
-    def __init__(self, name: str, ctype: str = "list", type_: Type | None = None) -> None:
+    def __init__(self, name: str, ctype: str = "list", type_: Type | None = None,
+                 owned: bool = False) -> None:
         self.name = name
         self.ctype = ctype      # "str": a text local (a Python str)
         self.type = type_       # what it holds, when its `let` said less (lists_refined)
+        self.owned = owned      # a list no other value shares: grown in place (lists_owned)
 
 
 Bound = str | _Row | _Made
@@ -546,6 +559,7 @@ class _Emitter:
         # the `passes` a block reads: only an `on no action` block's own (engine.py keeps
         # it on the runtime, not in the state: anywhere else it is another state's count)
         self.lists_cache: tuple[dict[int, Type], dict[str, Type]] | None = None
+        self.owned_cache: set[int] | None = None
         self.small_held: dict[str, Type] = {}   # a C local of type `any` -> what it holds
         # numbers and true/false that may be none (small_find_nones): a node read where
         # none faults -> (the node that reads it, the fault's message); nodes read as tests
@@ -1077,7 +1091,8 @@ class _Emitter:
             if is_list(_element(s.expr.type)):
                 raise _Outside(s, "a 'let' of a list of lists")
             env[s.slot] = _Made(self.made_here(s.expr, env, body, indent, s,
-                                               "a 'let' of a list of lists"))
+                                               "a 'let' of a list of lists"),
+                                owned=id(s) in self.lists_owned())
         elif isinstance(s, ir.Let):
             name = body.declare(self.fresh("l"))
             body.emit(indent, f"{name} = {self.expr(s.expr, env, body)}")
@@ -2738,6 +2753,17 @@ class _Emitter:
         kept = None if level is None else self.hoisted_list(xs, env, body, "frozenset")
         if kept is not None:        # a set made once for its level, as Python's
             return f"({item} {'not in' if e.negated else 'in'} {kept})"
+        if _element(xs.type) == CELL and self.board.size <= _CONNECTED_CELLS and (
+                isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Made)
+                or isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField))
+                and self.lists_var(xs) is not None):
+            # a list held whole: flags by cell once it is read twice running
+            site = self.fresh("cs")
+            self.consts.append(f"cdef CellSet {site} = CellSet()")
+            place = e if e.span is not None else xs if xs.span is not None else e
+            test = (f"lists_has_cell(S, {site}, {self.lists_expr(xs, env, body)}, {item}, "
+                    f"{self.loc(place)})")
+            return f"(not {test})" if e.negated else test
         name = self.fresh("q")
         names, params = self.scope(env)
         unit = _Body(f"cdef long {name}(Core S, long me{params}, long it) except? -2:")
@@ -3399,7 +3425,7 @@ class _Emitter:
                 return f"lists_unique_cells(S, {listed}, {self.loc(xs)})"
             if element in SCALARS:
                 return f"lists_unique_flat(S, {listed}, {self.loc(xs)})"
-            return f"lists_unique(S, {listed}, {int(holds_texts(xs.type))}, {self.loc(xs)})"
+            return f"lists_unique(S, {listed}, {sizing(xs.args[0].type)}, {self.loc(xs)})"
         if isinstance(xs, ir.Quant) and xs.op == "sorted":
             return self.lists_made(xs, env, sort=True, outer=body)
         if isinstance(xs, ir.Quant) and xs.op == "connected":
@@ -3515,8 +3541,11 @@ class _Emitter:
         name = body.declare(self.fresh("l"), ctype)
         value = self.text(s.expr, env, body) if ctype == "str" else \
             self.lists_expr(s.expr, env, body)
+        owned = ctype == "list" and id(s) in self.lists_owned()
+        if owned and not (isinstance(s.expr, ir.ListOf) and value.startswith("[")):
+            value = f"list({value})"       # its own list, never a shared constant
         body.emit(indent, f"{name} = {value}")
-        env[s.slot] = _Made(name, ctype, self.lists_refined()[0].get(id(s)))
+        env[s.slot] = _Made(name, ctype, self.lists_refined()[0].get(id(s)), owned)
 
     def lists_assign(self, s: ir.Assign, env: Env, body: _Body, indent: int) -> None:
         """`VAR = LIST` or `VAR = TEXT` of a global or a seat's variable: a new value kept
@@ -3590,8 +3619,8 @@ class _Emitter:
             if e.lists:
                 left = self.lists_expr(e.left, env, body)
                 right = self.lists_expr(e.right, env, body)
-                texts = int(holds_texts(e.left.type) or holds_texts(e.right.type))
-                same = f"lists_same(S, {left}, {right}, {texts}, {self.loc(e)})"
+                hows = f"{sizing(e.left.type)}, {sizing(e.right.type)}"
+                same = f"lists_same(S, {left}, {right}, {hows}, {self.loc(e)})"
             else:
                 left, right = self.text(e.left, env, body), self.text(e.right, env, body)
                 same = f"texts_same(S, {left}, {right}, {self.loc(e)})"
@@ -3614,8 +3643,8 @@ class _Emitter:
                     short_texts(e.collection.value):
                 found = f"({item} in {xs})"    # a constant's set, as on Python: not counted
             elif is_list(e.item.type):
-                texts = int(holds_texts(e.item.type))
-                found = f"lists_in_lists(S, {item}, {xs}, {texts}, {self.loc(e)})"
+                hows = f"{sizing(e.item.type)}, {sizing(e.collection.type)}"
+                found = f"lists_in_lists(S, {item}, {xs}, {hows}, {self.loc(e)})"
             else:
                 found = f"lists_in(S, {item}, {xs}, {self.loc(e)})"
             return f"(not {found})" if e.negated else found
@@ -3688,6 +3717,12 @@ class _Emitter:
         if isinstance(bound, _Made):
             if s.op != "=":
                 raise _Outside(s, f"an assignment to '{_words(s)}'")
+            grown = s.expr
+            if bound.owned and isinstance(grown, ir.Binary) and grown.op == "+" and \
+                    isinstance(grown.left, ir.Local) and grown.left.slot == s.place.slot:
+                body.emit(indent, f"lists_extend(S, {bound.name}, "
+                          f"{self.lists_expr(grown.right, env, body)}, {self.loc(grown)})")
+                return True
             body.emit(indent, f"{bound.name} = {self.lists_value(s.expr, env, body)}")
             return True
         if not isinstance(bound, str) or bound == "me" or is_list(s.expr.type) \
@@ -3861,16 +3896,7 @@ class _Emitter:
             return self.lists_cache
         lets: dict[int, Type] = {}
         fns: dict[str, Type] = {}
-        # each unit's locals are numbered apart: a fn, a def, setup, an action, a block
-        units: list[tuple[str | None, list[ir.Node]]] = [
-            (n, [f.body]) for n, f in self.prog.fns.items()]
-        units += [(None, [d]) for d in self.prog.defs.values()]
-        units.append((None, list(self.prog.setup)))
-        for phase in self.prog.phases.values():
-            units += [(None, [a]) for a in phase.actions]
-            units += [(None, list(block)) for block in (phase.on_enter, phase.on_resume,
-                                                        phase.on_no_action or (),
-                                                        phase.on_reveal)]
+        units = self.lists_units()
         for name, roots in units:
             nodes = [n for root in roots for n in ir.walk(root)]
             given: dict[int, set[Type]] = {}
@@ -3896,6 +3922,73 @@ class _Emitter:
                     lets[id(n)] = fns[n.expr.name]
         self.lists_cache = (lets, fns)
         return self.lists_cache
+
+    def lists_units(self) -> list[tuple[str | None, list[ir.Node]]]:
+        """Each unit whose locals are numbered apart (a fn, a def, setup, an action, a
+        block), by its fn's name (None: not a fn) and its roots."""
+        units: list[tuple[str | None, list[ir.Node]]] = [
+            (n, [f.body]) for n, f in self.prog.fns.items()]
+        units += [(None, [d]) for d in self.prog.defs.values()]
+        units.append((None, list(self.prog.setup)))
+        for phase in self.prog.phases.values():
+            units += [(None, [a]) for a in phase.actions]
+            units += [(None, list(block)) for block in (phase.on_enter, phase.on_resume,
+                                                        phase.on_no_action or (),
+                                                        phase.on_reveal)]
+        return units
+
+    def lists_owned(self) -> set[int]:
+        """The `let`s (by id) of a list grown in place: `let xs = [...]` (a new list) whose
+        local is only ever assigned `xs = xs + LIST` (LIST not reading it) and otherwise
+        only read where no value can keep it: looped over, scanned by `in`, compared,
+        joined into a new list, given to a built-in that makes a new list or a value, or
+        returned. No other value then holds the list, so `xs + LIST` may extend it in place
+        (`lists_extend`: the same work counted and the same limit as a join)."""
+        if self.owned_cache is not None:
+            return self.owned_cache
+        owned: set[int] = set()
+        safe_builtins = {"len", "nth", "take", "reversed", "unique", "last", "first"}
+        for _, roots in self.lists_units():
+            nodes = [n for root in roots for n in ir.walk(root)]
+            parents: dict[int, list[ir.Node]] = {}
+            for n in nodes:
+                for child in ir.children(n):
+                    parents.setdefault(id(child), []).append(n)
+
+            def grows(n: ir.Node, slot: int) -> bool:
+                """Is `n` the `xs + LIST` of `xs = xs + LIST`?"""
+                return isinstance(n, ir.Binary) and n.op == "+" and \
+                    isinstance(n.left, ir.Local) and n.left.slot == slot and \
+                    slot not in ir.locals_read(n.right) and all(
+                        isinstance(a, ir.Assign) and a.expr is n and a.op == "=" and
+                        isinstance(a.place, ir.LocalPlace) and a.place.slot == slot
+                        for a in parents.get(id(n), ()))
+
+            def reads_only(local: ir.Local, by: ir.Node) -> bool:
+                if isinstance(by, ir.Binary):
+                    return by.op == "+"         # a join: a new list (or the growing one)
+                if isinstance(by, ir.In):
+                    return by.collection is local and by.item is not local
+                if isinstance(by, (ir.For, ir.Comprehension, ir.Quant)):
+                    return by.domain is local
+                if isinstance(by, ir.CallBuiltin):
+                    return by.name in safe_builtins
+                return isinstance(by, (ir.Compare, ir.Result))
+
+            for n in nodes:
+                if not isinstance(n, ir.Let) or not is_list(n.expr.type) or not (
+                        isinstance(n.expr, ir.ListOf) or isinstance(n.expr, ir.Const)
+                        and n.expr.value in ([], ())):
+                    continue
+                slot = n.slot
+                if all(not isinstance(m, ir.Assign) or not isinstance(m.place, ir.LocalPlace)
+                       or m.place.slot != slot or grows(m.expr, slot) for m in nodes) and all(
+                        not isinstance(m, ir.Local) or m.slot != slot or
+                        all(reads_only(m, by) for by in parents.get(id(m), ()))
+                        for m in nodes):
+                    owned.add(id(n))
+        self.owned_cache = owned
+        return owned
 
     def lists_held(self, xs: ir.Expr, env: Env) -> Type:
         """The type of the list `xs`, a local's or a fn's as lists_refined found it."""
