@@ -430,7 +430,18 @@ class _Made:
         self.owned = owned      # a list no other value shares: grown in place (lists_owned)
 
 
-Bound = str | _Row | _Made
+class _Slice:
+    """A local a `let` bound to `ray(c, d, n)` (lists_slices): the first `count` cells of
+    the board's ray table row `base` (C longs both), no list made; `item` is the C element
+    with `{i}` for its index."""
+
+    def __init__(self, base: str, count: str, item: str) -> None:
+        self.base = base
+        self.count = count
+        self.item = item
+
+
+Bound = str | _Row | _Made | _Slice
 Env = dict[int, Bound]
 
 
@@ -560,6 +571,7 @@ class _Emitter:
         # it on the runtime, not in the state: anywhere else it is another state's count)
         self.lists_cache: tuple[dict[int, Type], dict[str, Type]] | None = None
         self.owned_cache: set[int] | None = None
+        self.slices_cache: set[int] | None = None
         self.small_held: dict[str, Type] = {}   # a C local of type `any` -> what it holds
         # numbers and true/false that may be none (small_find_nones): a node read where
         # none faults -> (the node that reads it, the fault's message); nodes read as tests
@@ -1080,7 +1092,9 @@ class _Emitter:
     def statement(self, s: ir.Stmt, env: Env, body: _Body, indent: int) -> None:
         if isinstance(s, _TOLD):        # its event (narrated), first: as on Python (`told`)
             body.emit(indent, f"S.spend(CHANCE_EVENT_WORK, {self.loc(s)})")
-        if isinstance(s, ir.Let) and (s.expr.type == STR or self.lists_loops(s.expr, env)
+        if isinstance(s, ir.Let) and id(s) in self.lists_slices():
+            self.lists_slice(s, env, body, indent)
+        elif isinstance(s, ir.Let) and (s.expr.type == STR or self.lists_loops(s.expr, env)
                                       or id(s) in self.lists_refined()[0]
                                       or _element(s.expr.type) in SCALARS
                                       and self.lists_fn_whole(s.expr)):
@@ -1812,6 +1826,16 @@ class _Emitter:
         fixed = tick if spend in ("S.spend", "S.spend_made") else branch
         if isinstance(domain, ir.Const) and isinstance(domain.value, (tuple, list)):
             self.const_loop(domain, body, indent, bind, fixed)
+        elif isinstance(domain, ir.CallBuiltin) and domain.name == "take" and \
+                isinstance(domain.args[0], ir.Local) and \
+                isinstance(env.get(domain.args[0].slot), _Slice):
+            ray = env[domain.args[0].slot]      # the prefix, counted as lists_take's copy
+            assert isinstance(ray, _Slice)
+            taken = body.declare(self.fresh("n"))
+            body.emit(indent, f"{taken} = min(max({self.expr(domain.args[1], env, body)}, 0), "
+                      f"{ray.count})")
+            body.emit(indent, f"lists_spent(S, {taken}, {self.loc(domain)})")
+            self.indexed(body, indent, taken, ray.item, bind, tick)
         elif self.lists_loops(domain, env):
             self.lists_loop(domain, env, body, indent, bind, tick)
         elif isinstance(domain, ir.PieceStat) and is_list(domain.type):
@@ -1832,6 +1856,10 @@ class _Emitter:
             made = env[domain.slot]
             assert isinstance(made, _Made)
             self.indexed(body, indent, f"len({made.name})", f"{made.name}[{{i}}]", bind, tick)
+        elif isinstance(domain, ir.Local) and isinstance(env.get(domain.slot), _Slice):
+            ray = env[domain.slot]
+            assert isinstance(ray, _Slice)
+            self.indexed(body, indent, ray.count, ray.item, bind, tick)
         elif isinstance(domain, ir.StateValue) and domain.what == "seats":
             made = body.declare(self.fresh("m"), "list")   # the seats still in, made first
             body.emit(indent, f"{made} = S.live()")
@@ -2611,6 +2639,10 @@ class _Emitter:
         return f"({cell_value} * {self.nd} + _direction({direction}, {self.nd}, {loc}))"
 
     def length(self, xs: ir.Expr, env: Env, body: _Body, at: ir.CallBuiltin) -> str:
+        if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Slice):
+            ray = env[xs.slot]
+            assert isinstance(ray, _Slice)
+            return ray.count
         if xs.type == STR or self.lists_loops(xs, env):
             return f"len({self.lists_value(xs, env, body)})"
         if isinstance(xs, ir.Const) and isinstance(xs.value, (tuple, list)):
@@ -2641,7 +2673,9 @@ class _Emitter:
     def scope(env: Env) -> tuple[list[str], str]:
         """The locals in scope a cdef function of them is given (not `me`, always first):
         their names, sorted, and its parameters (`, long x3, list m7`...)."""
-        names = sorted({_c_name(v) for v in env.values()} - {"me"})
+        names = sorted({n for v in env.values()
+                        for n in ((v.base, v.count) if isinstance(v, _Slice) else
+                                  (_c_name(v),))} - {"me"})
         made = {v.name: v.ctype for v in env.values() if isinstance(v, _Made)}
         return names, "".join(f", {made.get(n, 'long')} {n}" for n in names)
 
@@ -3397,6 +3431,11 @@ class _Emitter:
             made = env[xs.slot]
             assert isinstance(made, _Made)
             return made.name
+        if isinstance(xs, ir.Local) and isinstance(env.get(xs.slot), _Slice):
+            ray = env[xs.slot]
+            assert isinstance(ray, _Slice)
+            i = self.fresh("i")
+            return f"[{ray.item.format(i=i)} for {i} in range({ray.count})]"
         if isinstance(xs, (ir.Global, ir.SeatVar, ir.PieceField)) and \
                 self.lists_var(xs) is not None:
             return self.lists_read(xs, env, body)
@@ -3949,11 +3988,7 @@ class _Emitter:
         owned: set[int] = set()
         safe_builtins = {"len", "nth", "take", "reversed", "unique", "last", "first"}
         for _, roots in self.lists_units():
-            nodes = [n for root in roots for n in ir.walk(root)]
-            parents: dict[int, list[ir.Node]] = {}
-            for n in nodes:
-                for child in ir.children(n):
-                    parents.setdefault(id(child), []).append(n)
+            nodes, parents = _nodes_and_parents(roots)
 
             def grows(n: ir.Node, slot: int) -> bool:
                 """Is `n` the `xs + LIST` of `xs = xs + LIST`?"""
@@ -3989,6 +4024,57 @@ class _Emitter:
                     owned.add(id(n))
         self.owned_cache = owned
         return owned
+
+    def lists_slices(self) -> set[int]:
+        """The `let`s (by id) of `ray(c, d, n)` kept as a slice of the ray table, no list
+        made (`_Slice`): the local never assigned, and only looped over (`for`, a
+        quantifier, a comprehension, `in`), its length read, a prefix of it looped over
+        (`take(x, k)`) or returned (a list made then)."""
+        if self.slices_cache is not None:
+            return self.slices_cache
+        found: set[int] = set()
+        if self.geo_large_rays():
+            self.slices_cache = found
+            return found
+        for _, roots in self.lists_units():
+            nodes, parents = _nodes_and_parents(roots)
+
+            def looped(n: ir.Node) -> bool:
+                return all(isinstance(by, (ir.For, ir.Comprehension, ir.Quant)) and
+                           by.domain is n or isinstance(by, ir.Result) or
+                           isinstance(by, ir.In) and by.collection is n and by.item is not n
+                           for by in parents.get(id(n), ()))
+
+            def read(local: ir.Local, by: ir.Node) -> bool:
+                if isinstance(by, ir.CallBuiltin) and by.args and by.args[0] is local:
+                    return by.name in ("len", "last") or by.name == "take" and looped(by)
+                return looped(local)
+
+            for n in nodes:
+                if not isinstance(n, ir.Let) or not isinstance(n.expr, ir.CallBuiltin) or \
+                        n.expr.name != "ray" or len(n.expr.args) != 3:
+                    continue
+                slot = n.slot
+                if any(isinstance(m, ir.Assign) and isinstance(m.place, ir.LocalPlace) and
+                       m.place.slot == slot for m in nodes):
+                    continue
+                if all(not isinstance(m, ir.Local) or m.slot != slot or
+                       all(read(m, by) for by in parents.get(id(m), ())) for m in nodes):
+                    found.add(id(n))
+        self.slices_cache = found
+        return found
+
+    def lists_slice(self, s: ir.Let, env: Env, body: _Body, indent: int) -> None:
+        """`let x = ray(c, d, n)` as a `_Slice`: the arguments computed (a none faulting) as
+        the loop over the ray computes them; no work counted, as for a list made."""
+        assert isinstance(s.expr, ir.CallBuiltin)
+        cell, d, n = s.expr.args
+        rays, lengths, longest = self.ray_tables()
+        base = body.declare(self.fresh("r"))
+        count = body.declare(self.fresh("n"))
+        body.emit(indent, f"{base} = {self.cell_dir(cell, d, env, body, s.expr)}")
+        body.emit(indent, f"{count} = min({lengths}[{base}], max({self.expr(n, env, body)}, 0))")
+        env[s.slot] = _Slice(base, count, f"{rays}[{base} * {longest} + {{i}}]")
 
     def lists_held(self, xs: ir.Expr, env: Env) -> Type:
         """The type of the list `xs`, a local's or a fn's as lists_refined found it."""
@@ -4245,8 +4331,20 @@ def _chance_draws(node: ir.Node, top: bool = False) -> bool:
     return any(isinstance(n, ir.CallBuiltin) and BUILTINS[n.name].random for n in nodes)
 
 
+def _nodes_and_parents(roots: list[ir.Node]) -> tuple[list[ir.Node], dict[int, list[ir.Node]]]:
+    """Every node under `roots`, and each node's parents by its id (a node shared by two
+    parents has both)."""
+    nodes = [n for root in roots for n in ir.walk(root)]
+    parents: dict[int, list[ir.Node]] = {}
+    for n in nodes:
+        for child in ir.children(n):
+            parents.setdefault(id(child), []).append(n)
+    return nodes, parents
+
+
 def _c_name(bound: Bound) -> str:
     """The C name a quantifier's function is given a local by."""
+    assert not isinstance(bound, _Slice), "a slice is given by its base and count (scope)"
     if isinstance(bound, _Row):
         return bound.index
     return bound.name if isinstance(bound, _Made) else bound
