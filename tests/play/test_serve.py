@@ -1280,11 +1280,12 @@ def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_pla
     left it stuck', and every page got the error's words, which may hold a value hidden
     from that seat (here b learnt a's pot). Now the lobby (the host's) shows the error as
     the CLI does, FILE:LINE:COL and its words; the pages its place and the rule's line,
-    and that the host has its words."""
+    and that the host has its words. The server's terminal said 'a game stopped:', not which
+    of its games: now 'game 2 stopped:', the number the lobby shows."""
     rules = tmp_path / "failing.gdl"
     rules.write_text(FAILING_ON_A_SECRET, encoding="utf-8")
     table = table_of(str(rules), ["human", "human"])
-    server = server_of(table)
+    server = server_of(table_of(str(rules), ["human", "human"]), table)
     with served(table, server=server) as open_for:
         a, b, spectator = open_for(0), open_for(1), open_for(None)
         a.sync()
@@ -1302,12 +1303,14 @@ def test_a_run_time_error_is_told_to_the_lobby_whole_and_to_the_pages_by_its_pla
             assert browser.log[-1] == "stopped: " + browser.position["error"]
             assert "dice" not in json.dumps(browser.received)
         lobby = open_for.client.get(f"/lobby/{server.lobby_token}/games").json()
-    where = lobby["games"][0]["where"]
+    assert [game["number"] for game in lobby["games"]] == [1, 2]
+    where = lobby["games"][1]["where"]
     assert re.fullmatch(rf"stopped: {re.escape(str(rules))}:11:11: error: run-time error: "
                         r"cannot roll 6 dice of -(\d+) sides", where), where
     assert 8 <= int(re.search(r"-(\d+) sides", where)[1]) <= 13       # the pot
     told = capfd.readouterr().out
-    assert told.count("a game stopped:\n") == 1 and where[len("stopped: "):] in told
+    assert told.count(" stopped:\n") == 1
+    assert f"game 2 stopped:\n{where[len('stopped: '):]}" in told
 
 
 def test_an_agent_that_fails_stops_its_game_and_says_so(monkeypatch):
@@ -1315,7 +1318,8 @@ def test_an_agent_that_fails_stops_its_game_and_says_so(monkeypatch):
     the game waited for that agent for good, and no one was told. Now the game stops there:
     the host has the error whole (the lobby its first line, the server's terminal with its
     traceback), every page that the agent failed, without its words (they may name what a
-    seat may not see); the other tables play on."""
+    seat may not see); the other tables play on. The terminal names the game that stopped
+    by its number in the lobby."""
     from gdl.interpreter.play.agents.agents import RandomAgent
 
     def failing(self, game, state, legal):
@@ -1344,10 +1348,10 @@ def test_an_agent_that_fails_stops_its_game_and_says_so(monkeypatch):
                                  "secret: Fighter#7 is on c9")
     assert table.agents.done() and table.agents.exception() is None
     assert other.session.error is not None      # (its agents too are random)
-    stopped = [line for line in said if line.startswith("a game stopped:\n")]
-    assert len(stopped) == 2
-    assert "Traceback (most recent call last)" in stopped[0]
-    assert 'raise RuntimeError("red\'s secret: Fighter#7 is on c9")' in stopped[0]
+    stopped = {line.split("\n", 1)[0]: line for line in said if " stopped:\n" in line}
+    assert sorted(stopped) == ["game 1 stopped:", "game 2 stopped:"]
+    assert "Traceback (most recent call last)" in stopped["game 1 stopped:"]
+    assert 'raise RuntimeError("red\'s secret: Fighter#7 is on c9")' in stopped["game 1 stopped:"]
 
 
 def test_a_run_time_error_an_agent_s_search_meets_is_told_as_the_rules(tmp_path):

@@ -123,6 +123,7 @@ class Table:
         self.connections: list[Connection] = []
         self.opened: dict[int | None, int] = {}     # viewer -> websockets open on its link
         self.failure_told: str | None = None    # the stop last told to the server's terminal
+        self.number = 0         # the game's number in its server's lobby (`Server.add`)
         self.lock = asyncio.Lock()
         self.pages = asyncio.Lock()     # one replay page built at a time (`Server.replay`)
         self.agents: asyncio.Task[None] | None = None
@@ -159,11 +160,12 @@ class Table:
 
     async def broadcast(self) -> None:
         """Send every connection what changed for it (and save the game, with --save); the
-        server's terminal is told once why a game the rules (or an agent) stopped stopped."""
+        server's terminal is told once why a game the rules (or an agent) stopped stopped,
+        and which game: its number, as the lobby and the start show it."""
         failure = self.session.failure
         if failure is not None and failure != self.failure_told:
             self.failure_told = failure
-            self.say(f"a game stopped:\n{failure}")
+            self.say(f"game {self.number} stopped:\n{failure}")
         if self.save is not None:
             try:
                 write_atomic(self.save, self.session.transcript(self.save))
@@ -359,7 +361,7 @@ class Table:
         if self.agents is not None:
             self.agents.cancel()
 
-    def summary(self, number: int, base: str) -> dict[str, Any]:
+    def summary(self, base: str) -> dict[str, Any]:
         """The game for the lobby: its number, where it stands, and its URLs (`base`:
         'http://host:port')."""
         session = self.session
@@ -374,7 +376,7 @@ class Table:
             said = [turn_words(game, state.turn),
                     None if deciding is None else f"{game.seats[deciding]} deciding"]
             where = ", ".join(filter(None, said)) or "playing"
-        return {"number": number, "seats": game.seats, "players": session.players,
+        return {"number": self.number, "seats": game.seats, "players": session.players,
                 "decisions": len(session.history), "where": where,
                 "urls": {("spectator" if viewer is None else game.seats[viewer]):
                          f"{base}/play/{self.token_of(viewer)}" for viewer in session.viewers}}
@@ -421,6 +423,7 @@ class Server:
 
     def add(self, table: Table) -> Table:
         table.say = self.say
+        table.number = len(self.tables) + 1
         self.tables.append(table)
         return table
 
@@ -524,12 +527,12 @@ class Server:
                 return JSONResponse({"error": shown_path(exc.render())}, status_code=400,
                                     headers=HEADERS)
             table.start_agents()
-            return JSONResponse(table.summary(len(self.tables), self.base), headers=HEADERS)
+            return JSONResponse(table.summary(self.base), headers=HEADERS)
         base = self.base or f"{request.url.scheme}://{request.url.netloc}"
         return JSONResponse({"game": self.game.name, "seats": self.game.seats,
                              "players": self.players,
-                             "games": [table.summary(number, base) for number, table
-                                       in enumerate(self.tables, 1)]}, headers=HEADERS)
+                             "games": [table.summary(base) for table in self.tables]},
+                            headers=HEADERS)
 
     def asked_players(self, body: bytes) -> list[str] | None:
         """The players a POST to the lobby asks for: its body is {"seats":
@@ -769,7 +772,7 @@ def address(host: str, port: int) -> str:
 
 def urls(table: Table, host: str, port: int) -> list[tuple[str, str]]:
     """(who, URL) for each human seat, then the spectator."""
-    return list(table.summary(0, address(host, port))["urls"].items())
+    return list(table.summary(address(host, port))["urls"].items())
 
 
 class _Announcing(uvicorn.Server):
