@@ -46,7 +46,7 @@ from ..language.builtins import (ALWAYS, CELLS, FLOW, GLOBALS, PIECE_VARS, PIECE
                                  SEAT_VARS, elements, number_too_big, plain, read, summed,
                                  text_too_long, written)
 from ..language.errors import (GdlError, GdlRuntimeError, IllegalAction, RuleFault, counted,
-                               error_at)
+                               error_at, shortened)
 from ..language.limits import (EVENT_WORK, FREE_SCAN, MAX_AUTO, MAX_DEPTH, MAX_DICE, MAX_ENTRIES,
                                MAX_LIST, MAX_NUMBER, MAX_PIECES, MAX_SUM, MAX_TEXT, MAX_WORK,
                                TEXT_STEP)
@@ -1437,7 +1437,9 @@ class Game:
     def _refusal(self, state: State, typed: str) -> IllegalAction:
         """The IllegalAction for a typed text that is no legal action. A text that is no
         action of the game (checked against the current phase, else any phase with an
-        action of that name) is `malformed`; a well-formed one names the rule refusing it."""
+        action of that name) is `malformed`; a well-formed one names the rule refusing it.
+        A word of `typed` that the message quotes is `shortened` (a caller may have been given
+        a line of thousands of characters)."""
         words = typed.split()
         if not words:
             return IllegalAction("empty input", malformed=True)
@@ -1448,7 +1450,7 @@ class Game:
         if not named:
             where = f" in phase '{phase.name}'; actions here: " + ", ".join(
                 a.name for a in phase.actions) if phase else ""
-            return IllegalAction(f"there is no action '{words[0]}'{where}"
+            return IllegalAction(f"there is no action '{shortened(words[0])}'{where}"
                                  + self._not_a_name(state, words[0]),
                                  unknown=(words[0], "action"))
         compiled = next((a for a in named if len(self._argument_words(a, words[1:]))
@@ -1465,7 +1467,7 @@ class Game:
             message = "the game is over"
         elif not here:
             assert phase is not None        # with no phase the game is over (above)
-            message = (f"there is no action '{words[0]}' in phase '{phase.name}'; "
+            message = (f"there is no action '{shortened(words[0])}' in phase '{phase.name}'; "
                        f"actions here: {', '.join(a.name for a in phase.actions)}")
         else:
             message = self._run(state, lambda st: self._failed_condition(st, compiled, args),
@@ -1488,6 +1490,8 @@ class Game:
         """For a first word that is a piece or a cell of the game rather than an action's
         name: a sentence saying so, with an action of this phase that takes one (else "")."""
         pid = self._parse_value(state, word.lower(), PIECE)
+        cell = self._board.parse(word.lower())
+        word = shortened(word)      # as the sentence quotes it
         if pid is not _NOTHING:
             what, t = "a piece", PIECE
             owner, seat = state.pieces[pid]["owner"], self.current_player(state)
@@ -1495,7 +1499,7 @@ class Game:
                     pid in args for _, args in self.legal_actions(state)):
                 return (f" ('{word}' is {self.seats[owner]}'s piece, and no action "
                         f"{self.seats[seat]} may play now takes it)")
-        elif self._board.parse(word.lower()) is not None:
+        elif cell is not None:
             what, t = "a cell", CELL
         else:
             return ""
@@ -1537,7 +1541,8 @@ class Game:
             if by_cell and value is _NOTHING:
                 value = self._piece_on(state, word, viewer)
             if value is _NOTHING:
-                raise IllegalAction(f"'{word}' is not {describe(t)}", unknown=(word, t))
+                raise IllegalAction(f"'{shortened(word)}' is not {describe(t)}",
+                                    unknown=(word, t))
             values.append(value)
         return values
 
@@ -1553,7 +1558,7 @@ class Game:
         for pid in state.at.get(cell, ()):
             if viewer < 0 or not self._hidden_from(state, pid, viewer):
                 return pid
-        raise IllegalAction(f"there is no piece on {word}")
+        raise IllegalAction(f"there is no piece on {shortened(word)}")
 
     def _parse_value(self, state: State, word: str, t: Type, viewer: int | None = None) -> Any:
         if t == CELL:
@@ -1598,7 +1603,7 @@ class Game:
                     name, source = compiled.binders[index]
                     text = self._argument_text(state, args[index], compiled.arg_types[index],
                                                compiled.by_cell[index], self._rt)
-                    return f"{text} is not a possible '{name}' now (not in {source})"
+                    return f"{shortened(text)} is not a possible '{name}' now (not in {source})"
             elif not test():
                 return f"the rule '{compiled.parts[index][0]}' does not hold"
         return "not a legal action now"

@@ -129,3 +129,55 @@ def test_equal_states_hash_alike_and_a_changed_one_differs():
     assert copy == state and hash(copy) == hash(state) and len({state, copy}) == 1
     game.apply(copy, game.legal_actions(copy)[0])
     assert copy != state and len({state, copy}) == 2
+
+
+QUOTING = """
+game "Quoting"
+seats a, b
+symbols North, South
+board square(3, 3)
+kinds (size) { Stone = 1 }
+setup {
+  create Stone for a at @a1
+  goto main for a
+}
+phase main turn {
+  action face(s in [North])
+  {
+    win me
+  }
+  action add(n in [1, 2]) {
+    win me
+  }
+  action step(p in pieces(me) by cell, to in cells()) {
+    win me
+  }
+}
+"""
+
+
+def test_parse_action_quotes_a_long_typed_word_briefly():
+    """The engine's refusal of a typed text quoted a word of it whole: a caller of the
+    Python API (or a bridge, or a page of gdl serve) given a word of 100,000 characters got
+    a message of 100,000 characters (the play prompt alone shortened it). Now every word the
+    message quotes is its first 40 characters and '...'."""
+    from gdl.interpreter.language.errors import IllegalAction
+    game = load_source(QUOTING, "quoting.gdl")
+    state = game.new_state(0)
+    long, short = "x" * 100_000, "x" * 40 + "..."
+    refusals = {
+        long: f"there is no action '{short}' in phase 'main'; actions here: face, add, step",
+        f"face {long}": f"{short} is not a possible 's' now (not in [North])",
+        f"add 1{'0' * 99_999}": f"'1{'0' * 39}...' is not a number",
+        f"add 1{'0' * 3_999}": f"1{'0' * 39}... is not a possible 'n' now (not in [1, 2])",
+        f"step {long} b2": f"'{short}' is not a piece",
+        f"step a1 {long}": f"'{short}' is not a cell",
+        "step b1 b2": "there is no piece on b1",
+    }
+    for text, message in refusals.items():
+        try:
+            game.parse_action(state, text)
+        except IllegalAction as exc:
+            assert exc.message == message, (text[:50], exc.message[:200])
+        else:
+            raise AssertionError(f"{text[:50]} was taken")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ...language.errors import QUOTED, GdlDataError, IllegalAction, counted, shortened, visible
+from ...language.errors import GdlDataError, IllegalAction, counted, shortened
 from ...runtime import introspect
 from ..hints import with_hint
 
@@ -116,10 +116,7 @@ def resolve_input(game, state, legal, text, where=None, as_seat=True):
     except IllegalAction as exc:
         seat = game.current_player(state)
         viewer = seat if as_seat and seat >= 0 else None
-        exc = with_hint(game, state, exc, viewer)
-        message = exc.message       # the rules' refusal quotes words of the text: briefly
-        for word in {w for w in text.split() if len(w) > QUOTED}:
-            message = message.replace(visible(word), visible(shortened(word)))
+        message = with_hint(game, state, exc, viewer).message   # (its quotes are short)
         raise IllegalAction(f"{_at(where)}'{shortened(text)}' is not legal: {message}") \
             from None
 
