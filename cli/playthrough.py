@@ -37,7 +37,7 @@ from gdl.interpreter.play import transcript as transcripts
 from gdl.interpreter.play.agents.agents import (ScriptedAgent, conceded_seat, make_agents,
                                                 matching, resolve_input,
                                                 unmatched)
-from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game
+from gdl.interpreter.play.playing import AGAIN, STOP, Observer, run_game, unplayed
 from gdl.interpreter.play.render.narrate import (changes, event_lines, public_events,
                                                   public_text)
 from gdl.interpreter.runtime import introspect
@@ -180,12 +180,10 @@ def run_play(file: str | None, seed: int | None, players: str | None, moves: str
         click.echo(f"game over: {sentence}")
     if secret_seed:
         click.echo(f"the seed was {seed} (replay: --seed {seed})")
-    script = table.script
-    if status == "finished" and script is not None and not script.exhausted:
-        # a line the game never reached, refused as `gdl show` and `explain` refuse it
-        number = script.lines[script.position][0]
-        raise GdlDataError(f"{script.source}:{number}: the game is over ({sentence}); no "
-                           "decision is left to play")
+    # a line the game never reached, refused as `gdl show` and `explain` refuse it
+    left = None if table.script is None else unplayed(game, table.state, table.script)
+    if left is not None:
+        raise left
     return 0
 
 

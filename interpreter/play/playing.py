@@ -151,10 +151,9 @@ def play_moves(game, state, lines, source, as_seat=True):
     agent = ScriptedAgent(lines, source=source, as_seat=as_seat)
     played = []
     while not agent.exhausted:
-        if state.result is not None:
-            number = agent.lines[agent.position][0]
-            raise GdlDataError(f"{source}:{number}: the game is over ({result_text(game, state)})"
-                               "; no decision is left to play")
+        left = unplayed(game, state, agent)
+        if left is not None:
+            raise left
         seat = agent.conceding(game, state)
         if seat is not None:
             game.concede(state, seat)
@@ -164,6 +163,16 @@ def play_moves(game, state, lines, source, as_seat=True):
             game.apply(state, agent.choose(game, state, game.legal_actions(state)),
                        check=False)
     return played
+
+
+def unplayed(game, state, agent):
+    """The error for the line of the scripted `agent` that comes next when the game is
+    over (no decision is left to play it), else None: what `--moves` and a replay say."""
+    if state.result is None or agent.exhausted:
+        return None
+    number = agent.lines[agent.position][0]
+    return GdlDataError(f"{agent.source}:{number}: the game is over ({result_text(game, state)})"
+                        "; no decision is left to play")
 
 
 def steps_seen(played, viewer):

@@ -44,7 +44,7 @@ from ..runtime import events, introspect
 from ..runtime.view import HIDDEN
 from .agents.agents import (CONCESSION, ScriptedAgent, conceded_seat, parse_player,
                            read_moves)
-from .playing import Observer, run_game
+from .playing import Observer, run_game, unplayed
 
 if TYPE_CHECKING:
     from ..runtime.engine import Game
@@ -497,8 +497,10 @@ def open_transcript(path):
 
 
 def replay(path):
-    """Replay a transcript; raise Divergence naming the first step that differs. Returns
-    the number of decisions."""
+    """Replay a transcript; raise Divergence naming the first line that differs, or, when
+    a decision or concession line no longer applies (a line before it removed or changed),
+    that line and why, as `--moves` says it (`play_moves`), then where the replay first
+    differed. Returns the number of decisions."""
     transcript, moves, game = open_transcript(path)
     name = transcript.name
     _check_header(transcript, game)
@@ -508,6 +510,7 @@ def replay(path):
     agents = [agent] * len(game.seats)
     produced = []
     ended = transcript.ending in ("result", "capped")
+    failure = None      # (line number, why) of the line that no longer applies
     try:
         play_game(game, state, agents, on_line=produced.append,
                   max_turns=transcript.header.get("max-turns"),
@@ -516,13 +519,26 @@ def replay(path):
                   conceding=lambda now: agent.conceding(game, now))
     except IllegalAction as exc:
         produced.append(f"illegal: {exc.message}")
+        failure = agent.lines[agent.position - 1][0], exc.message
     except IndexError:
         produced.append("(the transcript ended before the game did)")
+    else:
+        left = unplayed(game, state, agent)
+        if left is not None:
+            failure = agent.lines[agent.position][0], left.message
     expected = [line for _, line in transcript.body]
     numbers = [n for n, _ in transcript.body]
     for i, (want, got) in enumerate(zip(expected, produced)):
         if want != got:
-            raise Divergence(_difference(name, numbers[i], want, got, _step_of(expected, i)))
+            step = _step_of(expected, i)
+            if failure is None:
+                raise Divergence(_difference(name, numbers[i], want, got, step))
+            number, why = failure
+            raise Divergence(why if numbers[i] == number else
+                             f"{why}\n  the replay first differs at line {numbers[i]} (step "
+                             f"{step}):\n{_recorded(want, got)}")
+    if failure is not None:     # a line after the game's end
+        raise Divergence(failure[1])
     if len(expected) < len(produced) and transcript.ending is None:
         where = f"after line {numbers[-1]}" if numbers else "after its header"
         raise Divergence(f"{name}: the transcript was cut short: it ends {where} "
@@ -565,5 +581,8 @@ def _step_of(expected, index):
 
 
 def _difference(path, number, want, got, step):
-    return (f"{path}:{number}: replay differs at step {step}\n  recorded: {want}\n"
-            f"  replayed: {got}")
+    return f"{path}:{number}: replay differs at step {step}\n{_recorded(want, got)}"
+
+
+def _recorded(want, got):
+    return f"  recorded: {want}\n  replayed: {got}"

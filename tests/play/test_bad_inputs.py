@@ -43,8 +43,8 @@ def test_replay_of_a_decision_of_thousands_of_digits(tmp_path):
     path = _space_war_transcript(tmp_path, f"1 red (2) {HUGE}")
     result = invoke("replay", path)
     assert result.exit_code == 1
-    assert (f"replayed: illegal: {path}:9: there is no action number 77777777777777777777... "
-            "(5000 digits); choose 1 to 2") in result.output
+    assert result.output == (f"error: {path}:9: there is no action number "
+                             "77777777777777777777... (5000 digits); choose 1 to 2\n")
 
 
 def test_replay_of_a_step_of_thousands_of_digits(tmp_path):

@@ -191,7 +191,8 @@ def test_record_and_replay(tmp_path):
     out.write_text("\n".join(lines))
     bad = gdl("replay", str(out))
     assert bad.returncode == 1
-    assert "replay differs at step 2" in bad.stderr
+    assert bad.stderr.startswith(f"error: {out}:{index + 1}: '") and " a12' is not legal: " \
+        in bad.stderr
 
 
 def test_replay_refuses_a_transcript_of_another_game_or_seat_count(tmp_path):
