@@ -445,18 +445,28 @@ def moves_of(transcript):
 def read_script(path, game=None, warn=None):
     """(the decisions and concessions of a moves file or of a transcript, as `moves_of`
     gives them; the transcript's seed, else None): what `--moves` reads, in `gdl play`,
-    `gdl show` and `gdl explain`. A transcript of another game than `game` (its `game:` line
-    names another) is told to `warn`: its decisions are still played, so a variant can
-    play its base's transcript, and the first that does not fit is refused at its line."""
+    `gdl show` and `gdl explain`. A transcript of `game` must replay in it (`replayed`: one
+    that does not is refused, at the line that no longer applies or differs; its rule
+    file's text may differ, and it may be cut short: its first decisions). A transcript of
+    another game (its `game:` line names another) is told to `warn`: its decisions are
+    still played, so a variant can play its base's transcript, and the first that does not
+    fit is refused at its line."""
     text = read_data(path, "moves file")     # read once: the file may be a pipe
     if text.split("\n", 1)[0] == HEADER:
         saved = read_transcript(path, text)
+        moves = moves_of(saved)
         told = saved.header.get("game")
-        if game is not None and warn is not None and told is not None and told != game.name:
-            warn(f"{saved.name} is a transcript of the game '{told}' (rules: "
-                 f"{saved.header['rules']}), not of '{game.name}': its decisions are played "
-                 "as they are")
-        return moves_of(saved), saved.header["seed"]
+        if game is not None and told is not None and told != game.name:
+            if warn is not None:
+                warn(f"{saved.name} is a transcript of the game '{told}' (rules: "
+                     f"{saved.header['rules']}), not of '{game.name}': its decisions are "
+                     "played as they are")
+        elif game is not None:
+            try:
+                replayed(saved, moves, game, whole=False)
+            except RulesChanged:    # every line replays: the decisions lead where they did
+                pass
+        return moves, saved.header["seed"]
     return read_moves(text), None
 
 
@@ -501,7 +511,14 @@ def replay(path):
     a decision or concession line no longer applies (a line before it removed or changed),
     that line and why, as `--moves` says it (`play_moves`), then where the replay first
     differed. Returns the number of decisions."""
-    transcript, moves, game = open_transcript(path)
+    return replayed(*open_transcript(path))
+
+
+def replayed(transcript, moves, game, whole=True):
+    """`replay` of a transcript read already (`moves`: moves_of it) in `game`: the rule file
+    its header names, or one a command was given. `whole` false: one cut short (without
+    its last line) is taken, its lines so far replaying (as --moves, the game's first
+    decisions)."""
     name = transcript.name
     _check_header(transcript, game)
     decisions = decision_count(moves)
@@ -540,6 +557,8 @@ def replay(path):
     if failure is not None:     # a line after the game's end
         raise Divergence(failure[1])
     if len(expected) < len(produced) and transcript.ending is None:
+        if not whole:
+            return decisions
         where = f"after line {numbers[-1]}" if numbers else "after its header"
         raise Divergence(f"{name}: the transcript was cut short: it ends {where} "
                          f"({counted(decisions, 'decision')}) without the line that says how "

@@ -257,6 +257,32 @@ def test_a_transcript_that_no_longer_replays_is_refused_at_its_line(tmp_path):
         assert result.stderr == replayed.stderr
 
 
+def test_moves_from_a_transcript_that_no_longer_replays_are_refused(tmp_path):
+    """explain RULES --moves T played T's decisions and explained where they led (exit 0)
+    when T no longer replayed but each decision was still legal (here step 5 moves to e10,
+    not e11, and every later decision still fits): a position that was never T's. Now T
+    is replayed in RULES first and refused as gdl replay refuses it (exit 1); gdl play and
+    gdl show, which read --moves alike, too."""
+    saved = tmp_path / "game.txt"
+    text = (ROOT / SW_GOLDEN).read_text().replace("rules: ../../games/space_war.gdl",
+                                                  f"rules: {ROOT / SPACE_WAR}")
+    edited = text.replace("5 blue (122) move Fighter#5 e11", "5 blue (122) move Fighter#5 e10")
+    assert edited != text
+    saved.write_text(edited)
+    replayed = gdl("replay", str(saved))
+    assert replayed.returncode == 1
+    assert replayed.stderr.startswith(f"error: {saved}:22: replay differs at step 13\n")
+    for command in (["explain", SPACE_WAR, "--moves", str(saved), "--legal"],
+                    ["play", SPACE_WAR, "--moves", str(saved)],
+                    ["show", SPACE_WAR, "--moves", str(saved)]):
+        result = gdl(*command)
+        assert (result.returncode, result.stdout) == (1, ""), command
+        assert result.stderr == replayed.stderr, command
+    saved.write_text(text)      # as recorded: explained as before
+    result = gdl("explain", SPACE_WAR, "--moves", str(saved), "--legal")
+    assert result.returncode == 0 and result.stdout.startswith("the game is over: blue won")
+
+
 def test_a_step_of_a_transcript_comes_after_the_concessions_before_it(tmp_path):
     """A seat that conceded before decision K (a `concede:` line) is out at --step K."""
     saved = tmp_path / "game.txt"
