@@ -18,7 +18,7 @@ import threading
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from . import ast, concrete, parse_cache
-from .errors import GdlSyntaxError, did_you_mean
+from .errors import GdlSyntaxError, did_you_mean, shortened
 from .limits import MAX_NESTING, MAX_NUMBER, MAX_TOKENS
 
 if TYPE_CHECKING:
@@ -398,9 +398,10 @@ def _missing_value(exc: lark.exceptions.UnexpectedToken, file: str,
 
 
 def _describe(token: lark.Token) -> str:
+    """The token as a message quotes it: briefly (a word may be thousands of characters)."""
     if token.type == "NAME":
-        return f"name '{token}'"
-    return f"'{token}'"
+        return f"name '{shortened(token)}'"
+    return f"'{shortened(token)}'"
 
 
 def _statements(block: ast.FnBlock | Sequence[ast.Stmt]) -> tuple[ast.Stmt, ...]:

@@ -750,3 +750,17 @@ def test_the_ok_line_shows_a_zero_width_character_in_the_name_escaped(tmp_path):
     done = invoke("check", str(path))
     assert (done.exit_code, done.output) == (0, f"{path}: ok: 'T\\u200b', 2 seats, 1 phase, "
                                                 "square board 3x3\n")
+
+
+@pytest.mark.parametrize("word, quoted", [
+    ("x" * 900_000, "name '" + "x" * 40 + "...'"),
+    ("seats a, b\nboard square(1, 1)\n" + "7" * 4_000, "'" + "7" * 40 + "...'"),
+])
+def test_an_unexpected_long_word_is_quoted_briefly(word, quoted):
+    """`gdl check` of a file whose first line is a word of 900,000 letters printed a message
+    of 900,000 characters: the word was quoted whole after 'unexpected name'. Now its first
+    40 characters and '...', as the source line below it is shortened."""
+    with pytest.raises(GdlSyntaxError) as info:
+        load_source(word + "\n", "bad.gdl")
+    assert info.value.message.startswith(f"unexpected {quoted}; expected ")
+    assert len(info.value.render()) < 1_000
