@@ -303,3 +303,13 @@ def test_an_action_whose_argument_is_a_list_is_explained_from_its_text():
     result = gdl("explain", "tests/rules/flatten.gdl", "take [1, 2]")
     assert result.returncode == 0, result.stderr
     assert "[1, 2] is one of them" in result.stdout and "legal: yes" in result.stdout
+
+
+def test_an_action_of_a_long_word_is_quoted_briefly():
+    """explain TRANSCRIPT --step K with a word of 100,000 characters quoted it whole, twice
+    (the command's 'is not an action here' and the engine's refusal): now both quote its
+    first 40 characters."""
+    long = "x" * 100_000
+    result = gdl("explain", SW_GOLDEN, "--step", "5", "move", long)
+    assert result.returncode == 1 and len(result.stderr) < 300, result.stderr[:300]
+    assert result.stderr.startswith(f"error: 'move {'x' * 35}...' is not an action here: ")
