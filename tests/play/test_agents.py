@@ -348,6 +348,12 @@ def test_parameters_are_read_from_the_spec():
     ("greedy:x=1", "player type 'greedy' takes no parameters, not 'x=1'"),
     ("mtcs", "unknown player type 'mtcs'; expected human, random, greedy or mcts "
              "(e.g. mcts:iterations=200)"),
+    # a word of 100,000 characters was quoted whole: now its first 40
+    ("x" * 100_000, f"unknown player type '{'x' * 40}...'; expected human, random, greedy or "
+                    "mcts (e.g. mcts:iterations=200)"),
+    ("mcts:" + "x" * 100_000 + "=1", f"mcts: unknown parameter '{'x' * 40}...'; expected "
+                                     "iterations, rollout or c"),
+    ("greedy:" + "x" * 100_000, f"player type 'greedy' takes no parameters, not '{'x' * 40}...'"),
 ])
 def test_a_bad_spec_is_a_clear_message(spec, message):
     with pytest.raises(GdlDataError) as caught:

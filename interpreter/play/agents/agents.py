@@ -242,18 +242,18 @@ def parse_player(text):
     that names the mistake for a player type, parameter or value that is not one."""
     name, *parts = [part.strip() for part in text.split(":")]
     if name not in PARAMETERS:
-        raise GdlDataError(f"unknown player type '{name}'; expected {_choices(PARAMETERS)} "
-                           "(e.g. mcts:iterations=200)")
+        raise GdlDataError(f"unknown player type '{shortened(name)}'; expected "
+                           f"{_choices(PARAMETERS)} (e.g. mcts:iterations=200)")
     allowed, given = PARAMETERS[name], {}
     for part in parts:
         key, equals, value = (word.strip() for word in part.partition("="))
         if not allowed:
-            raise GdlDataError(f"player type '{name}' takes no parameters, not '{part}'")
+            raise GdlDataError(f"player type '{name}' takes no parameters, not '{shortened(part)}'")
         if key not in allowed:
-            raise GdlDataError(f"{name}: unknown parameter '{key}'; expected "
+            raise GdlDataError(f"{name}: unknown parameter '{shortened(key)}'; expected "
                                f"{_choices(allowed)}")
         if not equals:
-            raise GdlDataError(f"{name}: expected {key}=VALUE, not '{part}'")
+            raise GdlDataError(f"{name}: expected {key}=VALUE, not '{shortened(part)}'")
         if key in given:
             raise GdlDataError(f"{name}: {key} is given twice")
         given[key] = _number(name, key, value, *allowed[key])
