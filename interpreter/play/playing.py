@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..language.errors import GdlDataError, GdlRuntimeError, error_at
+from ..language.errors import GdlDataError, GdlRuntimeError, error_at, shortened
 from ..runtime.introspect import (broken_invariants, is_private, resolved_program,
                                   result_text)
 from ..runtime.view import turn_words
@@ -195,6 +195,6 @@ def viewer_of(game, name):
     if name is None:
         return None
     if name not in game.seats:
-        raise GdlDataError(f"unknown seat '{name}'; the seats of {game.name} are "
+        raise GdlDataError(f"unknown seat '{shortened(name)}'; the seats of {game.name} are "
                            + ", ".join(game.seats))
     return game.seats.index(name)

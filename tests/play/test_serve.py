@@ -162,6 +162,19 @@ def test_seats_spec():
         assert caught.value.message.startswith(message)
 
 
+def test_a_seats_spec_of_a_long_word_is_quoted_briefly():
+    """--seats with a seat name (or a part without '=') of 100,000 characters quoted it
+    whole; now its first 40 characters and '...'."""
+    long = "x" * 100_000
+    for spec, message in ((f"{long}=human", f"--seats: unknown seat '{'x' * 40}...'; the seats "
+                           "are blue, red"),
+                          (long, "--seats: expected SEAT=PLAYER, e.g. blue=human, not "
+                           f"'{'x' * 40}...'")):
+        with pytest.raises(GdlDataError) as caught:
+            seat_players(["blue", "red"], spec)
+        assert caught.value.message == message
+
+
 def test_whole_space_war_game_with_one_human():
     """blue is human, red random: blue plays by index (and now and then by typing) until the
     game ends; every position blue is sent is its own view's."""

@@ -313,3 +313,12 @@ def test_an_action_of_a_long_word_is_quoted_briefly():
     result = gdl("explain", SW_GOLDEN, "--step", "5", "move", long)
     assert result.returncode == 1 and len(result.stderr) < 300, result.stderr[:300]
     assert result.stderr.startswith(f"error: 'move {'x' * 35}...' is not an action here: ")
+
+
+def test_an_unknown_seat_of_a_long_word_is_quoted_briefly():
+    """--seat with a word of 100,000 characters (explain, show, replay --html) quoted it
+    whole in 'unknown seat'; now its first 40 characters."""
+    result = gdl("explain", SPACE_WAR, "--legal", "--seat", "x" * 100_000)
+    assert result.returncode == 1
+    assert result.stderr == (f"error: unknown seat '{'x' * 40}...'; the seats of Space War "
+                             "are blue, red\n")

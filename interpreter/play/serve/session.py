@@ -21,7 +21,8 @@ import os
 import traceback
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from ...language.errors import GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted
+from ...language.errors import (GdlDataError, GdlError, GdlRuntimeError, IllegalAction, counted,
+                               shortened)
 from ...runtime import events as ev
 from ...runtime.introspect import is_private, is_simultaneous, result_text
 from ...runtime.view import public_view, status_lines, title, turn_heading
@@ -60,9 +61,9 @@ def seat_players(seats: list[str], spec: str | None) -> list[str]:
         seat, equals, player = (word.strip() for word in part.partition("="))
         if not equals or not seat or not player:
             raise GdlDataError(f"--seats: expected SEAT=PLAYER, e.g. {seats[0]}=human, not "
-                               f"'{part.strip()}'")
+                               f"'{shortened(part.strip())}'")
         if seat not in seats:
-            raise GdlDataError(f"--seats: unknown seat '{seat}'; the seats are "
+            raise GdlDataError(f"--seats: unknown seat '{shortened(seat)}'; the seats are "
                                + ", ".join(seats))
         if seat in named:
             raise GdlDataError(f"--seats: seat '{seat}' is given twice")
