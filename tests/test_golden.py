@@ -71,8 +71,8 @@ def test_a_removed_decision_names_the_line_that_no_longer_applies(tmp_path):
         "  recorded: 6 blue (104) move Fighter#6 b8\n"
         "  replayed: 5 blue (122) move Fighter#6 b8")
     moves = invoke("play", str(tmp_path / "space_war.gdl"), "--moves", str(transcript))
-    assert moves.exit_code == 1
-    assert moves.stderr == f"error: {info.value.message.split(chr(10))[0]}\n"
+    assert moves.exit_code == 1     # (--moves replays a transcript first: the same message)
+    assert moves.stderr == f"error: {info.value.message}\n"
 
 
 def test_a_removed_decision_that_leaves_one_after_the_end_names_it(tmp_path):

@@ -37,7 +37,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..files import STDIO, TRANSCRIPT_HEADER, is_text, named, read_data, save
-from ..language.errors import GdlDataError, GdlError, IllegalAction, counted, did_you_mean
+from ..language.errors import (GdlDataError, GdlError, IllegalAction, counted,
+                               did_you_mean, shortened)
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import events, introspect
@@ -458,9 +459,9 @@ def read_script(path, game=None, warn=None):
         told = saved.header.get("game")
         if game is not None and told is not None and told != game.name:
             if warn is not None:
-                warn(f"{saved.name} is a transcript of the game '{told}' (rules: "
-                     f"{saved.header['rules']}), not of '{game.name}': its decisions are "
-                     "played as they are")
+                warn(f"{saved.name} is a transcript of the game '{shortened(told)}' (rules: "
+                     f"{shortened(saved.header['rules'])}), not of '{game.name}': its "
+                     "decisions are played as they are")
         elif game is not None:
             try:
                 replayed(saved, moves, game, whole=False)
@@ -583,8 +584,8 @@ def _check_header(transcript, game):
     transcript of another game, or of another number of seats, is no replay of this one."""
     path, header = transcript.name, transcript.header
     if "game" in header and header["game"] != game.name:
-        raise Divergence(f"{path}: the transcript is of the game '{header['game']}', its rule "
-                         f"file's is '{game.name}'")
+        raise Divergence(f"{path}: the transcript is of the game '{shortened(header['game'])}', "
+                         f"its rule file's is '{game.name}'")
     players = [name.strip() for name in header["players"].split(",")]
     if len(players) != len(game.seats):
         raise Divergence(f"{path}: the transcript names {counted(len(players), 'player')} "

@@ -276,6 +276,26 @@ WARNING = ("warning: {t} is a transcript of the game 'Space War' (rules: {rules}
            "'{other}': its decisions are played as they are")
 
 
+def test_a_game_line_of_a_long_word_is_quoted_briefly(tmp_path):
+    """A transcript whose 'game:' line (and 'rules:' line) is a word of 100,000 characters:
+    replay, --resume and explain quoted it whole in 'the transcript is of the game', and
+    --moves in its warning; now its first 40 characters and '...'."""
+    out, lines = _recorded(tmp_path)
+    long = "x" * 100_000
+    edited = [f"game: {long}" if line.startswith("game: ") else line for line in lines]
+    out.write_text("\n".join(edited))
+    result = invoke("replay", str(out))
+    assert result.exit_code == 1
+    assert result.stderr == (f"error: {out}: the transcript is of the game '{'x' * 40}...', "
+                             "its rule file's is 'Space War'\n")
+    edited = [f"rules: {long}" if line.startswith("rules: ") else line for line in edited]
+    out.write_text("\n".join(edited))
+    result = invoke("show", str(GAMES / "galaxy_of_d.gdl"), "--moves", str(out))
+    assert result.stderr.startswith(WARNING.format(t=out, rules=f"{'x' * 40}...",
+                                                   other="Galaxy of D").replace(
+        "'Space War'", f"'{'x' * 40}...'"))
+
+
 @pytest.mark.parametrize("command", [["play"], ["show"], ["explain", "--legal"]])
 def test_moves_of_a_transcript_of_another_game_say_so_and_fail_at_the_first_misfit(
         tmp_path, command):
