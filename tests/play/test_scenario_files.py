@@ -146,6 +146,25 @@ def test_an_unknown_name_is_an_error_of_its_line(tmp_path, line, message):
     assert error(tmp_path, POSITION + line + "\nexpect playing\n") == f"S:8:1: error: {message}"
 
 
+LONG = "x" * 100_000
+SHORT = "x" * 40 + "..."
+
+
+@pytest.mark.parametrize("line, message", [
+    (LONG, f"unknown instruction '{SHORT}'; expected clear, "),
+    (f"play {LONG}", f"'{SHORT}' is not an action of the game: there is no action '{SHORT}'"),
+    (f"expect illegal move {LONG} c4", f"'move {'x' * 35}...' is not an action of the game: "
+     f"'{SHORT}' is not a piece"),
+    (f"expect view of {LONG} shows status of Fighter#1 == \"\"", f"unknown seat '{SHORT}'"),
+    (f"turn {LONG}", f"expected 'turn N' with N a number, not '{SHORT}'"),
+])
+def test_a_long_word_is_quoted_briefly(tmp_path, line, message):
+    """A scenario line with a word of 100,000 characters was quoted whole in its error
+    (the source line under it was shortened); now the word's first 40 characters."""
+    told = error(tmp_path, POSITION + line + "\nexpect playing\n")
+    assert told.startswith(f"S:8:1: error: {message}") and len(told) < 400, told[:400]
+
+
 NEEDS_VALUE = "the piece variable 'damage' needs a value: write damage=VALUE"
 
 

@@ -33,7 +33,7 @@ import re
 
 import attrs
 
-from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
+from ...language.errors import GdlDataError, GdlError, IllegalAction, counted, shortened
 from ...language.types import PIECE
 from ...files import STDIO, named, read_data
 from ...loader import load_game
@@ -104,7 +104,7 @@ class ScenarioRun(Expectations):
 
     def unknown(self, what, word, names, column=1):
         """The error for `word`, which names no `what` among `names`."""
-        return self.error(f"unknown {what} '{word}'" + close_name(word, names), column)
+        return self.error(f"unknown {what} '{shortened(word)}'" + close_name(word, names), column)
 
     def need_game(self, missing="no 'rules FILE' line before this one"):
         """Stop unless the rules are loaded: they did not load (this scenario's `rules`
@@ -129,8 +129,8 @@ class ScenarioRun(Expectations):
         self.need_game()
         lowered = [s.lower() for s in self.game.seats]
         if name.lower() not in lowered:
-            raise self.error(f"unknown seat '{name}'; seats: {', '.join(self.game.seats)}"
-                             + close_name(name, self.game.seats))
+            raise self.error(f"unknown seat '{shortened(name)}'; seats: "
+                             f"{', '.join(self.game.seats)}" + close_name(name, self.game.seats))
         return lowered.index(name.lower())
 
     def piece(self, label):
@@ -146,7 +146,7 @@ class ScenarioRun(Expectations):
         self.need_game()
         cell = self.game.rules.board.parse(name)
         if cell is None:
-            raise self.error(f"'{name}' is not a cell of the board"
+            raise self.error(f"'{shortened(name)}' is not a cell of the board"
                              + close_name(name, self.game.rules.board.by_name))
         return cell
 
@@ -162,8 +162,8 @@ class ScenarioRun(Expectations):
         except IllegalAction as exc:
             if exc.malformed:
                 exc = with_hint(self.game, self.state, exc)
-                raise self.error(f"'{text}' is not an action of the game: {exc.message}") \
-                    from None
+                raise self.error(f"'{shortened(text)}' is not an action of the game: "
+                                 f"{exc.message}") from None
             return exc
 
     def expression(self, text, want=None, column=1):
@@ -181,7 +181,7 @@ class ScenarioRun(Expectations):
             fn, t = compile_expression(self.game, rewritten, {n: PIECE for n in values}, want,
                                        file=self.path)
         except GdlError as exc:
-            raise self.error(f"bad expression '{text}': {exc.message}", column) from None
+            raise self.error(f"bad expression '{shortened(text)}': {exc.message}", column) from None
         return (lambda: fn(state, state.current, *values.values())), t
 
     # ----- dice ---------------------------------------------------------------------------
@@ -277,7 +277,7 @@ class ScenarioRun(Expectations):
         handler = getattr(self, "do_" + word, None)
         if handler is None:
             names = [n[3:] for n in dir(self) if n.startswith("do_")]
-            raise self.error(f"unknown instruction '{word}'; expected {', '.join(names)}"
+            raise self.error(f"unknown instruction '{shortened(word)}'; expected {', '.join(names)}"
                              + close_name(word, names))
         handler(rest.strip())
 
@@ -384,7 +384,7 @@ class ScenarioRun(Expectations):
     def do_play(self, rest):
         action = self.action(rest)
         if isinstance(action, IllegalAction):
-            self.fail(f"'{rest}' to be legal", f"illegal: {action.message}")
+            self.fail(f"'{shortened(rest)}' to be legal", f"illegal: {action.message}")
             return
         self.step(lambda state: self.game.apply(state, action, check=False))
 
@@ -431,9 +431,9 @@ class ScenarioRun(Expectations):
                 raise self.error(f"'==' compares; a piece variable is given its value with "
                                  f"one '=': {compared.group(1)}=VALUE", compared.end() - 1)
             if name not in names:
-                raise self.error(f"expected VARIABLE=VALUE after the cell, not '{name}'"
+                raise self.error(f"expected VARIABLE=VALUE after the cell, not '{shortened(name)}'"
                                  + close_name(name, names), words[0].start() + 1)
-            raise self.error(f"the piece variable '{name}' needs a value: write "
+            raise self.error(f"the piece variable '{shortened(name)}' needs a value: write "
                              f"{name}=VALUE", words[0].end() + 1)
         out = []
         for found, after in zip(starts, starts[1:] + [None]):
@@ -441,7 +441,7 @@ class ScenarioRun(Expectations):
             self.piece_variable(name, found.start() + 1)
             value = line[found.end():len(line) if after is None else after.start()]
             if not value.strip():
-                raise self.error(f"the piece variable '{name}' needs a value: write "
+                raise self.error(f"the piece variable '{shortened(name)}' needs a value: write "
                                  f"{name}=VALUE", found.end() + 1)
             out.append((name, value.strip(), found.end() + len(value) - len(value.lstrip()) + 1))
         return out
@@ -516,7 +516,7 @@ class ScenarioRun(Expectations):
             # a number, of more digits than NUMBER takes: not "not a number"
             raise self.error(f"a turn number is at most {10 ** 18 - 1:,}, not {rest}")
         if not NUMBER.fullmatch(rest):
-            raise self.error(f"expected 'turn N' with N a number, not '{rest}'")
+            raise self.error(f"expected 'turn N' with N a number, not '{shortened(rest)}'")
         state.turn = int(rest)
         state.end_checked = False
 
