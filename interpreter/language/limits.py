@@ -14,6 +14,8 @@ from __future__ import annotations
 MAX_SOURCE = 1_000_000          # bytes of one rule file (the largest shipped one is 30 KB)
 MAX_TOKENS = 100_000            # words, numbers, texts and signs of one rule file (the largest
                                 # shipped one has 4,619; Lark parses ~30,000 a second)
+MAX_NAME = 100                  # characters of a name (the longest shipped one has 28): a
+                                # message quotes a name whole
 MAX_BASES = 50                  # base files of one variant, each extending the next
                                 # (shipped: 1)
 MAX_NESTING = 200               # parentheses, brackets and braces open at once (shipped: 7)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from . import ast, concrete, parse_cache
 from .errors import GdlSyntaxError, did_you_mean, shortened
-from .limits import MAX_NESTING, MAX_NUMBER, MAX_TOKENS
+from .limits import MAX_NAME, MAX_NESTING, MAX_NUMBER, MAX_TOKENS
 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterator, Sequence
@@ -211,6 +211,7 @@ def _parse(text: str, file: str, start: str) -> ast.Node:
     _reject_reordering(text, file, lines)
     _reject_deep(text, file, lines)
     _reject_dense(text, file, lines)
+    _reject_long_names(text, file, lines)
     _parsing.text = text
     try:
         tree = _lark(start).parse(text)
@@ -320,6 +321,27 @@ def _reject_dense(text: str, file: str, lines: tuple[str, ...]) -> None:
                 "in one rule file, which would take minutes to parse (the shipped games have "
                 "at most 5,000): split it, or compute long lists (range, for)", file=file,
                 line=number, column=column, source_line=lines[number - 1])
+
+
+# A word longer than a name may be, anywhere (a text or a comment may hold one): the quick test
+_LONG_WORD = re.compile(r"\w{%d,}" % (MAX_NAME + 1))
+
+
+def _reject_long_names(text: str, file: str, lines: tuple[str, ...]) -> None:
+    """Refuse a name (a word, not a number) of more than MAX_NAME characters, at it: every
+    message that names it ("unknown phase '...'", the checker's) would quote it whole."""
+    if _LONG_WORD.search(text) is None:
+        return
+    for found in _TOKEN.finditer(text):
+        word = found.group()
+        if len(word) > MAX_NAME and word[0] not in '"#' and not word.isdigit():
+            start = found.start()
+            number = text.count("\n", 0, start) + 1
+            column = start - text.rfind("\n", 0, start)
+            raise GdlSyntaxError(
+                f"a name of {len(word):,} characters is too long: a name is at most "
+                f"{MAX_NAME} characters", file=file, line=number, column=column,
+                source_line=lines[number - 1])
 
 
 def _expected_words(names: Collection[str]) -> str:

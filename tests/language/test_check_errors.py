@@ -753,14 +753,37 @@ def test_the_ok_line_shows_a_zero_width_character_in_the_name_escaped(tmp_path):
 
 
 @pytest.mark.parametrize("word, quoted", [
-    ("x" * 900_000, "name '" + "x" * 40 + "...'"),
+    ("x" * 100, "name '" + "x" * 40 + "...'"),
     ("seats a, b\nboard square(1, 1)\n" + "7" * 4_000, "'" + "7" * 40 + "...'"),
 ])
 def test_an_unexpected_long_word_is_quoted_briefly(word, quoted):
     """`gdl check` of a file whose first line is a word of 900,000 letters printed a message
     of 900,000 characters: the word was quoted whole after 'unexpected name'. Now its first
-    40 characters and '...', as the source line below it is shortened."""
+    40 characters and '...', as the source line below it is shortened (and a name that long
+    is refused before: test_a_name_longer_than_the_limit_is_refused_at_it)."""
     with pytest.raises(GdlSyntaxError) as info:
         load_source(word + "\n", "bad.gdl")
     assert info.value.message.startswith(f"unexpected {quoted}; expected ")
     assert len(info.value.render()) < 1_000
+
+
+@pytest.mark.parametrize("body, column", [
+    ("setup {\n  goto NAME for a\n}\n", 8),          # unknown phase 'NAME'
+    ("setup {\n  NAME = 1\n}\n", 3),
+    ("setup {\n  log NAME\n}\n", 7),                # unknown name 'NAME'
+])
+def test_a_name_longer_than_the_limit_is_refused_at_it(body, column):
+    """A name of 50,000 characters was quoted whole by the checker's message about it
+    ('unknown phase', 'unknown name', ...): a message of 50,000 characters. Now a name of
+    more than 100 characters is refused at it, before parsing; a text or a comment may hold
+    a word that long, and a name of 100 characters is a name."""
+    head = "seats a, b\nboard square(1, 1)\n"
+    with pytest.raises(GdlSyntaxError) as info:
+        load_source(head + body.replace("NAME", "x" * 50_000), "bad.gdl")
+    assert info.value.render().split("\n")[0] == (
+        f"bad.gdl:4:{column}: error: a name of 50,000 characters is too long: a name is at "
+        "most 100 characters")
+    fine = (head + "# " + "y" * 50_000 + "\nparam t = \"" + "z" * 50_000 + "\"\n"
+            + "param " + "w" * 100 + " = 1\nsetup {\n  goto p for a\n}\nphase p {\n"
+            "  action x() {\n    win me\n  }\n}\n")
+    assert load_source(fine, "fine.gdl").seats == ["a", "b"]
