@@ -394,6 +394,11 @@ def test_command_errors(tmp_path):
                         ([SPACE_WAR, "--seats", "green=human"], "unknown seat 'green'"),
                         ([SPACE_WAR, "--seats", "red=wizard"], "unknown player type"),
                         ([SPACE_WAR, "--host", "256.1.1.1"], "cannot listen on 256.1.1.1"),
+                        # a label of 70 characters, an empty one: a traceback (UnicodeError)
+                        ([SPACE_WAR, "--host", "h" * 70], "cannot listen on " + "h" * 40
+                         + "...:8000: not a host name (label too long)"),
+                        ([SPACE_WAR, "--host", "a..b"], "cannot listen on a..b:8000: not a "
+                         "host name (label empty or too long)"),
                         ([SPACE_WAR, "--games", "0"], "--games"),
                         ([SPACE_WAR, "--games", "x"], "--games")):
         run = subprocess.run([sys.executable, "-m", "gdl.cli.main", "serve", *args],

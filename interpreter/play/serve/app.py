@@ -54,7 +54,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ...language.errors import GdlDataError, GdlError, IllegalAction, counted
+from ...language.errors import GdlDataError, GdlError, IllegalAction, counted, shortened
 from ...files import named, save as save_file, shown_path, write_atomic
 from ...loader import load_game
 from ...runtime.introspect import result_text, searches_natively, twin
@@ -758,7 +758,12 @@ def bind(host: str, port: int) -> socket.socket:
         bound.bind(address)
         bound.listen(2048)      # now: a browser that connects before uvicorn runs waits
     except OSError as exc:
-        raise GdlDataError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise GdlDataError(f"cannot listen on {shortened(host)}:{port}: {exc.strerror or exc}"
+                           ) from None
+    except UnicodeError as exc:     # a name the IDNA codec refuses: a part of it too long, empty
+        why = exc.__cause__ or exc
+        raise GdlDataError(f"cannot listen on {shortened(host)}:{port}: not a host name "
+                           f"({why})") from None
     return bound
 
 
