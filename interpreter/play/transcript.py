@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING
 
 from ..files import STDIO, TRANSCRIPT_HEADER, is_text, named, read_data, save
 from ..language.errors import (GdlDataError, GdlError, IllegalAction, counted,
-                               did_you_mean, shortened)
+                               QUOTED_PATH, did_you_mean, shortened)
 from ..language.limits import DEFAULT_MAX_DECISIONS
 from ..loader import load_game
 from ..runtime import events, introspect
@@ -459,9 +459,9 @@ def read_script(path, game=None, warn=None):
         told = saved.header.get("game")
         if game is not None and told is not None and told != game.name:
             if warn is not None:
+                rules = shortened(saved.header['rules'], QUOTED_PATH)
                 warn(f"{saved.name} is a transcript of the game '{shortened(told)}' (rules: "
-                     f"{shortened(saved.header['rules'])}), not of '{game.name}': its "
-                     "decisions are played as they are")
+                     f"{rules}), not of '{game.name}': its decisions are played as they are")
         elif game is not None:
             try:
                 replayed(saved, moves, game, whole=False)

@@ -279,7 +279,8 @@ WARNING = ("warning: {t} is a transcript of the game 'Space War' (rules: {rules}
 def test_a_game_line_of_a_long_word_is_quoted_briefly(tmp_path):
     """A transcript whose 'game:' line (and 'rules:' line) is a word of 100,000 characters:
     replay, --resume and explain quoted it whole in 'the transcript is of the game', and
-    --moves in its warning; now its first 40 characters and '...'."""
+    --moves in its warning; now its first 40 characters and '...' (the rules path its first
+    4,096, errors.QUOTED_PATH: a real path is quoted whole)."""
     out, lines = _recorded(tmp_path)
     long = "x" * 100_000
     edited = [f"game: {long}" if line.startswith("game: ") else line for line in lines]
@@ -291,7 +292,7 @@ def test_a_game_line_of_a_long_word_is_quoted_briefly(tmp_path):
     edited = [f"rules: {long}" if line.startswith("rules: ") else line for line in edited]
     out.write_text("\n".join(edited))
     result = invoke("show", str(GAMES / "galaxy_of_d.gdl"), "--moves", str(out))
-    assert result.stderr.startswith(WARNING.format(t=out, rules=f"{'x' * 40}...",
+    assert result.stderr.startswith(WARNING.format(t=out, rules=f"{'x' * 4096}...",
                                                    other="Galaxy of D").replace(
         "'Space War'", f"'{'x' * 40}...'"))
 
