@@ -2143,8 +2143,12 @@ class _Emitter:
         else:
             x = body.declare(self.fresh("x"), "str")
             dice, slots = (self.lists_expr(a, env, body) for a in call.args)
-            body.emit(indent, f"{made} = simul_placements(S, {dice}, {slots}, "
-                      f"{self.loc(call)})")
+            found = f"simul_placements(S, {dice}, {slots}, {self.loc(call)})"
+            level = self.hoist_level(call, env, body)
+            if level is not None:   # (of outer binders only: made once for them, as Python's)
+                kept = self.kept_name(call, body, level, "tuple", "{name} = None")
+                found = f"({kept} if {kept} is not None else ({kept} := {found}))"
+            body.emit(indent, f"{made} = {found}")
         _spend(body, indent, tick, f"len({made})")
         body.emit(indent, f"for {i} in range(len({made})):")
         body.emit(indent + 1, f"{x} = {made}[{i}]")

@@ -157,3 +157,31 @@ phase play turn {
     assert _same(lambda: python.new_state(0), lambda: fast.new_state(0))
     inside = source.replace("    k = 3\n", "")
     assert typed.unsupported(load_source(inside, "t.gdl", "python")._program) is None
+
+
+@needs_tools
+def test_placements_a_later_binder_ranges_over_are_made_once_as_on_python(typed_on):  # noqa: F811
+    source = """game "t"
+seats a, b
+board square(3, 3)
+symbols u, v
+kinds (symbol) {
+  K = "k"
+}
+setup {
+  create K for a at @a1
+  create K for a at @b2
+  goto play for a
+}
+phase play turn {
+  action go(c in cells(), d in placements([1, 2], [u, v])) where len(pieces_at(c)) > 0 {
+    goto play for next(me)
+  }
+}
+"""
+    # the second binder's domain reads no earlier one: Python's listing makes it once (and
+    # counts its ways once), the typed engine made it again for each cell with a piece
+    python, fast = load_source(source, "t.gdl", "python"), load_source(source, "t.gdl", "native")
+    a, b = python.new_state(0), fast.new_state(0)
+    assert fast.legal_actions(b) == python.legal_actions(a)
+    assert (b._core or typed.core_of(b)).work == python._rt.work == 81
