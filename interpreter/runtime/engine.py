@@ -910,11 +910,12 @@ class Game:
         self._twin: Game | None = None
 
     def _find_trigger_cells(self, fns: Mapping[UnitKey, Function],
-                            count: int) -> frozenset[int] | None:
+                            count: int) -> frozenset[int | None] | None:
         """The cells on which some `on enter` trigger may fire, when every trigger's
         condition depends on the cell alone (else None): a move that crosses none of them
-        can go straight to its last cell."""
-        cells: set[int] = set()
+        can go straight to its last cell. None is among them: a path through none tests
+        each condition on it (`row(none)` faults, as on the typed engine)."""
+        cells: set[int | None] = {None}
         for i in range(count):
             condition = fns.get(UnitKey("trigger_cell", position=i))
             if condition is None:

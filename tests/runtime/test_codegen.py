@@ -150,6 +150,19 @@ def test_a_trigger_that_reads_the_state_fires_on_every_cell_it_should():
     assert state.globals["trail"] == [2]
 
 
+def test_a_path_through_none_runs_the_triggers_on_it_as_a_narrated_move_does():
+    """A trigger's condition is tested on none too (`row(none)` faults): the shortcut past
+    cells no trigger fires on went straight to none, silently (the typed engine and a
+    narrated game fault)."""
+    from gdl.interpreter.language.errors import GdlRuntimeError
+    game = _game(TRIGGERS.replace("[@b1, @c1, @d1, @e1]", "[step(@e1, east)]")
+                 + "on enter(p, c) where row(c) == 2 { trail = trail + [c] }\n")
+    for narrate in (False, True):
+        state = game.new_state(0, narrate=narrate)
+        with pytest.raises(GdlRuntimeError, match=r"row\(\) cannot work with a value that is"):
+            _play(game, state, "run Pawn#1")
+
+
 def test_geometry_from_a_table_can_be_kept_in_a_variable_and_saved():
     from gdl.interpreter.runtime.state import State
     game = _game("""
