@@ -22,10 +22,16 @@ from a second random.Random of the seed so that the lines above stay those earli
 wrote (`Generator(seed, extras=False)`): fns giving lists of cells, numbers or pieces, and
 one more action whose body binds lists by `let` (logged: their order counts); while they are
 drawn, lists may be unique(), sorted(x in xs where c: k), connected(x in xs where c: next)
-(nested too) or calls of those fns. Most values that may be none (a piece, a cell, a
-direction, nth or last of a number list, a divisor) go through a guard fn that gives a
-default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`, `nz(n)`, ...) or a `!= none` test, the rest
-(GUARD) stay bare, so that few games end early on a fault but faults are still met. A
+(nested too) or calls of those fns. After them, from the same second random.Random
+(`more_lines`): seat variables holding lists (maybe visible to some seats), an enter trigger
+that removes the moving piece or those it meets, and one more action (maybe binding a
+placement of dice, `placements()` and `placed()`) that moves pieces and loops over
+`pieces_at()` while its body moves, places, removes or creates pieces there; while these
+are drawn, lists may be those seat variables or `reach()`/`sight()` with constant stops.
+Most values that may be none (a piece, a cell, a direction, nth or last of a number list, a
+divisor) go through a guard fn that gives a default (`cell0(p)`, `c0(c)`, `nth0(ns, k)`,
+`nz(n)`, ...) or a `!= none` test, the rest (GUARD) stay bare, so that few games end early
+on a fault but faults are still met. A
 program the checker refuses, or one outside the typed subset, is counted and skipped. The
 others are built typed (-O0) and played from `--games` seeds under both engines with
 tests/runtime/test_typed.py's `_compare` (state JSON, legal actions and texts, events, work
@@ -77,6 +83,8 @@ class Generator:
         self.dice = 0       # > 0 inside statements: dice may be drawn (not while listing)
         self.counter = 0
         self.extra = False  # drawing the extras (`extras`): list_of may write their lists
+        self.more = False   # drawing the later extras (`more`): seat lists, const stops
+        self.literals: list[str] = []   # the board's cells as written (@b2), for `more`
 
     def fresh(self, stem: str) -> str:
         self.counter += 1
@@ -372,6 +380,10 @@ class Generator:
     def list_of(self, ty: str, scope: dict[str, str], depth: int) -> str:
         rng = self.rng
         d = max(depth - 1, 0)
+        if self.more and ty in ("num", "cell") and self.chance(0.3):
+            made = self.more_list(ty, scope, depth)
+            if made:
+                return made
         if self.extra and self.chance(0.4):
             made = self.extra_list(ty, scope, depth)
             if made:
@@ -431,12 +443,13 @@ class Generator:
         return f"{name}({', '.join(self.of(a, scope, depth) for a in args)})"
 
     # ---- the extras: unique(), sorted(), connected(), fns giving lists, let of a list ----
-    def extras(self) -> tuple[list[str], list[str]]:
+    def extras(self) -> tuple[list[str], list[str], list[str], list[str], list[str]]:
         """Fns giving lists and one action of the turn phase with lists bound by `let`,
         drawn from a second random.Random of the program's seed after the rest, so that the
         lines the first one draws stay those of earlier versions of the generator; while
         drawing them, `list_of` writes unique(), sorted() and connected() and calls of these
-        fns too (`extra_list`)."""
+        fns too (`extra_list`). Then, from the same random.Random, the later extras
+        (`more_lines`): seat variables, an enter trigger and an action."""
         main, self.rng = self.rng, random.Random(self.seed * 7919 + 17)
         self.extra = True
         try:
@@ -451,9 +464,123 @@ class Generator:
                 body = self.list_of(result, dict(zip(names, args)), 2)
                 fns.append(f"fn {name}({', '.join(names)}) = {body}")
                 self.fns.append((name, args, "list:" + result))
-            return fns, self.action(lets=rng.randrange(1, 3))
+            action = self.action(lets=rng.randrange(1, 3))
+            return fns, action, *self.more_lines()
         finally:
-            self.rng, self.extra = main, False
+            self.rng, self.extra, self.more = main, False, False
+
+    # ---- the later extras: seat lists, triggers that remove, for over pieces_at while
+    # pieces move, reach/sight with constant stops, placements ------------------------------
+    def more_lines(self) -> tuple[list[str], list[str], list[str]]:
+        """Seat variables holding lists (`held`: numbers, `spots`: cells; maybe visible to
+        some seats), an enter trigger that may remove the piece moving or those it meets,
+        and one more action of the turn phase (maybe binding a placement of dice) that moves
+        pieces, loops over `pieces_at()` while they move and updates the seat lists; while
+        they are drawn, lists of numbers and cells may be those variables or `reach()` and
+        `sight()` with constant stops."""
+        rng = self.rng
+        self.more = True
+        seen = rng.choice(["", "", " visible to viewer == owner", " visible to false"])
+        seat_vars = [f"var seat.held = [0]{seen}", "var seat.spots = [@a1]"]
+        scope = {"p": "piece", "c": "cell"}
+        trigger = [f"on enter(p, c) where {self.of('bool', scope, 1)} {{",
+                   *self.statements(scope, 1, "  ", rng.randrange(0, 2))]
+        pick = rng.randrange(3)
+        if pick == 0:
+            trigger += [f"  if {self.of('bool', scope, 1)} {{", "    remove p", "  }"]
+        elif pick == 1:
+            trigger += ["  for q in pieces_at(c) where q != p {", "    remove q", "  }"]
+        else:
+            trigger += ["  remove p"]
+        if self.chance(0.3):
+            trigger += ["  stop"]
+        return seat_vars, trigger + ["}", ""], self.more_action()
+
+    def more_action(self) -> list[str]:
+        rng = self.rng
+        scope: dict[str, str] = {}
+        binders = []
+        placement = None
+        for _ in range(rng.randrange(1, 3)):
+            ty = rng.choice(["cell", "piece", "num", "placement", "placement"])
+            name = self.fresh("v")
+            if ty == "placement" and placement is None:
+                dice = rng.choice(["[1, 2]", "take(me.held, 3)", "take(g_nums, 2)",
+                                   f"[{rng.randrange(1, 7)}, {rng.randrange(1, 7)}, 2]"])
+                binders.append(f"{name} in placements({dice}, "
+                               f"{rng.choice(['[u, v]', 'marks', '[w]'])})")
+                placement = name
+                continue
+            ty = "cell" if ty == "placement" else ty
+            binders.append(f"{name} in {self.list_of(ty, scope, rng.randrange(0, 2))}")
+            scope[name] = ty
+        test = self.of("bool", scope, rng.randrange(1, 3))
+        if placement and self.chance(0.6):
+            test = (f"len(placed({placement}, {rng.choice(['u', 'v', 'w'])})) <= "
+                    f"{rng.randrange(0, 3)} and {test}")
+        lines = [f"  action {self.fresh('act')}({', '.join(binders)}) where {test} {{"]
+        if placement:
+            lines += [f"    me.score += total(placed({placement}, {rng.choice(['u', 'v'])}))",
+                      f"    me.held = take(placed({placement}, w) + me.held, 4)"]
+        lines += self.move(scope, 1, "    ") + self.for_pieces_at(scope, 1, "    ")
+        lines += self.statements(scope, 2, "    ", rng.randrange(1, 3))
+        return [*lines, self.leaving(scope), "  }"]
+
+    def more_list(self, ty: str, scope: dict[str, str], depth: int) -> str | None:
+        """A seat's list variable, or reach()/sight() with constant stops."""
+        rng = self.rng
+        seat = rng.choice(["me", "next(me)", "g_seat", "a"])
+        if ty == "num":
+            return f"{seat}.held"
+        if self.chance(0.3):
+            return f"{seat}.spots"
+        stops = rng.sample(self.literals, min(len(self.literals), rng.randrange(0, 3)))
+        start = rng.choice(self.literals) if self.chance(0.5) else self.cell_arg(scope, depth)
+        steps = rng.randrange(1, 4) if self.chance(0.5) else self.of("num", scope, depth - 1)
+        return f"{rng.choice(['reach', 'sight'])}({start}, {steps}, [{', '.join(stops)}])"
+
+    def seat_list_update(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        t = self.fresh("t")
+        lines = [f"{indent}let {t} = {self.of('seat', scope, 1)}"]
+        pick = self.rng.randrange(4)
+        if pick == 0:
+            return lines + [f"{indent}{t}.held = take({t}.held + [{self.of('num', scope, 1)}], 4)"]
+        if pick == 1:
+            return lines + [f"{indent}{t}.held = []"]
+        if pick == 2:
+            return lines + [f"{indent}{t}.spots = take([{self.cell_arg(scope, 1)}] + {t}.spots, 3)"]
+        return lines + [f"{indent}{t}.spots = take({self.of('list:cell', scope, 1)}, 3)"]
+
+    def for_pieces_at(self, scope: dict[str, str], depth: int, indent: str) -> list[str]:
+        """A loop over the pieces on a cell whose body moves, places, removes them or
+        creates more there."""
+        rng = self.rng
+        x = self.fresh("x")
+        inner = dict(scope)
+        inner[x] = "piece"
+        cell = self.cell_arg(scope, 1)
+        body: list[str] = []
+        for _ in range(rng.randrange(1, 3)):
+            pick = rng.randrange(5)
+            if pick == 0:
+                body.append(f"remove {x}")
+            elif pick == 1:
+                body.append(f"place {x} at {self.of('cell', inner, 1)}")
+            elif pick == 2:
+                y, path = self.fresh("x"), self.of("list:cell", inner, 1)
+                body.append(f"move {x} along [{y} for {y} in take({path}, 3) where {y} != none]")
+            elif pick == 3:
+                body.append(f"create {rng.choice(self.kinds)} for {self.of('seat', inner, 1)} "
+                            f"at {cell}")
+            else:
+                body.append(f"{x}.hp += {len(body) + 1}")
+        lines = [f"{indent}for {x} in pieces_at({cell}) {{"]
+        if self.chance(0.4):
+            lines += [f"{indent}  if {self.of('bool', inner, 1)} {{",
+                      *[f"{indent}    {b}" for b in body], f"{indent}  }}"]
+        else:
+            lines += [f"{indent}  {b}" for b in body]
+        return lines + [f"{indent}}}"]
 
     def extra_list(self, ty: str, scope: dict[str, str], depth: int) -> str | None:
         """A list of `ty` by unique(), sorted(), connected() or a fn giving one; None for
@@ -575,6 +702,9 @@ class Generator:
         """A statement of the constructs added to the first generator (defs, ...), or []."""
         rng = self.rng
         makers = [self.shuffle, self.log, self.move, self.move, self.give]
+        if self.more:
+            makers += [self.seat_list_update, self.seat_list_update, self.for_pieces_at,
+                       self.for_pieces_at]
         if self.chance(0.3 if len(self.seats) == 3 else 0.15):
             makers.append(self.result)
         if self.hidden:
@@ -739,12 +869,14 @@ class Generator:
         w, h = rng.randrange(2, 6), rng.randrange(2, 6)
         shape = rng.choice(["square", "square", "hex"])
         line = f"board {shape}({w}, {h})"
+        self.literals = [f"@{'abcdefgh'[k]}{r}" for k in range(w) for r in range(1, h + 1)]
         if shape == "square" and self.chance(0.3):
             line += " directions 4"
         if self.chance(0.3) and w * h > 4:
             k, r = rng.randrange(1, w + 1), rng.randrange(1, h + 1)
             r = 2 if (k, r) == (1, 1) else r        # @a1 stays a cell
             line += f"\n    holes(c) where column(c) == {k} and row(c) == {r}"
+            self.literals.remove(f"@{'abcdefgh'[k - 1]}{r}")
         return line
 
     def program(self) -> str:
@@ -838,9 +970,12 @@ class Generator:
         if self.chance(0.35):       # returns other than 1, -1, 0
             lines += [f"payoff(s) = {self.of('num', {'s': 'seat'}, 2)} - s.score", ""]
         if self.with_extras:
-            fns, action = self.extras()
-            lines[action_at:action_at] = action
+            fns, action, seat_vars, trigger, more = self.extras()
+            lines[action_at:action_at] = action + more
+            lines[lines.index("setup {"):lines.index("setup {")] = trigger
             lines[fns_at:fns_at] = fns
+            at = lines.index('var g_msg = ""') + 1
+            lines[at:at] = seat_vars
         return "\n".join(lines)
 
     def action(self, lets: int = 0) -> list[str]:

@@ -57,7 +57,9 @@ def test_few_generated_games_end_early_on_a_fault(tmp_path):
 # phase: defs, on enter and on resume blocks, dice, texts, called phases (one auto, some for
 # each seat of a list), a simultaneous phase, on no action, moves with enter triggers, give,
 # zones, variables visible to some seats, hide piece, a kinds table out of sight, a payoff,
-# three seats; the extras (unique, sorted, connected, fns giving lists, lets of lists).
+# three seats; the extras (unique, sorted, connected, fns giving lists, lets of lists); with
+# program 0, the later extras (seat lists, placements, for over pieces_at while they move,
+# remove in a trigger, reach/sight with constant stops).
 CONSTRUCTS = {"def": r"^def ", "on enter": r"^  on enter", "on resume": r"^  on resume",
               "dice": r"roll\(", "texts": r"plural\(|join\(", "call": r"^    call ",
               "call for each": r"^    call .* for each ", "simultaneous": r"simultaneous",
@@ -67,7 +69,10 @@ CONSTRUCTS = {"def": r"^def ", "on enter": r"^  on enter", "on resume": r"^  on 
               "kinds visible to": r"^kinds .* visible to", "payoff": r"^payoff",
               "three seats": r"^seats a, b, c", "unique": r"unique\(", "sorted": r"sorted\(",
               "connected": r"connected\(", "fn giving a list": r"^fn fl\d+\(",
-              "let of a list": r"^    let l\d+ = "}
+              "let of a list": r"^    let l\d+ = ", "seat list": r"^var seat\.held = ",
+              "placements": r"placements\(", "for pieces_at": r"^ *for x\d+ in pieces_at\(",
+              "remove in a trigger": r"^ *remove [pq]$",
+              "constant stops": r"(reach|sight)\(.*, \[(@\w+(, )?)*\]\)"}
 WIDE = [30, 206]
 
 
@@ -84,7 +89,7 @@ def test_the_extras_only_add_lines():
 
 
 def test_the_wide_programs_hold_every_construct():
-    texts = [fuzz_backends.generate(seed) for seed in WIDE]
+    texts = [fuzz_backends.generate(seed) for seed in [0, *WIDE]]
     missing = [name for name, mark in CONSTRUCTS.items()
                if not any(re.search(mark, text, re.M) for text in texts)]
     assert missing == []
