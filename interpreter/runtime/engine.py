@@ -2228,7 +2228,9 @@ def _fault_words(exc: BaseException, node: program.Node | None) -> str:
     # (a node found in the generated code always has a span: see codegen.Source.emit)
     text = node.span.text if node is not None and node.span is not None else ""
     if isinstance(node, (program.PieceField, program.PieceStat)) and none:
-        return f"'{text}' reads a field of no piece (the piece is none)"
+        # named by the piece's expression, as everywhere else (its span starts at the field's)
+        piece = node.obj.span.text if node.obj.span is not None else text
+        return f"'{piece}' is none here, not a piece"
     if isinstance(node, program.SeatVar) and none:
         return f"'{text}' reads a variable of no seat (the seat is none)"
     if none and isinstance(exc, KeyError) and text:

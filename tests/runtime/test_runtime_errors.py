@@ -48,6 +48,16 @@ def _fault(body, extra=""):
      "t.gdl:14:13: error: run-time error: 'p' is none here, not a piece\n"
      "        n = n + p.speed\n"
      "                ^"),
+    # in a fn too the piece's expression is named (it said "'p.speed' reads a field of no
+    # piece", where the typed engine says this)
+    ("n = f(first(q in pieces(b): q))", "fn f(p) = p.speed + 1",
+     "t.gdl:6:11: error: run-time error: 'p' is none here, not a piece\n"
+     "    fn f(p) = p.speed + 1\n"
+     "              ^"),
+    ("n = g(first(q in pieces(b): q))", "fn g(p) = if p.kind == Pawn then 1 else 0",
+     "t.gdl:6:14: error: run-time error: 'p' is none here, not a piece\n"
+     "    fn g(p) = if p.kind == Pawn then 1 else 0\n"
+     "                 ^"),
     ("n = nth([1, 2], 3) + 1", "",
      "t.gdl:13:9: error: run-time error: 'nth([1, 2], 3) + 1' uses a value that is none\n"
      "        n = nth([1, 2], 3) + 1\n"
