@@ -1543,9 +1543,12 @@ def _calling_themselves(prog: ir.Program) -> set[tuple[str, str]]:
 
 
 def _reads_only_cell(where: ir.Expr, fns: Mapping[str, ir.Fn]) -> bool:
-    """Does a trigger's condition depend on nothing but the cell entered (slot 2)?"""
+    """Does a trigger's condition depend on nothing but the cell entered (slot 2), counting
+    no work (a quantifier or comprehension counts its list each time the condition is
+    tested: a move past its cells would not count it)?"""
     return ir.locals_read(where) <= {2} and reads(where, fns) == 0 and _pure_in(where, set())\
-        and not any(isinstance(n, ir.CallFn) for n in ir.walk(where))
+        and not any(isinstance(n, (ir.CallFn, ir.Quant, ir.Comprehension))
+                    for n in ir.walk(where))
 
 
 def _piece_slots(types: Sequence[Type], first: int) -> list[int]:

@@ -163,6 +163,20 @@ def test_a_path_through_none_runs_the_triggers_on_it_as_a_narrated_move_does():
             _play(game, state, "run Pawn#1")
 
 
+def test_a_trigger_condition_s_quantifier_counts_its_work_on_every_cell_crossed():
+    """`exists(d in directions() where false)` never holds, but each test of it counts the
+    directions (as the typed engine does): the move past cells no trigger fires on went
+    straight to its last cell, counting one a cell (fuzz program 5873)."""
+    counted = []
+    for where in ["exists(d in directions() where false)",
+                  "exists(d in directions() where false) and hot != none"]:   # (every step)
+        game = _game(TRIGGERS + f"on enter(p, c) where {where} {{ trail = trail + [c] }}\n")
+        state = game.new_state(0)
+        _play(game, state, "run Pawn#1")
+        counted.append(game._rt.work)
+    assert counted[0] == counted[1] > 4 * 8
+
+
 def test_geometry_from_a_table_can_be_kept_in_a_variable_and_saved():
     from gdl.interpreter.runtime.state import State
     game = _game("""
