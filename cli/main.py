@@ -23,7 +23,7 @@ from gdl.cli.inputs import (FILE, MAX_SEED, RULE_FILE, RuleFilePath, Seconds,
                             check_transcript_seed, refuse_foreign, refuse_non_transcript,
                             refuse_overwrite, rules_of, save_refused, writable)
 from gdl.interpreter.files import STDIO, named
-from gdl.interpreter.language.errors import GdlError, counted, shortened, visible
+from gdl.interpreter.language.errors import QUOTED_LINE, GdlError, counted, shortened, visible
 from gdl.interpreter.language.limits import DEFAULT_MAX_DECISIONS
 
 if TYPE_CHECKING:
@@ -883,7 +883,7 @@ def explain(file: str, action: tuple[str, ...], seed: int | None, moves: str | N
         lines += tool.legal_lines(game, state, viewer) if list_legal else \
             tool.explain(game, state, " ".join(action), viewer)
     except IllegalAction as exc:
-        typed = shortened(" ".join(action))     # a word may be thousands of characters
+        typed = shortened(" ".join(action), QUOTED_LINE)   # thousands of characters, maybe
         raise GdlError(f"'{typed}' is not an action here: {exc.message}") from None
     click.echo("\n".join(lines))
 

@@ -163,6 +163,7 @@ def _escaped(char: str) -> str:
 
 QUOTED = 40     # characters of what a user typed or gave that a message quotes
 QUOTED_PATH = 4096      # a path is quoted whole up to the longest Linux takes (PATH_MAX)
+QUOTED_LINE = 200       # characters of a whole action or expression a message quotes
 
 
 def shortened(text: str, most: int = QUOTED) -> str:

@@ -446,9 +446,12 @@ def moves_of(transcript):
 def read_script(path, game=None, warn=None):
     """(the decisions and concessions of a moves file or of a transcript, as `moves_of`
     gives them; the transcript's seed, else None): what `--moves` reads, in `gdl play`,
-    `gdl show` and `gdl explain`. A transcript of `game` must replay in it (`replayed`: one
-    that does not is refused, at the line that no longer applies or differs; its rule
-    file's text may differ, and it may be cut short: its first decisions). A transcript of
+    `gdl show` and `gdl explain`. A transcript of `game` recorded with the same rule file
+    must replay in it (`replayed`: one that does not was changed, and is refused at the line
+    that no longer applies or differs; it may be cut short: its first decisions); recorded
+    with another version of the rule file (edited since), one that no longer replays is told
+    to `warn` and its decisions are played as they are (the first that is not legal is
+    refused at its line), as one whose rule file's text alone differs is. A transcript of
     another game (its `game:` line names another) is told to `warn`: its decisions are
     still played, so a variant can play its base's transcript, and the first that does not
     fit is refused at its line."""
@@ -467,6 +470,12 @@ def read_script(path, game=None, warn=None):
                 replayed(saved, moves, game, whole=False)
             except RulesChanged:    # every line replays: the decisions lead where they did
                 pass
+            except Divergence as exc:
+                if game.source_hash == saved.header["rules-sha256"]:
+                    raise       # the same rules: the transcript itself was changed
+                if warn is not None:    # rules edited since: its decisions, as they are
+                    warn(f"{saved.name} no longer replays as recorded in the rule file as it "
+                         f"is now ({exc}); its decisions are played as they are")
         return moves, saved.header["seed"]
     return read_moves(text), None
 

@@ -179,7 +179,7 @@ _CORE_FIELDS = ("globals", "seat_vars", "pieces", "numbers", "frames", "rng", "t
 _SCALAR_FIELDS = ("rng", "turn", "current", "decisions")
 
 
-def sizing(t: Type) -> int:
+def sizing(t: Type, texts: bool | None = None) -> int:
     """How typed_engine's `lists_size` counts the elements of a list of type `t` (as
     builtins.elements does): 2 a list of scalars (its length), 3 a list of such lists (their
     lengths), else 1 when texts may be in it (their characters count), 0 lists walked."""
@@ -187,7 +187,7 @@ def sizing(t: Type) -> int:
         return 2
     if is_list(t) and is_list(_element(t)) and _element(_element(t)) in SCALARS:
         return 3
-    return int(holds_texts(t))
+    return int(holds_texts(t) if texts is None else texts)
 
 
 class TypedState(State):
@@ -2799,7 +2799,7 @@ class _Emitter:
             site = self.fresh("cs")
             self.consts.append(f"cdef CellSet {site} = CellSet()")
             place = e if e.span is not None else xs if xs.span is not None else e
-            test = (f"lists_has_cell(S, {site}, {self.lists_expr(xs, env, body)}, {item}, "
+            test = (f"lists_has_cell(S, {site}, {item}, {self.lists_expr(xs, env, body)}, "
                     f"{self.loc(place)})")
             return f"(not {test})" if e.negated else test
         name = self.fresh("q")
@@ -3419,7 +3419,8 @@ class _Emitter:
 
     def lists_expr(self, xs: ir.Expr, env: Env, body: _Body) -> str:
         """A list as a value: a C expression of a Python list of C values (never changed in
-        place: a shared one is fine)."""
+        place, but for one a `let` alone holds, which grows: `lists_owned`; a shared one is
+        fine)."""
         element = _element(xs.type)
         if is_list(element) and is_list(_element(element)):
             raise _Outside(xs, "a list of lists of lists as a value")
@@ -3686,7 +3687,8 @@ class _Emitter:
                     short_texts(e.collection.value):
                 found = f"({item} in {xs})"    # a constant's set, as on Python: not counted
             elif is_list(e.item.type):
-                hows = f"{sizing(e.item.type)}, {sizing(e.collection.type)}"
+                texts = holds_texts(e.item.type)     # one flag for both, as Python's
+                hows = f"{sizing(e.item.type, texts)}, {sizing(e.collection.type, texts)}"
                 found = f"lists_in_lists(S, {item}, {xs}, {hows}, {self.loc(e)})"
             else:
                 found = f"lists_in(S, {item}, {xs}, {self.loc(e)})"

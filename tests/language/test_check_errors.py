@@ -787,3 +787,6 @@ def test_a_name_longer_than_the_limit_is_refused_at_it(body, column):
             + "param " + "w" * 100 + " = 1\nsetup {\n  goto p for a\n}\nphase p {\n"
             "  action x() {\n    win me\n  }\n}\n")
     assert load_source(fine, "fine.gdl").seats == ["a", "b"]
+    # a text ending in a backslash: no escape (the grammar's STRING), the next text a text
+    slash = fine.replace('param t = "', 'param s = "a\\" + "' + "v" * 120 + '"\nparam t = "')
+    assert load_source(slash, "slash.gdl").seats == ["a", "b"]

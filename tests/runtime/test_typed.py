@@ -42,6 +42,7 @@ COVERED = {"tic_tac_toe": 300, "connect_four": 200, "breakthrough": 60, "dots_an
            "../../tests/rules/typed_connected_cells": 40,
            "../../tests/rules/typed_connected_nested": 30,
            "../../tests/rules/typed_owned_lists": 40, "../../tests/rules/typed_ray_slices": 40,
+           "../../tests/rules/typed_in_order": 8, "../../tests/rules/typed_in_texts": 8,
            "../../tests/rules/typed_lists_ops": 150, "../../tests/rules/typed_lists_faults": 80,
            "oware": 25, "../../tests/rules/fn_block": 30, "../../tests/rules/ask": 50,
            "pig": 150, "liars_dice": 300, "../../tests/rules/typed_chance_dice": 150,

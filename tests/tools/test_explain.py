@@ -283,6 +283,31 @@ def test_moves_from_a_transcript_that_no_longer_replays_are_refused(tmp_path):
     assert result.returncode == 0 and result.stdout.startswith("the game is over: blue won")
 
 
+def test_moves_of_a_transcript_of_rules_edited_since_are_played_with_a_warning(tmp_path):
+    """A transcript recorded before its rule file was edited (here an action `wait` added,
+    so every position lists one action more) no longer replays as recorded, yet each of its
+    decisions is legal and leads where it did: --moves warns and plays them (session 35's
+    reviewer found them refused, a designer's everyday replay after an edit). A transcript
+    changed by hand under the same rules is still refused (the test above)."""
+    rules = tmp_path / "ttt.gdl"
+    text = (ROOT / "games" / "classic" / "tic_tac_toe.gdl").read_text()
+    rules.write_text(text)
+    saved = tmp_path / "t.txt"
+    recorded = gdl("record", str(rules), "--seed", "3", "-o", str(saved))
+    assert recorded.returncode == 0, recorded.stderr
+    rules.write_text(text.replace('    goto play for next(me)\n  }\n', '    goto play for next('
+                                  'me)\n  }\n  action wait() {\n    goto play for next(me)\n'
+                                  '  }\n', 1))
+    assert gdl("replay", str(saved)).returncode == 1
+    for command in (["show", str(rules), "--moves", str(saved)],
+                    ["explain", str(rules), "--moves", str(saved), "--legal"]):
+        result = gdl(*command)
+        assert result.returncode == 0, (command, result.stderr)
+        assert result.stderr.startswith(f"warning: {saved} no longer replays as recorded in "
+                                        "the rule file as it is now ("), result.stderr
+        assert "its decisions are played as they are" in result.stderr
+
+
 def test_a_step_of_a_transcript_comes_after_the_concessions_before_it(tmp_path):
     """A seat that conceded before decision K (a `concede:` line) is out at --step K."""
     saved = tmp_path / "game.txt"
@@ -307,12 +332,16 @@ def test_an_action_whose_argument_is_a_list_is_explained_from_its_text():
 
 def test_an_action_of_a_long_word_is_quoted_briefly():
     """explain TRANSCRIPT --step K with a word of 100,000 characters quoted it whole, twice
-    (the command's 'is not an action here' and the engine's refusal): now both quote its
-    first 40 characters."""
+    (the command's 'is not an action here' and the engine's refusal): now the command quotes
+    the action's first 200 characters (errors.QUOTED_LINE), the engine the word's first 40."""
     long = "x" * 100_000
     result = gdl("explain", SW_GOLDEN, "--step", "5", "move", long)
-    assert result.returncode == 1 and len(result.stderr) < 300, result.stderr[:300]
-    assert result.stderr.startswith(f"error: 'move {'x' * 35}...' is not an action here: ")
+    assert result.returncode == 1 and len(result.stderr) < 500, result.stderr[:500]
+    assert result.stderr.startswith(f"error: 'move {'x' * 195}...' is not an action here: ")
+    # an action of words of ordinary length is quoted whole (up to errors.QUOTED_LINE)
+    words = ["move", "Fighter#1", "a" * 30, "b" * 30]
+    result = gdl("explain", SW_GOLDEN, "--step", "5", *words)
+    assert result.stderr.startswith(f"error: '{' '.join(words)}' is not an action here: ")
 
 
 def test_an_unknown_seat_of_a_long_word_is_quoted_briefly():

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from ...language import ast
-from ...language.errors import GdlError, IllegalAction, shortened
+from ...language.errors import QUOTED_LINE, GdlError, IllegalAction, shortened
 from ...language.parser import parse_expression
 from ...language.types import BOOL, CELL, PIECE, Type, describe
 from ...runtime import introspect
@@ -127,11 +127,13 @@ class Expectations:
         action = self.action(text)
         if not isinstance(action, IllegalAction):
             if not legal:
-                self.fail(f"'{shortened(text)}' to be illegal", "legal")
+                self.fail(f"'{shortened(text, QUOTED_LINE)}' to be illegal", "legal")
         elif legal:
-            self.fail(f"'{shortened(text)}' to be legal", f"illegal: {action.message}")
+            self.fail(f"'{shortened(text, QUOTED_LINE)}' to be legal",
+                      f"illegal: {action.message}")
         elif because is not None and because not in action.message:
-            self.fail(f"'{shortened(text)}' illegal because \"{because}\"", f"\"{action.message}\"")
+            self.fail(f"'{shortened(text, QUOTED_LINE)}' illegal because \"{because}\"",
+                      f"\"{action.message}\"")
 
     def because(self, text):
         """(action text, reason or None) of 'ACTION [because "TEXT"]'."""
@@ -466,7 +468,8 @@ class Expectations:
         try:
             expr = parse_expression(LABEL.sub("x", text))
         except GdlError as exc:
-            raise self.error(f"bad expression '{shortened(text)}': {exc.message}") from None
+            quoted = shortened(text, QUOTED_LINE)
+            raise self.error(f"bad expression '{quoted}': {exc.message}") from None
         if isinstance(expr, ast.Compare):
             left_text, _ = _split_compare(text, expr.op)
             left, lt = self.expression(left_text)
