@@ -840,7 +840,7 @@ class Game:
         if self._typed is not None:
             self._backend = "native"
             # the four calls a driver makes per decision, in C for the typed engine's
-            # states (a frame less each: 10-15% of a random playout driven from Python)
+            # states (a frame less each: 8-10% of a random playout driven from Python)
             self.__dict__.update(self._typed.entry_points(
                 TypedState, self.legal_actions, self.apply, self.is_terminal,
                 self.current_player))
