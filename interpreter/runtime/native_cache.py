@@ -15,12 +15,14 @@ entry damaged since (a truncated file would crash the process loading it) is bui
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import fcntl
 import functools
 import hashlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import re
 import shlex
@@ -29,6 +31,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 from collections.abc import Iterator
 from types import ModuleType
 
@@ -45,6 +48,12 @@ MAX_ENTRIES = 50        # compiled modules are some 0.4-1 MB each
 DIGEST = ".digest"              # beside an entry: the digest of the module built
 _ENTRY_NAME = re.compile(r"gdl_native_[0-9a-f]{40}\..*\.so")
 _imported: dict[str, ModuleType] = {}   # entry path -> its module, in this process
+TRANSLATIONS = 100      # builds one Cython process translates before a fresh one takes
+#                         over (whatever Cython keeps of a build is let go)
+_WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cython_worker.py")
+_translating = threading.Lock()
+_translator: list[tuple[int, subprocess.Popen[str]]] = []    # (its owner's pid, the process)
+_translated = [0]       # builds the kept Cython process translated
 
 
 @functools.cache
@@ -149,8 +158,7 @@ def _build(text: str, name: str, folder: str, path: str, lock: int) -> str | Non
     try:
         with open(os.path.join(work, name + ".pyx"), "w", encoding="utf-8") as stream:
             stream.write(text)
-        failure = _run([sys.executable, "-m", "cython", "-3", name + ".pyx", "-o",
-                        name + ".c"], work)
+        failure = _translate(work, name)
         if failure is not None:
             return f"Cython could not compile the rules: {failure}"
         c_file = os.path.join(work, name + ".c")
@@ -205,6 +213,57 @@ def _intact(path: str) -> bool:
             return stream.read() == _digest(path)
     except (OSError, UnicodeDecodeError):
         return False
+
+
+def _translate(folder: str, name: str) -> str | None:
+    """Cython's C of `folder/name.pyx`, as `name.c` beside it; None, or why it failed. Asks
+    this process's kept Cython process (cython_worker.py, started on the first build and
+    replaced every TRANSLATIONS builds: 0.85 s a build against 2.2 s for a command of its
+    own); the command when that process cannot answer."""
+    pyx, c_file = (os.path.abspath(os.path.join(folder, name + end)) for end in (".pyx", ".c"))
+    with _translating:
+        try:
+            process = _worker()
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write(json.dumps([pyx, c_file]) + "\n")
+            process.stdin.flush()
+            reply = json.loads(process.stdout.readline())
+            _translated[0] += 1
+        except (OSError, ValueError):        # it ended (killed, out of memory): a command
+            _let_go()
+            return _run([sys.executable, "-m", "cython", "-3", pyx, "-o", c_file], folder)
+        if _translated[0] >= TRANSLATIONS:
+            _let_go()
+    return reply if isinstance(reply, str) or reply is None else str(reply)
+
+
+def _worker() -> subprocess.Popen[str]:
+    """The kept Cython process of this process (a forked child starts its own), started
+    when there is none."""
+    if _translator and _translator[0][0] != os.getpid():
+        _translator.clear()         # the parent's: its pipes are not this process's to use
+    if not _translator:
+        process = subprocess.Popen([sys.executable, _WORKER], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   text=True, encoding="utf-8")
+        _translator.append((os.getpid(), process))
+        _translated[0] = 0
+    return _translator[0][1]
+
+
+def _let_go() -> None:
+    """End the kept Cython process (the end of its input ends it), if this process owns one."""
+    if _translator and _translator[0][0] == os.getpid():
+        process = _translator[0][1]
+        with contextlib.suppress(OSError):
+            if process.stdin is not None:
+                process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=10)
+    _translator.clear()
+
+
+atexit.register(_let_go)
 
 
 def _run(command: list[str], folder: str) -> str | None:

@@ -31,12 +31,15 @@ needs_tools = pytest.mark.skipif(MISSING is not None, reason=f"no native backend
 
 @pytest.fixture(scope="module")
 def shared_cache(tmp_path_factory):
-    """GDL_CACHE_DIR for this module: one folder for every xdist worker of the run."""
+    """GDL_CACHE_DIR for this module: one folder for every xdist worker of the run, which
+    keeps every module built (the suite builds some 230 different ones: at the user's
+    MAX_ENTRIES, those pruned were built again by the next file that played the game)."""
     base = tmp_path_factory.getbasetemp()
     folder = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "native-cache"
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("GDL_CACHE_DIR", str(folder))
         patch.setenv(native_cache.OPTIMISE, "-O0")
+        patch.setattr(native_cache, "MAX_ENTRIES", 1000)
         yield folder
 
 
@@ -289,6 +292,7 @@ def test_builds_of_different_modules_do_not_wait_for_each_other(tmp_path):
 def test_a_prune_passes_over_entries_another_process_removed(tmp_path, monkeypatch):
     """Builds of different modules finish side by side, and so do their prunes: an entry
     gone between the listing and its time is passed over, never a failed build."""
+    monkeypatch.setattr(native_cache, "MAX_ENTRIES", 50)
     suffix = native_cache.importlib.machinery.EXTENSION_SUFFIXES[0]
     names = [tmp_path / f"gdl_native_{n:040x}{suffix}" for n in range(native_cache.MAX_ENTRIES
                                                                          + 3)]
@@ -304,6 +308,53 @@ def test_a_prune_passes_over_entries_another_process_removed(tmp_path, monkeypat
     monkeypatch.setattr(native_cache, "_built_at", gone_first)
     native_cache._prune(str(tmp_path))
     assert sorted(tmp_path.iterdir()) == names[2:-1]
+
+
+@needs_tools
+def test_the_kept_cython_process_translates_says_why_not_and_is_replaced(tmp_path,
+                                                                        monkeypatch):
+    """Builds ask one Cython process kept for them (cython_worker.py): its C, or the error
+    that stopped it, named by its line; it is replaced after TRANSLATIONS builds, and when
+    it is gone (killed) the build runs Cython as a command of its own."""
+    (tmp_path / "good.pyx").write_text("cdef int twice(int x):\n    return 2 * x\n"
+                                       "def run():\n    return twice(21)\n")
+    (tmp_path / "bad.pyx").write_text("def run():\n    return )\n")
+    folder = str(tmp_path)
+    monkeypatch.setattr(native_cache, "TRANSLATIONS", 4)
+    native_cache._let_go()
+    assert native_cache._translate(folder, "good") is None
+    assert "twice" in (tmp_path / "good.c").read_text()
+    said = native_cache._translate(folder, "bad")
+    assert said is not None and said.startswith(f"{tmp_path / 'bad.pyx'}:2:"), said
+    first = native_cache._translator[0][1]
+    for _ in range(native_cache.TRANSLATIONS):
+        assert native_cache._translate(folder, "good") is None
+    assert first.poll() is not None and native_cache._translator[0][1] is not first
+    native_cache._translator[0][1].kill()
+    native_cache._translator[0][1].wait()
+    (tmp_path / "good.c").unlink()
+    assert native_cache._translate(folder, "good") is None      # the command's
+    assert "twice" in (tmp_path / "good.c").read_text()
+    assert not native_cache._translator
+
+
+@needs_tools
+def test_the_default_build_optimises(tmp_path):
+    """A user's build, GDL_NATIVE_CFLAGS unset: the C compiler's -O2 (the suite's other
+    builds use -O0, tests/conftest.py), a module that plays Python's game."""
+    env = {name: value for name, value in os.environ.items() if name != native_cache.OPTIMISE}
+    env["GDL_CACHE_DIR"] = str(tmp_path)
+    flags = subprocess.run([sys.executable, "-c", "from gdl.interpreter.runtime import "
+                            "native_cache; print(native_cache._optimisation())"],
+                           capture_output=True, text=True, env=env, timeout=60)
+    assert flags.stdout == "['-O2']\n", flags.stderr
+    path = os.path.join(ROOT, "games", "classic", "tic_tac_toe.gdl")
+    played = [subprocess.run([sys.executable, "-m", "gdl.cli.main", "play", path, "--backend",
+                              backend, "--seed", "5"], capture_output=True, text=True,
+                             env=env, timeout=300) for backend in ("native", "python")]
+    assert played[0].returncode == 0, played[0].stderr
+    assert played[0].stdout == played[1].stdout
+    assert list((tmp_path / "native").glob("gdl_native_*"))
 
 
 @needs_tools
