@@ -19,7 +19,7 @@ from . import program as ir
 from .boards import BOARD_KINDS, Board
 from .builtins import BUILTINS, plural, static_fault
 from .errors import GdlError, GdlRuleError, counted, did_you_mean, error_at
-from .limits import MAX_USED
+from .limits import MAX_TITLE, MAX_USED
 from .look import Look, badge_note, colour_of, colour_words, mark_notes, read_shape, shape_names
 from .references import Declaration, References
 from .types import (ANY, BOOL, CELL, DIR, INT, KIND, NONE, PIECE, SCALARS, SEAT, STR, SYMBOL,
@@ -194,6 +194,10 @@ class _Checker:
         self._single(by_type, ast.GameDecl, required=False)
         game = _of(by_type, ast.GameDecl)
         if game:
+            if len(game[0].name) > MAX_TITLE:
+                raise error_at(GdlRuleError, f"a game title of {len(game[0].name):,} characters "
+                               f"is too long: a title is at most {MAX_TITLE} characters",
+                               game[0].span)
             self.out.game_name = game[0].name
         self._declare_seats(by_type)
         for symbols in _of(by_type, ast.SymbolsDecl):

@@ -16,6 +16,8 @@ MAX_TOKENS = 100_000            # words, numbers, texts and signs of one rule fi
                                 # shipped one has 4,619; Lark parses ~30,000 a second)
 MAX_NAME = 100                  # characters of a name (the longest shipped one has 28): a
                                 # message quotes a name whole
+MAX_TITLE = 200                 # characters of the game's title (`game "..."`; the longest
+                                # shipped one has 45): every tool prints it whole
 MAX_BASES = 50                  # base files of one variant, each extending the next
                                 # (shipped: 1)
 MAX_NESTING = 200               # parentheses, brackets and braces open at once (shipped: 7)

@@ -790,3 +790,16 @@ def test_a_name_longer_than_the_limit_is_refused_at_it(body, column):
     # a text ending in a backslash: no escape (the grammar's STRING), the next text a text
     slash = fine.replace('param t = "', 'param s = "a\\" + "' + "v" * 120 + '"\nparam t = "')
     assert load_source(slash, "slash.gdl").seats == ["a", "b"]
+
+
+def test_a_title_longer_than_the_limit_is_refused_at_it():
+    """A title of 50,000 characters was accepted and printed whole by every tool (check's
+    summary, play's header, the web table's page): at most 200 (limits.MAX_TITLE)."""
+    rules = ('game "TITLE"\nseats a, b\nboard square(1, 1)\nsetup {\n  goto p for a\n}\n'
+             'phase p {\n  action x() {\n    win me\n  }\n}\n')
+    with pytest.raises(GdlRuleError) as info:
+        load_source(rules.replace("TITLE", "t" * 50_000), "bad.gdl")
+    assert info.value.render().split("\n")[0] == (
+        "bad.gdl:1:1: error: a game title of 50,000 characters is too long: a title is at "
+        "most 200 characters")
+    assert load_source(rules.replace("TITLE", "t" * 200), "fine.gdl").seats == ["a", "b"]

@@ -18,13 +18,22 @@ RULE_TEXT = RULE_FILE.read_bytes()
 TIC_TAC_TOE = GAMES / "classic" / "tic_tac_toe.gdl"     # a game long enough for prompts
 
 
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """c.gdl (a rule file), t.txt (its transcript) and r.jsonl (records), made once."""
+    made = tmp_path_factory.mktemp("recorded")
+    shutil.copy(RULE_FILE, made / "c.gdl")
+    done = gdl("record", "c.gdl", "-o", "t.txt", cwd=made)
+    assert done.returncode == 0, done.stderr
+    (made / "r.jsonl").write_text('{"seed": 0, "game": "c", "seats": []}\n')
+    return made
+
+
 @pytest.fixture
-def folder(tmp_path):
-    """A folder holding c.gdl (a rule file), t.txt (its transcript) and r.jsonl (records)."""
-    shutil.copy(RULE_FILE, tmp_path / "c.gdl")
-    recorded = gdl("record", "c.gdl", "-o", "t.txt", cwd=tmp_path)
-    assert recorded.returncode == 0, recorded.stderr
-    (tmp_path / "r.jsonl").write_text('{"seed": 0, "game": "c", "seats": []}\n')
+def folder(tmp_path, recorded):
+    """A folder of the test's own holding copies of `recorded`'s three files."""
+    for name in ("c.gdl", "t.txt", "r.jsonl"):
+        shutil.copy(recorded / name, tmp_path / name)
     return tmp_path
 
 
