@@ -271,7 +271,7 @@ end { draw when n >= 3 }
 def test_the_listing_shows_a_variant_without_code_line_by_line(tmp_path):
     """A variant of params and kinds has no line that runs, and still is listed whole
     (it was a heading with no lines under it)."""
-    base = os.path.join(RULES_DIR, "invariants.gdl")
+    base = os.path.join(RULES_DIR, "coverage.gdl")        # a short game
     variant = tmp_path / "v.gdl"
     variant.write_text(f'extends "{base}"\n# richer\nvar seat.money = 3\n')
     text = "\n".join(games_coverage(str(variant), 1).annotated())
