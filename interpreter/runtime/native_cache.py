@@ -142,8 +142,12 @@ def _cython_version() -> str:
 
 @functools.cache
 def _own_text() -> str:
-    with open(__file__, encoding="utf-8") as stream:
-        return stream.read()
+    """This module's text and its Cython worker's (the options it translates with)."""
+    texts = []
+    for path in (__file__, _WORKER):
+        with open(path, encoding="utf-8") as stream:
+            texts.append(stream.read())
+    return "\n".join(texts)
 
 
 def _build(text: str, name: str, folder: str, path: str, lock: int) -> str | None:
@@ -260,10 +264,21 @@ def _let_go() -> None:
                 process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
             process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
+    _translator.clear()
+
+
+def _forget_in_child() -> None:
+    """A forked child's: a lock of its own (a thread of the parent may have held the
+    parent's at the fork) and no kept Cython process (the parent's pipes are the parent's)."""
+    global _translating
+    _translating = threading.Lock()
     _translator.clear()
 
 
 atexit.register(_let_go)
+os.register_at_fork(after_in_child=_forget_in_child)
 
 
 def _run(command: list[str], folder: str) -> str | None:

@@ -315,7 +315,8 @@ def test_the_kept_cython_process_translates_says_why_not_and_is_replaced(tmp_pat
                                                                         monkeypatch):
     """Builds ask one Cython process kept for them (cython_worker.py): its C, or the error
     that stopped it, named by its line; it is replaced after TRANSLATIONS builds, and when
-    it is gone (killed) the build runs Cython as a command of its own."""
+    it is gone (killed) the build runs Cython as a command of its own; a forked child keeps
+    its own."""
     (tmp_path / "good.pyx").write_text("cdef int twice(int x):\n    return 2 * x\n"
                                        "def run():\n    return twice(21)\n")
     (tmp_path / "bad.pyx").write_text("def run():\n    return )\n")
@@ -327,6 +328,12 @@ def test_the_kept_cython_process_translates_says_why_not_and_is_replaced(tmp_pat
     said = native_cache._translate(folder, "bad")
     assert said is not None and said.startswith(f"{tmp_path / 'bad.pyx'}:2:"), said
     first = native_cache._translator[0][1]
+    child = os.fork()
+    if child == 0:      # a forked child translates with a Cython process of its own
+        mine = native_cache._translate(folder, "good") is None and \
+            native_cache._translator[0][1] is not first
+        os._exit(0 if mine else 1)
+    assert os.waitpid(child, 0)[1] == 0 and native_cache._translator[0][1] is first
     for _ in range(native_cache.TRANSLATIONS):
         assert native_cache._translate(folder, "good") is None
     assert first.poll() is not None and native_cache._translator[0][1] is not first
