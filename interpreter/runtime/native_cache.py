@@ -52,7 +52,7 @@ TRANSLATIONS = 100      # builds one Cython process translates before a fresh on
 #                         over (whatever Cython keeps of a build is let go)
 _WORKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cython_worker.py")
 _translating = threading.Lock()
-_translator: list[tuple[int, subprocess.Popen[str]]] = []    # (its owner's pid, the process)
+_translator: list[subprocess.Popen[str]] = []     # the kept Cython process, when there is one
 _translated = [0]       # builds the kept Cython process translated
 
 
@@ -242,23 +242,21 @@ def _translate(folder: str, name: str) -> str | None:
 
 
 def _worker() -> subprocess.Popen[str]:
-    """The kept Cython process of this process (a forked child starts its own), started
-    when there is none."""
-    if _translator and _translator[0][0] != os.getpid():
-        _translator.clear()         # the parent's: its pipes are not this process's to use
+    """The kept Cython process of this process (a forked child starts its own:
+    `_forget_in_child`), started when there is none."""
     if not _translator:
         process = subprocess.Popen([sys.executable, _WORKER], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                    text=True, encoding="utf-8")
-        _translator.append((os.getpid(), process))
+        _translator.append(process)
         _translated[0] = 0
-    return _translator[0][1]
+    return _translator[0]
 
 
 def _let_go() -> None:
-    """End the kept Cython process (the end of its input ends it), if this process owns one."""
-    if _translator and _translator[0][0] == os.getpid():
-        process = _translator[0][1]
+    """End the kept Cython process (the end of its input ends it), if there is one."""
+    if _translator:
+        process = _translator[0]
         with contextlib.suppress(OSError):
             if process.stdin is not None:
                 process.stdin.close()

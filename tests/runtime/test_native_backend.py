@@ -327,18 +327,18 @@ def test_the_kept_cython_process_translates_says_why_not_and_is_replaced(tmp_pat
     assert "twice" in (tmp_path / "good.c").read_text()
     said = native_cache._translate(folder, "bad")
     assert said is not None and said.startswith(f"{tmp_path / 'bad.pyx'}:2:"), said
-    first = native_cache._translator[0][1]
+    first = native_cache._translator[0]
     child = os.fork()
     if child == 0:      # a forked child translates with a Cython process of its own
         mine = native_cache._translate(folder, "good") is None and \
-            native_cache._translator[0][1] is not first
+            native_cache._translator[0] is not first
         os._exit(0 if mine else 1)
-    assert os.waitpid(child, 0)[1] == 0 and native_cache._translator[0][1] is first
+    assert os.waitpid(child, 0)[1] == 0 and native_cache._translator[0] is first
     for _ in range(native_cache.TRANSLATIONS):
         assert native_cache._translate(folder, "good") is None
-    assert first.poll() is not None and native_cache._translator[0][1] is not first
-    native_cache._translator[0][1].kill()
-    native_cache._translator[0][1].wait()
+    assert first.poll() is not None and native_cache._translator[0] is not first
+    native_cache._translator[0].kill()
+    native_cache._translator[0].wait()
     (tmp_path / "good.c").unlink()
     assert native_cache._translate(folder, "good") is None      # the command's
     assert "twice" in (tmp_path / "good.c").read_text()
