@@ -129,13 +129,20 @@ def load(program: ir.Program, endless: str,
     reason = native.missing_tools()
     if reason is not None:
         return None, reason
+    emitter = _Emitter(program)
     try:
-        source = generate(program)      # once: outside the subset raises at its first step
+        source = emitter.module()       # once: outside the subset raises at its first step
     except _Outside:
         return None, unsupported(program)
+    files = tuple(emitter.files)
     module, reason = native_cache.module(source)
+    if module is not None and module.FILES not in (None, files):
+        # the same rules read from other paths earlier in this process (its faults name
+        # those): a module of their own, whose text names its files
+        module, reason = native_cache.module(f"{source}\n# the rules of {files!r}\n")
     if module is None:
         return None, reason
+    module.bind_files(files)
     module.bind(_fault, _out_event(), IllegalAction, endless, overworked)
     from .events import Auto
     module.bind_control(Auto)
@@ -556,7 +563,8 @@ class _Emitter:
         self.functions: list[str] = []
         self.consts: list[str] = []
         self.const_ids: dict[Any, str] = {}
-        self.locs: list[tuple[str, int, int, str | None]] = []
+        self.locs: list[tuple[int, int, int, str | None]] = []
+        self.files: list[str] = []      # the files the places of `locs` are in, by number
         self.count = 0
         self.impure = _impure_fns(program.fns)     # fns that roll dice (never kept: _Hoist)
         self.fns_done: set[str] = set()
@@ -606,7 +614,10 @@ class _Emitter:
         span = node.span
         if span is None:
             return -1
-        self.locs.append((span.file, span.line, span.column, span.source_line))
+        if span.file not in self.files:
+            self.files.append(span.file)
+        self.locs.append((self.files.index(span.file), span.line, span.column,
+                          span.source_line))
         return len(self.locs) - 1
 
     # ----- the module --------------------------------------------------------------------

@@ -575,6 +575,29 @@ def test_a_fault_names_its_place(typed_on):
 
 
 @needs_tools
+def test_the_same_rules_at_other_paths_are_one_module_whose_faults_name_each_file(
+        typed_on, tmp_path):
+    """The typed module holds no path (its places name files by number): the same rules
+    read from another folder under another name are the same Cython text, so one build and
+    one cache entry serve both; loaded from both in one process, each game's faults still
+    name its own file."""
+    paths = [tmp_path / "a" / "faulty.gdl", tmp_path / "b" / "renamed.gdl"]
+    for path in paths:
+        path.parent.mkdir()
+        path.write_text(FAULTY)
+    games = [load_game(str(path), "native") for path in paths]
+    assert all(game._typed is not None for game in games)
+    assert typed.generate(games[0]._program) == typed.generate(games[1]._program)
+    for path, game in zip(paths, games):
+        with pytest.raises(GdlRuntimeError) as caught:
+            game.apply(game.new_state(0), (0, (0,)))
+        assert caught.value.file == str(path) and caught.value.line == 12
+    with pytest.raises(GdlRuntimeError) as caught:      # the first game, after the second
+        games[0].apply(games[0].new_state(0), (0, (0,)))
+    assert caught.value.file == str(paths[0])
+
+
+@needs_tools
 def test_gdl_typed_0_turns_it_off(shared_cache, monkeypatch):  # noqa: F811
     monkeypatch.setenv(typed.ENVIRONMENT, "0")
     game = load_game(os.path.join(CLASSIC, "tic_tac_toe.gdl"), "native")
