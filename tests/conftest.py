@@ -1,10 +1,12 @@
 """Test-wide settings: the parse cache of the whole run lives in a temporary folder, so the
 suite never writes into the user's own cache (`~/.cache/gdl`); the native backend's modules
 are built with -O0 (3x quicker to compile than the default -O2; the same C, and one test,
-test_native_backend's `test_the_default_build_optimises`, builds with the default)."""
+test_native_backend's `test_the_default_build_optimises`, builds with the default); Python's
+bytecode caches are written whatever the environment says."""
 
 import os
 import shutil
+import sys
 import tempfile
 
 import pytest
@@ -15,6 +17,13 @@ _CACHE = tempfile.mkdtemp(prefix="gdl-test-cache-")
 def pytest_configure(config):
     os.environ["GDL_CACHE_DIR"] = _CACHE     # subprocesses (the gdl command) inherit it
     os.environ["GDL_NATIVE_CFLAGS"] = "-O0"   # (native_cache.OPTIMISE)
+    # Python's bytecode caches written, even where PYTHONDONTWRITEBYTECODE is set (some
+    # sandboxes and CI machines set it): each of the suite's hundreds of `gdl` subprocesses
+    # would otherwise compile gdl's modules from their source again (0.2-0.5 s a process;
+    # test_cli.py took 50 s so against 32 s). They go in `__pycache__` folders (git ignores
+    # them); the workers, started after this, inherit the setting.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
 
 
 def pytest_unconfigure(config):
